@@ -1,0 +1,3 @@
+module github.com/phaser-go/phaser
+
+go 1.26

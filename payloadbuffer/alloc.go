@@ -1,0 +1,423 @@
+package payloadbuffer
+
+import "encoding/binary"
+
+// Flags modify an allocation.
+type Flags uint8
+
+const (
+	// Zero fills the requested bytes (rounded up to 8) with zeros. Without it
+	// the bytes keep whatever the memory held.
+	Zero Flags = 1 << iota
+	// Small lets the small-block allocator serve a request of at most 128
+	// bytes when the buffer's tuning is Performance.
+	Small
+)
+
+// smallMax is the largest request the small-block allocator serves.
+const smallMax = 128
+
+// classSize is the data size of each small-block class.
+var classSize = [4]uint32{16, 32, 64, 128}
+
+// classOf returns the small-block class of an n-byte request, or -1.
+func classOf(n uint32) int {
+	switch {
+	case n <= 16:
+		return 0
+	case n <= 32:
+		return 1
+	case n <= 64:
+		return 2
+	case n <= 128:
+		return 3
+	}
+	return -1
+}
+
+// isClassLen reports whether a v3 block length is a small-block class size.
+func isClassLen(l uint64) bool { return l == 16 || l == 32 || l == 64 || l == 128 }
+
+func align8(n uint64) uint64 { return (n + 7) &^ 7 }
+
+// maxAlloc is the largest request: offsets are 32 bits, and in the v2
+// small-block format bit 31 of a length word marks a small block.
+func (b *Buffer) maxAlloc() uint64 {
+	if b.version == V2 && b.small {
+		return 1<<31 - 16
+	}
+	return maxSize - 64
+}
+
+// Free-block header {uint32 length (including the header), uint32 next}.
+func (b *Buffer) freeLen(off uint32) uint32  { return b.get32(off) }
+func (b *Buffer) freeNext(off uint32) uint32 { return b.get32(off + 4) }
+func (b *Buffer) writeFree(off, length, next uint32) {
+	binary.LittleEndian.PutUint64(b.data[off:], uint64(length)|uint64(next)<<32)
+}
+
+// link stores off as the successor of prev in the free list (prev 0: head).
+func (b *Buffer) link(prev, off uint32) {
+	if prev == 0 {
+		b.put32(offFreeList, off)
+	} else {
+		b.put32(prev+4, off)
+	}
+}
+
+func (b *Buffer) raiseHWM(off uint32) {
+	if off > b.get32(offHWM) {
+		b.put32(offHWM, off)
+	}
+}
+
+// word returns the 64-bit length word of the block whose data is at p.
+func (b *Buffer) word(p uint32) uint64 { return binary.LittleEndian.Uint64(b.data[p-8:]) }
+func (b *Buffer) putWord(p uint32, w uint64) {
+	binary.LittleEndian.PutUint64(b.data[p-8:], w)
+}
+
+// BlockSize returns the usable size of the block whose data starts at p:
+// the length word of a regular block, or the size field of a v2 small
+// block (C++ DecodeSize). It is the capacity that vectors use.
+func (b *Buffer) BlockSize(p uint32) uint32 {
+	low := uint32(b.word(p))
+	if b.version == V2 && low&smallBit != 0 {
+		return low & 0xFF
+	}
+	return low
+}
+
+// validBlock reports whether p looks like the data address of a block:
+// inside the buffer, after the header, 8-aligned, and its length word
+// within the buffer. It protects the allocator from offsets read from a
+// corrupt payload.
+func (b *Buffer) validBlock(p uint32) bool {
+	if p < b.hdr+8 || p%8 != 0 || uint64(p) > uint64(len(b.data)) {
+		return false
+	}
+	low := uint32(b.word(p))
+	if b.version == V2 && low&smallBit != 0 {
+		return b.small && uint64(p)+uint64(low&0xFF) <= uint64(len(b.data))
+	}
+	return uint64(p)+uint64(low) <= uint64(len(b.data))
+}
+
+// Allocate returns the data offset of a new block of at least n bytes, or 0
+// if n <= 0 or the buffer is full (a fixed buffer, or an owned one at its
+// 4 GiB limit). A full buffer records the failure, and later allocations fail
+// too. The block's data is 8-aligned; it is zeroed if flags has Zero.
+func (b *Buffer) Allocate(n int, flags Flags) uint32 {
+	if n <= 0 || b.failed {
+		return 0
+	}
+	if uint64(n) > b.maxAlloc() {
+		b.fail()
+		return 0
+	}
+	if flags&Small != 0 && b.small && n <= smallMax {
+		c := classOf(uint32(n))
+		if b.version == V3 {
+			return b.allocClass(c, flags&Zero != 0)
+		}
+		return b.allocBitmap(c, flags&Zero != 0)
+	}
+	return b.allocRegular(uint32(n), flags&Zero != 0)
+}
+
+// allocRegular takes the first free block that fits (spec 2.2), growing an
+// owned buffer when none does (2.8).
+func (b *Buffer) allocRegular(n uint32, zero bool) uint32 {
+	a := uint32(align8(uint64(n)))
+	full := a + 8
+	for {
+		if blk := b.takeFirstFit(full); blk != 0 {
+			p := blk + 8
+			if zero {
+				clear(b.data[p : p+a])
+			}
+			return p
+		}
+		if b.failed || !b.grow(full) {
+			b.fail()
+			return 0
+		}
+	}
+}
+
+// takeFirstFit carves full bytes (length word included) from the first free
+// block that is large enough and returns the block's start, or 0.
+func (b *Buffer) takeFirstFit(full uint32) uint32 {
+	var prev uint32
+	for cur := b.get32(offFreeList); cur != 0; {
+		length, next := b.freeLen(cur), b.freeNext(cur)
+		if length >= full {
+			if rem := length - full; rem >= 8 {
+				nf := cur + full
+				b.writeFree(nf, rem, next)
+				b.link(prev, nf)
+				b.raiseHWM(nf + 8)
+				b.putWord(cur+8, uint64(full-8))
+			} else {
+				// Take the whole block. C++ 2.1 raises hwm to the next
+				// free header only, and not at all for the last block
+				// (its bug 2); the end of the block is what is in use.
+				b.link(prev, next)
+				b.putWord(cur+8, uint64(length-8))
+				if next != 0 {
+					b.raiseHWM(next + 8)
+				}
+				b.raiseHWM(cur + length)
+			}
+			return cur
+		}
+		if next != 0 && next <= cur {
+			b.corrupt()
+			return 0
+		}
+		prev, cur = cur, next
+	}
+	return 0
+}
+
+// grow enlarges an owned buffer so that a block of full bytes can fit at
+// its end (spec 2.8): double the size until it is at least full, zero the
+// new memory, and extend the last free block or append a new one.
+func (b *Buffer) grow(full uint32) bool {
+	if !b.movable {
+		return false
+	}
+	old := uint64(len(b.data))
+	size := old * 2
+	for size < uint64(full) {
+		size *= 2
+	}
+	if size > maxSize {
+		size = maxSize
+	}
+	if size <= old || size-old < 8 {
+		return false
+	}
+	if uint64(cap(b.data)) >= size {
+		b.data = b.data[:size]
+		clear(b.data[old:])
+	} else {
+		grown := make([]byte, size)
+		copy(grown, b.data)
+		b.data = grown
+	}
+	b.put32(offFullSize, uint32(size))
+	var last uint32
+	for cur := b.get32(offFreeList); cur != 0; cur = b.freeNext(cur) {
+		last = cur
+	}
+	switch {
+	case last != 0 && uint64(last)+uint64(b.freeLen(last)) == old:
+		b.put32(last, b.freeLen(last)+uint32(size-old))
+	default:
+		b.writeFree(uint32(old), uint32(size-old), 0)
+		b.link(last, uint32(old))
+	}
+	return true
+}
+
+// fail records a failed allocation (spec 8.6). A v3 buffer also stores the
+// mark in its flags byte and empties its free lists; a v2 buffer, which has
+// no place for the mark, keeps its bytes as they are.
+func (b *Buffer) fail() {
+	b.failed = true
+	if b.version == V3 {
+		b.data[2] |= v3FlagFailed
+		b.put32(offFreeList, 0)
+		for c := range classSize {
+			b.put32(offSmall+4*uint32(c), 0)
+		}
+	}
+}
+
+// corrupt handles allocator structures that do not make sense (only
+// possible in a payload written elsewhere): the buffer fails rather than
+// write through them.
+func (b *Buffer) corrupt() { b.fail() }
+
+// Free releases the block whose data starts at p (0 is ignored). Freed bytes
+// are not cleared. On a failed v3 buffer the block is dropped.
+func (b *Buffer) Free(p uint32) {
+	if p == 0 || !b.validBlock(p) {
+		return
+	}
+	if b.version == V3 && b.failed {
+		return
+	}
+	w := b.word(p)
+	if b.small {
+		if b.version == V2 && uint32(w)&smallBit != 0 {
+			b.freeBitmap(p, uint32(w))
+			return
+		}
+		if b.version == V3 && isClassLen(w) {
+			b.freeClass(p, uint32(w))
+			return
+		}
+	}
+	b.freeRegular(p-8, uint32(w)+8)
+}
+
+// freeRegular inserts the extent [h, h+size) into the address-ordered free
+// list, merging with the neighbours it touches (spec 2.5).
+func (b *Buffer) freeRegular(h, size uint32) {
+	head := b.get32(offFreeList)
+	if head == 0 {
+		b.writeFree(h, size, 0)
+		b.put32(offFreeList, h)
+		return
+	}
+	var prev uint32
+	f := head
+	for f != 0 && f <= h {
+		if f == h {
+			return // double free
+		}
+		next := b.freeNext(f)
+		if next != 0 && next <= f {
+			b.corrupt()
+			return
+		}
+		prev, f = f, next
+	}
+	if f == 0 {
+		if prev+b.freeLen(prev) == h {
+			b.put32(prev, b.freeLen(prev)+size)
+		} else {
+			b.writeFree(h, size, 0)
+			b.put32(prev+4, h)
+		}
+		return
+	}
+	if h+size == f {
+		b.writeFree(h, size+b.freeLen(f), b.freeNext(f))
+	} else {
+		b.writeFree(h, size, f)
+	}
+	b.link(prev, h)
+	if prev != 0 && prev+b.freeLen(prev) == h {
+		b.writeFree(prev, b.freeLen(prev)+b.freeLen(h), b.freeNext(h))
+	}
+}
+
+// Realloc resizes the block whose data starts at p to at least n bytes and
+// returns its data offset, which moves when the block cannot grow in place;
+// the contents up to the smaller of the two sizes are kept. Realloc(0, n) is
+// Allocate(n, flags|Small). With Zero, bytes past the old size are zeroed. On
+// failure it returns 0 and the old block is unchanged.
+func (b *Buffer) Realloc(p uint32, n int, flags Flags) uint32 {
+	if p == 0 {
+		return b.Allocate(n, flags|Small)
+	}
+	if b.failed || n <= 0 || !b.validBlock(p) {
+		return 0
+	}
+	if uint64(n) > b.maxAlloc() {
+		b.fail()
+		return 0
+	}
+	w := b.word(p)
+	if b.version == V2 && b.small && uint32(w)&smallBit != 0 {
+		return b.reallocBitmap(p, uint32(w), uint32(n), flags)
+	}
+	length := uint32(w)
+	a := uint32(align8(uint64(n)))
+	if b.version == V3 {
+		if a <= length {
+			return p // v3 never shrinks
+		}
+		if b.small && isClassLen(w) {
+			return b.moveBlock(p, length, n, flags)
+		}
+	}
+	switch {
+	case a == length:
+		return p
+	case a < length:
+		b.shrink(p, length, a)
+		return p
+	}
+	return b.growBlock(p, length, a, n, flags)
+}
+
+// shrink gives the tail of a block back to the free list (ShrinkBlock).
+func (b *Buffer) shrink(p, length, a uint32) {
+	rem := length - a
+	if rem < 8 {
+		return
+	}
+	b.putWord(p, uint64(a))
+	b.putWord(p+a+8, uint64(rem-8))
+	b.freeRegular(p+a, rem)
+}
+
+// growBlock grows a regular block from length to a bytes (spec 2.6 with the
+// 8.13 fix): into the free block above, into the free block below, or by
+// moving.
+func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
+	diff := a - length
+	h := p - 8
+	var pp, prev uint32
+	f := b.get32(offFreeList)
+	for f != 0 && f <= h {
+		next := b.freeNext(f)
+		if next != 0 && next <= f {
+			b.corrupt()
+			return 0
+		}
+		pp, prev, f = prev, f, next
+	}
+	if f != 0 && p+length == f {
+		if fl := b.freeLen(f); fl > diff && fl-diff > 8 {
+			nf := f + diff
+			b.writeFree(nf, fl-diff, b.freeNext(f))
+			b.link(prev, nf)
+			b.putWord(p, uint64(a))
+			b.raiseHWM(nf)
+			if flags&Zero != 0 {
+				clear(b.data[p+length : p+a])
+			}
+			return p
+		}
+	}
+	if prev != 0 && prev+b.freeLen(prev) == h && b.freeLen(prev) >= diff {
+		plen, pnext := b.freeLen(prev), b.freeNext(prev)
+		dst := prev + 8
+		copy(b.data[dst:dst+length], b.data[p:p+length])
+		if rem := plen - diff; rem >= 8 {
+			nf := dst + a
+			b.writeFree(nf, rem, pnext)
+			b.link(pp, nf)
+			b.putWord(dst, uint64(a))
+		} else {
+			b.link(pp, pnext)
+			b.putWord(dst, uint64(a+rem))
+		}
+		if flags&Zero != 0 {
+			clear(b.data[dst+length : dst+a])
+		}
+		return dst
+	}
+	return b.moveBlock(p, length, n, flags)
+}
+
+// moveBlock allocates a new block, copies the old contents and frees the old
+// block.
+func (b *Buffer) moveBlock(p, old uint32, n int, flags Flags) uint32 {
+	np := b.Allocate(n, flags&Small)
+	if np == 0 {
+		return 0
+	}
+	keep := min(old, b.BlockSize(np))
+	copy(b.data[np:np+keep], b.data[p:p+keep])
+	if flags&Zero != 0 && uint32(n) > keep {
+		clear(b.data[np+keep : np+uint32(align8(uint64(n)))])
+	}
+	b.Free(p)
+	return np
+}

@@ -1,0 +1,52 @@
+package payloadbuffer
+
+import (
+	"encoding/binary"
+	"fmt"
+)
+
+// Reset returns the buffer to the state captured in image and clears a
+// recorded failure. image is the payload of a buffer of the same format,
+// tuning and kind whose free memory was one block at its end (typically a
+// copy of Bytes() taken right after the root message was created). Reset
+// copies it over the start of the buffer and makes everything after it one
+// free block; the buffer keeps its own size. A message runtime uses it to
+// clear a root message whose buffer filled up (spec 8.6: "Clear() of the
+// main message resets the buffer").
+func (b *Buffer) Reset(image []byte) error {
+	if len(image) < int(b.hdr) {
+		return fmt.Errorf("payloadbuffer: reset image of %d bytes: %w", len(image), ErrTooSmall)
+	}
+	if !b.sameKind(image) {
+		return fmt.Errorf("payloadbuffer: reset image of another format, tuning or kind: %w", ErrCorrupt)
+	}
+	le := binary.LittleEndian
+	mark := le.Uint32(image[offFreeList:])
+	if mark < b.hdr || mark%8 != 0 || uint64(mark)+8 > uint64(len(image)) ||
+		le.Uint32(image[mark+4:]) != 0 || uint64(mark)+8 > uint64(len(b.data)) {
+		return fmt.Errorf("payloadbuffer: reset image does not end in its only free block: %w", ErrCorrupt)
+	}
+	hwm := max(le.Uint32(image[offHWM:]), mark+8)
+	if uint64(hwm) > uint64(len(b.data)) {
+		return fmt.Errorf("payloadbuffer: reset image of %d bytes for a buffer of %d: %w", len(image), len(b.data), ErrTooSmall)
+	}
+	copy(b.data, image[:mark])
+	full := uint32(len(b.data))
+	b.put32(offFullSize, full)
+	b.writeFree(mark, full-mark, 0)
+	b.put32(offFreeList, mark)
+	b.put32(offHWM, hwm)
+	b.failed = false
+	b.putMagic()
+	return nil
+}
+
+// sameKind reports whether image's magic names this buffer's format,
+// tuning and kind (ignoring the failure flag).
+func (b *Buffer) sameKind(image []byte) bool {
+	if b.version == V3 {
+		return image[0] == v3Byte0 && image[1] == v3Byte1 && image[3] == v3Major &&
+			(image[2]^b.data[2])&^v3FlagFailed == 0
+	}
+	return binary.LittleEndian.Uint32(image) == binary.LittleEndian.Uint32(b.data)
+}

@@ -1,0 +1,155 @@
+package payloadbuffer
+
+import "math/bits"
+
+// The v2 small-block allocator: bitmap runs (spec 2.7).
+//
+// header slot c -> VectorHeader{num, data} -> data: uint32 run offsets
+// run: {uint32 bits, uint8 size, uint8 num, uint8 free, uint8 pad} then num
+// slots of [8-byte encoded word][size bytes].
+
+const smallBit = 1 << 31
+
+// runCount is the number of slots in a run of each class.
+var runCount = [4]uint32{20, 10, 6, 2}
+
+// encodedSmall reports whether p is a v2 small block (its word is encoded).
+func (b *Buffer) encodedSmall(p uint32) bool {
+	return b.version == V2 && uint32(b.word(p))&smallBit != 0
+}
+
+func (b *Buffer) allocBitmap(c int, zero bool) uint32 {
+	slotHdr := offSmall + 4*uint32(c)
+	vec := b.get32(slotHdr)
+	if vec == 0 {
+		vec = b.allocRegular(8, true)
+		if vec == 0 {
+			return 0
+		}
+		data := b.allocRegular(32, false)
+		if data == 0 {
+			return 0
+		}
+		b.put32(vec+4, data)
+		b.put32(slotHdr, vec)
+	}
+	size := classSize[c]
+	for {
+		num, data := b.get32(vec), b.get32(vec+4)
+		for i := num; i > 0; i-- {
+			run := b.get32(data + 4*(i-1))
+			if b.data[run+6] == 0 {
+				continue
+			}
+			runBits := b.get32(run)
+			slot := uint32(bits.TrailingZeros32(^runBits))
+			b.put32(run, runBits|1<<slot)
+			b.data[run+6]--
+			p := run + 8 + slot*(size+8) + 8
+			b.putWord(p, uint64(smallBit|slot<<26|(i-1)<<8|size))
+			if zero {
+				clear(b.data[p : p+size])
+			}
+			return p
+		}
+		// No run has a free slot: add one.
+		count := runCount[c]
+		run := b.allocRegular(8+count*(size+8), false)
+		if run == 0 {
+			return 0
+		}
+		b.put32(run, 0)
+		b.data[run+4], b.data[run+5], b.data[run+6] = byte(size), byte(count), byte(count)
+		if num*4 == b.BlockSize(data) {
+			data = b.Realloc(data, int(2*num*4), Zero)
+			if data == 0 {
+				return 0
+			}
+			b.put32(vec+4, data)
+		}
+		b.put32(data+4*num, run)
+		b.put32(vec, num+1)
+	}
+}
+
+// decodeSmall locates the run and slot of a v2 small block from its encoded
+// word. ok is false when the word does not name a live slot.
+func (b *Buffer) decodeSmall(p, low uint32) (run, slot uint32, ok bool) {
+	c := classOf(low & 0xFF)
+	if c < 0 {
+		return 0, 0, false
+	}
+	vec := b.get32(offSmall + 4*uint32(c))
+	if vec == 0 || !b.inside(vec, 8) {
+		return 0, 0, false
+	}
+	idx, num, data := low>>8&0x3FFFF, b.get32(vec), b.get32(vec+4)
+	if idx >= num || !b.inside(data, 4*num) {
+		return 0, 0, false
+	}
+	run = b.get32(data + 4*idx)
+	slot = low >> 26 & 0x1F
+	if !b.inside(run, 8) || p != run+16+slot*(classSize[c]+8) {
+		return 0, 0, false
+	}
+	return run, slot, b.get32(run)&(1<<slot) != 0
+}
+
+func (b *Buffer) freeBitmap(p, low uint32) {
+	run, slot, ok := b.decodeSmall(p, low)
+	if !ok {
+		return
+	}
+	b.put32(run, b.get32(run)&^(1<<slot))
+	b.data[run+6]++
+}
+
+// reallocBitmap resizes a v2 small block: in place (only the size field
+// changes) while the class stays the same and small blocks are allowed,
+// otherwise by moving.
+func (b *Buffer) reallocBitmap(p, low, n uint32, flags Flags) uint32 {
+	old := low & 0xFF
+	if flags&Small != 0 && classOf(n) >= 0 && classOf(n) == classOf(old) {
+		// C++ stores the word through a signed int: the high half becomes
+		// all ones (spec 2.6).
+		b.putWord(p, 0xFFFFFFFF<<32|uint64(low&^0xFF|n&0xFF))
+		if flags&Zero != 0 && n > old {
+			clear(b.data[p+old : p+n])
+		}
+		return p
+	}
+	return b.moveBlock(p, old, int(n), flags)
+}
+
+// The v3 small-block allocator: per-class LIFO free lists (spec 8.3). A small
+// block is a regular block whose length word is its class size; a free one
+// keeps its length word and links to the next at data+0. The header slot of
+// a class holds the data offset of the first free block.
+
+func (b *Buffer) allocClass(c int, zero bool) uint32 {
+	slotHdr := offSmall + 4*uint32(c)
+	size := classSize[c]
+	if head := b.get32(slotHdr); head != 0 {
+		if head < b.hdr+8 || head%8 != 0 || !b.inside(head, size) || b.word(head) != uint64(size) {
+			b.corrupt()
+			return 0
+		}
+		b.put32(slotHdr, b.get32(head))
+		if zero {
+			clear(b.data[head : head+size])
+		}
+		return head
+	}
+	return b.allocRegular(size, zero)
+}
+
+func (b *Buffer) freeClass(p, length uint32) {
+	slotHdr := offSmall + 4*uint32(classOf(length))
+	b.put32(p, b.get32(slotHdr))
+	b.put32(slotHdr, p)
+}
+
+// inside reports whether [off, off+n) lies inside the buffer.
+func (b *Buffer) inside(off, n uint32) bool {
+	return uint64(off)+uint64(n) <= uint64(len(b.data))
+}

@@ -1,0 +1,143 @@
+package payloadbuffer
+
+import "unsafe"
+
+// Strings and bytes (spec 5.2). A string field's slot is a uint32
+// StringHeader: the data offset of a string block, or 0 when absent. The
+// block holds [uint32 length][bytes], with no terminator.
+
+// maxString is the longest string a 32-bit length word can describe.
+const maxString = 1<<32 - 1 - 64
+
+// stringFlags returns the allocation flags of a string block: C++ 2.1 zeroes
+// string blocks and keeps them out of small blocks; Phaser 3 does neither.
+func (b *Buffer) stringFlags() Flags {
+	if b.version == V3 {
+		return Small
+	}
+	return Zero
+}
+
+// StringAt returns the bytes of the string whose StringHeader is at slot
+// (nil if absent). The slice aliases the buffer.
+func (b *Buffer) StringAt(slot uint32) []byte {
+	s := b.get32(slot)
+	if s == 0 {
+		return nil
+	}
+	n := b.get32(s)
+	return b.data[s+4 : s+4+n : s+4+n]
+}
+
+// SetString stores s as the string whose StringHeader is at slot, replacing
+// the string there (its block is resized in place when possible). It reports
+// false if the buffer is full; the old string is then unchanged.
+func (b *Buffer) SetString(slot uint32, s string) bool {
+	return setString(b, slot, s, -1)
+}
+
+// SetBytes is SetString for a byte slice. s may alias the buffer itself,
+// even the string being replaced, and is copied correctly when the buffer
+// grows or the block moves.
+func (b *Buffer) SetBytes(slot uint32, s []byte) bool {
+	return setString(b, slot, s, b.offsetOf(s))
+}
+
+// offsetOf returns the buffer offset of s if s lies inside the buffer's
+// memory, else -1.
+func (b *Buffer) offsetOf(s []byte) int64 {
+	if len(s) == 0 || len(b.data) == 0 {
+		return -1
+	}
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(b.data)))
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	if p < base || p-base >= uintptr(len(b.data)) {
+		return -1
+	}
+	return int64(p - base)
+}
+
+func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) bool {
+	if uint64(len(s)) > maxString {
+		b.fail()
+		return false
+	}
+	n := uint32(len(s))
+	old := b.get32(slot)
+	if old != 0 && !b.validBlock(old) {
+		old = 0 // not a block of this buffer: leave it, write a new one
+	}
+	if old == 0 {
+		p := b.Allocate(int(n)+4, b.stringFlags())
+		if p == 0 {
+			return false
+		}
+		b.put32(p, n)
+		if srcOff >= 0 {
+			copy(b.data[p+4:p+4+n], b.data[srcOff:])
+		} else {
+			copy(b.data[p+4:p+4+n], s)
+		}
+		b.put32(slot, p)
+		return true
+	}
+	oldCap := b.BlockSize(old)
+	// A source inside the block being replaced moves with the block.
+	inOld := srcOff >= int64(old) && srcOff < int64(old)+int64(oldCap)
+	if inOld && n+4 <= oldCap && !b.encodedSmall(old) {
+		// Move the bytes down first: shrinking writes a free header past
+		// the new end, possibly over the source.
+		copy(b.data[old+4:old+4+n], b.data[srcOff:])
+		b.put32(old, n)
+		b.put32(slot, b.Realloc(old, int(n)+4, b.stringFlags()))
+		return true
+	}
+	p := b.Realloc(old, int(n)+4, b.stringFlags())
+	if p == 0 {
+		return false
+	}
+	switch {
+	case inOld:
+		src := int64(p) + srcOff - int64(old)
+		copy(b.data[p+4:p+4+n], b.data[src:])
+	case srcOff >= 0:
+		copy(b.data[p+4:p+4+n], b.data[srcOff:])
+	default:
+		copy(b.data[p+4:p+4+n], s)
+	}
+	b.put32(p, n)
+	b.put32(slot, p)
+	return true
+}
+
+// AllocateString makes the string whose StringHeader is at slot n bytes
+// long without filling it (C++ allocate_x), and returns the offset of its
+// first byte, or 0 if the buffer is full. flags choose zero-filling and
+// small blocks, as the C++ call site does.
+func (b *Buffer) AllocateString(slot uint32, n int, flags Flags) uint32 {
+	if n < 0 || uint64(n) > maxString {
+		b.fail()
+		return 0
+	}
+	var p uint32
+	if old := b.get32(slot); old != 0 && b.validBlock(old) {
+		p = b.Realloc(old, n+4, flags)
+	} else {
+		p = b.Allocate(n+4, flags)
+	}
+	if p == 0 {
+		return 0
+	}
+	b.put32(p, uint32(n))
+	b.put32(slot, p)
+	return p + 4
+}
+
+// ClearString frees the string whose StringHeader is at slot and marks it
+// absent.
+func (b *Buffer) ClearString(slot uint32) {
+	if s := b.get32(slot); s != 0 {
+		b.Free(s)
+		b.put32(slot, 0)
+	}
+}
