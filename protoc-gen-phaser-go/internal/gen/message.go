@@ -1,0 +1,519 @@
+package gen
+
+import (
+	"fmt"
+	"strings"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/phaser-go/phaser/internal/layout"
+)
+
+// reservedMethods are the methods every handle has; a field accessor that
+// would clash gets a trailing underscore, as protoc-gen-go does.
+var reservedMethods = map[string]bool{
+	"Msg": true, "Bytes": true, "Failed": true, "Err": true, "Clear": true,
+	"IsPresent": true, "PhaserType": true, "Finalize": true, "ToProto": true,
+	"String": true,
+}
+
+const anyName = "google.protobuf.Any"
+
+// typeVar names the package variable holding a message's runtime Type.
+func typeVar(m *protogen.Message) string { return "phaserType_" + m.GoIdent.GoName }
+
+// message emits the handle type of m, its constructors and accessors, and
+// its list type.
+func (g *fileGen) message(m *protogen.Message) {
+	lm, _ := g.layouts.Of(m.Desc) // computed without error in generateFile
+	name := m.GoIdent.GoName
+	tv := typeVar(m)
+	g.P("var ", tv, " = ", g.rawVar, ".Type(", fmt.Sprintf("%q", m.Desc.FullName()), ")")
+	g.P()
+	g.P("// ", name, " is a handle on a ", m.Desc.FullName(), " message in a Phaser payload. It")
+	g.P("// holds the payload and the message's offset, never the field values: getters")
+	g.P("// read the payload and setters write it. The zero ", name, " reads as the default")
+	g.P("// message and ignores writes.")
+	g.P("type ", name, " struct{ m ", g.rt("Msg"), " }")
+	g.P()
+	g.constructors(m, name, tv)
+	for _, o := range m.Oneofs {
+		if !o.Desc.IsSynthetic() {
+			g.oneofCase(m, o, lm)
+		}
+	}
+	for _, f := range m.Fields {
+		lf := lm.FieldByNumber(f.Desc.Number())
+		g.field(m, f, lf, lm)
+	}
+	g.list(m, name)
+}
+
+func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
+	opts := g.rt("Options")
+	g.P("// New", name, " creates a ", name, " in a new owned buffer that grows as needed.")
+	g.P("// opts choose the payload format and allocator tuning (default: Phaser 2")
+	g.P("// format, performance tuning, 8 KiB).")
+	g.P("func New", name, "(opts ...", opts, ") ", name, " {")
+	g.P("return ", name, "{", g.rt("New"), "(", tv, ", ", g.rt("OptionsOf"), "(opts))}")
+	g.P("}")
+	g.P()
+	g.P("// New", name, "In creates a ", name, " in caller memory, such as a shared-memory")
+	g.P("// segment, which is never grown: when it is full, writes fail and Failed")
+	g.P("// reports it. It returns an error if mem cannot hold the message.")
+	g.P("func New", name, "In(mem []byte, opts ...", opts, ") (", name, ", error) {")
+	g.P("m, err := ", g.rt("NewIn"), "(", tv, ", mem, ", g.rt("OptionsOf"), "(opts))")
+	g.P("return ", name, "{m}, err")
+	g.P("}")
+	g.P()
+	g.P("// Read", name, " returns a read-only ", name, " over received payload bytes. Every")
+	g.P("// read is bounded by len(data); fields that lie outside it read as absent.")
+	g.P("// Writes through the handle are ignored and reported by Err.")
+	g.P("func Read", name, "(data []byte) (", name, ", error) {")
+	g.P("m, err := ", g.rt("Read"), "(", tv, ", data)")
+	g.P("return ", name, "{m}, err")
+	g.P("}")
+	g.P()
+	g.P("// Open", name, " continues writing a payload that holds a ", name, " (made here or by")
+	g.P("// C++ Phaser) in mem, the whole buffer.")
+	g.P("func Open", name, "(mem []byte) (", name, ", error) {")
+	g.P("m, err := ", g.rt("Open"), "(", tv, ", mem)")
+	g.P("return ", name, "{m}, err")
+	g.P("}")
+	g.P()
+	g.P("// ", name, "Of wraps a message handle of type ", m.Desc.FullName(), ".")
+	g.P("func ", name, "Of(m ", g.rt("Msg"), ") ", name, " { return ", name, "{m} }")
+	g.P()
+	g.P("// PhaserType returns the runtime type of ", name, ".")
+	g.P("func (", name, ") PhaserType() *", g.rt("Type"), " { return ", tv, " }")
+	g.P()
+	g.P("// Msg returns the untyped handle.")
+	g.P("func (x ", name, ") Msg() ", g.rt("Msg"), " { return x.m }")
+	g.P()
+	g.P("// IsPresent reports whether x refers to a message in a payload.")
+	g.P("func (x ", name, ") IsPresent() bool { return x.m.IsPresent() }")
+	g.P()
+	g.P("// Bytes returns the payload that holds x, ready to send.")
+	g.P("func (x ", name, ") Bytes() []byte { return x.m.PayloadBytes() }")
+	g.P()
+	g.P("// Failed reports whether a write did not fit in a fixed buffer.")
+	g.P("func (x ", name, ") Failed() bool { return x.m.Failed() }")
+	g.P()
+	g.P("// Err returns the first error a write reported, or nil.")
+	g.P("func (x ", name, ") Err() error { return x.m.Err() }")
+	g.P()
+	g.P("// Clear clears every field.")
+	g.P("func (x ", name, ") Clear() { x.m.Clear(", tv, ") }")
+	g.P()
+	g.P("// ToProto copies x into a dynamic protobuf message, for printing and")
+	g.P("// comparison.")
+	g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/proto", "Message"), ", error) { return x.m.ToProto(", tv, ") }")
+	g.P()
+	g.P("// ", name, "FromAny returns the ", name, " held by an Any and whether it holds one.")
+	g.P("func ", name, "FromAny(a ", g.rt("Any"), ") (", name, ", bool) {")
+	g.P("if !a.Is(", tv, ") {")
+	g.P("return ", name, "{}, false")
+	g.P("}")
+	g.P("return ", name, "{a.Value(", tv, ")}, true")
+	g.P("}")
+	g.P()
+	g.P("// MutableAny", name, " makes an Any hold a new, empty ", name, " and returns it.")
+	g.P("func MutableAny", name, "(a ", g.rt("Any"), ") ", name, " { return ", name, "{a.Mutable(", tv, ")} }")
+	g.P()
+}
+
+// fieldLit is the runtime.Field literal of f.
+func (g *fileGen) fieldLit(f *layout.Field) string {
+	s := fmt.Sprintf("%s{Number: %d, Offset: %d", g.rt("Field"), f.Number, f.Offset)
+	if f.ID != 0 {
+		s += fmt.Sprintf(", ID: %d", f.ID)
+	}
+	return s + "}"
+}
+
+func unionVar(m *protogen.Message, o *protogen.Oneof) string {
+	return "phaserUnion_" + m.GoIdent.GoName + "_" + o.GoName
+}
+
+// oneofCase emits the case type of a real oneof and its Which/Clear methods.
+func (g *fileGen) oneofCase(m *protogen.Message, o *protogen.Oneof, lm *layout.Message) {
+	name := m.GoIdent.GoName
+	ct := name + "_" + o.GoName + "Case"
+	uv := unionVar(m, o)
+	g.P("var ", uv, " = ", typeVar(m), ".Unions()[", unionIndex(lm, o.Desc), "]")
+	g.P()
+	g.P("// ", ct, " is the field number of the active member of oneof ", o.Desc.Name(), ", or 0.")
+	g.P("type ", ct, " uint32")
+	g.P()
+	g.P("// Cases of oneof ", o.Desc.Name(), ".")
+	g.P("const (")
+	g.P(name, "_", o.GoName, "_NotSet ", ct, " = 0")
+	for _, f := range o.Fields {
+		g.P(name, "_", f.GoName, "_Case ", ct, " = ", f.Desc.Number())
+	}
+	g.P(")")
+	g.P()
+	g.P("// Which", o.GoName, " returns the active member of oneof ", o.Desc.Name(), ".")
+	g.P("func (x ", name, ") Which", o.GoName, "() ", ct, " { return ", ct, "(x.m.WhichOneof(", uv, ")) }")
+	g.P()
+}
+
+func unionIndex(lm *layout.Message, od protoreflect.OneofDescriptor) int {
+	for i, u := range lm.Unions {
+		if u.Desc.FullName() == od.FullName() {
+			return i
+		}
+	}
+	return -1
+}
+
+// accessor names a field's methods, avoiding the reserved ones.
+func accessor(f *protogen.Field) string {
+	n := f.GoName
+	for _, p := range []string{"", "Set", "Has", "Clear", "Mutable", "Allocate"} {
+		if reservedMethods[p+n] || reservedMethods[n+"Bytes"] {
+			return n + "_"
+		}
+	}
+	return n
+}
+
+// field emits the accessors of one field.
+func (g *fileGen) field(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
+	switch {
+	case f.Desc.IsList() || f.Desc.IsMap():
+		g.repeated(m, f, lf)
+	case f.Desc.Kind() == protoreflect.MessageKind:
+		g.messageField(m, f, lf, lm)
+	case f.Desc.Kind() == protoreflect.StringKind || f.Desc.Kind() == protoreflect.BytesKind:
+		g.stringField(m, f, lf, lm)
+	default:
+		g.scalarField(m, f, lf, lm)
+	}
+}
+
+// scalar describes how a scalar kind is stored: the runtime width suffix,
+// the Go type, and conversions from and to the stored bits.
+type scalar struct {
+	width    string // "8", "32", "64"
+	goType   string
+	get, put string // fmt patterns over the bits / the value
+}
+
+func (g *fileGen) scalarOf(fd protoreflect.FieldDescriptor, f *protogen.Field) scalar {
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return scalar{"8", "bool", "%s != 0", g.rt("BoolByte") + "(%s)"}
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return scalar{"32", "int32", "int32(%s)", "uint32(%s)"}
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return scalar{"32", "uint32", "%s", "%s"}
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return scalar{"64", "int64", "int64(%s)", "uint64(%s)"}
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return scalar{"64", "uint64", "%s", "%s"}
+	case protoreflect.FloatKind:
+		return scalar{"32", "float32", g.ident("math", "Float32frombits") + "(%s)", g.ident("math", "Float32bits") + "(%s)"}
+	case protoreflect.DoubleKind:
+		return scalar{"64", "float64", g.ident("math", "Float64frombits") + "(%s)", g.ident("math", "Float64bits") + "(%s)"}
+	case protoreflect.EnumKind:
+		et := g.enumType(f.Enum)
+		return scalar{"32", et, et + "(int32(%s))", "uint32(%s)"}
+	}
+	panic(fmt.Sprintf("phaser-go generator: %v is not a scalar kind", fd.Kind()))
+}
+
+// enumType returns the Go name of an enum's Phaser type, qualified if it
+// lives in another file's package.
+func (g *fileGen) enumType(e *protogen.Enum) string {
+	return g.QualifiedGoIdent(protogen.GoIdent{GoName: e.GoIdent.GoName, GoImportPath: g.phaserPkg(e.Desc.ParentFile())})
+}
+
+// phaserPkg returns the Phaser package of a .proto file.
+func (g *fileGen) phaserPkg(fd protoreflect.FileDescriptor) protogen.GoImportPath {
+	if fd.Path() == g.file.Desc.Path() {
+		return g.pkg
+	}
+	if f, ok := g.plugin.FilesByPath[fd.Path()]; ok {
+		p, _ := PackageOf(f.GoImportPath, f.GoPackageName, g.opts.PackageSuffix)
+		return p
+	}
+	return g.pkg
+}
+
+// doc writes the doc comment of accessor method of field f.
+func (g *fileGen) doc(method string, f *protogen.Field, what string) {
+	g.P("// ", method, " ", what, " field ", f.Desc.Name(), " (", f.Desc.Number(), ").")
+}
+
+func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
+	recv := "func (x " + m.GoIdent.GoName + ") "
+	n, fl, s := accessor(f), g.fieldLit(lf), g.scalarOf(f.Desc, f)
+	if f.Oneof != nil {
+		uv := g.memberUnion(m, f, lm)
+		g.doc(n, f, "returns oneof member")
+		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, "x.m.Member"+s.width+"("+fl+")"), " }")
+		g.P()
+		g.doc("Set"+n, f, "makes active and sets oneof member")
+		g.P(recv, "Set", n, "(v ", s.goType, ") { x.m.SetMember", s.width, "(", uv, ", ", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
+		g.P()
+		g.memberHasClear(recv, f, n, fl, uv)
+		return
+	}
+	g.doc(n, f, "returns")
+	g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, "x.m.Get"+s.width+"("+fl+")"), " }")
+	g.P()
+	g.doc("Set"+n, f, "sets")
+	g.P(recv, "Set", n, "(v ", s.goType, ") { x.m.Set", s.width, "(", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
+	g.P()
+	g.doc("Has"+n, f, "reports the presence of")
+	g.P(recv, "Has", n, "() bool { return x.m.Has(", fl, ") }")
+	g.P()
+	g.doc("Clear"+n, f, "clears")
+	g.P(recv, "Clear", n, "() { x.m.ClearScalar(", fl, ") }")
+	g.P()
+}
+
+// memberUnion returns the variable of a member's union, declaring it for
+// the synthetic oneof of a proto3 optional field.
+func (g *fileGen) memberUnion(m *protogen.Message, f *protogen.Field, lm *layout.Message) string {
+	uv := unionVar(m, f.Oneof)
+	if f.Oneof.Desc.IsSynthetic() {
+		g.P("var ", uv, " = ", typeVar(m), ".Unions()[", unionIndex(lm, f.Oneof.Desc), "]")
+		g.P()
+	}
+	return uv
+}
+
+func (g *fileGen) memberHasClear(recv string, f *protogen.Field, n, fl, uv string) {
+	g.doc("Has"+n, f, "reports whether it is the active member:")
+	g.P(recv, "Has", n, "() bool { return x.m.HasMember(", fl, ") }")
+	g.P()
+	g.doc("Clear"+n, f, "clears, if active,")
+	g.P(recv, "Clear", n, "() { x.m.ClearOneof(", uv, ", ", fl, ") }")
+	g.P()
+}
+
+func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
+	recv := "func (x " + m.GoIdent.GoName + ") "
+	n, fl := accessor(f), g.fieldLit(lf)
+	goType, conv := "string", "string(%s)"
+	if f.Desc.Kind() == protoreflect.BytesKind {
+		goType, conv = "[]byte", "append([]byte(nil), %s...)"
+	}
+	get, set, setb := "x.m.StringBytes("+fl+")", "x.m.SetString("+fl+", v)", "x.m.SetBytes("+fl+", v)"
+	var uv string
+	if f.Oneof != nil {
+		uv = g.memberUnion(m, f, lm)
+		get = "x.m.MemberString(" + fl + ")"
+		set = "x.m.SetMemberString(" + uv + ", " + fl + ", v)"
+		setb = "x.m.SetMemberBytes(" + uv + ", " + fl + ", v)"
+	}
+	g.doc(n, f, "returns a copy of")
+	g.P(recv, n, "() ", goType, " { return ", fmt.Sprintf(conv, get), " }")
+	g.P()
+	g.doc(n+"Bytes", f, "returns without copying")
+	g.P("// The slice aliases the payload: it is valid until the field is written")
+	g.P("// or an owned buffer grows, and must not be modified.")
+	g.P(recv, n, "Bytes() []byte { return ", get, " }")
+	g.P()
+	if goType == "string" {
+		g.doc("Set"+n, f, "sets")
+		g.P(recv, "Set", n, "(v string) { ", set, " }")
+		g.P()
+		g.doc("Set"+n+"Bytes", f, "sets from bytes (which may alias the payload)")
+		g.P(recv, "Set", n, "Bytes(v []byte) { ", setb, " }")
+		g.P()
+	} else {
+		g.doc("Set"+n, f, "sets (v may alias the payload)")
+		g.P(recv, "Set", n, "(v []byte) { ", setb, " }")
+		g.P()
+	}
+	if f.Oneof != nil {
+		g.memberHasClear(recv, f, n, fl, uv)
+		return
+	}
+	g.doc("Allocate"+n, f, "makes n bytes long and returns them to fill in place:")
+	g.P(recv, "Allocate", n, "(n int) []byte { return x.m.AllocateString(", fl, ", n) }")
+	g.P()
+	g.doc("Has"+n, f, "reports the presence of")
+	g.P(recv, "Has", n, "() bool { return x.m.HasString(", fl, ") }")
+	g.P()
+	g.doc("Clear"+n, f, "clears")
+	g.P(recv, "Clear", n, "() { x.m.ClearString(", fl, ") }")
+	g.P()
+}
+
+// msgRef returns the handle type name of a message and the expressions that
+// give its runtime Type and wrap a runtime.Msg into it.
+func (g *fileGen) msgRef(msg *protogen.Message) (typ, typeExpr, wrap string) {
+	pkg := g.phaserPkg(msg.Desc.ParentFile())
+	if pkg == g.pkg {
+		return msg.GoIdent.GoName, typeVar(msg), msg.GoIdent.GoName + "{%s}"
+	}
+	typ = g.QualifiedGoIdent(protogen.GoIdent{GoName: msg.GoIdent.GoName, GoImportPath: pkg})
+	ofName := g.QualifiedGoIdent(protogen.GoIdent{GoName: msg.GoIdent.GoName + "Of", GoImportPath: pkg})
+	return typ, typ + "{}.PhaserType()", ofName + "(%s)"
+}
+
+func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
+	recv := "func (x " + m.GoIdent.GoName + ") "
+	n, fl := accessor(f), g.fieldLit(lf)
+	var typ, texpr, wrap string
+	if f.Message.Desc.FullName() == anyName {
+		typ, texpr, wrap = g.rt("Any"), g.rt("AnyType")+"()", g.rt("AnyOf")+"(%s)"
+	} else {
+		typ, texpr, wrap = g.msgRef(f.Message)
+	}
+	if f.Oneof != nil {
+		uv := g.memberUnion(m, f, lm)
+		g.doc(n, f, "returns (a default message unless active) oneof member")
+		g.P(recv, n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.MemberMessage("+fl+", "+texpr+")"), " }")
+		g.P()
+		g.doc("Mutable"+n, f, "makes active, creating it, oneof member")
+		g.P(recv, "Mutable", n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.MutableMember("+uv+", "+fl+", "+texpr+")"), " }")
+		g.P()
+		g.memberHasClear(recv, f, n, fl, uv)
+		return
+	}
+	g.doc(n, f, "returns (a default message if absent)")
+	g.P(recv, n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.Message("+fl+", "+texpr+")"), " }")
+	g.P()
+	g.doc("Mutable"+n, f, "returns, creating it if absent,")
+	g.P(recv, "Mutable", n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.MutableMessage("+fl+", "+texpr+")"), " }")
+	g.P()
+	g.doc("Has"+n, f, "reports the presence of")
+	g.P(recv, "Has", n, "() bool { return x.m.HasMessage(", fl, ") }")
+	g.P()
+	g.doc("Clear"+n, f, "clears and frees")
+	g.P(recv, "Clear", n, "() { x.m.ClearMessage(", fl, ", ", texpr, ") }")
+	g.P()
+}
+
+func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Field) {
+	recv := "func (x " + m.GoIdent.GoName + ") "
+	n, fl := accessor(f), g.fieldLit(lf)
+	var typ, expr string
+	switch k := f.Desc.Kind(); {
+	case f.Desc.IsMap() || k == protoreflect.MessageKind:
+		msg := f.Message
+		if msg.Desc.FullName() == anyName {
+			typ = g.rt("MessageList")
+			expr = g.rt("NewMessageList") + "(x.m, " + fl + ", " + g.rt("AnyType") + "())"
+			break
+		}
+		_, texpr, _ := g.msgRef(msg)
+		ln := g.listName(msg)
+		typ = ln
+		ofList := typ + "{%s}"
+		if pkg := g.phaserPkg(msg.Desc.ParentFile()); pkg != g.pkg {
+			typ = g.QualifiedGoIdent(protogen.GoIdent{GoName: ln, GoImportPath: pkg})
+			ofList = g.QualifiedGoIdent(protogen.GoIdent{GoName: ln + "Of", GoImportPath: pkg}) + "(%s)"
+		}
+		expr = fmt.Sprintf(ofList, g.rt("NewMessageList")+"(x.m, "+fl+", "+texpr+")")
+	case k == protoreflect.StringKind || k == protoreflect.BytesKind:
+		typ, expr = g.rt("StringList"), g.rt("NewStringList")+"(x.m, "+fl+")"
+	default:
+		s := g.scalarOf(f.Desc, f)
+		var list string
+		switch s.goType {
+		case "bool":
+			list = "BoolList"
+		case "uint32":
+			list = "Uint32List"
+		case "int64":
+			list = "Int64List"
+		case "uint64":
+			list = "Uint64List"
+		case "float32":
+			list = "Float32List"
+		case "float64":
+			list = "Float64List"
+		default: // int32 and enums
+			typ = g.rt("Int32List") + "[" + s.goType + "]"
+			expr = g.rt("NewInt32List") + "[" + s.goType + "](x.m, " + fl + ")"
+		}
+		if list != "" {
+			typ, expr = g.rt(list), g.rt("New"+list)+"(x.m, "+fl+")"
+		}
+	}
+	what := "returns the list handle of repeated"
+	if f.Desc.IsMap() {
+		what = "returns the entries (in insertion order, keys not de-duplicated) of map"
+	}
+	g.doc(n, f, what)
+	g.P(recv, n, "() ", typ, " { return ", expr, " }")
+	g.P()
+}
+
+// listName names the list type of message m: m's name and "List", with
+// underscores added while that names another type of m's file.
+func (g *fileGen) listName(m *protogen.Message) string {
+	f, ok := g.plugin.FilesByPath[m.Desc.ParentFile().Path()]
+	if !ok {
+		f = g.file
+	}
+	taken := map[string]bool{}
+	for _, o := range allMessages(f.Messages) {
+		taken[o.GoIdent.GoName] = true
+	}
+	for _, e := range allEnums(f) {
+		taken[e.GoIdent.GoName] = true
+	}
+	n := m.GoIdent.GoName + "List"
+	for taken[n] {
+		n = m.GoIdent.GoName + "_" + strings.TrimPrefix(n, m.GoIdent.GoName)
+	}
+	return n
+}
+
+// list emits the list type for repeated fields of message type m.
+func (g *fileGen) list(m *protogen.Message, name string) {
+	l := g.listName(m)
+	g.P("// ", l, " is a handle on a repeated field of ", name, " messages.")
+	g.P("type ", l, " struct{ l ", g.rt("MessageList"), " }")
+	g.P()
+	g.P("// ", l, "Of wraps an untyped list handle.")
+	g.P("func ", l, "Of(l ", g.rt("MessageList"), ") ", l, " { return ", l, "{l} }")
+	g.P()
+	for _, line := range []string{
+		"// Len returns the number of elements.",
+		"func (l " + l + ") Len() int { return l.l.Len() }",
+		"",
+		"// At returns element i (a default message if out of range).",
+		"func (l " + l + ") At(i int) " + name + " { return " + name + "{l.l.At(i)} }",
+		"",
+		"// Mutable returns element i, growing the list and creating it as needed.",
+		"func (l " + l + ") Mutable(i int) " + name + " { return " + name + "{l.l.Mutable(i)} }",
+		"",
+		"// Append adds a new, empty element and returns it.",
+		"func (l " + l + ") Append() " + name + " { return " + name + "{l.l.Append()} }",
+		"",
+		"// Allocate replaces the list with n new elements made in one allocation.",
+		"func (l " + l + ") Allocate(n int) { l.l.Allocate(n) }",
+		"",
+		"// Reserve makes room for n elements.",
+		"func (l " + l + ") Reserve(n int) { l.l.Reserve(n) }",
+		"",
+		"// Resize sets the length to n; new elements are absent until Mutable.",
+		"func (l " + l + ") Resize(n int) { l.l.Resize(n) }",
+		"",
+		"// Clear empties the list, clearing and freeing every element.",
+		"func (l " + l + ") Clear() { l.l.Clear() }",
+		"",
+		"// All iterates over the elements.",
+		"func (l " + l + ") All() " + g.ident("iter", "Seq2") + "[int, " + name + "] {",
+		"return func(yield func(int, " + name + ") bool) {",
+		"for i := range l.Len() {",
+		"if !yield(i, l.At(i)) {",
+		"return",
+		"}",
+		"}",
+		"}",
+		"}",
+	} {
+		g.P(line)
+	}
+	g.P()
+}

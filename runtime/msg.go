@@ -1,0 +1,392 @@
+package runtime
+
+import (
+	"github.com/phaser-go/phaser/internal/layout"
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
+
+// Msg is a handle on one message in a payload: the payload and the
+// message's offset, never the field values. The zero Msg, and a handle on an
+// absent nested message, read every field as its default and ignore writes.
+// Generated message types wrap a Msg.
+type Msg struct {
+	p    *Payload
+	off  uint32
+	fast bool // the message's table is the compiled one: use compiled offsets
+}
+
+// Payload returns the payload the message lives in (nil for the zero Msg).
+func (m Msg) Payload() *Payload { return m.p }
+
+// Offset returns the message's offset in the payload (0 if absent).
+func (m Msg) Offset() uint32 { return m.off }
+
+// PayloadBytes returns the bytes of the payload the message lives in, as a
+// sender transmits them (nil for the zero Msg).
+func (m Msg) PayloadBytes() []byte {
+	if m.p == nil {
+		return nil
+	}
+	return m.p.Bytes()
+}
+
+// Failed reports whether a write did not fit in the message's fixed buffer.
+func (m Msg) Failed() bool { return m.p != nil && m.p.Failed() }
+
+// Err returns the first error a write to the payload reported, or nil.
+func (m Msg) Err() error {
+	if m.p == nil {
+		return nil
+	}
+	return m.p.Err()
+}
+
+// BoolByte returns the stored byte of a bool.
+func BoolByte(v bool) uint8 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// IsPresent reports whether the handle refers to a message in a payload.
+func (m Msg) IsPresent() bool { return m.off != 0 }
+
+// loc resolves field f: its offset in the payload and its presence id.
+func (m Msg) loc(f Field) (off uint32, id uint8, ok bool) {
+	if m.off == 0 {
+		return 0, 0, false
+	}
+	if m.fast {
+		return m.off + f.Offset, f.ID, true
+	}
+	return m.lookup(f.Number)
+}
+
+// lookup resolves a field number through the message's own table (schema
+// evolution: the payload may come from another version of the .proto).
+func (m Msg) lookup(number uint32) (uint32, uint8, bool) {
+	mem := m.p.mem
+	if uint64(m.off)+4 > uint64(len(mem)) {
+		return 0, 0, false
+	}
+	tab := le.Uint32(mem[m.off:])
+	if tab == 0 || uint64(tab) >= uint64(len(mem)) {
+		return 0, 0, false
+	}
+	off, id, ok := layout.Lookup(mem[tab:], number)
+	if !ok || uint64(m.off)+uint64(off) > uint64(len(mem)) {
+		return 0, 0, false
+	}
+	return m.off + off, id, true
+}
+
+// at returns the offset of an n-byte value at field f, if it lies in the
+// payload.
+func (m Msg) at(f Field, n uint32) (uint32, bool) {
+	off, _, ok := m.loc(f)
+	if !ok || uint64(off)+uint64(n) > uint64(len(m.p.mem)) {
+		return 0, false
+	}
+	return off, true
+}
+
+// writable reports whether m can be written (and records why not).
+func (m Msg) writable() bool {
+	if m.off == 0 {
+		if m.p != nil && m.p.buf == nil {
+			m.p.writable()
+		}
+		return false
+	}
+	return m.p.writable()
+}
+
+// Get8 returns the 1-byte value of scalar field f, or 0 if f is absent.
+func (m Msg) Get8(f Field) uint8 {
+	if o, ok := m.present(f, 1); ok {
+		return m.p.mem[o]
+	}
+	return 0
+}
+
+// Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
+func (m Msg) Get32(f Field) uint32 {
+	if o, ok := m.present(f, 4); ok {
+		return le.Uint32(m.p.mem[o:])
+	}
+	return 0
+}
+
+// Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
+func (m Msg) Get64(f Field) uint64 {
+	if o, ok := m.present(f, 8); ok {
+		return le.Uint64(m.p.mem[o:])
+	}
+	return 0
+}
+
+// present returns the offset of scalar field f's n-byte value if f's
+// presence bit is set and the value lies in the payload. (C++ getters read
+// the value without looking at the bit, so a cleared field reads stale
+// there; here it reads 0.)
+func (m Msg) present(f Field, n uint32) (uint32, bool) {
+	off, id, ok := m.loc(f)
+	if !ok {
+		return 0, false
+	}
+	w := uint64(m.off) + 4 + 4*uint64(id>>5)
+	mem := m.p.mem
+	if w+4 > uint64(len(mem)) || le.Uint32(mem[w:])&(1<<(id&31)) == 0 ||
+		uint64(off)+uint64(n) > uint64(len(mem)) {
+		return 0, false
+	}
+	return off, true
+}
+
+// Has reports whether the scalar field f is present (its presence bit).
+func (m Msg) Has(f Field) bool {
+	_, id, ok := m.loc(f)
+	if !ok {
+		return false
+	}
+	w := uint64(m.off) + 4 + 4*uint64(id>>5)
+	if w+4 > uint64(len(m.p.mem)) {
+		return false
+	}
+	return le.Uint32(m.p.mem[w:])&(1<<(id&31)) != 0
+}
+
+// setBit sets or clears the presence bit of id.
+func (m Msg) setBit(id uint8, on bool) {
+	w := m.off + 4 + 4*uint32(id>>5)
+	v := le.Uint32(m.p.mem[w:])
+	if on {
+		v |= 1 << (id & 31)
+	} else {
+		v &^= 1 << (id & 31)
+	}
+	le.PutUint32(m.p.mem[w:], v)
+}
+
+// wloc resolves field f for a write of n bytes.
+func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
+	if !m.writable() {
+		return 0, 0, false
+	}
+	off, id, ok := m.loc(f)
+	if !ok || uint64(off)+uint64(n) > uint64(len(m.p.mem)) {
+		return 0, 0, false
+	}
+	return off, id, true
+}
+
+// Set8 stores a 1-byte value in field f and marks it present.
+func (m Msg) Set8(f Field, v uint8) {
+	if o, id, ok := m.wloc(f, 1); ok {
+		m.p.mem[o] = v
+		m.setBit(id, true)
+	}
+}
+
+// Set32 stores a 4-byte value in field f and marks it present.
+func (m Msg) Set32(f Field, v uint32) {
+	if o, id, ok := m.wloc(f, 4); ok {
+		le.PutUint32(m.p.mem[o:], v)
+		m.setBit(id, true)
+	}
+}
+
+// Set64 stores an 8-byte value in field f and marks it present.
+func (m Msg) Set64(f Field, v uint64) {
+	if o, id, ok := m.wloc(f, 8); ok {
+		le.PutUint64(m.p.mem[o:], v)
+		m.setBit(id, true)
+	}
+}
+
+// ClearScalar clears the presence bit of field f. The value bytes stay, as
+// in C++; getters of an absent field should check Has.
+func (m Msg) ClearScalar(f Field) {
+	if _, id, ok := m.wloc(f, 0); ok {
+		m.setBit(id, false)
+	}
+}
+
+// Strings and bytes.
+
+// slot returns the uint32 slot (string header or message offset) at o.
+func (m Msg) slot(f Field) uint32 {
+	if o, ok := m.at(f, 4); ok {
+		return le.Uint32(m.p.mem[o:])
+	}
+	return 0
+}
+
+// stringAt returns the string whose header is at payload offset o,
+// bounded by the payload.
+func (p *Payload) stringAt(o uint32) []byte {
+	if uint64(o)+4 > uint64(len(p.mem)) {
+		return nil
+	}
+	s := le.Uint32(p.mem[o:])
+	if s == 0 || uint64(s)+4 > uint64(len(p.mem)) {
+		return nil
+	}
+	n := le.Uint32(p.mem[s:])
+	if uint64(s)+4+uint64(n) > uint64(len(p.mem)) {
+		return nil
+	}
+	return p.mem[s+4 : s+4+n : s+4+n]
+}
+
+// StringBytes returns the bytes of string or bytes field f without copying
+// (nil if absent). The slice aliases the payload: it is valid until the
+// field is next written or an owned buffer grows.
+func (m Msg) StringBytes(f Field) []byte {
+	o, ok := m.at(f, 4)
+	if !ok {
+		return nil
+	}
+	return m.p.stringAt(o)
+}
+
+// HasString reports whether string or bytes field f is present.
+func (m Msg) HasString(f Field) bool { return m.slot(f) != 0 }
+
+// SetString stores s in string or bytes field f.
+func (m Msg) SetString(f Field, s string) {
+	if o, _, ok := m.wloc(f, 4); ok {
+		if !m.p.buf.SetString(o, s) {
+			m.p.fail()
+		}
+		m.p.sync()
+	}
+}
+
+// SetBytes stores s in string or bytes field f. s may alias the payload.
+func (m Msg) SetBytes(f Field, s []byte) {
+	if o, _, ok := m.wloc(f, 4); ok {
+		if !m.p.buf.SetBytes(o, s) {
+			m.p.fail()
+		}
+		m.p.sync()
+	}
+}
+
+// AllocateString makes string field f n bytes long and returns the bytes
+// for the caller to fill (C++ allocate_x), or nil if the buffer is full.
+func (m Msg) AllocateString(f Field, n int) []byte {
+	o, _, ok := m.wloc(f, 4)
+	if !ok {
+		return nil
+	}
+	d := m.p.buf.AllocateString(o, n, m.p.allocateFlags())
+	m.p.sync()
+	if d == 0 {
+		m.p.fail()
+		return nil
+	}
+	return m.p.mem[d : d+uint32(n) : d+uint32(n)]
+}
+
+// allocateFlags are the flags of C++ AllocateString (spec 2.10).
+func (p *Payload) allocateFlags() payloadbuffer.Flags {
+	if p.version == payloadbuffer.V3 {
+		return payloadbuffer.Small
+	}
+	return payloadbuffer.Zero
+}
+
+// ClearString frees string or bytes field f.
+func (m Msg) ClearString(f Field) {
+	if o, _, ok := m.wloc(f, 4); ok {
+		m.p.buf.ClearString(o)
+	}
+}
+
+// Messages.
+
+// Message returns a handle on message field f of type t. An absent field
+// gives a handle that reads as the default message.
+func (m Msg) Message(f Field, t *Type) Msg {
+	s := m.slot(f)
+	if s == 0 {
+		return Msg{p: m.p}
+	}
+	return m.p.bind(s, t)
+}
+
+// HasMessage reports whether message field f is present.
+func (m Msg) HasMessage(f Field) bool { return m.slot(f) != 0 }
+
+// MutableMessage returns message field f, creating it if absent.
+func (m Msg) MutableMessage(f Field, t *Type) Msg {
+	o, _, ok := m.wloc(f, 4)
+	if !ok {
+		return Msg{p: m.p}
+	}
+	if s := le.Uint32(m.p.mem[o:]); s != 0 {
+		return m.p.bind(s, t)
+	}
+	n := m.p.newMessage(t)
+	if n == 0 {
+		return Msg{p: m.p}
+	}
+	le.PutUint32(m.p.mem[o:], n)
+	if !m.p.installMetadata(n, t) {
+		return Msg{p: m.p}
+	}
+	return Msg{p: m.p, off: n, fast: true}
+}
+
+// newMessage allocates a zeroed message of type t (no metadata yet).
+func (p *Payload) newMessage(t *Type) uint32 {
+	n := p.buf.Allocate(int(t.BinarySize(p.version)), payloadbuffer.Zero|payloadbuffer.Small)
+	p.sync()
+	if n == 0 {
+		p.fail()
+	}
+	return n
+}
+
+// ClearMessage clears and frees message field f.
+func (m Msg) ClearMessage(f Field, t *Type) {
+	o, _, ok := m.wloc(f, 4)
+	if !ok {
+		return
+	}
+	if s := le.Uint32(m.p.mem[o:]); s != 0 {
+		m.p.bind(s, t).Clear(t)
+		m.p.buf.Free(s)
+		le.PutUint32(m.p.mem[o:], 0)
+	}
+}
+
+// Clear clears every field of the message (C++ Clear, spec 5.12): the
+// non-oneof fields in declaration order, then every oneof.
+func (m Msg) Clear(t *Type) {
+	if !m.writable() {
+		return
+	}
+	for _, f := range t.fields {
+		if f.Union != nil {
+			continue
+		}
+		switch {
+		case f.Repeated:
+			m.ClearRepeated(f)
+		case f.Kind == String || f.Kind == Bytes:
+			m.ClearString(f.Field)
+		case f.Kind == Message:
+			m.ClearMessage(f.Field, f.Type)
+		default:
+			m.ClearScalar(f.Field)
+		}
+	}
+	for _, u := range t.unions {
+		for _, f := range u.Members {
+			m.ClearOneof(u, f.Field)
+		}
+	}
+}
