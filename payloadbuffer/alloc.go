@@ -385,7 +385,7 @@ func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
 			return p
 		}
 	}
-	if prev != 0 && prev+b.freeLen(prev) == h && b.freeLen(prev) >= diff {
+	if prev != 0 && prev+b.freeLen(prev) == h && b.freeLen(prev) >= diff+8 {
 		plen, pnext := b.freeLen(prev), b.freeNext(prev)
 		dst := prev + 8
 		copy(b.data[dst:dst+length], b.data[p:p+length])

@@ -213,23 +213,27 @@ func TestAppendixA6Corrected(t *testing.T) {
 	})
 	for _, tc := range []struct {
 		name     string
+		version  Version
 		grow     int
+		moved    uint32
 		word     uint64
 		freeHead uint32
 	}{
-		{"merge below keeps the data", 24, 24, 72},
-		{"merge below absorbs an exact fit", 40, 40, 104}, // 2.1 links a zero-length block
+		{"merge below keeps the data", V2, 24, 48, 24, 72},
+		// 2.1 links a zero-length block here; corrected 2.1 moves instead.
+		{"v2 exact fit below moves", V2, 40, 112, 40, 40},
+		{"v3 merge below absorbs an exact fit", V3, 40, 48, 40, 104},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			b, _ := NewFixed(make([]byte, 256), Options{Tuning: Size})
+			b, _ := NewFixed(make([]byte, 256), Options{Version: tc.version, Tuning: Size})
 			a := b.Allocate(16, Zero) // block 40..64
 			c := b.Allocate(16, Zero) // block 64..88
 			_ = b.Allocate(8, Zero)   // block 88..104: c cannot grow above
 			copy(b.Slice(c, 16), "0123456789abcdef")
 			b.Free(a)
 			c2 := b.Realloc(c, tc.grow, Zero) // 2.1 writes a free header into the data here
-			if c2 != 48 {
-				t.Fatalf("moved to %d, want 48", c2)
+			if c2 != tc.moved {
+				t.Fatalf("moved to %d, want %d", c2, tc.moved)
 			}
 			if got := string(b.Slice(c2, 16)); got != "0123456789abcdef" {
 				t.Fatalf("data %q", got)

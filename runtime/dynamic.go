@@ -69,6 +69,9 @@ func (m Msg) scalarBits(f *FieldInfo) uint64 {
 	return uint64(m.Get32(f.Field))
 }
 
+// ScalarValue converts the stored bits of scalar field f to its value.
+func ScalarValue(f *FieldInfo, bits uint64) protoreflect.Value { return scalarValue(f, bits) }
+
 // scalarValue converts stored bits to the field's protoreflect value.
 func scalarValue(f *FieldInfo, bits uint64) protoreflect.Value {
 	switch f.Kind {
@@ -187,7 +190,7 @@ func (m Msg) repeatedToProto(f *FieldInfo, fd protoreflect.FieldDescriptor, out 
 		kd, vd := fd.MapKey(), fd.MapValue()
 		for i := range n {
 			e := m.ElemMessage(f.Field, i, f.Type)
-			entry := dynamicpb.NewMessage(f.Type.desc)
+			entry := dynamicpb.NewMessage(fd.Message())
 			if err := e.toProto(f.Type, entry, depth+1); err != nil {
 				return err
 			}

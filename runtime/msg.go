@@ -126,6 +126,32 @@ func (m Msg) Get64(f Field) uint64 {
 	return 0
 }
 
+// Raw32 returns the 4-byte value stored for scalar field f whether or not
+// it is present: after ClearX the bytes keep the old value, which C++ getters
+// return. Get32 is what accessors use.
+func (m Msg) Raw32(f Field) uint32 {
+	if o, ok := m.at(f, 4); ok {
+		return le.Uint32(m.p.mem[o:])
+	}
+	return 0
+}
+
+// Raw64 is Raw32 for 8-byte fields.
+func (m Msg) Raw64(f Field) uint64 {
+	if o, ok := m.at(f, 8); ok {
+		return le.Uint64(m.p.mem[o:])
+	}
+	return 0
+}
+
+// Raw8 is Raw32 for 1-byte fields.
+func (m Msg) Raw8(f Field) uint8 {
+	if o, ok := m.at(f, 1); ok {
+		return m.p.mem[o]
+	}
+	return 0
+}
+
 // present returns the offset of scalar field f's n-byte value if f's
 // presence bit is set and the value lies in the payload. (C++ getters read
 // the value without looking at the bit, so a cleared field reads stale

@@ -1,0 +1,221 @@
+package goldens
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/bufbuild/protocompile"
+	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/dynamicpb"
+)
+
+// schema is the memoized result of compiling dir/protos.
+type schema struct {
+	once  sync.Once
+	files *protoregistry.Files
+	types *dynamicpb.Types
+	err   error
+}
+
+var (
+	schemasMu sync.Mutex
+	schemas   = map[string]*schema{}
+)
+
+// loadSchema compiles dir/protos once per (absolute) dir.
+func loadSchema(dir string) (*schema, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("goldens: %w", err)
+	}
+	schemasMu.Lock()
+	s := schemas[abs]
+	if s == nil {
+		s = &schema{}
+		schemas[abs] = s
+	}
+	schemasMu.Unlock()
+	s.once.Do(func() {
+		s.files, s.err = compileProtos(filepath.Join(abs, "protos"))
+		if s.err == nil {
+			s.types = dynamicpb.NewTypes(s.files)
+		}
+	})
+	return s, s.err
+}
+
+// Files returns every .proto file under dir/protos compiled with protocompile
+// (google/protobuf/*.proto come from the standard imports), together with the
+// files they import. The result is computed once per directory and shared:
+// callers must not register more files in it.
+func Files(dir string) (*protoregistry.Files, error) {
+	s, err := loadSchema(dir)
+	if err != nil {
+		return nil, err
+	}
+	return s.files, nil
+}
+
+// Types returns a type resolver over [Files](dir), suitable for
+// prototext/protojson/proto unmarshal options (it resolves the message types
+// named by google.protobuf.Any type URLs to dynamic messages).
+func Types(dir string) (*dynamicpb.Types, error) {
+	s, err := loadSchema(dir)
+	if err != nil {
+		return nil, err
+	}
+	return s.types, nil
+}
+
+func compileProtos(root string) (*protoregistry.Files, error) {
+	var names []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".proto") {
+			rel, err := filepath.Rel(root, p)
+			if err != nil {
+				return err
+			}
+			names = append(names, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("goldens: %w", err)
+	}
+	if len(names) == 0 {
+		return nil, fmt.Errorf("goldens: no .proto files under %s", root)
+	}
+	sort.Strings(names)
+	c := protocompile.Compiler{
+		Resolver: protocompile.WithStandardImports(&protocompile.SourceResolver{ImportPaths: []string{root}}),
+	}
+	compiled, err := c.Compile(context.Background(), names...)
+	if err != nil {
+		return nil, fmt.Errorf("goldens: compiling %s: %w", root, err)
+	}
+	files := new(protoregistry.Files)
+	var register func(fd protoreflect.FileDescriptor) error
+	register = func(fd protoreflect.FileDescriptor) error {
+		if _, err := files.FindFileByPath(fd.Path()); err == nil {
+			return nil
+		}
+		imports := fd.Imports()
+		for i := 0; i < imports.Len(); i++ {
+			if err := register(imports.Get(i).FileDescriptor); err != nil {
+				return err
+			}
+		}
+		return files.RegisterFile(fd)
+	}
+	for _, fd := range compiled {
+		if err := register(fd); err != nil {
+			return nil, fmt.Errorf("goldens: registering %s: %w", fd.Path(), err)
+		}
+	}
+	return files, nil
+}
+
+// MessageDescriptor returns the descriptor of the case's root message type.
+func (c Case) MessageDescriptor(dir string) (protoreflect.MessageDescriptor, error) {
+	files, err := Files(dir)
+	if err != nil {
+		return nil, err
+	}
+	d, err := files.FindDescriptorByName(protoreflect.FullName(c.MessageType))
+	if err != nil {
+		return nil, fmt.Errorf("goldens: case %s: message type %s: %w", c.Name, c.MessageType, err)
+	}
+	md, ok := d.(protoreflect.MessageDescriptor)
+	if !ok {
+		return nil, fmt.Errorf("goldens: case %s: %s is not a message", c.Name, c.MessageType)
+	}
+	return md, nil
+}
+
+// Values parses NAME.txt (protobuf text format; the leading '#' lines are
+// comments) into a dynamic message of the case's MessageType. Any fields
+// written with the [type.googleapis.com/...] expansion are resolved against
+// [Files](dir).
+func (c Case) Values(dir string) (proto.Message, error) {
+	md, err := c.MessageDescriptor(dir)
+	if err != nil {
+		return nil, err
+	}
+	types, err := Types(dir)
+	if err != nil {
+		return nil, err
+	}
+	txt, err := c.Read(dir, ".txt")
+	if err != nil {
+		return nil, err
+	}
+	m := dynamicpb.NewMessage(md)
+	if err := (prototext.UnmarshalOptions{Resolver: types}).Unmarshal(txt, m); err != nil {
+		return nil, fmt.Errorf("goldens: %s.txt: %w", c.Name, err)
+	}
+	canonicalNaNs(m)
+	return m, nil
+}
+
+// Canonical quiet NaNs: what C++ std::numeric_limits<T>::quiet_NaN() and
+// protoc's text parser produce (Go's math.NaN() has a different payload).
+var (
+	nan64 = math.Float64frombits(0x7ff8000000000000)
+	nan32 = math.Float32frombits(0x7fc00000)
+)
+
+// canonicalNaNs replaces every NaN float/double in m by the canonical quiet
+// NaN, as protoc does when it parses "nan" from text format.
+func canonicalNaNs(m protoreflect.Message) {
+	fix := func(fd protoreflect.FieldDescriptor, v protoreflect.Value) (protoreflect.Value, bool) {
+		switch fd.Kind() {
+		case protoreflect.DoubleKind:
+			if math.IsNaN(v.Float()) {
+				return protoreflect.ValueOfFloat64(nan64), true
+			}
+		case protoreflect.FloatKind:
+			if math.IsNaN(v.Float()) {
+				return protoreflect.ValueOfFloat32(nan32), true
+			}
+		case protoreflect.MessageKind, protoreflect.GroupKind:
+			canonicalNaNs(v.Message())
+		}
+		return v, false
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+			mp := v.Map()
+			mp.Range(func(k protoreflect.MapKey, ev protoreflect.Value) bool {
+				if nv, ok := fix(fd.MapValue(), ev); ok {
+					mp.Set(k, nv)
+				}
+				return true
+			})
+		case fd.IsList():
+			l := v.List()
+			for i := 0; i < l.Len(); i++ {
+				if nv, ok := fix(fd, l.Get(i)); ok {
+					l.Set(i, nv)
+				}
+			}
+		default:
+			if nv, ok := fix(fd, v); ok {
+				m.Set(fd, nv)
+			}
+		}
+		return true
+	})
+}

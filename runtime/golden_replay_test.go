@@ -1,0 +1,591 @@
+package runtime_test
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/reflect/protoregistry"
+
+	"github.com/phaser-go/phaser/internal/goldens"
+	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// TestGoldenReplay replays each case's .ops (the C++ statements that built
+// the payload) through the Go runtime in format v2 with the same buffer
+// kind, size and tuning, and requires the payload to be byte-identical to
+// the golden: goldens/ where C++'s layout is unaffected by its 2.1 bugs,
+// goldens_fixed/ where it is. Continuation cases are replayed on top of the
+// base golden's bytes.
+func TestGoldenReplay(t *testing.T) {
+	dir := goldens.Dir(t)
+	fixedDir := goldens.FixedDir(t)
+	files := goldenTypes(t, dir)
+	cases, err := goldens.Manifest(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			want := dir
+			if c.FixedRTLayout == "different" {
+				want = fixedDir
+			}
+			prog, err := c.Ops(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := &replayer{t: t, files: files, c: c, dir: want}
+			got, err := r.run(prog)
+			if err != nil {
+				t.Fatal(err)
+			}
+			golden, err := c.Read(want, ".phaser.bin")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if off, n, ok := c.Mask(); ok && len(got) >= off+n {
+				clear(got[off : off+n])
+			}
+			if out := os.Getenv("PHASER_REPLAY_OUT"); out != "" {
+				_ = os.WriteFile(filepath.Join(out, c.Name+".phaser.bin"), got, 0o644)
+			}
+			if d := firstDiff(got, golden); d >= 0 {
+				t.Fatalf("payload differs from %s/%s.phaser.bin at offset %d (got %d bytes, want %d)\n got: % x\nwant: % x",
+					want, c.Name, d, len(got), len(golden), window(got, d), window(golden, d))
+			}
+		})
+	}
+}
+
+func firstDiff(a, b []byte) int {
+	for i := range min(len(a), len(b)) {
+		if a[i] != b[i] {
+			return i
+		}
+	}
+	if len(a) != len(b) {
+		return min(len(a), len(b))
+	}
+	return -1
+}
+
+func window(b []byte, at int) []byte {
+	lo, hi := max(0, at-8), min(len(b), at+24)
+	if lo >= hi {
+		return nil
+	}
+	return b[lo:hi]
+}
+
+// handle is a message handle in the replay.
+type handle struct {
+	m runtime.Msg
+	t *runtime.Type
+}
+
+// span is the result of allocate_<string>(n): bytes to fill in place.
+type span []byte
+
+// msgVector is the result of allocate_<messages>(n).
+type msgVector []handle
+
+type replayer struct {
+	t     *testing.T
+	files *protoregistry.Files
+	c     goldens.Case
+	dir   string
+	root  handle
+}
+
+func (r *replayer) run(prog *goldens.Program) ([]byte, error) {
+	md, err := r.c.MessageDescriptor(r.dir)
+	if err != nil {
+		return nil, err
+	}
+	typ, err := runtime.TypeOf(md)
+	if err != nil {
+		return nil, err
+	}
+	ev := &goldens.Evaluator{
+		Vars: map[string]goldens.Value{},
+		Call: func(c *goldens.Call, recv goldens.Value, args []goldens.Value) (goldens.Value, error) {
+			return r.call(typ, c, recv, args)
+		},
+		Index: func(e *goldens.Index, x, index goldens.Value) (goldens.Value, error) {
+			v, ok := x.(msgVector)
+			i, iok := asInt(index)
+			if !ok || !iok || i < 0 || i >= int64(len(v)) {
+				return nil, fmt.Errorf("unsupported index %s", e)
+			}
+			return v[i], nil
+		},
+	}
+	if prog.Reopen != nil {
+		base, err := goldens.Case{Name: prog.Reopen.Base}.Read(r.dir, ".phaser.bin")
+		if err != nil {
+			return nil, err
+		}
+		mem := make([]byte, r.c.HeaderFullSize)
+		copy(mem, base)
+		m, err := runtime.Open(typ, mem)
+		if err != nil {
+			return nil, err
+		}
+		r.root = handle{m, typ}
+		ev.Vars["m"] = r.root
+	}
+	for i := range prog.Stmts {
+		if _, err := ev.Exec(&prog.Stmts[i]); err != nil {
+			return nil, err
+		}
+	}
+	if r.root.m.Payload() == nil {
+		return nil, fmt.Errorf("the program created no message")
+	}
+	if err := r.root.m.Err(); err != nil {
+		return nil, fmt.Errorf("payload: %w", err)
+	}
+	return bytes.Clone(r.root.m.PayloadBytes()), nil
+}
+
+func (r *replayer) call(root *runtime.Type, c *goldens.Call, recv goldens.Value, args []goldens.Value) (goldens.Value, error) {
+	switch recv := recv.(type) {
+	case nil:
+		return r.function(root, c, args)
+	case handle:
+		return r.method(recv, c, args)
+	case span:
+		if c.Method == "data" {
+			return recv, nil
+		}
+	}
+	return nil, fmt.Errorf("unsupported call %s on %T", c, recv)
+}
+
+// function handles calls without a receiver: creation and memcpy.
+func (r *replayer) function(root *runtime.Type, c *goldens.Call, args []goldens.Value) (goldens.Value, error) {
+	typeOf := func(suffix string) (*runtime.Type, error) {
+		name := strings.TrimSuffix(c.Method, suffix)
+		d, err := goldens.ResolveType(r.files, name, root.Descriptor().ParentFile().Package())
+		if err != nil {
+			return nil, err
+		}
+		return runtime.TypeOf(d.(protoreflect.MessageDescriptor))
+	}
+	switch {
+	case strings.HasSuffix(c.Method, "::CreateMutable") && len(args) >= 2:
+		t, err := typeOf("::CreateMutable")
+		if err != nil {
+			return nil, err
+		}
+		size, _ := asInt(args[1])
+		m, err := runtime.NewIn(t, make([]byte, size), runtime.Options{Tuning: tuning(args)})
+		if err != nil {
+			return nil, err
+		}
+		return r.created(handle{m, t}), nil
+	case strings.HasSuffix(c.Method, "::CreateDynamicMutable") && len(args) >= 1:
+		t, err := typeOf("::CreateDynamicMutable")
+		if err != nil {
+			return nil, err
+		}
+		size, _ := asInt(args[0])
+		return r.created(handle{runtime.New(t, runtime.Options{Tuning: tuning(args), InitialSize: int(size)}), t}), nil
+	case c.Method == "memcpy" && len(args) == 3:
+		dst, ok := args[0].(span)
+		src, sok := args[1].(string)
+		n, nok := asInt(args[2])
+		if !ok || !sok || !nok || int(n) > len(dst) || int(n) > len(src) {
+			return nil, fmt.Errorf("bad memcpy")
+		}
+		copy(dst, src[:n])
+		return nil, nil
+	}
+	return nil, fmt.Errorf("unsupported function %s", c)
+}
+
+// created records the first message created as the case's root.
+func (r *replayer) created(h handle) handle {
+	if r.root.m.Payload() == nil {
+		r.root = h
+	}
+	return h
+}
+
+func tuning(args []goldens.Value) payloadbuffer.Tuning {
+	for _, a := range args {
+		if e, ok := a.(goldens.Enum); ok && e.Name == "kSize" {
+			return payloadbuffer.Size
+		}
+	}
+	return payloadbuffer.Performance
+}
+
+var fieldPrefixes = []string{"set_", "add_", "mutable_", "clear_", "reserve_", "resize_", "allocate_", "has_"}
+
+// method performs a generated-accessor call on a message handle.
+func (r *replayer) method(h handle, c *goldens.Call, args []goldens.Value) (goldens.Value, error) {
+	switch c.Method {
+	case "Finalize":
+		h.m.Payload().Buffer().Finalize()
+		return nil, nil
+	case "Clear":
+		h.m.Clear(h.t)
+		return nil, nil
+	case "PackFrom":
+		src, ok := args[0].(handle)
+		if !ok {
+			return nil, fmt.Errorf("PackFrom of %T", args[0])
+		}
+		h.m.MutableAny(src.t).CopyFrom(src.t, src.m)
+		return nil, nil
+	case "MutableAny":
+		if len(c.TemplateArgs) != 1 {
+			return nil, fmt.Errorf("MutableAny needs a type")
+		}
+		d, err := goldens.ResolveType(r.files, c.TemplateArgs[0], "")
+		if err != nil {
+			return nil, err
+		}
+		t, err := runtime.TypeOf(d.(protoreflect.MessageDescriptor))
+		if err != nil {
+			return nil, err
+		}
+		return handle{h.m.MutableAny(t), t}, nil
+	}
+	action, name := "get", c.Method
+	for _, p := range fieldPrefixes {
+		if rest, ok := strings.CutPrefix(c.Method, p); ok && h.t.FieldByName(rest) != nil {
+			action, name = strings.TrimSuffix(p, "_"), rest
+			break
+		}
+	}
+	if rest, ok := strings.CutSuffix(c.Method, "_size"); ok && h.t.FieldByName(rest) != nil && h.t.FieldByName(c.Method) == nil {
+		action, name = "size", rest
+	}
+	f := h.t.FieldByName(name)
+	if f == nil {
+		return nil, fmt.Errorf("%s has no field for method %s", h.t.Name(), c.Method)
+	}
+	if f.Repeated {
+		return r.repeated(h, f, action, args)
+	}
+	switch action {
+	case "get":
+		return r.get(h, f)
+	case "has":
+		_, ok := h.m.Value(f)
+		return ok, nil
+	case "clear":
+		switch {
+		case f.Union != nil:
+			h.m.ClearOneof(f.Union, f.Field)
+		case f.Kind == runtime.String || f.Kind == runtime.Bytes:
+			h.m.ClearString(f.Field)
+		case f.Kind == runtime.Message:
+			h.m.ClearMessage(f.Field, f.Type)
+		default:
+			h.m.ClearScalar(f.Field)
+		}
+		return nil, nil
+	case "mutable":
+		if f.Union != nil {
+			return handle{h.m.MutableMember(f.Union, f.Field, f.Type), f.Type}, nil
+		}
+		return handle{h.m.MutableMessage(f.Field, f.Type), f.Type}, nil
+	case "allocate":
+		n, _ := asInt(args[0])
+		return span(h.m.AllocateString(f.Field, int(n))), nil
+	case "set":
+		if len(args) != 1 {
+			return nil, fmt.Errorf("%s: want 1 argument", c.Method)
+		}
+		return nil, r.set(h, f, args[0])
+	}
+	return nil, fmt.Errorf("unsupported method %s", c.Method)
+}
+
+func (r *replayer) get(h handle, f *runtime.FieldInfo) (goldens.Value, error) {
+	v, _ := h.m.Value(f)
+	if f.Union == nil && f.Kind != runtime.String && f.Kind != runtime.Bytes && f.Kind != runtime.Message {
+		// C++ getters read the stored bytes without looking at presence.
+		var bits uint64
+		switch f.Size {
+		case 1:
+			bits = uint64(h.m.Raw8(f.Field))
+		case 4:
+			bits = uint64(h.m.Raw32(f.Field))
+		default:
+			bits = h.m.Raw64(f.Field)
+		}
+		v = runtime.ScalarValue(f, bits)
+	}
+	switch f.Kind {
+	case runtime.String:
+		return v.String(), nil
+	case runtime.Bytes:
+		return string(v.Bytes()), nil
+	case runtime.Message:
+		return handle{h.m.Message(f.Field, f.Type), f.Type}, nil
+	case runtime.Bool:
+		return v.Bool(), nil
+	case runtime.Int32, runtime.Enum:
+		return int32(v.Int()), nil
+	case runtime.Int64:
+		return v.Int(), nil
+	case runtime.Uint32:
+		return uint32(v.Uint()), nil
+	case runtime.Uint64:
+		return v.Uint(), nil
+	case runtime.Float:
+		return float32(v.Float()), nil
+	case runtime.Double:
+		return v.Float(), nil
+	}
+	return nil, fmt.Errorf("get %s", f.Name)
+}
+
+// set stores a singular value.
+func (r *replayer) set(h handle, f *runtime.FieldInfo, v goldens.Value) error {
+	if f.Kind == runtime.String || f.Kind == runtime.Bytes {
+		s, ok := v.(string)
+		if !ok {
+			return fmt.Errorf("%s: %T is not a string", f.Name, v)
+		}
+		if f.Union != nil {
+			h.m.SetMemberString(f.Union, f.Field, s)
+		} else {
+			h.m.SetString(f.Field, s)
+		}
+		return nil
+	}
+	bits, err := r.bits(f, v)
+	if err != nil {
+		return err
+	}
+	switch f.Size {
+	case 1:
+		if f.Union != nil {
+			h.m.SetMember8(f.Union, f.Field, uint8(bits))
+		} else {
+			h.m.Set8(f.Field, uint8(bits))
+		}
+	case 4:
+		if f.Union != nil {
+			h.m.SetMember32(f.Union, f.Field, uint32(bits))
+		} else {
+			h.m.Set32(f.Field, uint32(bits))
+		}
+	default:
+		if f.Union != nil {
+			h.m.SetMember64(f.Union, f.Field, bits)
+		} else {
+			h.m.Set64(f.Field, bits)
+		}
+	}
+	return nil
+}
+
+// bits converts a replay value to the stored bits of scalar field f.
+func (r *replayer) bits(f *runtime.FieldInfo, v goldens.Value) (uint64, error) {
+	if e, ok := v.(goldens.Enum); ok {
+		n, err := e.Number(r.files, "")
+		if err != nil {
+			if ed := f.Desc.Enum(); ed != nil {
+				for i := range ed.Values().Len() {
+					if ev := ed.Values().Get(i); strings.HasSuffix(e.Name, string(ev.Name())) {
+						return uint64(int64(ev.Number())), nil
+					}
+				}
+			}
+			return 0, err
+		}
+		return uint64(int64(n)), nil
+	}
+	switch f.Kind {
+	case runtime.Float:
+		x, ok := asFloat(v)
+		if !ok {
+			return 0, fmt.Errorf("%s: %T is not a number", f.Name, v)
+		}
+		return uint64(math.Float32bits(float32(x))), nil
+	case runtime.Double:
+		x, ok := asFloat(v)
+		if !ok {
+			return 0, fmt.Errorf("%s: %T is not a number", f.Name, v)
+		}
+		return math.Float64bits(x), nil
+	case runtime.Bool:
+		switch b := v.(type) {
+		case bool:
+			if b {
+				return 1, nil
+			}
+			return 0, nil
+		}
+	}
+	if n, ok := asBits(v); ok {
+		return n, nil
+	}
+	return 0, fmt.Errorf("%s: cannot store %T (%v)", f.Name, v, v)
+}
+
+// repeated performs an accessor call on a repeated field.
+func (r *replayer) repeated(h handle, f *runtime.FieldInfo, action string, args []goldens.Value) (goldens.Value, error) {
+	size := int(f.Size)
+	switch f.Kind {
+	case runtime.String, runtime.Bytes, runtime.Message:
+		size = 4
+	default:
+		size = map[runtime.Kind]int{runtime.Bool: 1, runtime.Int64: 8, runtime.Uint64: 8, runtime.Double: 8}[f.Kind]
+		if size == 0 {
+			size = 4
+		}
+	}
+	switch action {
+	case "size":
+		return int32(h.m.Len(f.Field, size)), nil
+	case "clear":
+		h.m.ClearRepeated(f)
+		return nil, nil
+	case "reserve":
+		n, _ := asInt(args[0])
+		h.m.Reserve(f.Field, int(n), size)
+		return nil, nil
+	case "resize":
+		n, _ := asInt(args[0])
+		h.m.Resize(f.Field, int(n), size)
+		return nil, nil
+	case "allocate":
+		n, _ := asInt(args[0])
+		h.m.AllocateMessages(f.Field, int(n), f.Type)
+		var v msgVector
+		for i := range int(n) {
+			v = append(v, handle{h.m.ElemMessage(f.Field, i, f.Type), f.Type})
+		}
+		return v, nil
+	case "add":
+		if f.Kind == runtime.Message {
+			return handle{h.m.AddMessage(f.Field, f.Type), f.Type}, nil
+		}
+		if len(args) != 1 {
+			return nil, fmt.Errorf("add_%s: want 1 argument", f.Name)
+		}
+		if f.Kind == runtime.String || f.Kind == runtime.Bytes {
+			s, ok := args[0].(string)
+			if !ok {
+				return nil, fmt.Errorf("add_%s: %T is not a string", f.Name, args[0])
+			}
+			h.m.PushString(f.Field, s)
+			return nil, nil
+		}
+		bits, err := r.bits(f, args[0])
+		if err != nil {
+			return nil, err
+		}
+		switch size {
+		case 1:
+			h.m.Push8(f.Field, uint8(bits))
+		case 4:
+			h.m.Push32(f.Field, uint32(bits))
+		default:
+			h.m.Push64(f.Field, bits)
+		}
+		return nil, nil
+	case "mutable":
+		i, _ := asInt(args[0])
+		return handle{h.m.MutableElem(f.Field, int(i), f.Type), f.Type}, nil
+	case "set":
+		if len(args) != 2 {
+			return nil, fmt.Errorf("set_%s: want 2 arguments", f.Name)
+		}
+		i, _ := asInt(args[0])
+		if f.Kind == runtime.String || f.Kind == runtime.Bytes {
+			s, _ := args[1].(string)
+			h.m.SetElemString(f.Field, int(i), s)
+			return nil, nil
+		}
+		bits, err := r.bits(f, args[1])
+		if err != nil {
+			return nil, err
+		}
+		switch size {
+		case 1:
+			h.m.SetElem8(f.Field, int(i), uint8(bits))
+		case 4:
+			h.m.SetElem32(f.Field, int(i), uint32(bits))
+		default:
+			h.m.SetElem64(f.Field, int(i), bits)
+		}
+		return nil, nil
+	case "get":
+		if len(args) == 1 {
+			i, _ := asInt(args[0])
+			if f.Kind == runtime.Message {
+				return handle{h.m.ElemMessage(f.Field, int(i), f.Type), f.Type}, nil
+			}
+		}
+	}
+	return nil, fmt.Errorf("unsupported %s on repeated %s", action, f.Name)
+}
+
+func asInt(v goldens.Value) (int64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return int64(x), true
+	case uint32:
+		return int64(x), true
+	case int64:
+		return x, true
+	case uint64:
+		return int64(x), true
+	case int:
+		return int64(x), true
+	}
+	return 0, false
+}
+
+func asBits(v goldens.Value) (uint64, bool) {
+	switch x := v.(type) {
+	case int32:
+		return uint64(int64(x)), true
+	case uint32:
+		return uint64(x), true
+	case int64:
+		return uint64(x), true
+	case uint64:
+		return x, true
+	case int:
+		return uint64(x), true
+	case bool:
+		if x {
+			return 1, true
+		}
+		return 0, true
+	case float32:
+		return uint64(int64(x)), true
+	case float64:
+		return uint64(int64(x)), true
+	}
+	return 0, false
+}
+
+func asFloat(v goldens.Value) (float64, bool) {
+	switch x := v.(type) {
+	case float32:
+		return float64(x), true
+	case float64:
+		return x, true
+	}
+	if n, ok := asInt(v); ok {
+		return float64(n), true
+	}
+	return 0, false
+}
