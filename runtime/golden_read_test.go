@@ -110,4 +110,3 @@ func assertSameContent(t *testing.T, got, want proto.Message) {
 		t.Errorf("content differs\n got: %s\nwant: %s", prototext.Format(got), prototext.Format(want))
 	}
 }
-

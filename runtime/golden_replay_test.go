@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
@@ -102,6 +103,8 @@ type replayer struct {
 	c     goldens.Case
 	dir   string
 	root  handle
+
+	intrinsics []intrinsic // ROS frontend: cached until sync
 }
 
 func (r *replayer) run(prog *goldens.Program) ([]byte, error) {
@@ -127,6 +130,9 @@ func (r *replayer) run(prog *goldens.Program) ([]byte, error) {
 			return v[i], nil
 		},
 	}
+	if r.c.Frontend == "ros" {
+		r.rosHooks(ev)
+	}
 	if prog.Reopen != nil {
 		base, err := goldens.Case{Name: prog.Reopen.Base}.Read(r.dir, ".phaser.bin")
 		if err != nil {
@@ -149,6 +155,9 @@ func (r *replayer) run(prog *goldens.Program) ([]byte, error) {
 	if r.root.m.Payload() == nil {
 		return nil, fmt.Errorf("the program created no message")
 	}
+	if err := r.syncIntrinsics(); err != nil {
+		return nil, err
+	}
 	if err := r.root.m.Err(); err != nil {
 		return nil, fmt.Errorf("payload: %w", err)
 	}
@@ -165,6 +174,8 @@ func (r *replayer) call(root *runtime.Type, c *goldens.Call, recv goldens.Value,
 		if c.Method == "data" {
 			return recv, nil
 		}
+	case fieldRef:
+		return r.rosCall(recv, c, args)
 	}
 	return nil, fmt.Errorf("unsupported call %s on %T", c, recv)
 }
@@ -198,6 +209,8 @@ func (r *replayer) function(root *runtime.Type, c *goldens.Call, args []goldens.
 		}
 		size, _ := asInt(args[0])
 		return r.created(handle{runtime.New(t, runtime.Options{Tuning: tuning(args), InitialSize: int(size)}), t}), nil
+	case c.Method == "::std_msgs::Header":
+		return &rosHeader{}, nil
 	case c.Method == "memcpy" && len(args) == 3:
 		dst, ok := args[0].(span)
 		src, sok := args[1].(string)
@@ -588,4 +601,327 @@ func asFloat(v goldens.Value) (float64, bool) {
 		return float64(n), true
 	}
 	return 0, false
+}
+
+// The ROS frontend (frontend=ros): public members instead of accessors.
+
+// fieldRef is a member of a ROS-frontend message: m.field.
+type fieldRef struct {
+	h handle
+	f *runtime.FieldInfo
+}
+
+// rosHeader is a ::std_msgs::Header value held by the C++ program.
+type rosHeader struct {
+	seq   uint32
+	stamp goldens.RosTime
+	frame string
+}
+
+// intrinsic is a Time, Duration or Header member assignment, which the ROS
+// frontend caches and writes into the payload only when it syncs (here:
+// when the payload is taken).
+type intrinsic struct {
+	ref fieldRef
+	v   goldens.Value
+}
+
+func (r *replayer) rosHooks(ev *goldens.Evaluator) {
+	ev.Member = func(e *goldens.Member, x goldens.Value) (goldens.Value, error) {
+		h, err := r.asHandle(x)
+		if err != nil {
+			return nil, err
+		}
+		f := h.t.FieldByName(e.Name)
+		if f == nil {
+			// A oneof is a variant member named after the oneof.
+			for _, u := range h.t.Unions() {
+				if u.Name == e.Name {
+					return fieldRef{h, u.Members[0]}, nil
+				}
+			}
+			return nil, fmt.Errorf("%s has no member %s", h.t.Name(), e.Name)
+		}
+		return fieldRef{h, f}, nil
+	}
+	ev.Index = func(e *goldens.Index, x, index goldens.Value) (goldens.Value, error) {
+		i, ok := asInt(index)
+		if !ok {
+			return nil, fmt.Errorf("index %v", index)
+		}
+		switch x := x.(type) {
+		case msgVector:
+			if i < 0 || i >= int64(len(x)) {
+				return nil, fmt.Errorf("index %d out of range", i)
+			}
+			return x[i], nil
+		case fieldRef:
+			if x.f.Kind != runtime.Message {
+				return arrayElem{x, int(i)}, nil
+			}
+			r.materialize(x)
+			return handle{x.h.m.ElemMessage(x.f.Field, int(i), x.f.Type), x.f.Type}, nil
+		}
+		return nil, fmt.Errorf("unsupported index %s", e)
+	}
+	ev.Assign = func(a *goldens.Assign, obj, index, rhs goldens.Value) error {
+		switch lhs := a.LHS.(type) {
+		case *goldens.Member:
+			if hdr, ok := obj.(*rosHeader); ok {
+				return hdr.set(lhs.Name, rhs)
+			}
+			h, err := r.asHandle(obj)
+			if err != nil {
+				return err
+			}
+			f := h.t.FieldByName(lhs.Name)
+			if f == nil {
+				return fmt.Errorf("%s has no member %s", h.t.Name(), lhs.Name)
+			}
+			if isIntrinsic(f) {
+				in := intrinsic{fieldRef{h, f}, rhs}
+				if f.Type.Name() == "std_msgs.Header" {
+					// Observed in the goldens: a Header member is
+					// written when assigned, Time and Duration when
+					// the payload is taken.
+					return r.writeIntrinsic(in)
+				}
+				r.intrinsics = append(r.intrinsics, in)
+				return nil
+			}
+			return r.set(h, f, rhs)
+		case *goldens.Index:
+			ref, ok := obj.(fieldRef)
+			i, iok := asInt(index)
+			if !ok || !iok {
+				return fmt.Errorf("unsupported assignment %s", a)
+			}
+			r.materialize(ref)
+			if ref.f.Kind == runtime.String || ref.f.Kind == runtime.Bytes {
+				s, _ := rhs.(string)
+				ref.h.m.SetElemString(ref.f.Field, int(i), s)
+				return nil
+			}
+			_, err := r.repeated(ref.h, ref.f, "set", []goldens.Value{int64(i), rhs})
+			return err
+		}
+		return fmt.Errorf("unsupported assignment %s", a)
+	}
+}
+
+// arrayElem is an element of a fixed array (phaser.array_size).
+type arrayElem struct {
+	ref fieldRef
+	i   int
+}
+
+func isIntrinsic(f *runtime.FieldInfo) bool {
+	if f.Kind != runtime.Message || f.Repeated {
+		return false
+	}
+	switch f.Type.Name() {
+	case "google.protobuf.Timestamp", "google.protobuf.Duration", "std_msgs.Header":
+		return true
+	}
+	return false
+}
+
+func (h *rosHeader) set(name string, v goldens.Value) error {
+	switch name {
+	case "seq":
+		n, _ := asBits(v)
+		h.seq = uint32(n)
+	case "stamp":
+		t, ok := v.(goldens.RosTime)
+		if !ok {
+			return fmt.Errorf("stamp = %T", v)
+		}
+		h.stamp = t
+	case "frame_id":
+		s, _ := v.(string)
+		h.frame = s
+	default:
+		return fmt.Errorf("std_msgs::Header has no member %s", name)
+	}
+	return nil
+}
+
+// asHandle turns a member reference to a message into the message, creating
+// it as the ROS frontend's mutable access does.
+func (r *replayer) asHandle(x goldens.Value) (handle, error) {
+	switch x := x.(type) {
+	case handle:
+		return x, nil
+	case fieldRef:
+		if x.f.Kind == runtime.Message && !x.f.Repeated {
+			if x.f.Union != nil {
+				return handle{x.h.m.MutableMember(x.f.Union, x.f.Field, x.f.Type), x.f.Type}, nil
+			}
+			return handle{x.h.m.MutableMessage(x.f.Field, x.f.Type), x.f.Type}, nil
+		}
+	}
+	return handle{}, fmt.Errorf("%T is not a message", x)
+}
+
+// materialize extends a fixed array to its size on mutable access (5.10).
+func (r *replayer) materialize(ref fieldRef) {
+	n := arraySize(ref.f)
+	if n == 0 {
+		return
+	}
+	m, f := ref.h.m, ref.f
+	switch f.Kind {
+	case runtime.Message:
+		for m.Len(f.Field, 4) < n {
+			m.AddMessage(f.Field, f.Type)
+		}
+	case runtime.String, runtime.Bytes:
+		m.FixedStrings(f.Field, n)
+	default:
+		size := elemSizeOf(f)
+		if m.Len(f.Field, size) < n {
+			m.Reserve(f.Field, n, size)
+			m.Resize(f.Field, n, size)
+		}
+	}
+}
+
+func elemSizeOf(f *runtime.FieldInfo) int {
+	switch f.Kind {
+	case runtime.Bool:
+		return 1
+	case runtime.Int64, runtime.Uint64, runtime.Double:
+		return 8
+	}
+	return 4
+}
+
+// arraySize reads the phaser.array_size option (field 50001) of f.
+func arraySize(f *runtime.FieldInfo) int {
+	opts := f.Desc.Options()
+	if opts == nil {
+		return 0
+	}
+	var n int
+	opts.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if fd.Number() == 50001 {
+			n = int(v.Uint())
+		}
+		return true
+	})
+	if n == 0 {
+		// Unknown to the descriptor's options type: read the raw bytes.
+		n = rawOption(opts.ProtoReflect().GetUnknown(), 50001)
+	}
+	return n
+}
+
+func rawOption(b []byte, num protowire.Number) int {
+	for len(b) > 0 {
+		n, typ, l := protowire.ConsumeTag(b)
+		if l < 0 {
+			return 0
+		}
+		b = b[l:]
+		if n == num && typ == protowire.VarintType {
+			v, l := protowire.ConsumeVarint(b)
+			if l < 0 {
+				return 0
+			}
+			return int(v)
+		}
+		l = protowire.ConsumeFieldValue(n, typ, b)
+		if l < 0 {
+			return 0
+		}
+		b = b[l:]
+	}
+	return 0
+}
+
+// rosCall performs a method call on a ROS-frontend member.
+func (r *replayer) rosCall(ref fieldRef, c *goldens.Call, args []goldens.Value) (goldens.Value, error) {
+	m, f := ref.h.m, ref.f
+	switch c.Method {
+	case "push_back":
+		_, err := r.repeated(ref.h, f, "add", args)
+		return nil, err
+	case "Add":
+		return handle{m.AddMessage(f.Field, f.Type), f.Type}, nil
+	case "emplace":
+		if f.Union == nil || len(c.TemplateArgs) != 1 {
+			return nil, fmt.Errorf("emplace on %s", f.Name)
+		}
+		alt := c.TemplateArgs[0]
+		alt = strings.TrimSuffix(alt[strings.LastIndex(alt, ":")+1:], "Alternative")
+		for _, mf := range f.Union.Members {
+			if camel(mf.Name) != alt {
+				continue
+			}
+			if mf.Kind == runtime.Message {
+				return handle{m.MutableMember(f.Union, mf.Field, mf.Type), mf.Type}, nil
+			}
+			if len(args) != 1 {
+				return nil, fmt.Errorf("emplace %s: want 1 argument", alt)
+			}
+			return nil, r.set(ref.h, mf, args[0])
+		}
+		return nil, fmt.Errorf("oneof %s has no alternative %s", f.Union.Name, alt)
+	}
+	return nil, fmt.Errorf("unsupported ROS call %s", c)
+}
+
+func camel(s string) string {
+	var b strings.Builder
+	up := true
+	for _, c := range s {
+		if c == '_' {
+			up = true
+			continue
+		}
+		if up && 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		up = false
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// syncIntrinsics writes the cached Time, Duration and Header members into
+// the payload, as the ROS frontend does when the payload is taken.
+func (r *replayer) syncIntrinsics() error {
+	for _, in := range r.intrinsics {
+		if err := r.writeIntrinsic(in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeIntrinsic writes a Time, Duration or Header member into the payload.
+func (r *replayer) writeIntrinsic(in intrinsic) error {
+	{
+		m := in.ref.h.m.MutableMessage(in.ref.f.Field, in.ref.f.Type)
+		t := in.ref.f.Type
+		sec, nsec := t.FieldByName("seconds"), t.FieldByName("nanos")
+		switch v := in.v.(type) {
+		case goldens.RosTime:
+			m.Set64(sec.Field, uint64(int64(v.Sec)))
+			m.Set32(nsec.Field, v.Nsec)
+		case goldens.RosDuration:
+			m.Set64(sec.Field, uint64(int64(v.Sec)))
+			m.Set32(nsec.Field, uint32(v.Nsec))
+		case *rosHeader:
+			m.Set32(t.FieldByName("seq").Field, v.seq)
+			m.SetString(t.FieldByName("frame_id").Field, v.frame)
+			st := t.FieldByName("stamp")
+			s := m.MutableMessage(st.Field, st.Type)
+			s.Set64(st.Type.FieldByName("seconds").Field, uint64(v.stamp.Sec))
+			s.Set32(st.Type.FieldByName("nanos").Field, v.stamp.Nsec)
+		default:
+			return fmt.Errorf("%s = %T", in.ref.f.Name, in.v)
+		}
+	}
+	return nil
 }

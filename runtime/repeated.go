@@ -350,3 +350,31 @@ func (m Msg) ClearRepeated(fi *FieldInfo) {
 		m.ClearVector(fi.Field)
 	}
 }
+
+// FixedStrings extends a repeated string field to n elements, each with its
+// own empty StringHeader block, as the ROS frontend's fixed arrays
+// (phaser.array_size) do on their first mutable access (spec 5.10).
+func (m Msg) FixedStrings(f Field, n int) {
+	o, ok := m.vslot(f)
+	if !ok {
+		return
+	}
+	have := m.p.buf.VectorLen(o)
+	if have >= n {
+		return
+	}
+	if !m.p.buf.VectorReserve(o, n, 4) || !m.p.buf.VectorResize(o, n, 4) {
+		m.p.fail()
+		m.p.sync()
+		return
+	}
+	for i := have; i < n; i++ {
+		hdr := m.p.buf.Allocate(4, payloadbuffer.Zero|payloadbuffer.Small)
+		m.p.sync()
+		if hdr == 0 {
+			m.p.fail()
+			return
+		}
+		le.PutUint32(m.p.mem[m.p.buf.VectorData(o)+4*uint32(i):], hdr)
+	}
+}
