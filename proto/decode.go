@@ -1,0 +1,277 @@
+package proto
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// ErrInvalid is wrapped by every error about malformed protobuf input.
+var ErrInvalid = errors.New("invalid protobuf wire data")
+
+// Unmarshal replaces the content of message m of type t with the protobuf
+// encoding in data, writing straight into m's payload. Both packed and
+// unpacked encodings of repeated scalars are accepted. A fixed buffer that
+// fills up fails with runtime.ErrFull; an owned one grows. On error m holds
+// the fields parsed before it.
+func Unmarshal(data []byte, m runtime.Msg, t *runtime.Type) error {
+	if !m.IsPresent() {
+		return fmt.Errorf("phaser: unmarshal %s: no message", t.Name())
+	}
+	m.Clear(t)
+	if err := m.Err(); err != nil {
+		return fmt.Errorf("phaser: unmarshal %s: %w", t.Name(), err)
+	}
+	if err := decodeMessage(data, m, planOf(t), 0); err != nil {
+		return err
+	}
+	if err := m.Err(); err != nil {
+		return fmt.Errorf("phaser: unmarshal %s: %w", t.Name(), err)
+	}
+	return nil
+}
+
+func wireErr(p *plan, fp *fieldPlan, num protowire.Number, format string, args ...any) error {
+	name := fmt.Sprintf("field %d", num)
+	if fp != nil {
+		name = string(fp.f.Desc.FullName())
+	}
+	return fmt.Errorf("phaser: unmarshal %s: %s: %s: %w", p.t.Name(), name, fmt.Sprintf(format, args...), ErrInvalid)
+}
+
+func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("phaser: unmarshal %s: messages nested deeper than %d: %w", p.t.Name(), maxDepth, ErrInvalid)
+	}
+	if p.t.IsAny() {
+		return decodeAny(b, m, p, depth)
+	}
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return wireErr(p, nil, 0, "bad tag: %v", protowire.ParseError(n))
+		}
+		b = b[n:]
+		fp := p.byNum[num]
+		if fp == nil {
+			n = protowire.ConsumeFieldValue(num, typ, b)
+			if n < 0 {
+				return wireErr(p, nil, num, "unknown field: %v", protowire.ParseError(n))
+			}
+			b = b[n:]
+			continue
+		}
+		n, err := decodeField(b, typ, m, p, fp, depth)
+		if err != nil {
+			return err
+		}
+		b = b[n:]
+		if m.Failed() {
+			return fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), runtime.ErrFull)
+		}
+	}
+	return nil
+}
+
+// decodeField parses one value of field fp from b, whose wire type is typ,
+// and returns the bytes consumed.
+func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *fieldPlan, depth int) (int, error) {
+	f := fp.f
+	if fp.packable && typ == protowire.BytesType {
+		v, n := protowire.ConsumeBytes(b)
+		if n < 0 {
+			return 0, wireErr(p, fp, fp.num, "packed: %v", protowire.ParseError(n))
+		}
+		for len(v) > 0 {
+			bits, k := consumeScalar(v, fp)
+			if k < 0 {
+				return 0, wireErr(p, fp, fp.num, "packed element: %v", protowire.ParseError(k))
+			}
+			push(m, fp, bits)
+			v = v[k:]
+		}
+		return n, nil
+	}
+	if typ != fp.wire {
+		return 0, wireErr(p, fp, fp.num, "wire type %d, want %d", typ, fp.wire)
+	}
+	if fp.wire != protowire.BytesType {
+		bits, n := consumeScalar(b, fp)
+		if n < 0 {
+			return 0, wireErr(p, fp, fp.num, "%v", protowire.ParseError(n))
+		}
+		switch {
+		case f.Repeated:
+			push(m, fp, bits)
+		case f.Union != nil:
+			setMember(m, fp, bits)
+		default:
+			set(m, fp, bits)
+		}
+		return n, nil
+	}
+	v, n := protowire.ConsumeBytes(b)
+	if n < 0 {
+		return 0, wireErr(p, fp, fp.num, "length: %v", protowire.ParseError(n))
+	}
+	switch {
+	case fp.kind == protoreflect.MessageKind:
+		var sub runtime.Msg
+		switch {
+		case f.Repeated:
+			sub = m.AddMessage(f.Field, f.Type)
+		case f.Union != nil:
+			sub = m.MutableMember(f.Union, f.Field, f.Type)
+		default:
+			sub = m.MutableMessage(f.Field, f.Type)
+		}
+		if !sub.IsPresent() {
+			return 0, fmt.Errorf("phaser: unmarshal %s: %s: %w", p.t.Name(), f.Desc.FullName(), runtime.ErrFull)
+		}
+		if err := decodeMessage(v, sub, fp.subPlan(), depth+1); err != nil {
+			return 0, err
+		}
+	default:
+		if fp.utf8 && !utf8.Valid(v) {
+			return 0, wireErr(p, fp, fp.num, "string is not valid UTF-8")
+		}
+		switch {
+		case f.Repeated:
+			m.PushBytes(f.Field, v)
+		case f.Union != nil:
+			m.SetMemberBytes(f.Union, f.Field, v)
+		default:
+			m.SetBytes(f.Field, v)
+		}
+	}
+	return n, nil
+}
+
+// consumeScalar parses one scalar of field fp and returns its stored bits.
+func consumeScalar(b []byte, fp *fieldPlan) (uint64, int) {
+	switch fp.wire {
+	case protowire.Fixed32Type:
+		v, n := protowire.ConsumeFixed32(b)
+		return uint64(v), n
+	case protowire.Fixed64Type:
+		return protowire.ConsumeFixed64(b)
+	}
+	v, n := protowire.ConsumeVarint(b)
+	if n < 0 {
+		return 0, n
+	}
+	switch fp.kind {
+	case protoreflect.Sint32Kind:
+		return uint64(uint32(int32(protowire.DecodeZigZag(v & math.MaxUint32)))), n
+	case protoreflect.Sint64Kind:
+		return uint64(protowire.DecodeZigZag(v)), n
+	case protoreflect.BoolKind:
+		if v != 0 {
+			return 1, n
+		}
+		return 0, n
+	}
+	return v, n
+}
+
+func set(m runtime.Msg, fp *fieldPlan, v uint64) {
+	switch fp.size {
+	case 1:
+		m.Set8(fp.f.Field, uint8(v))
+	case 4:
+		m.Set32(fp.f.Field, uint32(v))
+	default:
+		m.Set64(fp.f.Field, v)
+	}
+}
+
+func setMember(m runtime.Msg, fp *fieldPlan, v uint64) {
+	switch fp.size {
+	case 1:
+		m.SetMember8(fp.f.Union, fp.f.Field, uint8(v))
+	case 4:
+		m.SetMember32(fp.f.Union, fp.f.Field, uint32(v))
+	default:
+		m.SetMember64(fp.f.Union, fp.f.Field, v)
+	}
+}
+
+func push(m runtime.Msg, fp *fieldPlan, v uint64) {
+	switch fp.size {
+	case 1:
+		m.Push8(fp.f.Field, uint8(v))
+	case 4:
+		m.Push32(fp.f.Field, uint32(v))
+	default:
+		m.Push64(fp.f.Field, v)
+	}
+}
+
+// decodeAny parses a google.protobuf.Any: the value is parsed into a Phaser
+// message of the type its URL names, which must be registered.
+func decodeAny(b []byte, m runtime.Msg, p *plan, depth int) error {
+	var url, value []byte
+	var haveURL, haveValue bool
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return wireErr(p, nil, 0, "bad tag: %v", protowire.ParseError(n))
+		}
+		b = b[n:]
+		if (num == 1 || num == 2) && typ == protowire.BytesType {
+			v, n := protowire.ConsumeBytes(b)
+			if n < 0 {
+				return wireErr(p, p.byNum[num], num, "length: %v", protowire.ParseError(n))
+			}
+			if num == 1 {
+				url, haveURL = v, true
+			} else {
+				value, haveValue = v, true
+			}
+			b = b[n:]
+			continue
+		}
+		if num == 1 || num == 2 {
+			return wireErr(p, p.byNum[num], num, "wire type %d, want 2", typ)
+		}
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 {
+			return wireErr(p, nil, num, "unknown field: %v", protowire.ParseError(n))
+		}
+		b = b[n:]
+	}
+	if !haveValue {
+		if haveURL {
+			m.SetBytes(anyURL, url)
+		}
+		return nil
+	}
+	if !utf8.Valid(url) {
+		return wireErr(p, p.byNum[1], 1, "type URL is not valid UTF-8")
+	}
+	name := string(url)
+	for i := len(name) - 1; i >= 0; i-- {
+		if name[i] == '/' {
+			name = name[i+1:]
+			break
+		}
+	}
+	t := runtime.FindType(protoreflect.FullName(name))
+	if t == nil {
+		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: type %q is not registered: %w", url, ErrInvalid)
+	}
+	sub := m.MutableAny(t)
+	if !sub.IsPresent() {
+		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", runtime.ErrFull)
+	}
+	if haveURL && string(url) != runtime.AnyURLPrefix+t.Name() {
+		m.SetBytes(anyURL, url) // keep the sender's URL prefix
+	}
+	return decodeMessage(value, sub, planOf(t), depth+1)
+}

@@ -1,0 +1,526 @@
+package proto
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// maxDepth bounds message nesting, as protobuf-go does.
+const maxDepth = 100
+
+// ErrFailed reports a payload whose fixed buffer filled up: its content is
+// incomplete and is not serialized.
+var ErrFailed = errors.New("phaser: payload buffer failed; not serialized")
+
+// Marshal returns the protobuf encoding of message m of type t.
+func Marshal(m runtime.Msg, t *runtime.Type) ([]byte, error) {
+	n, err := Size(m, t)
+	if err != nil {
+		return nil, err
+	}
+	return Append(make([]byte, 0, n), m, t)
+}
+
+// Append appends the protobuf encoding of m to dst. It allocates nothing
+// when dst has room.
+func Append(dst []byte, m runtime.Msg, t *runtime.Type) ([]byte, error) {
+	if m.Failed() {
+		return dst, ErrFailed
+	}
+	return appendMessage(dst, m, planOf(t), 0)
+}
+
+// Size returns the length of m's protobuf encoding.
+func Size(m runtime.Msg, t *runtime.Type) (int, error) {
+	if m.Failed() {
+		return 0, ErrFailed
+	}
+	return sizeMessage(m, planOf(t), 0)
+}
+
+func appendMessage(b []byte, m runtime.Msg, p *plan, depth int) ([]byte, error) {
+	if depth > maxDepth {
+		return b, fmt.Errorf("phaser: %s: messages nested deeper than %d", p.t.Name(), maxDepth)
+	}
+	if !m.IsPresent() {
+		return b, nil
+	}
+	if p.t.IsAny() {
+		return appendAny(b, m, depth)
+	}
+	var err error
+	for _, fp := range p.fields {
+		if b, err = appendField(b, m, fp, depth); err != nil {
+			return b, err
+		}
+	}
+	return b, nil
+}
+
+func sizeMessage(m runtime.Msg, p *plan, depth int) (int, error) {
+	if depth > maxDepth {
+		return 0, fmt.Errorf("phaser: %s: messages nested deeper than %d", p.t.Name(), maxDepth)
+	}
+	if !m.IsPresent() {
+		return 0, nil
+	}
+	if p.t.IsAny() {
+		return sizeAny(m, depth)
+	}
+	n := 0
+	for _, fp := range p.fields {
+		s, err := sizeField(m, fp, depth)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	return n, nil
+}
+
+// bits returns the stored bits of singular scalar field fp and whether it
+// is written.
+func bits(m runtime.Msg, fp *fieldPlan) (uint64, bool) {
+	f := fp.f
+	var v uint64
+	if f.Union != nil {
+		if !m.HasMember(f.Field) {
+			return 0, false
+		}
+		switch fp.size {
+		case 1:
+			v = uint64(m.Member8(f.Field))
+		case 4:
+			v = uint64(m.Member32(f.Field))
+		default:
+			v = m.Member64(f.Field)
+		}
+		return v, true
+	}
+	switch fp.size {
+	case 1:
+		v = uint64(m.Get8(f.Field))
+	case 4:
+		v = uint64(m.Get32(f.Field))
+	default:
+		v = m.Get64(f.Field)
+	}
+	if fp.presence {
+		return v, m.Has(f.Field)
+	}
+	return v, v != 0
+}
+
+// varintOf converts stored bits to the varint protobuf writes for kind k.
+func varintOf(k protoreflect.Kind, v uint64) uint64 {
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.EnumKind:
+		return uint64(int64(int32(v)))
+	case protoreflect.Uint32Kind:
+		return uint64(uint32(v))
+	case protoreflect.Sint32Kind:
+		return uint64(protowire.EncodeZigZag(int64(int32(v))) & math.MaxUint32)
+	case protoreflect.Sint64Kind:
+		return protowire.EncodeZigZag(int64(v))
+	case protoreflect.BoolKind:
+		if v&0xFF != 0 {
+			return 1
+		}
+		return 0
+	}
+	return v
+}
+
+func appendScalar(b []byte, fp *fieldPlan, v uint64) []byte {
+	switch fp.wire {
+	case protowire.Fixed32Type:
+		return protowire.AppendFixed32(b, uint32(v))
+	case protowire.Fixed64Type:
+		return protowire.AppendFixed64(b, v)
+	}
+	return protowire.AppendVarint(b, varintOf(fp.kind, v))
+}
+
+func sizeScalar(fp *fieldPlan, v uint64) int {
+	switch fp.wire {
+	case protowire.Fixed32Type:
+		return 4
+	case protowire.Fixed64Type:
+		return 8
+	}
+	return protowire.SizeVarint(varintOf(fp.kind, v))
+}
+
+// stringOf returns string or bytes field fp and whether it is written.
+func stringOf(m runtime.Msg, fp *fieldPlan) ([]byte, bool) {
+	f := fp.f
+	if f.Union != nil {
+		return m.MemberString(f.Field), m.HasMember(f.Field)
+	}
+	s := m.StringBytes(f.Field)
+	if fp.presence {
+		return s, m.HasString(f.Field)
+	}
+	return s, len(s) > 0
+}
+
+// messageOf returns message field fp and whether it is written.
+func messageOf(m runtime.Msg, fp *fieldPlan) (runtime.Msg, bool) {
+	f := fp.f
+	if f.Union != nil {
+		return m.MemberMessage(f.Field, f.Type), m.HasMember(f.Field)
+	}
+	return m.Message(f.Field, f.Type), m.HasMessage(f.Field)
+}
+
+func appendField(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error) {
+	if fp.f.Repeated {
+		return appendRepeated(b, m, fp, depth)
+	}
+	switch fp.wire {
+	case protowire.BytesType:
+		if fp.kind == protoreflect.MessageKind {
+			sub, ok := messageOf(m, fp)
+			if !ok {
+				return b, nil
+			}
+			return appendSub(b, fp.num, sub, fp.subPlan(), depth)
+		}
+		s, ok := stringOf(m, fp)
+		if !ok {
+			return b, nil
+		}
+		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
+		return protowire.AppendBytes(b, s), nil
+	}
+	v, ok := bits(m, fp)
+	if !ok {
+		return b, nil
+	}
+	b = protowire.AppendTag(b, fp.num, fp.wire)
+	return appendScalar(b, fp, v), nil
+}
+
+func sizeField(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
+	if fp.f.Repeated {
+		return sizeRepeated(m, fp, depth)
+	}
+	switch fp.wire {
+	case protowire.BytesType:
+		if fp.kind == protoreflect.MessageKind {
+			sub, ok := messageOf(m, fp)
+			if !ok {
+				return 0, nil
+			}
+			n, err := sizeMessage(sub, fp.subPlan(), depth+1)
+			return protowire.SizeTag(fp.num) + protowire.SizeBytes(n), err
+		}
+		s, ok := stringOf(m, fp)
+		if !ok {
+			return 0, nil
+		}
+		return protowire.SizeTag(fp.num) + protowire.SizeBytes(len(s)), nil
+	}
+	v, ok := bits(m, fp)
+	if !ok {
+		return 0, nil
+	}
+	return protowire.SizeTag(fp.num) + sizeScalar(fp, v), nil
+}
+
+// appendSub appends a nested message as a length-delimited record.
+func appendSub(b []byte, num protowire.Number, sub runtime.Msg, p *plan, depth int) ([]byte, error) {
+	n, err := sizeMessage(sub, p, depth+1)
+	if err != nil {
+		return b, err
+	}
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(n))
+	return appendMessage(b, sub, p, depth+1)
+}
+
+// elemBits returns element i of a repeated scalar field.
+func elemBits(m runtime.Msg, fp *fieldPlan, i int) uint64 {
+	switch fp.size {
+	case 1:
+		return uint64(m.Elem8(fp.f.Field, i))
+	case 4:
+		return uint64(m.Elem32(fp.f.Field, i))
+	}
+	return m.Elem64(fp.f.Field, i)
+}
+
+func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error) {
+	f := fp.f
+	n := m.Len(f.Field, elemSize(fp))
+	if n == 0 {
+		return b, nil
+	}
+	switch {
+	case fp.isMap:
+		return appendMap(b, m, fp, n, depth)
+	case fp.kind == protoreflect.MessageKind:
+		var err error
+		for i := range n {
+			if b, err = appendSub(b, fp.num, m.ElemMessage(f.Field, i, f.Type), fp.subPlan(), depth); err != nil {
+				return b, err
+			}
+		}
+	case fp.wire == protowire.BytesType:
+		for i := range n {
+			b = protowire.AppendTag(b, fp.num, protowire.BytesType)
+			b = protowire.AppendBytes(b, m.ElemString(f.Field, i))
+		}
+	case fp.packed:
+		size := 0
+		for i := range n {
+			size += sizeScalar(fp, elemBits(m, fp, i))
+		}
+		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(size))
+		for i := range n {
+			b = appendScalar(b, fp, elemBits(m, fp, i))
+		}
+	default:
+		for i := range n {
+			b = protowire.AppendTag(b, fp.num, fp.wire)
+			b = appendScalar(b, fp, elemBits(m, fp, i))
+		}
+	}
+	return b, nil
+}
+
+func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
+	f := fp.f
+	n := m.Len(f.Field, elemSize(fp))
+	if n == 0 {
+		return 0, nil
+	}
+	total := 0
+	switch {
+	case fp.isMap:
+		return sizeMap(m, fp, n, depth)
+	case fp.kind == protoreflect.MessageKind:
+		for i := range n {
+			s, err := sizeMessage(m.ElemMessage(f.Field, i, f.Type), fp.subPlan(), depth+1)
+			if err != nil {
+				return 0, err
+			}
+			total += protowire.SizeTag(fp.num) + protowire.SizeBytes(s)
+		}
+	case fp.wire == protowire.BytesType:
+		for i := range n {
+			total += protowire.SizeTag(fp.num) + protowire.SizeBytes(len(m.ElemString(f.Field, i)))
+		}
+	case fp.packed:
+		for i := range n {
+			total += sizeScalar(fp, elemBits(m, fp, i))
+		}
+		total = protowire.SizeTag(fp.num) + protowire.SizeBytes(total)
+	default:
+		for i := range n {
+			total += protowire.SizeTag(fp.num) + sizeScalar(fp, elemBits(m, fp, i))
+		}
+	}
+	return total, nil
+}
+
+// elemSize is the stored size of one element of repeated field fp.
+func elemSize(fp *fieldPlan) int {
+	if fp.wire == protowire.BytesType {
+		return 4
+	}
+	return fp.size
+}
+
+// Maps: entries in key order, the last of duplicate keys winning, each
+// entry with both its key and its value.
+
+// mapOrder returns the indices of the entries to write, sorted by key.
+func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []int) []int {
+	f := fp.f
+	idx := scratch[:0]
+	for i := range n {
+		idx = append(idx, i)
+	}
+	key := func(i int) runtime.Msg { return m.ElemMessage(f.Field, i, f.Type) }
+	kf := fp.key
+	cmp := func(a, b int) int { return compareKeys(key(a), key(b), kf) }
+	// Stable, so that among equal keys the last entry comes last.
+	slices.SortStableFunc(idx, cmp)
+	out := idx[:0]
+	for i, e := range idx {
+		if i+1 < len(idx) && cmp(e, idx[i+1]) == 0 {
+			continue // a later entry has the same key
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+func compareKeys(a, b runtime.Msg, kf *fieldPlan) int {
+	if kf.kind == protoreflect.StringKind {
+		return strings.Compare(string(a.StringBytes(kf.f.Field)), string(b.StringBytes(kf.f.Field)))
+	}
+	x, _ := bits(a, kf)
+	y, _ := bits(b, kf)
+	switch kf.kind {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return cmpOrdered(int32(x), int32(y))
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return cmpOrdered(int64(x), int64(y))
+	case protoreflect.BoolKind:
+		return cmpOrdered(x&0xFF, y&0xFF)
+	}
+	return cmpOrdered(x, y)
+}
+
+func cmpOrdered[T int32 | int64 | uint64](x, y T) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// entrySize returns the encoded size of a map entry's body.
+func entrySize(e runtime.Msg, fp *fieldPlan, depth int) (int, error) {
+	n := 0
+	for _, kv := range []*fieldPlan{fp.key, fp.val} {
+		s, err := sizeEntryField(e, kv, depth)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	return n, nil
+}
+
+func sizeEntryField(e runtime.Msg, kv *fieldPlan, depth int) (int, error) {
+	tag := protowire.SizeTag(kv.num)
+	switch {
+	case kv.kind == protoreflect.MessageKind:
+		s, err := sizeMessage(e.Message(kv.f.Field, kv.f.Type), kv.subPlan(), depth+2)
+		return tag + protowire.SizeBytes(s), err
+	case kv.wire == protowire.BytesType:
+		return tag + protowire.SizeBytes(len(e.StringBytes(kv.f.Field))), nil
+	}
+	v, _ := bits(e, kv)
+	return tag + sizeScalar(kv, v), nil
+}
+
+func appendEntryField(b []byte, e runtime.Msg, kv *fieldPlan, depth int) ([]byte, error) {
+	switch {
+	case kv.kind == protoreflect.MessageKind:
+		return appendSub(b, kv.num, e.Message(kv.f.Field, kv.f.Type), kv.subPlan(), depth+1)
+	case kv.wire == protowire.BytesType:
+		b = protowire.AppendTag(b, kv.num, protowire.BytesType)
+		return protowire.AppendBytes(b, e.StringBytes(kv.f.Field)), nil
+	}
+	v, _ := bits(e, kv)
+	b = protowire.AppendTag(b, kv.num, kv.wire)
+	return appendScalar(b, kv, v), nil
+}
+
+func appendMap(b []byte, m runtime.Msg, fp *fieldPlan, n, depth int) ([]byte, error) {
+	var scratch [32]int
+	for _, i := range mapOrder(m, fp, n, scratch[:]) {
+		e := m.ElemMessage(fp.f.Field, i, fp.f.Type)
+		size, err := entrySize(e, fp, depth)
+		if err != nil {
+			return b, err
+		}
+		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
+		b = protowire.AppendVarint(b, uint64(size))
+		for _, kv := range []*fieldPlan{fp.key, fp.val} {
+			if b, err = appendEntryField(b, e, kv, depth); err != nil {
+				return b, err
+			}
+		}
+	}
+	return b, nil
+}
+
+func sizeMap(m runtime.Msg, fp *fieldPlan, n, depth int) (int, error) {
+	var scratch [32]int
+	total := 0
+	for _, i := range mapOrder(m, fp, n, scratch[:]) {
+		size, err := entrySize(m.ElemMessage(fp.f.Field, i, fp.f.Type), fp, depth)
+		if err != nil {
+			return 0, err
+		}
+		total += protowire.SizeTag(fp.num) + protowire.SizeBytes(size)
+	}
+	return total, nil
+}
+
+// Any: type_url (1) and value (2), the value being the protobuf encoding of
+// the embedded Phaser message.
+
+var (
+	anyURL   = runtime.Field{Number: 1, Offset: 4}
+	anyValue = runtime.Field{Number: 2, Offset: 8}
+)
+
+func anyContent(m runtime.Msg) (url []byte, t *runtime.Type, err error) {
+	url = m.StringBytes(anyURL)
+	if !m.HasString(anyValue) {
+		return url, nil, nil
+	}
+	name := m.AnyTypeName()
+	t = runtime.FindType(protoreflect.FullName(name))
+	if t == nil {
+		return url, nil, fmt.Errorf("phaser: google.protobuf.Any holds %q, which is not registered", name)
+	}
+	return url, t, nil
+}
+
+func appendAny(b []byte, m runtime.Msg, depth int) ([]byte, error) {
+	url, t, err := anyContent(m)
+	if err != nil {
+		return b, err
+	}
+	if len(url) > 0 {
+		b = protowire.AppendTag(b, 1, protowire.BytesType)
+		b = protowire.AppendBytes(b, url)
+	}
+	if t == nil {
+		return b, nil
+	}
+	n, err := sizeMessage(m.AnyValue(t), planOf(t), depth+1)
+	if err != nil || n == 0 {
+		return b, err
+	}
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	b = protowire.AppendVarint(b, uint64(n))
+	return appendMessage(b, m.AnyValue(t), planOf(t), depth+1)
+}
+
+func sizeAny(m runtime.Msg, depth int) (int, error) {
+	url, t, err := anyContent(m)
+	if err != nil {
+		return 0, err
+	}
+	total := 0
+	if len(url) > 0 {
+		total += protowire.SizeTag(1) + protowire.SizeBytes(len(url))
+	}
+	if t == nil {
+		return total, nil
+	}
+	n, err := sizeMessage(m.AnyValue(t), planOf(t), depth+1)
+	if err != nil || n == 0 {
+		return total, err
+	}
+	return total + protowire.SizeTag(2) + protowire.SizeBytes(n), nil
+}

@@ -1,0 +1,120 @@
+// Package proto writes and reads the protobuf wire format straight from and
+// into Phaser payloads, with no intermediate message.
+//
+// The output is canonical: fields in field-number order, proto3 fields with
+// implicit presence omitted when zero, map entries sorted by key (the last of
+// duplicate keys wins), exactly what protobuf-go's
+// proto.MarshalOptions{Deterministic: true} gives for the same message. C++
+// Phaser 2.1 writes differently (fields in declaration order with oneofs
+// last, explicit zeros, and padding after unpacked repeated fields); both
+// parse to the same content.
+//
+// Parsing replaces the message's content. Unknown fields are skipped and
+// dropped. Malformed input returns an error naming the field; the message
+// then holds what was parsed before the error.
+package proto
+
+import (
+	"sort"
+	"sync"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// plan is how one message type is written and read.
+type plan struct {
+	t      *runtime.Type
+	fields []*fieldPlan // in field-number order
+	byNum  map[protowire.Number]*fieldPlan
+}
+
+type fieldPlan struct {
+	f        *runtime.FieldInfo
+	num      protowire.Number
+	kind     protoreflect.Kind
+	wire     protowire.Type // the element's wire type
+	packed   bool           // written packed (repeated scalars)
+	packable bool
+	presence bool // explicit presence: written when set, even if zero
+	utf8     bool // proto3 string: must be valid UTF-8
+	size     int  // stored element size: 1, 4 or 8
+	isMap    bool
+	key, val *fieldPlan // map entry fields
+	sub      *plan      // message fields: lazily resolved
+	once     sync.Once
+}
+
+var plans sync.Map // *runtime.Type -> *plan
+
+// planOf returns the plan of t, built on first use.
+func planOf(t *runtime.Type) *plan {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan)
+	}
+	p := &plan{t: t, byNum: make(map[protowire.Number]*fieldPlan)}
+	for _, f := range t.Fields() {
+		fp := newFieldPlan(f)
+		p.fields = append(p.fields, fp)
+		p.byNum[fp.num] = fp
+	}
+	sort.Slice(p.fields, func(i, j int) bool { return p.fields[i].num < p.fields[j].num })
+	actual, _ := plans.LoadOrStore(t, p)
+	return actual.(*plan)
+}
+
+func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
+	fd := f.Desc
+	fp := &fieldPlan{
+		f:        f,
+		num:      fd.Number(),
+		kind:     fd.Kind(),
+		presence: fd.HasPresence(),
+		utf8:     fd.Kind() == protoreflect.StringKind && requiresUTF8(fd),
+		isMap:    fd.IsMap(),
+	}
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		fp.size = 1
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Uint64Kind,
+		protoreflect.Sfixed64Kind, protoreflect.Fixed64Kind, protoreflect.DoubleKind:
+		fp.size = 8
+	default:
+		fp.size = 4
+	}
+	fp.wire = wireType(fd.Kind())
+	if fd.IsList() && fp.wire != protowire.BytesType {
+		fp.packable = true
+		fp.packed = fd.IsPacked()
+	}
+	if fp.isMap {
+		e := f.Type
+		fp.key = newFieldPlan(e.FieldByNumber(1))
+		fp.val = newFieldPlan(e.FieldByNumber(2))
+	}
+	return fp
+}
+
+// subPlan returns the plan of a message field's type.
+func (fp *fieldPlan) subPlan() *plan {
+	fp.once.Do(func() { fp.sub = planOf(fp.f.Type) })
+	return fp.sub
+}
+
+func requiresUTF8(fd protoreflect.FieldDescriptor) bool {
+	return fd.ParentFile() != nil && fd.ParentFile().Syntax() == protoreflect.Proto3
+}
+
+func wireType(k protoreflect.Kind) protowire.Type {
+	switch k {
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind, protoreflect.GroupKind:
+		return protowire.BytesType
+	}
+	return protowire.VarintType
+}
