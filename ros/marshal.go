@@ -1,0 +1,348 @@
+package ros
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// ErrFailed reports a payload whose fixed buffer filled up: it is not
+// serialized.
+var ErrFailed = errors.New("ros: payload buffer failed; not serialized")
+
+// Marshal returns the ROS1 serialization of message m of type t.
+func Marshal(m runtime.Msg, t *runtime.Type) ([]byte, error) {
+	n, err := Size(m, t)
+	if err != nil {
+		return nil, err
+	}
+	return Append(make([]byte, 0, n), m, t)
+}
+
+// Append appends the ROS1 serialization of m to dst. It allocates nothing
+// when dst has room.
+func Append(dst []byte, m runtime.Msg, t *runtime.Type) ([]byte, error) {
+	if m.Failed() {
+		return dst, ErrFailed
+	}
+	p, err := planOf(t)
+	if err != nil {
+		return dst, err
+	}
+	w := Writer{Buf: dst}
+	err = writeMessage(&w, m, p)
+	return w.Buf, err
+}
+
+// Size returns the length of m's ROS1 serialization.
+func Size(m runtime.Msg, t *runtime.Type) (int, error) {
+	if m.Failed() {
+		return 0, ErrFailed
+	}
+	p, err := planOf(t)
+	if err != nil {
+		return 0, err
+	}
+	return sizeMessage(m, p)
+}
+
+func writeMessage(w *Writer, m runtime.Msg, p *plan) error {
+	for _, it := range p.items {
+		if err := writeItem(w, m, it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeItem(w *Writer, m runtime.Msg, it *item) error {
+	f := it.f
+	switch {
+	case it.union != nil:
+		disc := m.WhichOneof(it.union)
+		w.Uint32(disc)
+		for _, mi := range it.members {
+			if mi.f.Number == disc {
+				return writeMember(w, m, mi)
+			}
+		}
+		return nil
+	case it.array > 0:
+		n := m.Len(f.Field, it.size)
+		if n > it.array {
+			return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", f.Desc.FullName(), n, it.array)
+		}
+		for i := range it.array {
+			if err := writeElem(w, m, it, i, i < n); err != nil {
+				return err
+			}
+		}
+		return nil
+	case f.Repeated:
+		n := m.Len(f.Field, it.size)
+		w.Uint32(uint32(n))
+		if it.rt.Width() == it.size && it.rt != Time && it.rt != Duration && it.rt != Bool {
+			w.Buf = append(w.Buf, m.Span(f.Field, it.size)...) // same width: copy as is
+			return nil
+		}
+		for i := range n {
+			if err := writeElem(w, m, it, i, true); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	switch it.rt {
+	case String:
+		return w.String(m.StringBytes(f.Field))
+	case Message:
+		return writeSub(w, m.Message(f.Field, f.Type), it)
+	case Time, Duration:
+		writeTime(w, m.Message(f.Field, f.Type), it.rt)
+		return nil
+	}
+	writeScalar(w, it, scalarBits(m, it))
+	return nil
+}
+
+// writeMember writes the active member of a oneof as its singular type.
+func writeMember(w *Writer, m runtime.Msg, mi *item) error {
+	f := mi.f
+	switch mi.rt {
+	case String:
+		return w.String(m.MemberString(f.Field))
+	case Message:
+		return writeSub(w, m.MemberMessage(f.Field, f.Type), mi)
+	case Time, Duration:
+		writeTime(w, m.MemberMessage(f.Field, f.Type), mi.rt)
+		return nil
+	}
+	var v uint64
+	switch mi.size {
+	case 1:
+		v = uint64(m.Member8(f.Field))
+	case 4:
+		v = uint64(m.Member32(f.Field))
+	default:
+		v = m.Member64(f.Field)
+	}
+	writeScalar(w, mi, v)
+	return nil
+}
+
+// writeElem writes element i of a repeated field, or its default when it
+// is not stored (fixed arrays).
+func writeElem(w *Writer, m runtime.Msg, it *item, i int, stored bool) error {
+	f := it.f
+	switch it.rt {
+	case String:
+		if !stored {
+			w.Uint32(0)
+			return nil
+		}
+		return w.String(m.ElemString(f.Field, i))
+	case Message, Time, Duration:
+		var e runtime.Msg
+		if stored {
+			e = m.ElemMessage(f.Field, i, f.Type)
+		}
+		if it.rt == Message {
+			return writeSub(w, e, it)
+		}
+		writeTime(w, e, it.rt)
+		return nil
+	}
+	var v uint64
+	if stored {
+		switch it.size {
+		case 1:
+			v = uint64(m.Elem8(f.Field, i))
+		case 4:
+			v = uint64(m.Elem32(f.Field, i))
+		default:
+			v = m.Elem64(f.Field, i)
+		}
+	}
+	writeScalar(w, it, v)
+	return nil
+}
+
+// writeSub writes a nested message inline (a default one when absent).
+func writeSub(w *Writer, m runtime.Msg, it *item) error {
+	if it.isAny {
+		if m.IsPresent() && (len(m.AnyTypeURL()) > 0 || m.AnyTypeName() != "" || hasAnyValue(m)) {
+			return fmt.Errorf("ros: %s: a populated google.protobuf.Any has no ROS1 form", it.f.Desc.FullName())
+		}
+		w.Uint32(0)
+		w.Uint32(0)
+		return nil
+	}
+	return writeMessage(w, m, it.sub)
+}
+
+var anyValue = runtime.Field{Number: 2, Offset: 8}
+
+func hasAnyValue(m runtime.Msg) bool { return m.HasString(anyValue) }
+
+// Timestamp and Duration: seconds (1) and nanos (2) in both.
+var (
+	tsSeconds = runtime.Field{Number: 1, Offset: 8}
+	tsNanos   = runtime.Field{Number: 2, Offset: 16, ID: 1}
+)
+
+func writeTime(w *Writer, m runtime.Msg, rt Type) {
+	sec, nsec := m.Get64(tsSeconds), m.Get32(tsNanos)
+	w.Uint32(uint32(sec))
+	w.Uint32(nsec)
+	_ = rt // time: uint32 sec, nsec; duration: int32 sec, nsec: the same bits
+}
+
+// scalarBits returns the stored bits of a singular scalar. Presence is not
+// looked at: ROS has none, an unset field is written as 0.
+func scalarBits(m runtime.Msg, it *item) uint64 {
+	switch it.size {
+	case 1:
+		return uint64(m.Get8(it.f.Field))
+	case 4:
+		return uint64(m.Get32(it.f.Field))
+	}
+	return m.Get64(it.f.Field)
+}
+
+// writeScalar writes stored bits at the width of the ROS type: integers are
+// truncated (two's complement), floats converted.
+func writeScalar(w *Writer, it *item, v uint64) {
+	switch it.rt {
+	case Bool:
+		if v&0xFF != 0 {
+			w.Uint8(1)
+		} else {
+			w.Uint8(0)
+		}
+	case Int8, Uint8:
+		w.Uint8(uint8(v))
+	case Int16, Uint16:
+		w.Uint16(uint16(v))
+	case Int32, Uint32:
+		w.Uint32(uint32(v))
+	case Int64, Uint64:
+		w.Uint64(signExtend(it, v))
+	case Float32:
+		if it.size == 8 {
+			w.Float32(float32(math.Float64frombits(v)))
+		} else {
+			w.Uint32(uint32(v))
+		}
+	case Float64:
+		if it.size == 4 {
+			w.Float64(float64(math.Float32frombits(uint32(v))))
+		} else {
+			w.Uint64(v)
+		}
+	}
+}
+
+// signExtend widens a 4-byte stored value written to a 64-bit ROS type.
+func signExtend(it *item, v uint64) uint64 {
+	if it.size != 4 {
+		return v
+	}
+	switch it.f.Kind {
+	case runtime.Int32, runtime.Enum:
+		return uint64(int64(int32(v)))
+	}
+	return uint64(uint32(v))
+}
+
+func sizeMessage(m runtime.Msg, p *plan) (int, error) {
+	if p.fixed >= 0 {
+		return p.fixed, nil
+	}
+	n := 0
+	for _, it := range p.items {
+		s, err := sizeItem(m, it)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	return n, nil
+}
+
+func sizeItem(m runtime.Msg, it *item) (int, error) {
+	f := it.f
+	if fixed, _ := it.sizes(); fixed >= 0 {
+		return fixed, nil
+	}
+	switch {
+	case it.union != nil:
+		disc := m.WhichOneof(it.union)
+		for _, mi := range it.members {
+			if mi.f.Number == disc {
+				s, err := sizeMember(m, mi)
+				return 4 + s, err
+			}
+		}
+		return 4, nil
+	case it.array > 0 || f.Repeated:
+		n := m.Len(f.Field, it.size)
+		count, total := n, 4
+		if it.array > 0 {
+			if n > it.array {
+				return 0, fmt.Errorf("ros: %s: %d elements in a fixed array of %d", f.Desc.FullName(), n, it.array)
+			}
+			count, total = it.array, 0
+		}
+		for i := range count {
+			s, err := sizeElem(m, it, i, i < n)
+			if err != nil {
+				return 0, err
+			}
+			total += s
+		}
+		return total, nil
+	}
+	switch it.rt {
+	case String:
+		return 4 + len(m.StringBytes(f.Field)), nil
+	case Message:
+		return sizeSub(m.Message(f.Field, f.Type), it)
+	}
+	return it.rt.Width(), nil
+}
+
+func sizeMember(m runtime.Msg, mi *item) (int, error) {
+	switch mi.rt {
+	case String:
+		return 4 + len(m.MemberString(mi.f.Field)), nil
+	case Message:
+		return sizeSub(m.MemberMessage(mi.f.Field, mi.f.Type), mi)
+	}
+	return mi.rt.Width(), nil
+}
+
+func sizeElem(m runtime.Msg, it *item, i int, stored bool) (int, error) {
+	switch it.rt {
+	case String:
+		if !stored {
+			return 4, nil
+		}
+		return 4 + len(m.ElemString(it.f.Field, i)), nil
+	case Message:
+		var e runtime.Msg
+		if stored {
+			e = m.ElemMessage(it.f.Field, i, it.f.Type)
+		}
+		return sizeSub(e, it)
+	}
+	return it.rt.Width(), nil
+}
+
+func sizeSub(m runtime.Msg, it *item) (int, error) {
+	if it.isAny {
+		return 8, nil
+	}
+	return sizeMessage(m, it.sub)
+}

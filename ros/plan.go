@@ -1,0 +1,341 @@
+package ros
+
+import (
+	"fmt"
+	"sync"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// Type is the ROS1 type of a field's values.
+type Type uint8
+
+// ROS1 types.
+const (
+	Bool Type = iota + 1
+	Int8
+	Uint8
+	Int16
+	Uint16
+	Int32
+	Uint32
+	Int64
+	Uint64
+	Float32
+	Float64
+	String
+	Time
+	Duration
+	Message
+)
+
+var typeNames = map[string]Type{
+	"bool": Bool, "int8": Int8, "byte": Int8, "uint8": Uint8, "char": Uint8,
+	"int16": Int16, "uint16": Uint16, "int32": Int32, "uint32": Uint32,
+	"int64": Int64, "uint64": Uint64, "float32": Float32, "float64": Float64,
+	"string": String, "time": Time, "duration": Duration,
+}
+
+var typeText = [...]string{
+	Bool: "bool", Int8: "int8", Uint8: "uint8", Int16: "int16", Uint16: "uint16",
+	Int32: "int32", Uint32: "uint32", Int64: "int64", Uint64: "uint64",
+	Float32: "float32", Float64: "float64", String: "string", Time: "time",
+	Duration: "duration",
+}
+
+// Width returns the wire size of a ROS1 primitive (0 for strings and
+// messages).
+func (t Type) Width() int {
+	switch t {
+	case Bool, Int8, Uint8:
+		return 1
+	case Int16, Uint16:
+		return 2
+	case Int32, Uint32, Float32:
+		return 4
+	case Int64, Uint64, Float64, Time, Duration:
+		return 8
+	}
+	return 0
+}
+
+func (t Type) signed() bool { return t == Int8 || t == Int16 || t == Int32 || t == Int64 }
+
+func (t Type) float() bool { return t == Float32 || t == Float64 }
+
+// Phaser option extension numbers (phaser/options.proto).
+const (
+	optArraySize = 50001 // FieldOptions: uint32
+	optRosField  = 50002 // FieldOptions: RosField{type=1, name=2, nested_md5_text=3, nested_data_type=4}
+	optRosMsg    = 50001 // MessageOptions: RosMessage{data_type=1, constants=2}
+	optRosEnum   = 50001 // EnumOptions: RosEnum{type=1}
+	optRosEnumV  = 50001 // EnumValueOptions: RosEnumValue{ignore=1, name=2, value=3}
+)
+
+// options returns the raw encoding of a descriptor's options, extensions
+// included, whichever way they were resolved.
+func options(d protoreflect.Descriptor) []byte {
+	opts := d.Options()
+	if opts == nil {
+		return nil
+	}
+	b, _ := proto.MarshalOptions{Deterministic: true}.Marshal(opts)
+	return b
+}
+
+// optionField returns the last occurrence of field num in raw option bytes.
+func optionField(b []byte, num protowire.Number) (protowire.Type, []byte, uint64, bool) {
+	var typ protowire.Type
+	var val []byte
+	var v uint64
+	found := false
+	for len(b) > 0 {
+		n, t, l := protowire.ConsumeTag(b)
+		if l < 0 {
+			break
+		}
+		b = b[l:]
+		l = protowire.ConsumeFieldValue(n, t, b)
+		if l < 0 {
+			break
+		}
+		if n == num {
+			found, typ = true, t
+			switch t {
+			case protowire.VarintType:
+				v, _ = protowire.ConsumeVarint(b)
+			case protowire.BytesType:
+				val, _ = protowire.ConsumeBytes(b)
+			}
+		}
+		b = b[l:]
+	}
+	return typ, val, v, found
+}
+
+// optionString returns string field num of a submessage option.
+func optionString(msg []byte, num protowire.Number) string {
+	_, v, _, _ := optionField(msg, num)
+	return string(v)
+}
+
+// plan is how one message type is written to and read from ROS1.
+type plan struct {
+	t     *runtime.Type
+	items []*item // ROS order
+	fixed int     // ROS size when it does not depend on content, else -1
+	min   int     // smallest ROS size
+}
+
+// item is a field, or a whole oneof, in ROS order.
+type item struct {
+	f       *runtime.FieldInfo // the field (the first member for a oneof)
+	union   *runtime.Union
+	members []*item // oneof members
+	rt      Type    // ROS type of the values
+	size    int     // stored element size: 1, 4 or 8 (4 for strings and messages)
+	array   int     // phaser.array_size, 0 if none
+	name    string  // ROS field name
+	isAny   bool
+	sub     *plan
+}
+
+var plans sync.Map // *runtime.Type -> *plan
+
+// planOf returns the ROS plan of t.
+func planOf(t *runtime.Type) (*plan, error) {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan), nil
+	}
+	p, err := buildPlan(t, map[*runtime.Type]bool{})
+	if err != nil {
+		return nil, err
+	}
+	actual, _ := plans.LoadOrStore(t, p)
+	return actual.(*plan), nil
+}
+
+func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) {
+	if p, ok := plans.Load(t); ok {
+		return p.(*plan), nil
+	}
+	if visiting[t] {
+		return nil, fmt.Errorf("ros: %s contains itself: ROS1 has no recursive messages", t.Name())
+	}
+	visiting[t] = true
+	defer delete(visiting, t)
+	p := &plan{t: t}
+	seen := map[*runtime.Union]bool{}
+	for _, f := range t.Fields() {
+		if f.Union != nil {
+			if seen[f.Union] {
+				continue
+			}
+			seen[f.Union] = true
+			u := &item{f: f, union: f.Union, rt: Uint32, size: 4, name: f.Union.Name}
+			for _, mf := range f.Union.Members {
+				mi, err := newItem(mf, visiting)
+				if err != nil {
+					return nil, err
+				}
+				u.members = append(u.members, mi)
+			}
+			p.items = append(p.items, u)
+			continue
+		}
+		it, err := newItem(f, visiting)
+		if err != nil {
+			return nil, err
+		}
+		p.items = append(p.items, it)
+	}
+	p.fixed, p.min = p.sizes()
+	if !t.IsAny() {
+		plans.LoadOrStore(t, p)
+	}
+	return p, nil
+}
+
+func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, error) {
+	it := &item{f: f, name: string(f.Desc.Name()), size: 4}
+	raw := options(f.Desc)
+	if _, _, n, ok := optionField(raw, optArraySize); ok {
+		if !f.Repeated || f.Desc.IsMap() || n == 0 {
+			return nil, fmt.Errorf("ros: %s: phaser.array_size needs a non-map repeated field and N > 0", f.Desc.FullName())
+		}
+		it.array = int(n)
+	}
+	var rosType string
+	if _, rf, _, ok := optionField(raw, optRosField); ok {
+		rosType = optionString(rf, 1)
+		if name := optionString(rf, 2); name != "" {
+			it.name = name
+		}
+	}
+	switch f.Kind {
+	case runtime.Message:
+		switch f.Type.Name() {
+		case "google.protobuf.Timestamp":
+			it.rt = Time
+		case "google.protobuf.Duration":
+			it.rt = Duration
+		default:
+			it.rt = Message
+			it.isAny = f.Type.IsAny()
+			if !it.isAny {
+				sub, err := buildPlan(f.Type, visiting)
+				if err != nil {
+					return nil, err
+				}
+				it.sub = sub
+			}
+		}
+		return it, nil
+	case runtime.String, runtime.Bytes:
+		it.rt = String
+		if rosType != "" && f.Kind == runtime.Bytes && f.Repeated {
+			return nil, fmt.Errorf("ros: %s: ros_field type on repeated bytes is not supported", f.Desc.FullName())
+		}
+		return it, nil
+	}
+	it.size = storedSize(f.Kind)
+	it.rt = inferred(f)
+	if rosType == "" && f.Kind == runtime.Enum {
+		if _, re, _, ok := optionField(options(f.Desc.Enum()), optRosEnum); ok {
+			rosType = optionString(re, 1)
+		}
+	}
+	if rosType != "" {
+		rt, ok := typeNames[rosType]
+		if !ok || rt == String || rt == Time || rt == Duration {
+			return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
+		}
+		if rt.float() != (f.Kind == runtime.Float || f.Kind == runtime.Double) {
+			return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
+		}
+		it.rt = rt
+	}
+	return it, nil
+}
+
+func storedSize(k runtime.Kind) int {
+	switch k {
+	case runtime.Bool:
+		return 1
+	case runtime.Int64, runtime.Uint64, runtime.Double:
+		return 8
+	}
+	return 4
+}
+
+// inferred returns the ROS type of a scalar field without a ros_field
+// option.
+func inferred(f *runtime.FieldInfo) Type {
+	switch f.Desc.Kind() {
+	case protoreflect.BoolKind:
+		return Bool
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind, protoreflect.EnumKind:
+		return Int32
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return Uint32
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return Int64
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return Uint64
+	case protoreflect.FloatKind:
+		return Float32
+	case protoreflect.DoubleKind:
+		return Float64
+	}
+	return String
+}
+
+// sizes returns the fixed ROS size of a plan (-1 if content-dependent) and
+// its smallest size.
+func (p *plan) sizes() (fixed, min int) {
+	for _, it := range p.items {
+		f, m := it.sizes()
+		min += m
+		if f < 0 || fixed < 0 {
+			fixed = -1
+		} else {
+			fixed += f
+		}
+	}
+	return fixed, min
+}
+
+func (it *item) elemSizes() (fixed, min int) {
+	switch it.rt {
+	case String:
+		return -1, 4
+	case Message:
+		if it.isAny {
+			return 8, 8
+		}
+		return it.sub.fixed, it.sub.min
+	}
+	w := it.rt.Width()
+	return w, w
+}
+
+func (it *item) sizes() (fixed, min int) {
+	if it.union != nil {
+		return -1, 4
+	}
+	f, m := it.elemSizes()
+	switch {
+	case it.array > 0:
+		if f >= 0 {
+			f *= it.array
+		}
+		return f, m * it.array
+	case it.f.Repeated:
+		return -1, 4
+	}
+	return f, m
+}

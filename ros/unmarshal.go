@@ -1,0 +1,283 @@
+package ros
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// maxDepth bounds nesting while reading (ROS messages are not recursive, so
+// this only guards against corrupt schemas).
+const maxDepth = 100
+
+// Unmarshal replaces the content of message m of type t with the ROS1
+// serialization in data, writing straight into m's payload. Every scalar
+// read becomes present, as in C++ Phaser. The input must be consumed
+// exactly. A fixed buffer that fills up fails with runtime.ErrFull. On error
+// m holds what was read before it.
+func Unmarshal(data []byte, m runtime.Msg, t *runtime.Type) error {
+	p, err := planOf(t)
+	if err != nil {
+		return err
+	}
+	if !m.IsPresent() {
+		return fmt.Errorf("ros: unmarshal %s: no message", t.Name())
+	}
+	m.Clear(t)
+	r := NewReader(data)
+	if err := readMessage(r, m, p, 0); err != nil {
+		return fmt.Errorf("ros: unmarshal %s: %w", t.Name(), err)
+	}
+	if r.Len() != 0 {
+		return fmt.Errorf("ros: unmarshal %s: %d trailing bytes: %w", t.Name(), r.Len(), ErrInvalid)
+	}
+	if err := m.Err(); err != nil {
+		return fmt.Errorf("ros: unmarshal %s: %w", t.Name(), err)
+	}
+	return nil
+}
+
+func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
+	}
+	for _, it := range p.items {
+		if err := readItem(r, m, it, depth); err != nil {
+			return err
+		}
+		if m.Failed() {
+			return runtime.ErrFull
+		}
+	}
+	return nil
+}
+
+func readItem(r *Reader, m runtime.Msg, it *item, depth int) error {
+	f := it.f
+	switch {
+	case it.union != nil:
+		disc, err := r.Uint32()
+		if err != nil {
+			return err
+		}
+		if disc == 0 {
+			return nil
+		}
+		for _, mi := range it.members {
+			if mi.f.Number == disc {
+				return readMember(r, m, mi, depth)
+			}
+		}
+		return fmt.Errorf("oneof %s: unknown discriminator %d: %w", it.union.Name, disc, ErrInvalid)
+	case it.array > 0 || f.Repeated:
+		return readRepeated(r, m, it, depth)
+	}
+	switch it.rt {
+	case String:
+		s, err := r.String()
+		if err != nil {
+			return fieldErr(f, err)
+		}
+		m.SetBytes(f.Field, s)
+		return nil
+	case Message:
+		return readSub(r, func() runtime.Msg { return m.MutableMessage(f.Field, f.Type) }, it, depth)
+	case Time, Duration:
+		return readTime(r, m.MutableMessage(f.Field, f.Type), it.rt)
+	}
+	v, err := readScalar(r, it)
+	if err != nil {
+		return fieldErr(f, err)
+	}
+	switch it.size {
+	case 1:
+		m.Set8(f.Field, uint8(v))
+	case 4:
+		m.Set32(f.Field, uint32(v))
+	default:
+		m.Set64(f.Field, v)
+	}
+	return nil
+}
+
+func fieldErr(f *runtime.FieldInfo, err error) error {
+	return fmt.Errorf("field %s: %w", f.Desc.FullName(), err)
+}
+
+func readMember(r *Reader, m runtime.Msg, mi *item, depth int) error {
+	f := mi.f
+	switch mi.rt {
+	case String:
+		s, err := r.String()
+		if err != nil {
+			return fieldErr(f, err)
+		}
+		m.SetMemberBytes(f.Union, f.Field, s)
+		return nil
+	case Message:
+		return readSub(r, func() runtime.Msg { return m.MutableMember(f.Union, f.Field, f.Type) }, mi, depth)
+	case Time, Duration:
+		return readTime(r, m.MutableMember(f.Union, f.Field, f.Type), mi.rt)
+	}
+	v, err := readScalar(r, mi)
+	if err != nil {
+		return fieldErr(f, err)
+	}
+	switch mi.size {
+	case 1:
+		m.SetMember8(f.Union, f.Field, uint8(v))
+	case 4:
+		m.SetMember32(f.Union, f.Field, uint32(v))
+	default:
+		m.SetMember64(f.Union, f.Field, v)
+	}
+	return nil
+}
+
+// readSub reads a nested message into the message mutable returns. An Any
+// must be empty (ROS1 has no form for a populated one).
+func readSub(r *Reader, mutable func() runtime.Msg, it *item, depth int) error {
+	if it.isAny {
+		url, err := r.String()
+		if err != nil {
+			return fieldErr(it.f, err)
+		}
+		val, err := r.String()
+		if err != nil {
+			return fieldErr(it.f, err)
+		}
+		if len(url) > 0 || len(val) > 0 {
+			return fmt.Errorf("field %s: a populated google.protobuf.Any has no ROS1 form: %w", it.f.Desc.FullName(), ErrInvalid)
+		}
+		mutable() // C++ Phaser leaves an empty Any
+		return nil
+	}
+	sub := mutable()
+	if !sub.IsPresent() {
+		return runtime.ErrFull
+	}
+	return readMessage(r, sub, it.sub, depth+1)
+}
+
+func readTime(r *Reader, m runtime.Msg, rt Type) error {
+	sec, err := r.Uint32()
+	if err != nil {
+		return err
+	}
+	nsec, err := r.Uint32()
+	if err != nil {
+		return err
+	}
+	if rt == Time {
+		m.Set64(tsSeconds, uint64(sec))
+	} else {
+		m.Set64(tsSeconds, uint64(int64(int32(sec))))
+	}
+	m.Set32(tsNanos, nsec)
+	return nil
+}
+
+// readScalar reads a value at the width of its ROS type and returns it as
+// stored bits: integers sign- or zero-extended, floats converted.
+func readScalar(r *Reader, it *item) (uint64, error) {
+	switch it.rt {
+	case Bool, Int8, Uint8:
+		v, err := r.Uint8()
+		if it.rt == Int8 {
+			return uint64(int64(int8(v))), err
+		}
+		return uint64(v), err
+	case Int16, Uint16:
+		v, err := r.Uint16()
+		if it.rt == Int16 {
+			return uint64(int64(int16(v))), err
+		}
+		return uint64(v), err
+	case Int32, Uint32:
+		v, err := r.Uint32()
+		if it.rt == Int32 {
+			return uint64(int64(int32(v))), err
+		}
+		return uint64(v), err
+	case Float32:
+		v, err := r.Uint32()
+		if it.size == 8 {
+			return math.Float64bits(float64(math.Float32frombits(v))), err
+		}
+		return uint64(v), err
+	case Float64:
+		v, err := r.Uint64()
+		if it.size == 4 {
+			return uint64(math.Float32bits(float32(math.Float64frombits(v)))), err
+		}
+		return v, err
+	}
+	return r.Uint64()
+}
+
+func readRepeated(r *Reader, m runtime.Msg, it *item, depth int) error {
+	f := it.f
+	_, min := it.elemSizes()
+	n := it.array
+	if n == 0 {
+		var err error
+		if n, err = r.Count(min); err != nil {
+			return fieldErr(f, err)
+		}
+	} else if uint64(n)*uint64(min) > uint64(r.Len()) {
+		return fieldErr(f, fmt.Errorf("fixed array of %d needs %d bytes, %d left: %w", n, n*min, r.Len(), ErrInvalid))
+	}
+	switch it.rt {
+	case String:
+		for range n {
+			s, err := r.String()
+			if err != nil {
+				return fieldErr(f, err)
+			}
+			m.PushBytes(f.Field, s)
+		}
+		return nil
+	case Message:
+		for range n {
+			if err := readSub(r, func() runtime.Msg { return m.AddMessage(f.Field, f.Type) }, it, depth); err != nil {
+				return err
+			}
+		}
+		return nil
+	case Time, Duration:
+		for range n {
+			if err := readTime(r, m.AddMessage(f.Field, f.Type), it.rt); err != nil {
+				return fieldErr(f, err)
+			}
+		}
+		return nil
+	}
+	m.Resize(f.Field, n, it.size)
+	if m.Len(f.Field, it.size) != n {
+		return runtime.ErrFull
+	}
+	if it.rt.Width() == it.size && it.rt != Bool {
+		b, err := r.take(n * it.size)
+		if err != nil {
+			return fieldErr(f, err)
+		}
+		copy(m.Span(f.Field, it.size), b)
+		return nil
+	}
+	for i := range n {
+		v, err := readScalar(r, it)
+		if err != nil {
+			return fieldErr(f, err)
+		}
+		switch it.size {
+		case 1:
+			m.SetElem8(f.Field, i, uint8(v))
+		case 4:
+			m.SetElem32(f.Field, i, uint32(v))
+		default:
+			m.SetElem64(f.Field, i, v)
+		}
+	}
+	return nil
+}
