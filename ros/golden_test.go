@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/phaser-go/phaser/internal/goldens"
+	"github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/ros"
 	"github.com/phaser-go/phaser/runtime"
 )
@@ -121,6 +122,43 @@ func TestGoldenROS(t *testing.T) {
 				}
 				if _, known := diverges[c.Name]; !known && !bytes.Equal(re, want) {
 					t.Fatalf(".ros.bin parsed and serialized differs\n got: % x\nwant: % x", re, want)
+				}
+			}
+			// The direct converters agree with the payload path.
+			if _, known := diverges[c.Name]; !known && !narrowed[c.Name] {
+				pbSrc := src
+				if c.FixedRTContent == "DIFFERENT" {
+					pbSrc = fixedDir // C++ 2.1 serialized what it misread
+				}
+				pb, err := c.Read(pbSrc, ".pb.bin")
+				if err != nil {
+					t.Fatal(err)
+				}
+				direct, err := ros.ProtoToROS(nil, pb, typ)
+				if err != nil {
+					t.Fatalf("ProtoToROS: %v", err)
+				}
+				if !bytes.Equal(direct, want) {
+					t.Errorf("ProtoToROS(.pb.bin) differs from .ros.bin\n got: % x\nwant: % x", direct, want)
+				}
+				conv, err := ros.ConvertToROS(nil, payload, typ)
+				if err != nil || !bytes.Equal(conv, want) {
+					t.Errorf("ConvertToROS(payload) = % x, %v", conv, err)
+				}
+				pbOut, err := ros.ROSToProto(nil, want, typ)
+				if err != nil {
+					t.Fatalf("ROSToProto: %v", err)
+				}
+				scratch := runtime.New(typ, runtime.Options{})
+				if err := ros.Unmarshal(want, scratch, typ); err != nil {
+					t.Fatal(err)
+				}
+				ref, err := proto.Marshal(scratch, typ)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(pbOut, ref) {
+					t.Errorf("ROSToProto differs from Unmarshal+Marshal\n got: % x\nwant: % x", pbOut, ref)
 				}
 			}
 			// Parse our bytes back: the same ROS bytes again.

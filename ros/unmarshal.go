@@ -102,6 +102,9 @@ func readItem(r *Reader, m runtime.Msg, it *item, depth int) error {
 }
 
 func fieldErr(f *runtime.FieldInfo, err error) error {
+	if err == nil {
+		return nil
+	}
 	return fmt.Errorf("field %s: %w", f.Desc.FullName(), err)
 }
 

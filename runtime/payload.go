@@ -124,7 +124,8 @@ func (p *Payload) Err() error {
 // New creates a message of type t in an owned, growable buffer of
 // opts.InitialSize bytes (DefaultInitialSize if 0; twice the message size if
 // that is larger, as C++ does).
-func New(t *Type, opts Options) Msg {
+func New(t *Type, options ...Options) Msg {
+	opts := OptionsOf(options)
 	initial := opts.InitialSize
 	if initial <= 0 {
 		initial = DefaultInitialSize
@@ -141,7 +142,8 @@ func New(t *Type, opts Options) Msg {
 // NewIn creates a message of type t in caller memory (e.g. shared memory),
 // which is never grown. It fails with ErrTooSmall if mem cannot hold the
 // buffer header and with ErrNoFit if the message does not fit.
-func NewIn(t *Type, mem []byte, opts Options) (Msg, error) {
+func NewIn(t *Type, mem []byte, options ...Options) (Msg, error) {
+	opts := OptionsOf(options)
 	buf, err := payloadbuffer.NewFixed(mem, opts.buffer())
 	if err != nil {
 		return Msg{}, fmt.Errorf("phaser: create %s: %w", t.name, err)

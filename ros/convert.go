@@ -1,0 +1,846 @@
+package ros
+
+import (
+	"encoding/binary"
+	"fmt"
+	"math"
+	"slices"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// Direct converters between wire formats, with no intermediate message.
+
+// PhaserToROS appends the ROS1 serialization of the message of type t in a
+// received Phaser payload.
+func PhaserToROS(dst, payload []byte, t *runtime.Type) ([]byte, error) {
+	if len(payload) == 0 {
+		return dst, fmt.Errorf("ros: empty Phaser payload: %w", ErrInvalid)
+	}
+	m, err := runtime.Read(t, payload)
+	if err != nil {
+		return dst, err
+	}
+	return Append(dst, m, t)
+}
+
+// Format is the wire format of a message's bytes.
+type Format uint8
+
+// Formats InferFormat tells apart.
+const (
+	FormatUnknown  Format = iota
+	FormatProtobuf        // protobuf wire bytes
+	FormatPhaser          // a Phaser payload (format v2 or v3)
+)
+
+func (f Format) String() string {
+	switch f {
+	case FormatProtobuf:
+		return "protobuf"
+	case FormatPhaser:
+		return "phaser"
+	}
+	return "unknown"
+}
+
+// InferFormat tells a Phaser payload from protobuf bytes. A payload must
+// have a valid header (spec 7.6 for format v2; for v3 "PH", flags and
+// version 3 with the same header checks); bytes that are not a payload are
+// protobuf when they scan as protobuf. The empty input is protobuf (an empty
+// message).
+func InferFormat(b []byte) Format {
+	if len(b) == 0 {
+		return FormatProtobuf
+	}
+	if structurallyPhaser(b) {
+		return FormatPhaser
+	}
+	if structurallyProtobuf(b, 0) {
+		return FormatProtobuf
+	}
+	return FormatUnknown
+}
+
+// structurallyPhaser applies the header checks of spec 7.6.
+func structurallyPhaser(b []byte) bool {
+	if len(b) < 40 {
+		return false
+	}
+	le := binary.LittleEndian
+	min := uint32(40)
+	switch {
+	case b[0] == 'P' && b[1] == 'H' && b[3] == 3:
+		if b[2]&(1<<1) != 0 {
+			min = 48
+		}
+	case le.Uint32(b)&^1 == 0xE5F6F1C4:
+	case le.Uint32(b)&^1 == 0xC5F6F1C4:
+		min = 48
+	default:
+		return false
+	}
+	msg, hwm, full := le.Uint32(b[4:]), le.Uint32(b[8:]), le.Uint32(b[12:])
+	free, meta := le.Uint32(b[16:]), le.Uint32(b[20:])
+	if full < min || hwm < min || hwm > full || uint64(hwm) > uint64(len(b)) {
+		return false
+	}
+	if msg < min || msg%8 != 0 || uint64(msg)+4 > uint64(hwm) {
+		return false
+	}
+	if free != 0 && (free < min || uint64(free)+8 > uint64(full)) {
+		return false
+	}
+	if meta != 0 && (meta < min || meta >= hwm) {
+		return false
+	}
+	for i := range 4 {
+		if v := le.Uint32(b[24+4*i:]); v != 0 && (v < min || v >= hwm) {
+			return false
+		}
+	}
+	return true
+}
+
+// structurallyProtobuf scans b as protobuf wire data (spec 7.6).
+func structurallyProtobuf(b []byte, depth int) bool {
+	for len(b) > 0 {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 || num < 1 {
+			return false
+		}
+		b = b[n:]
+		n = protowire.ConsumeFieldValue(num, typ, b)
+		if n < 0 || depth > 100 {
+			return false
+		}
+		b = b[n:]
+	}
+	return true
+}
+
+// ConvertToROS appends the ROS1 serialization of a message of type t given
+// as a Phaser payload or as protobuf bytes, telling them apart with
+// InferFormat.
+func ConvertToROS(dst, in []byte, t *runtime.Type) ([]byte, error) {
+	switch InferFormat(in) {
+	case FormatPhaser:
+		return PhaserToROS(dst, in, t)
+	case FormatProtobuf:
+		return ProtoToROS(dst, in, t)
+	}
+	return dst, fmt.Errorf("ros: input is neither a Phaser payload nor protobuf: %w", ErrInvalid)
+}
+
+// ProtoToROS appends the ROS1 serialization of the protobuf bytes pb of a
+// message of type t. Singular fields take their last occurrence (a nested
+// message its last occurrence, not a merge); repeated scalars may be packed
+// or not. On error dst is returned unchanged.
+func ProtoToROS(dst, pb []byte, t *runtime.Type) ([]byte, error) {
+	p, err := planOf(t)
+	if err != nil {
+		return dst, err
+	}
+	w := Writer{Buf: dst}
+	if err := protoToROS(&w, pb, p, 0); err != nil {
+		return dst, fmt.Errorf("ros: protobuf to ROS1 %s: %w", t.Name(), err)
+	}
+	return w.Buf, nil
+}
+
+// last finds the last occurrence of field num in pb.
+func last(pb []byte, num protowire.Number) (typ protowire.Type, val []byte, found bool, err error) {
+	for len(pb) > 0 {
+		n, t, l := protowire.ConsumeTag(pb)
+		if l < 0 {
+			return 0, nil, false, fmt.Errorf("bad tag: %v: %w", protowire.ParseError(l), ErrInvalid)
+		}
+		pb = pb[l:]
+		l = protowire.ConsumeFieldValue(n, t, pb)
+		if l < 0 {
+			return 0, nil, false, fmt.Errorf("field %d: %v: %w", n, protowire.ParseError(l), ErrInvalid)
+		}
+		if n == num {
+			typ, val, found = t, pb[:l], true
+		}
+		pb = pb[l:]
+	}
+	return typ, val, found, nil
+}
+
+// each calls fn for every occurrence of field num in pb.
+func each(pb []byte, num protowire.Number, fn func(protowire.Type, []byte) error) error {
+	for len(pb) > 0 {
+		n, t, l := protowire.ConsumeTag(pb)
+		if l < 0 {
+			return fmt.Errorf("bad tag: %v: %w", protowire.ParseError(l), ErrInvalid)
+		}
+		pb = pb[l:]
+		l = protowire.ConsumeFieldValue(n, t, pb)
+		if l < 0 {
+			return fmt.Errorf("field %d: %v: %w", n, protowire.ParseError(l), ErrInvalid)
+		}
+		if n == num {
+			if err := fn(t, pb[:l]); err != nil {
+				return err
+			}
+		}
+		pb = pb[l:]
+	}
+	return nil
+}
+
+// scalarOf decodes one scalar value of field f from a value of wire type
+// typ and returns its stored bits.
+func scalarOf(f *runtime.FieldInfo, typ protowire.Type, v []byte) (uint64, int, error) {
+	want := protoWire(f.Desc.Kind())
+	if typ != want {
+		return 0, 0, fmt.Errorf("field %s: wire type %d, want %d: %w", f.Desc.FullName(), typ, want, ErrInvalid)
+	}
+	switch typ {
+	case protowire.Fixed32Type:
+		x, n := protowire.ConsumeFixed32(v)
+		return uint64(x), n, checkN(f, n)
+	case protowire.Fixed64Type:
+		x, n := protowire.ConsumeFixed64(v)
+		return x, n, checkN(f, n)
+	}
+	x, n := protowire.ConsumeVarint(v)
+	if err := checkN(f, n); err != nil {
+		return 0, 0, err
+	}
+	switch f.Desc.Kind() {
+	case protoreflect.Sint32Kind:
+		x = uint64(uint32(int32(protowire.DecodeZigZag(x & math.MaxUint32))))
+	case protoreflect.Sint64Kind:
+		x = uint64(protowire.DecodeZigZag(x))
+	case protoreflect.BoolKind:
+		if x != 0 {
+			x = 1
+		}
+	}
+	return x, n, nil
+}
+
+func checkN(f *runtime.FieldInfo, n int) error {
+	if n < 0 {
+		return fmt.Errorf("field %s: %v: %w", f.Desc.FullName(), protowire.ParseError(n), ErrInvalid)
+	}
+	return nil
+}
+
+func protoWire(k protoreflect.Kind) protowire.Type {
+	switch k {
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		return protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		return protowire.Fixed64Type
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		return protowire.BytesType
+	}
+	return protowire.VarintType
+}
+
+func protoToROS(w *Writer, pb []byte, p *plan, depth int) error {
+	if depth > maxDepth {
+		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
+	}
+	for _, it := range p.items {
+		if err := itemToROS(w, pb, it, depth); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func itemToROS(w *Writer, pb []byte, it *item, depth int) error {
+	f := it.f
+	switch {
+	case it.union != nil:
+		var active *item
+		var val []byte
+		var typ protowire.Type
+		for len(pb) > 0 { // the last member seen wins
+			n, t, l := protowire.ConsumeTag(pb)
+			if l < 0 {
+				return fmt.Errorf("bad tag: %w", ErrInvalid)
+			}
+			pb = pb[l:]
+			l = protowire.ConsumeFieldValue(n, t, pb)
+			if l < 0 {
+				return fmt.Errorf("field %d: %v: %w", n, protowire.ParseError(l), ErrInvalid)
+			}
+			for _, mi := range it.members {
+				if protowire.Number(mi.f.Number) == n {
+					active, typ, val = mi, t, pb[:l]
+				}
+			}
+			pb = pb[l:]
+		}
+		if active == nil {
+			w.Uint32(0)
+			return nil
+		}
+		w.Uint32(active.f.Number)
+		return valueToROS(w, active, typ, val, depth)
+	case f.Repeated:
+		return repeatedToROS(w, pb, it, depth)
+	}
+	typ, val, found, err := last(pb, protowire.Number(f.Number))
+	if err != nil {
+		return err
+	}
+	if !found {
+		return writeDefault(w, it)
+	}
+	return valueToROS(w, it, typ, val, depth)
+}
+
+// valueToROS writes one protobuf value (of wire type typ) of item it.
+func valueToROS(w *Writer, it *item, typ protowire.Type, val []byte, depth int) error {
+	switch it.rt {
+	case String, Message, Time, Duration:
+		if typ != protowire.BytesType {
+			return fmt.Errorf("field %s: wire type %d, want 2: %w", it.f.Desc.FullName(), typ, ErrInvalid)
+		}
+		b, n := protowire.ConsumeBytes(val)
+		if n < 0 {
+			return fmt.Errorf("field %s: %v: %w", it.f.Desc.FullName(), protowire.ParseError(n), ErrInvalid)
+		}
+		switch it.rt {
+		case String:
+			return w.String(b)
+		case Time, Duration:
+			return timeToROS(w, b)
+		}
+		if it.isAny {
+			if len(b) > 0 {
+				return fmt.Errorf("field %s: a populated google.protobuf.Any has no ROS1 form: %w", it.f.Desc.FullName(), ErrInvalid)
+			}
+			w.Uint32(0)
+			w.Uint32(0)
+			return nil
+		}
+		return protoToROS(w, b, it.sub, depth+1)
+	}
+	v, _, err := scalarOf(it.f, typ, val)
+	if err != nil {
+		return err
+	}
+	writeScalar(w, it, v)
+	return nil
+}
+
+// writeDefault writes the ROS form of an absent singular value.
+func writeDefault(w *Writer, it *item) error {
+	switch it.rt {
+	case String:
+		w.Uint32(0)
+		return nil
+	case Message:
+		return writeSub(w, runtime.Msg{}, it)
+	case Time, Duration:
+		w.Uint64(0)
+		return nil
+	}
+	writeScalar(w, it, 0)
+	return nil
+}
+
+func timeToROS(w *Writer, b []byte) error {
+	var sec, nsec uint64
+	for _, num := range []protowire.Number{1, 2} {
+		typ, val, found, err := last(b, num)
+		if err != nil {
+			return err
+		}
+		if !found {
+			continue
+		}
+		if typ != protowire.VarintType {
+			return fmt.Errorf("time field %d: wire type %d: %w", num, typ, ErrInvalid)
+		}
+		v, n := protowire.ConsumeVarint(val)
+		if n < 0 {
+			return fmt.Errorf("time field %d: %v: %w", num, protowire.ParseError(n), ErrInvalid)
+		}
+		if num == 1 {
+			sec = v
+		} else {
+			nsec = v
+		}
+	}
+	w.Uint32(uint32(sec))
+	w.Uint32(uint32(nsec))
+	return nil
+}
+
+func repeatedToROS(w *Writer, pb []byte, it *item, depth int) error {
+	f := it.f
+	num := protowire.Number(f.Number)
+	scalar := it.rt != String && it.rt != Message && it.rt != Time && it.rt != Duration
+	count := 0
+	err := each(pb, num, func(typ protowire.Type, val []byte) error {
+		if scalar && typ == protowire.BytesType {
+			b, n := protowire.ConsumeBytes(val)
+			if n < 0 {
+				return fmt.Errorf("field %s: %w", f.Desc.FullName(), ErrInvalid)
+			}
+			for len(b) > 0 {
+				_, k, err := scalarOf(f, protoWire(f.Desc.Kind()), b)
+				if err != nil {
+					return err
+				}
+				b = b[k:]
+				count++
+			}
+			return nil
+		}
+		count++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	pad := 0
+	if it.array > 0 {
+		if count > it.array {
+			return fmt.Errorf("field %s: %d elements in a fixed array of %d: %w", f.Desc.FullName(), count, it.array, ErrInvalid)
+		}
+		pad = it.array - count
+	} else {
+		w.Uint32(uint32(count))
+	}
+	err = each(pb, num, func(typ protowire.Type, val []byte) error {
+		if scalar && typ == protowire.BytesType {
+			b, _ := protowire.ConsumeBytes(val)
+			for len(b) > 0 {
+				v, k, err := scalarOf(f, protoWire(f.Desc.Kind()), b)
+				if err != nil {
+					return err
+				}
+				writeScalar(w, it, v)
+				b = b[k:]
+			}
+			return nil
+		}
+		return valueToROS(w, it, typ, val, depth)
+	})
+	if err != nil {
+		return err
+	}
+	for range pad {
+		if err := writeDefault(w, it); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ROSToProto appends the canonical protobuf encoding of the ROS1 bytes ros
+// of a message of type t: the bytes Unmarshal then proto.Marshal would give
+// (every ROS field is present: nested messages are always written, proto3
+// scalars when not zero). The input must be consumed exactly.
+func ROSToProto(dst, ros []byte, t *runtime.Type) ([]byte, error) {
+	p, err := planOf(t)
+	if err != nil {
+		return dst, err
+	}
+	c := converter{}
+	n, err := c.message(nil, ros, p, 0, true)
+	if err != nil {
+		return dst, fmt.Errorf("ros: ROS1 to protobuf %s: %w", t.Name(), err)
+	}
+	if n != len(ros) {
+		return dst, fmt.Errorf("ros: ROS1 to protobuf %s: %d trailing bytes: %w", t.Name(), len(ros)-n, ErrInvalid)
+	}
+	out, _, err := c.emit(dst, ros, p, 0)
+	if err != nil {
+		return dst, fmt.Errorf("ros: ROS1 to protobuf %s: %w", t.Name(), err)
+	}
+	return out, nil
+}
+
+// converter writes protobuf from ROS bytes. Each message is read twice: once
+// to find where each item's bytes are (and, nested, to size it), once to
+// write its fields in field-number order.
+type converter struct{}
+
+// span is where one item's ROS bytes are: [start, end) of the message's
+// bytes, and for a oneof the active member.
+type span struct {
+	start, end int
+	member     *item
+}
+
+// message scans one message's ROS bytes, returning how many it takes. With
+// check it validates everything (the first pass over the whole input).
+func (c converter) message(spans []span, ros []byte, p *plan, depth int, check bool) (int, error) {
+	if depth > maxDepth {
+		return 0, fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
+	}
+	r := NewReader(ros)
+	for i, it := range p.items {
+		start := r.off
+		member, err := c.skipItem(r, it, depth)
+		if err != nil {
+			return 0, err
+		}
+		if spans != nil {
+			spans[i] = span{start, r.off, member}
+		}
+	}
+	return r.off, nil
+}
+
+// skipItem advances r past one item, validating it.
+func (c converter) skipItem(r *Reader, it *item, depth int) (*item, error) {
+	if it.union != nil {
+		disc, err := r.Uint32()
+		if err != nil {
+			return nil, err
+		}
+		if disc == 0 {
+			return nil, nil
+		}
+		for _, mi := range it.members {
+			if mi.f.Number == disc {
+				return mi, c.skipValue(r, mi, depth)
+			}
+		}
+		return nil, fmt.Errorf("oneof %s: unknown discriminator %d: %w", it.union.Name, disc, ErrInvalid)
+	}
+	if it.array > 0 || it.f.Repeated {
+		_, min := it.elemSizes()
+		n := it.array
+		if n == 0 {
+			var err error
+			if n, err = r.Count(min); err != nil {
+				return nil, fieldErr(it.f, err)
+			}
+		}
+		for range n {
+			if err := c.skipValue(r, it, depth); err != nil {
+				return nil, err
+			}
+		}
+		return nil, nil
+	}
+	return nil, c.skipValue(r, it, depth)
+}
+
+func (c converter) skipValue(r *Reader, it *item, depth int) error {
+	switch it.rt {
+	case String:
+		_, err := r.String()
+		return fieldErr(it.f, err)
+	case Message:
+		if it.isAny {
+			a, err := r.String()
+			if err != nil {
+				return fieldErr(it.f, err)
+			}
+			b, err := r.String()
+			if err != nil {
+				return fieldErr(it.f, err)
+			}
+			if len(a) > 0 || len(b) > 0 {
+				return fmt.Errorf("field %s: a populated google.protobuf.Any has no ROS1 form: %w", it.f.Desc.FullName(), ErrInvalid)
+			}
+			return nil
+		}
+		n, err := c.message(nil, r.buf[r.off:], it.sub, depth+1, true)
+		if err != nil {
+			return err
+		}
+		r.off += n
+		return nil
+	}
+	_, err := r.take(it.rt.Width())
+	return fieldErr(it.f, err)
+}
+
+// order returns the fields of p in field-number order, with their item.
+func order(p *plan) []orderedField {
+	var out []orderedField
+	for i, it := range p.items {
+		if it.union != nil {
+			for _, mi := range it.members {
+				out = append(out, orderedField{i, mi, it})
+			}
+			continue
+		}
+		out = append(out, orderedField{i, it, nil})
+	}
+	slices.SortFunc(out, func(a, b orderedField) int { return int(a.it.f.Number) - int(b.it.f.Number) })
+	return out
+}
+
+type orderedField struct {
+	index int   // the item's index in ROS order
+	it    *item // the field (a oneof member for unions)
+	union *item
+}
+
+// emit appends the protobuf encoding of one message whose ROS bytes start
+// at ros, returning the ROS bytes it took.
+func (c converter) emit(dst, ros []byte, p *plan, depth int) ([]byte, int, error) {
+	spans := make([]span, len(p.items))
+	n, err := c.message(spans, ros, p, depth, false)
+	if err != nil {
+		return dst, 0, err
+	}
+	for _, of := range order(p) {
+		sp := spans[of.index]
+		if of.union != nil && sp.member != of.it {
+			continue
+		}
+		b := ros[sp.start:sp.end]
+		if of.union != nil {
+			b = b[4:]
+		}
+		if dst, err = c.field(dst, b, of.it, of.union != nil, depth); err != nil {
+			return dst, 0, err
+		}
+	}
+	return dst, n, nil
+}
+
+// field appends the protobuf encoding of one field from its ROS bytes.
+func (c converter) field(dst, b []byte, it *item, member bool, depth int) ([]byte, error) {
+	f := it.f
+	num := protowire.Number(f.Number)
+	r := NewReader(b)
+	explicit := member || f.Desc.HasPresence()
+	if it.array > 0 || f.Repeated {
+		n := it.array
+		if n == 0 {
+			count, _ := r.Uint32() // validated by the first pass
+			n = int(count)
+		}
+		if n == 0 {
+			return dst, nil
+		}
+		if f.Desc.IsMap() {
+			return c.mapField(dst, r, it, n, depth)
+		}
+		switch it.rt {
+		case String, Message, Time, Duration:
+			for range n {
+				var err error
+				if dst, err = c.single(dst, r, it, num, true, depth); err != nil {
+					return dst, err
+				}
+			}
+			return dst, nil
+		}
+		k := f.Desc.Kind()
+		if f.Desc.IsPacked() {
+			start, size := r.off, 0
+			for range n {
+				v, _ := readScalar(r, it)
+				size += sizeVarintOrFixed(k, v)
+			}
+			r.off = start
+			dst = protowire.AppendTag(dst, num, protowire.BytesType)
+			dst = protowire.AppendVarint(dst, uint64(size))
+			for range n {
+				v, _ := readScalar(r, it)
+				dst = appendValue(dst, k, v)
+			}
+			return dst, nil
+		}
+		for range n {
+			v, _ := readScalar(r, it)
+			dst = protowire.AppendTag(dst, num, protoWire(k))
+			dst = appendValue(dst, k, v)
+		}
+		return dst, nil
+	}
+	return c.single(dst, r, it, num, explicit, depth)
+}
+
+// single appends one singular value read from r.
+func (c converter) single(dst []byte, r *Reader, it *item, num protowire.Number, explicit bool, depth int) ([]byte, error) {
+	switch it.rt {
+	case String:
+		s, err := r.String()
+		if err != nil {
+			return dst, err
+		}
+		if len(s) == 0 && !explicit {
+			return dst, nil
+		}
+		dst = protowire.AppendTag(dst, num, protowire.BytesType)
+		return protowire.AppendBytes(dst, s), nil
+	case Time, Duration:
+		sec, _ := r.Uint32()
+		nsec, _ := r.Uint32()
+		s := uint64(sec)
+		if it.rt == Duration {
+			s = uint64(int64(int32(sec)))
+		}
+		size := 0
+		if s != 0 {
+			size += 1 + protowire.SizeVarint(s)
+		}
+		if nsec != 0 {
+			size += 1 + protowire.SizeVarint(uint64(int64(int32(nsec))))
+		}
+		dst = protowire.AppendTag(dst, num, protowire.BytesType)
+		dst = protowire.AppendVarint(dst, uint64(size))
+		if s != 0 {
+			dst = protowire.AppendVarint(protowire.AppendTag(dst, 1, protowire.VarintType), s)
+		}
+		if nsec != 0 {
+			dst = protowire.AppendVarint(protowire.AppendTag(dst, 2, protowire.VarintType), uint64(int64(int32(nsec))))
+		}
+		return dst, nil
+	case Message:
+		if it.isAny {
+			r.take(8)
+			return protowire.AppendBytes(protowire.AppendTag(dst, num, protowire.BytesType), nil), nil
+		}
+		rest := r.buf[r.off:]
+		inner, n, err := c.emit(nil, rest, it.sub, depth+1)
+		if err != nil {
+			return dst, err
+		}
+		r.off += n
+		dst = protowire.AppendTag(dst, num, protowire.BytesType)
+		return protowire.AppendBytes(dst, inner), nil
+	}
+	v, err := readScalar(r, it)
+	if err != nil {
+		return dst, err
+	}
+	k := it.f.Desc.Kind()
+	if !explicit && v == 0 {
+		return dst, nil
+	}
+	dst = protowire.AppendTag(dst, num, protoWire(k))
+	return appendValue(dst, k, v), nil
+}
+
+// mapField appends map entries in key order, the last duplicate winning.
+func (c converter) mapField(dst []byte, r *Reader, it *item, n, depth int) ([]byte, error) {
+	type entry struct {
+		b   []byte
+		key []byte
+	}
+	entries := make([]entry, 0, n)
+	kp := it.sub.items[0]
+	for range n {
+		start := r.off
+		if err := c.skipValue(r, it, depth); err != nil {
+			return dst, err
+		}
+		e := r.buf[start:r.off]
+		kr := NewReader(e)
+		ks := kr.off
+		c.skipValue(kr, kp, depth)
+		entries = append(entries, entry{e, e[ks:kr.off]})
+	}
+	cmp := func(a, b entry) int { return compareROSKeys(a.key, b.key, kp) }
+	slices.SortStableFunc(entries, cmp)
+	for i, e := range entries {
+		if i+1 < len(entries) && cmp(e, entries[i+1]) == 0 {
+			continue
+		}
+		inner, _, err := c.emitEntry(e.b, it.sub, depth+1)
+		if err != nil {
+			return dst, err
+		}
+		dst = protowire.AppendTag(dst, protowire.Number(it.f.Number), protowire.BytesType)
+		dst = protowire.AppendBytes(dst, inner)
+	}
+	return dst, nil
+}
+
+// emitEntry writes a map entry with both key and value, as protobuf-go
+// does.
+func (c converter) emitEntry(ros []byte, p *plan, depth int) ([]byte, int, error) {
+	var out []byte
+	r := NewReader(ros)
+	for _, it := range p.items {
+		var err error
+		if out, err = c.single(out, r, it, protowire.Number(it.f.Number), true, depth); err != nil {
+			return nil, 0, err
+		}
+	}
+	return out, r.off, nil
+}
+
+func compareROSKeys(a, b []byte, kp *item) int {
+	if kp.rt == String {
+		return slices.Compare(a[4:], b[4:])
+	}
+	x, _ := readScalar(NewReader(a), kp)
+	y, _ := readScalar(NewReader(b), kp)
+	switch kp.f.Desc.Kind() {
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return cmpInt(int64(int32(x)), int64(int32(y)))
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return cmpInt(int64(x), int64(y))
+	}
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+func cmpInt(x, y int64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// appendValue appends one scalar (stored bits) in the protobuf form of k.
+func appendValue(dst []byte, k protoreflect.Kind, v uint64) []byte {
+	switch protoWire(k) {
+	case protowire.Fixed32Type:
+		return protowire.AppendFixed32(dst, uint32(v))
+	case protowire.Fixed64Type:
+		return protowire.AppendFixed64(dst, v)
+	}
+	return protowire.AppendVarint(dst, varint(k, v))
+}
+
+func sizeVarintOrFixed(k protoreflect.Kind, v uint64) int {
+	switch protoWire(k) {
+	case protowire.Fixed32Type:
+		return 4
+	case protowire.Fixed64Type:
+		return 8
+	}
+	return protowire.SizeVarint(varint(k, v))
+}
+
+func varint(k protoreflect.Kind, v uint64) uint64 {
+	switch k {
+	case protoreflect.Int32Kind, protoreflect.EnumKind:
+		return uint64(int64(int32(v)))
+	case protoreflect.Uint32Kind:
+		return uint64(uint32(v))
+	case protoreflect.Sint32Kind:
+		return uint64(protowire.EncodeZigZag(int64(int32(v))) & math.MaxUint32)
+	case protoreflect.Sint64Kind:
+		return protowire.EncodeZigZag(int64(v))
+	case protoreflect.BoolKind:
+		if v&0xFF != 0 {
+			return 1
+		}
+		return 0
+	}
+	return v
+}

@@ -1,0 +1,106 @@
+package ros_test
+
+import (
+	"bytes"
+	"errors"
+	"testing"
+
+	"github.com/phaser-go/phaser/examples/quickstart/quickstartphaser"
+	"github.com/phaser-go/phaser/proto"
+	"github.com/phaser-go/phaser/ros"
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// seedRobot returns the ROS bytes of a populated quickstart Robot.
+func seedRobot(t testing.TB) []byte {
+	r := quickstartphaser.NewRobot()
+	r.SetName("rover")
+	r.SetId(3)
+	r.MutablePose().SetX(1)
+	r.MutableStamp().SetSeconds(5)
+	r.BatteryCells().Append(3.5)
+	r.Path().Append().SetY(2)
+	r.Tags().Append("t")
+	r.SetDock(4)
+	b, err := ros.Marshal(r.Msg(), r.PhaserType())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// FuzzUnmarshalROS parses arbitrary bytes as a ROS1 Robot: no panic, errors
+// wrap ErrInvalid (or ErrFull for the fixed buffer), the payload stays in
+// proportion to the input, and what parses serializes back to the input and
+// converts to protobuf like the payload does.
+func FuzzUnmarshalROS(f *testing.F) {
+	typ := quickstartphaser.Robot{}.PhaserType()
+	seed := seedRobot(f)
+	f.Add(seed)
+	f.Add(seed[:len(seed)/2])
+	f.Add([]byte{})
+	f.Add(bytes.Repeat([]byte{0xff}, 64))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fixed, err := runtime.NewIn(typ, make([]byte, 2048))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := ros.Unmarshal(data, fixed, typ); err != nil && !errors.Is(err, ros.ErrInvalid) && !errors.Is(err, runtime.ErrFull) {
+			t.Fatalf("error kind: %v", err)
+		}
+		m := runtime.New(typ)
+		err = ros.Unmarshal(data, m, typ)
+		pb, cerr := ros.ROSToProto(nil, data, typ)
+		if err != nil {
+			if !errors.Is(err, ros.ErrInvalid) {
+				t.Fatalf("error kind: %v", err)
+			}
+			if cerr == nil {
+				t.Fatalf("ROSToProto accepts what Unmarshal rejects (%v)", err)
+			}
+			return
+		}
+		if cerr != nil {
+			t.Fatalf("ROSToProto rejects what Unmarshal accepts: %v", cerr)
+		}
+		if n := len(m.PayloadBytes()); n > 64*len(data)+1<<14 {
+			t.Fatalf("%d input bytes made a %d-byte payload", len(data), n)
+		}
+		back, err := ros.Marshal(m, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(back, normalizeBools(data, back)) {
+			t.Fatalf("round trip\n got: % x\nwant: % x", back, data)
+		}
+		ref, err := proto.Marshal(m, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(pb, ref) {
+			t.Fatalf("ROSToProto\n got: % x\nwant: % x", pb, ref)
+		}
+		direct, err := ros.ProtoToROS(nil, pb, typ)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(direct, back) {
+			t.Fatalf("ProtoToROS(ROSToProto(x))\n got: % x\nwant: % x", direct, back)
+		}
+	})
+}
+
+// normalizeBools returns data, except where the two differ only because a
+// bool byte other than 0 or 1 was read (it is written back as 1).
+func normalizeBools(data, back []byte) []byte {
+	if len(data) != len(back) {
+		return data
+	}
+	out := append([]byte(nil), data...)
+	for i := range out {
+		if out[i] != back[i] && out[i] > 1 && back[i] == 1 {
+			out[i] = 1
+		}
+	}
+	return out
+}
