@@ -99,6 +99,9 @@ func (t *Type) FieldByNumber(n uint32) *FieldInfo { return t.byNumber[n] }
 // Unions returns the type's oneofs in declaration order.
 func (t *Type) Unions() []*Union { return t.unions }
 
+// IsAny reports whether t is google.protobuf.Any (the AnyMessage layout).
+func (t *Type) IsAny() bool { return t.isAny }
+
 // Table returns the compiled field-metadata table bytes.
 func (t *Type) Table() []byte { return t.table }
 
