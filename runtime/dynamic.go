@@ -126,21 +126,49 @@ const maxDepth = 100
 // are converted through the registry of Types.
 func (m Msg) ToProto(t *Type) (proto.Message, error) {
 	out := dynamicpb.NewMessage(t.desc)
-	if err := m.toProto(t, out, 0); err != nil {
+	w := &walk{budget: 1 << 30}
+	if m.p != nil && m.p.buf == nil {
+		// A message takes at least 4 bytes, and so does every element or
+		// field that refers to one: a received payload cannot hold more
+		// distinct values than this. More visits mean shared or cyclic
+		// offsets, which would make the copy explode.
+		w.budget = len(m.p.mem)/4 + 64
+	}
+	if err := m.toProto(t, out, w); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-func (m Msg) toProto(t *Type, out protoreflect.Message, depth int) error {
-	if depth > maxDepth {
+// walk bounds the work of a conversion of a received payload.
+type walk struct {
+	depth  int
+	budget int
+}
+
+// visit charges one visited value; it fails once the budget is spent.
+func (w *walk) visit(t *Type) error {
+	w.budget--
+	if w.budget < 0 {
+		return fmt.Errorf("phaser: %s: payload refers to more values than it can hold (shared or cyclic offsets)", t.name)
+	}
+	return nil
+}
+
+func (m Msg) toProto(t *Type, out protoreflect.Message, w *walk) error {
+	w.depth++
+	defer func() { w.depth-- }()
+	if w.depth > maxDepth {
 		return fmt.Errorf("phaser: %s: messages nested deeper than %d", t.name, maxDepth)
+	}
+	if err := w.visit(t); err != nil {
+		return err
 	}
 	if m.off == 0 {
 		return nil
 	}
 	if t.isAny {
-		return m.anyToProto(out, depth)
+		return m.anyToProto(out, w)
 	}
 	for _, f := range t.fields {
 		fd := out.Descriptor().Fields().ByNumber(protoreflect.FieldNumber(f.Number))
@@ -148,7 +176,7 @@ func (m Msg) toProto(t *Type, out protoreflect.Message, depth int) error {
 			continue
 		}
 		if f.Repeated {
-			if err := m.repeatedToProto(f, fd, out, depth); err != nil {
+			if err := m.repeatedToProto(f, fd, out, w); err != nil {
 				return err
 			}
 			continue
@@ -167,7 +195,7 @@ func (m Msg) toProto(t *Type, out protoreflect.Message, depth int) error {
 				continue
 			}
 			nm := out.NewField(fd).Message()
-			if err := sub.toProto(f.Type, nm, depth+1); err != nil {
+			if err := sub.toProto(f.Type, nm, w); err != nil {
 				return err
 			}
 			out.Set(fd, protoreflect.ValueOfMessage(nm))
@@ -180,7 +208,7 @@ func (m Msg) toProto(t *Type, out protoreflect.Message, depth int) error {
 	return nil
 }
 
-func (m Msg) repeatedToProto(f *FieldInfo, fd protoreflect.FieldDescriptor, out protoreflect.Message, depth int) error {
+func (m Msg) repeatedToProto(f *FieldInfo, fd protoreflect.FieldDescriptor, out protoreflect.Message, w *walk) error {
 	n := m.Len(f.Field, elemSize(f.Kind))
 	if n == 0 {
 		return nil
@@ -191,16 +219,24 @@ func (m Msg) repeatedToProto(f *FieldInfo, fd protoreflect.FieldDescriptor, out 
 		for i := range n {
 			e := m.ElemMessage(f.Field, i, f.Type)
 			entry := dynamicpb.NewMessage(fd.Message())
-			if err := e.toProto(f.Type, entry, depth+1); err != nil {
+			if err := e.toProto(f.Type, entry, w); err != nil {
 				return err
 			}
-			k := entry.Get(kd).MapKey()
-			mp.Set(k, entry.Get(vd))
+			v := entry.Get(vd)
+			if vd.Message() != nil && !entry.Has(vd) {
+				v = mp.NewValue()
+			}
+			mp.Set(entry.Get(kd).MapKey(), v)
 		}
 		return nil
 	}
 	l := out.Mutable(fd).List()
 	for i := range n {
+		if f.Kind == Message {
+			if err := w.visit(f.Type); err != nil {
+				return err
+			}
+		}
 		switch f.Kind {
 		case String:
 			l.Append(protoreflect.ValueOfString(string(m.ElemString(f.Field, i))))
@@ -208,7 +244,7 @@ func (m Msg) repeatedToProto(f *FieldInfo, fd protoreflect.FieldDescriptor, out 
 			l.Append(protoreflect.ValueOfBytes(append([]byte{}, m.ElemString(f.Field, i)...)))
 		case Message:
 			nm := l.NewElement().Message()
-			if err := m.ElemMessage(f.Field, i, f.Type).toProto(f.Type, nm, depth+1); err != nil {
+			if err := m.ElemMessage(f.Field, i, f.Type).toProto(f.Type, nm, w); err != nil {
 				return err
 			}
 			l.Append(protoreflect.ValueOfMessage(nm))
@@ -230,7 +266,7 @@ func (m Msg) repeatedToProto(f *FieldInfo, fd protoreflect.FieldDescriptor, out 
 
 // anyToProto converts an AnyMessage: the embedded Phaser message becomes
 // the protobuf encoding of its content.
-func (m Msg) anyToProto(out protoreflect.Message, depth int) error {
+func (m Msg) anyToProto(out protoreflect.Message, w *walk) error {
 	url := m.StringBytes(anyTypeURL)
 	fields := out.Descriptor().Fields()
 	if m.HasString(anyTypeURL) {
@@ -245,7 +281,7 @@ func (m Msg) anyToProto(out protoreflect.Message, depth int) error {
 		return fmt.Errorf("phaser: Any holds unknown type %q", name)
 	}
 	inner := dynamicpb.NewMessage(t.desc)
-	if err := m.AnyValue(t).toProto(t, inner, depth+1); err != nil {
+	if err := m.AnyValue(t).toProto(t, inner, w); err != nil {
 		return err
 	}
 	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(inner)

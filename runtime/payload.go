@@ -68,6 +68,8 @@ type Payload struct {
 	version payloadbuffer.Version
 	err     error // first error of a write (read-only or full buffer)
 
+	root *Type // the root's type when this process created the root
+
 	// Read-only: tables found identical to a compiled one.
 	verified [8]verifiedTable
 	nverify  int
@@ -160,6 +162,9 @@ func NewIn(t *Type, mem []byte, options ...Options) (Msg, error) {
 // createRoot runs the C++ CreateMutable sequence (spec 3.4): root message,
 // runtime control block, metadata.
 func (p *Payload) createRoot(t *Type) (Msg, error) {
+	if p.version == payloadbuffer.V3 {
+		return p.createRootV3(t)
+	}
 	root := p.buf.Allocate(int(t.BinarySize(p.version)), payloadbuffer.Zero|payloadbuffer.Small)
 	if root == 0 {
 		return Msg{}, ErrNoFit
@@ -177,6 +182,7 @@ func (p *Payload) createRoot(t *Type) (Msg, error) {
 	if !p.installMetadata(root, t) {
 		return Msg{}, ErrNoFit
 	}
+	p.root = t
 	return m, nil
 }
 
@@ -262,4 +268,106 @@ func (p *Payload) matches(off uint32, t *Type) bool {
 		p.verified[len(p.verified)-1] = verifiedTable{t, tab}
 	}
 	return true
+}
+
+// maxEagerMetadata is the most table bytes a v3 payload installs when it is
+// created (spec 8.7 PROPOSAL: kMaxEagerMetadataSize).
+const maxEagerMetadata = 4096
+
+// createRootV3 creates the root of a v3 payload (spec 8.7): root message,
+// control block (none for a type that reaches no other), then the tables of
+// every reachable type in one block, registered up front.
+func (p *Payload) createRootV3(t *Type) (Msg, error) {
+	root := p.buf.Allocate(int(t.BinarySize(p.version)), payloadbuffer.Zero|payloadbuffer.Small)
+	if root == 0 {
+		return Msg{}, ErrNoFit
+	}
+	p.buf.SetMessage(root)
+	capacity := uint32(max(1, t.typeCount))
+	var cb uint32
+	if t.typeCount > 1 {
+		cb = p.buf.Allocate(int(p.controlHeader()+p.entrySize()*capacity), payloadbuffer.Zero|payloadbuffer.Small)
+		if cb == 0 {
+			return Msg{}, ErrNoFit
+		}
+		p.sync()
+		p.initControl(cb, capacity)
+		p.buf.SetMetadata(cb)
+	}
+	total := 0
+	for _, r := range t.reach {
+		total += len(r.table)
+	}
+	if cb == 0 || total > maxEagerMetadata || len(t.reach) != t.typeCount {
+		if !p.installMetadata(root, t) {
+			return Msg{}, ErrNoFit
+		}
+		p.root = t
+		return Msg{p: p, off: root, fast: true}, nil
+	}
+	block := p.buf.Allocate(total, payloadbuffer.Small)
+	if block == 0 {
+		return Msg{}, ErrNoFit
+	}
+	p.sync()
+	off := block
+	for i, r := range t.reach {
+		copy(p.mem[off:], r.table)
+		e := cb + p.controlHeader() + uint32(i)*p.entrySize()
+		le.PutUint64(p.mem[e:], r.hash)
+		le.PutUint32(p.mem[e+8:], off)
+		off += uint32(len(r.table))
+	}
+	le.PutUint32(p.mem[cb+offCount:], uint32(len(t.reach)))
+	le.PutUint32(p.mem[root:], block)
+	p.root = t
+	return Msg{p: p, off: root, fast: true}, nil
+}
+
+// imageKey identifies the buffers whose creation images are alike.
+type imageKey struct {
+	version payloadbuffer.Version
+	tuning  payloadbuffer.Tuning
+	movable bool
+}
+
+// reset returns a payload whose fixed buffer failed to its state right
+// after the root was created, which it rebuilds from t's creation image
+// (spec 8.6: Clear of the main message resets the buffer).
+func (p *Payload) reset(t *Type) bool {
+	key := imageKey{p.version, p.buf.Tuning(), !p.buf.Fixed()}
+	img := t.image(key)
+	if img == nil || p.buf.Reset(img) != nil {
+		return false
+	}
+	p.sync()
+	p.err = nil
+	p.nverify = 0
+	return true
+}
+
+// image returns the payload bytes of a new message of type t in a buffer
+// of the given kind, computed once.
+func (t *Type) image(k imageKey) []byte {
+	t.imagesMu.Lock()
+	defer t.imagesMu.Unlock()
+	if img, ok := t.images[k]; ok {
+		return img
+	}
+	opts := Options{Version: k.version, Tuning: k.tuning, InitialSize: 1 << 16}
+	var m Msg
+	if k.movable {
+		m = New(t, opts)
+	} else {
+		var err error
+		if m, err = NewIn(t, make([]byte, 1<<16), opts); err != nil {
+			return nil
+		}
+	}
+	img := append([]byte(nil), m.p.buf.Bytes()...)
+	if t.images == nil {
+		t.images = make(map[imageKey][]byte)
+	}
+	t.images[k] = img
+	return img
 }

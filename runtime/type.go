@@ -71,6 +71,10 @@ type Type struct {
 	byName    map[string]*FieldInfo
 	unions    []*Union
 	desc      protoreflect.MessageDescriptor
+	reach     []*Type // this type, then the types reachable from it (BFS)
+
+	imagesMu sync.Mutex
+	images   map[imageKey][]byte // creation images, for resetting failed buffers
 }
 
 // Name returns the full protobuf name of the type.
@@ -166,6 +170,18 @@ func typeOfLocked(md protoreflect.MessageDescriptor) (*Type, error) {
 		desc:      md,
 	}
 	registry.types[md.FullName()] = t // before recursing: types can be recursive
+	defer func() {
+		if registry.types[md.FullName()] != t {
+			return
+		}
+		for _, r := range l2.Reachable() {
+			if r.Desc.FullName() == md.FullName() {
+				t.reach = append(t.reach, t)
+			} else if rt := registry.types[r.Desc.FullName()]; rt != nil {
+				t.reach = append(t.reach, rt)
+			}
+		}
+	}()
 	unions := make(map[*layout.Union]*Union)
 	for _, lu := range l2.Unions {
 		u := &Union{Name: string(lu.Desc.Name()), Offset: lu.Offset, Size: lu.Size}
