@@ -385,7 +385,15 @@ func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
 			return p
 		}
 	}
-	if prev != 0 && prev+b.freeLen(prev) == h && b.freeLen(prev) >= diff+8 {
+	// Merging into the free block below needs it to cover the growth. In
+	// v2 it must also leave room for a free header: the corrected C++ 2.1
+	// allocator (goldens_fixed) does not merge an exact fit, where 2.1 linked
+	// a zero-length block (its bug 4). v3 takes an exact fit whole (8.13).
+	need := diff
+	if b.version == V2 {
+		need += 8
+	}
+	if prev != 0 && prev+b.freeLen(prev) == h && b.freeLen(prev) >= need {
 		plen, pnext := b.freeLen(prev), b.freeNext(prev)
 		dst := prev + 8
 		copy(b.data[dst:dst+length], b.data[p:p+length])

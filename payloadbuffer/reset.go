@@ -21,21 +21,33 @@ func (b *Buffer) Reset(image []byte) error {
 		return fmt.Errorf("payloadbuffer: reset image of another format, tuning or kind: %w", ErrCorrupt)
 	}
 	le := binary.LittleEndian
-	mark := le.Uint32(image[offFreeList:])
-	if mark < b.hdr || mark%8 != 0 || uint64(mark)+8 > uint64(len(image)) ||
-		le.Uint32(image[mark+4:]) != 0 || uint64(mark)+8 > uint64(len(b.data)) {
+	mark, hwm := le.Uint32(image[offFreeList:]), le.Uint32(image[offHWM:])
+	// The free block's header is in the image, or lies at or past the
+	// image's high-water mark (a fresh buffer's payload does not include
+	// it); then the image's hwm is kept as it is.
+	captured := uint64(mark)+8 <= uint64(len(image))
+	if mark < b.hdr || mark%8 != 0 || uint64(mark) > uint64(len(image)) ||
+		(captured && le.Uint32(image[mark+4:]) != 0) || (!captured && mark < hwm) {
 		return fmt.Errorf("payloadbuffer: reset image does not end in its only free block: %w", ErrCorrupt)
 	}
-	hwm := max(le.Uint32(image[offHWM:]), mark+8)
-	if uint64(hwm) > uint64(len(b.data)) {
-		return fmt.Errorf("payloadbuffer: reset image of %d bytes for a buffer of %d: %w", len(image), len(b.data), ErrTooSmall)
+	if uint64(mark) > uint64(len(b.data)) {
+		return fmt.Errorf("payloadbuffer: reset image of %d bytes for a buffer of %d: %w", mark, len(b.data), ErrTooSmall)
 	}
 	copy(b.data, image[:mark])
 	full := uint32(len(b.data))
 	b.put32(offFullSize, full)
-	b.writeFree(mark, full-mark, 0)
-	b.put32(offFreeList, mark)
-	b.put32(offHWM, hwm)
+	if rest := full - mark; rest >= 8 {
+		b.writeFree(mark, rest, 0)
+		b.put32(offFreeList, mark)
+		if captured {
+			hwm = max(hwm, mark+8)
+		}
+	} else {
+		// The creation filled the buffer: nothing is free.
+		b.put32(offFreeList, 0)
+		hwm = full
+	}
+	b.put32(offHWM, min(hwm, full))
 	b.failed = false
 	b.putMagic()
 	return nil
