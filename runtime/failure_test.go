@@ -103,7 +103,9 @@ func scripts(header, strs, arrays *runtime.Type) map[*runtime.Type][]step {
 			{"title", "title", func(m runtime.Msg) { m.SetString(title.Field, "a title") },
 				func(m runtime.Msg) bool { return string(m.StringBytes(title.Field)) == "a title" }},
 			{"longer title", "title", func(m runtime.Msg) { m.SetString(title.Field, "a much longer title than before") },
-				func(m runtime.Msg) bool { return string(m.StringBytes(title.Field)) == "a much longer title than before" }},
+				func(m runtime.Msg) bool {
+					return string(m.StringBytes(title.Field)) == "a much longer title than before"
+				}},
 			{"blob", "blob", func(m runtime.Msg) { m.SetBytes(blob.Field, bytes.Repeat([]byte{1, 2, 3}, 50)) },
 				func(m runtime.Msg) bool { return len(m.StringBytes(blob.Field)) == 150 }},
 		},
