@@ -378,3 +378,129 @@ func (m Msg) FixedStrings(f Field, n int) {
 		le.PutUint32(m.p.mem[m.p.buf.VectorData(o)+4*uint32(i):], hdr)
 	}
 }
+
+// Editing repeated fields in place (spec 8.15).
+
+// InsertElems makes room for count zero elements of size bytes at index i
+// of repeated field f and returns the offset of the first (0 if i is out of
+// range or the buffer is full).
+func (m Msg) InsertElems(f Field, i, count, size int) uint32 {
+	o, ok := m.vslot(f)
+	if !ok {
+		return 0
+	}
+	e := m.p.buf.VectorInsert(o, i, count, size)
+	m.p.sync()
+	if e == 0 && m.p.buf.Failed() {
+		m.p.fail()
+	}
+	return e
+}
+
+// EraseElems removes elements [i, j) of a repeated scalar field.
+func (m Msg) EraseElems(f Field, i, j, size int) bool {
+	o, ok := m.vslot(f)
+	return ok && m.p.buf.VectorErase(o, i, j, size)
+}
+
+// EraseStrings removes elements [i, j) of a repeated string or bytes field,
+// freeing their strings.
+func (m Msg) EraseStrings(f Field, i, j int) bool {
+	o, ok := m.vslot(f)
+	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) {
+		return false
+	}
+	data := m.p.buf.VectorData(o)
+	for k := i; k < j; k++ {
+		if hdr := le.Uint32(m.p.mem[data+4*uint32(k):]); hdr != 0 {
+			m.p.buf.ClearString(hdr)
+			m.p.buf.Free(hdr)
+		}
+	}
+	return m.p.buf.VectorErase(o, i, j, 4)
+}
+
+// EraseMessages removes elements [i, j) of a repeated message field,
+// clearing and freeing them.
+func (m Msg) EraseMessages(f Field, i, j int, t *Type) bool {
+	o, ok := m.vslot(f)
+	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) {
+		return false
+	}
+	data := m.p.buf.VectorData(o)
+	for k := i; k < j; k++ {
+		if s := le.Uint32(m.p.mem[data+4*uint32(k):]); s != 0 {
+			m.p.bind(s, t).Clear(t)
+			m.p.buf.Free(s)
+		}
+	}
+	return m.p.buf.VectorErase(o, i, j, 4)
+}
+
+// InsertMessage inserts a new, empty message of type t at index i of
+// repeated field f and returns it.
+func (m Msg) InsertMessage(f Field, i int, t *Type) Msg {
+	e := m.InsertElems(f, i, 1, 4)
+	if e == 0 {
+		return Msg{p: m.p}
+	}
+	n := m.p.newMessage(t)
+	if n == 0 {
+		o, _ := m.vslot(f)
+		m.p.buf.VectorErase(o, i, i+1, 4)
+		return Msg{p: m.p}
+	}
+	o, _ := m.vslot(f)
+	le.PutUint32(m.p.mem[m.p.buf.VectorData(o)+4*uint32(i):], n)
+	if !m.p.installMetadata(n, t) {
+		return Msg{p: m.p}
+	}
+	return Msg{p: m.p, off: n, fast: true}
+}
+
+// InsertString inserts s at index i of a repeated string field.
+func (m Msg) InsertString(f Field, i int, s string) bool {
+	if m.InsertElems(f, i, 1, 4) == 0 {
+		return false
+	}
+	o, _ := m.vslot(f)
+	hdr := m.p.buf.Allocate(4, payloadbuffer.Zero|payloadbuffer.Small)
+	m.p.sync()
+	if hdr == 0 || !m.p.buf.SetString(hdr, s) {
+		m.p.buf.VectorErase(o, i, i+1, 4)
+		m.p.fail()
+		m.p.sync()
+		return false
+	}
+	m.p.sync()
+	le.PutUint32(m.p.mem[m.p.buf.VectorData(o)+4*uint32(i):], hdr)
+	return true
+}
+
+// SwapRepeated exchanges repeated fields f of m and g of o in O(1) when both
+// live in the same payload and hold elements of the same type. It reports
+// false otherwise.
+func (m Msg) SwapRepeated(f Field, o Msg, g Field) bool {
+	a, ok := m.vslot(f)
+	b, ok2 := o.vslot(g)
+	if !ok || !ok2 || m.p != o.p {
+		return false
+	}
+	m.p.buf.VectorSwap(a, b)
+	return true
+}
+
+// AppendElems adds n zero elements of size bytes to repeated field f with
+// at most one allocation and returns the offset of the first.
+func (m Msg) AppendElems(f Field, n, size int) uint32 {
+	o, ok := m.vslot(f)
+	if !ok {
+		return 0
+	}
+	e := m.p.buf.VectorAppendN(o, n, size)
+	m.p.sync()
+	if e == 0 && n > 0 {
+		m.p.fail()
+	}
+	return e
+}

@@ -1,0 +1,60 @@
+package payloadbuffer
+
+// Editing vectors in place (Phaser 3, spec 8.15): insert appends, then
+// shifts; erase shifts the rest down; swap exchanges two headers.
+
+// VectorInsert makes room for count zeroed elements of size bytes at index
+// i of the vector at slot (0 <= i <= length) and returns the offset of the
+// first, or 0 if i is out of range or the buffer is full (the vector is then
+// unchanged).
+func (b *Buffer) VectorInsert(slot uint32, i, count, size int) uint32 {
+	num := b.VectorLen(slot)
+	if i < 0 || i > num || count <= 0 {
+		return 0
+	}
+	// Grow by doubling, as a push does, so that repeated inserts are
+	// amortized O(1) allocations.
+	if b.VectorCap(slot, size) < num+count && !b.vectorRoom(slot, max(num+count, 2*num), size, Zero|Small) {
+		return 0
+	}
+	data := b.get32(slot + 4)
+	at, n := data+uint32(i*size), uint32(count*size)
+	copy(b.data[at+n:data+uint32((num+count)*size)], b.data[at:data+uint32(num*size)])
+	clear(b.data[at : at+n])
+	b.put32(slot, uint32(num+count))
+	return at
+}
+
+// VectorErase removes elements [i, j) of size bytes from the vector at
+// slot, shifting the rest down. It reports false if the range is invalid.
+// What the removed elements point to is the caller's to release first.
+func (b *Buffer) VectorErase(slot uint32, i, j, size int) bool {
+	num := b.VectorLen(slot)
+	if i < 0 || j < i || j > num {
+		return false
+	}
+	data := b.get32(slot + 4)
+	copy(b.data[data+uint32(i*size):], b.data[data+uint32(j*size):data+uint32(num*size)])
+	b.put32(slot, uint32(num-(j-i)))
+	return true
+}
+
+// VectorSwap exchanges the vectors whose headers are at slots a and b of
+// this buffer in O(1).
+func (b *Buffer) VectorSwap(a, c uint32) {
+	x, y := b.Uint64(a), b.Uint64(c)
+	b.PutUint64(a, y)
+	b.PutUint64(c, x)
+}
+
+// VectorAppendN adds n zeroed elements of size bytes at the end of the
+// vector at slot with at most one allocation and returns the offset of the
+// first, or 0 if n <= 0 or the buffer is full (the vector is then
+// unchanged).
+func (b *Buffer) VectorAppendN(slot uint32, n, size int) uint32 {
+	num := b.VectorLen(slot)
+	if n <= 0 || !b.VectorResize(slot, num+n, size) {
+		return 0
+	}
+	return b.get32(slot+4) + uint32(num*size)
+}
