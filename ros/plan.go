@@ -2,6 +2,7 @@ package ros
 
 import (
 	"fmt"
+	"strings"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -212,6 +213,18 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 	var rosType string
 	if _, rf, _, ok := optionField(raw, optRosField); ok {
 		rosType = optionString(rf, 1)
+		if base, suffix, ok := strings.Cut(rosType, "["); ok {
+			// An array suffix must say what the field is: [] for a
+			// repeated field, [N] for a fixed array of N.
+			want := "]"
+			if it.array > 0 {
+				want = fmt.Sprint(it.array) + "]"
+			}
+			if !f.Repeated || suffix != want {
+				return nil, fmt.Errorf("ros: %s: ROS type %q does not match the field", f.Desc.FullName(), rosType)
+			}
+			rosType = base
+		}
 		if name := optionString(rf, 2); name != "" {
 			it.name = name
 		}
@@ -237,8 +250,16 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 		return it, nil
 	case runtime.String, runtime.Bytes:
 		it.rt = String
-		if rosType != "" && f.Kind == runtime.Bytes && f.Repeated {
-			return nil, fmt.Errorf("ros: %s: ros_field type on repeated bytes is not supported", f.Desc.FullName())
+		// string, and for bytes (a ROS uint8[]) its element type, are the
+		// only ROS types of a string block.
+		switch rosType {
+		case "", "string":
+		case "uint8", "char", "byte", "int8":
+			if f.Kind != runtime.Bytes || f.Repeated {
+				return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
+			}
+		default:
+			return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
 		}
 		return it, nil
 	}
@@ -252,7 +273,7 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 	if rosType != "" {
 		rt, ok := typeNames[rosType]
 		if !ok || rt == String || rt == Time || rt == Duration {
-			return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
+			return nil, fmt.Errorf("ros: %s: ROS type %q for a field of type %v", f.Desc.FullName(), rosType, f.Desc.Kind())
 		}
 		if rt.float() != (f.Kind == runtime.Float || f.Kind == runtime.Double) {
 			return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"strings"
 
 	"google.golang.org/protobuf/types/known/anypb"
@@ -67,7 +68,10 @@ func (a Msg) AnyTypeName() string {
 }
 
 // AnyIs reports whether the Any message a holds a message of type t.
-func (a Msg) AnyIs(t *Type) bool { return a.AnyTypeName() == t.name }
+func (a Msg) AnyIs(t *Type) bool {
+	u := a.StringBytes(anyTypeURL) // compared without copying: no allocation
+	return string(u[bytes.LastIndexByte(u, '/')+1:]) == t.name
+}
 
 // AnyValue returns the message of type t embedded in the Any message a, or
 // a default message if a holds no value.

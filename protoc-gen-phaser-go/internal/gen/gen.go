@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
@@ -124,8 +125,22 @@ func skipFile(f *protogen.File) bool {
 // runtimePkg is the import path of the runtime.
 const runtimePkg = protogen.GoImportPath("github.com/phaser-go/phaser/runtime")
 
+// modulePath is the module of phaser-go.
+const modulePath = "github.com/phaser-go/phaser"
+
+// hasParam reports whether protoc passed the plugin parameter name (which
+// protogen handles itself for module, paths and M).
+func hasParam(plugin *protogen.Plugin, name string) bool {
+	for _, p := range strings.Split(plugin.Request.GetParameter(), ",") {
+		if k, _, _ := strings.Cut(p, "="); k == name {
+			return true
+		}
+	}
+	return false
+}
+
 // wellKnownRoot is where the handles of google/protobuf/*.proto live.
-const wellKnownRoot = "github.com/phaser-go/phaser/types/known/"
+const wellKnownRoot = modulePath + "/types/known/"
 
 // PackageOf returns the import path and package name of the Phaser handles
 // of a file with the given Go import path and package name.
@@ -144,7 +159,8 @@ type fileGen struct {
 	opts    Options
 	pkg     protogen.GoImportPath
 	layouts *layout.Cache
-	rawVar  string // name of the registered-file variable
+	rawVar  string                     // name of the registered-file variable
+	names   map[*protogen.Field]string // accessor names of the current message's fields
 }
 
 func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options) error {
@@ -153,8 +169,12 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options) error
 	filename := path.Join(dir, name, base+".phaser.go")
 	if strings.HasPrefix(string(pkg), wellKnownRoot) {
 		// The well-known types' handles ship in this module; the output
-		// is relative to its root.
-		filename = path.Join(strings.TrimPrefix(string(pkg), "github.com/phaser-go/phaser/"), base+".phaser.go")
+		// is relative to its root. With module= (which protogen strips
+		// from every output name) it is the full import path.
+		filename = path.Join(string(pkg), base+".phaser.go")
+		if !hasParam(plugin, "module") {
+			filename = strings.TrimPrefix(filename, modulePath+"/")
+		}
 	}
 	g := &fileGen{
 		GeneratedFile: plugin.NewGeneratedFile(filename, pkg),
@@ -169,6 +189,14 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options) error
 		if _, err := g.layouts.Of(m.Desc); err != nil {
 			return err
 		}
+		for _, fld := range m.Fields {
+			if err := validateArraySize(fld.Desc); err != nil {
+				return err
+			}
+			if err := checkHandles(fld.Desc); err != nil {
+				return err
+			}
+		}
 	}
 	g.header(name)
 	if err := g.registration(); err != nil {
@@ -179,6 +207,105 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options) error
 	}
 	for _, m := range allMessages(f.Messages) {
 		g.message(m)
+	}
+	return nil
+}
+
+// knownHandles are the well-known files whose handles ship in types/known
+// (scripts/generate makes them). google.protobuf.Any is runtime.Any.
+var knownHandles = map[string]bool{
+	"google/protobuf/timestamp.proto": true,
+	"google/protobuf/duration.proto":  true,
+	"google/protobuf/wrappers.proto":  true,
+	"google/protobuf/empty.proto":     true,
+}
+
+// checkHandles reports a message or enum field whose type has no Phaser
+// handles to refer to: a well-known type other than those of types/known
+// and Any, or a type of descriptor.proto or phaser/options.proto, which
+// produce no output. The generated code would import a package that does
+// not exist.
+func checkHandles(fd protoreflect.FieldDescriptor) error {
+	var d protoreflect.Descriptor
+	switch {
+	case fd.Message() != nil:
+		if fd.Message().FullName() == anyName {
+			return nil
+		}
+		d = fd.Message() // a map's entry is checked as a message of the file
+	case fd.Enum() != nil:
+		d = fd.Enum()
+	default:
+		return nil
+	}
+	p := d.ParentFile().Path()
+	if p == "google/protobuf/descriptor.proto" || p == "phaser/options.proto" ||
+		strings.HasPrefix(p, "google/protobuf/") && d.ParentFile().Package() == "google.protobuf" && !knownHandles[p] {
+		return fmt.Errorf("field %s: %s of %s has no Phaser handles (types/known has %s; Any is runtime.Any)",
+			fd.FullName(), d.FullName(), p, "timestamp, duration, wrappers and empty")
+	}
+	return nil
+}
+
+// arraySizeOption is the number of the (phaser.array_size) field option.
+const arraySizeOption = 50001
+
+// ArraySize returns the (phaser.array_size) option of a field and whether it
+// is set: from the parsed extension (protocompile's descriptors) or from the
+// options' unknown fields (protoc's, where no Go extension is linked in).
+func ArraySize(fd protoreflect.FieldDescriptor) (uint32, bool) {
+	opts, ok := fd.Options().(*descriptorpb.FieldOptions)
+	if !ok || opts == nil {
+		return 0, false
+	}
+	var n uint32
+	found := false
+	// Parsed as an extension (protocompile, or a linked-in Go extension).
+	opts.ProtoReflect().Range(func(xd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		if xd.IsExtension() && xd.Number() == arraySizeOption && xd.Kind() == protoreflect.Uint32Kind {
+			n, found = uint32(v.Uint()), true
+			return false
+		}
+		return true
+	})
+	b := opts.ProtoReflect().GetUnknown()
+	for len(b) > 0 {
+		num, typ, l := protowire.ConsumeTag(b)
+		if l < 0 {
+			break
+		}
+		b = b[l:]
+		if num == arraySizeOption && typ == protowire.VarintType {
+			v, l := protowire.ConsumeVarint(b)
+			if l < 0 {
+				break
+			}
+			n, found = uint32(v), true // the last occurrence wins
+			b = b[l:]
+			continue
+		}
+		l = protowire.ConsumeFieldValue(num, typ, b)
+		if l < 0 {
+			break
+		}
+		b = b[l:]
+	}
+	return n, found
+}
+
+// validateArraySize rejects (phaser.array_size) where C++ Phaser does
+// (ValidateArraySizeOption): only non-map repeated fields take it, with a
+// size above 0.
+func validateArraySize(fd protoreflect.FieldDescriptor) error {
+	n, ok := ArraySize(fd)
+	if !ok {
+		return nil
+	}
+	if !fd.IsList() {
+		return fmt.Errorf("field %s: (phaser.array_size) is only valid on non-map repeated fields", fd.FullName())
+	}
+	if n == 0 {
+		return fmt.Errorf("field %s: (phaser.array_size) must be greater than 0", fd.FullName())
 	}
 	return nil
 }

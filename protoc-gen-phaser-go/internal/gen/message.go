@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
@@ -37,6 +38,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	g.P("// message and ignores writes.")
 	g.P("type ", name, " struct{ m ", g.rt("Msg"), " }")
 	g.P()
+	g.names = accessorNames(m)
 	g.constructors(m, name, tv)
 	for _, o := range m.Oneofs {
 		if !o.Desc.IsSynthetic() {
@@ -168,15 +170,47 @@ func unionIndex(lm *layout.Message, od protoreflect.OneofDescriptor) int {
 	return -1
 }
 
-// accessor names a field's methods, avoiding the reserved ones.
-func accessor(f *protogen.Field) string {
-	n := f.GoName
-	for _, p := range []string{"", "Set", "Has", "Clear", "Mutable", "Allocate"} {
-		if reservedMethods[p+n] || reservedMethods[n+"Bytes"] {
-			return n + "_"
+// accessorNames names the accessors of m's fields: the field's Go name, with
+// underscores appended while one of the methods it would get clashes with a
+// method every handle has (as protoc-gen-go does), with the Which method of
+// a oneof, or with a method of an earlier field (name and name_bytes both
+// want NameBytes; value and has_value both want HasValue). Fields are named
+// in declaration order.
+func accessorNames(m *protogen.Message) map[*protogen.Field]string {
+	taken := make(map[string]bool, len(reservedMethods))
+	for k := range reservedMethods {
+		taken[k] = true
+	}
+	for _, o := range m.Oneofs {
+		if !o.Desc.IsSynthetic() {
+			taken["Which"+o.GoName] = true
 		}
 	}
-	return n
+	names := make(map[*protogen.Field]string, len(m.Fields))
+	for _, f := range m.Fields {
+		n := f.GoName
+		for slices.ContainsFunc(methodsOf(f, n), func(s string) bool { return taken[s] }) {
+			n += "_"
+		}
+		for _, s := range methodsOf(f, n) {
+			taken[s] = true
+		}
+		names[f] = n
+	}
+	return names
+}
+
+// methodsOf lists the methods that field f gets under accessor name n.
+func methodsOf(f *protogen.Field, n string) []string {
+	switch k := f.Desc.Kind(); {
+	case f.Desc.IsList() || f.Desc.IsMap():
+		return []string{n}
+	case k == protoreflect.MessageKind:
+		return []string{n, "Mutable" + n, "Has" + n, "Clear" + n}
+	case k == protoreflect.StringKind || k == protoreflect.BytesKind:
+		return []string{n, n + "Bytes", "Set" + n, "Set" + n + "Bytes", "Allocate" + n, "Has" + n, "Clear" + n}
+	}
+	return []string{n, "Set" + n, "Has" + n, "Clear" + n}
 }
 
 // field emits the accessors of one field.
@@ -249,7 +283,7 @@ func (g *fileGen) doc(method string, f *protogen.Field, what string) {
 
 func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
 	recv := "func (x " + m.GoIdent.GoName + ") "
-	n, fl, s := accessor(f), g.fieldLit(lf), g.scalarOf(f.Desc, f)
+	n, fl, s := g.names[f], g.fieldLit(lf), g.scalarOf(f.Desc, f)
 	if f.Oneof != nil {
 		uv := g.memberUnion(m, f, lm)
 		g.doc(n, f, "returns oneof member")
@@ -297,7 +331,7 @@ func (g *fileGen) memberHasClear(recv string, f *protogen.Field, n, fl, uv strin
 
 func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
 	recv := "func (x " + m.GoIdent.GoName + ") "
-	n, fl := accessor(f), g.fieldLit(lf)
+	n, fl := g.names[f], g.fieldLit(lf)
 	goType, conv := "string", "string(%s)"
 	if f.Desc.Kind() == protoreflect.BytesKind {
 		goType, conv = "[]byte", "append([]byte(nil), %s...)"
@@ -359,7 +393,7 @@ func (g *fileGen) msgRef(msg *protogen.Message) (typ, typeExpr, wrap string) {
 
 func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
 	recv := "func (x " + m.GoIdent.GoName + ") "
-	n, fl := accessor(f), g.fieldLit(lf)
+	n, fl := g.names[f], g.fieldLit(lf)
 	var typ, texpr, wrap string
 	if f.Message.Desc.FullName() == anyName {
 		typ, texpr, wrap = g.rt("Any"), g.rt("AnyType")+"()", g.rt("AnyOf")+"(%s)"
@@ -391,9 +425,21 @@ func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layou
 	g.P()
 }
 
+// scalarLists names the runtime list type of each scalar storage kind
+// (enums take Int32List with the enum type).
+var scalarLists = map[layout.Kind]string{
+	layout.BoolKind:   "BoolList",
+	layout.Int32Kind:  "Int32List",
+	layout.Uint32Kind: "Uint32List",
+	layout.Int64Kind:  "Int64List",
+	layout.Uint64Kind: "Uint64List",
+	layout.FloatKind:  "Float32List",
+	layout.DoubleKind: "Float64List",
+}
+
 func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Field) {
 	recv := "func (x " + m.GoIdent.GoName + ") "
-	n, fl := accessor(f), g.fieldLit(lf)
+	n, fl := g.names[f], g.fieldLit(lf)
 	var typ, expr string
 	switch k := f.Desc.Kind(); {
 	case f.Desc.IsMap() || k == protoreflect.MessageKind:
@@ -414,35 +460,28 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 		expr = fmt.Sprintf(ofList, g.rt("NewMessageList")+"(x.m, "+fl+", "+texpr+")")
 	case k == protoreflect.StringKind || k == protoreflect.BytesKind:
 		typ, expr = g.rt("StringList"), g.rt("NewStringList")+"(x.m, "+fl+")"
+	case k == protoreflect.EnumKind:
+		et := g.enumType(f.Enum)
+		typ = g.rt("Int32List") + "[" + et + "]"
+		expr = g.rt("NewInt32List") + "[" + et + "](x.m, " + fl + ")"
 	default:
-		s := g.scalarOf(f.Desc, f)
-		var list string
-		switch s.goType {
-		case "bool":
-			list = "BoolList"
-		case "uint32":
-			list = "Uint32List"
-		case "int64":
-			list = "Int64List"
-		case "uint64":
-			list = "Uint64List"
-		case "float32":
-			list = "Float32List"
-		case "float64":
-			list = "Float64List"
-		default: // int32 and enums
-			typ = g.rt("Int32List") + "[" + s.goType + "]"
-			expr = g.rt("NewInt32List") + "[" + s.goType + "](x.m, " + fl + ")"
+		list := scalarLists[lf.Kind]
+		if list == "Int32List" {
+			typ = g.rt(list) + "[int32]"
+			expr = g.rt("NewInt32List") + "[int32](x.m, " + fl + ")"
+			break
 		}
-		if list != "" {
-			typ, expr = g.rt(list), g.rt("New"+list)+"(x.m, "+fl+")"
-		}
+		typ, expr = g.rt(list), g.rt("New"+list)+"(x.m, "+fl+")"
 	}
 	what := "returns the list handle of repeated"
 	if f.Desc.IsMap() {
 		what = "returns the entries (in insertion order, keys not de-duplicated) of map"
 	}
 	g.doc(n, f, what)
+	if size, ok := ArraySize(f.Desc); ok {
+		g.P("// (phaser.array_size) = ", size, ": a fixed ROS array of ", size, " elements, stored")
+		g.P("// as a plain list (the ROS frontend pads it to ", size, " on mutable access).")
+	}
 	g.P(recv, n, "() ", typ, " { return ", expr, " }")
 	g.P()
 }

@@ -100,30 +100,30 @@ func DurationFromAny(a runtime.Any) (Duration, bool) {
 // MutableAnyDuration makes an Any hold a new, empty Duration and returns it.
 func MutableAnyDuration(a runtime.Any) Duration { return Duration{a.Mutable(phaserType_Duration)} }
 
-// returns field seconds (1).
+// Seconds returns field seconds (1).
 func (x Duration) Seconds() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }
 
-// sets field seconds (1).
+// SetSeconds sets field seconds (1).
 func (x Duration) SetSeconds(v int64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, uint64(v)) }
 
-// reports the presence of field seconds (1).
+// HasSeconds reports the presence of field seconds (1).
 func (x Duration) HasSeconds() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field seconds (1).
+// ClearSeconds clears field seconds (1).
 func (x Duration) ClearSeconds() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
-// returns field nanos (2).
+// Nanos returns field nanos (2).
 func (x Duration) Nanos() int32 { return int32(x.m.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1})) }
 
-// sets field nanos (2).
+// SetNanos sets field nanos (2).
 func (x Duration) SetNanos(v int32) {
 	x.m.Set32(runtime.Field{Number: 2, Offset: 16, ID: 1}, uint32(v))
 }
 
-// reports the presence of field nanos (2).
+// HasNanos reports the presence of field nanos (2).
 func (x Duration) HasNanos() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
 
-// clears field nanos (2).
+// ClearNanos clears field nanos (2).
 func (x Duration) ClearNanos() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // DurationList is a handle on a repeated field of Duration messages.

@@ -100,32 +100,32 @@ func TimestampFromAny(a runtime.Any) (Timestamp, bool) {
 // MutableAnyTimestamp makes an Any hold a new, empty Timestamp and returns it.
 func MutableAnyTimestamp(a runtime.Any) Timestamp { return Timestamp{a.Mutable(phaserType_Timestamp)} }
 
-// returns field seconds (1).
+// Seconds returns field seconds (1).
 func (x Timestamp) Seconds() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }
 
-// sets field seconds (1).
+// SetSeconds sets field seconds (1).
 func (x Timestamp) SetSeconds(v int64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, uint64(v)) }
 
-// reports the presence of field seconds (1).
+// HasSeconds reports the presence of field seconds (1).
 func (x Timestamp) HasSeconds() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field seconds (1).
+// ClearSeconds clears field seconds (1).
 func (x Timestamp) ClearSeconds() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
-// returns field nanos (2).
+// Nanos returns field nanos (2).
 func (x Timestamp) Nanos() int32 {
 	return int32(x.m.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
-// sets field nanos (2).
+// SetNanos sets field nanos (2).
 func (x Timestamp) SetNanos(v int32) {
 	x.m.Set32(runtime.Field{Number: 2, Offset: 16, ID: 1}, uint32(v))
 }
 
-// reports the presence of field nanos (2).
+// HasNanos reports the presence of field nanos (2).
 func (x Timestamp) HasNanos() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
 
-// clears field nanos (2).
+// ClearNanos clears field nanos (2).
 func (x Timestamp) ClearNanos() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // TimestampList is a handle on a repeated field of Timestamp messages.

@@ -108,20 +108,20 @@ func MutableAnyDoubleValue(a runtime.Any) DoubleValue {
 	return DoubleValue{a.Mutable(phaserType_DoubleValue)}
 }
 
-// returns field value (1).
+// Value returns field value (1).
 func (x DoubleValue) Value() float64 {
 	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
 }
 
-// sets field value (1).
+// SetValue sets field value (1).
 func (x DoubleValue) SetValue(v float64) {
 	x.m.Set64(runtime.Field{Number: 1, Offset: 8}, math.Float64bits(v))
 }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x DoubleValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x DoubleValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
 // DoubleValueList is a handle on a repeated field of DoubleValue messages.
@@ -244,20 +244,20 @@ func MutableAnyFloatValue(a runtime.Any) FloatValue {
 	return FloatValue{a.Mutable(phaserType_FloatValue)}
 }
 
-// returns field value (1).
+// Value returns field value (1).
 func (x FloatValue) Value() float32 {
 	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 1, Offset: 8}))
 }
 
-// sets field value (1).
+// SetValue sets field value (1).
 func (x FloatValue) SetValue(v float32) {
 	x.m.Set32(runtime.Field{Number: 1, Offset: 8}, math.Float32bits(v))
 }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x FloatValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x FloatValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
 // FloatValueList is a handle on a repeated field of FloatValue messages.
@@ -380,16 +380,16 @@ func MutableAnyInt64Value(a runtime.Any) Int64Value {
 	return Int64Value{a.Mutable(phaserType_Int64Value)}
 }
 
-// returns field value (1).
+// Value returns field value (1).
 func (x Int64Value) Value() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }
 
-// sets field value (1).
+// SetValue sets field value (1).
 func (x Int64Value) SetValue(v int64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, uint64(v)) }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x Int64Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x Int64Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
@@ -512,16 +512,16 @@ func MutableAnyUInt64Value(a runtime.Any) UInt64Value {
 	return UInt64Value{a.Mutable(phaserType_UInt64Value)}
 }
 
-// returns field value (1).
+// Value returns field value (1).
 func (x UInt64Value) Value() uint64 { return x.m.Get64(runtime.Field{Number: 1, Offset: 8}) }
 
-// sets field value (1).
+// SetValue sets field value (1).
 func (x UInt64Value) SetValue(v uint64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, v) }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x UInt64Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x UInt64Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
 // UInt64ValueList is a handle on a repeated field of UInt64Value messages.
@@ -644,16 +644,16 @@ func MutableAnyInt32Value(a runtime.Any) Int32Value {
 	return Int32Value{a.Mutable(phaserType_Int32Value)}
 }
 
-// returns field value (1).
+// Value returns field value (1).
 func (x Int32Value) Value() int32 { return int32(x.m.Get32(runtime.Field{Number: 1, Offset: 8})) }
 
-// sets field value (1).
+// SetValue sets field value (1).
 func (x Int32Value) SetValue(v int32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, uint32(v)) }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x Int32Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x Int32Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
 // Int32ValueList is a handle on a repeated field of Int32Value messages.
@@ -776,16 +776,16 @@ func MutableAnyUInt32Value(a runtime.Any) UInt32Value {
 	return UInt32Value{a.Mutable(phaserType_UInt32Value)}
 }
 
-// returns field value (1).
+// Value returns field value (1).
 func (x UInt32Value) Value() uint32 { return x.m.Get32(runtime.Field{Number: 1, Offset: 8}) }
 
-// sets field value (1).
+// SetValue sets field value (1).
 func (x UInt32Value) SetValue(v uint32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, v) }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x UInt32Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x UInt32Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
 // UInt32ValueList is a handle on a repeated field of UInt32Value messages.
@@ -906,18 +906,18 @@ func BoolValueFromAny(a runtime.Any) (BoolValue, bool) {
 // MutableAnyBoolValue makes an Any hold a new, empty BoolValue and returns it.
 func MutableAnyBoolValue(a runtime.Any) BoolValue { return BoolValue{a.Mutable(phaserType_BoolValue)} }
 
-// returns field value (1).
+// Value returns field value (1).
 func (x BoolValue) Value() bool { return x.m.Get8(runtime.Field{Number: 1, Offset: 8}) != 0 }
 
-// sets field value (1).
+// SetValue sets field value (1).
 func (x BoolValue) SetValue(v bool) {
 	x.m.Set8(runtime.Field{Number: 1, Offset: 8}, runtime.BoolByte(v))
 }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x BoolValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x BoolValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
 // BoolValueList is a handle on a repeated field of BoolValue messages.
@@ -1040,31 +1040,31 @@ func MutableAnyStringValue(a runtime.Any) StringValue {
 	return StringValue{a.Mutable(phaserType_StringValue)}
 }
 
-// returns a copy of field value (1).
+// Value returns a copy of field value (1).
 func (x StringValue) Value() string {
 	return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}))
 }
 
-// returns without copying field value (1).
+// ValueBytes returns without copying field value (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x StringValue) ValueBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
 
-// sets field value (1).
+// SetValue sets field value (1).
 func (x StringValue) SetValue(v string) { x.m.SetString(runtime.Field{Number: 1, Offset: 8}, v) }
 
-// sets from bytes (which may alias the payload) field value (1).
+// SetValueBytes sets from bytes (which may alias the payload) field value (1).
 func (x StringValue) SetValueBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
 
-// makes n bytes long and returns them to fill in place: field value (1).
+// AllocateValue makes n bytes long and returns them to fill in place: field value (1).
 func (x StringValue) AllocateValue(n int) []byte {
 	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
 }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x StringValue) HasValue() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x StringValue) ClearValue() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
 
 // StringValueList is a handle on a repeated field of StringValue messages.
@@ -1187,28 +1187,28 @@ func MutableAnyBytesValue(a runtime.Any) BytesValue {
 	return BytesValue{a.Mutable(phaserType_BytesValue)}
 }
 
-// returns a copy of field value (1).
+// Value returns a copy of field value (1).
 func (x BytesValue) Value() []byte {
 	return append([]byte(nil), x.m.StringBytes(runtime.Field{Number: 1, Offset: 8})...)
 }
 
-// returns without copying field value (1).
+// ValueBytes returns without copying field value (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x BytesValue) ValueBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
 
-// sets (v may alias the payload) field value (1).
+// SetValue sets (v may alias the payload) field value (1).
 func (x BytesValue) SetValue(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
 
-// makes n bytes long and returns them to fill in place: field value (1).
+// AllocateValue makes n bytes long and returns them to fill in place: field value (1).
 func (x BytesValue) AllocateValue(n int) []byte {
 	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
 }
 
-// reports the presence of field value (1).
+// HasValue reports the presence of field value (1).
 func (x BytesValue) HasValue() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
 
-// clears field value (1).
+// ClearValue clears field value (1).
 func (x BytesValue) ClearValue() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
 
 // BytesValueList is a handle on a repeated field of BytesValue messages.

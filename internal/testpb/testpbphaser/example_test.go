@@ -1,0 +1,76 @@
+package testpbphaser_test
+
+import (
+	"fmt"
+
+	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
+)
+
+// A message built in caller memory (here a plain slice; it could be a
+// shared-memory segment) and read back from its bytes, as a receiver does.
+func ExampleNewInnerIn() {
+	mem := make([]byte, 4096)
+	x, err := pb.NewInnerIn(mem)
+	if err != nil {
+		panic(err)
+	}
+	x.SetA(7)
+	x.SetS("hello")
+	deep := x.MutableDeep()
+	deep.SetX(-3)
+	deep.Names().Append("a")
+	deep.Names().Append("b")
+	if x.Failed() {
+		panic("the buffer is full")
+	}
+
+	r, err := pb.ReadInner(x.Bytes())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.A(), r.S(), r.Deep().X(), r.Deep().Names().Len())
+	for i, name := range r.Deep().Names().All() {
+		fmt.Println(i, string(name))
+	}
+	// Output:
+	// 7 hello -3 2
+	// 0 a
+	// 1 b
+}
+
+// Oneofs, maps and Any in a fixed buffer.
+func ExampleNewEverythingIn() {
+	x, err := pb.NewEverythingIn(make([]byte, 8192))
+	if err != nil {
+		panic(err)
+	}
+	x.SetChoiceString("text")
+	x.SetChoiceInt32(5) // switches the oneof's arm
+	e := x.Counts().Append()
+	e.SetKey("apples")
+	e.SetValue(3)
+	pb.MutableAnyInner(x.MutableAny()).SetS("packed")
+
+	r, err := pb.ReadEverything(x.Bytes())
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(r.WhichChoice() == pb.Everything_ChoiceInt32_Case, r.ChoiceInt32(), r.ChoiceString() == "")
+	for _, e := range r.Counts().All() {
+		fmt.Println(e.Key(), e.Value())
+	}
+	if in, ok := pb.InnerFromAny(r.Any()); ok {
+		fmt.Println(r.Any().TypeName(), in.S())
+	}
+	// Output:
+	// true 5 true
+	// apples 3
+	// phasertest.Inner packed
+}
+
+// A buffer that is too small is reported when the message is created.
+func ExampleNewScalarsIn_tooSmall() {
+	_, err := pb.NewScalarsIn(make([]byte, 16))
+	fmt.Println(err != nil)
+	// Output: true
+}
