@@ -1,7 +1,8 @@
 // Package proto writes and reads the protobuf wire format straight from and
 // into Phaser payloads, with no intermediate message.
 //
-// The output is canonical: fields in field-number order, proto3 fields with
+// The output is canonical: fields in protobuf-go's order (by field number,
+// real oneofs last), proto3 fields with
 // implicit presence omitted when zero, map entries sorted by key (the last of
 // duplicate keys wins), exactly what protobuf-go's
 // proto.MarshalOptions{Deterministic: true} gives for the same message. C++
@@ -60,7 +61,7 @@ func planOf(t *runtime.Type) *plan {
 		p.fields = append(p.fields, fp)
 		p.byNum[fp.num] = fp
 	}
-	sort.Slice(p.fields, func(i, j int) bool { return p.fields[i].num < p.fields[j].num })
+	sort.Slice(p.fields, func(i, j int) bool { return legacyOrder(p.fields[i].f.Desc, p.fields[j].f.Desc) })
 	actual, _ := plans.LoadOrStore(t, p)
 	return actual.(*plan)
 }
@@ -95,6 +96,26 @@ func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
 		fp.val = newFieldPlan(e.FieldByNumber(2))
 	}
 	return fp
+}
+
+// legacyOrder is protobuf-go's marshaling order: fields outside real oneofs
+// by number, then each oneof's fields (oneofs in declaration order) by
+// number. libprotobuf writes all fields by number; both parse the same.
+func legacyOrder(x, y protoreflect.FieldDescriptor) bool {
+	ox, oy := x.ContainingOneof(), y.ContainingOneof()
+	if ox != nil && ox.IsSynthetic() {
+		ox = nil
+	}
+	if oy != nil && oy.IsSynthetic() {
+		oy = nil
+	}
+	switch {
+	case (ox == nil) != (oy == nil):
+		return ox == nil
+	case ox != nil && ox != oy:
+		return ox.Index() < oy.Index()
+	}
+	return x.Number() < y.Number()
 }
 
 // subPlan returns the plan of a message field's type.

@@ -575,8 +575,28 @@ func order(p *plan) []orderedField {
 		}
 		out = append(out, orderedField{i, it, nil})
 	}
-	slices.SortFunc(out, func(a, b orderedField) int { return int(a.it.f.Number) - int(b.it.f.Number) })
+	// protobuf-go's order (package proto): fields outside real oneofs by
+	// number, then each oneof's fields by number.
+	slices.SortStableFunc(out, func(a, b orderedField) int {
+		ka, kb := oneofRank(a), oneofRank(b)
+		if ka != kb {
+			return ka - kb
+		}
+		return int(a.it.f.Number) - int(b.it.f.Number)
+	})
 	return out
+}
+
+// oneofRank is 0 for a field outside a real oneof, else 1 + the index of
+// the oneof's item (items follow oneof declaration order).
+func oneofRank(of orderedField) int {
+	if of.union == nil {
+		return 0
+	}
+	if od := of.it.f.Desc.ContainingOneof(); od != nil && od.IsSynthetic() {
+		return 0
+	}
+	return 1 + of.index
 }
 
 type orderedField struct {

@@ -242,6 +242,11 @@ func kindOf(k layout.Kind) Kind {
 	return Message
 }
 
+// ElemSize returns the stored size of one value of the field: 1, 4 or 8
+// for scalars, 4 (an offset) for strings and messages. For a repeated field
+// it is the element size (Size is the 8-byte VectorHeader slot).
+func (f *FieldInfo) ElemSize() int { return elemSize(f.Kind) }
+
 // elemSize returns the size of one element of a repeated field of kind k
 // (a uint32 offset for strings and messages).
 func elemSize(k Kind) int {

@@ -9,6 +9,8 @@
 package quickstartphaser
 
 import (
+	proto1 "github.com/phaser-go/phaser/proto"
+	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	timestamppbphaser "github.com/phaser-go/phaser/types/known/timestamppbphaser"
 	proto "google.golang.org/protobuf/proto"
@@ -131,6 +133,49 @@ func PoseFromAny(a runtime.Any) (Pose, bool) {
 
 // MutableAnyPose makes an Any hold a new, empty Pose and returns it.
 func MutableAnyPose(a runtime.Any) Pose { return Pose{a.Mutable(phaserType_Pose)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Pose) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Pose) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Pose) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Pose)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Pose) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Pose)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Pose) UnmarshalProto(data []byte) error { return proto1.Unmarshal(data, x.m, phaserType_Pose) }
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Pose) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Pose) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Pose) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Pose) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Pose) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Pose)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Pose) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Pose) CopyFrom(src Pose) bool { return x.m.CopyFrom(phaserType_Pose, src.m) }
 
 // X returns field x (1).
 func (x Pose) X() float64 {
@@ -295,6 +340,51 @@ func RobotFromAny(a runtime.Any) (Robot, bool) {
 
 // MutableAnyRobot makes an Any hold a new, empty Robot and returns it.
 func MutableAnyRobot(a runtime.Any) Robot { return Robot{a.Mutable(phaserType_Robot)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Robot) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Robot) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Robot) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Robot)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Robot) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Robot)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Robot) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Robot)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Robot) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Robot) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Robot) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Robot) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Robot) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Robot)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Robot) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Robot) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Robot) CopyFrom(src Robot) bool { return x.m.CopyFrom(phaserType_Robot, src.m) }
 
 var phaserUnion_Robot_Task = phaserType_Robot.Unions()[0]
 

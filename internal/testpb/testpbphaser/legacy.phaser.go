@@ -9,6 +9,8 @@
 package testpbphaser
 
 import (
+	proto1 "github.com/phaser-go/phaser/proto"
+	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	proto "google.golang.org/protobuf/proto"
 	iter "iter"
@@ -130,6 +132,51 @@ func LegacyFromAny(a runtime.Any) (Legacy, bool) {
 
 // MutableAnyLegacy makes an Any hold a new, empty Legacy and returns it.
 func MutableAnyLegacy(a runtime.Any) Legacy { return Legacy{a.Mutable(phaserType_Legacy)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Legacy) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Legacy) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Legacy) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Legacy)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Legacy) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Legacy)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Legacy) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Legacy)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Legacy) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Legacy) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Legacy) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Legacy) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Legacy) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Legacy)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Legacy) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Legacy) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Legacy) CopyFrom(src Legacy) bool { return x.m.CopyFrom(phaserType_Legacy, src.m) }
 
 var phaserUnion_Legacy_Pick = phaserType_Legacy.Unions()[0]
 

@@ -10,6 +10,8 @@ package testpbphaser
 
 import (
 	importedpbphaser "github.com/phaser-go/phaser/internal/testpb/importedpb/importedpbphaser"
+	proto1 "github.com/phaser-go/phaser/proto"
+	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	durationpbphaser "github.com/phaser-go/phaser/types/known/durationpbphaser"
 	timestamppbphaser "github.com/phaser-go/phaser/types/known/timestamppbphaser"
@@ -241,6 +243,53 @@ func ScalarsFromAny(a runtime.Any) (Scalars, bool) {
 
 // MutableAnyScalars makes an Any hold a new, empty Scalars and returns it.
 func MutableAnyScalars(a runtime.Any) Scalars { return Scalars{a.Mutable(phaserType_Scalars)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Scalars) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Scalars) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Scalars) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Scalars)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Scalars) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Scalars)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Scalars) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Scalars)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Scalars) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Scalars) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Scalars) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Scalars)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Scalars) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Scalars)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Scalars) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Scalars) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Scalars) CopyFrom(src Scalars) bool { return x.m.CopyFrom(phaserType_Scalars, src.m) }
 
 // FDouble returns field f_double (1).
 func (x Scalars) FDouble() float64 {
@@ -615,6 +664,55 @@ func RepeatedFromAny(a runtime.Any) (Repeated, bool) {
 // MutableAnyRepeated makes an Any hold a new, empty Repeated and returns it.
 func MutableAnyRepeated(a runtime.Any) Repeated { return Repeated{a.Mutable(phaserType_Repeated)} }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Repeated) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Repeated) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Repeated) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Repeated)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Repeated) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Repeated)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Repeated) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Repeated)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Repeated) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Repeated) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Repeated) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Repeated)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Repeated) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Repeated)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Repeated) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Repeated)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Repeated) CopyFrom(src Repeated) bool { return x.m.CopyFrom(phaserType_Repeated, src.m) }
+
 // RDouble returns the list handle of repeated field r_double (1).
 func (x Repeated) RDouble() runtime.Float64List {
 	return runtime.NewFloat64List(x.m, runtime.Field{Number: 1, Offset: 8})
@@ -883,6 +981,51 @@ func InnerFromAny(a runtime.Any) (Inner, bool) {
 // MutableAnyInner makes an Any hold a new, empty Inner and returns it.
 func MutableAnyInner(a runtime.Any) Inner { return Inner{a.Mutable(phaserType_Inner)} }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Inner) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Inner) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Inner) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Inner)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Inner) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Inner)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Inner) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Inner)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Inner) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Inner) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Inner) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Inner) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Inner) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Inner)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Inner) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Inner) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Inner) CopyFrom(src Inner) bool { return x.m.CopyFrom(phaserType_Inner, src.m) }
+
 // A returns field a (1).
 func (x Inner) A() int32 { return int32(x.m.Get32(runtime.Field{Number: 1, Offset: 8})) }
 
@@ -1058,6 +1201,55 @@ func MutableAnyInner_Deep(a runtime.Any) Inner_Deep {
 	return Inner_Deep{a.Mutable(phaserType_Inner_Deep)}
 }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Inner_Deep) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Inner_Deep) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Inner_Deep) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Inner_Deep)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Inner_Deep) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Inner_Deep)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Inner_Deep) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Inner_Deep)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Inner_Deep) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Inner_Deep) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Inner_Deep) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Inner_Deep)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Inner_Deep) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Inner_Deep)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Inner_Deep) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Inner_Deep)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Inner_Deep) CopyFrom(src Inner_Deep) bool { return x.m.CopyFrom(phaserType_Inner_Deep, src.m) }
+
 // X returns field x (1).
 func (x Inner_Deep) X() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }
 
@@ -1193,6 +1385,51 @@ func EmptyFromAny(a runtime.Any) (Empty, bool) {
 // MutableAnyEmpty makes an Any hold a new, empty Empty and returns it.
 func MutableAnyEmpty(a runtime.Any) Empty { return Empty{a.Mutable(phaserType_Empty)} }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Empty) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Empty) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Empty) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Empty)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Empty) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Empty)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Empty) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Empty)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Empty) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Empty) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Empty) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Empty) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Empty) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Empty)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Empty) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Empty) CopyFrom(src Empty) bool { return x.m.CopyFrom(phaserType_Empty, src.m) }
+
 // EmptyList is a handle on a repeated field of Empty messages.
 type EmptyList struct{ l runtime.MessageList }
 
@@ -1310,6 +1547,49 @@ func NodeFromAny(a runtime.Any) (Node, bool) {
 
 // MutableAnyNode makes an Any hold a new, empty Node and returns it.
 func MutableAnyNode(a runtime.Any) Node { return Node{a.Mutable(phaserType_Node)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Node) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Node) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Node) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Node)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Node) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Node)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Node) UnmarshalProto(data []byte) error { return proto1.Unmarshal(data, x.m, phaserType_Node) }
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Node) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Node) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Node) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Node) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Node) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Node)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Node) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Node) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Node) CopyFrom(src Node) bool { return x.m.CopyFrom(phaserType_Node, src.m) }
 
 // Value returns field value (1).
 func (x Node) Value() int32 { return int32(x.m.Get32(runtime.Field{Number: 1, Offset: 8})) }
@@ -1461,6 +1741,49 @@ func WideFromAny(a runtime.Any) (Wide, bool) {
 
 // MutableAnyWide makes an Any hold a new, empty Wide and returns it.
 func MutableAnyWide(a runtime.Any) Wide { return Wide{a.Mutable(phaserType_Wide)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Wide) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Wide) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Wide) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Wide)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Wide) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Wide)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Wide) UnmarshalProto(data []byte) error { return proto1.Unmarshal(data, x.m, phaserType_Wide) }
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Wide) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Wide) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Wide) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Wide) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Wide) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Wide)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Wide) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Wide) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Wide) CopyFrom(src Wide) bool { return x.m.CopyFrom(phaserType_Wide, src.m) }
 
 // W00 returns field w00 (1).
 func (x Wide) W00() float64 {
@@ -2093,6 +2416,55 @@ func EverythingFromAny(a runtime.Any) (Everything, bool) {
 func MutableAnyEverything(a runtime.Any) Everything {
 	return Everything{a.Mutable(phaserType_Everything)}
 }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Everything) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Everything) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Everything)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Everything) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Everything)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Everything) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Everything)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Everything) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Everything) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Everything)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Everything) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Everything)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Everything) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Everything)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything) CopyFrom(src Everything) bool { return x.m.CopyFrom(phaserType_Everything, src.m) }
 
 var phaserUnion_Everything_Choice = phaserType_Everything.Unions()[0]
 
@@ -3125,6 +3497,61 @@ func MutableAnyEverything_CountsEntry(a runtime.Any) Everything_CountsEntry {
 	return Everything_CountsEntry{a.Mutable(phaserType_Everything_CountsEntry)}
 }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Everything_CountsEntry) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_Everything_CountsEntry)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything_CountsEntry) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Everything_CountsEntry)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Everything_CountsEntry) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Everything_CountsEntry)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Everything_CountsEntry) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Everything_CountsEntry)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Everything_CountsEntry) MarshalROS() ([]byte, error) {
+	return ros.Marshal(x.m, phaserType_Everything_CountsEntry)
+}
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything_CountsEntry) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Everything_CountsEntry)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Everything_CountsEntry) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Everything_CountsEntry)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Everything_CountsEntry) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Everything_CountsEntry)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything_CountsEntry) CopyFrom(src Everything_CountsEntry) bool {
+	return x.m.CopyFrom(phaserType_Everything_CountsEntry, src.m)
+}
+
 // Key returns a copy of field key (1).
 func (x Everything_CountsEntry) Key() string {
 	return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}))
@@ -3306,6 +3733,61 @@ func MutableAnyEverything_ByIdEntry(a runtime.Any) Everything_ByIdEntry {
 	return Everything_ByIdEntry{a.Mutable(phaserType_Everything_ByIdEntry)}
 }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Everything_ByIdEntry) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_Everything_ByIdEntry)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything_ByIdEntry) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Everything_ByIdEntry)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Everything_ByIdEntry) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Everything_ByIdEntry)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Everything_ByIdEntry) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Everything_ByIdEntry)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Everything_ByIdEntry) MarshalROS() ([]byte, error) {
+	return ros.Marshal(x.m, phaserType_Everything_ByIdEntry)
+}
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything_ByIdEntry) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Everything_ByIdEntry)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Everything_ByIdEntry) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Everything_ByIdEntry)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Everything_ByIdEntry) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Everything_ByIdEntry)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything_ByIdEntry) CopyFrom(src Everything_ByIdEntry) bool {
+	return x.m.CopyFrom(phaserType_Everything_ByIdEntry, src.m)
+}
+
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
 	return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
@@ -3474,6 +3956,61 @@ func Everything_RemoteByNumEntryFromAny(a runtime.Any) (Everything_RemoteByNumEn
 // MutableAnyEverything_RemoteByNumEntry makes an Any hold a new, empty Everything_RemoteByNumEntry and returns it.
 func MutableAnyEverything_RemoteByNumEntry(a runtime.Any) Everything_RemoteByNumEntry {
 	return Everything_RemoteByNumEntry{a.Mutable(phaserType_Everything_RemoteByNumEntry)}
+}
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Everything_RemoteByNumEntry) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_Everything_RemoteByNumEntry)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything_RemoteByNumEntry) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Everything_RemoteByNumEntry)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Everything_RemoteByNumEntry) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Everything_RemoteByNumEntry)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Everything_RemoteByNumEntry) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Everything_RemoteByNumEntry)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Everything_RemoteByNumEntry) MarshalROS() ([]byte, error) {
+	return ros.Marshal(x.m, phaserType_Everything_RemoteByNumEntry)
+}
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything_RemoteByNumEntry) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Everything_RemoteByNumEntry)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Everything_RemoteByNumEntry) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Everything_RemoteByNumEntry)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Everything_RemoteByNumEntry) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Everything_RemoteByNumEntry)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything_RemoteByNumEntry) CopyFrom(src Everything_RemoteByNumEntry) bool {
+	return x.m.CopyFrom(phaserType_Everything_RemoteByNumEntry, src.m)
 }
 
 // Key returns field key (1).
@@ -3646,6 +4183,61 @@ func Everything_LabelsByKeyEntryFromAny(a runtime.Any) (Everything_LabelsByKeyEn
 // MutableAnyEverything_LabelsByKeyEntry makes an Any hold a new, empty Everything_LabelsByKeyEntry and returns it.
 func MutableAnyEverything_LabelsByKeyEntry(a runtime.Any) Everything_LabelsByKeyEntry {
 	return Everything_LabelsByKeyEntry{a.Mutable(phaserType_Everything_LabelsByKeyEntry)}
+}
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Everything_LabelsByKeyEntry) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_Everything_LabelsByKeyEntry)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything_LabelsByKeyEntry) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Everything_LabelsByKeyEntry)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Everything_LabelsByKeyEntry) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Everything_LabelsByKeyEntry)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Everything_LabelsByKeyEntry) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Everything_LabelsByKeyEntry)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Everything_LabelsByKeyEntry) MarshalROS() ([]byte, error) {
+	return ros.Marshal(x.m, phaserType_Everything_LabelsByKeyEntry)
+}
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Everything_LabelsByKeyEntry) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Everything_LabelsByKeyEntry)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Everything_LabelsByKeyEntry) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Everything_LabelsByKeyEntry)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Everything_LabelsByKeyEntry) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Everything_LabelsByKeyEntry)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything_LabelsByKeyEntry) CopyFrom(src Everything_LabelsByKeyEntry) bool {
+	return x.m.CopyFrom(phaserType_Everything_LabelsByKeyEntry, src.m)
 }
 
 // Key returns a copy of field key (1).

@@ -34,8 +34,13 @@ type Options struct {
 	// Phaser 3 (inline nested messages).
 	Frontend string
 	// ROSMetadata emits ROSDataType, ROSDefinition and ROSMD5 (C++
-	// ros_metadata); reserved for the ROS wire support.
+	// ros_metadata): the ROS identity of each message, computed the way ROS
+	// computes it, as constants.
 	ROSMetadata bool
+	// ProtoGo emits FromProto and a typed ToProto that convert to and from
+	// the protoc-gen-go types of the same file (its go_package), through the
+	// wire format.
+	ProtoGo bool
 }
 
 // Set parses one plugin parameter; it is protogen.Options.ParamFunc.
@@ -61,6 +66,12 @@ func (o *Options) Set(name, value string) error {
 			return fmt.Errorf("ros_metadata: %w", err)
 		}
 		o.ROSMetadata = b
+	case "protogo":
+		b, err := parseBool(value)
+		if err != nil {
+			return fmt.Errorf("protogo: %w", err)
+		}
+		o.ProtoGo = b
 	case "active_message":
 		// C++ adds a std::any member that travels with the handle; a Go
 		// handle is a small value that callers embed or wrap as they like.
@@ -161,6 +172,7 @@ type fileGen struct {
 	layouts *layout.Cache
 	rawVar  string                     // name of the registered-file variable
 	names   map[*protogen.Field]string // accessor names of the current message's fields
+	err     error                      // the first error of an emit function
 }
 
 func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options) error {
@@ -208,7 +220,7 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options) error
 	for _, m := range allMessages(f.Messages) {
 		g.message(m)
 	}
-	return nil
+	return g.err
 }
 
 // knownHandles are the well-known files whose handles ship in types/known

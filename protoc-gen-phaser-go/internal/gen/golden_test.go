@@ -228,13 +228,16 @@ func TestParameters(t *testing.T) {
 		{"frontend=cpp", `frontend "cpp"`},
 		{"package_suffix=1x", "package_suffix"},
 		{"ros_metadata=maybe", "ros_metadata"},
+		// As in C++: ROS metadata needs a data type it can infer.
+		{"ros_metadata", "cannot infer the ROS data type"},
+		{"protogo=2", "protogo"},
 	} {
 		_, err := generateSource(t, simpleProto, tc.param)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error = %v, want one containing %q", tc.param, err, tc.want)
 		}
 	}
-	for _, param := range []string{"", "frontend=ros", "frontend=protobuf", "frontend=", "ros_metadata", "active_message=true", "package_suffix=ph", "paths=source_relative"} {
+	for _, param := range []string{"", "frontend=ros", "frontend=protobuf", "frontend=", "protogo", "active_message=true", "package_suffix=ph", "paths=source_relative"} {
 		if _, err := generateSource(t, simpleProto, param); err != nil {
 			t.Errorf("%q: %v", param, err)
 		}
@@ -407,6 +410,32 @@ message M { `+tc.field+` }
 			t.Errorf("%s: %v", tc.field, err)
 		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
 			t.Errorf("%s: error = %v, want one containing %q", tc.field, err, tc.want)
+		}
+	}
+}
+
+// TestROSMetadata generates ROS metadata for a message with a ROS data type
+// and checks the md5sum against the one ROS publishes for std_msgs/String.
+func TestROSMetadata(t *testing.T) {
+	resp, err := generateSource(t, `syntax = "proto3";
+package std_msgs.proto;
+option go_package = "example.com/stdmsgs";
+message String { string data = 1; }
+`, "ros_metadata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var src string
+	for _, f := range resp.GetFile() {
+		src += f.GetContent()
+	}
+	for _, want := range []string{
+		`ROSDataType() string { return "std_msgs/String" }`,
+		`ROSMD5() string { return "992ce8a1687cec8c8bd883ec73ca41d1" }`,
+		`ROSDefinition() string { return "string data`,
+	} {
+		if !strings.Contains(src, want) {
+			t.Errorf("generated code lacks %s", want)
 		}
 	}
 }

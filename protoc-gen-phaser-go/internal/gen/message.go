@@ -16,7 +16,10 @@ import (
 var reservedMethods = map[string]bool{
 	"Msg": true, "Bytes": true, "Failed": true, "Err": true, "Clear": true,
 	"IsPresent": true, "PhaserType": true, "Finalize": true, "ToProto": true,
-	"String": true,
+	"String": true, "CopyFrom": true, "MarshalProto": true, "AppendProto": true,
+	"ProtoSize": true, "UnmarshalProto": true, "MarshalROS": true, "AppendROS": true,
+	"ROSSize": true, "UnmarshalROS": true, "ROSDataType": true, "ROSDefinition": true,
+	"ROSMD5": true, "FromProto": true,
 }
 
 const anyName = "google.protobuf.Any"
@@ -40,6 +43,9 @@ func (g *fileGen) message(m *protogen.Message) {
 	g.P()
 	g.names = accessorNames(m)
 	g.constructors(m, name, tv)
+	if err := g.wire(m, name, tv); err != nil {
+		g.err = err
+	}
 	for _, o := range m.Oneofs {
 		if !o.Desc.IsSynthetic() {
 			g.oneofCase(m, o, lm)
@@ -108,10 +114,12 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// Clear clears every field.")
 	g.P("func (x ", name, ") Clear() { x.m.Clear(", tv, ") }")
 	g.P()
-	g.P("// ToProto copies x into a dynamic protobuf message, for printing and")
-	g.P("// comparison.")
-	g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/proto", "Message"), ", error) { return x.m.ToProto(", tv, ") }")
-	g.P()
+	if !g.opts.ProtoGo { // protogo emits a typed ToProto
+		g.P("// ToProto copies x into a dynamic protobuf message, for printing and")
+		g.P("// comparison.")
+		g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/proto", "Message"), ", error) { return x.m.ToProto(", tv, ") }")
+		g.P()
+	}
 	g.P("// ", name, "FromAny returns the ", name, " held by an Any and whether it holds one.")
 	g.P("func ", name, "FromAny(a ", g.rt("Any"), ") (", name, ", bool) {")
 	g.P("if !a.Is(", tv, ") {")

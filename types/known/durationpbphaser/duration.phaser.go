@@ -9,6 +9,8 @@
 package durationpbphaser
 
 import (
+	proto1 "github.com/phaser-go/phaser/proto"
+	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	proto "google.golang.org/protobuf/proto"
 	iter "iter"
@@ -99,6 +101,55 @@ func DurationFromAny(a runtime.Any) (Duration, bool) {
 
 // MutableAnyDuration makes an Any hold a new, empty Duration and returns it.
 func MutableAnyDuration(a runtime.Any) Duration { return Duration{a.Mutable(phaserType_Duration)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Duration) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Duration) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Duration) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Duration)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Duration) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Duration)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Duration) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Duration)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Duration) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Duration) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Duration) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Duration)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Duration) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Duration)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Duration) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Duration)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Duration) CopyFrom(src Duration) bool { return x.m.CopyFrom(phaserType_Duration, src.m) }
 
 // Seconds returns field seconds (1).
 func (x Duration) Seconds() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }

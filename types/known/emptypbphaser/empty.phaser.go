@@ -9,6 +9,8 @@
 package emptypbphaser
 
 import (
+	proto1 "github.com/phaser-go/phaser/proto"
+	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	proto "google.golang.org/protobuf/proto"
 	iter "iter"
@@ -98,6 +100,51 @@ func EmptyFromAny(a runtime.Any) (Empty, bool) {
 
 // MutableAnyEmpty makes an Any hold a new, empty Empty and returns it.
 func MutableAnyEmpty(a runtime.Any) Empty { return Empty{a.Mutable(phaserType_Empty)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Empty) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Empty) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Empty) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Empty)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Empty) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Empty)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Empty) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Empty)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Empty) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Empty) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Empty) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Empty) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Empty) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Empty)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Empty) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Empty) CopyFrom(src Empty) bool { return x.m.CopyFrom(phaserType_Empty, src.m) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
 type EmptyList struct{ l runtime.MessageList }

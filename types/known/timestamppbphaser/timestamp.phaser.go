@@ -9,6 +9,8 @@
 package timestamppbphaser
 
 import (
+	proto1 "github.com/phaser-go/phaser/proto"
+	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	proto "google.golang.org/protobuf/proto"
 	iter "iter"
@@ -99,6 +101,55 @@ func TimestampFromAny(a runtime.Any) (Timestamp, bool) {
 
 // MutableAnyTimestamp makes an Any hold a new, empty Timestamp and returns it.
 func MutableAnyTimestamp(a runtime.Any) Timestamp { return Timestamp{a.Mutable(phaserType_Timestamp)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Timestamp) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Timestamp) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Timestamp) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Timestamp)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Timestamp) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Timestamp)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Timestamp) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Timestamp)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Timestamp) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Timestamp) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Timestamp) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Timestamp)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Timestamp) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Timestamp)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Timestamp) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Timestamp)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Timestamp) CopyFrom(src Timestamp) bool { return x.m.CopyFrom(phaserType_Timestamp, src.m) }
 
 // Seconds returns field seconds (1).
 func (x Timestamp) Seconds() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }

@@ -9,6 +9,8 @@
 package wrapperspbphaser
 
 import (
+	proto1 "github.com/phaser-go/phaser/proto"
+	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	proto "google.golang.org/protobuf/proto"
 	iter "iter"
@@ -106,6 +108,59 @@ func DoubleValueFromAny(a runtime.Any) (DoubleValue, bool) {
 // MutableAnyDoubleValue makes an Any hold a new, empty DoubleValue and returns it.
 func MutableAnyDoubleValue(a runtime.Any) DoubleValue {
 	return DoubleValue{a.Mutable(phaserType_DoubleValue)}
+}
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x DoubleValue) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_DoubleValue)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x DoubleValue) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_DoubleValue)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x DoubleValue) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_DoubleValue)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x DoubleValue) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_DoubleValue)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x DoubleValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_DoubleValue) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x DoubleValue) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_DoubleValue)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x DoubleValue) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_DoubleValue)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x DoubleValue) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_DoubleValue)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x DoubleValue) CopyFrom(src DoubleValue) bool {
+	return x.m.CopyFrom(phaserType_DoubleValue, src.m)
 }
 
 // Value returns field value (1).
@@ -244,6 +299,55 @@ func MutableAnyFloatValue(a runtime.Any) FloatValue {
 	return FloatValue{a.Mutable(phaserType_FloatValue)}
 }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x FloatValue) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_FloatValue) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x FloatValue) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_FloatValue)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x FloatValue) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_FloatValue)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x FloatValue) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_FloatValue)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x FloatValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_FloatValue) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x FloatValue) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_FloatValue)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x FloatValue) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_FloatValue)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x FloatValue) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_FloatValue)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x FloatValue) CopyFrom(src FloatValue) bool { return x.m.CopyFrom(phaserType_FloatValue, src.m) }
+
 // Value returns field value (1).
 func (x FloatValue) Value() float32 {
 	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 1, Offset: 8}))
@@ -380,6 +484,55 @@ func MutableAnyInt64Value(a runtime.Any) Int64Value {
 	return Int64Value{a.Mutable(phaserType_Int64Value)}
 }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Int64Value) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Int64Value) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Int64Value) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Int64Value)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Int64Value) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Int64Value)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Int64Value) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Int64Value)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Int64Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Int64Value) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Int64Value) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Int64Value)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Int64Value) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Int64Value)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Int64Value) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Int64Value)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Int64Value) CopyFrom(src Int64Value) bool { return x.m.CopyFrom(phaserType_Int64Value, src.m) }
+
 // Value returns field value (1).
 func (x Int64Value) Value() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }
 
@@ -510,6 +663,59 @@ func UInt64ValueFromAny(a runtime.Any) (UInt64Value, bool) {
 // MutableAnyUInt64Value makes an Any hold a new, empty UInt64Value and returns it.
 func MutableAnyUInt64Value(a runtime.Any) UInt64Value {
 	return UInt64Value{a.Mutable(phaserType_UInt64Value)}
+}
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x UInt64Value) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_UInt64Value)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x UInt64Value) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_UInt64Value)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x UInt64Value) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_UInt64Value)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x UInt64Value) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_UInt64Value)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x UInt64Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_UInt64Value) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x UInt64Value) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_UInt64Value)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x UInt64Value) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_UInt64Value)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x UInt64Value) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_UInt64Value)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x UInt64Value) CopyFrom(src UInt64Value) bool {
+	return x.m.CopyFrom(phaserType_UInt64Value, src.m)
 }
 
 // Value returns field value (1).
@@ -644,6 +850,55 @@ func MutableAnyInt32Value(a runtime.Any) Int32Value {
 	return Int32Value{a.Mutable(phaserType_Int32Value)}
 }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Int32Value) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Int32Value) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Int32Value) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Int32Value)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Int32Value) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Int32Value)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Int32Value) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Int32Value)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Int32Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Int32Value) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Int32Value) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Int32Value)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Int32Value) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Int32Value)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Int32Value) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Int32Value)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Int32Value) CopyFrom(src Int32Value) bool { return x.m.CopyFrom(phaserType_Int32Value, src.m) }
+
 // Value returns field value (1).
 func (x Int32Value) Value() int32 { return int32(x.m.Get32(runtime.Field{Number: 1, Offset: 8})) }
 
@@ -776,6 +1031,59 @@ func MutableAnyUInt32Value(a runtime.Any) UInt32Value {
 	return UInt32Value{a.Mutable(phaserType_UInt32Value)}
 }
 
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x UInt32Value) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_UInt32Value)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x UInt32Value) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_UInt32Value)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x UInt32Value) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_UInt32Value)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x UInt32Value) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_UInt32Value)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x UInt32Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_UInt32Value) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x UInt32Value) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_UInt32Value)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x UInt32Value) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_UInt32Value)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x UInt32Value) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_UInt32Value)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x UInt32Value) CopyFrom(src UInt32Value) bool {
+	return x.m.CopyFrom(phaserType_UInt32Value, src.m)
+}
+
 // Value returns field value (1).
 func (x UInt32Value) Value() uint32 { return x.m.Get32(runtime.Field{Number: 1, Offset: 8}) }
 
@@ -905,6 +1213,55 @@ func BoolValueFromAny(a runtime.Any) (BoolValue, bool) {
 
 // MutableAnyBoolValue makes an Any hold a new, empty BoolValue and returns it.
 func MutableAnyBoolValue(a runtime.Any) BoolValue { return BoolValue{a.Mutable(phaserType_BoolValue)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x BoolValue) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_BoolValue) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x BoolValue) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_BoolValue)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x BoolValue) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_BoolValue)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x BoolValue) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_BoolValue)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x BoolValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_BoolValue) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x BoolValue) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_BoolValue)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x BoolValue) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_BoolValue)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x BoolValue) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_BoolValue)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x BoolValue) CopyFrom(src BoolValue) bool { return x.m.CopyFrom(phaserType_BoolValue, src.m) }
 
 // Value returns field value (1).
 func (x BoolValue) Value() bool { return x.m.Get8(runtime.Field{Number: 1, Offset: 8}) != 0 }
@@ -1038,6 +1395,59 @@ func StringValueFromAny(a runtime.Any) (StringValue, bool) {
 // MutableAnyStringValue makes an Any hold a new, empty StringValue and returns it.
 func MutableAnyStringValue(a runtime.Any) StringValue {
 	return StringValue{a.Mutable(phaserType_StringValue)}
+}
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x StringValue) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_StringValue)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x StringValue) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_StringValue)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x StringValue) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_StringValue)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x StringValue) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_StringValue)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x StringValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_StringValue) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x StringValue) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_StringValue)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x StringValue) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_StringValue)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x StringValue) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_StringValue)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x StringValue) CopyFrom(src StringValue) bool {
+	return x.m.CopyFrom(phaserType_StringValue, src.m)
 }
 
 // Value returns a copy of field value (1).
@@ -1186,6 +1596,55 @@ func BytesValueFromAny(a runtime.Any) (BytesValue, bool) {
 func MutableAnyBytesValue(a runtime.Any) BytesValue {
 	return BytesValue{a.Mutable(phaserType_BytesValue)}
 }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x BytesValue) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_BytesValue) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x BytesValue) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_BytesValue)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x BytesValue) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_BytesValue)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x BytesValue) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_BytesValue)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x BytesValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_BytesValue) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x BytesValue) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_BytesValue)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x BytesValue) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_BytesValue)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x BytesValue) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_BytesValue)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x BytesValue) CopyFrom(src BytesValue) bool { return x.m.CopyFrom(phaserType_BytesValue, src.m) }
 
 // Value returns a copy of field value (1).
 func (x BytesValue) Value() []byte {

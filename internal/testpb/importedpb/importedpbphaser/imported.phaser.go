@@ -9,6 +9,8 @@
 package importedpbphaser
 
 import (
+	proto1 "github.com/phaser-go/phaser/proto"
+	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	proto "google.golang.org/protobuf/proto"
 	iter "iter"
@@ -126,6 +128,51 @@ func RemoteFromAny(a runtime.Any) (Remote, bool) {
 
 // MutableAnyRemote makes an Any hold a new, empty Remote and returns it.
 func MutableAnyRemote(a runtime.Any) Remote { return Remote{a.Mutable(phaserType_Remote)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Remote) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Remote) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Remote) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Remote)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Remote) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Remote)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Remote) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Remote)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Remote) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Remote) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Remote) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Remote) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Remote) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Remote)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Remote) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Remote) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Remote) CopyFrom(src Remote) bool { return x.m.CopyFrom(phaserType_Remote, src.m) }
 
 // Id returns a copy of field id (1).
 func (x Remote) Id() string { return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8})) }
@@ -310,6 +357,59 @@ func Remote_PartFromAny(a runtime.Any) (Remote_Part, bool) {
 // MutableAnyRemote_Part makes an Any hold a new, empty Remote_Part and returns it.
 func MutableAnyRemote_Part(a runtime.Any) Remote_Part {
 	return Remote_Part{a.Mutable(phaserType_Remote_Part)}
+}
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Remote_Part) MarshalProto() ([]byte, error) {
+	return proto1.Marshal(x.m, phaserType_Remote_Part)
+}
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Remote_Part) AppendProto(dst []byte) ([]byte, error) {
+	return proto1.Append(dst, x.m, phaserType_Remote_Part)
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Remote_Part) ProtoSize() int {
+	n, _ := proto1.Size(x.m, phaserType_Remote_Part)
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Remote_Part) UnmarshalProto(data []byte) error {
+	return proto1.Unmarshal(data, x.m, phaserType_Remote_Part)
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Remote_Part) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Remote_Part) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Remote_Part) AppendROS(dst []byte) ([]byte, error) {
+	return ros.Append(dst, x.m, phaserType_Remote_Part)
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Remote_Part) ROSSize() int {
+	n, _ := ros.Size(x.m, phaserType_Remote_Part)
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Remote_Part) UnmarshalROS(data []byte) error {
+	return ros.Unmarshal(data, x.m, phaserType_Remote_Part)
+}
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Remote_Part) CopyFrom(src Remote_Part) bool {
+	return x.m.CopyFrom(phaserType_Remote_Part, src.m)
 }
 
 // N returns field n (1).

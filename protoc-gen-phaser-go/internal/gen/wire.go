@@ -1,0 +1,141 @@
+package gen
+
+import (
+	"fmt"
+	"strconv"
+
+	"google.golang.org/protobuf/compiler/protogen"
+
+	"github.com/phaser-go/phaser/ros"
+	"github.com/phaser-go/phaser/runtime"
+)
+
+const (
+	protoPkg = protogen.GoImportPath("github.com/phaser-go/phaser/proto")
+	rosPkg   = protogen.GoImportPath("github.com/phaser-go/phaser/ros")
+	gpbPkg   = protogen.GoImportPath("google.golang.org/protobuf/proto")
+)
+
+// wire emits the protobuf and ROS1 wire methods of a message, its ROS
+// metadata (option ros_metadata) and its protoc-gen-go converters (option
+// protogo).
+func (g *fileGen) wire(m *protogen.Message, name, tv string) error {
+	recv := "func (x " + name + ") "
+	pp := func(n string) string { return g.ident(protoPkg, n) }
+	rp := func(n string) string { return g.ident(rosPkg, n) }
+	for _, l := range []string{
+		"// MarshalProto returns the protobuf encoding of x (canonical: what",
+		"// protobuf-go's deterministic Marshal gives).",
+		recv + "MarshalProto() ([]byte, error) { return " + pp("Marshal") + "(x.m, " + tv + ") }",
+		"",
+		"// AppendProto appends the protobuf encoding of x to dst; it allocates",
+		"// nothing when dst has room.",
+		recv + "AppendProto(dst []byte) ([]byte, error) { return " + pp("Append") + "(dst, x.m, " + tv + ") }",
+		"",
+		"// ProtoSize returns the length of x's protobuf encoding (0 if it cannot",
+		"// be encoded; MarshalProto then says why).",
+		recv + "ProtoSize() int {",
+		"n, _ := " + pp("Size") + "(x.m, " + tv + ")",
+		"return n",
+		"}",
+		"",
+		"// UnmarshalProto replaces the content of x with the protobuf encoding in",
+		"// data, written straight into x's payload.",
+		recv + "UnmarshalProto(data []byte) error { return " + pp("Unmarshal") + "(data, x.m, " + tv + ") }",
+		"",
+		"// MarshalROS returns the ROS1 serialization of x.",
+		recv + "MarshalROS() ([]byte, error) { return " + rp("Marshal") + "(x.m, " + tv + ") }",
+		"",
+		"// AppendROS appends the ROS1 serialization of x to dst; it allocates",
+		"// nothing when dst has room.",
+		recv + "AppendROS(dst []byte) ([]byte, error) { return " + rp("Append") + "(dst, x.m, " + tv + ") }",
+		"",
+		"// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be",
+		"// serialized; MarshalROS then says why).",
+		recv + "ROSSize() int {",
+		"n, _ := " + rp("Size") + "(x.m, " + tv + ")",
+		"return n",
+		"}",
+		"",
+		"// UnmarshalROS replaces the content of x with the ROS1 serialization in",
+		"// data, written straight into x's payload.",
+		recv + "UnmarshalROS(data []byte) error { return " + rp("Unmarshal") + "(data, x.m, " + tv + ") }",
+		"",
+		"// CopyFrom replaces the content of x with that of src, which may live in",
+		"// another payload. It reports false if x's buffer filled up.",
+		recv + "CopyFrom(src " + name + ") bool { return x.m.CopyFrom(" + tv + ", src.m) }",
+		"",
+	} {
+		g.P(l)
+	}
+	if g.opts.ROSMetadata {
+		if err := g.rosMetadata(m, recv); err != nil {
+			return err
+		}
+	}
+	if g.opts.ProtoGo {
+		g.protoGo(m, name, recv)
+	}
+	return nil
+}
+
+// rosMetadata emits the ROS data type, definition and md5sum of m,
+// computed now from its descriptor.
+func (g *fileGen) rosMetadata(m *protogen.Message, recv string) error {
+	t, err := runtime.TypeOf(m.Desc)
+	if err != nil {
+		return err
+	}
+	dt, err := ros.DataType(t)
+	if err != nil {
+		return fmt.Errorf("ros_metadata: %w", err)
+	}
+	def, err := ros.Definition(t)
+	if err != nil {
+		return fmt.Errorf("ros_metadata: %w", err)
+	}
+	sum, err := ros.MD5(t)
+	if err != nil {
+		return fmt.Errorf("ros_metadata: %w", err)
+	}
+	g.P("// ROSDataType returns the ROS data type of the message, ", strconv.Quote(dt), ".")
+	g.P(recv, "ROSDataType() string { return ", strconv.Quote(dt), " }")
+	g.P()
+	g.P("// ROSDefinition returns the full ROS message definition, dependencies")
+	g.P("// included, as ROS publishes it.")
+	g.P(recv, "ROSDefinition() string { return ", strconv.Quote(def), " }")
+	g.P()
+	g.P("// ROSMD5 returns the ROS md5sum of the message definition.")
+	g.P(recv, "ROSMD5() string { return ", strconv.Quote(sum), " }")
+	g.P()
+	return nil
+}
+
+// protoGo emits the converters to and from the protoc-gen-go type.
+func (g *fileGen) protoGo(m *protogen.Message, name, recv string) {
+	pb := g.QualifiedGoIdent(m.GoIdent)
+	g.P("// FromProto replaces the content of x with that of the protoc-gen-go")
+	g.P("// message src, through the wire format.")
+	g.P(recv, "FromProto(src *", pb, ") error {")
+	g.P("b, err := ", g.ident(gpbPkg, "MarshalOptions"), "{Deterministic: true}.Marshal(src)")
+	g.P("if err != nil {")
+	g.P("return err")
+	g.P("}")
+	g.P("return x.UnmarshalProto(b)")
+	g.P("}")
+	g.P()
+	g.P("// ToProto returns x as a new protoc-gen-go message, through the wire")
+	g.P("// format.")
+	g.P(recv, "ToProto() (*", pb, ", error) {")
+	g.P("b, err := x.MarshalProto()")
+	g.P("if err != nil {")
+	g.P("return nil, err")
+	g.P("}")
+	g.P("out := new(", pb, ")")
+	g.P("if err := ", g.ident(gpbPkg, "Unmarshal"), "(b, out); err != nil {")
+	g.P("return nil, err")
+	g.P("}")
+	g.P("return out, nil")
+	g.P("}")
+	g.P()
+}
