@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -20,12 +21,20 @@ func PhaserToROS(dst, payload []byte, t *runtime.Type) ([]byte, error) {
 	if len(payload) == 0 {
 		return dst, fmt.Errorf("ros: empty Phaser payload: %w", ErrInvalid)
 	}
-	m, err := runtime.Read(t, payload)
+	p := payloads.Get().(*runtime.Payload)
+	defer func() {
+		p.Release()
+		payloads.Put(p)
+	}()
+	m, err := runtime.ReadInto(p, t, payload)
 	if err != nil {
 		return dst, err
 	}
 	return Append(dst, m, t)
 }
+
+// payloads are reused read-only payload views.
+var payloads = sync.Pool{New: func() any { return new(runtime.Payload) }}
 
 // Format is the wire format of a message's bytes.
 type Format uint8
@@ -563,7 +572,28 @@ func (c converter) skipValue(r *Reader, it *item, depth int) error {
 	return fieldErr(it.f, err)
 }
 
-// order returns the fields of p in field-number order, with their item.
+// patchLen writes the length of dst[at+1:] as a varint at dst[at], where one
+// byte was reserved, moving the bytes when the varint needs more.
+func patchLen(dst []byte, at int) []byte {
+	size := len(dst) - at - 1
+	k := protowire.SizeVarint(uint64(size))
+	if k > 1 {
+		dst = append(dst, zeros[:k-1]...)
+		copy(dst[at+k:], dst[at+1:at+1+size])
+	}
+	protowire.AppendVarint(dst[:at], uint64(size))
+	return dst
+}
+
+var zeros [10]byte
+
+// protoOrder returns the fields of p in protobuf order, computed once.
+func (p *plan) protoOrder() []orderedField {
+	p.orderOnce.Do(func() { p.order = order(p) })
+	return p.order
+}
+
+// order returns the fields of p in protobuf order, with their item.
 func order(p *plan) []orderedField {
 	var out []orderedField
 	for i, it := range p.items {
@@ -608,12 +638,18 @@ type orderedField struct {
 // emit appends the protobuf encoding of one message whose ROS bytes start
 // at ros, returning the ROS bytes it took.
 func (c converter) emit(dst, ros []byte, p *plan, depth int) ([]byte, int, error) {
-	spans := make([]span, len(p.items))
+	var stack [16]span
+	spans := stack[:0]
+	if len(p.items) <= len(stack) {
+		spans = stack[:len(p.items)]
+	} else {
+		spans = make([]span, len(p.items))
+	}
 	n, err := c.message(spans, ros, p, depth, false)
 	if err != nil {
 		return dst, 0, err
 	}
-	for _, of := range order(p) {
+	for _, of := range p.protoOrder() {
 		sp := spans[of.index]
 		if of.union != nil && sp.member != of.it {
 			continue
@@ -725,13 +761,15 @@ func (c converter) single(dst []byte, r *Reader, it *item, num protowire.Number,
 			return protowire.AppendBytes(protowire.AppendTag(dst, num, protowire.BytesType), nil), nil
 		}
 		rest := r.buf[r.off:]
-		inner, n, err := c.emit(nil, rest, it.sub, depth+1)
+		dst = protowire.AppendTag(dst, num, protowire.BytesType)
+		at := len(dst)
+		dst = append(dst, 0) // the length, patched below
+		dst, n, err := c.emit(dst, rest, it.sub, depth+1)
 		if err != nil {
 			return dst, err
 		}
 		r.off += n
-		dst = protowire.AppendTag(dst, num, protowire.BytesType)
-		return protowire.AppendBytes(dst, inner), nil
+		return patchLen(dst, at), nil
 	}
 	v, err := readScalar(r, it)
 	if err != nil {
@@ -751,7 +789,11 @@ func (c converter) mapField(dst []byte, r *Reader, it *item, n, depth int) ([]by
 		b   []byte
 		key []byte
 	}
-	entries := make([]entry, 0, n)
+	var stack [16]entry
+	entries := stack[:0]
+	if n > len(stack) {
+		entries = make([]entry, 0, n)
+	}
 	kp := it.sub.items[0]
 	for range n {
 		start := r.off
@@ -770,21 +812,22 @@ func (c converter) mapField(dst []byte, r *Reader, it *item, n, depth int) ([]by
 		if i+1 < len(entries) && cmp(e, entries[i+1]) == 0 {
 			continue
 		}
-		inner, _, err := c.emitEntry(e.b, it.sub, depth+1)
-		if err != nil {
+		dst = protowire.AppendTag(dst, protowire.Number(it.f.Number), protowire.BytesType)
+		at := len(dst)
+		dst = append(dst, 0)
+		var err error
+		if dst, _, err = c.emitEntry(dst, e.b, it.sub, depth+1); err != nil {
 			return dst, err
 		}
-		dst = protowire.AppendTag(dst, protowire.Number(it.f.Number), protowire.BytesType)
-		dst = protowire.AppendBytes(dst, inner)
+		dst = patchLen(dst, at)
 	}
 	return dst, nil
 }
 
 // emitEntry writes a map entry with both key and value, as protobuf-go
 // does.
-func (c converter) emitEntry(ros []byte, p *plan, depth int) ([]byte, int, error) {
-	var out []byte
-	r := NewReader(ros)
+func (c converter) emitEntry(out, ros []byte, p *plan, depth int) ([]byte, int, error) {
+	r := &Reader{buf: ros}
 	for _, it := range p.items {
 		var err error
 		if out, err = c.single(out, r, it, protowire.Number(it.f.Number), true, depth); err != nil {

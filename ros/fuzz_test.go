@@ -104,3 +104,48 @@ func normalizeBools(data, back []byte) []byte {
 	}
 	return out
 }
+
+// TestZeroAllocROS is the allocation budget of the ROS1 path: AppendROS into
+// a reused slice, UnmarshalROS into a warm buffer and ProtoToROS into a
+// reused slice allocate nothing on the Go heap.
+func TestZeroAllocROS(t *testing.T) {
+	r := quickstartphaser.NewRobot()
+	r.SetName("rover")
+	r.MutablePose().SetX(1)
+	r.MutableStamp().SetSeconds(5)
+	for i := range 4 {
+		r.BatteryCells().Append(float32(i))
+		r.Path().Append().SetY(float64(i))
+		r.Tags().Append("t")
+	}
+	r.SetDock(3)
+	wire, err := r.MarshalROS()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pb, err := r.MarshalProto()
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 0, 4096)
+	dst := quickstartphaser.NewRobot()
+	if err := dst.UnmarshalROS(wire); err != nil {
+		t.Fatal(err)
+	}
+	typ := r.PhaserType()
+	for name, fn := range map[string]func(){
+		"AppendROS":    func() { buf, _ = r.AppendROS(buf[:0]) },
+		"UnmarshalROS": func() { _ = dst.UnmarshalROS(wire) },
+		"ProtoToROS":   func() { buf, _ = ros.ProtoToROS(buf[:0], pb, typ) },
+		"ROSSize":      func() { _ = r.ROSSize() },
+		"ROSToProto":   func() { buf, _ = ros.ROSToProto(buf[:0], wire, typ) },
+		"PhaserToROS":  func() { buf, _ = ros.PhaserToROS(buf[:0], r.Bytes(), typ) },
+		"ConvertToROS": func() { buf, _ = ros.ConvertToROS(buf[:0], pb, typ) },
+	} {
+		n := testing.AllocsPerRun(100, fn)
+		t.Logf("%s: %v allocs/op", name, n)
+		if n != 0 {
+			t.Errorf("%s: %v allocs/op, want 0", name, n)
+		}
+	}
+}

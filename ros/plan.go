@@ -130,6 +130,9 @@ type plan struct {
 	items []*item // ROS order
 	fixed int     // ROS size when it does not depend on content, else -1
 	min   int     // smallest ROS size
+
+	orderOnce sync.Once
+	order     []orderedField // fields in protobuf order (ROSToProto)
 }
 
 // item is a field, or a whole oneof, in ROS order.

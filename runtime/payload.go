@@ -191,10 +191,21 @@ func (p *Payload) createRoot(t *Type) (Msg, error) {
 // Read fails only when data is not a Phaser payload (too short, bad magic,
 // root offset outside data); fields that are out of range read as absent.
 func Read(t *Type, data []byte) (Msg, error) {
+	return ReadInto(new(Payload), t, data)
+}
+
+// Release drops p's reference to its bytes, for a p kept for reuse with
+// ReadInto. Handles on p become invalid.
+func (p *Payload) Release() { *p = Payload{} }
+
+// ReadInto is Read reusing p, whose earlier handles become invalid: a
+// reader of many payloads (a bridge, a logger) allocates nothing per
+// payload.
+func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
+	*p = Payload{mem: data}
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
 	}
-	p := &Payload{mem: data}
 	switch {
 	case data[0] == 'P' && data[1] == 'H':
 		p.version = payloadbuffer.V3
