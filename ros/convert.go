@@ -382,8 +382,9 @@ func timeToROS(w *Writer, b []byte) error {
 			nsec = v
 		}
 	}
-	w.Uint32(uint32(sec))
-	w.Uint32(uint32(nsec))
+	s, n := toROS(int64(sec), int32(nsec))
+	w.Uint32(uint32(s))
+	w.Uint32(n)
 	return nil
 }
 
@@ -735,24 +736,22 @@ func (c converter) single(dst []byte, r *Reader, it *item, num protowire.Number,
 	case Time, Duration:
 		sec, _ := r.Uint32()
 		nsec, _ := r.Uint32()
-		s := uint64(sec)
-		if it.rt == Duration {
-			s = uint64(int64(int32(sec)))
-		}
+		seconds, nanos := rosPair(it.rt, sec, nsec)
+		s, n := uint64(seconds), uint64(int64(nanos))
 		size := 0
 		if s != 0 {
 			size += 1 + protowire.SizeVarint(s)
 		}
-		if nsec != 0 {
-			size += 1 + protowire.SizeVarint(uint64(int64(int32(nsec))))
+		if n != 0 {
+			size += 1 + protowire.SizeVarint(n)
 		}
 		dst = protowire.AppendTag(dst, num, protowire.BytesType)
 		dst = protowire.AppendVarint(dst, uint64(size))
 		if s != 0 {
 			dst = protowire.AppendVarint(protowire.AppendTag(dst, 1, protowire.VarintType), s)
 		}
-		if nsec != 0 {
-			dst = protowire.AppendVarint(protowire.AppendTag(dst, 2, protowire.VarintType), uint64(int64(int32(nsec))))
+		if n != 0 {
+			dst = protowire.AppendVarint(protowire.AppendTag(dst, 2, protowire.VarintType), n)
 		}
 		return dst, nil
 	case Message:

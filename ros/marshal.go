@@ -193,10 +193,9 @@ var (
 )
 
 func writeTime(w *Writer, m runtime.Msg, rt Type) {
-	sec, nsec := m.Get64(tsSeconds), m.Get32(tsNanos)
-	w.Uint32(uint32(sec))
+	sec, nsec := toROS(int64(m.Get64(tsSeconds)), int32(m.Get32(tsNanos)))
+	w.Uint32(uint32(sec)) // time: uint32; duration: int32 (the same bits)
 	w.Uint32(nsec)
-	_ = rt // time: uint32 sec, nsec; duration: int32 sec, nsec: the same bits
 }
 
 // scalarBits returns the stored bits of a singular scalar. Presence is not

@@ -172,12 +172,9 @@ func readTime(r *Reader, m runtime.Msg, rt Type) error {
 	if err != nil {
 		return err
 	}
-	if rt == Time {
-		m.Set64(tsSeconds, uint64(sec))
-	} else {
-		m.Set64(tsSeconds, uint64(int64(int32(sec))))
-	}
-	m.Set32(tsNanos, nsec)
+	seconds, nanos := rosPair(rt, sec, nsec)
+	m.Set64(tsSeconds, uint64(seconds))
+	m.Set32(tsNanos, uint32(nanos))
 	return nil
 }
 
