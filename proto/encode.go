@@ -260,7 +260,7 @@ func elemBits(m runtime.Msg, fp *fieldPlan, i int) uint64 {
 
 func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error) {
 	f := fp.f
-	n := m.Len(f.Field, elemSize(fp))
+	n := m.LenOf(f)
 	if n == 0 {
 		return b, nil
 	}
@@ -300,7 +300,7 @@ func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, 
 
 func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 	f := fp.f
-	n := m.Len(f.Field, elemSize(fp))
+	n := m.LenOf(f)
 	if n == 0 {
 		return 0, nil
 	}

@@ -70,7 +70,7 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 		}
 		return nil
 	case it.array > 0:
-		n := m.Len(f.Field, it.size)
+		n := m.LenOf(f)
 		if n > it.array {
 			return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", f.Desc.FullName(), n, it.array)
 		}
@@ -81,7 +81,7 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 		}
 		return nil
 	case f.Repeated:
-		n := m.Len(f.Field, it.size)
+		n := m.LenOf(f)
 		w.Uint32(uint32(n))
 		if it.rt.Width() == it.size && it.rt != Time && it.rt != Duration && it.rt != Bool {
 			w.Buf = append(w.Buf, m.Span(f.Field, it.size)...) // same width: copy as is
@@ -286,7 +286,7 @@ func sizeItem(m runtime.Msg, it *item) (int, error) {
 		}
 		return 4, nil
 	case it.array > 0 || f.Repeated:
-		n := m.Len(f.Field, it.size)
+		n := m.LenOf(f)
 		count, total := n, 4
 		if it.array > 0 {
 			if n > it.array {

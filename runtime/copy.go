@@ -82,7 +82,7 @@ func (m Msg) copyField(f *FieldInfo, src Msg, depth int) {
 
 func (m Msg) copyRepeated(f *FieldInfo, src Msg, depth int) {
 	size := elemSize(f.Kind)
-	n := src.Len(f.Field, size)
+	n := src.LenOf(f)
 	switch f.Kind {
 	case String, Bytes:
 		for i := range n {

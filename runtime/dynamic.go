@@ -17,7 +17,7 @@ import (
 // dynamicpb copy; use MessageOf to keep a handle instead.
 func (m Msg) Value(f *FieldInfo) (protoreflect.Value, bool) {
 	if f.Repeated {
-		return protoreflect.Value{}, m.Len(f.Field, elemSize(f.Kind)) > 0
+		return protoreflect.Value{}, m.LenOf(f) > 0
 	}
 	if f.Union != nil && !m.HasMember(f.Field) {
 		return f.Desc.Default(), false
@@ -209,7 +209,7 @@ func (m Msg) toProto(t *Type, out protoreflect.Message, w *walk) error {
 }
 
 func (m Msg) repeatedToProto(f *FieldInfo, fd protoreflect.FieldDescriptor, out protoreflect.Message, w *walk) error {
-	n := m.Len(f.Field, elemSize(f.Kind))
+	n := m.LenOf(f)
 	if n == 0 {
 		return nil
 	}
@@ -272,7 +272,7 @@ func (m Msg) anyToProto(out protoreflect.Message, w *walk) error {
 	if m.HasString(anyTypeURL) {
 		out.Set(fields.ByNumber(1), protoreflect.ValueOfString(string(url)))
 	}
-	if !m.HasString(anyValue) {
+	if m.StringBytes(anyValue) == nil { // absent, or past the end of the payload
 		return nil
 	}
 	name := m.AnyTypeName()

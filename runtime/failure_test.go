@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"testing"
@@ -277,7 +278,7 @@ func TestElementHandlesStable(t *testing.T) {
 					if got := m.ElemMessage(items.Field, 0, items.Type).Get32(seq.Field); got != 42 {
 						t.Fatalf("element 0 reads %d after a write through the old handle, want 42", got)
 					}
-					if got := m.Len(items.Field, 4); got != n+1 {
+					if got := m.MessagesLen(items.Field); got != n+1 {
 						t.Fatalf("len %d, want %d", got, n+1)
 					}
 				})
@@ -316,4 +317,46 @@ func overwritten(steps []step, i, failedAt int) bool {
 		}
 	}
 	return false
+}
+
+// TestMessageVectorBlock checks the v3 repeated-message layout (spec 8.8):
+// adding into room that exists allocates nothing, later chunks double, and
+// a payload whose block lies is read as an empty field.
+func TestMessageVectorBlock(t *testing.T) {
+	_, _, arrays := testTypes(t)
+	items := field(arrays, "items")
+	seq := field(items.Type, "seq")
+	m := runtime.New(arrays, runtime.Options{Version: payloadbuffer.V3})
+	m.ReserveMessages(items.Field, 4, items.Type)
+	hwm := len(m.PayloadBytes())
+	for i := range 4 {
+		m.AddMessage(items.Field, items.Type).Set32(seq.Field, uint32(i))
+	}
+	if got := len(m.PayloadBytes()); got != hwm {
+		t.Fatalf("adding into reserved room moved the high-water mark %d -> %d", hwm, got)
+	}
+	m.AddMessage(items.Field, items.Type) // a second chunk of 8
+	if got := len(m.PayloadBytes()); got <= hwm {
+		t.Fatalf("the fifth element allocated no chunk")
+	}
+	payload := append([]byte(nil), m.PayloadBytes()...)
+	r, err := runtime.Read(arrays, payload)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := r.MessagesLen(items.Field); n != 5 {
+		t.Fatalf("read %d elements, want 5", n)
+	}
+	for i := range 4 {
+		if got := r.ElemMessage(items.Field, i, items.Type).Get32(seq.Field); got != uint32(i) {
+			t.Fatalf("element %d reads %d", i, got)
+		}
+	}
+	// Corrupt the block's stride: the field reads as empty, no panic.
+	slot := r.Offset() + items.Offset
+	data := binary.LittleEndian.Uint32(payload[slot+4:])
+	binary.LittleEndian.PutUint32(payload[data:], 0xFFFFFFF0)
+	if r, _ := runtime.Read(arrays, payload); r.MessagesLen(items.Field) != 0 {
+		t.Fatal("a block with an impossible stride reads as non-empty")
+	}
 }

@@ -465,17 +465,25 @@ func (r *replayer) repeated(h handle, f *runtime.FieldInfo, action string, args 
 	}
 	switch action {
 	case "size":
-		return int32(h.m.Len(f.Field, size)), nil
+		return int32(h.m.LenOf(f)), nil
 	case "clear":
 		h.m.ClearRepeated(f)
 		return nil, nil
 	case "reserve":
 		n, _ := asInt(args[0])
-		h.m.Reserve(f.Field, int(n), size)
+		if f.Kind == runtime.Message {
+			h.m.ReserveMessages(f.Field, int(n), f.Type)
+		} else {
+			h.m.Reserve(f.Field, int(n), size)
+		}
 		return nil, nil
 	case "resize":
 		n, _ := asInt(args[0])
-		h.m.Resize(f.Field, int(n), size)
+		if f.Kind == runtime.Message {
+			h.m.ResizeMessages(f.Field, int(n), f.Type)
+		} else {
+			h.m.Resize(f.Field, int(n), size)
+		}
 		return nil, nil
 	case "allocate":
 		n, _ := asInt(args[0])
@@ -773,7 +781,7 @@ func (r *replayer) materialize(ref fieldRef) {
 	m, f := ref.h.m, ref.f
 	switch f.Kind {
 	case runtime.Message:
-		for m.Len(f.Field, 4) < n {
+		for m.LenOf(f) < n {
 			m.AddMessage(f.Field, f.Type)
 		}
 	case runtime.String, runtime.Bytes:

@@ -368,7 +368,7 @@ type MessageList struct {
 func NewMessageList(m Msg, f Field, t *Type) MessageList { return MessageList{m, f, t} }
 
 // Len returns the number of elements.
-func (l MessageList) Len() int { return l.m.Len(l.f, 4) }
+func (l MessageList) Len() int { return l.m.MessagesLen(l.f) }
 
 // At returns element i (a default message if out of range).
 func (l MessageList) At(i int) Msg { return l.m.ElemMessage(l.f, i, l.t) }
@@ -385,10 +385,10 @@ func (l MessageList) Append() Msg { return l.m.AddMessage(l.f, l.t) }
 func (l MessageList) Allocate(n int) { l.m.AllocateMessages(l.f, n, l.t) }
 
 // Reserve makes room for n elements.
-func (l MessageList) Reserve(n int) { l.m.Reserve(l.f, n, 4) }
+func (l MessageList) Reserve(n int) { l.m.ReserveMessages(l.f, n, l.t) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l MessageList) Resize(n int) { l.m.Resize(l.f, n, 4) }
+func (l MessageList) Resize(n int) { l.m.ResizeMessages(l.f, n, l.t) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l MessageList) Clear() { l.m.ClearMessages(l.f, l.t) }

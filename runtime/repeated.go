@@ -234,6 +234,17 @@ func (m Msg) ClearStrings(f Field) {
 // ElemMessage returns element i of a repeated message field of type t (a
 // default message if out of range or absent).
 func (m Msg) ElemMessage(f Field, i int, t *Type) Msg {
+	if m.v3() {
+		v, _, n := m.mvbLen(f)
+		if i < 0 || i >= n {
+			return Msg{p: m.p}
+		}
+		e, ok := m.p.elem(v, uint32(i))
+		if !ok {
+			return Msg{p: m.p}
+		}
+		return m.p.bind(e, t)
+	}
 	o := m.Elem(f, i, 4)
 	if o == 0 {
 		return Msg{p: m.p}
@@ -245,6 +256,9 @@ func (m Msg) ElemMessage(f Field, i int, t *Type) Msg {
 func (m Msg) AddMessage(f Field, t *Type) Msg {
 	if !m.writable() {
 		return Msg{p: m.p}
+	}
+	if m.v3() {
+		return m.mvbAdd(f, t)
 	}
 	n := m.p.newMessage(t)
 	if n == 0 {
@@ -268,6 +282,14 @@ func (m Msg) MutableElem(f Field, i int, t *Type) Msg {
 	o, ok := m.vslot(f)
 	if !ok || i < 0 {
 		return Msg{p: m.p}
+	}
+	if m.v3() {
+		for m.MessagesLen(f) <= i {
+			if !m.mvbAdd(f, t).IsPresent() {
+				return Msg{p: m.p}
+			}
+		}
+		return m.ElemMessage(f, i, t)
 	}
 	if i >= m.p.buf.VectorLen(o) {
 		if !m.p.buf.VectorResize(o, i+1, 4) {
@@ -299,6 +321,14 @@ func (m Msg) AllocateMessages(f Field, n int, t *Type) {
 	if !ok || n <= 0 {
 		return
 	}
+	if m.v3() {
+		m.mvbClear(f, t)
+		m.mvbReserve(f, n, t)
+		for range n {
+			m.mvbAdd(f, t)
+		}
+		return
+	}
 	if !m.p.buf.VectorResize(o, n, 4) {
 		m.p.fail()
 		return
@@ -325,6 +355,10 @@ func (m Msg) AllocateMessages(f Field, n int, t *Type) {
 func (m Msg) ClearMessages(f Field, t *Type) {
 	o, ok := m.vslot(f)
 	if !ok {
+		return
+	}
+	if m.v3() {
+		m.mvbClear(f, t)
 		return
 	}
 	num, data := m.p.buf.VectorLen(o), m.p.buf.VectorData(o)
@@ -423,6 +457,9 @@ func (m Msg) EraseStrings(f Field, i, j int) bool {
 // EraseMessages removes elements [i, j) of a repeated message field,
 // clearing and freeing them.
 func (m Msg) EraseMessages(f Field, i, j int, t *Type) bool {
+	if m.v3() {
+		return m.writable() && m.mvbErase(f, i, j, t)
+	}
 	o, ok := m.vslot(f)
 	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) {
 		return false
@@ -440,6 +477,12 @@ func (m Msg) EraseMessages(f Field, i, j int, t *Type) bool {
 // InsertMessage inserts a new, empty message of type t at index i of
 // repeated field f and returns it.
 func (m Msg) InsertMessage(f Field, i int, t *Type) Msg {
+	if m.v3() {
+		if !m.writable() {
+			return Msg{p: m.p}
+		}
+		return m.mvbInsert(f, i, t)
+	}
 	e := m.InsertElems(f, i, 1, 4)
 	if e == 0 {
 		return Msg{p: m.p}
@@ -503,4 +546,59 @@ func (m Msg) AppendElems(f Field, n, size int) uint32 {
 		m.p.fail()
 	}
 	return e
+}
+
+// v3 reports whether the message lives in a format v3 payload, whose
+// repeated messages are MessageVectorBlocks.
+func (m Msg) v3() bool { return m.p != nil && m.p.version == payloadbuffer.V3 }
+
+// MessagesLen returns the number of elements of repeated message field f.
+func (m Msg) MessagesLen(f Field) int {
+	if m.v3() {
+		_, _, n := m.mvbLen(f)
+		return n
+	}
+	return m.Len(f, 4)
+}
+
+// LenOf returns the number of elements of repeated field fi, whatever its
+// kind.
+func (m Msg) LenOf(fi *FieldInfo) int {
+	if fi.Kind == Message {
+		return m.MessagesLen(fi.Field)
+	}
+	return m.Len(fi.Field, elemSize(fi.Kind))
+}
+
+// ReserveMessages makes room for n elements of repeated message field f.
+func (m Msg) ReserveMessages(f Field, n int, t *Type) {
+	if !m.writable() {
+		return
+	}
+	if m.v3() {
+		m.mvbReserve(f, n, t)
+		return
+	}
+	m.Reserve(f, n, 4)
+}
+
+// ResizeMessages sets the length of repeated message field f to n. New
+// elements are empty messages in format v3, and absent (read as default
+// until MutableElem) in format v2, as in C++ 2.1.
+func (m Msg) ResizeMessages(f Field, n int, t *Type) {
+	if !m.writable() || n < 0 {
+		return
+	}
+	if m.v3() {
+		if have := m.MessagesLen(f); n < have {
+			m.mvbErase(f, n, have, t)
+		}
+		for m.MessagesLen(f) < n {
+			if !m.mvbAdd(f, t).IsPresent() {
+				return
+			}
+		}
+		return
+	}
+	m.Resize(f, n, 4)
 }
