@@ -42,7 +42,7 @@ func TestGoldenReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := &replayer{t: t, files: files, c: c, dir: want}
+			r := &replayer{t: t, files: files, c: c, dir: want, version: payloadbuffer.V2}
 			got, err := r.run(prog)
 			if err != nil {
 				t.Fatal(err)

@@ -26,8 +26,9 @@ var (
 
 // Options choose the payload format and allocator tuning of a new message.
 type Options struct {
-	// Version is the payload format: payloadbuffer.V2 (C++ Phaser 2.x,
-	// the zero value) or payloadbuffer.V3.
+	// Version is the payload format: payloadbuffer.V3 (Phaser 3, the
+	// default for the zero value) or payloadbuffer.V2 (C++ Phaser 2.x, for
+	// peers that run C++ Phaser 2).
 	Version payloadbuffer.Version
 	// Tuning is payloadbuffer.Performance (the C++ default, the zero value)
 	// or payloadbuffer.Size.
@@ -51,10 +52,10 @@ func (o Options) buffer() payloadbuffer.Options {
 }
 
 func (o Options) version() payloadbuffer.Version {
-	if o.Version == payloadbuffer.V3 {
-		return payloadbuffer.V3
+	if o.Version == payloadbuffer.V2 {
+		return payloadbuffer.V2
 	}
-	return payloadbuffer.V2
+	return payloadbuffer.V3
 }
 
 // DefaultInitialSize is the initial size of an owned buffer, as in C++.

@@ -66,7 +66,7 @@ var phaserType_Pose = file_robot_proto.Type("example.quickstart.Pose")
 type Pose struct{ m runtime.Msg }
 
 // NewPose creates a Pose in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPose(opts ...runtime.Options) Pose {
 	return Pose{runtime.New(phaserType_Pose, runtime.OptionsOf(opts))}
@@ -273,7 +273,7 @@ var phaserType_Robot = file_robot_proto.Type("example.quickstart.Robot")
 type Robot struct{ m runtime.Msg }
 
 // NewRobot creates a Robot in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRobot(opts ...runtime.Options) Robot {
 	return Robot{runtime.New(phaserType_Robot, runtime.OptionsOf(opts))}

@@ -64,7 +64,7 @@ func TestFixedTooSmall(t *testing.T) {
 // TestFixedFull fills a fixed buffer: writes that do not fit set Failed and
 // Err, and everything written before stays readable.
 func TestFixedFull(t *testing.T) {
-	for _, opts := range []runtime.Options{{}, {Tuning: payloadbuffer.Size}, {Version: payloadbuffer.V3}} {
+	for _, opts := range []runtime.Options{{Version: payloadbuffer.V2}, {Version: payloadbuffer.V2, Tuning: payloadbuffer.Size}, {Version: payloadbuffer.V3}} {
 		t.Run(fmt.Sprintf("v%d-%v", opts.Version, opts.Tuning), func(t *testing.T) {
 			mem := make([]byte, 4096)
 			x, err := pb.NewInnerIn(mem, opts)

@@ -27,15 +27,15 @@ func makers[T any](owned func(...runtime.Options) T, in func([]byte, ...runtime.
 			return x
 		}
 	}
-	v3 := runtime.Options{Version: payloadbuffer.V3}
-	v2size := runtime.Options{Tuning: payloadbuffer.Size}
+	v2 := runtime.Options{Version: payloadbuffer.V2}
+	v2size := runtime.Options{Version: payloadbuffer.V2, Tuning: payloadbuffer.Size}
 	return []maker[T]{
-		{"owned", func(*testing.T) T { return owned() }},
+		{"owned", func(*testing.T) T { return owned() }}, // the default: v3
 		{"owned-small", func(*testing.T) T { return owned(runtime.Options{InitialSize: 64}) }},
-		{"owned-v3", func(*testing.T) T { return owned(v3) }},
+		{"owned-v2", func(*testing.T) T { return owned(v2) }},
 		{"fixed", fixed(runtime.Options{})},
-		{"fixed-size", fixed(v2size)},
-		{"fixed-v3", fixed(v3)},
+		{"fixed-v2", fixed(v2)},
+		{"fixed-v2-size", fixed(v2size)},
 	}
 }
 

@@ -65,7 +65,7 @@ var phaserType_Legacy = file_legacy_proto.Type("phasertest.Legacy")
 type Legacy struct{ m runtime.Msg }
 
 // NewLegacy creates a Legacy in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewLegacy(opts ...runtime.Options) Legacy {
 	return Legacy{runtime.New(phaserType_Legacy, runtime.OptionsOf(opts))}

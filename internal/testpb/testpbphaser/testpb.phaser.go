@@ -176,7 +176,7 @@ var phaserType_Scalars = file_testpb_proto.Type("phasertest.Scalars")
 type Scalars struct{ m runtime.Msg }
 
 // NewScalars creates a Scalars in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewScalars(opts ...runtime.Options) Scalars {
 	return Scalars{runtime.New(phaserType_Scalars, runtime.OptionsOf(opts))}
@@ -596,7 +596,7 @@ var phaserType_Repeated = file_testpb_proto.Type("phasertest.Repeated")
 type Repeated struct{ m runtime.Msg }
 
 // NewRepeated creates a Repeated in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRepeated(opts ...runtime.Options) Repeated {
 	return Repeated{runtime.New(phaserType_Repeated, runtime.OptionsOf(opts))}
@@ -913,7 +913,7 @@ var phaserType_Inner = file_testpb_proto.Type("phasertest.Inner")
 type Inner struct{ m runtime.Msg }
 
 // NewInner creates a Inner in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInner(opts ...runtime.Options) Inner {
 	return Inner{runtime.New(phaserType_Inner, runtime.OptionsOf(opts))}
@@ -1131,7 +1131,7 @@ var phaserType_Inner_Deep = file_testpb_proto.Type("phasertest.Inner.Deep")
 type Inner_Deep struct{ m runtime.Msg }
 
 // NewInner_Deep creates a Inner_Deep in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInner_Deep(opts ...runtime.Options) Inner_Deep {
 	return Inner_Deep{runtime.New(phaserType_Inner_Deep, runtime.OptionsOf(opts))}
@@ -1317,7 +1317,7 @@ var phaserType_Empty = file_testpb_proto.Type("phasertest.Empty")
 type Empty struct{ m runtime.Msg }
 
 // NewEmpty creates a Empty in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEmpty(opts ...runtime.Options) Empty {
 	return Empty{runtime.New(phaserType_Empty, runtime.OptionsOf(opts))}
@@ -1480,7 +1480,7 @@ var phaserType_Node = file_testpb_proto.Type("phasertest.Node")
 type Node struct{ m runtime.Msg }
 
 // NewNode creates a Node in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewNode(opts ...runtime.Options) Node {
 	return Node{runtime.New(phaserType_Node, runtime.OptionsOf(opts))}
@@ -1674,7 +1674,7 @@ var phaserType_Wide = file_testpb_proto.Type("phasertest.Wide")
 type Wide struct{ m runtime.Msg }
 
 // NewWide creates a Wide in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewWide(opts ...runtime.Options) Wide {
 	return Wide{runtime.New(phaserType_Wide, runtime.OptionsOf(opts))}
@@ -2347,7 +2347,7 @@ var phaserType_Everything = file_testpb_proto.Type("phasertest.Everything")
 type Everything struct{ m runtime.Msg }
 
 // NewEverything creates a Everything in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything(opts ...runtime.Options) Everything {
 	return Everything{runtime.New(phaserType_Everything, runtime.OptionsOf(opts))}
@@ -3425,7 +3425,7 @@ var phaserType_Everything_CountsEntry = file_testpb_proto.Type("phasertest.Every
 type Everything_CountsEntry struct{ m runtime.Msg }
 
 // NewEverything_CountsEntry creates a Everything_CountsEntry in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything_CountsEntry(opts ...runtime.Options) Everything_CountsEntry {
 	return Everything_CountsEntry{runtime.New(phaserType_Everything_CountsEntry, runtime.OptionsOf(opts))}
@@ -3661,7 +3661,7 @@ var phaserType_Everything_ByIdEntry = file_testpb_proto.Type("phasertest.Everyth
 type Everything_ByIdEntry struct{ m runtime.Msg }
 
 // NewEverything_ByIdEntry creates a Everything_ByIdEntry in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything_ByIdEntry(opts ...runtime.Options) Everything_ByIdEntry {
 	return Everything_ByIdEntry{runtime.New(phaserType_Everything_ByIdEntry, runtime.OptionsOf(opts))}
@@ -3882,7 +3882,7 @@ var phaserType_Everything_RemoteByNumEntry = file_testpb_proto.Type("phasertest.
 type Everything_RemoteByNumEntry struct{ m runtime.Msg }
 
 // NewEverything_RemoteByNumEntry creates a Everything_RemoteByNumEntry in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything_RemoteByNumEntry(opts ...runtime.Options) Everything_RemoteByNumEntry {
 	return Everything_RemoteByNumEntry{runtime.New(phaserType_Everything_RemoteByNumEntry, runtime.OptionsOf(opts))}
@@ -4109,7 +4109,7 @@ var phaserType_Everything_LabelsByKeyEntry = file_testpb_proto.Type("phasertest.
 type Everything_LabelsByKeyEntry struct{ m runtime.Msg }
 
 // NewEverything_LabelsByKeyEntry creates a Everything_LabelsByKeyEntry in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything_LabelsByKeyEntry(opts ...runtime.Options) Everything_LabelsByKeyEntry {
 	return Everything_LabelsByKeyEntry{runtime.New(phaserType_Everything_LabelsByKeyEntry, runtime.OptionsOf(opts))}

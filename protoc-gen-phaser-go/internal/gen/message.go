@@ -61,7 +61,7 @@ func (g *fileGen) message(m *protogen.Message) {
 func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	opts := g.rt("Options")
 	g.P("// New", name, " creates a ", name, " in a new owned buffer that grows as needed.")
-	g.P("// opts choose the payload format and allocator tuning (default: Phaser 2")
+	g.P("// opts choose the payload format and allocator tuning (default: Phaser 3")
 	g.P("// format, performance tuning, 8 KiB).")
 	g.P("func New", name, "(opts ...", opts, ") ", name, " {")
 	g.P("return ", name, "{", g.rt("New"), "(", tv, ", ", g.rt("OptionsOf"), "(opts))}")

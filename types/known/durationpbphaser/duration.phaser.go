@@ -34,7 +34,7 @@ var phaserType_Duration = file_google_protobuf_duration_proto.Type("google.proto
 type Duration struct{ m runtime.Msg }
 
 // NewDuration creates a Duration in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewDuration(opts ...runtime.Options) Duration {
 	return Duration{runtime.New(phaserType_Duration, runtime.OptionsOf(opts))}

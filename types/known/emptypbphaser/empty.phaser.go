@@ -33,7 +33,7 @@ var phaserType_Empty = file_google_protobuf_empty_proto.Type("google.protobuf.Em
 type Empty struct{ m runtime.Msg }
 
 // NewEmpty creates a Empty in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEmpty(opts ...runtime.Options) Empty {
 	return Empty{runtime.New(phaserType_Empty, runtime.OptionsOf(opts))}

@@ -34,7 +34,7 @@ var phaserType_Timestamp = file_google_protobuf_timestamp_proto.Type("google.pro
 type Timestamp struct{ m runtime.Msg }
 
 // NewTimestamp creates a Timestamp in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewTimestamp(opts ...runtime.Options) Timestamp {
 	return Timestamp{runtime.New(phaserType_Timestamp, runtime.OptionsOf(opts))}

@@ -40,7 +40,7 @@ var phaserType_DoubleValue = file_google_protobuf_wrappers_proto.Type("google.pr
 type DoubleValue struct{ m runtime.Msg }
 
 // NewDoubleValue creates a DoubleValue in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewDoubleValue(opts ...runtime.Options) DoubleValue {
 	return DoubleValue{runtime.New(phaserType_DoubleValue, runtime.OptionsOf(opts))}
@@ -229,7 +229,7 @@ var phaserType_FloatValue = file_google_protobuf_wrappers_proto.Type("google.pro
 type FloatValue struct{ m runtime.Msg }
 
 // NewFloatValue creates a FloatValue in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewFloatValue(opts ...runtime.Options) FloatValue {
 	return FloatValue{runtime.New(phaserType_FloatValue, runtime.OptionsOf(opts))}
@@ -414,7 +414,7 @@ var phaserType_Int64Value = file_google_protobuf_wrappers_proto.Type("google.pro
 type Int64Value struct{ m runtime.Msg }
 
 // NewInt64Value creates a Int64Value in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInt64Value(opts ...runtime.Options) Int64Value {
 	return Int64Value{runtime.New(phaserType_Int64Value, runtime.OptionsOf(opts))}
@@ -595,7 +595,7 @@ var phaserType_UInt64Value = file_google_protobuf_wrappers_proto.Type("google.pr
 type UInt64Value struct{ m runtime.Msg }
 
 // NewUInt64Value creates a UInt64Value in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewUInt64Value(opts ...runtime.Options) UInt64Value {
 	return UInt64Value{runtime.New(phaserType_UInt64Value, runtime.OptionsOf(opts))}
@@ -780,7 +780,7 @@ var phaserType_Int32Value = file_google_protobuf_wrappers_proto.Type("google.pro
 type Int32Value struct{ m runtime.Msg }
 
 // NewInt32Value creates a Int32Value in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInt32Value(opts ...runtime.Options) Int32Value {
 	return Int32Value{runtime.New(phaserType_Int32Value, runtime.OptionsOf(opts))}
@@ -961,7 +961,7 @@ var phaserType_UInt32Value = file_google_protobuf_wrappers_proto.Type("google.pr
 type UInt32Value struct{ m runtime.Msg }
 
 // NewUInt32Value creates a UInt32Value in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewUInt32Value(opts ...runtime.Options) UInt32Value {
 	return UInt32Value{runtime.New(phaserType_UInt32Value, runtime.OptionsOf(opts))}
@@ -1146,7 +1146,7 @@ var phaserType_BoolValue = file_google_protobuf_wrappers_proto.Type("google.prot
 type BoolValue struct{ m runtime.Msg }
 
 // NewBoolValue creates a BoolValue in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewBoolValue(opts ...runtime.Options) BoolValue {
 	return BoolValue{runtime.New(phaserType_BoolValue, runtime.OptionsOf(opts))}
@@ -1327,7 +1327,7 @@ var phaserType_StringValue = file_google_protobuf_wrappers_proto.Type("google.pr
 type StringValue struct{ m runtime.Msg }
 
 // NewStringValue creates a StringValue in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewStringValue(opts ...runtime.Options) StringValue {
 	return StringValue{runtime.New(phaserType_StringValue, runtime.OptionsOf(opts))}
@@ -1527,7 +1527,7 @@ var phaserType_BytesValue = file_google_protobuf_wrappers_proto.Type("google.pro
 type BytesValue struct{ m runtime.Msg }
 
 // NewBytesValue creates a BytesValue in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewBytesValue(opts ...runtime.Options) BytesValue {
 	return BytesValue{runtime.New(phaserType_BytesValue, runtime.OptionsOf(opts))}

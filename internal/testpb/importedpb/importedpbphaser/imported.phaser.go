@@ -61,7 +61,7 @@ var phaserType_Remote = file_importedpb_imported_proto.Type("phasertest.other.Re
 type Remote struct{ m runtime.Msg }
 
 // NewRemote creates a Remote in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRemote(opts ...runtime.Options) Remote {
 	return Remote{runtime.New(phaserType_Remote, runtime.OptionsOf(opts))}
@@ -289,7 +289,7 @@ var phaserType_Remote_Part = file_importedpb_imported_proto.Type("phasertest.oth
 type Remote_Part struct{ m runtime.Msg }
 
 // NewRemote_Part creates a Remote_Part in a new owned buffer that grows as needed.
-// opts choose the payload format and allocator tuning (default: Phaser 2
+// opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRemote_Part(opts ...runtime.Options) Remote_Part {
 	return Remote_Part{runtime.New(phaserType_Remote_Part, runtime.OptionsOf(opts))}
