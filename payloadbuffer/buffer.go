@@ -134,6 +134,8 @@ func New(initial int, opts Options) *Buffer {
 	if initial > maxSize {
 		initial = maxSize
 	}
+	// A multiple of 8, so that growth appends 8-aligned free blocks.
+	initial = (initial + 7) &^ 7
 	b := &Buffer{data: make([]byte, initial), hdr: MovableHeaderSize, movable: true}
 	b.init(opts)
 	return b
@@ -148,9 +150,13 @@ func (b *Buffer) init(opts Options) {
 	clear(b.data[:b.hdr])
 	b.putMagic()
 	b.put32(offFullSize, uint32(len(b.data)))
-	// InitFreeList: one free block over everything after the header.
-	b.writeFree(b.hdr, uint32(len(b.data))-b.hdr, 0)
-	b.put32(offFreeList, b.hdr)
+	// InitFreeList: one free block over everything after the header, if
+	// there is room for its 8-byte header (a fixed buffer of 40..47 bytes
+	// has none and can hold no block).
+	if rest := uint32(len(b.data)) - b.hdr; rest >= 8 {
+		b.writeFree(b.hdr, rest, 0)
+		b.put32(offFreeList, b.hdr)
+	}
 	b.put32(offHWM, b.hdr)
 }
 
@@ -223,7 +229,9 @@ func Open(mem []byte) (*Buffer, error) {
 	if uint64(full) > uint64(len(mem)) || full < b.hdr {
 		return nil, fmt.Errorf("payloadbuffer: open: full size %d with %d bytes of memory: %w", full, len(mem), ErrCorrupt)
 	}
-	b.data = mem[:full]
+	// Capped at len(mem): an owned buffer grows into the rest of mem, never
+	// past it.
+	b.data = mem[:full:len(mem)]
 	if err := b.check(true); err != nil {
 		return nil, fmt.Errorf("payloadbuffer: open: %w", err)
 	}

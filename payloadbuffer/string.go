@@ -43,21 +43,25 @@ func (b *Buffer) SetBytes(slot uint32, s []byte) bool {
 	return setString(b, slot, s, b.offsetOf(s))
 }
 
-// offsetOf returns the buffer offset of s if s lies inside the buffer's
-// memory, else -1.
+// offsetOf returns the buffer offset of s if s lies entirely inside the
+// buffer's memory, else -1. A slice that only starts inside (it runs on into
+// memory past the buffer's length) is copied as an outside source.
 func (b *Buffer) offsetOf(s []byte) int64 {
 	if len(s) == 0 || len(b.data) == 0 {
 		return -1
 	}
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(b.data)))
 	p := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
-	if p < base || p-base >= uintptr(len(b.data)) {
+	if p < base || p-base >= uintptr(len(b.data)) || uintptr(len(s)) > uintptr(len(b.data))-(p-base) {
 		return -1
 	}
 	return int64(p - base)
 }
 
 func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) bool {
+	if b.failed {
+		return false // every allocation fails; keep the old string
+	}
 	if uint64(len(s)) > maxString {
 		b.fail()
 		return false
