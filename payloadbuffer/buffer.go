@@ -106,6 +106,8 @@ type Buffer struct {
 	failed  bool
 	// hdr is the header size: FixedHeaderSize or MovableHeaderSize.
 	hdr uint32
+	// runs indexes the v2 bitmap runs with a free slot, per class.
+	runs [4]runIndex
 }
 
 // NewFixed creates an empty buffer in mem, which the buffer uses as it is

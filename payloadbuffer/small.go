@@ -34,19 +34,20 @@ func (b *Buffer) allocBitmap(c int, zero bool) uint32 {
 		b.put32(slotHdr, vec)
 	}
 	size := classSize[c]
+	idx := b.runsWithRoom(c, vec)
 	for {
 		num, data := b.get32(vec), b.get32(vec+4)
-		for i := num; i > 0; i-- {
-			run := b.get32(data + 4*(i-1))
-			if b.data[run+6] == 0 {
-				continue
-			}
+		// The last run with a free slot (C++ scans from the last run down).
+		if i := idx.last(); i >= 0 && uint32(i) < num {
+			run := b.get32(data + 4*uint32(i))
 			runBits := b.get32(run)
 			slot := uint32(bits.TrailingZeros32(^runBits))
 			b.put32(run, runBits|1<<slot)
-			b.data[run+6]--
+			if b.data[run+6]--; b.data[run+6] == 0 {
+				idx.set(i, false)
+			}
 			p := run + 8 + slot*(size+8) + 8
-			b.putWord(p, uint64(smallBit|slot<<26|(i-1)<<8|size))
+			b.putWord(p, uint64(smallBit|slot<<26|uint32(i)<<8|size))
 			if zero {
 				clear(b.data[p : p+size])
 			}
@@ -69,7 +70,54 @@ func (b *Buffer) allocBitmap(c int, zero bool) uint32 {
 		}
 		b.put32(data+4*num, run)
 		b.put32(vec, num+1)
+		idx.set(int(num), true)
 	}
+}
+
+// runIndex records which runs of a class have a free slot, so that finding
+// the last one does not scan every run (the bytes are the truth; the index
+// is rebuilt from them when a buffer is opened or reset).
+type runIndex struct {
+	valid bool
+	words []uint64
+}
+
+func (x *runIndex) set(i int, on bool) {
+	for i/64 >= len(x.words) {
+		x.words = append(x.words, 0)
+	}
+	if on {
+		x.words[i/64] |= 1 << (i % 64)
+	} else {
+		x.words[i/64] &^= 1 << (i % 64)
+	}
+}
+
+// last returns the highest run index with room, or -1.
+func (x *runIndex) last() int {
+	for w := len(x.words) - 1; w >= 0; w-- {
+		if x.words[w] != 0 {
+			return w*64 + 63 - bits.LeadingZeros64(x.words[w])
+		}
+	}
+	return -1
+}
+
+// runsWithRoom returns the run index of class c, building it from the runs
+// in the buffer if needed.
+func (b *Buffer) runsWithRoom(c int, vec uint32) *runIndex {
+	x := &b.runs[c]
+	if x.valid {
+		return x
+	}
+	x.valid, x.words = true, x.words[:0]
+	num, data := b.get32(vec), b.get32(vec+4)
+	for i := range num {
+		if run := b.get32(data + 4*i); b.data[run+6] != 0 {
+			x.set(int(i), true)
+		}
+	}
+	return x
 }
 
 // decodeSmall locates the run and slot of a v2 small block from its encoded
@@ -102,6 +150,9 @@ func (b *Buffer) freeBitmap(p, low uint32) {
 	}
 	b.put32(run, b.get32(run)&^(1<<slot))
 	b.data[run+6]++
+	if x := &b.runs[classOf(low&0xFF)]; x.valid {
+		x.set(int(low>>8&0x3FFFF), true)
+	}
 }
 
 // reallocBitmap resizes a v2 small block: in place (only the size field

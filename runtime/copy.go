@@ -11,48 +11,64 @@ func (m Msg) CopyFrom(t *Type, src Msg) bool {
 		return false
 	}
 	m.Clear(t)
-	return m.copyFields(t, src, 0)
+	return m.copyFields(t, src, newWalk(src))
 }
 
-func (m Msg) copyFields(t *Type, src Msg, depth int) bool {
-	if src.off == 0 || depth > maxDepth {
-		return src.off == 0
+// The copy is bounded like ToProto: a hostile source whose offsets are
+// shared or cyclic stops the copy (CopyFrom reports false) instead of
+// growing it exponentially.
+
+func (m Msg) copyFields(t *Type, src Msg, w *walk) bool {
+	if src.off == 0 {
+		return true
+	}
+	w.depth++
+	defer func() { w.depth-- }()
+	if w.depth > maxDepth || w.visit(t) != nil {
+		return false
 	}
 	if t.isAny {
-		return m.copyAny(src, depth)
+		return m.copyAny(src, w)
 	}
 	for _, f := range t.fields {
-		if f.Union == nil {
-			m.copyField(f, src, depth)
+		if f.Union == nil && !m.copyField(f, src, w) {
+			return false
 		}
 	}
 	for _, u := range t.unions {
 		for _, f := range u.Members {
-			if src.HasMember(f.Field) {
-				m.copyField(f, src, depth)
+			if src.HasMember(f.Field) && !m.copyField(f, src, w) {
+				return false
 			}
 		}
 	}
 	return !m.p.Failed()
 }
 
-func (m Msg) copyField(f *FieldInfo, src Msg, depth int) {
+func (m Msg) copyField(f *FieldInfo, src Msg, w *walk) bool {
 	if f.Repeated {
-		m.copyRepeated(f, src, depth)
-		return
+		return m.copyRepeated(f, src, w)
 	}
 	switch f.Kind {
 	case String, Bytes:
 		if f.Union != nil {
-			m.SetMemberBytes(f.Union, f.Field, src.MemberString(f.Field))
+			s := src.MemberString(f.Field)
+			if w.charge(len(s), f.Name) != nil {
+				return false
+			}
+			m.SetMemberBytes(f.Union, f.Field, s)
 		} else if src.HasString(f.Field) {
-			m.SetBytes(f.Field, src.StringBytes(f.Field))
+			s := src.StringBytes(f.Field)
+			if w.charge(len(s), f.Name) != nil {
+				return false
+			}
+			m.SetBytes(f.Field, s)
 		}
 	case Message:
 		if f.Union != nil {
-			m.MutableMember(f.Union, f.Field, f.Type).copyFields(f.Type, src.MemberMessage(f.Field, f.Type), depth+1)
+			return m.MutableMember(f.Union, f.Field, f.Type).copyFields(f.Type, src.MemberMessage(f.Field, f.Type), w)
 		} else if src.HasMessage(f.Field) {
-			m.MutableMessage(f.Field, f.Type).copyFields(f.Type, src.Message(f.Field, f.Type), depth+1)
+			return m.MutableMessage(f.Field, f.Type).copyFields(f.Type, src.Message(f.Field, f.Type), w)
 		}
 	default:
 		if f.Union != nil {
@@ -64,10 +80,10 @@ func (m Msg) copyField(f *FieldInfo, src Msg, depth int) {
 			default:
 				m.SetMember64(f.Union, f.Field, src.Member64(f.Field))
 			}
-			return
+			return true
 		}
 		if !src.Has(f.Field) {
-			return
+			return true
 		}
 		switch f.Size {
 		case 1:
@@ -78,21 +94,31 @@ func (m Msg) copyField(f *FieldInfo, src Msg, depth int) {
 			m.Set64(f.Field, src.Get64(f.Field))
 		}
 	}
+	return true
 }
 
-func (m Msg) copyRepeated(f *FieldInfo, src Msg, depth int) {
+func (m Msg) copyRepeated(f *FieldInfo, src Msg, w *walk) bool {
 	size := elemSize(f.Kind)
 	n := src.LenOf(f)
 	switch f.Kind {
 	case String, Bytes:
 		for i := range n {
-			m.PushBytes(f.Field, src.ElemString(f.Field, i))
+			s := src.ElemString(f.Field, i)
+			if w.charge(4+len(s), f.Name) != nil {
+				return false
+			}
+			m.PushBytes(f.Field, s)
 		}
 	case Message:
 		for i := range n {
-			m.AddMessage(f.Field, f.Type).copyFields(f.Type, src.ElemMessage(f.Field, i, f.Type), depth+1)
+			if !m.AddMessage(f.Field, f.Type).copyFields(f.Type, src.ElemMessage(f.Field, i, f.Type), w) {
+				return false
+			}
 		}
 	default:
+		if w.charge(n*size, f.Name) != nil {
+			return false
+		}
 		for i := range n {
 			switch size {
 			case 1:
@@ -104,11 +130,12 @@ func (m Msg) copyRepeated(f *FieldInfo, src Msg, depth int) {
 			}
 		}
 	}
+	return !m.p.Failed()
 }
 
 // copyAny copies an Any: the type URL and the embedded message, which must
 // be of a registered type.
-func (m Msg) copyAny(src Msg, depth int) bool {
+func (m Msg) copyAny(src Msg, w *walk) bool {
 	if !src.HasString(anyValue) {
 		if src.HasString(anyTypeURL) {
 			m.SetBytes(anyTypeURL, src.StringBytes(anyTypeURL))
@@ -119,7 +146,7 @@ func (m Msg) copyAny(src Msg, depth int) bool {
 	if t == nil {
 		return false
 	}
-	return m.MutableAny(t).copyFields(t, src.AnyValue(t), depth+1)
+	return m.MutableAny(t).copyFields(t, src.AnyValue(t), w)
 }
 
 func protoreflectName(s string) protoreflect.FullName { return protoreflect.FullName(s) }

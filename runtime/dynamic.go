@@ -7,6 +7,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/dynamicpb"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
 )
 
 // The dynamic view: fields read and written by descriptor, for tools and
@@ -126,34 +128,43 @@ const maxDepth = 100
 // are converted through the registry of Types.
 func (m Msg) ToProto(t *Type) (proto.Message, error) {
 	out := dynamicpb.NewMessage(t.desc)
-	w := &walk{budget: 1 << 30}
-	if m.p != nil && m.p.buf == nil {
-		// A message takes at least 4 bytes, and so does every element or
-		// field that refers to one: a received payload cannot hold more
-		// distinct values than this. More visits mean shared or cyclic
-		// offsets, which would make the copy explode.
-		w.budget = len(m.p.mem)/4 + 64
-	}
+	w := newWalk(m)
 	if err := m.toProto(t, out, w); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
-// walk bounds the work of a conversion of a received payload.
+// walk bounds the work of a conversion or copy of a payload: every message
+// visited, element read and string byte copied is charged against the
+// payload's own length. A payload cannot hold more than that, so a payload
+// whose offsets are shared or cyclic (possible only in hostile input) fails
+// instead of exploding.
 type walk struct {
-	depth  int
-	budget int
+	depth   int
+	budget  int
+	version payloadbuffer.Version
 }
 
-// visit charges one visited value; it fails once the budget is spent.
-func (w *walk) visit(t *Type) error {
-	w.budget--
+func newWalk(m Msg) *walk {
+	w := &walk{budget: 1 << 62}
+	if m.p != nil {
+		w.budget, w.version = len(m.p.mem)+4096, m.p.version
+	}
+	return w
+}
+
+// charge spends n units of the budget; it fails once the budget is spent.
+func (w *walk) charge(n int, what string) error {
+	w.budget -= n
 	if w.budget < 0 {
-		return fmt.Errorf("phaser: %s: payload refers to more values than it can hold (shared or cyclic offsets)", t.name)
+		return fmt.Errorf("phaser: %s: payload refers to more data than it holds (shared or cyclic offsets)", what)
 	}
 	return nil
 }
+
+// visit charges one message: the bytes a message of its type takes.
+func (w *walk) visit(t *Type) error { return w.charge(max(4, int(t.BinarySize(w.version))), t.name) }
 
 func (m Msg) toProto(t *Type, out protoreflect.Message, w *walk) error {
 	w.depth++
@@ -202,6 +213,11 @@ func (m Msg) toProto(t *Type, out protoreflect.Message, w *walk) error {
 			continue
 		}
 		if v, ok := m.Value(f); ok {
+			if f.Kind == String || f.Kind == Bytes {
+				if err := w.charge(len(m.fieldString(f)), string(fd.FullName())); err != nil {
+					return err
+				}
+			}
 			out.Set(fd, v)
 		}
 	}
@@ -232,10 +248,12 @@ func (m Msg) repeatedToProto(f *FieldInfo, fd protoreflect.FieldDescriptor, out 
 	}
 	l := out.Mutable(fd).List()
 	for i := range n {
-		if f.Kind == Message {
-			if err := w.visit(f.Type); err != nil {
-				return err
-			}
+		cost := elemSize(f.Kind)
+		if f.Kind == String || f.Kind == Bytes {
+			cost += len(m.ElemString(f.Field, i))
+		}
+		if err := w.charge(cost, string(f.Desc.FullName())); err != nil {
+			return err
 		}
 		switch f.Kind {
 		case String:
