@@ -156,10 +156,13 @@ const wellKnownRoot = modulePath + "/types/known/"
 // PackageOf returns the import path and package name of the Phaser handles
 // of a file with the given Go import path and package name.
 func PackageOf(importPath protogen.GoImportPath, pkgName protogen.GoPackageName, suffix string) (protogen.GoImportPath, string) {
-	name := string(pkgName) + suffix
 	if strings.HasPrefix(string(importPath), "google.golang.org/protobuf/types/") {
+		// The well-known types' handles ship in this module under one
+		// name, whatever suffix the user's files use.
+		name := string(pkgName) + "phaser"
 		return protogen.GoImportPath(wellKnownRoot + name), name
 	}
+	name := string(pkgName) + suffix
 	return protogen.GoImportPath(string(importPath) + "/" + name), name
 }
 

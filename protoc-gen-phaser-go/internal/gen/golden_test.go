@@ -157,6 +157,16 @@ func TestGoldenTestpb(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The protogo variant of the same schemas, in packages of their own.
+	req = compile(t,
+		[]string{filepath.Join(repoRoot, "internal/testpb"), filepath.Join(repoRoot, "proto")}, nil,
+		[]string{"testpb.proto", "importedpb/imported.proto"},
+		"module=github.com/phaser-go/phaser,protogo=true,package_suffix=protogo")
+	variant, err := run(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.File = append(resp.File, variant.File...)
 	checkGolden(t, resp, "internal/testpb")
 }
 

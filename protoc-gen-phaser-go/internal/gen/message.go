@@ -114,7 +114,7 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// Clear clears every field.")
 	g.P("func (x ", name, ") Clear() { x.m.Clear(", tv, ") }")
 	g.P()
-	if !g.opts.ProtoGo { // protogo emits a typed ToProto
+	if !g.opts.ProtoGo || m.Desc.IsMapEntry() { // protogo emits a typed ToProto
 		g.P("// ToProto copies x into a dynamic protobuf message, for printing and")
 		g.P("// comparison.")
 		g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/proto", "Message"), ", error) { return x.m.ToProto(", tv, ") }")

@@ -73,7 +73,7 @@ func (g *fileGen) wire(m *protogen.Message, name, tv string) error {
 			return err
 		}
 	}
-	if g.opts.ProtoGo {
+	if g.opts.ProtoGo && !m.Desc.IsMapEntry() { // protoc-gen-go has no map entry types
 		g.protoGo(m, name, recv)
 	}
 	return nil
