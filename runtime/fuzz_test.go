@@ -1125,11 +1125,9 @@ func TestWriteFuzzSeeds(t *testing.T) {
 func TestReadHostileBounded(t *testing.T) {
 	for _, s := range hostileSeeds(t) {
 		t.Run(s.name, func(t *testing.T) {
-			start := time.Now()
+			// The work is bounded by the output and copy size checks
+			// inside (no timing: that belongs to benchmarks).
 			checkHostileRead(t, s.typ, s.data)
-			if d := time.Since(start); d > time.Second && !t.Failed() {
-				t.Errorf("reading took %v", d)
-			}
 		})
 	}
 }
