@@ -1,0 +1,272 @@
+// Package bench compares phaser-go with other Go serialization libraries on
+// the same shapes and the same values: see README.md and RESULTS.md.
+//
+// Every library's code for a shape lives in one file per library
+// (phaser.go, protobuf.go, vtproto.go, flatbuffers.go, capnp.go,
+// goroslib.go); bench_test.go runs them as Benchmark<Op>/<shape>/<lib>.
+package bench
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// Shapes, in the order the benchmarks run them.
+var Shapes = []string{"small", "header", "imu", "cloud"}
+
+// The plain values every library is given, and compared with after a round
+// trip.
+
+// Small is go_serialization_benchmarks' SmallStruct (BirthDay in Unix ns).
+type Small struct {
+	Name     string
+	BirthDay int64
+	Phone    string
+	Siblings int32
+	Spouse   bool
+	Money    float64
+}
+
+// Header is std_msgs/Header (stamp as seconds and nanoseconds).
+type Header struct {
+	Seq     uint32
+	Sec     int64
+	Nsec    int32
+	FrameID string
+}
+
+// Imu is sensor_msgs/Imu.
+type Imu struct {
+	Header                Header
+	Orientation           [4]float64 // x, y, z, w
+	OrientationCov        [9]float64
+	AngularVelocity       [3]float64
+	AngularVelocityCov    [9]float64
+	LinearAcceleration    [3]float64
+	LinearAccelerationCov [9]float64
+}
+
+// PointField is sensor_msgs/PointField.
+type PointField struct {
+	Name     string
+	Offset   uint32
+	Datatype uint8
+	Count    uint32
+}
+
+// Point is the fixed-size element of Cloud.
+type Point struct{ X, Y, Z, Intensity float32 }
+
+// Cloud is sensor_msgs/PointCloud2 plus a repeated fixed-size struct.
+type Cloud struct {
+	Header      Header
+	Height      uint32
+	Width       uint32
+	Fields      []PointField
+	IsBigendian bool
+	PointStep   uint32
+	RowStep     uint32
+	Data        []byte
+	IsDense     bool
+	Points      []Point
+}
+
+// Sizes of the value sets: benchmarks cycle through them.
+const (
+	NSmall  = 16 // values of small, header and imu
+	NCloud  = 2  // values of cloud
+	NPoints = 32768
+	// CloudData is the length of Cloud.Data: NPoints points of 16 bytes,
+	// 512 KiB; the Points list is another 512 KiB.
+	CloudData = NPoints * 16
+)
+
+// Values holds the pre-generated random values, the same for every library.
+type ValueSet struct {
+	Small  []Small
+	Header []Header
+	Imu    []Imu
+	Cloud  []Cloud
+}
+
+// Values is generated once from a fixed seed.
+var Values = generate(rand.New(rand.NewPCG(0x9e3779b97f4a7c15, 0x2545f4914f6cdd1d)))
+
+// N returns the number of values of a shape.
+func N(shape string) int {
+	if shape == "cloud" {
+		return NCloud
+	}
+	return NSmall
+}
+
+const letters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_"
+
+func randString(r *rand.Rand, n int) string {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = letters[r.IntN(len(letters))]
+	}
+	return string(b)
+}
+
+// randFloat is a nonzero float in [-1000, 1000).
+func randFloat(r *rand.Rand) float64 {
+	for {
+		if f := (r.Float64()*2 - 1) * 1000; f != 0 {
+			return f
+		}
+	}
+}
+
+func randHeader(r *rand.Rand) Header {
+	return Header{
+		Seq:     r.Uint32(),
+		Sec:     1_500_000_000 + r.Int64N(300_000_000), // fits ROS uint32 time
+		Nsec:    r.Int32N(1_000_000_000),
+		FrameID: randString(r, 8+r.IntN(8)),
+	}
+}
+
+func generate(r *rand.Rand) ValueSet {
+	var v ValueSet
+	for range NSmall {
+		v.Small = append(v.Small, Small{
+			Name:     randString(r, 16),
+			BirthDay: r.Int64N(math.MaxInt64),
+			Phone:    randString(r, 10),
+			Siblings: r.Int32N(5) + 1,
+			Spouse:   r.IntN(2) == 1,
+			Money:    randFloat(r),
+		})
+		v.Header = append(v.Header, randHeader(r))
+		imu := Imu{Header: randHeader(r)}
+		for _, a := range [][]float64{imu.Orientation[:], imu.OrientationCov[:], imu.AngularVelocity[:],
+			imu.AngularVelocityCov[:], imu.LinearAcceleration[:], imu.LinearAccelerationCov[:]} {
+			for i := range a {
+				a[i] = randFloat(r)
+			}
+		}
+		v.Imu = append(v.Imu, imu)
+	}
+	for range NCloud {
+		c := Cloud{
+			Header: randHeader(r),
+			Height: 1,
+			Width:  NPoints,
+			Fields: []PointField{
+				{Name: "x", Offset: 0, Datatype: 7, Count: 1},
+				{Name: "y", Offset: 4, Datatype: 7, Count: 1},
+				{Name: "z", Offset: 8, Datatype: 7, Count: 1},
+				{Name: "intensity", Offset: 12, Datatype: 7, Count: 1},
+			},
+			IsBigendian: false,
+			PointStep:   16,
+			RowStep:     CloudData,
+			Data:        make([]byte, CloudData),
+			IsDense:     true,
+			Points:      make([]Point, NPoints),
+		}
+		for i := range c.Data {
+			c.Data[i] = byte(r.Uint32())
+		}
+		for i := range c.Points {
+			c.Points[i] = Point{float32(randFloat(r)), float32(randFloat(r)), float32(randFloat(r)), float32(randFloat(r)) + 1001}
+		}
+		v.Cloud = append(v.Cloud, c)
+	}
+	return v
+}
+
+// The "use" step: every reader sums what it read in the same way, so that
+// nothing is optimised away and the sums can be checked against the values.
+
+func useStr(s string) uint64 {
+	if len(s) == 0 {
+		return 0
+	}
+	return uint64(len(s)) + uint64(s[0]) + uint64(s[len(s)-1])
+}
+
+func useBytes(s []byte) uint64 {
+	if len(s) == 0 {
+		return 0
+	}
+	return uint64(len(s)) + uint64(s[0]) + uint64(s[len(s)-1])
+}
+
+func f64(v float64) uint64 { return math.Float64bits(v) }
+func f32(v float32) uint64 { return uint64(math.Float32bits(v)) }
+
+func b2u(b bool) uint64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// UseAll is the sum every reader of v must return from read-all.
+func UseAll(v any) uint64 {
+	switch v := v.(type) {
+	case *Small:
+		return useStr(v.Name) + uint64(v.BirthDay) + useStr(v.Phone) + uint64(v.Siblings) + b2u(v.Spouse) + f64(v.Money)
+	case *Header:
+		return uint64(v.Seq) + uint64(v.Sec) + uint64(v.Nsec) + useStr(v.FrameID)
+	case *Imu:
+		s := UseAll(&v.Header)
+		for _, a := range [][]float64{v.Orientation[:], v.OrientationCov[:], v.AngularVelocity[:],
+			v.AngularVelocityCov[:], v.LinearAcceleration[:], v.LinearAccelerationCov[:]} {
+			for _, f := range a {
+				s += f64(f)
+			}
+		}
+		return s
+	case *Cloud:
+		s := UseAll(&v.Header) + uint64(v.Height) + uint64(v.Width) + b2u(v.IsBigendian) +
+			uint64(v.PointStep) + uint64(v.RowStep) + useBytes(v.Data) + b2u(v.IsDense)
+		for _, f := range v.Fields {
+			s += useStr(f.Name) + uint64(f.Offset) + uint64(f.Datatype) + uint64(f.Count)
+		}
+		for _, p := range v.Points {
+			s += f32(p.X) + f32(p.Y) + f32(p.Z) + f32(p.Intensity)
+		}
+		return s
+	}
+	panic("UseAll: unknown shape")
+}
+
+// UseOne is the sum every reader of v must return from read-one: one
+// field, nested where the shape nests.
+//
+//	small:  money
+//	header: stamp.nsec
+//	imu:    linear_acceleration.z
+//	cloud:  points[NPoints/2].z
+func UseOne(v any) uint64 {
+	switch v := v.(type) {
+	case *Small:
+		return f64(v.Money)
+	case *Header:
+		return uint64(v.Nsec)
+	case *Imu:
+		return f64(v.LinearAcceleration[2])
+	case *Cloud:
+		return f32(v.Points[NPoints/2].Z)
+	}
+	panic("UseOne: unknown shape")
+}
+
+// Value returns value i (cyclically) of a shape.
+func Value(shape string, i int) any {
+	switch shape {
+	case "small":
+		return &Values.Small[i%NSmall]
+	case "header":
+		return &Values.Header[i%NSmall]
+	case "imu":
+		return &Values.Imu[i%NSmall]
+	case "cloud":
+		return &Values.Cloud[i%NCloud]
+	}
+	panic("unknown shape " + shape)
+}

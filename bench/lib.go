@@ -1,0 +1,70 @@
+package bench
+
+import "fmt"
+
+// Codec is one library's code for one shape. A nil function is an
+// operation the library does not take part in.
+type Codec struct {
+	// Build sets the fields of value i (cyclically) in a warm, reused
+	// message or buffer and returns the bytes a publisher sends, valid
+	// until the next Build.
+	Build func(i int) []byte
+	// Decode reads published bytes (from Build) back into a plain value,
+	// allocating: for the round-trip checks only.
+	Decode func(data []byte) (any, error)
+	// ReadAll opens received bytes and reads every field; ReadOne opens
+	// them and reads one nested field (see UseOne). Both return the sum of
+	// what they read.
+	ReadAll func(data []byte) uint64
+	ReadOne func(data []byte) uint64
+
+	// ProtoMarshal writes value i, held in the library's own in-memory
+	// form (a payload, a Go struct), as protobuf wire bytes into a reused
+	// buffer. ProtoUnmarshal parses protobuf wire bytes into a reused
+	// message; ProtoResult returns that message as a plain value.
+	ProtoMarshal   func(i int) []byte
+	ProtoUnmarshal func(pb []byte) error
+	ProtoResult    func() (any, error)
+
+	// ROSMarshal writes value i as ROS1 serialization (the message body,
+	// without the TCPROS length prefix) into a reused buffer.
+	// ROSUnmarshal parses a ROS1 message body into a reused message;
+	// ROSResult returns that message as a plain value.
+	ROSMarshal   func(i int) []byte
+	ROSUnmarshal func(ros []byte) error
+	ROSResult    func() (any, error)
+
+	// Transcode converts protobuf wire bytes to ROS1 bytes.
+	Transcode func(pb []byte) ([]byte, error)
+}
+
+// Libs are the libraries, in the order tables list them. phaser is
+// phaser-go in its default payload format (Phaser 3); phaser-v2 the same in
+// the Phaser 2 format (for C++ Phaser 2.x peers); phaser-new is phaser
+// building with NewXIn on reused memory instead of Clear.
+var Libs = []string{"phaser", "phaser-v2", "phaser-new", "protobuf", "vtproto", "flatbuffers", "capnp", "goroslib", "protobuf+goroslib", "vtproto+goroslib"}
+
+var codecs = map[string]map[string]func() *Codec{}
+
+func register(lib, shape string, mk func() *Codec) {
+	if codecs[lib] == nil {
+		codecs[lib] = map[string]func() *Codec{}
+	}
+	codecs[lib][shape] = mk
+}
+
+// NewCodec returns a fresh codec (own buffers) of lib for shape, or nil.
+func NewCodec(lib, shape string) *Codec {
+	if mk := codecs[lib][shape]; mk != nil {
+		return mk()
+	}
+	return nil
+}
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
