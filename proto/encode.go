@@ -279,6 +279,11 @@ func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, 
 			b = protowire.AppendTag(b, fp.num, protowire.BytesType)
 			b = protowire.AppendBytes(b, m.ElemString(f.Field, i))
 		}
+	case fp.packed && fixedWidth(fp):
+		// Stored little-endian at their wire width: the bytes are the
+		// packed record's payload as they are.
+		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
+		b = protowire.AppendBytes(b, m.Span(f.Field, fp.size))
 	case fp.packed:
 		size := 0
 		for i := range n {
@@ -320,6 +325,8 @@ func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 		for i := range n {
 			total += protowire.SizeTag(fp.num) + protowire.SizeBytes(len(m.ElemString(f.Field, i)))
 		}
+	case fp.packed && fixedWidth(fp):
+		total = protowire.SizeTag(fp.num) + protowire.SizeBytes(n*fp.size)
 	case fp.packed:
 		for i := range n {
 			total += sizeScalar(fp, elemBits(m, fp, i))
@@ -331,6 +338,13 @@ func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 		}
 	}
 	return total, nil
+}
+
+// fixedWidth reports whether the elements of fp are stored exactly as the
+// wire writes them: fixed32/sfixed32/float in 4 bytes, fixed64/sfixed64/
+// double in 8, little-endian both.
+func fixedWidth(fp *fieldPlan) bool {
+	return fp.wire == protowire.Fixed32Type && fp.size == 4 || fp.wire == protowire.Fixed64Type && fp.size == 8
 }
 
 // elemSize is the stored size of one element of repeated field fp.
