@@ -88,6 +88,14 @@ func ReadPose(data []byte) (Pose, error) {
 	return Pose{m}, err
 }
 
+// ReadPoseInto is ReadPose reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadPoseInto(p *runtime.Payload, data []byte) (Pose, error) {
+	m, err := runtime.ReadInto(p, phaserType_Pose, data)
+	return Pose{m}, err
+}
+
 // OpenPose continues writing a payload that holds a Pose (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPose(mem []byte) (Pose, error) {
@@ -292,6 +300,14 @@ func NewRobotIn(mem []byte, opts ...runtime.Options) (Robot, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadRobot(data []byte) (Robot, error) {
 	m, err := runtime.Read(phaserType_Robot, data)
+	return Robot{m}, err
+}
+
+// ReadRobotInto is ReadRobot reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadRobotInto(p *runtime.Payload, data []byte) (Robot, error) {
+	m, err := runtime.ReadInto(p, phaserType_Robot, data)
 	return Robot{m}, err
 }
 

@@ -87,6 +87,14 @@ func ReadLegacy(data []byte) (Legacy, error) {
 	return Legacy{m}, err
 }
 
+// ReadLegacyInto is ReadLegacy reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadLegacyInto(p *runtime.Payload, data []byte) (Legacy, error) {
+	m, err := runtime.ReadInto(p, phaserType_Legacy, data)
+	return Legacy{m}, err
+}
+
 // OpenLegacy continues writing a payload that holds a Legacy (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenLegacy(mem []byte) (Legacy, error) {

@@ -198,6 +198,14 @@ func ReadScalars(data []byte) (Scalars, error) {
 	return Scalars{m}, err
 }
 
+// ReadScalarsInto is ReadScalars reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadScalarsInto(p *runtime.Payload, data []byte) (Scalars, error) {
+	m, err := runtime.ReadInto(p, phaserType_Scalars, data)
+	return Scalars{m}, err
+}
+
 // OpenScalars continues writing a payload that holds a Scalars (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenScalars(mem []byte) (Scalars, error) {
@@ -618,6 +626,14 @@ func ReadRepeated(data []byte) (Repeated, error) {
 	return Repeated{m}, err
 }
 
+// ReadRepeatedInto is ReadRepeated reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadRepeatedInto(p *runtime.Payload, data []byte) (Repeated, error) {
+	m, err := runtime.ReadInto(p, phaserType_Repeated, data)
+	return Repeated{m}, err
+}
+
 // OpenRepeated continues writing a payload that holds a Repeated (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRepeated(mem []byte) (Repeated, error) {
@@ -935,6 +951,14 @@ func ReadInner(data []byte) (Inner, error) {
 	return Inner{m}, err
 }
 
+// ReadInnerInto is ReadInner reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadInnerInto(p *runtime.Payload, data []byte) (Inner, error) {
+	m, err := runtime.ReadInto(p, phaserType_Inner, data)
+	return Inner{m}, err
+}
+
 // OpenInner continues writing a payload that holds a Inner (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInner(mem []byte) (Inner, error) {
@@ -1153,6 +1177,14 @@ func ReadInner_Deep(data []byte) (Inner_Deep, error) {
 	return Inner_Deep{m}, err
 }
 
+// ReadInner_DeepInto is ReadInner_Deep reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadInner_DeepInto(p *runtime.Payload, data []byte) (Inner_Deep, error) {
+	m, err := runtime.ReadInto(p, phaserType_Inner_Deep, data)
+	return Inner_Deep{m}, err
+}
+
 // OpenInner_Deep continues writing a payload that holds a Inner_Deep (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInner_Deep(mem []byte) (Inner_Deep, error) {
@@ -1339,6 +1371,14 @@ func ReadEmpty(data []byte) (Empty, error) {
 	return Empty{m}, err
 }
 
+// ReadEmptyInto is ReadEmpty reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadEmptyInto(p *runtime.Payload, data []byte) (Empty, error) {
+	m, err := runtime.ReadInto(p, phaserType_Empty, data)
+	return Empty{m}, err
+}
+
 // OpenEmpty continues writing a payload that holds a Empty (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEmpty(mem []byte) (Empty, error) {
@@ -1499,6 +1539,14 @@ func NewNodeIn(mem []byte, opts ...runtime.Options) (Node, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadNode(data []byte) (Node, error) {
 	m, err := runtime.Read(phaserType_Node, data)
+	return Node{m}, err
+}
+
+// ReadNodeInto is ReadNode reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadNodeInto(p *runtime.Payload, data []byte) (Node, error) {
+	m, err := runtime.ReadInto(p, phaserType_Node, data)
 	return Node{m}, err
 }
 
@@ -1693,6 +1741,14 @@ func NewWideIn(mem []byte, opts ...runtime.Options) (Wide, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadWide(data []byte) (Wide, error) {
 	m, err := runtime.Read(phaserType_Wide, data)
+	return Wide{m}, err
+}
+
+// ReadWideInto is ReadWide reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadWideInto(p *runtime.Payload, data []byte) (Wide, error) {
+	m, err := runtime.ReadInto(p, phaserType_Wide, data)
 	return Wide{m}, err
 }
 
@@ -2366,6 +2422,14 @@ func NewEverythingIn(mem []byte, opts ...runtime.Options) (Everything, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadEverything(data []byte) (Everything, error) {
 	m, err := runtime.Read(phaserType_Everything, data)
+	return Everything{m}, err
+}
+
+// ReadEverythingInto is ReadEverything reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadEverythingInto(p *runtime.Payload, data []byte) (Everything, error) {
+	m, err := runtime.ReadInto(p, phaserType_Everything, data)
 	return Everything{m}, err
 }
 
@@ -3447,6 +3511,14 @@ func ReadEverything_CountsEntry(data []byte) (Everything_CountsEntry, error) {
 	return Everything_CountsEntry{m}, err
 }
 
+// ReadEverything_CountsEntryInto is ReadEverything_CountsEntry reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadEverything_CountsEntryInto(p *runtime.Payload, data []byte) (Everything_CountsEntry, error) {
+	m, err := runtime.ReadInto(p, phaserType_Everything_CountsEntry, data)
+	return Everything_CountsEntry{m}, err
+}
+
 // OpenEverything_CountsEntry continues writing a payload that holds a Everything_CountsEntry (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEverything_CountsEntry(mem []byte) (Everything_CountsEntry, error) {
@@ -3683,6 +3755,14 @@ func ReadEverything_ByIdEntry(data []byte) (Everything_ByIdEntry, error) {
 	return Everything_ByIdEntry{m}, err
 }
 
+// ReadEverything_ByIdEntryInto is ReadEverything_ByIdEntry reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadEverything_ByIdEntryInto(p *runtime.Payload, data []byte) (Everything_ByIdEntry, error) {
+	m, err := runtime.ReadInto(p, phaserType_Everything_ByIdEntry, data)
+	return Everything_ByIdEntry{m}, err
+}
+
 // OpenEverything_ByIdEntry continues writing a payload that holds a Everything_ByIdEntry (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEverything_ByIdEntry(mem []byte) (Everything_ByIdEntry, error) {
@@ -3901,6 +3981,14 @@ func NewEverything_RemoteByNumEntryIn(mem []byte, opts ...runtime.Options) (Ever
 // Writes through the handle are ignored and reported by Err.
 func ReadEverything_RemoteByNumEntry(data []byte) (Everything_RemoteByNumEntry, error) {
 	m, err := runtime.Read(phaserType_Everything_RemoteByNumEntry, data)
+	return Everything_RemoteByNumEntry{m}, err
+}
+
+// ReadEverything_RemoteByNumEntryInto is ReadEverything_RemoteByNumEntry reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadEverything_RemoteByNumEntryInto(p *runtime.Payload, data []byte) (Everything_RemoteByNumEntry, error) {
+	m, err := runtime.ReadInto(p, phaserType_Everything_RemoteByNumEntry, data)
 	return Everything_RemoteByNumEntry{m}, err
 }
 
@@ -4128,6 +4216,14 @@ func NewEverything_LabelsByKeyEntryIn(mem []byte, opts ...runtime.Options) (Ever
 // Writes through the handle are ignored and reported by Err.
 func ReadEverything_LabelsByKeyEntry(data []byte) (Everything_LabelsByKeyEntry, error) {
 	m, err := runtime.Read(phaserType_Everything_LabelsByKeyEntry, data)
+	return Everything_LabelsByKeyEntry{m}, err
+}
+
+// ReadEverything_LabelsByKeyEntryInto is ReadEverything_LabelsByKeyEntry reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadEverything_LabelsByKeyEntryInto(p *runtime.Payload, data []byte) (Everything_LabelsByKeyEntry, error) {
+	m, err := runtime.ReadInto(p, phaserType_Everything_LabelsByKeyEntry, data)
 	return Everything_LabelsByKeyEntry{m}, err
 }
 

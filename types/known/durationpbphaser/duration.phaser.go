@@ -56,6 +56,14 @@ func ReadDuration(data []byte) (Duration, error) {
 	return Duration{m}, err
 }
 
+// ReadDurationInto is ReadDuration reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadDurationInto(p *runtime.Payload, data []byte) (Duration, error) {
+	m, err := runtime.ReadInto(p, phaserType_Duration, data)
+	return Duration{m}, err
+}
+
 // OpenDuration continues writing a payload that holds a Duration (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenDuration(mem []byte) (Duration, error) {

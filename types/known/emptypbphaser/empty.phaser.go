@@ -55,6 +55,14 @@ func ReadEmpty(data []byte) (Empty, error) {
 	return Empty{m}, err
 }
 
+// ReadEmptyInto is ReadEmpty reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadEmptyInto(p *runtime.Payload, data []byte) (Empty, error) {
+	m, err := runtime.ReadInto(p, phaserType_Empty, data)
+	return Empty{m}, err
+}
+
 // OpenEmpty continues writing a payload that holds a Empty (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEmpty(mem []byte) (Empty, error) {

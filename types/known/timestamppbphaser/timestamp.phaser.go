@@ -56,6 +56,14 @@ func ReadTimestamp(data []byte) (Timestamp, error) {
 	return Timestamp{m}, err
 }
 
+// ReadTimestampInto is ReadTimestamp reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadTimestampInto(p *runtime.Payload, data []byte) (Timestamp, error) {
+	m, err := runtime.ReadInto(p, phaserType_Timestamp, data)
+	return Timestamp{m}, err
+}
+
 // OpenTimestamp continues writing a payload that holds a Timestamp (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenTimestamp(mem []byte) (Timestamp, error) {

@@ -62,6 +62,14 @@ func ReadDoubleValue(data []byte) (DoubleValue, error) {
 	return DoubleValue{m}, err
 }
 
+// ReadDoubleValueInto is ReadDoubleValue reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadDoubleValueInto(p *runtime.Payload, data []byte) (DoubleValue, error) {
+	m, err := runtime.ReadInto(p, phaserType_DoubleValue, data)
+	return DoubleValue{m}, err
+}
+
 // OpenDoubleValue continues writing a payload that holds a DoubleValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenDoubleValue(mem []byte) (DoubleValue, error) {
@@ -251,6 +259,14 @@ func ReadFloatValue(data []byte) (FloatValue, error) {
 	return FloatValue{m}, err
 }
 
+// ReadFloatValueInto is ReadFloatValue reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadFloatValueInto(p *runtime.Payload, data []byte) (FloatValue, error) {
+	m, err := runtime.ReadInto(p, phaserType_FloatValue, data)
+	return FloatValue{m}, err
+}
+
 // OpenFloatValue continues writing a payload that holds a FloatValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenFloatValue(mem []byte) (FloatValue, error) {
@@ -436,6 +452,14 @@ func ReadInt64Value(data []byte) (Int64Value, error) {
 	return Int64Value{m}, err
 }
 
+// ReadInt64ValueInto is ReadInt64Value reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadInt64ValueInto(p *runtime.Payload, data []byte) (Int64Value, error) {
+	m, err := runtime.ReadInto(p, phaserType_Int64Value, data)
+	return Int64Value{m}, err
+}
+
 // OpenInt64Value continues writing a payload that holds a Int64Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInt64Value(mem []byte) (Int64Value, error) {
@@ -614,6 +638,14 @@ func NewUInt64ValueIn(mem []byte, opts ...runtime.Options) (UInt64Value, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadUInt64Value(data []byte) (UInt64Value, error) {
 	m, err := runtime.Read(phaserType_UInt64Value, data)
+	return UInt64Value{m}, err
+}
+
+// ReadUInt64ValueInto is ReadUInt64Value reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadUInt64ValueInto(p *runtime.Payload, data []byte) (UInt64Value, error) {
+	m, err := runtime.ReadInto(p, phaserType_UInt64Value, data)
 	return UInt64Value{m}, err
 }
 
@@ -802,6 +834,14 @@ func ReadInt32Value(data []byte) (Int32Value, error) {
 	return Int32Value{m}, err
 }
 
+// ReadInt32ValueInto is ReadInt32Value reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadInt32ValueInto(p *runtime.Payload, data []byte) (Int32Value, error) {
+	m, err := runtime.ReadInto(p, phaserType_Int32Value, data)
+	return Int32Value{m}, err
+}
+
 // OpenInt32Value continues writing a payload that holds a Int32Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInt32Value(mem []byte) (Int32Value, error) {
@@ -980,6 +1020,14 @@ func NewUInt32ValueIn(mem []byte, opts ...runtime.Options) (UInt32Value, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadUInt32Value(data []byte) (UInt32Value, error) {
 	m, err := runtime.Read(phaserType_UInt32Value, data)
+	return UInt32Value{m}, err
+}
+
+// ReadUInt32ValueInto is ReadUInt32Value reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadUInt32ValueInto(p *runtime.Payload, data []byte) (UInt32Value, error) {
+	m, err := runtime.ReadInto(p, phaserType_UInt32Value, data)
 	return UInt32Value{m}, err
 }
 
@@ -1168,6 +1216,14 @@ func ReadBoolValue(data []byte) (BoolValue, error) {
 	return BoolValue{m}, err
 }
 
+// ReadBoolValueInto is ReadBoolValue reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadBoolValueInto(p *runtime.Payload, data []byte) (BoolValue, error) {
+	m, err := runtime.ReadInto(p, phaserType_BoolValue, data)
+	return BoolValue{m}, err
+}
+
 // OpenBoolValue continues writing a payload that holds a BoolValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenBoolValue(mem []byte) (BoolValue, error) {
@@ -1346,6 +1402,14 @@ func NewStringValueIn(mem []byte, opts ...runtime.Options) (StringValue, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadStringValue(data []byte) (StringValue, error) {
 	m, err := runtime.Read(phaserType_StringValue, data)
+	return StringValue{m}, err
+}
+
+// ReadStringValueInto is ReadStringValue reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadStringValueInto(p *runtime.Payload, data []byte) (StringValue, error) {
+	m, err := runtime.ReadInto(p, phaserType_StringValue, data)
 	return StringValue{m}, err
 }
 
@@ -1546,6 +1610,14 @@ func NewBytesValueIn(mem []byte, opts ...runtime.Options) (BytesValue, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadBytesValue(data []byte) (BytesValue, error) {
 	m, err := runtime.Read(phaserType_BytesValue, data)
+	return BytesValue{m}, err
+}
+
+// ReadBytesValueInto is ReadBytesValue reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadBytesValueInto(p *runtime.Payload, data []byte) (BytesValue, error) {
+	m, err := runtime.ReadInto(p, phaserType_BytesValue, data)
 	return BytesValue{m}, err
 }
 

@@ -83,6 +83,14 @@ func ReadSmallStruct(data []byte) (SmallStruct, error) {
 	return SmallStruct{m}, err
 }
 
+// ReadSmallStructInto is ReadSmallStruct reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadSmallStructInto(p *runtime.Payload, data []byte) (SmallStruct, error) {
+	m, err := runtime.ReadInto(p, phaserType_SmallStruct, data)
+	return SmallStruct{m}, err
+}
+
 // OpenSmallStruct continues writing a payload that holds a SmallStruct (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenSmallStruct(mem []byte) (SmallStruct, error) {
@@ -370,6 +378,14 @@ func ReadHeader(data []byte) (Header, error) {
 	return Header{m}, err
 }
 
+// ReadHeaderInto is ReadHeader reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadHeaderInto(p *runtime.Payload, data []byte) (Header, error) {
+	m, err := runtime.ReadInto(p, phaserType_Header, data)
+	return Header{m}, err
+}
+
 // OpenHeader continues writing a payload that holds a Header (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenHeader(mem []byte) (Header, error) {
@@ -587,6 +603,14 @@ func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadQuaternion(data []byte) (Quaternion, error) {
 	m, err := runtime.Read(phaserType_Quaternion, data)
+	return Quaternion{m}, err
+}
+
+// ReadQuaternionInto is ReadQuaternion reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadQuaternionInto(p *runtime.Payload, data []byte) (Quaternion, error) {
+	m, err := runtime.ReadInto(p, phaserType_Quaternion, data)
 	return Quaternion{m}, err
 }
 
@@ -823,6 +847,14 @@ func ReadVector3(data []byte) (Vector3, error) {
 	return Vector3{m}, err
 }
 
+// ReadVector3Into is ReadVector3 reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadVector3Into(p *runtime.Payload, data []byte) (Vector3, error) {
+	m, err := runtime.ReadInto(p, phaserType_Vector3, data)
+	return Vector3{m}, err
+}
+
 // OpenVector3 continues writing a payload that holds a Vector3 (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenVector3(mem []byte) (Vector3, error) {
@@ -1031,6 +1063,14 @@ func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadImu(data []byte) (Imu, error) {
 	m, err := runtime.Read(phaserType_Imu, data)
+	return Imu{m}, err
+}
+
+// ReadImuInto is ReadImu reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadImuInto(p *runtime.Payload, data []byte) (Imu, error) {
+	m, err := runtime.ReadInto(p, phaserType_Imu, data)
 	return Imu{m}, err
 }
 
@@ -1286,6 +1326,14 @@ func ReadPointField(data []byte) (PointField, error) {
 	return PointField{m}, err
 }
 
+// ReadPointFieldInto is ReadPointField reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadPointFieldInto(p *runtime.Payload, data []byte) (PointField, error) {
+	m, err := runtime.ReadInto(p, phaserType_PointField, data)
+	return PointField{m}, err
+}
+
 // OpenPointField continues writing a payload that holds a PointField (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPointField(mem []byte) (PointField, error) {
@@ -1518,6 +1566,14 @@ func ReadPoint(data []byte) (Point, error) {
 	return Point{m}, err
 }
 
+// ReadPointInto is ReadPoint reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
+	m, err := runtime.ReadInto(p, phaserType_Point, data)
+	return Point{m}, err
+}
+
 // OpenPoint continues writing a payload that holds a Point (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPoint(mem []byte) (Point, error) {
@@ -1740,6 +1796,14 @@ func NewCloudIn(mem []byte, opts ...runtime.Options) (Cloud, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadCloud(data []byte) (Cloud, error) {
 	m, err := runtime.Read(phaserType_Cloud, data)
+	return Cloud{m}, err
+}
+
+// ReadCloudInto is ReadCloud reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadCloudInto(p *runtime.Payload, data []byte) (Cloud, error) {
+	m, err := runtime.ReadInto(p, phaserType_Cloud, data)
 	return Cloud{m}, err
 }
 

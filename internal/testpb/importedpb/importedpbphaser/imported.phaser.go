@@ -83,6 +83,14 @@ func ReadRemote(data []byte) (Remote, error) {
 	return Remote{m}, err
 }
 
+// ReadRemoteInto is ReadRemote reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadRemoteInto(p *runtime.Payload, data []byte) (Remote, error) {
+	m, err := runtime.ReadInto(p, phaserType_Remote, data)
+	return Remote{m}, err
+}
+
 // OpenRemote continues writing a payload that holds a Remote (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRemote(mem []byte) (Remote, error) {
@@ -308,6 +316,14 @@ func NewRemote_PartIn(mem []byte, opts ...runtime.Options) (Remote_Part, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadRemote_Part(data []byte) (Remote_Part, error) {
 	m, err := runtime.Read(phaserType_Remote_Part, data)
+	return Remote_Part{m}, err
+}
+
+// ReadRemote_PartInto is ReadRemote_Part reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadRemote_PartInto(p *runtime.Payload, data []byte) (Remote_Part, error) {
+	m, err := runtime.ReadInto(p, phaserType_Remote_Part, data)
 	return Remote_Part{m}, err
 }
 
