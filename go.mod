@@ -4,10 +4,8 @@ go 1.26.0
 
 require (
 	github.com/bufbuild/protocompile v0.14.1
+	golang.org/x/sys v0.50.0
 	google.golang.org/protobuf v1.36.12
 )
 
-require (
-	golang.org/x/sync v0.8.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
-)
+require golang.org/x/sync v0.8.0 // indirect
