@@ -3,7 +3,6 @@ package proto
 import (
 	"errors"
 	"fmt"
-	"math"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -154,31 +153,7 @@ func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *field
 }
 
 // consumeScalar parses one scalar of field fp and returns its stored bits.
-func consumeScalar(b []byte, fp *fieldPlan) (uint64, int) {
-	switch fp.wire {
-	case protowire.Fixed32Type:
-		v, n := protowire.ConsumeFixed32(b)
-		return uint64(v), n
-	case protowire.Fixed64Type:
-		return protowire.ConsumeFixed64(b)
-	}
-	v, n := protowire.ConsumeVarint(b)
-	if n < 0 {
-		return 0, n
-	}
-	switch fp.kind {
-	case protoreflect.Sint32Kind:
-		return uint64(uint32(int32(protowire.DecodeZigZag(v & math.MaxUint32)))), n
-	case protoreflect.Sint64Kind:
-		return uint64(protowire.DecodeZigZag(v)), n
-	case protoreflect.BoolKind:
-		if v != 0 {
-			return 1, n
-		}
-		return 0, n
-	}
-	return v, n
-}
+func consumeScalar(b []byte, fp *fieldPlan) (uint64, int) { return ConsumeValue(fp.kind, b) }
 
 func set(m runtime.Msg, fp *fieldPlan, v uint64) {
 	switch fp.size {

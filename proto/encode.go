@@ -3,7 +3,6 @@ package proto
 import (
 	"errors"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
@@ -119,45 +118,9 @@ func bits(m runtime.Msg, fp *fieldPlan) (uint64, bool) {
 	return v, v != 0
 }
 
-// varintOf converts stored bits to the varint protobuf writes for kind k.
-func varintOf(k protoreflect.Kind, v uint64) uint64 {
-	switch k {
-	case protoreflect.Int32Kind, protoreflect.EnumKind:
-		return uint64(int64(int32(v)))
-	case protoreflect.Uint32Kind:
-		return uint64(uint32(v))
-	case protoreflect.Sint32Kind:
-		return uint64(protowire.EncodeZigZag(int64(int32(v))) & math.MaxUint32)
-	case protoreflect.Sint64Kind:
-		return protowire.EncodeZigZag(int64(v))
-	case protoreflect.BoolKind:
-		if v&0xFF != 0 {
-			return 1
-		}
-		return 0
-	}
-	return v
-}
+func appendScalar(b []byte, fp *fieldPlan, v uint64) []byte { return AppendValue(b, fp.kind, v) }
 
-func appendScalar(b []byte, fp *fieldPlan, v uint64) []byte {
-	switch fp.wire {
-	case protowire.Fixed32Type:
-		return protowire.AppendFixed32(b, uint32(v))
-	case protowire.Fixed64Type:
-		return protowire.AppendFixed64(b, v)
-	}
-	return protowire.AppendVarint(b, varintOf(fp.kind, v))
-}
-
-func sizeScalar(fp *fieldPlan, v uint64) int {
-	switch fp.wire {
-	case protowire.Fixed32Type:
-		return 4
-	case protowire.Fixed64Type:
-		return 8
-	}
-	return protowire.SizeVarint(varintOf(fp.kind, v))
-}
+func sizeScalar(fp *fieldPlan, v uint64) int { return SizeValue(fp.kind, v) }
 
 // stringOf returns string or bytes field fp and whether it is written.
 func stringOf(m runtime.Msg, fp *fieldPlan) ([]byte, bool) {

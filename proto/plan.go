@@ -85,7 +85,7 @@ func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
 	default:
 		fp.size = 4
 	}
-	fp.wire = wireType(fd.Kind())
+	fp.wire = WireType(fd.Kind())
 	if fd.IsList() && fp.wire != protowire.BytesType {
 		fp.packable = true
 		fp.packed = fd.IsPacked()
@@ -126,16 +126,4 @@ func (fp *fieldPlan) subPlan() *plan {
 
 func requiresUTF8(fd protoreflect.FieldDescriptor) bool {
 	return fd.ParentFile() != nil && fd.ParentFile().Syntax() == protoreflect.Proto3
-}
-
-func wireType(k protoreflect.Kind) protowire.Type {
-	switch k {
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		return protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		return protowire.Fixed64Type
-	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind, protoreflect.GroupKind:
-		return protowire.BytesType
-	}
-	return protowire.VarintType
 }

@@ -3,13 +3,13 @@ package ros
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	phaserproto "github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -205,33 +205,11 @@ func each(pb []byte, num protowire.Number, fn func(protowire.Type, []byte) error
 // scalarOf decodes one scalar value of field f from a value of wire type
 // typ and returns its stored bits.
 func scalarOf(f *runtime.FieldInfo, typ protowire.Type, v []byte) (uint64, int, error) {
-	want := protoWire(f.Desc.Kind())
-	if typ != want {
+	if want := phaserproto.WireType(f.Desc.Kind()); typ != want {
 		return 0, 0, fmt.Errorf("field %s: wire type %d, want %d: %w", f.Desc.FullName(), typ, want, ErrInvalid)
 	}
-	switch typ {
-	case protowire.Fixed32Type:
-		x, n := protowire.ConsumeFixed32(v)
-		return uint64(x), n, checkN(f, n)
-	case protowire.Fixed64Type:
-		x, n := protowire.ConsumeFixed64(v)
-		return x, n, checkN(f, n)
-	}
-	x, n := protowire.ConsumeVarint(v)
-	if err := checkN(f, n); err != nil {
-		return 0, 0, err
-	}
-	switch f.Desc.Kind() {
-	case protoreflect.Sint32Kind:
-		x = uint64(uint32(int32(protowire.DecodeZigZag(x & math.MaxUint32))))
-	case protoreflect.Sint64Kind:
-		x = uint64(protowire.DecodeZigZag(x))
-	case protoreflect.BoolKind:
-		if x != 0 {
-			x = 1
-		}
-	}
-	return x, n, nil
+	x, n := phaserproto.ConsumeValue(f.Desc.Kind(), v)
+	return x, n, checkN(f, n)
 }
 
 func checkN(f *runtime.FieldInfo, n int) error {
@@ -239,18 +217,6 @@ func checkN(f *runtime.FieldInfo, n int) error {
 		return fmt.Errorf("field %s: %v: %w", f.Desc.FullName(), protowire.ParseError(n), ErrInvalid)
 	}
 	return nil
-}
-
-func protoWire(k protoreflect.Kind) protowire.Type {
-	switch k {
-	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
-		return protowire.Fixed32Type
-	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
-		return protowire.Fixed64Type
-	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
-		return protowire.BytesType
-	}
-	return protowire.VarintType
 }
 
 func protoToROS(w *Writer, pb []byte, p *plan, depth int) error {
@@ -400,7 +366,7 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int) error {
 				return fmt.Errorf("field %s: %w", f.Desc.FullName(), ErrInvalid)
 			}
 			for len(b) > 0 {
-				_, k, err := scalarOf(f, protoWire(f.Desc.Kind()), b)
+				_, k, err := scalarOf(f, phaserproto.WireType(f.Desc.Kind()), b)
 				if err != nil {
 					return err
 				}
@@ -428,7 +394,7 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int) error {
 		if scalar && typ == protowire.BytesType {
 			b, _ := protowire.ConsumeBytes(val)
 			for len(b) > 0 {
-				v, k, err := scalarOf(f, protoWire(f.Desc.Kind()), b)
+				v, k, err := scalarOf(f, phaserproto.WireType(f.Desc.Kind()), b)
 				if err != nil {
 					return err
 				}
@@ -699,21 +665,21 @@ func (c converter) field(dst, b []byte, it *item, member bool, depth int) ([]byt
 			start, size := r.off, 0
 			for range n {
 				v, _ := readScalar(r, it)
-				size += sizeVarintOrFixed(k, v)
+				size += phaserproto.SizeValue(k, v)
 			}
 			r.off = start
 			dst = protowire.AppendTag(dst, num, protowire.BytesType)
 			dst = protowire.AppendVarint(dst, uint64(size))
 			for range n {
 				v, _ := readScalar(r, it)
-				dst = appendValue(dst, k, v)
+				dst = phaserproto.AppendValue(dst, k, v)
 			}
 			return dst, nil
 		}
 		for range n {
 			v, _ := readScalar(r, it)
-			dst = protowire.AppendTag(dst, num, protoWire(k))
-			dst = appendValue(dst, k, v)
+			dst = protowire.AppendTag(dst, num, phaserproto.WireType(k))
+			dst = phaserproto.AppendValue(dst, k, v)
 		}
 		return dst, nil
 	}
@@ -778,8 +744,8 @@ func (c converter) single(dst []byte, r *Reader, it *item, num protowire.Number,
 	if !explicit && v == 0 {
 		return dst, nil
 	}
-	dst = protowire.AppendTag(dst, num, protoWire(k))
-	return appendValue(dst, k, v), nil
+	dst = protowire.AppendTag(dst, num, phaserproto.WireType(k))
+	return phaserproto.AppendValue(dst, k, v), nil
 }
 
 // mapField appends map entries in key order, the last duplicate winning.
@@ -865,44 +831,4 @@ func cmpInt(x, y int64) int {
 		return 1
 	}
 	return 0
-}
-
-// appendValue appends one scalar (stored bits) in the protobuf form of k.
-func appendValue(dst []byte, k protoreflect.Kind, v uint64) []byte {
-	switch protoWire(k) {
-	case protowire.Fixed32Type:
-		return protowire.AppendFixed32(dst, uint32(v))
-	case protowire.Fixed64Type:
-		return protowire.AppendFixed64(dst, v)
-	}
-	return protowire.AppendVarint(dst, varint(k, v))
-}
-
-func sizeVarintOrFixed(k protoreflect.Kind, v uint64) int {
-	switch protoWire(k) {
-	case protowire.Fixed32Type:
-		return 4
-	case protowire.Fixed64Type:
-		return 8
-	}
-	return protowire.SizeVarint(varint(k, v))
-}
-
-func varint(k protoreflect.Kind, v uint64) uint64 {
-	switch k {
-	case protoreflect.Int32Kind, protoreflect.EnumKind:
-		return uint64(int64(int32(v)))
-	case protoreflect.Uint32Kind:
-		return uint64(uint32(v))
-	case protoreflect.Sint32Kind:
-		return uint64(protowire.EncodeZigZag(int64(int32(v))) & math.MaxUint32)
-	case protoreflect.Sint64Kind:
-		return protowire.EncodeZigZag(int64(v))
-	case protoreflect.BoolKind:
-		if v&0xFF != 0 {
-			return 1
-		}
-		return 0
-	}
-	return v
 }
