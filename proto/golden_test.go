@@ -8,7 +8,6 @@ import (
 
 	"google.golang.org/protobuf/encoding/prototext"
 	gproto "google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/phaser-go/phaser/internal/goldens"
 	"github.com/phaser-go/phaser/proto"
@@ -19,23 +18,15 @@ import (
 // runtime (Any values are resolved by name).
 func registerGoldenTypes(t *testing.T, dir string) {
 	t.Helper()
-	files, err := goldens.Files(dir)
+	mds, err := goldens.Messages(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
-		var walk func(ms protoreflect.MessageDescriptors)
-		walk = func(ms protoreflect.MessageDescriptors) {
-			for i := range ms.Len() {
-				if _, err := runtime.TypeOf(ms.Get(i)); err != nil {
-					t.Fatal(err)
-				}
-				walk(ms.Get(i).Messages())
-			}
+	for _, md := range mds {
+		if _, err := runtime.TypeOf(md); err != nil {
+			t.Fatal(err)
 		}
-		walk(fd.Messages())
-		return true
-	})
+	}
 }
 
 // TestGoldenProtoWire checks the wire format against C++ Phaser and

@@ -6,8 +6,6 @@ import (
 	"os"
 	"testing"
 
-	"google.golang.org/protobuf/reflect/protoreflect"
-
 	"github.com/phaser-go/phaser/internal/goldens"
 	"github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/ros"
@@ -16,23 +14,15 @@ import (
 
 func registerGoldenTypes(t *testing.T, dir string) {
 	t.Helper()
-	files, err := goldens.Files(dir)
+	mds, err := goldens.Messages(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
-		var walk func(ms protoreflect.MessageDescriptors)
-		walk = func(ms protoreflect.MessageDescriptors) {
-			for i := range ms.Len() {
-				if _, err := runtime.TypeOf(ms.Get(i)); err != nil {
-					t.Fatal(err)
-				}
-				walk(ms.Get(i).Messages())
-			}
+	for _, md := range mds {
+		if _, err := runtime.TypeOf(md); err != nil {
+			t.Fatal(err)
 		}
-		walk(fd.Messages())
-		return true
-	})
+	}
 }
 
 // diverges lists the cases where phaser-go deliberately writes other ROS

@@ -6,7 +6,6 @@ import (
 
 	"google.golang.org/protobuf/encoding/prototext"
 	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/phaser-go/phaser/internal/goldens"
@@ -21,22 +20,14 @@ func goldenTypes(t *testing.T, dir string) *protoregistry.Files {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var regErr error
-	files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
-		var walk func(ms protoreflect.MessageDescriptors)
-		walk = func(ms protoreflect.MessageDescriptors) {
-			for i := range ms.Len() {
-				if _, err := runtime.TypeOf(ms.Get(i)); err != nil && regErr == nil {
-					regErr = err
-				}
-				walk(ms.Get(i).Messages())
-			}
+	mds, err := goldens.Messages(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, md := range mds {
+		if _, err := runtime.TypeOf(md); err != nil {
+			t.Fatal(err)
 		}
-		walk(fd.Messages())
-		return true
-	})
-	if regErr != nil {
-		t.Fatal(regErr)
 	}
 	return files
 }

@@ -219,3 +219,25 @@ func canonicalNaNs(m protoreflect.Message) {
 		return true
 	})
 }
+
+// Messages returns every message type the golden schemas declare, nested
+// ones included, for tests that register them with a runtime.
+func Messages(dir string) ([]protoreflect.MessageDescriptor, error) {
+	files, err := Files(dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []protoreflect.MessageDescriptor
+	var walk func(ms protoreflect.MessageDescriptors)
+	walk = func(ms protoreflect.MessageDescriptors) {
+		for i := range ms.Len() {
+			out = append(out, ms.Get(i))
+			walk(ms.Get(i).Messages())
+		}
+	}
+	files.RangeFiles(func(fd protoreflect.FileDescriptor) bool {
+		walk(fd.Messages())
+		return true
+	})
+	return out, nil
+}
