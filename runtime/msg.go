@@ -112,6 +112,14 @@ func (m Msg) Get8(f Field) uint8 {
 
 // Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
 func (m Msg) Get32(f Field) uint32 {
+	if m.fast { // the common case, kept small enough to inline
+		mem := m.p.mem
+		o, w := uint64(m.off)+uint64(f.Offset), uint64(m.off)+4+4*uint64(f.ID>>5)
+		if o+4 <= uint64(len(mem)) && w+4 <= uint64(len(mem)) && le.Uint32(mem[w:])&(1<<(f.ID&31)) != 0 {
+			return le.Uint32(mem[o:])
+		}
+		return 0
+	}
 	if o, ok := m.present(f, 4); ok {
 		return le.Uint32(m.p.mem[o:])
 	}
@@ -120,6 +128,14 @@ func (m Msg) Get32(f Field) uint32 {
 
 // Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
 func (m Msg) Get64(f Field) uint64 {
+	if m.fast {
+		mem := m.p.mem
+		o, w := uint64(m.off)+uint64(f.Offset), uint64(m.off)+4+4*uint64(f.ID>>5)
+		if o+8 <= uint64(len(mem)) && w+4 <= uint64(len(mem)) && le.Uint32(mem[w:])&(1<<(f.ID&31)) != 0 {
+			return le.Uint64(mem[o:])
+		}
+		return 0
+	}
 	if o, ok := m.present(f, 8); ok {
 		return le.Uint64(m.p.mem[o:])
 	}
