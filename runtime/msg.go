@@ -352,6 +352,12 @@ func (m Msg) ClearString(f Field) {
 // Message returns a handle on message field f of type t. An absent field
 // gives a handle that reads as the default message.
 func (m Msg) Message(f Field, t *Type) Msg {
+	if o, ok := m.inline(f); ok {
+		return m.p.bind(o, t)
+	}
+	if !m.HasMessage(f) {
+		return Msg{p: m.p}
+	}
 	s := m.slot(f)
 	if s == 0 {
 		return Msg{p: m.p}
@@ -359,14 +365,47 @@ func (m Msg) Message(f Field, t *Type) Msg {
 	return m.p.bind(s, t)
 }
 
+// inlineID marks, in a payload's table, a singular message stored inside
+// its holder (Phaser 3 ROS frontend, spec 8.9).
+const inlineID = 0xFF
+
+// inline returns the offset of message field f when the payload's table
+// says it is stored inline and present (its metadata word is set).
+func (m Msg) inline(f Field) (uint32, bool) {
+	if m.fast || m.off == 0 {
+		return 0, false // compiled layouts (protobuf frontend) never inline
+	}
+	off, id, ok := m.lookup(f.Number)
+	if !ok || id != inlineID || uint64(off)+4 > uint64(len(m.p.mem)) || le.Uint32(m.p.mem[off:]) == 0 {
+		return 0, false
+	}
+	return off, true
+}
+
 // HasMessage reports whether message field f is present.
-func (m Msg) HasMessage(f Field) bool { return m.slot(f) != 0 }
+func (m Msg) HasMessage(f Field) bool {
+	if _, ok := m.inline(f); ok {
+		return true
+	}
+	if !m.fast && m.off != 0 {
+		if _, id, ok := m.lookup(f.Number); ok && id == inlineID {
+			return false // an inline message whose word is 0: absent
+		}
+	}
+	return m.slot(f) != 0
+}
 
 // MutableMessage returns message field f, creating it if absent.
 func (m Msg) MutableMessage(f Field, t *Type) Msg {
-	o, _, ok := m.wloc(f, 4)
+	o, id, ok := m.wloc(f, 4)
 	if !ok {
 		return Msg{p: m.p}
+	}
+	if !m.fast && id == inlineID { // stored in the holder (spec 8.9)
+		if le.Uint32(m.p.mem[o:]) == 0 && (uint64(o)+uint64(t.BinarySize(m.p.version)) > uint64(len(m.p.mem)) || !m.p.installMetadata(o, t)) {
+			return Msg{p: m.p}
+		}
+		return m.p.bind(o, t)
 	}
 	if s := le.Uint32(m.p.mem[o:]); s != 0 {
 		return m.p.bind(s, t)
@@ -394,8 +433,15 @@ func (p *Payload) newMessage(t *Type) uint32 {
 
 // ClearMessage clears and frees message field f.
 func (m Msg) ClearMessage(f Field, t *Type) {
-	o, _, ok := m.wloc(f, 4)
+	o, id, ok := m.wloc(f, 4)
 	if !ok {
+		return
+	}
+	if !m.fast && id == inlineID { // release the contents, zero the word
+		if le.Uint32(m.p.mem[o:]) != 0 {
+			m.p.bind(o, t).Clear(t)
+			le.PutUint32(m.p.mem[o:], 0)
+		}
 		return
 	}
 	if s := le.Uint32(m.p.mem[o:]); s != 0 {
