@@ -263,3 +263,29 @@ func TestAppendixA6Corrected(t *testing.T) {
 		}
 	})
 }
+
+// TestSetBytesSourceRunsPastOldString replaces a string by a longer one
+// taken from a source that starts inside the old string and runs on into
+// the next block: the block moves, and the bytes must still be the source's.
+func TestSetBytesSourceRunsPastOldString(t *testing.T) {
+	for _, v := range []Version{V2, V3} {
+		b := New(256, Options{Version: v, Tuning: Size})
+		slot := b.Allocate(8, Zero)
+		if !b.SetString(slot, "0123456789") { // block of 16: length + 10 bytes + padding
+			t.Fatal("SetString failed")
+		}
+		next := b.Allocate(16, Zero)
+		copy(b.Slice(next, 16), "ABCDEFGHIJKLMNOP")
+		s := b.Uint32(slot)
+		// From '5' in the old string through the padding and into next's
+		// length word and data: 24 bytes.
+		src := b.Memory()[s+4+5 : s+4+5+24]
+		want := string(src)
+		if !b.SetBytes(slot, src) {
+			t.Fatal("SetBytes failed")
+		}
+		if got := string(b.StringAt(slot)); got != want {
+			t.Fatalf("%s: got %q, want %q", v, got, want)
+		}
+	}
+}

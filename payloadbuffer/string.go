@@ -96,6 +96,13 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		b.put32(slot, b.Realloc(old, int(n)+4, b.stringFlags()))
 		return true
 	}
+	if inOld && srcOff+int64(n) > int64(old)+int64(oldCap) {
+		// The source starts in the string being replaced and runs on past
+		// its block: when the block moves only part of it moves along.
+		// Copy it out first (a rare, allocating path).
+		tmp := append([]byte(nil), b.data[srcOff:srcOff+int64(n)]...)
+		return setString(b, slot, tmp, -1)
+	}
 	p := b.Realloc(old, int(n)+4, b.stringFlags())
 	if p == 0 {
 		return false
