@@ -310,14 +310,6 @@ func fixedWidth(fp *fieldPlan) bool {
 	return fp.wire == protowire.Fixed32Type && fp.size == 4 || fp.wire == protowire.Fixed64Type && fp.size == 8
 }
 
-// elemSize is the stored size of one element of repeated field fp.
-func elemSize(fp *fieldPlan) int {
-	if fp.wire == protowire.BytesType {
-		return 4
-	}
-	return fp.size
-}
-
 // Maps: entries in key order, the last of duplicate keys winning, each
 // entry with both its key and its value.
 

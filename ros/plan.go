@@ -64,8 +64,6 @@ func (t Type) Width() int {
 	return 0
 }
 
-func (t Type) signed() bool { return t == Int8 || t == Int16 || t == Int32 || t == Int64 }
-
 func (t Type) float() bool { return t == Float32 || t == Float64 }
 
 // Phaser option extension numbers (phaser/options.proto).

@@ -97,28 +97,6 @@ func scalarValue(f *FieldInfo, bits uint64) protoreflect.Value {
 	return protoreflect.Value{}
 }
 
-// scalarBitsOf converts a protoreflect value to stored bits.
-func scalarBitsOf(f *FieldInfo, v protoreflect.Value) uint64 {
-	switch f.Kind {
-	case Bool:
-		if v.Bool() {
-			return 1
-		}
-		return 0
-	case Int32, Int64:
-		return uint64(v.Int())
-	case Uint32, Uint64:
-		return v.Uint()
-	case Float:
-		return uint64(math.Float32bits(float32(v.Float())))
-	case Double:
-		return math.Float64bits(v.Float())
-	case Enum:
-		return uint64(int64(v.Enum()))
-	}
-	return 0
-}
-
 // maxDepth bounds message nesting when converting received payloads, which
 // can contain cycles.
 const maxDepth = 100

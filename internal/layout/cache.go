@@ -25,9 +25,6 @@ func NewCache(opts Options) *Cache {
 	return &Cache{opts: opts, done: make(map[any]*Message)}
 }
 
-// Options returns the options the cache was created with.
-func (c *Cache) Options() Options { return c.opts }
-
 // descKey returns the map key of a descriptor: the descriptor itself when
 // it is a pointer (every protobuf-go implementation), else its full name.
 func descKey(md protoreflect.MessageDescriptor) any {
