@@ -142,11 +142,9 @@ func (m Msg) copyAny(src Msg, w *walk) bool {
 		}
 		return true
 	}
-	t := FindType(protoreflectName(src.AnyTypeName()))
+	t := FindType(protoreflect.FullName(src.AnyTypeName()))
 	if t == nil {
 		return false
 	}
 	return m.MutableAny(t).copyFields(t, src.AnyValue(t), w)
 }
-
-func protoreflectName(s string) protoreflect.FullName { return protoreflect.FullName(s) }
