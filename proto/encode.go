@@ -200,15 +200,37 @@ func sizeField(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 }
 
 // appendSub appends a nested message as a length-delimited record.
+//
+// The length is not computed by a separate pass: one byte is reserved,
+// the message is written, and the length is patched in, the message moving
+// up when its length needs more than one byte.
 func appendSub(b []byte, num protowire.Number, sub runtime.Msg, p *plan, depth int) ([]byte, error) {
-	n, err := sizeMessage(sub, p, depth+1)
+	b = protowire.AppendTag(b, num, protowire.BytesType)
+	at := len(b)
+	b = append(b, 0)
+	b, err := appendMessage(b, sub, p, depth+1)
 	if err != nil {
 		return b, err
 	}
-	b = protowire.AppendTag(b, num, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(n))
-	return appendMessage(b, sub, p, depth+1)
+	return PatchLength(b, at), nil
 }
+
+// PatchLength writes the length of b[at+1:] as a varint at b[at], where a
+// writer reserved one byte before appending a length-delimited value, and
+// moves the value up when the varint needs more bytes. It lets a writer
+// append a nested message without a separate pass to size it.
+func PatchLength(b []byte, at int) []byte {
+	size := len(b) - at - 1
+	k := protowire.SizeVarint(uint64(size))
+	if k > 1 {
+		b = append(b, zeros[:k-1]...)
+		copy(b[at+k:], b[at+1:at+1+size])
+	}
+	protowire.AppendVarint(b[:at], uint64(size))
+	return b
+}
+
+var zeros [10]byte
 
 // elemBits returns element i of a repeated scalar field.
 func elemBits(m runtime.Msg, fp *fieldPlan, i int) uint64 {

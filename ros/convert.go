@@ -539,21 +539,6 @@ func (c converter) skipValue(r *Reader, it *item, depth int) error {
 	return fieldErr(it.f, err)
 }
 
-// patchLen writes the length of dst[at+1:] as a varint at dst[at], where one
-// byte was reserved, moving the bytes when the varint needs more.
-func patchLen(dst []byte, at int) []byte {
-	size := len(dst) - at - 1
-	k := protowire.SizeVarint(uint64(size))
-	if k > 1 {
-		dst = append(dst, zeros[:k-1]...)
-		copy(dst[at+k:], dst[at+1:at+1+size])
-	}
-	protowire.AppendVarint(dst[:at], uint64(size))
-	return dst
-}
-
-var zeros [10]byte
-
 // protoOrder returns the fields of p in protobuf order, computed once.
 func (p *plan) protoOrder() []orderedField {
 	p.orderOnce.Do(func() { p.order = order(p) })
@@ -734,7 +719,7 @@ func (c converter) single(dst []byte, r *Reader, it *item, num protowire.Number,
 			return dst, err
 		}
 		r.off += n
-		return patchLen(dst, at), nil
+		return phaserproto.PatchLength(dst, at), nil
 	}
 	v, err := readScalar(r, it)
 	if err != nil {
@@ -784,7 +769,7 @@ func (c converter) mapField(dst []byte, r *Reader, it *item, n, depth int) ([]by
 		if dst, _, err = c.emitEntry(dst, e.b, it.sub, depth+1); err != nil {
 			return dst, err
 		}
-		dst = patchLen(dst, at)
+		dst = phaserproto.PatchLength(dst, at)
 	}
 	return dst, nil
 }
