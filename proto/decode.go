@@ -57,7 +57,7 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 			return wireErr(p, nil, 0, "bad tag: %v", protowire.ParseError(n))
 		}
 		b = b[n:]
-		fp := p.byNum[num]
+		fp := p.field(num)
 		if fp == nil {
 			n = protowire.ConsumeFieldValue(num, typ, b)
 			if n < 0 {

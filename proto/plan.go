@@ -30,6 +30,7 @@ type plan struct {
 	t      *runtime.Type
 	fields []*fieldPlan // in field-number order
 	byNum  map[protowire.Number]*fieldPlan
+	dense  []*fieldPlan // by number, for numbers below denseMax
 }
 
 type fieldPlan struct {
@@ -50,6 +51,21 @@ type fieldPlan struct {
 
 var plans sync.Map // *runtime.Type -> *plan
 
+// denseMax bounds the field numbers looked up by index rather than in the
+// map when parsing.
+const denseMax = 256
+
+// field returns the plan of field num, or nil.
+func (p *plan) field(num protowire.Number) *fieldPlan {
+	if num >= 0 && int(num) < len(p.dense) {
+		return p.dense[num]
+	}
+	if num < denseMax {
+		return nil
+	}
+	return p.byNum[num]
+}
+
 // planOf returns the plan of t, built on first use.
 func planOf(t *runtime.Type) *plan {
 	if p, ok := plans.Load(t); ok {
@@ -60,6 +76,12 @@ func planOf(t *runtime.Type) *plan {
 		fp := newFieldPlan(f)
 		p.fields = append(p.fields, fp)
 		p.byNum[fp.num] = fp
+		if fp.num < denseMax {
+			if int(fp.num) >= len(p.dense) {
+				p.dense = append(p.dense, make([]*fieldPlan, int(fp.num)+1-len(p.dense))...)
+			}
+			p.dense[fp.num] = fp
+		}
 	}
 	sort.Slice(p.fields, func(i, j int) bool { return legacyOrder(p.fields[i].f.Desc, p.fields[j].f.Desc) })
 	actual, _ := plans.LoadOrStore(t, p)
