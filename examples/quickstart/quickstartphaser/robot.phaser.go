@@ -414,6 +414,20 @@ const (
 	Robot_Dock_Case   Robot_TaskCase = 10
 )
 
+// String returns the name of the active member's field, or "" if none
+// (its number if it is not a member).
+func (c Robot_TaskCase) String() string {
+	switch c {
+	case Robot_Task_NotSet:
+		return ""
+	case Robot_Goal_Case:
+		return "goal"
+	case Robot_Dock_Case:
+		return "dock"
+	}
+	return strconv.Itoa(int(c))
+}
+
 // WhichTask returns the active member of oneof task.
 func (x Robot) WhichTask() Robot_TaskCase {
 	return Robot_TaskCase(x.m.WhichOneof(phaserUnion_Robot_Task))

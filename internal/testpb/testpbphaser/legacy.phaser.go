@@ -198,6 +198,20 @@ const (
 	Legacy_PickName_Case Legacy_PickCase = 21
 )
 
+// String returns the name of the active member's field, or "" if none
+// (its number if it is not a member).
+func (c Legacy_PickCase) String() string {
+	switch c {
+	case Legacy_Pick_NotSet:
+		return ""
+	case Legacy_PickInt_Case:
+		return "pick_int"
+	case Legacy_PickName_Case:
+		return "pick_name"
+	}
+	return strconv.Itoa(int(c))
+}
+
 // WhichPick returns the active member of oneof pick.
 func (x Legacy) WhichPick() Legacy_PickCase {
 	return Legacy_PickCase(x.m.WhichOneof(phaserUnion_Legacy_Pick))

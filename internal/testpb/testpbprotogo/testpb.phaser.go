@@ -2701,6 +2701,32 @@ const (
 	Everything_ChoiceFixed64_Case Everything_ChoiceCase = 27
 )
 
+// String returns the name of the active member's field, or "" if none
+// (its number if it is not a member).
+func (c Everything_ChoiceCase) String() string {
+	switch c {
+	case Everything_Choice_NotSet:
+		return ""
+	case Everything_ChoiceInt32_Case:
+		return "choice_int32"
+	case Everything_ChoiceDouble_Case:
+		return "choice_double"
+	case Everything_ChoiceBool_Case:
+		return "choice_bool"
+	case Everything_ChoiceString_Case:
+		return "choice_string"
+	case Everything_ChoiceBytes_Case:
+		return "choice_bytes"
+	case Everything_ChoiceInner_Case:
+		return "choice_inner"
+	case Everything_ChoiceMode_Case:
+		return "choice_mode"
+	case Everything_ChoiceFixed64_Case:
+		return "choice_fixed64"
+	}
+	return strconv.Itoa(int(c))
+}
+
 // WhichChoice returns the active member of oneof choice.
 func (x Everything) WhichChoice() Everything_ChoiceCase {
 	return Everything_ChoiceCase(x.m.WhichOneof(phaserUnion_Everything_Choice))

@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strconv"
 	"slices"
 	"strings"
 
@@ -171,6 +172,20 @@ func (g *fileGen) oneofCase(m *protogen.Message, o *protogen.Oneof, lm *layout.M
 		g.P(name, "_", f.GoName, "_Case ", ct, " = ", f.Desc.Number())
 	}
 	g.P(")")
+	g.P()
+	g.P("// String returns the name of the active member's field, or \"\" if none")
+	g.P("// (its number if it is not a member).")
+	g.P("func (c ", ct, ") String() string {")
+	g.P("switch c {")
+	g.P("case ", name, "_", o.GoName, "_NotSet:")
+	g.P("return \"\"")
+	for _, f := range o.Fields {
+		g.P("case ", name, "_", f.GoName, "_Case:")
+		g.P("return ", strconv.Quote(string(f.Desc.Name())))
+	}
+	g.P("}")
+	g.P("return ", g.ident("strconv", "Itoa"), "(int(c))")
+	g.P("}")
 	g.P()
 	g.P("// Which", o.GoName, " returns the active member of oneof ", o.Desc.Name(), ".")
 	g.P("func (x ", name, ") Which", o.GoName, "() ", ct, " { return ", ct, "(x.m.WhichOneof(", uv, ")) }")
