@@ -2,8 +2,8 @@ package gen
 
 import (
 	"fmt"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
