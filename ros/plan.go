@@ -86,6 +86,14 @@ func options(d protoreflect.Descriptor) []byte {
 	return b
 }
 
+// ArraySize returns the phaser.array_size option of field fd (a ROS fixed
+// array T[N]) and whether it is set, however the option was resolved (a
+// parsed extension or unknown option bytes).
+func ArraySize(fd protoreflect.FieldDescriptor) (uint32, bool) {
+	_, _, n, ok := optionField(options(fd), optArraySize)
+	return uint32(n), ok
+}
+
 // optionField returns the last occurrence of field num in raw option bytes.
 func optionField(b []byte, num protowire.Number) (protowire.Type, []byte, uint64, bool) {
 	var typ protowire.Type
@@ -205,7 +213,7 @@ func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) 
 func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, error) {
 	it := &item{f: f, name: string(f.Desc.Name()), size: 4}
 	raw := options(f.Desc)
-	if _, _, n, ok := optionField(raw, optArraySize); ok {
+	if n, ok := ArraySize(f.Desc); ok {
 		if !f.Repeated || f.Desc.IsMap() || n == 0 {
 			return nil, fmt.Errorf("ros: %s: phaser.array_size needs a non-map repeated field and N > 0", f.Desc.FullName())
 		}

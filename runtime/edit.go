@@ -4,20 +4,50 @@ import "math"
 
 // Editing list handles in place (spec 8.15): Insert, Erase, Swap, AppendN.
 
-// Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
-// out of range or the buffer is full; the list is then unchanged.
-func (l Int32List[T]) Insert(i int, vs ...T) bool {
-	if len(vs) == 0 {
+// insertScalars inserts count values of size bytes at index i of repeated
+// field f, value k given as stored bits by bits(k).
+func (m Msg) insertScalars(f Field, i, count, size int, bits func(k int) uint64) bool {
+	if count == 0 {
 		return true
 	}
-	at := l.m.InsertElems(l.f, i, len(vs), 4)
+	at := m.InsertElems(f, i, count, size)
 	if at == 0 {
 		return false
 	}
-	for k, v := range vs {
-		le.PutUint32(l.m.p.mem[at+4*uint32(k):], uint32(int32(v)))
-	}
+	m.storeScalars(at, count, size, bits)
 	return true
+}
+
+// appendScalars adds n values of size bytes to repeated field f with at
+// most one allocation, value k given as stored bits by bits(k).
+func (m Msg) appendScalars(f Field, n, size int, bits func(k int) uint64) bool {
+	at := m.AppendElems(f, n, size)
+	if at == 0 {
+		return n <= 0
+	}
+	m.storeScalars(at, n, size, bits)
+	return true
+}
+
+// storeScalars writes count little-endian values of size bytes from at.
+func (m Msg) storeScalars(at uint32, count, size int, bits func(k int) uint64) {
+	for k := range count {
+		o := at + uint32(k*size)
+		switch v := bits(k); size {
+		case 1:
+			m.p.mem[o] = uint8(v)
+		case 4:
+			le.PutUint32(m.p.mem[o:], uint32(v))
+		default:
+			le.PutUint64(m.p.mem[o:], v)
+		}
+	}
+}
+
+// Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
+// out of range or the buffer is full; the list is then unchanged.
+func (l Int32List[T]) Insert(i int, vs ...T) bool {
+	return l.m.insertScalars(l.f, i, len(vs), 4, func(k int) uint64 { v := vs[k]; return uint64(uint32(int32(v))) })
 }
 
 // Erase removes elements [i, j).
@@ -30,31 +60,13 @@ func (l Int32List[T]) Swap(o Int32List[T]) bool { return l.m.SwapRepeated(l.f, o
 // AppendN adds n elements with at most one allocation, element i set to
 // fill(i).
 func (l Int32List[T]) AppendN(n int, fill func(i int) T) bool {
-	at := l.m.AppendElems(l.f, n, 4)
-	if at == 0 {
-		return n <= 0
-	}
-	for k := range n {
-		v := fill(k)
-		le.PutUint32(l.m.p.mem[at+4*uint32(k):], uint32(int32(v)))
-	}
-	return true
+	return l.m.appendScalars(l.f, n, 4, func(k int) uint64 { v := fill(k); return uint64(uint32(int32(v))) })
 }
 
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Uint32List) Insert(i int, vs ...uint32) bool {
-	if len(vs) == 0 {
-		return true
-	}
-	at := l.m.InsertElems(l.f, i, len(vs), 4)
-	if at == 0 {
-		return false
-	}
-	for k, v := range vs {
-		le.PutUint32(l.m.p.mem[at+4*uint32(k):], v)
-	}
-	return true
+	return l.m.insertScalars(l.f, i, len(vs), 4, func(k int) uint64 { v := vs[k]; return uint64(v) })
 }
 
 // Erase removes elements [i, j).
@@ -67,31 +79,13 @@ func (l Uint32List) Swap(o Uint32List) bool { return l.m.SwapRepeated(l.f, o.m, 
 // AppendN adds n elements with at most one allocation, element i set to
 // fill(i).
 func (l Uint32List) AppendN(n int, fill func(i int) uint32) bool {
-	at := l.m.AppendElems(l.f, n, 4)
-	if at == 0 {
-		return n <= 0
-	}
-	for k := range n {
-		v := fill(k)
-		le.PutUint32(l.m.p.mem[at+4*uint32(k):], v)
-	}
-	return true
+	return l.m.appendScalars(l.f, n, 4, func(k int) uint64 { v := fill(k); return uint64(v) })
 }
 
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Int64List) Insert(i int, vs ...int64) bool {
-	if len(vs) == 0 {
-		return true
-	}
-	at := l.m.InsertElems(l.f, i, len(vs), 8)
-	if at == 0 {
-		return false
-	}
-	for k, v := range vs {
-		le.PutUint64(l.m.p.mem[at+8*uint32(k):], uint64(v))
-	}
-	return true
+	return l.m.insertScalars(l.f, i, len(vs), 8, func(k int) uint64 { v := vs[k]; return uint64(v) })
 }
 
 // Erase removes elements [i, j).
@@ -104,31 +98,13 @@ func (l Int64List) Swap(o Int64List) bool { return l.m.SwapRepeated(l.f, o.m, o.
 // AppendN adds n elements with at most one allocation, element i set to
 // fill(i).
 func (l Int64List) AppendN(n int, fill func(i int) int64) bool {
-	at := l.m.AppendElems(l.f, n, 8)
-	if at == 0 {
-		return n <= 0
-	}
-	for k := range n {
-		v := fill(k)
-		le.PutUint64(l.m.p.mem[at+8*uint32(k):], uint64(v))
-	}
-	return true
+	return l.m.appendScalars(l.f, n, 8, func(k int) uint64 { v := fill(k); return uint64(v) })
 }
 
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Uint64List) Insert(i int, vs ...uint64) bool {
-	if len(vs) == 0 {
-		return true
-	}
-	at := l.m.InsertElems(l.f, i, len(vs), 8)
-	if at == 0 {
-		return false
-	}
-	for k, v := range vs {
-		le.PutUint64(l.m.p.mem[at+8*uint32(k):], v)
-	}
-	return true
+	return l.m.insertScalars(l.f, i, len(vs), 8, func(k int) uint64 { v := vs[k]; return v })
 }
 
 // Erase removes elements [i, j).
@@ -141,31 +117,13 @@ func (l Uint64List) Swap(o Uint64List) bool { return l.m.SwapRepeated(l.f, o.m, 
 // AppendN adds n elements with at most one allocation, element i set to
 // fill(i).
 func (l Uint64List) AppendN(n int, fill func(i int) uint64) bool {
-	at := l.m.AppendElems(l.f, n, 8)
-	if at == 0 {
-		return n <= 0
-	}
-	for k := range n {
-		v := fill(k)
-		le.PutUint64(l.m.p.mem[at+8*uint32(k):], v)
-	}
-	return true
+	return l.m.appendScalars(l.f, n, 8, func(k int) uint64 { v := fill(k); return v })
 }
 
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Float32List) Insert(i int, vs ...float32) bool {
-	if len(vs) == 0 {
-		return true
-	}
-	at := l.m.InsertElems(l.f, i, len(vs), 4)
-	if at == 0 {
-		return false
-	}
-	for k, v := range vs {
-		le.PutUint32(l.m.p.mem[at+4*uint32(k):], math.Float32bits(v))
-	}
-	return true
+	return l.m.insertScalars(l.f, i, len(vs), 4, func(k int) uint64 { v := vs[k]; return uint64(math.Float32bits(v)) })
 }
 
 // Erase removes elements [i, j).
@@ -178,31 +136,13 @@ func (l Float32List) Swap(o Float32List) bool { return l.m.SwapRepeated(l.f, o.m
 // AppendN adds n elements with at most one allocation, element i set to
 // fill(i).
 func (l Float32List) AppendN(n int, fill func(i int) float32) bool {
-	at := l.m.AppendElems(l.f, n, 4)
-	if at == 0 {
-		return n <= 0
-	}
-	for k := range n {
-		v := fill(k)
-		le.PutUint32(l.m.p.mem[at+4*uint32(k):], math.Float32bits(v))
-	}
-	return true
+	return l.m.appendScalars(l.f, n, 4, func(k int) uint64 { v := fill(k); return uint64(math.Float32bits(v)) })
 }
 
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Float64List) Insert(i int, vs ...float64) bool {
-	if len(vs) == 0 {
-		return true
-	}
-	at := l.m.InsertElems(l.f, i, len(vs), 8)
-	if at == 0 {
-		return false
-	}
-	for k, v := range vs {
-		le.PutUint64(l.m.p.mem[at+8*uint32(k):], math.Float64bits(v))
-	}
-	return true
+	return l.m.insertScalars(l.f, i, len(vs), 8, func(k int) uint64 { v := vs[k]; return math.Float64bits(v) })
 }
 
 // Erase removes elements [i, j).
@@ -215,31 +155,13 @@ func (l Float64List) Swap(o Float64List) bool { return l.m.SwapRepeated(l.f, o.m
 // AppendN adds n elements with at most one allocation, element i set to
 // fill(i).
 func (l Float64List) AppendN(n int, fill func(i int) float64) bool {
-	at := l.m.AppendElems(l.f, n, 8)
-	if at == 0 {
-		return n <= 0
-	}
-	for k := range n {
-		v := fill(k)
-		le.PutUint64(l.m.p.mem[at+8*uint32(k):], math.Float64bits(v))
-	}
-	return true
+	return l.m.appendScalars(l.f, n, 8, func(k int) uint64 { v := fill(k); return math.Float64bits(v) })
 }
 
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l BoolList) Insert(i int, vs ...bool) bool {
-	if len(vs) == 0 {
-		return true
-	}
-	at := l.m.InsertElems(l.f, i, len(vs), 1)
-	if at == 0 {
-		return false
-	}
-	for k, v := range vs {
-		l.m.p.mem[at+1*uint32(k)] = b2u(v)
-	}
-	return true
+	return l.m.insertScalars(l.f, i, len(vs), 1, func(k int) uint64 { v := vs[k]; return uint64(b2u(v)) })
 }
 
 // Erase removes elements [i, j).
@@ -252,15 +174,7 @@ func (l BoolList) Swap(o BoolList) bool { return l.m.SwapRepeated(l.f, o.m, o.f)
 // AppendN adds n elements with at most one allocation, element i set to
 // fill(i).
 func (l BoolList) AppendN(n int, fill func(i int) bool) bool {
-	at := l.m.AppendElems(l.f, n, 1)
-	if at == 0 {
-		return n <= 0
-	}
-	for k := range n {
-		v := fill(k)
-		l.m.p.mem[at+1*uint32(k)] = b2u(v)
-	}
-	return true
+	return l.m.appendScalars(l.f, n, 1, func(k int) uint64 { v := fill(k); return uint64(b2u(v)) })
 }
 
 // Insert inserts ss at index i (0 <= i <= Len).

@@ -9,12 +9,12 @@ import (
 	"strings"
 	"testing"
 
-	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/phaser-go/phaser/internal/goldens"
 	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/ros"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -774,7 +774,8 @@ func (r *replayer) asHandle(x goldens.Value) (handle, error) {
 
 // materialize extends a fixed array to its size on mutable access (5.10).
 func (r *replayer) materialize(ref fieldRef) {
-	n := arraySize(ref.f)
+	size, _ := ros.ArraySize(ref.f.Desc)
+	n := int(size)
 	if n == 0 {
 		return
 	}
@@ -803,49 +804,6 @@ func elemSizeOf(f *runtime.FieldInfo) int {
 		return 8
 	}
 	return 4
-}
-
-// arraySize reads the phaser.array_size option (field 50001) of f.
-func arraySize(f *runtime.FieldInfo) int {
-	opts := f.Desc.Options()
-	if opts == nil {
-		return 0
-	}
-	var n int
-	opts.ProtoReflect().Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if fd.Number() == 50001 {
-			n = int(v.Uint())
-		}
-		return true
-	})
-	if n == 0 {
-		// Unknown to the descriptor's options type: read the raw bytes.
-		n = rawOption(opts.ProtoReflect().GetUnknown(), 50001)
-	}
-	return n
-}
-
-func rawOption(b []byte, num protowire.Number) int {
-	for len(b) > 0 {
-		n, typ, l := protowire.ConsumeTag(b)
-		if l < 0 {
-			return 0
-		}
-		b = b[l:]
-		if n == num && typ == protowire.VarintType {
-			v, l := protowire.ConsumeVarint(b)
-			if l < 0 {
-				return 0
-			}
-			return int(v)
-		}
-		l = protowire.ConsumeFieldValue(n, typ, b)
-		if l < 0 {
-			return 0
-		}
-		b = b[l:]
-	}
-	return 0
 }
 
 // rosCall performs a method call on a ROS-frontend member.

@@ -42,15 +42,7 @@ func (l Int32List[T]) Resize(n int) { l.m.Resize(l.f, n, 4) }
 func (l Int32List[T]) Clear() { l.m.ClearVector(l.f) }
 
 // All iterates over the elements.
-func (l Int32List[T]) All() iter.Seq2[int, T] {
-	return func(yield func(int, T) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
-	}
-}
+func (l Int32List[T]) All() iter.Seq2[int, T] { return all(l.Len(), l.At) }
 
 // Uint32List is a repeated uint32 or fixed32 field.
 type Uint32List struct {
@@ -83,15 +75,7 @@ func (l Uint32List) Resize(n int) { l.m.Resize(l.f, n, 4) }
 func (l Uint32List) Clear() { l.m.ClearVector(l.f) }
 
 // All iterates over the elements.
-func (l Uint32List) All() iter.Seq2[int, uint32] {
-	return func(yield func(int, uint32) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
-	}
-}
+func (l Uint32List) All() iter.Seq2[int, uint32] { return all(l.Len(), l.At) }
 
 // Int64List is a repeated int64, sint64 or sfixed64 field.
 type Int64List struct {
@@ -124,15 +108,7 @@ func (l Int64List) Resize(n int) { l.m.Resize(l.f, n, 8) }
 func (l Int64List) Clear() { l.m.ClearVector(l.f) }
 
 // All iterates over the elements.
-func (l Int64List) All() iter.Seq2[int, int64] {
-	return func(yield func(int, int64) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
-	}
-}
+func (l Int64List) All() iter.Seq2[int, int64] { return all(l.Len(), l.At) }
 
 // Uint64List is a repeated uint64 or fixed64 field.
 type Uint64List struct {
@@ -165,15 +141,7 @@ func (l Uint64List) Resize(n int) { l.m.Resize(l.f, n, 8) }
 func (l Uint64List) Clear() { l.m.ClearVector(l.f) }
 
 // All iterates over the elements.
-func (l Uint64List) All() iter.Seq2[int, uint64] {
-	return func(yield func(int, uint64) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
-	}
-}
+func (l Uint64List) All() iter.Seq2[int, uint64] { return all(l.Len(), l.At) }
 
 // Float32List is a repeated float field.
 type Float32List struct {
@@ -206,15 +174,7 @@ func (l Float32List) Resize(n int) { l.m.Resize(l.f, n, 4) }
 func (l Float32List) Clear() { l.m.ClearVector(l.f) }
 
 // All iterates over the elements.
-func (l Float32List) All() iter.Seq2[int, float32] {
-	return func(yield func(int, float32) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
-	}
-}
+func (l Float32List) All() iter.Seq2[int, float32] { return all(l.Len(), l.At) }
 
 // Float64List is a repeated double field.
 type Float64List struct {
@@ -247,15 +207,7 @@ func (l Float64List) Resize(n int) { l.m.Resize(l.f, n, 8) }
 func (l Float64List) Clear() { l.m.ClearVector(l.f) }
 
 // All iterates over the elements.
-func (l Float64List) All() iter.Seq2[int, float64] {
-	return func(yield func(int, float64) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
-	}
-}
+func (l Float64List) All() iter.Seq2[int, float64] { return all(l.Len(), l.At) }
 
 // BoolList is a repeated bool field.
 type BoolList struct {
@@ -288,15 +240,7 @@ func (l BoolList) Resize(n int) { l.m.Resize(l.f, n, 1) }
 func (l BoolList) Clear() { l.m.ClearVector(l.f) }
 
 // All iterates over the elements.
-func (l BoolList) All() iter.Seq2[int, bool] {
-	return func(yield func(int, bool) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
-	}
-}
+func (l BoolList) All() iter.Seq2[int, bool] { return all(l.Len(), l.At) }
 
 func b2u(v bool) uint8 {
 	if v {
@@ -346,15 +290,7 @@ func (l StringList) Resize(n int) { l.m.Resize(l.f, n, 4) }
 func (l StringList) Clear() { l.m.ClearStrings(l.f) }
 
 // All iterates over the elements without copying them.
-func (l StringList) All() iter.Seq2[int, []byte] {
-	return func(yield func(int, []byte) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.AtBytes(i)) {
-				return
-			}
-		}
-	}
-}
+func (l StringList) All() iter.Seq2[int, []byte] { return all(l.Len(), l.AtBytes) }
 
 // MessageList is a repeated message field; generated code wraps it in a
 // list type that returns its own message handles.
@@ -392,3 +328,14 @@ func (l MessageList) Resize(n int) { l.m.ResizeMessages(l.f, n, l.t) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l MessageList) Clear() { l.m.ClearMessages(l.f, l.t) }
+
+// all iterates over the n elements that at returns.
+func all[T any](n int, at func(int) T) iter.Seq2[int, T] {
+	return func(yield func(int, T) bool) {
+		for i := range n {
+			if !yield(i, at(i)) {
+				return
+			}
+		}
+	}
+}

@@ -188,15 +188,8 @@ func (m Msg) present(f Field, n uint32) (uint32, bool) {
 
 // Has reports whether the scalar field f is present (its presence bit).
 func (m Msg) Has(f Field) bool {
-	_, id, ok := m.loc(f)
-	if !ok {
-		return false
-	}
-	w := uint64(m.off) + 4 + 4*uint64(id>>5)
-	if w+4 > uint64(len(m.p.mem)) {
-		return false
-	}
-	return le.Uint32(m.p.mem[w:])&(1<<(id&31)) != 0
+	_, ok := m.present(f, 0)
+	return ok
 }
 
 // setBit sets or clears the presence bit of id.

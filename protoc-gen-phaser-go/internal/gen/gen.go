@@ -11,13 +11,13 @@ import (
 	"strings"
 
 	"google.golang.org/protobuf/compiler/protogen"
-	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/phaser-go/phaser/internal/layout"
+	"github.com/phaser-go/phaser/ros"
 )
 
 // Version is the generator's version, printed by --version and in headers.
@@ -262,57 +262,11 @@ func checkHandles(fd protoreflect.FieldDescriptor) error {
 	return nil
 }
 
-// arraySizeOption is the number of the (phaser.array_size) field option.
-const arraySizeOption = 50001
-
-// ArraySize returns the (phaser.array_size) option of a field and whether it
-// is set: from the parsed extension (protocompile's descriptors) or from the
-// options' unknown fields (protoc's, where no Go extension is linked in).
-func ArraySize(fd protoreflect.FieldDescriptor) (uint32, bool) {
-	opts, ok := fd.Options().(*descriptorpb.FieldOptions)
-	if !ok || opts == nil {
-		return 0, false
-	}
-	var n uint32
-	found := false
-	// Parsed as an extension (protocompile, or a linked-in Go extension).
-	opts.ProtoReflect().Range(func(xd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		if xd.IsExtension() && xd.Number() == arraySizeOption && xd.Kind() == protoreflect.Uint32Kind {
-			n, found = uint32(v.Uint()), true
-			return false
-		}
-		return true
-	})
-	b := opts.ProtoReflect().GetUnknown()
-	for len(b) > 0 {
-		num, typ, l := protowire.ConsumeTag(b)
-		if l < 0 {
-			break
-		}
-		b = b[l:]
-		if num == arraySizeOption && typ == protowire.VarintType {
-			v, l := protowire.ConsumeVarint(b)
-			if l < 0 {
-				break
-			}
-			n, found = uint32(v), true // the last occurrence wins
-			b = b[l:]
-			continue
-		}
-		l = protowire.ConsumeFieldValue(num, typ, b)
-		if l < 0 {
-			break
-		}
-		b = b[l:]
-	}
-	return n, found
-}
-
 // validateArraySize rejects (phaser.array_size) where C++ Phaser does
 // (ValidateArraySizeOption): only non-map repeated fields take it, with a
 // size above 0.
 func validateArraySize(fd protoreflect.FieldDescriptor) error {
-	n, ok := ArraySize(fd)
+	n, ok := ros.ArraySize(fd)
 	if !ok {
 		return nil
 	}

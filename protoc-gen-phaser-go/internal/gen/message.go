@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/phaser-go/phaser/internal/layout"
+	"github.com/phaser-go/phaser/ros"
 )
 
 // reservedMethods are the methods every handle has; a field accessor that
@@ -509,7 +510,7 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 		what = "returns the entries (in insertion order, keys not de-duplicated) of map"
 	}
 	g.doc(n, f, what)
-	if size, ok := ArraySize(f.Desc); ok {
+	if size, ok := ros.ArraySize(f.Desc); ok {
 		g.P("// (phaser.array_size) = ", size, ": a fixed ROS array of ", size, " elements, stored")
 		g.P("// as a plain list (the ROS frontend pads it to ", size, " on mutable access).")
 	}
