@@ -73,6 +73,8 @@ type Type struct {
 	desc      protoreflect.MessageDescriptor
 	reach     []*Type // this type, then the types reachable from it (BFS)
 
+	plans typePlans // codec plans (plans.go)
+
 	imagesMu sync.Mutex
 	images   map[imageKey][]byte // creation images, for resetting failed buffers
 }
