@@ -108,7 +108,7 @@ func (a Msg) MutableAny(t *Type) Msg {
 	if !a.p.installMetadata(d, t) {
 		return Msg{p: a.p}
 	}
-	return Msg{p: a.p, off: d, fast: true}
+	return Msg{p: a.p, off: d, fast: t.native(a.p.version)}
 }
 
 var anyDescriptor = (&anypb.Any{}).ProtoReflect().Descriptor()

@@ -85,22 +85,32 @@ func (p *Payload) findTable(cb uint32, t *Type) uint32 {
 // message at off, copying the table into the buffer and registering it the
 // first time t is used (InstallMetadata, spec 3.4 step 4).
 func (p *Payload) installMetadata(off uint32, t *Type) bool {
+	want := t.tableFor(p.version)
 	cb := p.control()
+	registered := false
 	if cb != 0 {
 		if table := p.findTable(cb, t); table != 0 {
-			le.PutUint32(p.mem[off:], table)
-			return true
+			if uint64(table)+uint64(len(want)) <= uint64(len(p.mem)) &&
+				string(p.mem[table:table+uint32(len(want))]) == string(want) {
+				le.PutUint32(p.mem[off:], table)
+				return true
+			}
+			// The payload registered another table under t's name (another
+			// frontend or version of the .proto wrote it). The message was
+			// sized by t's layout, so it gets a copy of t's own table, which
+			// readers follow (spec 4); the registration stays.
+			registered = true
 		}
 	}
-	table := p.buf.Allocate(len(t.table), payloadbuffer.Small)
+	table := p.buf.Allocate(len(want), payloadbuffer.Small)
 	if table == 0 {
 		p.fail()
 		return false
 	}
 	p.sync()
-	copy(p.mem[table:], t.table)
+	copy(p.mem[table:], want)
 	le.PutUint32(p.mem[off:], table)
-	if cb != 0 {
+	if cb != 0 && !registered {
 		return p.addMetadata(cb, t, table)
 	}
 	return true

@@ -20,6 +20,13 @@ import (
 // strings message and a nested-message array.
 func testTypes(t testing.TB) (header, strs, arrays *runtime.Type) {
 	t.Helper()
+	return testTypesFor(t, runtime.ProtobufFrontend)
+}
+
+// testTypesFor returns the test types compiled for frontend fe (with the
+// ROS frontend, Header's stamp is stored inline in format v3).
+func testTypesFor(t testing.TB, fe runtime.Frontend) (header, strs, arrays *runtime.Type) {
+	t.Helper()
 	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
 	rep := descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum()
 	field := func(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, label *descriptorpb.FieldDescriptorProto_Label, msg string) *descriptorpb.FieldDescriptorProto {
@@ -62,7 +69,7 @@ func testTypes(t testing.TB) (header, strs, arrays *runtime.Type) {
 	}
 	types := make([]*runtime.Type, 3)
 	for i := range types {
-		if types[i], err = runtime.TypeOf(fd.Messages().Get(i)); err != nil {
+		if types[i], err = runtime.TypeFor(fd.Messages().Get(i), fe); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -138,20 +145,25 @@ func scripts(header, strs, arrays *runtime.Type) map[*runtime.Type][]step {
 // after the buffer stay untouched, Failed is set exactly when a write did not
 // take effect, what was written before the failure reads back, and after the
 // root's Clear the message fills again.
+//
+// The ROS frontend's types run too: in format v3 Header's stamp is an
+// inline message, created in room the holder already has.
 func TestFixedBufferEverySize(t *testing.T) {
-	header, strs, arrays := testTypes(t)
-	all := scripts(header, strs, arrays)
-	for _, typ := range []*runtime.Type{header, strs, arrays} {
-		for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
-			for _, tu := range []payloadbuffer.Tuning{payloadbuffer.Performance, payloadbuffer.Size} {
-				opts := runtime.Options{Version: v, Tuning: tu}
-				t.Run(fmt.Sprintf("%s/%s/%s", typ.Name(), v, tu), func(t *testing.T) {
-					failures := 0
-					for size := 0; size <= 4096; size++ {
-						failures += fillAtSize(t, typ, all[typ], size, opts)
-					}
-					t.Logf("%d of 4097 sizes ran out of room", failures)
-				})
+	for _, fe := range []runtime.Frontend{runtime.ProtobufFrontend, runtime.ROSFrontend} {
+		header, strs, arrays := testTypesFor(t, fe)
+		all := scripts(header, strs, arrays)
+		for _, typ := range []*runtime.Type{header, strs, arrays} {
+			for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+				for _, tu := range []payloadbuffer.Tuning{payloadbuffer.Performance, payloadbuffer.Size} {
+					opts := runtime.Options{Version: v, Tuning: tu}
+					t.Run(fmt.Sprintf("%s/%s/%s/%s", fe, typ.Name(), v, tu), func(t *testing.T) {
+						failures := 0
+						for size := 0; size <= 4096; size++ {
+							failures += fillAtSize(t, typ, all[typ], size, opts)
+						}
+						t.Logf("%d of 4097 sizes ran out of room", failures)
+					})
+				}
 			}
 		}
 	}
@@ -291,15 +303,21 @@ func TestElementHandlesStable(t *testing.T) {
 // each format (the C++ 3.0 notes report 1048 -> 384 bytes) and requires v3
 // to be smaller than v2 with performance tuning.
 func TestHeaderPayloadSize(t *testing.T) {
-	header, _, _ := testTypes(t)
 	sizes := map[string]int{}
-	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
-		for _, tu := range []payloadbuffer.Tuning{payloadbuffer.Performance, payloadbuffer.Size} {
-			m, err := runtime.NewIn(header, make([]byte, 8192), runtime.Options{Version: v, Tuning: tu})
-			if err != nil {
-				t.Fatal(err)
+	for _, fe := range []runtime.Frontend{runtime.ProtobufFrontend, runtime.ROSFrontend} {
+		header, _, _ := testTypesFor(t, fe)
+		for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+			for _, tu := range []payloadbuffer.Tuning{payloadbuffer.Performance, payloadbuffer.Size} {
+				m, err := runtime.NewIn(header, make([]byte, 8192), runtime.Options{Version: v, Tuning: tu})
+				if err != nil {
+					t.Fatal(err)
+				}
+				key := fmt.Sprintf("%s/%s", v, tu)
+				if fe == runtime.ROSFrontend {
+					key = "ros/" + key
+				}
+				sizes[key] = len(m.PayloadBytes())
 			}
-			sizes[fmt.Sprintf("%s/%s", v, tu)] = len(m.PayloadBytes())
 		}
 	}
 	t.Logf("fresh Header payload bytes: %v", sizes)

@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 
 	"github.com/phaser-go/phaser/internal/goldens"
+	"github.com/phaser-go/phaser/internal/layout"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/ros"
 	"github.com/phaser-go/phaser/runtime"
@@ -108,12 +110,22 @@ type replayer struct {
 	version    payloadbuffer.Version
 }
 
+// typeOf returns the Type of md compiled for the case's frontend, as the
+// C++ code that wrote the case was.
+func (r *replayer) typeOf(md protoreflect.MessageDescriptor) (*runtime.Type, error) {
+	fe := runtime.ProtobufFrontend
+	if r.c.Frontend == "ros" {
+		fe = runtime.ROSFrontend
+	}
+	return runtime.TypeFor(md, fe)
+}
+
 func (r *replayer) run(prog *goldens.Program) ([]byte, error) {
 	md, err := r.c.MessageDescriptor(r.dir)
 	if err != nil {
 		return nil, err
 	}
-	typ, err := runtime.TypeOf(md)
+	typ, err := r.typeOf(md)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +201,7 @@ func (r *replayer) function(root *runtime.Type, c *goldens.Call, args []goldens.
 		if err != nil {
 			return nil, err
 		}
-		return runtime.TypeOf(d.(protoreflect.MessageDescriptor))
+		return r.typeOf(d.(protoreflect.MessageDescriptor))
 	}
 	switch {
 	case strings.HasSuffix(c.Method, "::CreateMutable") && len(args) >= 2:
@@ -268,7 +280,7 @@ func (r *replayer) method(h handle, c *goldens.Call, args []goldens.Value) (gold
 		if err != nil {
 			return nil, err
 		}
-		t, err := runtime.TypeOf(d.(protoreflect.MessageDescriptor))
+		t, err := r.typeOf(d.(protoreflect.MessageDescriptor))
 		if err != nil {
 			return nil, err
 		}
@@ -927,18 +939,6 @@ func TestGoldenReplayV3(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			typ, err := runtime.TypeOf(md)
-			if err != nil {
-				t.Fatal(err)
-			}
-			m, err := runtime.Read(typ, got)
-			if err != nil {
-				t.Fatal(err)
-			}
-			content, err := m.ToProto(typ)
-			if err != nil {
-				t.Fatal(err)
-			}
 			valuesDir := dir
 			if c.FixedRTContent == "DIFFERENT" || c.PBParse == "FAILED" {
 				valuesDir = fixedDir
@@ -947,11 +947,64 @@ func TestGoldenReplayV3(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			assertSameContent(t, content, want)
+			// The payload reads back through the types of both frontends:
+			// a ROS-frontend payload stores its singular messages inline
+			// (spec 8.9), which protobuf-frontend readers follow.
+			for _, fe := range []runtime.Frontend{runtime.ProtobufFrontend, runtime.ROSFrontend} {
+				typ, err := runtime.TypeFor(md, fe)
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, err := runtime.Read(typ, got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				content, err := m.ToProto(typ)
+				if err != nil {
+					t.Fatal(err)
+				}
+				assertSameContent(t, content, want)
+			}
+			if c.Frontend == "ros" {
+				assertROSLayout(t, md, got)
+			}
 			v2, err := c.Read(dir, ".phaser.bin")
 			if err == nil && c.PBParse != "FAILED" {
 				t.Logf("payload: v3 %d bytes, v2 %d bytes (buffer %d)", len(got), len(v2), size)
 			}
 		})
 	}
+}
+
+// assertROSLayout checks that the root of a v3 payload written by
+// ROS-frontend types carries the ROS frontend's table (inline messages,
+// spec 8.9) and that every present inline message holds its type's table.
+func assertROSLayout(t *testing.T, md protoreflect.MessageDescriptor, got []byte) {
+	t.Helper()
+	l, err := layout.NewCache(layout.Options{Version: 3, ROSFrontend: true}).Of(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := runtime.Read(runtime.FindType(md.FullName()), got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := m.Offset()
+	var check func(name string, off uint32, l *layout.Message)
+	check = func(name string, off uint32, l *layout.Message) {
+		tab := binary.LittleEndian.Uint32(got[off:])
+		if !bytes.Equal(got[tab:tab+uint32(len(l.Table))], l.Table) {
+			t.Errorf("%s at %d: table % x, want the ROS frontend's % x", name, off, got[tab:tab+uint32(len(l.Table))], l.Table)
+			return
+		}
+		for _, f := range l.Fields {
+			if !f.Inline {
+				continue
+			}
+			if o := off + f.Offset; binary.LittleEndian.Uint32(got[o:]) != 0 {
+				check(name+"."+f.Name, o, f.Message)
+			}
+		}
+	}
+	check(string(md.Name()), root, l)
 }

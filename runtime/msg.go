@@ -362,14 +362,31 @@ func (m Msg) Message(f Field, t *Type) Msg {
 // its holder (Phaser 3 ROS frontend, spec 8.9).
 const inlineID = 0xFF
 
-// inline returns the offset of message field f when the payload's table
-// says it is stored inline and present (its metadata word is set).
+// inline returns the offset of message field f when it is stored inline
+// (the compiled layout or the payload's table says so) and present (its
+// metadata word is set).
 func (m Msg) inline(f Field) (uint32, bool) {
-	if m.fast || m.off == 0 {
-		return 0, false // compiled layouts (protobuf frontend) never inline
+	off, ok := m.inlineSlot(f)
+	if !ok || le.Uint32(m.p.mem[off:]) == 0 {
+		return 0, false
 	}
-	off, id, ok := m.lookup(f.Number)
-	if !ok || id != inlineID || uint64(off)+4 > uint64(len(m.p.mem)) || le.Uint32(m.p.mem[off:]) == 0 {
+	return off, true
+}
+
+// inlineSlot returns where message field f is stored when it is stored
+// inline, whether or not it is present.
+func (m Msg) inlineSlot(f Field) (uint32, bool) {
+	if m.off == 0 {
+		return 0, false
+	}
+	off, id := m.off+f.Offset, f.ID
+	if !m.fast {
+		var ok bool
+		if off, id, ok = m.lookup(f.Number); !ok {
+			return 0, false
+		}
+	}
+	if id != inlineID || uint64(off)+4 > uint64(len(m.p.mem)) {
 		return 0, false
 	}
 	return off, true
@@ -377,13 +394,8 @@ func (m Msg) inline(f Field) (uint32, bool) {
 
 // HasMessage reports whether message field f is present.
 func (m Msg) HasMessage(f Field) bool {
-	if _, ok := m.inline(f); ok {
-		return true
-	}
-	if !m.fast && m.off != 0 {
-		if _, id, ok := m.lookup(f.Number); ok && id == inlineID {
-			return false // an inline message whose word is 0: absent
-		}
+	if o, ok := m.inlineSlot(f); ok {
+		return le.Uint32(m.p.mem[o:]) != 0
 	}
 	return m.slot(f) != 0
 }
@@ -394,9 +406,14 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 	if !ok {
 		return Msg{p: m.p}
 	}
-	if !m.fast && id == inlineID { // stored in the holder (spec 8.9)
-		if le.Uint32(m.p.mem[o:]) == 0 && (uint64(o)+uint64(t.BinarySize(m.p.version)) > uint64(len(m.p.mem)) || !m.p.installMetadata(o, t)) {
-			return Msg{p: m.p}
+	if id == inlineID { // stored in the holder (spec 8.9)
+		if le.Uint32(m.p.mem[o:]) == 0 {
+			// The holder's layout made room for the ROS frontend's layout
+			// of the type, whatever the frontend of t.
+			it := t.inlineType()
+			if it == nil || uint64(o)+uint64(it.BinarySize(m.p.version)) > uint64(len(m.p.mem)) || !m.p.installMetadata(o, it) {
+				return Msg{p: m.p}
+			}
 		}
 		return m.p.bind(o, t)
 	}
@@ -411,7 +428,7 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
-	return Msg{p: m.p, off: n, fast: true}
+	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
 }
 
 // newMessage allocates a zeroed message of type t (no metadata yet).
@@ -430,7 +447,7 @@ func (m Msg) ClearMessage(f Field, t *Type) {
 	if !ok {
 		return
 	}
-	if !m.fast && id == inlineID { // release the contents, zero the word
+	if id == inlineID { // release the contents, zero the word
 		if le.Uint32(m.p.mem[o:]) != 0 {
 			m.p.bind(o, t).Clear(t)
 			le.PutUint32(m.p.mem[o:], 0)

@@ -153,7 +153,7 @@ func (m Msg) mvbAdd(f Field, t *Type) Msg {
 	clear(m.p.mem[e : e+v.stride])
 	le.PutUint32(m.p.mem[e:], le.Uint32(m.p.mem[v.data+mvbMeta:]))
 	le.PutUint32(m.p.mem[o:], num+1)
-	return Msg{p: m.p, off: e, fast: true}
+	return m.p.bind(e, t) // the vector's element table may be another writer's
 }
 
 // mvbReserve makes room for n elements.
@@ -217,7 +217,7 @@ func (m Msg) mvbInsert(f Field, i int, t *Type) Msg {
 	e, _ := m.p.elem(v, uint32(i))
 	clear(m.p.mem[e : e+v.stride])
 	le.PutUint32(m.p.mem[e:], le.Uint32(m.p.mem[v.data+mvbMeta:]))
-	return Msg{p: m.p, off: e, fast: true}
+	return m.p.bind(e, t) // the vector's element table may be another writer's
 }
 
 // mvbErase removes elements [i, j), releasing their contents.

@@ -179,7 +179,7 @@ func (p *Payload) createRoot(t *Type) (Msg, error) {
 	p.sync()
 	p.initControl(cb, capacity)
 	p.buf.SetMetadata(cb)
-	m := Msg{p: p, off: root, fast: true}
+	m := Msg{p: p, off: root, fast: t.native(p.version)}
 	if !p.installMetadata(root, t) {
 		return Msg{}, ErrNoFit
 	}
@@ -308,14 +308,14 @@ func (p *Payload) createRootV3(t *Type) (Msg, error) {
 	}
 	total := 0
 	for _, r := range t.reach {
-		total += len(r.table)
+		total += len(r.tableFor(p.version))
 	}
 	if cb == 0 || total > maxEagerMetadata || len(t.reach) != t.typeCount {
 		if !p.installMetadata(root, t) {
 			return Msg{}, ErrNoFit
 		}
 		p.root = t
-		return Msg{p: p, off: root, fast: true}, nil
+		return Msg{p: p, off: root, fast: t.native(p.version)}, nil
 	}
 	block := p.buf.Allocate(total, payloadbuffer.Small)
 	if block == 0 {
@@ -324,16 +324,17 @@ func (p *Payload) createRootV3(t *Type) (Msg, error) {
 	p.sync()
 	off := block
 	for i, r := range t.reach {
-		copy(p.mem[off:], r.table)
+		table := r.tableFor(p.version)
+		copy(p.mem[off:], table)
 		e := cb + p.controlHeader() + uint32(i)*p.entrySize()
 		le.PutUint64(p.mem[e:], r.hash)
 		le.PutUint32(p.mem[e+8:], off)
-		off += uint32(len(r.table))
+		off += uint32(len(table))
 	}
 	le.PutUint32(p.mem[cb+offCount:], uint32(len(t.reach)))
 	le.PutUint32(p.mem[root:], block)
 	p.root = t
-	return Msg{p: p, off: root, fast: true}, nil
+	return Msg{p: p, off: root, fast: t.native(p.version)}, nil
 }
 
 // imageKey identifies the buffers whose creation images are alike.

@@ -84,10 +84,16 @@ func registerFile(raw []byte) (*File, error) {
 // Descriptor returns the file's descriptor.
 func (f *File) Descriptor() protoreflect.FileDescriptor { return f.desc }
 
-// Type returns the runtime Type of a message declared in the file. It
-// panics if there is none or its layout cannot be computed, which only a
-// generator bug causes.
+// Type returns the protobuf-frontend runtime Type of a message declared in
+// the file. It panics if there is none or its layout cannot be computed,
+// which only a generator bug causes.
 func (f *File) Type(name protoreflect.FullName) *Type {
+	return f.TypeFor(name, ProtobufFrontend)
+}
+
+// TypeFor returns the runtime Type, compiled for frontend fe, of a message
+// declared in the file. It panics as Type does.
+func (f *File) TypeFor(name protoreflect.FullName, fe Frontend) *Type {
 	d := f.desc.Messages().ByName(name.Name())
 	if d == nil || d.FullName() != name {
 		d = findMessage(f.desc.Messages(), name)
@@ -95,7 +101,7 @@ func (f *File) Type(name protoreflect.FullName) *Type {
 	if d == nil {
 		panic(fmt.Sprintf("phaser: %s does not declare %s", f.desc.Path(), name))
 	}
-	t, err := TypeOf(d)
+	t, err := TypeFor(d, fe)
 	if err != nil {
 		panic(err)
 	}

@@ -273,7 +273,7 @@ func (m Msg) AddMessage(f Field, t *Type) Msg {
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
-	return Msg{p: m.p, off: n, fast: true}
+	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
 }
 
 // MutableElem returns element i of repeated message field f, growing the
@@ -311,7 +311,7 @@ func (m Msg) MutableElem(f Field, i int, t *Type) Msg {
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
-	return Msg{p: m.p, off: n, fast: true}
+	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
 }
 
 // AllocateMessages sets repeated message field f to n new messages of type
@@ -498,7 +498,7 @@ func (m Msg) InsertMessage(f Field, i int, t *Type) Msg {
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
-	return Msg{p: m.p, off: n, fast: true}
+	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
 }
 
 // InsertString inserts s at index i of a repeated string field.

@@ -57,9 +57,13 @@ func (o Options) maxID() uint64 {
 // inlines reports whether holder md inlines its singular non-oneof message
 // fields (spec 8.9).
 func (o Options) inlines(md protoreflect.MessageDescriptor) bool {
-	if o.Version < 3 || !o.ROSFrontend {
-		return false
-	}
+	return o.Version >= 3 && o.ROSFrontend && FollowsFrontend(md)
+}
+
+// FollowsFrontend reports whether the generator's frontend option applies to
+// message type md: it does not to the types of packages starting with
+// "google.protobuf", which always use the protobuf frontend.
+func FollowsFrontend(md protoreflect.MessageDescriptor) bool {
 	pkg := string(md.FullName())
 	if f := md.ParentFile(); f != nil {
 		pkg = string(f.Package())
