@@ -37,57 +37,80 @@ func TestConformance(t *testing.T) {
 	registerAll(t)
 	for _, root := range conformanceRoots() {
 		md := root.ProtoReflect().Descriptor()
-		typ, err := runtime.TypeOf(md)
+		pbType, err := runtime.TypeOf(md)
 		if err != nil {
 			t.Fatal(err)
 		}
-		t.Run(string(md.Name()), func(t *testing.T) {
-			for seed := range uint64(conformanceCases) {
-				rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-				src := root.ProtoReflect().New()
-				fill(rng, src, 0)
-				ref, err := gproto.MarshalOptions{Deterministic: true}.Marshal(src.Interface())
+		for _, fe := range []runtime.Frontend{runtime.ProtobufFrontend, runtime.ROSFrontend} {
+			conformance(t, root, fe, pbType)
+		}
+	}
+}
+
+// conformance runs the conformance cases of one root type with handles
+// compiled for frontend fe. Payloads of the ROS frontend (singular messages
+// inline in format v3) must also read the same through pbType.
+func conformance(t *testing.T, root gproto.Message, fe runtime.Frontend, pbType *runtime.Type) {
+	md := root.ProtoReflect().Descriptor()
+	typ, err := runtime.TypeFor(md, fe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run(string(md.Name())+"/"+fe.String(), func(t *testing.T) {
+		for seed := range uint64(conformanceCases) {
+			rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+			src := root.ProtoReflect().New()
+			fill(rng, src, 0)
+			ref, err := gproto.MarshalOptions{Deterministic: true}.Marshal(src.Interface())
+			if err != nil {
+				t.Fatalf("seed %d: protobuf-go: %v", seed, err)
+			}
+			for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+				opts := runtime.Options{Version: v, Tuning: payloadbuffer.Tuning(seed % 2)}
+				// (a) built in phaser-go, marshaled: protobuf-go's bytes.
+				m := runtime.New(typ, opts)
+				build(t, src, m, typ)
+				got, err := phaserproto.Marshal(m, typ)
 				if err != nil {
-					t.Fatalf("seed %d: protobuf-go: %v", seed, err)
+					t.Fatalf("seed %d %s: Marshal: %v", seed, v, err)
 				}
-				for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
-					opts := runtime.Options{Version: v, Tuning: payloadbuffer.Tuning(seed % 2)}
-					// (a) built in phaser-go, marshaled: protobuf-go's bytes.
-					m := runtime.New(typ, opts)
-					build(t, src, m, typ)
-					got, err := phaserproto.Marshal(m, typ)
+				if !bytes.Equal(got, ref) {
+					t.Fatalf("seed %d %s: Marshal differs from protobuf-go\n got: % x\nwant: % x", seed, v, got, ref)
+				}
+				if typ != pbType {
+					r, err := runtime.Read(pbType, m.PayloadBytes())
 					if err != nil {
-						t.Fatalf("seed %d %s: Marshal: %v", seed, v, err)
+						t.Fatalf("seed %d %s: Read through the protobuf frontend: %v", seed, v, err)
 					}
-					if !bytes.Equal(got, ref) {
-						t.Fatalf("seed %d %s: Marshal differs from protobuf-go\n got: % x\nwant: % x", seed, v, got, ref)
+					if got, err := phaserproto.Marshal(r, pbType); err != nil || !bytes.Equal(got, ref) {
+						t.Fatalf("seed %d %s: read through the protobuf frontend, Marshal gives another message (%v)\n got: % x\nwant: % x", seed, v, err, got, ref)
 					}
-					back := root.ProtoReflect().New().Interface()
-					if err := gproto.Unmarshal(got, back); err != nil || !gproto.Equal(back, src.Interface()) {
-						t.Fatalf("seed %d %s: protobuf-go reads our bytes as another message (%v)", seed, v, err)
+				}
+				back := root.ProtoReflect().New().Interface()
+				if err := gproto.Unmarshal(got, back); err != nil || !gproto.Equal(back, src.Interface()) {
+					t.Fatalf("seed %d %s: protobuf-go reads our bytes as another message (%v)", seed, v, err)
+				}
+				// (b) protobuf-go's encodings parse in phaser-go.
+				plain, err := gproto.Marshal(src.Interface())
+				if err != nil {
+					t.Fatal(err)
+				}
+				for name, in := range map[string][]byte{"deterministic": ref, "default": plain, "unpacked": unpack(t, ref, md)} {
+					p := runtime.New(typ, opts)
+					if err := phaserproto.Unmarshal(in, p, typ); err != nil {
+						t.Fatalf("seed %d %s %s: Unmarshal: %v", seed, v, name, err)
 					}
-					// (b) protobuf-go's encodings parse in phaser-go.
-					plain, err := gproto.Marshal(src.Interface())
+					out, err := phaserproto.Marshal(p, typ)
 					if err != nil {
 						t.Fatal(err)
 					}
-					for name, in := range map[string][]byte{"deterministic": ref, "default": plain, "unpacked": unpack(t, ref, md)} {
-						p := runtime.New(typ, opts)
-						if err := phaserproto.Unmarshal(in, p, typ); err != nil {
-							t.Fatalf("seed %d %s %s: Unmarshal: %v", seed, v, name, err)
-						}
-						out, err := phaserproto.Marshal(p, typ)
-						if err != nil {
-							t.Fatal(err)
-						}
-						if !bytes.Equal(out, ref) {
-							t.Fatalf("seed %d %s: %s input parsed and marshaled differs\n got: % x\nwant: % x", seed, v, name, out, ref)
-						}
+					if !bytes.Equal(out, ref) {
+						t.Fatalf("seed %d %s: %s input parsed and marshaled differs\n got: % x\nwant: % x", seed, v, name, out, ref)
 					}
 				}
 			}
-		})
-	}
+		}
+	})
 }
 
 // registerAll gives every test schema message a runtime Type (Any values
