@@ -30,8 +30,10 @@ type Options struct {
 	// example.com/foo/foopb gives example.com/foo/foopb/foopbphaser.
 	PackageSuffix string
 	// Frontend is "protobuf" (default) or "ros", as in the C++ plugin. Both
-	// give the same Go accessors; "ros" selects the ROS frontend layout of
-	// Phaser 3 (inline nested messages).
+	// give the same Go accessors; "ros" compiles the handles for the ROS
+	// frontend's layout of format v3, which stores singular message fields
+	// inline in their holder (spec 8.9). Either reads and writes the other's
+	// payloads, and both write format v2 as Phaser 2.x does.
 	Frontend string
 	// ROSMetadata emits ROSDataType, ROSDefinition and ROSMD5 (C++
 	// ros_metadata): the ROS identity of each message, computed the way ROS
@@ -197,11 +199,18 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options) error
 		file:          f,
 		opts:          opts,
 		pkg:           pkg,
-		layouts:       layout.NewCache(layout.Options{Version: 2}),
+		layouts:       layout.NewCache(layout.Options{Version: 3, ROSFrontend: opts.Frontend == "ros"}),
 		rawVar:        "file_" + strings.NewReplacer("/", "_", ".", "_", "-", "_").Replace(f.Desc.Path()),
 	}
+	// The runtime lays every type out in both formats: any layout that
+	// cannot be computed is an error now rather than a panic when the
+	// generated package initializes.
+	v2 := layout.NewCache(layout.Options{Version: 2})
 	for _, m := range allMessages(f.Messages) {
 		if _, err := g.layouts.Of(m.Desc); err != nil {
+			return err
+		}
+		if _, err := v2.Of(m.Desc); err != nil {
 			return err
 		}
 		for _, fld := range m.Fields {

@@ -170,6 +170,19 @@ func TestGoldenTestpb(t *testing.T) {
 	checkGolden(t, resp, "internal/testpb")
 }
 
+// TestGoldenROSMsgs regenerates ros/msgs (frontend=ros, ros_metadata).
+func TestGoldenROSMsgs(t *testing.T) {
+	req := compile(t,
+		[]string{filepath.Join(repoRoot, "ros/msgs"), filepath.Join(repoRoot, "proto"), wellKnownDir}, nil,
+		[]string{"std_msgs/std_msgs.proto", "geometry_msgs/geometry_msgs.proto", "sensor_msgs/sensor_msgs.proto"},
+		"module=github.com/phaser-go/phaser,frontend=ros,ros_metadata=true")
+	resp, err := run(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, resp, "ros/msgs")
+}
+
 // TestGoldenWellKnown regenerates types/known from the .proto sources
 // scripts/generate uses. Without them it uses protobuf-go's compiled-in
 // descriptors of the same files (identical for protoc 3.21's sources).

@@ -35,7 +35,11 @@ func (g *fileGen) message(m *protogen.Message) {
 	lm, _ := g.layouts.Of(m.Desc) // computed without error in generateFile
 	name := m.GoIdent.GoName
 	tv := typeVar(m)
-	g.P("var ", tv, " = ", g.rawVar, ".Type(", fmt.Sprintf("%q", m.Desc.FullName()), ")")
+	if g.opts.Frontend == "ros" && layout.FollowsFrontend(m.Desc) {
+		g.P("var ", tv, " = ", g.rawVar, ".TypeFor(", fmt.Sprintf("%q", m.Desc.FullName()), ", ", g.rt("ROSFrontend"), ")")
+	} else {
+		g.P("var ", tv, " = ", g.rawVar, ".Type(", fmt.Sprintf("%q", m.Desc.FullName()), ")")
+	}
 	g.P()
 	g.P("// ", name, " is a handle on a ", m.Desc.FullName(), " message in a Phaser payload. It")
 	g.P("// holds the payload and the message's offset, never the field values: getters")
@@ -446,13 +450,22 @@ func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layou
 	g.doc(n, f, "returns (a default message if absent)")
 	g.P(recv, n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.Message("+fl+", "+texpr+")"), " }")
 	g.P()
-	g.doc("Mutable"+n, f, "returns, creating it if absent,")
+	if lf.Inline {
+		g.P("// Mutable", n, " returns field ", f.Desc.Name(), " (", f.Desc.Number(), "), marking it present if absent.")
+		g.P("// In format v3 it is stored inside the message (ROS frontend): this allocates nothing.")
+	} else {
+		g.doc("Mutable"+n, f, "returns, creating it if absent,")
+	}
 	g.P(recv, "Mutable", n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.MutableMessage("+fl+", "+texpr+")"), " }")
 	g.P()
 	g.doc("Has"+n, f, "reports the presence of")
 	g.P(recv, "Has", n, "() bool { return x.m.HasMessage(", fl, ") }")
 	g.P()
-	g.doc("Clear"+n, f, "clears and frees")
+	if lf.Inline {
+		g.doc("Clear"+n, f, "clears, freeing what it holds,")
+	} else {
+		g.doc("Clear"+n, f, "clears and frees")
+	}
 	g.P(recv, "Clear", n, "() { x.m.ClearMessage(", fl, ", ", texpr, ") }")
 	g.P()
 }
