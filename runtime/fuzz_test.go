@@ -2,6 +2,7 @@ package runtime_test
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/binary"
 	"errors"
@@ -31,6 +32,8 @@ import (
 	"google.golang.org/protobuf/types/known/wrapperspb"
 
 	"github.com/phaser-go/phaser/internal/goldens"
+	"github.com/phaser-go/phaser/internal/testpb"
+	"github.com/phaser-go/phaser/internal/testpb/importedpb"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/runtime"
 )
@@ -73,6 +76,8 @@ var fuzzSetup struct {
 
 // builtinFiles are schemas available in Go without the goldens.
 var builtinFiles = []protoreflect.FileDescriptor{
+	testpb.File_testpb_proto, // singular messages: inline in the ROS frontend
+	importedpb.File_importedpb_imported_proto,
 	descriptorpb.File_google_protobuf_descriptor_proto,
 	structpb.File_google_protobuf_struct_proto,
 	anypb.File_google_protobuf_any_proto,
@@ -102,7 +107,7 @@ func goldenDirIfPresent() string {
 func fuzzTypes(tb testing.TB) []*runtime.Type {
 	tb.Helper()
 	fuzzSetup.once.Do(func() {
-		seen := map[string]bool{}
+		seen := map[*runtime.Type]bool{}
 		var walk func(ms protoreflect.MessageDescriptors)
 		walk = func(ms protoreflect.MessageDescriptors) {
 			for i := range ms.Len() {
@@ -112,9 +117,18 @@ func fuzzTypes(tb testing.TB) []*runtime.Type {
 					fuzzSetup.err = fmt.Errorf("TypeOf(%s): %w", md.FullName(), err)
 					return
 				}
-				if !seen[t.Name()] {
-					seen[t.Name()] = true
-					fuzzSetup.types = append(fuzzSetup.types, t)
+				// The ROS frontend's type too where its layout differs
+				// (inline messages: compiled offsets with table id 0xFF).
+				rt, err := runtime.TypeFor(md, runtime.ROSFrontend)
+				if err != nil {
+					fuzzSetup.err = fmt.Errorf("TypeFor(%s, ros): %w", md.FullName(), err)
+					return
+				}
+				for _, t := range []*runtime.Type{t, rt} {
+					if !seen[t] && (t == rt || !bytes.Equal(rt.Table(), t.Table())) {
+						seen[t] = true
+						fuzzSetup.types = append(fuzzSetup.types, t)
+					}
 				}
 				walk(md.Messages())
 			}
@@ -134,7 +148,9 @@ func fuzzTypes(tb testing.TB) []*runtime.Type {
 				return true
 			})
 		}
-		slices.SortFunc(fuzzSetup.types, func(a, b *runtime.Type) int { return strings.Compare(a.Name(), b.Name()) })
+		slices.SortFunc(fuzzSetup.types, func(a, b *runtime.Type) int {
+			return cmp.Or(strings.Compare(a.Name(), b.Name()), cmp.Compare(a.Frontend(), b.Frontend()))
+		})
 	})
 	if fuzzSetup.err != nil {
 		tb.Fatal(fuzzSetup.err)
@@ -158,6 +174,37 @@ func FuzzRead(f *testing.F) {
 		}
 	} else {
 		f.Logf("goldens not found: seeding with the committed corpus only")
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, typ := range types {
+			checkHostileRead(t, typ, data)
+		}
+	})
+}
+
+// FuzzReadInline is FuzzRead for the types whose ROS-frontend layout stores
+// messages inline (spec 8.9), read through both frontends: fewer types per
+// input, so many more inputs per second on the inline and v3 paths. Its
+// corpus is testdata/fuzz/FuzzReadInline.
+func FuzzReadInline(f *testing.F) {
+	var types []*runtime.Type
+	for _, t := range fuzzTypes(f) {
+		if t.Frontend() != runtime.ROSFrontend {
+			continue
+		}
+		pb, err := runtime.TypeOf(t.Descriptor())
+		if err != nil {
+			f.Fatal(err)
+		}
+		types = append(types, t, pb)
+	}
+	if len(types) == 0 {
+		f.Fatal("no type has an inline layout")
+	}
+	for _, s := range hostileSeeds(f) {
+		if strings.HasPrefix(s.name, "ros_") {
+			f.Add(s.data)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, typ := range types {
@@ -936,7 +983,16 @@ func typeOfMessage(tb testing.TB, m proto.Message) *runtime.Type {
 // root message.
 func buildPayload(tb testing.TB, pm proto.Message, opts runtime.Options) ([]byte, runtime.Msg, *runtime.Type) {
 	tb.Helper()
-	typ := typeOfMessage(tb, pm)
+	return buildPayloadFor(tb, pm, opts, runtime.ProtobufFrontend)
+}
+
+// buildPayloadFor is buildPayload with the types of frontend fe.
+func buildPayloadFor(tb testing.TB, pm proto.Message, opts runtime.Options, fe runtime.Frontend) ([]byte, runtime.Msg, *runtime.Type) {
+	tb.Helper()
+	typ, err := runtime.TypeFor(pm.ProtoReflect().Descriptor(), fe)
+	if err != nil {
+		tb.Fatal(err)
+	}
 	m := runtime.New(typ, opts)
 	fillMsg(m, typ, pm.ProtoReflect())
 	if err := m.Err(); err != nil {
@@ -1073,6 +1129,34 @@ func hostileSeeds(tb testing.TB) []hostileSeed {
 	major[3] = 9
 	add("desc_v3_bad_major", dt, major)
 	add("desc_magic_bad", dt, withWord32(base, 0, 0xE5F6F1C6))
+
+	// The ROS frontend's v3 layout: singular messages inside their holder
+	// (table id 0xFF), and mutations aimed at the inline storage.
+	{
+		ev := &testpb.Everything{
+			Scalars: &testpb.Scalars{FInt32: -7, FString: "scalars", FDouble: 2.5},
+			Inner:   &testpb.Inner{A: 3, S: "inner", Deep: &testpb.Inner_Deep{X: 9, Names: []string{"a", "b"}}},
+			Deep:    &testpb.Inner_Deep{X: 11},
+			Inners:  []*testpb.Inner{{A: 1}, {S: "two"}},
+			Empty:   &testpb.Empty{},
+			Node:    &testpb.Node{Value: 1, Next: &testpb.Node{Value: 2}},
+		}
+		data, m, et := buildPayloadFor(tb, ev, runtime.Options{Version: payloadbuffer.V3}, runtime.ROSFrontend)
+		add("ros_inline_v3", et, data)
+		inner := et.FieldByName("inner")
+		if !inner.Inline {
+			tb.Fatal("Everything.inner is not inline in the ROS frontend")
+		}
+		r, in := m.Offset(), m.Offset()+inner.Offset
+		add("ros_inline_word_out", et, withWord32(data, in, 0xFFFFFF00))
+		add("ros_inline_word_holder", et, withWord32(data, in, word32(data, r)))
+		add("ros_inline_root_inner_table", et, withWord32(data, r, word32(data, in)))
+		add("ros_inline_truncated", et, bytes.Clone(data[:in+inner.Size/2]))
+		pb, _, _ := buildPayloadFor(tb, ev, runtime.Options{Version: payloadbuffer.V3}, runtime.ProtobufFrontend)
+		add("ros_pbfe_v3", et, pb)
+		v2, _, _ := buildPayloadFor(tb, ev, runtime.Options{Version: payloadbuffer.V2}, runtime.ROSFrontend)
+		add("ros_v2", et, v2)
+	}
 
 	// A chain of 30 messages, each holding two references to the next:
 	// acyclic, shallow, 2^30 paths.
