@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/phaser-go/phaser/ros"
+	"github.com/phaser-go/phaser/runtime"
 )
 
 // python is Debian's interpreter, the one python3-genpy installs into.
@@ -216,24 +217,34 @@ func TestGenpy(t *testing.T) {
 			if got, want := joinSections(sections(def, msg.ros, true)), joinSections(sections(meta.FullText, msg.ros, true)); got != want {
 				t.Errorf("resolved Definition differs from genpy's\n got:\n%s\nwant:\n%s", got, want)
 			}
-			// phaser-go -> genpy -> same bytes.
+			// phaser-go -> genpy -> same bytes. The ROS frontend's handles
+			// (inline messages in format v3) write the same ROS bytes.
+			rt, err := runtime.TypeFor(typ.Descriptor(), runtime.ROSFrontend)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for k := 1; k <= seeds+1; k++ {
 				want := goBytes[base+k]
 				got, _ := hex.DecodeString(answers[k].Hex)
 				if !bytes.Equal(got, want) {
 					t.Errorf("seed %d: genpy re-serialized phaser-go's bytes differently\nphaser-go: %x\n    genpy: %x", k-1, want, got)
 				}
+				if rosFE := goMessage(t, rt, uint64(k-1)); !bytes.Equal(rosFE, want) {
+					t.Errorf("seed %d: the ROS frontend's payload serializes differently\nprotobuf frontend: %x\n     ROS frontend: %x", k-1, want, rosFE)
+				}
 			}
 			// genpy -> phaser-go -> same bytes.
 			for k := seeds + 2; k < n; k++ {
 				want, _ := hex.DecodeString(answers[k].Hex)
-				got, err := reencode(typ, want)
-				if err != nil {
-					t.Errorf("seed %d: Unmarshal genpy's bytes: %v\n%x", reqs[k].Seed, err, want)
-					continue
-				}
-				if !bytes.Equal(got, want) {
-					t.Errorf("seed %d: phaser-go re-serialized genpy's bytes differently\n    genpy: %x\nphaser-go: %x", reqs[k].Seed, want, got)
+				for _, typ := range []*runtime.Type{typ, rt} {
+					got, err := reencode(typ, want)
+					if err != nil {
+						t.Errorf("seed %d %s frontend: Unmarshal genpy's bytes: %v\n%x", reqs[k].Seed, typ.Frontend(), err, want)
+						continue
+					}
+					if !bytes.Equal(got, want) {
+						t.Errorf("seed %d %s frontend: phaser-go re-serialized genpy's bytes differently\n    genpy: %x\nphaser-go: %x", reqs[k].Seed, typ.Frontend(), want, got)
+					}
 				}
 			}
 		})
