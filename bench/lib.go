@@ -41,8 +41,10 @@ type Codec struct {
 // Libs are the libraries, in the order tables list them. phaser is
 // phaser-go in its default payload format (Phaser 3); phaser-v2 the same in
 // the Phaser 2 format (for C++ Phaser 2.x peers); phaser-new is phaser
-// building with NewXIn on reused memory instead of Clear.
-var Libs = []string{"phaser", "phaser-v2", "phaser-new", "protobuf", "vtproto", "flatbuffers", "capnp", "goroslib", "protobuf+goroslib", "vtproto+goroslib"}
+// building with NewXIn on reused memory instead of Clear; phaser-ros is
+// phaser with handles generated with frontend=ros (inline singular messages),
+// for the shapes that have singular messages.
+var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "protobuf", "vtproto", "flatbuffers", "capnp", "goroslib", "protobuf+goroslib", "vtproto+goroslib"}
 
 var codecs = map[string]map[string]func() *Codec{}
 
