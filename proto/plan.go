@@ -17,7 +17,6 @@ package proto
 
 import (
 	"sort"
-	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -45,11 +44,7 @@ type fieldPlan struct {
 	size     int  // stored element size: 1, 4 or 8
 	isMap    bool
 	key, val *fieldPlan // map entry fields
-	sub      *plan      // message fields: lazily resolved
-	once     sync.Once
 }
-
-var plans sync.Map // *runtime.Type -> *plan
 
 // denseMax bounds the field numbers looked up by index rather than in the
 // map when parsing.
@@ -66,10 +61,11 @@ func (p *plan) field(num protowire.Number) *fieldPlan {
 	return p.byNum[num]
 }
 
-// planOf returns the plan of t, built on first use.
+// planOf returns the plan of t, built on first use and kept in t's
+// runtime.ProtoPlan slot.
 func planOf(t *runtime.Type) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
+	if p, ok := t.Plan(runtime.ProtoPlan).(*plan); ok {
+		return p
 	}
 	p := &plan{t: t, byNum: make(map[protowire.Number]*fieldPlan)}
 	for _, f := range t.Fields() {
@@ -84,8 +80,7 @@ func planOf(t *runtime.Type) *plan {
 		}
 	}
 	sort.Slice(p.fields, func(i, j int) bool { return legacyOrder(p.fields[i].f.Desc, p.fields[j].f.Desc) })
-	actual, _ := plans.LoadOrStore(t, p)
-	return actual.(*plan)
+	return t.StorePlan(runtime.ProtoPlan, p).(*plan)
 }
 
 func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
@@ -140,11 +135,10 @@ func legacyOrder(x, y protoreflect.FieldDescriptor) bool {
 	return x.Number() < y.Number()
 }
 
-// subPlan returns the plan of a message field's type.
-func (fp *fieldPlan) subPlan() *plan {
-	fp.once.Do(func() { fp.sub = planOf(fp.f.Type) })
-	return fp.sub
-}
+// subPlan returns the plan of a message field's type. It is looked up when
+// needed rather than when the plan is built, so that recursive types have
+// finite plans.
+func (fp *fieldPlan) subPlan() *plan { return planOf(fp.f.Type) }
 
 func requiresUTF8(fd protoreflect.FieldDescriptor) bool {
 	return fd.ParentFile() != nil && fd.ParentFile().Syntax() == protoreflect.Proto3

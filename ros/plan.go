@@ -154,24 +154,22 @@ type item struct {
 	sub     *plan
 }
 
-var plans sync.Map // *runtime.Type -> *plan
-
-// planOf returns the ROS plan of t.
+// planOf returns the ROS plan of t, built on first use and kept in t's
+// runtime.ROSPlan slot.
 func planOf(t *runtime.Type) (*plan, error) {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan), nil
+	if p, ok := t.Plan(runtime.ROSPlan).(*plan); ok {
+		return p, nil
 	}
 	p, err := buildPlan(t, map[*runtime.Type]bool{})
 	if err != nil {
 		return nil, err
 	}
-	actual, _ := plans.LoadOrStore(t, p)
-	return actual.(*plan), nil
+	return t.StorePlan(runtime.ROSPlan, p).(*plan), nil
 }
 
 func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan), nil
+	if p, ok := t.Plan(runtime.ROSPlan).(*plan); ok {
+		return p, nil
 	}
 	if visiting[t] {
 		return nil, fmt.Errorf("ros: %s contains itself: ROS1 has no recursive messages", t.Name())
@@ -205,7 +203,7 @@ func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) 
 	}
 	p.fixed, p.min = p.sizes()
 	if !t.IsAny() {
-		plans.LoadOrStore(t, p)
+		p = t.StorePlan(runtime.ROSPlan, p).(*plan)
 	}
 	return p, nil
 }
