@@ -151,6 +151,7 @@ type item struct {
 	array   int     // phaser.array_size, 0 if none
 	name    string  // ROS field name
 	isAny   bool
+	raw     bool // repeated scalar whose stored elements are its ROS bytes
 	sub     *plan
 }
 
@@ -287,6 +288,9 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 		}
 		it.rt = rt
 	}
+	// Stored little-endian at the ROS width (bools excepted: a stored
+	// byte other than 0 or 1 is written as 1).
+	it.raw = f.Repeated && it.rt.Width() == it.size && it.rt != Bool
 	return it, nil
 }
 
