@@ -50,8 +50,17 @@ func Size(m runtime.Msg, t *runtime.Type) (int, error) {
 
 func writeMessage(w *Writer, m runtime.Msg, p *plan) error {
 	for _, it := range p.items {
-		if err := writeItem(w, m, it); err != nil {
-			return err
+		// Scalars stored as their ROS bytes first, without the dispatch
+		// of writeItem (Get32 and Get64 inline).
+		switch it.copyWidth {
+		case 4:
+			w.Uint32(m.Get32(it.f.Field))
+		case 8:
+			w.Uint64(m.Get64(it.f.Field))
+		default:
+			if err := writeItem(w, m, it); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

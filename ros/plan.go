@@ -143,16 +143,17 @@ type plan struct {
 
 // item is a field, or a whole oneof, in ROS order.
 type item struct {
-	f       *runtime.FieldInfo // the field (the first member for a oneof)
-	union   *runtime.Union
-	members []*item // oneof members
-	rt      Type    // ROS type of the values
-	size    int     // stored element size: 1, 4 or 8 (4 for strings and messages)
-	array   int     // phaser.array_size, 0 if none
-	name    string  // ROS field name
-	isAny   bool
-	raw     bool // repeated scalar whose stored elements are its ROS bytes
-	sub     *plan
+	f         *runtime.FieldInfo // the field (the first member for a oneof)
+	union     *runtime.Union
+	members   []*item // oneof members
+	rt        Type    // ROS type of the values
+	size      int     // stored element size: 1, 4 or 8 (4 for strings and messages)
+	array     int     // phaser.array_size, 0 if none
+	name      string  // ROS field name
+	isAny     bool
+	raw       bool // repeated scalar whose stored elements are its ROS bytes
+	copyWidth int  // singular scalar stored as its ROS bytes: their width, else 0
+	sub       *plan
 }
 
 // planOf returns the ROS plan of t, built on first use and kept in t's
@@ -290,7 +291,13 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 	}
 	// Stored little-endian at the ROS width (bools excepted: a stored
 	// byte other than 0 or 1 is written as 1).
-	it.raw = f.Repeated && it.rt.Width() == it.size && it.rt != Bool
+	if it.rt.Width() == it.size && it.rt != Bool {
+		if f.Repeated {
+			it.raw = true
+		} else if f.Union == nil {
+			it.copyWidth = it.size
+		}
+	}
 	return it, nil
 }
 
