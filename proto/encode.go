@@ -1,6 +1,7 @@
 package proto
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
@@ -57,11 +58,68 @@ func appendMessage(b []byte, m runtime.Msg, p *plan, depth int) ([]byte, error) 
 	}
 	var err error
 	for _, fp := range p.fields {
-		if b, err = appendField(b, m, fp, depth); err != nil {
-			return b, err
+		f := fp.f.Field
+		switch fp.op {
+		case opFixed32:
+			if v := m.Get32(f); v != 0 {
+				b = binary.LittleEndian.AppendUint32(fp.appendTag(b), v)
+			}
+		case opFixed64:
+			if v := m.Get64(f); v != 0 {
+				b = binary.LittleEndian.AppendUint64(fp.appendTag(b), v)
+			}
+		case opInt32:
+			if v := m.Get32(f); v != 0 {
+				b = appendVarint(fp.appendTag(b), uint64(int64(int32(v))))
+			}
+		case opUint32:
+			if v := m.Get32(f); v != 0 {
+				b = appendVarint(fp.appendTag(b), uint64(v))
+			}
+		case opVarint64:
+			if v := m.Get64(f); v != 0 {
+				b = appendVarint(fp.appendTag(b), v)
+			}
+		case opBool:
+			if m.Get8(f) != 0 {
+				b = append(fp.appendTag(b), 1)
+			}
+		case opString:
+			if s := m.StringBytes(f); len(s) > 0 {
+				b = appendVarint(fp.appendTag(b), uint64(len(s)))
+				b = append(b, s...)
+			}
+		case opMessage:
+			// Message gives an absent handle exactly when HasMessage is
+			// false.
+			if sub := m.Message(f, fp.f.Type); sub.IsPresent() {
+				if b, err = appendSub(b, fp, sub, depth); err != nil {
+					return b, err
+				}
+			}
+		default:
+			if b, err = appendField(b, m, fp, depth); err != nil {
+				return b, err
+			}
 		}
 	}
 	return b, nil
+}
+
+// appendTag appends fp's tag.
+func (fp *fieldPlan) appendTag(b []byte) []byte {
+	if fp.tagLen == 1 {
+		return append(b, fp.tag[0])
+	}
+	return append(b, fp.tag[:fp.tagLen]...)
+}
+
+// appendVarint is protowire.AppendVarint with the one-byte case inline.
+func appendVarint(b []byte, v uint64) []byte {
+	if v < 0x80 {
+		return append(b, byte(v))
+	}
+	return protowire.AppendVarint(b, v)
 }
 
 func sizeMessage(m runtime.Msg, p *plan, depth int) (int, error) {
@@ -155,7 +213,7 @@ func appendField(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, err
 			if !ok {
 				return b, nil
 			}
-			return appendSub(b, fp.num, sub, fp.subPlan(), depth)
+			return appendSub(b, fp, sub, depth)
 		}
 		s, ok := stringOf(m, fp)
 		if !ok {
@@ -199,13 +257,20 @@ func sizeField(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 	return protowire.SizeTag(fp.num) + sizeScalar(fp, v), nil
 }
 
-// appendSub appends a nested message as a length-delimited record.
+// appendSub appends message field fp holding sub as a length-delimited
+// record.
+func appendSub(b []byte, fp *fieldPlan, sub runtime.Msg, depth int) ([]byte, error) {
+	return appendMessageField(b, fp, sub, fp.subPlan(), depth)
+}
+
+// appendMessageField appends message field fp holding sub, of plan p, as a
+// length-delimited record.
 //
 // The length is not computed by a separate pass: one byte is reserved,
 // the message is written, and the length is patched in, the message moving
 // up when its length needs more than one byte.
-func appendSub(b []byte, num protowire.Number, sub runtime.Msg, p *plan, depth int) ([]byte, error) {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
+func appendMessageField(b []byte, fp *fieldPlan, sub runtime.Msg, p *plan, depth int) ([]byte, error) {
+	b = fp.appendTag(b)
 	at := len(b)
 	b = append(b, 0)
 	b, err := appendMessage(b, sub, p, depth+1)
@@ -253,9 +318,10 @@ func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, 
 	case fp.isMap:
 		return appendMap(b, m, fp, n, depth)
 	case fp.kind == protoreflect.MessageKind:
+		sub := fp.subPlan()
 		var err error
 		for i := range n {
-			if b, err = appendSub(b, fp.num, m.ElemMessage(f.Field, i, f.Type), fp.subPlan(), depth); err != nil {
+			if b, err = appendMessageField(b, fp, m.ElemMessage(f.Field, i, f.Type), sub, depth); err != nil {
 				return b, err
 			}
 		}
@@ -413,7 +479,7 @@ func sizeEntryField(e runtime.Msg, kv *fieldPlan, depth int) (int, error) {
 func appendEntryField(b []byte, e runtime.Msg, kv *fieldPlan, depth int) ([]byte, error) {
 	switch {
 	case kv.kind == protoreflect.MessageKind:
-		return appendSub(b, kv.num, e.Message(kv.f.Field, kv.f.Type), kv.subPlan(), depth+1)
+		return appendSub(b, kv, e.Message(kv.f.Field, kv.f.Type), depth+1)
 	case kv.wire == protowire.BytesType:
 		b = protowire.AppendTag(b, kv.num, protowire.BytesType)
 		return protowire.AppendBytes(b, e.StringBytes(kv.f.Field)), nil

@@ -44,7 +44,28 @@ type fieldPlan struct {
 	size     int  // stored element size: 1, 4 or 8
 	isMap    bool
 	key, val *fieldPlan // map entry fields
+
+	op     encodeOp // how appendMessage writes the field
+	tag    [5]byte  // the field's tag (with its wire type) as written
+	tagLen int
 }
+
+// encodeOp selects appendMessage's code for a field: the common singular
+// fields without explicit presence get their own, every other field
+// (repeated, maps, oneof members, explicit presence, zigzag) opGeneric.
+type encodeOp uint8
+
+const (
+	opGeneric  encodeOp = iota
+	opFixed32           // float, fixed32, sfixed32: 4 stored bytes as they are
+	opFixed64           // double, fixed64, sfixed64: 8 stored bytes as they are
+	opInt32             // int32, enum: sign-extended varint
+	opUint32            // uint32: varint
+	opVarint64          // int64, uint64: varint
+	opBool              // bool: 1
+	opString            // string, bytes
+	opMessage           // message
+)
 
 // denseMax bounds the field numbers looked up by index rather than in the
 // map when parsing.
@@ -112,7 +133,39 @@ func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
 		fp.key = newFieldPlan(e.FieldByNumber(1))
 		fp.val = newFieldPlan(e.FieldByNumber(2))
 	}
+	wire := fp.wire
+	if fp.packed {
+		wire = protowire.BytesType
+	}
+	fp.tagLen = len(protowire.AppendTag(fp.tag[:0], fp.num, wire))
+	if !f.Repeated && f.Union == nil && !fp.presence {
+		fp.op = singularOp(fd.Kind())
+	}
 	return fp
+}
+
+// singularOp returns the encodeOp of a singular field of kind k with
+// implicit presence.
+func singularOp(k protoreflect.Kind) encodeOp {
+	switch k {
+	case protoreflect.FloatKind, protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
+		return opFixed32
+	case protoreflect.DoubleKind, protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
+		return opFixed64
+	case protoreflect.Int32Kind, protoreflect.EnumKind:
+		return opInt32
+	case protoreflect.Uint32Kind:
+		return opUint32
+	case protoreflect.Int64Kind, protoreflect.Uint64Kind:
+		return opVarint64
+	case protoreflect.BoolKind:
+		return opBool
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		return opString
+	case protoreflect.MessageKind:
+		return opMessage
+	}
+	return opGeneric
 }
 
 // legacyOrder is protobuf-go's marshaling order: fields outside real oneofs
