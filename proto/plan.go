@@ -50,9 +50,10 @@ type fieldPlan struct {
 	tagLen int
 }
 
-// encodeOp selects appendMessage's code for a field: the common singular
-// fields without explicit presence get their own, every other field
-// (repeated, maps, oneof members, explicit presence, zigzag) opGeneric.
+// encodeOp selects appendMessage's code for a field: singular messages and
+// the common singular scalars and strings without explicit presence get
+// their own, every other field (repeated, maps, oneof members, explicit
+// presence, zigzag) opGeneric.
 type encodeOp uint8
 
 const (
@@ -138,14 +139,18 @@ func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
 		wire = protowire.BytesType
 	}
 	fp.tagLen = len(protowire.AppendTag(fp.tag[:0], fp.num, wire))
-	if !f.Repeated && f.Union == nil && !fp.presence {
-		fp.op = singularOp(fd.Kind())
+	switch {
+	case f.Repeated || f.Union != nil:
+	case fp.kind == protoreflect.MessageKind:
+		fp.op = opMessage // written when present, as HasPresence says
+	case !fp.presence:
+		fp.op = singularOp(fp.kind)
 	}
 	return fp
 }
 
-// singularOp returns the encodeOp of a singular field of kind k with
-// implicit presence.
+// singularOp returns the encodeOp of a singular scalar, string or bytes
+// field of kind k with implicit presence.
 func singularOp(k protoreflect.Kind) encodeOp {
 	switch k {
 	case protoreflect.FloatKind, protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
@@ -162,8 +167,6 @@ func singularOp(k protoreflect.Kind) encodeOp {
 		return opBool
 	case protoreflect.StringKind, protoreflect.BytesKind:
 		return opString
-	case protoreflect.MessageKind:
-		return opMessage
 	}
 	return opGeneric
 }
