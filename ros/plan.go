@@ -139,6 +139,58 @@ type plan struct {
 
 	orderOnce sync.Once
 	order     []orderedField // fields in protobuf order (ROSToProto)
+
+	byNum     []itemRef                    // by field number, below denseMax (ProtoToROS)
+	byNumHigh map[protowire.Number]itemRef // the field numbers from denseMax up
+}
+
+// itemRef says which item a protobuf field number is written by.
+type itemRef struct {
+	pos    int   // 1 + the item's index in plan.items; 0 for no item
+	member *item // the member, when the item is a oneof
+}
+
+// denseMax bounds the field numbers whose items are found by index rather
+// than in a map.
+const denseMax = 256
+
+// itemOf returns the index of the item that field num belongs to (-1 for
+// none) and, for a oneof, the member.
+func (p *plan) itemOf(num protowire.Number) (int, *item) {
+	var r itemRef
+	if num >= 0 && int(num) < len(p.byNum) {
+		r = p.byNum[num]
+	} else if num >= denseMax {
+		r = p.byNumHigh[num]
+	}
+	return r.pos - 1, r.member
+}
+
+// index fills byNum and byNumHigh.
+func (p *plan) index() {
+	add := func(i int, f *runtime.FieldInfo, member *item) {
+		num, r := protowire.Number(f.Number), itemRef{pos: i + 1, member: member}
+		if num >= denseMax {
+			if p.byNumHigh == nil {
+				p.byNumHigh = map[protowire.Number]itemRef{}
+			}
+			p.byNumHigh[num] = r
+			return
+		}
+		if int(num) >= len(p.byNum) {
+			p.byNum = append(p.byNum, make([]itemRef, int(num)+1-len(p.byNum))...)
+		}
+		p.byNum[num] = r
+	}
+	for i, it := range p.items {
+		if it.union == nil {
+			add(i, it.f, nil)
+			continue
+		}
+		for _, mi := range it.members {
+			add(i, mi.f, mi)
+		}
+	}
 }
 
 // item is a field, or a whole oneof, in ROS order.
@@ -204,6 +256,7 @@ func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) 
 		p.items = append(p.items, it)
 	}
 	p.fixed, p.min = p.sizes()
+	p.index()
 	if !t.IsAny() {
 		p = t.StorePlan(runtime.ROSPlan, p).(*plan)
 	}
