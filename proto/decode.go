@@ -67,9 +67,16 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 			b = b[n:]
 			continue
 		}
-		n, err := decodeField(b, typ, m, p, fp, depth)
-		if err != nil {
-			return err
+		if typ == fp.wire && fp.op.scalar() {
+			n = decodeScalar(b, m, fp)
+			if n < 0 {
+				return wireErr(p, fp, fp.num, "%v", protowire.ParseError(n))
+			}
+		} else {
+			var err error
+			if n, err = decodeField(b, typ, m, p, fp, depth); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		if m.Failed() {
@@ -77,6 +84,40 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 		}
 	}
 	return nil
+}
+
+// decodeScalar parses a value of singular scalar field fp, of fp's wire
+// type, stores it and returns its length (negative on error, as protowire
+// reports it).
+func decodeScalar(b []byte, m runtime.Msg, fp *fieldPlan) int {
+	f := fp.f.Field
+	switch fp.op {
+	case opFixed32:
+		v, n := protowire.ConsumeFixed32(b)
+		if n >= 0 {
+			m.Set32(f, v)
+		}
+		return n
+	case opFixed64:
+		v, n := protowire.ConsumeFixed64(b)
+		if n >= 0 {
+			m.Set64(f, v)
+		}
+		return n
+	}
+	v, n := protowire.ConsumeVarint(b)
+	if n < 0 {
+		return n
+	}
+	switch fp.op {
+	case opInt32, opUint32:
+		m.Set32(f, uint32(v))
+	case opVarint64:
+		m.Set64(f, v)
+	default: // opBool
+		m.Set8(f, runtime.BoolByte(v != 0))
+	}
+	return n
 }
 
 // decodeField parses one value of field fp from b, whose wire type is typ,

@@ -50,10 +50,10 @@ type fieldPlan struct {
 	tagLen int
 }
 
-// encodeOp selects appendMessage's code for a field: singular messages and
-// the common singular scalars and strings without explicit presence get
-// their own, every other field (repeated, maps, oneof members, explicit
-// presence, zigzag) opGeneric.
+// encodeOp selects appendMessage's code for a field, and decodeMessage's
+// for its scalars: singular messages and the common singular scalars and
+// strings without explicit presence get their own, every other field
+// (repeated, maps, oneof members, explicit presence, zigzag) opGeneric.
 type encodeOp uint8
 
 const (
@@ -67,6 +67,9 @@ const (
 	opString            // string, bytes
 	opMessage           // message
 )
+
+// scalar reports whether op is one of a singular scalar.
+func (op encodeOp) scalar() bool { return op >= opFixed32 && op <= opBool }
 
 // denseMax bounds the field numbers looked up by index rather than in the
 // map when parsing.
