@@ -286,6 +286,10 @@ func appendMessageField(b []byte, fp *fieldPlan, sub runtime.Msg, p *plan, depth
 // append a nested message without a separate pass to size it.
 func PatchLength(b []byte, at int) []byte {
 	size := len(b) - at - 1
+	if size < 0x80 { // the reserved byte holds it
+		b[at] = byte(size)
+		return b
+	}
 	k := protowire.SizeVarint(uint64(size))
 	if k > 1 {
 		b = append(b, zeros[:k-1]...)
