@@ -50,13 +50,19 @@ func Size(m runtime.Msg, t *runtime.Type) (int, error) {
 
 func writeMessage(w *Writer, m runtime.Msg, p *plan) error {
 	for _, it := range p.items {
-		// Scalars stored as their ROS bytes first, without the dispatch
-		// of writeItem (Get32 and Get64 inline).
-		switch it.copyWidth {
-		case 4:
+		switch it.op {
+		case opCopy32:
 			w.Uint32(m.Get32(it.f.Field))
-		case 8:
+		case opCopy64:
 			w.Uint64(m.Get64(it.f.Field))
+		case opString:
+			if err := w.String(m.StringBytes(it.f.Field)); err != nil {
+				return err
+			}
+		case opMessage:
+			if err := writeMessage(w, m.Message(it.f.Field, it.f.Type), it.sub); err != nil {
+				return err
+			}
 		default:
 			if err := writeItem(w, m, it); err != nil {
 				return err

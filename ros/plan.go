@@ -195,17 +195,49 @@ func (p *plan) index() {
 
 // item is a field, or a whole oneof, in ROS order.
 type item struct {
-	f         *runtime.FieldInfo // the field (the first member for a oneof)
-	union     *runtime.Union
-	members   []*item // oneof members
-	rt        Type    // ROS type of the values
-	size      int     // stored element size: 1, 4 or 8 (4 for strings and messages)
-	array     int     // phaser.array_size, 0 if none
-	name      string  // ROS field name
-	isAny     bool
-	raw       bool // repeated scalar whose stored elements are its ROS bytes
-	copyWidth int  // singular scalar stored as its ROS bytes: their width, else 0
-	sub       *plan
+	f       *runtime.FieldInfo // the field (the first member for a oneof)
+	union   *runtime.Union
+	members []*item // oneof members
+	rt      Type    // ROS type of the values
+	size    int     // stored element size: 1, 4 or 8 (4 for strings and messages)
+	array   int     // phaser.array_size, 0 if none
+	name    string  // ROS field name
+	isAny   bool
+	raw     bool   // repeated scalar whose stored elements are its ROS bytes
+	op      itemOp // how writeMessage and readMessage handle the item
+	sub     *plan
+}
+
+// itemOp selects the code of writeMessage and readMessage for an item: the
+// common singular fields get their own, every other item (repeated fields,
+// oneofs, conversions, time, Any) opItem, the general code.
+type itemOp uint8
+
+const (
+	opItem    itemOp = iota
+	opCopy32         // scalar stored as its 4 ROS bytes
+	opCopy64         // scalar stored as its 8 ROS bytes
+	opString         // string, or bytes as uint8[]
+	opMessage        // nested message (not Any)
+)
+
+// opOf returns the itemOp of an item that is not a oneof.
+func opOf(it *item) itemOp {
+	switch {
+	case it.f.Repeated || it.f.Union != nil:
+		return opItem
+	case it.rt == String:
+		return opString
+	case it.rt == Message && !it.isAny:
+		return opMessage
+	case it.rt.Width() != it.size || it.rt == Bool:
+		return opItem // converted, or a bool (normalized to 0 or 1)
+	case it.size == 4:
+		return opCopy32
+	case it.size == 8:
+		return opCopy64
+	}
+	return opItem
 }
 
 // planOf returns the ROS plan of t, built on first use and kept in t's
@@ -253,6 +285,7 @@ func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) 
 		if err != nil {
 			return nil, err
 		}
+		it.op = opOf(it)
 		p.items = append(p.items, it)
 	}
 	p.fixed, p.min = p.sizes()
@@ -344,13 +377,7 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 	}
 	// Stored little-endian at the ROS width (bools excepted: a stored
 	// byte other than 0 or 1 is written as 1).
-	if it.rt.Width() == it.size && it.rt != Bool {
-		if f.Repeated {
-			it.raw = true
-		} else if f.Union == nil {
-			it.copyWidth = it.size
-		}
-	}
+	it.raw = f.Repeated && it.rt.Width() == it.size && it.rt != Bool
 	return it, nil
 }
 

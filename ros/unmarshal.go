@@ -43,16 +43,14 @@ func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
 		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
 	}
 	for _, it := range p.items {
-		// Scalars stored as their ROS bytes first, without the dispatch
-		// of readItem.
-		switch it.copyWidth {
-		case 4:
+		switch it.op {
+		case opCopy32:
 			v, err := r.Uint32()
 			if err != nil {
 				return fieldErr(it.f, err)
 			}
 			m.Set32(it.f.Field, v)
-		case 8:
+		case opCopy64:
 			v, err := r.Uint64()
 			if err != nil {
 				return fieldErr(it.f, err)
