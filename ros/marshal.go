@@ -101,8 +101,16 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 	case f.Repeated:
 		n := m.LenOf(f)
 		w.Uint32(uint32(n))
-		if it.raw {
+		switch {
+		case it.raw:
 			w.Buf = append(w.Buf, storedElems(m, it)...)
+			return nil
+		case it.rt == Message && !it.isAny:
+			for i := range n {
+				if err := writeMessage(w, m.ElemMessage(f.Field, i, f.Type), it.sub); err != nil {
+					return err
+				}
+			}
 			return nil
 		}
 		for i := range n {
