@@ -167,7 +167,7 @@ type records struct {
 	first, end int            // from the first record's tag to the end of the last record
 	val        int            // where the last record's value starts
 	typ        protowire.Type // the last record's wire type
-	member     *item          // for a oneof, the member of the last record
+	member     int            // for a oneof, the index of the last record's member
 	found      bool
 }
 
@@ -218,14 +218,14 @@ func each(pb []byte, num protowire.Number, fn func(protowire.Type, []byte) error
 	return nil
 }
 
-// scalarOf decodes one scalar value of field f from a value of wire type
+// scalarOf decodes one scalar value of item it from a value of wire type
 // typ and returns its stored bits.
-func scalarOf(f *runtime.FieldInfo, typ protowire.Type, v []byte) (uint64, int, error) {
-	if want := phaserproto.WireType(f.Desc.Kind()); typ != want {
-		return 0, 0, fmt.Errorf("field %s: wire type %d, want %d: %w", f.Desc.FullName(), typ, want, ErrInvalid)
+func scalarOf(it *item, typ protowire.Type, v []byte) (uint64, int, error) {
+	if typ != it.wire {
+		return 0, 0, fmt.Errorf("field %s: wire type %d, want %d: %w", it.f.Desc.FullName(), typ, it.wire, ErrInvalid)
 	}
-	x, n := phaserproto.ConsumeValue(f.Desc.Kind(), v)
-	return x, n, checkN(f, n)
+	x, n := phaserproto.ConsumeValue(it.kind, v)
+	return x, n, checkN(it.f, n)
 }
 
 func checkN(f *runtime.FieldInfo, n int) error {
@@ -285,8 +285,9 @@ func itemToROS(w *Writer, pb []byte, it *item, r *records, depth int, scratch []
 			return nil
 		}
 		// The last member seen wins.
-		w.Uint32(r.member.f.Number)
-		return valueToROS(w, r.member, r.typ, pb[r.val:r.end], depth, scratch)
+		mi := it.members[r.member]
+		w.Uint32(mi.f.Number)
+		return valueToROS(w, mi, r.typ, pb[r.val:r.end], depth, scratch)
 	case it.f.Repeated:
 		return repeatedToROS(w, pb[r.first:r.end], it, depth, scratch)
 	case !r.found:
@@ -322,7 +323,17 @@ func valueToROS(w *Writer, it *item, typ protowire.Type, val []byte, depth int, 
 		}
 		return protoToROS(w, b, it.sub, depth+1, scratch)
 	}
-	v, _, err := scalarOf(it.f, typ, val)
+	if typ == it.wire { // float, fixed32 and sfixed32 (64: double...) at their ROS width
+		switch {
+		case it.op == opCopy32 && typ == protowire.Fixed32Type && len(val) >= 4:
+			w.Buf = append(w.Buf, val[:4]...)
+			return nil
+		case it.op == opCopy64 && typ == protowire.Fixed64Type && len(val) >= 8:
+			w.Buf = append(w.Buf, val[:8]...)
+			return nil
+		}
+	}
+	v, _, err := scalarOf(it, typ, val)
 	if err != nil {
 		return err
 	}
@@ -384,7 +395,7 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int, scratch []records)
 	// A packed record of fixed-width values at their ROS width holds the
 	// ROS bytes of its elements.
 	width := 0
-	if wt := phaserproto.WireType(f.Desc.Kind()); it.raw && (wt == protowire.Fixed32Type || wt == protowire.Fixed64Type) {
+	if it.raw && (it.wire == protowire.Fixed32Type || it.wire == protowire.Fixed64Type) {
 		width = it.size
 	}
 	count := 0
@@ -399,7 +410,7 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int, scratch []records)
 				b = b[len(b)/width*width:] // a partial element: an error below
 			}
 			for len(b) > 0 {
-				_, k, err := scalarOf(f, phaserproto.WireType(f.Desc.Kind()), b)
+				_, k, err := scalarOf(it, it.wire, b)
 				if err != nil {
 					return err
 				}
@@ -431,7 +442,7 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int, scratch []records)
 				return nil
 			}
 			for len(b) > 0 {
-				v, k, err := scalarOf(f, phaserproto.WireType(f.Desc.Kind()), b)
+				v, k, err := scalarOf(it, it.wire, b)
 				if err != nil {
 					return err
 				}

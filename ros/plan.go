@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	phaserproto "github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -146,8 +147,8 @@ type plan struct {
 
 // itemRef says which item a protobuf field number is written by.
 type itemRef struct {
-	pos    int   // 1 + the item's index in plan.items; 0 for no item
-	member *item // the member, when the item is a oneof
+	pos    int // 1 + the item's index in plan.items; 0 for no item
+	member int // for a oneof, the member's index in item.members
 }
 
 // denseMax bounds the field numbers whose items are found by index rather
@@ -155,8 +156,8 @@ type itemRef struct {
 const denseMax = 256
 
 // itemOf returns the index of the item that field num belongs to (-1 for
-// none) and, for a oneof, the member.
-func (p *plan) itemOf(num protowire.Number) (int, *item) {
+// none) and, for a oneof, the member's index.
+func (p *plan) itemOf(num protowire.Number) (int, int) {
 	var r itemRef
 	if num >= 0 && int(num) < len(p.byNum) {
 		r = p.byNum[num]
@@ -168,7 +169,7 @@ func (p *plan) itemOf(num protowire.Number) (int, *item) {
 
 // index fills byNum and byNumHigh.
 func (p *plan) index() {
-	add := func(i int, f *runtime.FieldInfo, member *item) {
+	add := func(i int, f *runtime.FieldInfo, member int) {
 		num, r := protowire.Number(f.Number), itemRef{pos: i + 1, member: member}
 		if num >= denseMax {
 			if p.byNumHigh == nil {
@@ -184,11 +185,11 @@ func (p *plan) index() {
 	}
 	for i, it := range p.items {
 		if it.union == nil {
-			add(i, it.f, nil)
+			add(i, it.f, 0)
 			continue
 		}
-		for _, mi := range it.members {
-			add(i, mi.f, mi)
+		for j, mi := range it.members {
+			add(i, mi.f, j)
 		}
 	}
 }
@@ -203,8 +204,10 @@ type item struct {
 	array   int     // phaser.array_size, 0 if none
 	name    string  // ROS field name
 	isAny   bool
-	raw     bool   // repeated scalar whose stored elements are its ROS bytes
-	op      itemOp // how writeMessage and readMessage handle the item
+	kind    protoreflect.Kind // the field's protobuf kind
+	wire    protowire.Type    // the wire type of its protobuf values
+	raw     bool              // repeated scalar whose stored elements are its ROS bytes
+	op      itemOp            // how writeMessage and readMessage handle the item
 	sub     *plan
 }
 
@@ -297,7 +300,8 @@ func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) 
 }
 
 func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, error) {
-	it := &item{f: f, name: string(f.Desc.Name()), size: 4}
+	it := &item{f: f, name: string(f.Desc.Name()), size: 4, kind: f.Desc.Kind()}
+	it.wire = phaserproto.WireType(it.kind)
 	raw := options(f.Desc)
 	if n, ok := ArraySize(f.Desc); ok {
 		if !f.Repeated || f.Desc.IsMap() || n == 0 {
