@@ -1,11 +1,11 @@
 package proto
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -429,7 +429,7 @@ func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []int) []int {
 
 func compareKeys(a, b runtime.Msg, kf *fieldPlan) int {
 	if kf.kind == protoreflect.StringKind {
-		return strings.Compare(string(a.StringBytes(kf.f.Field)), string(b.StringBytes(kf.f.Field)))
+		return bytes.Compare(a.StringBytes(kf.f.Field), b.StringBytes(kf.f.Field))
 	}
 	x, _ := bits(a, kf)
 	y, _ := bits(b, kf)
