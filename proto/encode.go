@@ -405,21 +405,36 @@ func fixedWidth(fp *fieldPlan) bool {
 // Maps: entries in key order, the last of duplicate keys winning, each
 // entry with both its key and its value.
 
-// mapOrder returns the indices of the entries to write, sorted by key.
-func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []int) []int {
-	f := fp.f
-	idx := scratch[:0]
+// mapEntry is a map entry with its key, both resolved once for sorting.
+type mapEntry struct {
+	msg  runtime.Msg
+	key  []byte // a string key
+	bits uint64 // a scalar key's stored bits
+}
+
+// mapEntries is how many entries mapOrder sorts in its caller's scratch
+// space: larger maps allocate.
+const mapEntries = 32
+
+// mapOrder returns the entries to write, sorted by key.
+func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []mapEntry) []mapEntry {
+	f, kf := fp.f, fp.key
+	entries := scratch[:0]
 	for i := range n {
-		idx = append(idx, i)
+		e := mapEntry{msg: m.ElemMessage(f.Field, i, f.Type)}
+		if kf.kind == protoreflect.StringKind {
+			e.key = e.msg.StringBytes(kf.f.Field)
+		} else {
+			e.bits, _ = bits(e.msg, kf)
+		}
+		entries = append(entries, e)
 	}
-	key := func(i int) runtime.Msg { return m.ElemMessage(f.Field, i, f.Type) }
-	kf := fp.key
-	cmp := func(a, b int) int { return compareKeys(key(a), key(b), kf) }
+	cmp := func(a, b mapEntry) int { return compareKeys(a, b, kf) }
 	// Stable, so that among equal keys the last entry comes last.
-	slices.SortStableFunc(idx, cmp)
-	out := idx[:0]
-	for i, e := range idx {
-		if i+1 < len(idx) && cmp(e, idx[i+1]) == 0 {
+	slices.SortStableFunc(entries, cmp)
+	out := entries[:0]
+	for i, e := range entries {
+		if i+1 < len(entries) && cmp(e, entries[i+1]) == 0 {
 			continue // a later entry has the same key
 		}
 		out = append(out, e)
@@ -427,12 +442,11 @@ func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []int) []int {
 	return out
 }
 
-func compareKeys(a, b runtime.Msg, kf *fieldPlan) int {
+func compareKeys(a, b mapEntry, kf *fieldPlan) int {
 	if kf.kind == protoreflect.StringKind {
-		return bytes.Compare(a.StringBytes(kf.f.Field), b.StringBytes(kf.f.Field))
+		return bytes.Compare(a.key, b.key)
 	}
-	x, _ := bits(a, kf)
-	y, _ := bits(b, kf)
+	x, y := a.bits, b.bits
 	switch kf.kind {
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		return cmpOrdered(int32(x), int32(y))
@@ -493,30 +507,30 @@ func appendEntryField(b []byte, e runtime.Msg, kv *fieldPlan, depth int) ([]byte
 	return appendScalar(b, kv, v), nil
 }
 
+// appendMap writes the entries of map field fp, each as appendMessageField
+// writes a message: its length patched in after it.
 func appendMap(b []byte, m runtime.Msg, fp *fieldPlan, n, depth int) ([]byte, error) {
-	var scratch [32]int
-	for _, i := range mapOrder(m, fp, n, scratch[:]) {
-		e := m.ElemMessage(fp.f.Field, i, fp.f.Type)
-		size, err := entrySize(e, fp, depth)
-		if err != nil {
-			return b, err
-		}
-		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(size))
+	var scratch [mapEntries]mapEntry
+	var err error
+	for _, e := range mapOrder(m, fp, n, scratch[:]) {
+		b = fp.appendTag(b)
+		at := len(b)
+		b = append(b, 0)
 		for _, kv := range []*fieldPlan{fp.key, fp.val} {
-			if b, err = appendEntryField(b, e, kv, depth); err != nil {
+			if b, err = appendEntryField(b, e.msg, kv, depth); err != nil {
 				return b, err
 			}
 		}
+		b = PatchLength(b, at)
 	}
 	return b, nil
 }
 
 func sizeMap(m runtime.Msg, fp *fieldPlan, n, depth int) (int, error) {
-	var scratch [32]int
+	var scratch [mapEntries]mapEntry
 	total := 0
-	for _, i := range mapOrder(m, fp, n, scratch[:]) {
-		size, err := entrySize(m.ElemMessage(fp.f.Field, i, fp.f.Type), fp, depth)
+	for _, e := range mapOrder(m, fp, n, scratch[:]) {
+		size, err := entrySize(e.msg, fp, depth)
 		if err != nil {
 			return 0, err
 		}
