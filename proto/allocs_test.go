@@ -85,3 +85,19 @@ func TestZeroAllocMaps(t *testing.T) {
 		t.Errorf("AppendProto (maps of 16): %v allocs/op, want 0", n)
 	}
 }
+
+// TestZeroAllocAny is the allocation budget of writing a
+// google.protobuf.Any: finding the embedded type by name allocates nothing.
+func TestZeroAllocAny(t *testing.T) {
+	e := testpbphaser.NewEverything()
+	testpbphaser.MutableAnyScalars(e.MutableAny()).SetFString("value")
+	buf, err := e.AppendProto(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		buf, _ = e.AppendProto(buf[:0])
+	}); n != 0 {
+		t.Errorf("AppendProto (Any): %v allocs/op, want 0", n)
+	}
+}

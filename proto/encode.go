@@ -552,7 +552,7 @@ func anyContent(m runtime.Msg) (url []byte, t *runtime.Type, err error) {
 	if !m.HasString(anyValue) {
 		return url, nil, nil
 	}
-	name := m.AnyTypeName()
+	name := url[bytes.LastIndexByte(url, '/')+1:] // converted on the stack, unlike AnyTypeName's
 	t = runtime.FindType(protoreflect.FullName(name))
 	if t == nil {
 		return url, nil, fmt.Errorf("phaser: google.protobuf.Any holds %q, which is not registered", name)
@@ -572,13 +572,19 @@ func appendAny(b []byte, m runtime.Msg, depth int) ([]byte, error) {
 	if t == nil {
 		return b, nil
 	}
-	n, err := sizeMessage(m.AnyValue(t), planOf(t), depth+1)
-	if err != nil || n == 0 {
+	// The value as appendMessageField writes a message, but not written
+	// when empty.
+	start := len(b)
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	at := len(b)
+	b = append(b, 0)
+	if b, err = appendMessage(b, m.AnyValue(t), planOf(t), depth+1); err != nil {
 		return b, err
 	}
-	b = protowire.AppendTag(b, 2, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(n))
-	return appendMessage(b, m.AnyValue(t), planOf(t), depth+1)
+	if len(b) == at+1 {
+		return b[:start], nil
+	}
+	return PatchLength(b, at), nil
 }
 
 func sizeAny(m runtime.Msg, depth int) (int, error) {

@@ -30,3 +30,30 @@ func BenchmarkAppendMap(b *testing.B) {
 		buf, _ = proto.Append(buf[:0], e.Msg(), e.PhaserType())
 	}
 }
+
+// BenchmarkAppendAny writes a message holding a google.protobuf.Any whose
+// value is a message of every scalar kind.
+func BenchmarkAppendAny(b *testing.B) {
+	e := testpbphaser.NewEverything()
+	s := testpbphaser.MutableAnyScalars(e.MutableAny())
+	s.SetFDouble(1.5)
+	s.SetFFloat(2.5)
+	s.SetFInt32(-3)
+	s.SetFInt64(4 << 40)
+	s.SetFUint32(5)
+	s.SetFUint64(6)
+	s.SetFSint32(-7)
+	s.SetFSint64(-8)
+	s.SetFFixed32(9)
+	s.SetFFixed64(10)
+	s.SetFBool(true)
+	s.SetFString("eleven")
+	buf, err := proto.Append(nil, e.Msg(), e.PhaserType())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = proto.Append(buf[:0], e.Msg(), e.PhaserType())
+	}
+}
