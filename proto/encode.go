@@ -134,11 +134,51 @@ func sizeMessage(m runtime.Msg, p *plan, depth int) (int, error) {
 	}
 	n := 0
 	for _, fp := range p.fields {
-		s, err := sizeField(m, fp, depth)
-		if err != nil {
-			return 0, err
+		f := fp.f.Field
+		switch fp.op { // as appendMessage
+		case opFixed32:
+			if m.Get32(f) != 0 {
+				n += fp.tagLen + 4
+			}
+		case opFixed64:
+			if m.Get64(f) != 0 {
+				n += fp.tagLen + 8
+			}
+		case opInt32:
+			if v := m.Get32(f); v != 0 {
+				n += fp.tagLen + protowire.SizeVarint(uint64(int64(int32(v))))
+			}
+		case opUint32:
+			if v := m.Get32(f); v != 0 {
+				n += fp.tagLen + protowire.SizeVarint(uint64(v))
+			}
+		case opVarint64:
+			if v := m.Get64(f); v != 0 {
+				n += fp.tagLen + protowire.SizeVarint(v)
+			}
+		case opBool:
+			if m.Get8(f) != 0 {
+				n += fp.tagLen + 1
+			}
+		case opString:
+			if s := m.StringBytes(f); len(s) > 0 {
+				n += fp.tagLen + protowire.SizeBytes(len(s))
+			}
+		case opMessage:
+			if sub := m.Message(f, fp.f.Type); sub.IsPresent() {
+				s, err := sizeMessage(sub, fp.subPlan(), depth+1)
+				if err != nil {
+					return 0, err
+				}
+				n += fp.tagLen + protowire.SizeBytes(s)
+			}
+		default:
+			s, err := sizeField(m, fp, depth)
+			if err != nil {
+				return 0, err
+			}
+			n += s
 		}
-		n += s
 	}
 	return n, nil
 }
@@ -369,8 +409,9 @@ func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 	case fp.isMap:
 		return sizeMap(m, fp, n, depth)
 	case fp.kind == protoreflect.MessageKind:
+		sub := fp.subPlan()
 		for i := range n {
-			s, err := sizeMessage(m.ElemMessage(f.Field, i, f.Type), fp.subPlan(), depth+1)
+			s, err := sizeMessage(m.ElemMessage(f.Field, i, f.Type), sub, depth+1)
 			if err != nil {
 				return 0, err
 			}

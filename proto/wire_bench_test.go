@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/phaser-go/phaser/examples/quickstart/quickstartphaser"
 	"github.com/phaser-go/phaser/internal/testpb/testpbphaser"
 	"github.com/phaser-go/phaser/proto"
 )
@@ -55,5 +56,31 @@ func BenchmarkAppendAny(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		buf, _ = proto.Append(buf[:0], e.Msg(), e.PhaserType())
+	}
+}
+
+// BenchmarkSize sizes a message of scalars, strings, nested messages and
+// 64 repeated messages (what Marshal does before it writes).
+func BenchmarkSize(b *testing.B) {
+	r := quickstartphaser.NewRobot()
+	r.SetName("rover")
+	r.SetId(9)
+	r.SetMode(1)
+	r.MutablePose().SetX(1.5)
+	r.MutableStamp().SetSeconds(100)
+	for i := range 64 {
+		p := r.Path().Append()
+		p.SetX(float64(i))
+		p.SetY(float64(-i))
+		p.SetTheta(0.5)
+		r.BatteryCells().Append(float32(i))
+	}
+	r.Tags().Append("tag")
+	r.SetGoal("dock")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := proto.Size(r.Msg(), r.PhaserType()); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
