@@ -145,8 +145,9 @@ func writeRawArray(w *Writer, m runtime.Msg, it *item) error {
 	return nil
 }
 
-// storedElems returns the stored elements of repeated scalar it (none when m is
-// the zero Msg, which the default element of a fixed array of messages is).
+// storedElems returns the stored elements of repeated scalar it: none when
+// m is the zero Msg, which the default element of a fixed array of
+// messages is.
 func storedElems(m runtime.Msg, it *item) []byte {
 	if !m.IsPresent() {
 		return nil

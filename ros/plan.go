@@ -211,9 +211,10 @@ type item struct {
 	sub     *plan
 }
 
-// itemOp selects the code of writeMessage and readMessage for an item: the
-// common singular fields get their own, every other item (repeated fields,
-// oneofs, conversions, time, Any) opItem, the general code.
+// itemOp selects writeMessage's code for an item, and readMessage's for
+// the scalar ones: the common singular fields get their own, every other
+// item (repeated fields, oneofs, conversions, time, Any) opItem, the
+// general code.
 type itemOp uint8
 
 const (
