@@ -1,6 +1,7 @@
 package proto_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/phaser-go/phaser/examples/quickstart/quickstartphaser"
@@ -59,5 +60,44 @@ func TestZeroAllocWire(t *testing.T) {
 		buf, _ = e.AppendProto(buf[:0])
 	}); n != 0 {
 		t.Errorf("AppendProto (map): %v allocs/op, want 0", n)
+	}
+}
+
+// TestZeroAllocMaps is the allocation budget of writing maps: sorting the
+// entries by key allocates nothing, whatever the key type.
+func TestZeroAllocMaps(t *testing.T) {
+	e := testpbphaser.NewEverything()
+	for i := range 16 {
+		kv := e.Counts().Append()
+		kv.SetKey(fmt.Sprint("key", 15-i))
+		kv.SetValue(int32(i))
+		byID := e.ById().Append()
+		byID.SetKey(int64(15 - i))
+		byID.MutableValue().SetA(int32(i))
+	}
+	buf, err := e.AppendProto(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		buf, _ = e.AppendProto(buf[:0])
+	}); n != 0 {
+		t.Errorf("AppendProto (maps of 16): %v allocs/op, want 0", n)
+	}
+}
+
+// TestZeroAllocAny is the allocation budget of writing a
+// google.protobuf.Any: finding the embedded type by name allocates nothing.
+func TestZeroAllocAny(t *testing.T) {
+	e := testpbphaser.NewEverything()
+	testpbphaser.MutableAnyScalars(e.MutableAny()).SetFString("value")
+	buf, err := e.AppendProto(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		buf, _ = e.AppendProto(buf[:0])
+	}); n != 0 {
+		t.Errorf("AppendProto (Any): %v allocs/op, want 0", n)
 	}
 }

@@ -1,6 +1,7 @@
 package proto
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"unicode/utf8"
@@ -66,9 +67,16 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 			b = b[n:]
 			continue
 		}
-		n, err := decodeField(b, typ, m, p, fp, depth)
-		if err != nil {
-			return err
+		if typ == fp.wire && fp.op.scalar() {
+			n = decodeScalar(b, m, fp)
+			if n < 0 {
+				return wireErr(p, fp, fp.num, "%v", protowire.ParseError(n))
+			}
+		} else {
+			var err error
+			if n, err = decodeField(b, typ, m, p, fp, depth); err != nil {
+				return err
+			}
 		}
 		b = b[n:]
 		if m.Failed() {
@@ -76,6 +84,40 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 		}
 	}
 	return nil
+}
+
+// decodeScalar parses a value of singular scalar field fp, of fp's wire
+// type, stores it and returns its length (negative on error, as protowire
+// reports it).
+func decodeScalar(b []byte, m runtime.Msg, fp *fieldPlan) int {
+	f := fp.f.Field
+	switch fp.op {
+	case opFixed32:
+		v, n := protowire.ConsumeFixed32(b)
+		if n >= 0 {
+			m.Set32(f, v)
+		}
+		return n
+	case opFixed64:
+		v, n := protowire.ConsumeFixed64(b)
+		if n >= 0 {
+			m.Set64(f, v)
+		}
+		return n
+	}
+	v, n := protowire.ConsumeVarint(b)
+	if n < 0 {
+		return n
+	}
+	switch fp.op {
+	case opInt32, opUint32:
+		m.Set32(f, uint32(v))
+	case opVarint64:
+		m.Set64(f, v)
+	default: // opBool
+		m.Set8(f, runtime.BoolByte(v != 0))
+	}
+	return n
 }
 
 // decodeField parses one value of field fp from b, whose wire type is typ,
@@ -87,15 +129,7 @@ func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *field
 		if n < 0 {
 			return 0, wireErr(p, fp, fp.num, "packed: %v", protowire.ParseError(n))
 		}
-		for len(v) > 0 {
-			bits, k := consumeScalar(v, fp)
-			if k < 0 {
-				return 0, wireErr(p, fp, fp.num, "packed element: %v", protowire.ParseError(k))
-			}
-			push(m, fp, bits)
-			v = v[k:]
-		}
-		return n, nil
+		return n, decodePacked(v, m, p, fp)
 	}
 	if typ != fp.wire {
 		return 0, wireErr(p, fp, fp.num, "wire type %d, want %d", typ, fp.wire)
@@ -150,6 +184,55 @@ func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *field
 		}
 	}
 	return n, nil
+}
+
+// decodePacked appends the elements of packed record v to repeated scalar
+// field fp: checked first, then stored into room made for all of them at
+// once, so that an error leaves the field as it was.
+func decodePacked(v []byte, m runtime.Msg, p *plan, fp *fieldPlan) error {
+	count := 0
+	if fixedWidth(fp) {
+		// Little-endian at their stored width on the wire as in the
+		// payload: the record's bytes are the elements.
+		if len(v)%fp.size != 0 {
+			_, k := consumeScalar(v[len(v)/fp.size*fp.size:], fp)
+			return wireErr(p, fp, fp.num, "packed element: %v", protowire.ParseError(k))
+		}
+		count = len(v) / fp.size
+	} else {
+		for rest := v; len(rest) > 0; count++ {
+			_, k := consumeScalar(rest, fp)
+			if k < 0 {
+				return wireErr(p, fp, fp.num, "packed element: %v", protowire.ParseError(k))
+			}
+			rest = rest[k:]
+		}
+	}
+	if count == 0 || m.AppendElems(fp.f.Field, count, fp.size) == 0 {
+		return nil // nothing to add, or the buffer is full (the caller checks)
+	}
+	elems := m.Span(fp.f.Field, fp.size)
+	if len(elems) < count*fp.size {
+		return fmt.Errorf("phaser: unmarshal %s: %s: elements not stored", p.t.Name(), fp.f.Desc.FullName())
+	}
+	elems = elems[len(elems)-count*fp.size:]
+	if fixedWidth(fp) {
+		copy(elems, v)
+		return nil
+	}
+	for i := 0; len(v) > 0; i++ {
+		bits, k := consumeScalar(v, fp)
+		switch fp.size {
+		case 1:
+			elems[i] = uint8(bits)
+		case 4:
+			binary.LittleEndian.PutUint32(elems[4*i:], uint32(bits))
+		default:
+			binary.LittleEndian.PutUint64(elems[8*i:], bits)
+		}
+		v = v[k:]
+	}
+	return nil
 }
 
 // consumeScalar parses one scalar of field fp and returns its stored bits.

@@ -1,10 +1,11 @@
 package proto
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -57,11 +58,68 @@ func appendMessage(b []byte, m runtime.Msg, p *plan, depth int) ([]byte, error) 
 	}
 	var err error
 	for _, fp := range p.fields {
-		if b, err = appendField(b, m, fp, depth); err != nil {
-			return b, err
+		f := fp.f.Field
+		switch fp.op {
+		case opFixed32:
+			if v := m.Get32(f); v != 0 {
+				b = binary.LittleEndian.AppendUint32(fp.appendTag(b), v)
+			}
+		case opFixed64:
+			if v := m.Get64(f); v != 0 {
+				b = binary.LittleEndian.AppendUint64(fp.appendTag(b), v)
+			}
+		case opInt32:
+			if v := m.Get32(f); v != 0 {
+				b = appendVarint(fp.appendTag(b), uint64(int64(int32(v))))
+			}
+		case opUint32:
+			if v := m.Get32(f); v != 0 {
+				b = appendVarint(fp.appendTag(b), uint64(v))
+			}
+		case opVarint64:
+			if v := m.Get64(f); v != 0 {
+				b = appendVarint(fp.appendTag(b), v)
+			}
+		case opBool:
+			if m.Get8(f) != 0 {
+				b = append(fp.appendTag(b), 1)
+			}
+		case opString:
+			if s := m.StringBytes(f); len(s) > 0 {
+				b = appendVarint(fp.appendTag(b), uint64(len(s)))
+				b = append(b, s...)
+			}
+		case opMessage:
+			// Message gives an absent handle exactly when HasMessage is
+			// false.
+			if sub := m.Message(f, fp.f.Type); sub.IsPresent() {
+				if b, err = appendSub(b, fp, sub, depth); err != nil {
+					return b, err
+				}
+			}
+		default:
+			if b, err = appendField(b, m, fp, depth); err != nil {
+				return b, err
+			}
 		}
 	}
 	return b, nil
+}
+
+// appendTag appends fp's tag.
+func (fp *fieldPlan) appendTag(b []byte) []byte {
+	if fp.tagLen == 1 {
+		return append(b, fp.tag[0])
+	}
+	return append(b, fp.tag[:fp.tagLen]...)
+}
+
+// appendVarint is protowire.AppendVarint with the one-byte case inline.
+func appendVarint(b []byte, v uint64) []byte {
+	if v < 0x80 {
+		return append(b, byte(v))
+	}
+	return protowire.AppendVarint(b, v)
 }
 
 func sizeMessage(m runtime.Msg, p *plan, depth int) (int, error) {
@@ -76,11 +134,51 @@ func sizeMessage(m runtime.Msg, p *plan, depth int) (int, error) {
 	}
 	n := 0
 	for _, fp := range p.fields {
-		s, err := sizeField(m, fp, depth)
-		if err != nil {
-			return 0, err
+		f := fp.f.Field
+		switch fp.op { // as appendMessage
+		case opFixed32:
+			if m.Get32(f) != 0 {
+				n += fp.tagLen + 4
+			}
+		case opFixed64:
+			if m.Get64(f) != 0 {
+				n += fp.tagLen + 8
+			}
+		case opInt32:
+			if v := m.Get32(f); v != 0 {
+				n += fp.tagLen + protowire.SizeVarint(uint64(int64(int32(v))))
+			}
+		case opUint32:
+			if v := m.Get32(f); v != 0 {
+				n += fp.tagLen + protowire.SizeVarint(uint64(v))
+			}
+		case opVarint64:
+			if v := m.Get64(f); v != 0 {
+				n += fp.tagLen + protowire.SizeVarint(v)
+			}
+		case opBool:
+			if m.Get8(f) != 0 {
+				n += fp.tagLen + 1
+			}
+		case opString:
+			if s := m.StringBytes(f); len(s) > 0 {
+				n += fp.tagLen + protowire.SizeBytes(len(s))
+			}
+		case opMessage:
+			if sub := m.Message(f, fp.f.Type); sub.IsPresent() {
+				s, err := sizeMessage(sub, fp.subPlan(), depth+1)
+				if err != nil {
+					return 0, err
+				}
+				n += fp.tagLen + protowire.SizeBytes(s)
+			}
+		default:
+			s, err := sizeField(m, fp, depth)
+			if err != nil {
+				return 0, err
+			}
+			n += s
 		}
-		n += s
 	}
 	return n, nil
 }
@@ -155,7 +253,7 @@ func appendField(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, err
 			if !ok {
 				return b, nil
 			}
-			return appendSub(b, fp.num, sub, fp.subPlan(), depth)
+			return appendSub(b, fp, sub, depth)
 		}
 		s, ok := stringOf(m, fp)
 		if !ok {
@@ -199,13 +297,20 @@ func sizeField(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 	return protowire.SizeTag(fp.num) + sizeScalar(fp, v), nil
 }
 
-// appendSub appends a nested message as a length-delimited record.
+// appendSub appends message field fp holding sub as a length-delimited
+// record.
+func appendSub(b []byte, fp *fieldPlan, sub runtime.Msg, depth int) ([]byte, error) {
+	return appendMessageField(b, fp, sub, fp.subPlan(), depth)
+}
+
+// appendMessageField appends message field fp holding sub, of plan p, as a
+// length-delimited record.
 //
 // The length is not computed by a separate pass: one byte is reserved,
 // the message is written, and the length is patched in, the message moving
 // up when its length needs more than one byte.
-func appendSub(b []byte, num protowire.Number, sub runtime.Msg, p *plan, depth int) ([]byte, error) {
-	b = protowire.AppendTag(b, num, protowire.BytesType)
+func appendMessageField(b []byte, fp *fieldPlan, sub runtime.Msg, p *plan, depth int) ([]byte, error) {
+	b = fp.appendTag(b)
 	at := len(b)
 	b = append(b, 0)
 	b, err := appendMessage(b, sub, p, depth+1)
@@ -221,6 +326,10 @@ func appendSub(b []byte, num protowire.Number, sub runtime.Msg, p *plan, depth i
 // append a nested message without a separate pass to size it.
 func PatchLength(b []byte, at int) []byte {
 	size := len(b) - at - 1
+	if size < 0x80 { // the reserved byte holds it
+		b[at] = byte(size)
+		return b
+	}
 	k := protowire.SizeVarint(uint64(size))
 	if k > 1 {
 		b = append(b, zeros[:k-1]...)
@@ -253,9 +362,10 @@ func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, 
 	case fp.isMap:
 		return appendMap(b, m, fp, n, depth)
 	case fp.kind == protoreflect.MessageKind:
+		sub := fp.subPlan()
 		var err error
 		for i := range n {
-			if b, err = appendSub(b, fp.num, m.ElemMessage(f.Field, i, f.Type), fp.subPlan(), depth); err != nil {
+			if b, err = appendMessageField(b, fp, m.ElemMessage(f.Field, i, f.Type), sub, depth); err != nil {
 				return b, err
 			}
 		}
@@ -299,8 +409,9 @@ func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 	case fp.isMap:
 		return sizeMap(m, fp, n, depth)
 	case fp.kind == protoreflect.MessageKind:
+		sub := fp.subPlan()
 		for i := range n {
-			s, err := sizeMessage(m.ElemMessage(f.Field, i, f.Type), fp.subPlan(), depth+1)
+			s, err := sizeMessage(m.ElemMessage(f.Field, i, f.Type), sub, depth+1)
 			if err != nil {
 				return 0, err
 			}
@@ -335,21 +446,36 @@ func fixedWidth(fp *fieldPlan) bool {
 // Maps: entries in key order, the last of duplicate keys winning, each
 // entry with both its key and its value.
 
-// mapOrder returns the indices of the entries to write, sorted by key.
-func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []int) []int {
-	f := fp.f
-	idx := scratch[:0]
+// mapEntry is a map entry with its key, both resolved once for sorting.
+type mapEntry struct {
+	msg  runtime.Msg
+	key  []byte // a string key
+	bits uint64 // a scalar key's stored bits
+}
+
+// mapEntries is how many entries mapOrder sorts in its caller's scratch
+// space: larger maps allocate.
+const mapEntries = 32
+
+// mapOrder returns the entries to write, sorted by key.
+func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []mapEntry) []mapEntry {
+	f, kf := fp.f, fp.key
+	entries := scratch[:0]
 	for i := range n {
-		idx = append(idx, i)
+		e := mapEntry{msg: m.ElemMessage(f.Field, i, f.Type)}
+		if kf.kind == protoreflect.StringKind {
+			e.key = e.msg.StringBytes(kf.f.Field)
+		} else {
+			e.bits, _ = bits(e.msg, kf)
+		}
+		entries = append(entries, e)
 	}
-	key := func(i int) runtime.Msg { return m.ElemMessage(f.Field, i, f.Type) }
-	kf := fp.key
-	cmp := func(a, b int) int { return compareKeys(key(a), key(b), kf) }
+	cmp := func(a, b mapEntry) int { return compareKeys(a, b, kf) }
 	// Stable, so that among equal keys the last entry comes last.
-	slices.SortStableFunc(idx, cmp)
-	out := idx[:0]
-	for i, e := range idx {
-		if i+1 < len(idx) && cmp(e, idx[i+1]) == 0 {
+	slices.SortStableFunc(entries, cmp)
+	out := entries[:0]
+	for i, e := range entries {
+		if i+1 < len(entries) && cmp(e, entries[i+1]) == 0 {
 			continue // a later entry has the same key
 		}
 		out = append(out, e)
@@ -357,12 +483,11 @@ func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []int) []int {
 	return out
 }
 
-func compareKeys(a, b runtime.Msg, kf *fieldPlan) int {
+func compareKeys(a, b mapEntry, kf *fieldPlan) int {
 	if kf.kind == protoreflect.StringKind {
-		return strings.Compare(string(a.StringBytes(kf.f.Field)), string(b.StringBytes(kf.f.Field)))
+		return bytes.Compare(a.key, b.key)
 	}
-	x, _ := bits(a, kf)
-	y, _ := bits(b, kf)
+	x, y := a.bits, b.bits
 	switch kf.kind {
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		return cmpOrdered(int32(x), int32(y))
@@ -413,7 +538,7 @@ func sizeEntryField(e runtime.Msg, kv *fieldPlan, depth int) (int, error) {
 func appendEntryField(b []byte, e runtime.Msg, kv *fieldPlan, depth int) ([]byte, error) {
 	switch {
 	case kv.kind == protoreflect.MessageKind:
-		return appendSub(b, kv.num, e.Message(kv.f.Field, kv.f.Type), kv.subPlan(), depth+1)
+		return appendSub(b, kv, e.Message(kv.f.Field, kv.f.Type), depth+1)
 	case kv.wire == protowire.BytesType:
 		b = protowire.AppendTag(b, kv.num, protowire.BytesType)
 		return protowire.AppendBytes(b, e.StringBytes(kv.f.Field)), nil
@@ -423,30 +548,30 @@ func appendEntryField(b []byte, e runtime.Msg, kv *fieldPlan, depth int) ([]byte
 	return appendScalar(b, kv, v), nil
 }
 
+// appendMap writes the entries of map field fp, each as appendMessageField
+// writes a message: its length patched in after it.
 func appendMap(b []byte, m runtime.Msg, fp *fieldPlan, n, depth int) ([]byte, error) {
-	var scratch [32]int
-	for _, i := range mapOrder(m, fp, n, scratch[:]) {
-		e := m.ElemMessage(fp.f.Field, i, fp.f.Type)
-		size, err := entrySize(e, fp, depth)
-		if err != nil {
-			return b, err
-		}
-		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(size))
+	var scratch [mapEntries]mapEntry
+	var err error
+	for _, e := range mapOrder(m, fp, n, scratch[:]) {
+		b = fp.appendTag(b)
+		at := len(b)
+		b = append(b, 0)
 		for _, kv := range []*fieldPlan{fp.key, fp.val} {
-			if b, err = appendEntryField(b, e, kv, depth); err != nil {
+			if b, err = appendEntryField(b, e.msg, kv, depth); err != nil {
 				return b, err
 			}
 		}
+		b = PatchLength(b, at)
 	}
 	return b, nil
 }
 
 func sizeMap(m runtime.Msg, fp *fieldPlan, n, depth int) (int, error) {
-	var scratch [32]int
+	var scratch [mapEntries]mapEntry
 	total := 0
-	for _, i := range mapOrder(m, fp, n, scratch[:]) {
-		size, err := entrySize(m.ElemMessage(fp.f.Field, i, fp.f.Type), fp, depth)
+	for _, e := range mapOrder(m, fp, n, scratch[:]) {
+		size, err := entrySize(e.msg, fp, depth)
 		if err != nil {
 			return 0, err
 		}
@@ -468,7 +593,7 @@ func anyContent(m runtime.Msg) (url []byte, t *runtime.Type, err error) {
 	if !m.HasString(anyValue) {
 		return url, nil, nil
 	}
-	name := m.AnyTypeName()
+	name := url[bytes.LastIndexByte(url, '/')+1:] // converted on the stack, unlike AnyTypeName's
 	t = runtime.FindType(protoreflect.FullName(name))
 	if t == nil {
 		return url, nil, fmt.Errorf("phaser: google.protobuf.Any holds %q, which is not registered", name)
@@ -488,13 +613,19 @@ func appendAny(b []byte, m runtime.Msg, depth int) ([]byte, error) {
 	if t == nil {
 		return b, nil
 	}
-	n, err := sizeMessage(m.AnyValue(t), planOf(t), depth+1)
-	if err != nil || n == 0 {
+	// The value as appendMessageField writes a message, but not written
+	// when empty.
+	start := len(b)
+	b = protowire.AppendTag(b, 2, protowire.BytesType)
+	at := len(b)
+	b = append(b, 0)
+	if b, err = appendMessage(b, m.AnyValue(t), planOf(t), depth+1); err != nil {
 		return b, err
 	}
-	b = protowire.AppendTag(b, 2, protowire.BytesType)
-	b = protowire.AppendVarint(b, uint64(n))
-	return appendMessage(b, m.AnyValue(t), planOf(t), depth+1)
+	if len(b) == at+1 {
+		return b[:start], nil
+	}
+	return PatchLength(b, at), nil
 }
 
 func sizeAny(m runtime.Msg, depth int) (int, error) {

@@ -67,6 +67,9 @@ func TestGoldenProtoWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			if n, err := proto.Size(m, typ); err != nil || n != len(got) {
+				t.Errorf("Size = %d, %v; Marshal wrote %d bytes", n, err, len(got))
+			}
 			// Byte-equal to protobuf-go's deterministic encoding of the
 			// case's values, and the same content as libprotobuf's
 			// (.pbref.bin: every field by number, where protobuf-go puts

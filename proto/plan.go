@@ -17,7 +17,6 @@ package proto
 
 import (
 	"sort"
-	"sync"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -45,11 +44,32 @@ type fieldPlan struct {
 	size     int  // stored element size: 1, 4 or 8
 	isMap    bool
 	key, val *fieldPlan // map entry fields
-	sub      *plan      // message fields: lazily resolved
-	once     sync.Once
+
+	op     encodeOp // how appendMessage writes the field
+	tag    [5]byte  // the field's tag (with its wire type) as written
+	tagLen int
 }
 
-var plans sync.Map // *runtime.Type -> *plan
+// encodeOp selects appendMessage's code for a field, and decodeMessage's
+// for its scalars: singular messages and the common singular scalars and
+// strings without explicit presence get their own, every other field
+// (repeated, maps, oneof members, explicit presence, zigzag) opGeneric.
+type encodeOp uint8
+
+const (
+	opGeneric  encodeOp = iota
+	opFixed32           // float, fixed32, sfixed32: 4 stored bytes as they are
+	opFixed64           // double, fixed64, sfixed64: 8 stored bytes as they are
+	opInt32             // int32, enum: sign-extended varint
+	opUint32            // uint32: varint
+	opVarint64          // int64, uint64: varint
+	opBool              // bool: 1
+	opString            // string, bytes
+	opMessage           // message
+)
+
+// scalar reports whether op is one of a singular scalar.
+func (op encodeOp) scalar() bool { return op >= opFixed32 && op <= opBool }
 
 // denseMax bounds the field numbers looked up by index rather than in the
 // map when parsing.
@@ -66,10 +86,11 @@ func (p *plan) field(num protowire.Number) *fieldPlan {
 	return p.byNum[num]
 }
 
-// planOf returns the plan of t, built on first use.
+// planOf returns the plan of t, built on first use and kept in t's
+// runtime.ProtoPlan slot.
 func planOf(t *runtime.Type) *plan {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan)
+	if p, ok := t.Plan(runtime.ProtoPlan).(*plan); ok {
+		return p
 	}
 	p := &plan{t: t, byNum: make(map[protowire.Number]*fieldPlan)}
 	for _, f := range t.Fields() {
@@ -84,8 +105,7 @@ func planOf(t *runtime.Type) *plan {
 		}
 	}
 	sort.Slice(p.fields, func(i, j int) bool { return legacyOrder(p.fields[i].f.Desc, p.fields[j].f.Desc) })
-	actual, _ := plans.LoadOrStore(t, p)
-	return actual.(*plan)
+	return t.StorePlan(runtime.ProtoPlan, p).(*plan)
 }
 
 func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
@@ -117,7 +137,41 @@ func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
 		fp.key = newFieldPlan(e.FieldByNumber(1))
 		fp.val = newFieldPlan(e.FieldByNumber(2))
 	}
+	wire := fp.wire
+	if fp.packed {
+		wire = protowire.BytesType
+	}
+	fp.tagLen = len(protowire.AppendTag(fp.tag[:0], fp.num, wire))
+	switch {
+	case f.Repeated || f.Union != nil:
+	case fp.kind == protoreflect.MessageKind:
+		fp.op = opMessage // written when present, as HasPresence says
+	case !fp.presence:
+		fp.op = singularOp(fp.kind)
+	}
 	return fp
+}
+
+// singularOp returns the encodeOp of a singular scalar, string or bytes
+// field of kind k with implicit presence.
+func singularOp(k protoreflect.Kind) encodeOp {
+	switch k {
+	case protoreflect.FloatKind, protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind:
+		return opFixed32
+	case protoreflect.DoubleKind, protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind:
+		return opFixed64
+	case protoreflect.Int32Kind, protoreflect.EnumKind:
+		return opInt32
+	case protoreflect.Uint32Kind:
+		return opUint32
+	case protoreflect.Int64Kind, protoreflect.Uint64Kind:
+		return opVarint64
+	case protoreflect.BoolKind:
+		return opBool
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		return opString
+	}
+	return opGeneric
 }
 
 // legacyOrder is protobuf-go's marshaling order: fields outside real oneofs
@@ -140,11 +194,10 @@ func legacyOrder(x, y protoreflect.FieldDescriptor) bool {
 	return x.Number() < y.Number()
 }
 
-// subPlan returns the plan of a message field's type.
-func (fp *fieldPlan) subPlan() *plan {
-	fp.once.Do(func() { fp.sub = planOf(fp.f.Type) })
-	return fp.sub
-}
+// subPlan returns the plan of a message field's type. It is looked up when
+// needed rather than when the plan is built, so that recursive types have
+// finite plans.
+func (fp *fieldPlan) subPlan() *plan { return planOf(fp.f.Type) }
 
 func requiresUTF8(fd protoreflect.FieldDescriptor) bool {
 	return fd.ParentFile() != nil && fd.ParentFile().Syntax() == protoreflect.Proto3

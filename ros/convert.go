@@ -154,11 +154,27 @@ func ProtoToROS(dst, pb []byte, t *runtime.Type) ([]byte, error) {
 		return dst, err
 	}
 	w := Writer{Buf: dst}
-	if err := protoToROS(&w, pb, p, 0); err != nil {
+	var scratch [scratchRecords]records
+	if err := protoToROS(&w, pb, p, 0, scratch[:]); err != nil {
 		return dst, fmt.Errorf("ros: protobuf to ROS1 %s: %w", t.Name(), err)
 	}
 	return w.Buf, nil
 }
+
+// records is where the records of one item are in a message's protobuf
+// bytes, found by one pass over them.
+type records struct {
+	first, end int            // from the first record's tag to the end of the last record
+	val        int            // where the last record's value starts
+	typ        protowire.Type // the last record's wire type
+	member     int            // for a oneof, the index of the last record's member
+	found      bool
+}
+
+// scratchRecords is how many items' records ProtoToROS keeps on the stack:
+// a message takes one per item, its nested messages the ones after. Deeper
+// or wider schemas allocate the rest.
+const scratchRecords = 64
 
 // last finds the last occurrence of field num in pb.
 func last(pb []byte, num protowire.Number) (typ protowire.Type, val []byte, found bool, err error) {
@@ -202,14 +218,14 @@ func each(pb []byte, num protowire.Number, fn func(protowire.Type, []byte) error
 	return nil
 }
 
-// scalarOf decodes one scalar value of field f from a value of wire type
+// scalarOf decodes one scalar value of item it from a value of wire type
 // typ and returns its stored bits.
-func scalarOf(f *runtime.FieldInfo, typ protowire.Type, v []byte) (uint64, int, error) {
-	if want := phaserproto.WireType(f.Desc.Kind()); typ != want {
-		return 0, 0, fmt.Errorf("field %s: wire type %d, want %d: %w", f.Desc.FullName(), typ, want, ErrInvalid)
+func scalarOf(it *item, typ protowire.Type, v []byte) (uint64, int, error) {
+	if typ != it.wire {
+		return 0, 0, fmt.Errorf("field %s: wire type %d, want %d: %w", it.f.Desc.FullName(), typ, it.wire, ErrInvalid)
 	}
-	x, n := phaserproto.ConsumeValue(f.Desc.Kind(), v)
-	return x, n, checkN(f, n)
+	x, n := phaserproto.ConsumeValue(it.kind, v)
+	return x, n, checkN(it.f, n)
 }
 
 func checkN(f *runtime.FieldInfo, n int) error {
@@ -219,63 +235,69 @@ func checkN(f *runtime.FieldInfo, n int) error {
 	return nil
 }
 
-func protoToROS(w *Writer, pb []byte, p *plan, depth int) error {
+// protoToROS writes message pb of plan p: one pass over its records finds
+// each item's, then the items are written in ROS order.
+func protoToROS(w *Writer, pb []byte, p *plan, depth int, scratch []records) error {
 	if depth > maxDepth {
 		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
 	}
-	for _, it := range p.items {
-		if err := itemToROS(w, pb, it, depth); err != nil {
+	var recs []records
+	if n := len(p.items); n <= len(scratch) {
+		recs, scratch = scratch[:n:n], scratch[n:]
+		clear(recs)
+	} else {
+		recs = make([]records, n)
+	}
+	for off := 0; off < len(pb); {
+		num, typ, l := protowire.ConsumeTag(pb[off:])
+		if l < 0 {
+			return fmt.Errorf("bad tag: %v: %w", protowire.ParseError(l), ErrInvalid)
+		}
+		start := off
+		off += l
+		l = protowire.ConsumeFieldValue(num, typ, pb[off:])
+		if l < 0 {
+			return fmt.Errorf("field %d: %v: %w", num, protowire.ParseError(l), ErrInvalid)
+		}
+		if i, member := p.itemOf(num); i >= 0 {
+			r := &recs[i]
+			if !r.found {
+				r.first, r.found = start, true
+			}
+			r.val, r.end, r.typ, r.member = off, off+l, typ, member
+		}
+		off += l
+	}
+	for i, it := range p.items {
+		if err := itemToROS(w, pb, it, &recs[i], depth, scratch); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func itemToROS(w *Writer, pb []byte, it *item, depth int) error {
-	f := it.f
+// itemToROS writes item it, whose records in message pb are r.
+func itemToROS(w *Writer, pb []byte, it *item, r *records, depth int, scratch []records) error {
 	switch {
 	case it.union != nil:
-		var active *item
-		var val []byte
-		var typ protowire.Type
-		for len(pb) > 0 { // the last member seen wins
-			n, t, l := protowire.ConsumeTag(pb)
-			if l < 0 {
-				return fmt.Errorf("bad tag: %w", ErrInvalid)
-			}
-			pb = pb[l:]
-			l = protowire.ConsumeFieldValue(n, t, pb)
-			if l < 0 {
-				return fmt.Errorf("field %d: %v: %w", n, protowire.ParseError(l), ErrInvalid)
-			}
-			for _, mi := range it.members {
-				if protowire.Number(mi.f.Number) == n {
-					active, typ, val = mi, t, pb[:l]
-				}
-			}
-			pb = pb[l:]
-		}
-		if active == nil {
+		if !r.found {
 			w.Uint32(0)
 			return nil
 		}
-		w.Uint32(active.f.Number)
-		return valueToROS(w, active, typ, val, depth)
-	case f.Repeated:
-		return repeatedToROS(w, pb, it, depth)
-	}
-	typ, val, found, err := last(pb, protowire.Number(f.Number))
-	if err != nil {
-		return err
-	}
-	if !found {
+		// The last member seen wins.
+		mi := it.members[r.member]
+		w.Uint32(mi.f.Number)
+		return valueToROS(w, mi, r.typ, pb[r.val:r.end], depth, scratch)
+	case it.f.Repeated:
+		return repeatedToROS(w, pb[r.first:r.end], it, depth, scratch)
+	case !r.found:
 		return writeDefault(w, it)
 	}
-	return valueToROS(w, it, typ, val, depth)
+	return valueToROS(w, it, r.typ, pb[r.val:r.end], depth, scratch)
 }
 
 // valueToROS writes one protobuf value (of wire type typ) of item it.
-func valueToROS(w *Writer, it *item, typ protowire.Type, val []byte, depth int) error {
+func valueToROS(w *Writer, it *item, typ protowire.Type, val []byte, depth int, scratch []records) error {
 	switch it.rt {
 	case String, Message, Time, Duration:
 		if typ != protowire.BytesType {
@@ -299,9 +321,19 @@ func valueToROS(w *Writer, it *item, typ protowire.Type, val []byte, depth int) 
 			w.Uint32(0)
 			return nil
 		}
-		return protoToROS(w, b, it.sub, depth+1)
+		return protoToROS(w, b, it.sub, depth+1, scratch)
 	}
-	v, _, err := scalarOf(it.f, typ, val)
+	if typ == it.wire { // float, fixed32 and sfixed32 (64: double...) at their ROS width
+		switch {
+		case it.op == opCopy32 && typ == protowire.Fixed32Type && len(val) >= 4:
+			w.Buf = append(w.Buf, val[:4]...)
+			return nil
+		case it.op == opCopy64 && typ == protowire.Fixed64Type && len(val) >= 8:
+			w.Buf = append(w.Buf, val[:8]...)
+			return nil
+		}
+	}
+	v, _, err := scalarOf(it, typ, val)
 	if err != nil {
 		return err
 	}
@@ -354,10 +386,18 @@ func timeToROS(w *Writer, b []byte) error {
 	return nil
 }
 
-func repeatedToROS(w *Writer, pb []byte, it *item, depth int) error {
+// repeatedToROS writes repeated item it from pb, the part of its message
+// from the item's first record to its last.
+func repeatedToROS(w *Writer, pb []byte, it *item, depth int, scratch []records) error {
 	f := it.f
 	num := protowire.Number(f.Number)
 	scalar := it.rt != String && it.rt != Message && it.rt != Time && it.rt != Duration
+	// A packed record of fixed-width values at their ROS width holds the
+	// ROS bytes of its elements.
+	width := 0
+	if it.raw && (it.wire == protowire.Fixed32Type || it.wire == protowire.Fixed64Type) {
+		width = it.size
+	}
 	count := 0
 	err := each(pb, num, func(typ protowire.Type, val []byte) error {
 		if scalar && typ == protowire.BytesType {
@@ -365,8 +405,12 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int) error {
 			if n < 0 {
 				return fmt.Errorf("field %s: %w", f.Desc.FullName(), ErrInvalid)
 			}
+			if width > 0 {
+				count += len(b) / width
+				b = b[len(b)/width*width:] // a partial element: an error below
+			}
 			for len(b) > 0 {
-				_, k, err := scalarOf(f, phaserproto.WireType(f.Desc.Kind()), b)
+				_, k, err := scalarOf(it, it.wire, b)
 				if err != nil {
 					return err
 				}
@@ -393,8 +437,12 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int) error {
 	err = each(pb, num, func(typ protowire.Type, val []byte) error {
 		if scalar && typ == protowire.BytesType {
 			b, _ := protowire.ConsumeBytes(val)
+			if width > 0 {
+				w.Buf = append(w.Buf, b...)
+				return nil
+			}
 			for len(b) > 0 {
-				v, k, err := scalarOf(f, phaserproto.WireType(f.Desc.Kind()), b)
+				v, k, err := scalarOf(it, it.wire, b)
 				if err != nil {
 					return err
 				}
@@ -403,7 +451,7 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int) error {
 			}
 			return nil
 		}
-		return valueToROS(w, it, typ, val, depth)
+		return valueToROS(w, it, typ, val, depth, scratch)
 	})
 	if err != nil {
 		return err

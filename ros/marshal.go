@@ -50,8 +50,23 @@ func Size(m runtime.Msg, t *runtime.Type) (int, error) {
 
 func writeMessage(w *Writer, m runtime.Msg, p *plan) error {
 	for _, it := range p.items {
-		if err := writeItem(w, m, it); err != nil {
-			return err
+		switch it.op {
+		case opCopy32:
+			w.Uint32(m.Get32(it.f.Field))
+		case opCopy64:
+			w.Uint64(m.Get64(it.f.Field))
+		case opString:
+			if err := w.String(m.StringBytes(it.f.Field)); err != nil {
+				return err
+			}
+		case opMessage:
+			if err := writeMessage(w, m.Message(it.f.Field, it.f.Type), it.sub); err != nil {
+				return err
+			}
+		default:
+			if err := writeItem(w, m, it); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -70,6 +85,9 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 		}
 		return nil
 	case it.array > 0:
+		if it.raw {
+			return writeRawArray(w, m, it)
+		}
 		n := m.LenOf(f)
 		if n > it.array {
 			return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", f.Desc.FullName(), n, it.array)
@@ -83,8 +101,16 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 	case f.Repeated:
 		n := m.LenOf(f)
 		w.Uint32(uint32(n))
-		if it.rt.Width() == it.size && it.rt != Time && it.rt != Duration && it.rt != Bool {
-			w.Buf = append(w.Buf, m.Span(f.Field, it.size)...) // same width: copy as is
+		switch {
+		case it.raw:
+			w.Buf = append(w.Buf, storedElems(m, it)...)
+			return nil
+		case it.rt == Message && !it.isAny:
+			for i := range n {
+				if err := writeMessage(w, m.ElemMessage(f.Field, i, f.Type), it.sub); err != nil {
+					return err
+				}
+			}
 			return nil
 		}
 		for i := range n {
@@ -105,6 +131,28 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 	}
 	writeScalar(w, it, scalarBits(m, it))
 	return nil
+}
+
+// writeRawArray writes a fixed array of scalars stored as their ROS bytes:
+// one copy of the stored elements, then zeros for those not stored.
+func writeRawArray(w *Writer, m runtime.Msg, it *item) error {
+	s := storedElems(m, it)
+	if n := len(s) / it.size; n > it.array {
+		return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", it.f.Desc.FullName(), n, it.array)
+	}
+	w.Buf = append(w.Buf, s...)
+	w.Buf = append(w.Buf, make([]byte, it.array*it.size-len(s))...)
+	return nil
+}
+
+// storedElems returns the stored elements of repeated scalar it: none when
+// m is the zero Msg, which the default element of a fixed array of
+// messages is.
+func storedElems(m runtime.Msg, it *item) []byte {
+	if !m.IsPresent() {
+		return nil
+	}
+	return m.Span(it.f.Field, it.size)
 }
 
 // writeMember writes the active member of a oneof as its singular type.

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	phaserproto "github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -139,6 +140,58 @@ type plan struct {
 
 	orderOnce sync.Once
 	order     []orderedField // fields in protobuf order (ROSToProto)
+
+	byNum     []itemRef                    // by field number, below denseMax (ProtoToROS)
+	byNumHigh map[protowire.Number]itemRef // the field numbers from denseMax up
+}
+
+// itemRef says which item a protobuf field number is written by.
+type itemRef struct {
+	pos    int // 1 + the item's index in plan.items; 0 for no item
+	member int // for a oneof, the member's index in item.members
+}
+
+// denseMax bounds the field numbers whose items are found by index rather
+// than in a map.
+const denseMax = 256
+
+// itemOf returns the index of the item that field num belongs to (-1 for
+// none) and, for a oneof, the member's index.
+func (p *plan) itemOf(num protowire.Number) (int, int) {
+	var r itemRef
+	if num >= 0 && int(num) < len(p.byNum) {
+		r = p.byNum[num]
+	} else if num >= denseMax {
+		r = p.byNumHigh[num]
+	}
+	return r.pos - 1, r.member
+}
+
+// index fills byNum and byNumHigh.
+func (p *plan) index() {
+	add := func(i int, f *runtime.FieldInfo, member int) {
+		num, r := protowire.Number(f.Number), itemRef{pos: i + 1, member: member}
+		if num >= denseMax {
+			if p.byNumHigh == nil {
+				p.byNumHigh = map[protowire.Number]itemRef{}
+			}
+			p.byNumHigh[num] = r
+			return
+		}
+		if int(num) >= len(p.byNum) {
+			p.byNum = append(p.byNum, make([]itemRef, int(num)+1-len(p.byNum))...)
+		}
+		p.byNum[num] = r
+	}
+	for i, it := range p.items {
+		if it.union == nil {
+			add(i, it.f, 0)
+			continue
+		}
+		for j, mi := range it.members {
+			add(i, mi.f, j)
+		}
+	}
 }
 
 // item is a field, or a whole oneof, in ROS order.
@@ -151,27 +204,62 @@ type item struct {
 	array   int     // phaser.array_size, 0 if none
 	name    string  // ROS field name
 	isAny   bool
+	kind    protoreflect.Kind // the field's protobuf kind
+	wire    protowire.Type    // the wire type of its protobuf values
+	raw     bool              // repeated scalar whose stored elements are its ROS bytes
+	op      itemOp            // how writeMessage and readMessage handle the item
 	sub     *plan
 }
 
-var plans sync.Map // *runtime.Type -> *plan
+// itemOp selects writeMessage's code for an item, and readMessage's for
+// the scalar ones: the common singular fields get their own, every other
+// item (repeated fields, oneofs, conversions, time, Any) opItem, the
+// general code.
+type itemOp uint8
 
-// planOf returns the ROS plan of t.
+const (
+	opItem    itemOp = iota
+	opCopy32         // scalar stored as its 4 ROS bytes
+	opCopy64         // scalar stored as its 8 ROS bytes
+	opString         // string, or bytes as uint8[]
+	opMessage        // nested message (not Any)
+)
+
+// opOf returns the itemOp of an item that is not a oneof.
+func opOf(it *item) itemOp {
+	switch {
+	case it.f.Repeated || it.f.Union != nil:
+		return opItem
+	case it.rt == String:
+		return opString
+	case it.rt == Message && !it.isAny:
+		return opMessage
+	case it.rt.Width() != it.size || it.rt == Bool:
+		return opItem // converted, or a bool (normalized to 0 or 1)
+	case it.size == 4:
+		return opCopy32
+	case it.size == 8:
+		return opCopy64
+	}
+	return opItem
+}
+
+// planOf returns the ROS plan of t, built on first use and kept in t's
+// runtime.ROSPlan slot.
 func planOf(t *runtime.Type) (*plan, error) {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan), nil
+	if p, ok := t.Plan(runtime.ROSPlan).(*plan); ok {
+		return p, nil
 	}
 	p, err := buildPlan(t, map[*runtime.Type]bool{})
 	if err != nil {
 		return nil, err
 	}
-	actual, _ := plans.LoadOrStore(t, p)
-	return actual.(*plan), nil
+	return t.StorePlan(runtime.ROSPlan, p).(*plan), nil
 }
 
 func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) {
-	if p, ok := plans.Load(t); ok {
-		return p.(*plan), nil
+	if p, ok := t.Plan(runtime.ROSPlan).(*plan); ok {
+		return p, nil
 	}
 	if visiting[t] {
 		return nil, fmt.Errorf("ros: %s contains itself: ROS1 has no recursive messages", t.Name())
@@ -201,17 +289,20 @@ func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) 
 		if err != nil {
 			return nil, err
 		}
+		it.op = opOf(it)
 		p.items = append(p.items, it)
 	}
 	p.fixed, p.min = p.sizes()
+	p.index()
 	if !t.IsAny() {
-		plans.LoadOrStore(t, p)
+		p = t.StorePlan(runtime.ROSPlan, p).(*plan)
 	}
 	return p, nil
 }
 
 func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, error) {
-	it := &item{f: f, name: string(f.Desc.Name()), size: 4}
+	it := &item{f: f, name: string(f.Desc.Name()), size: 4, kind: f.Desc.Kind()}
+	it.wire = phaserproto.WireType(it.kind)
 	raw := options(f.Desc)
 	if n, ok := ArraySize(f.Desc); ok {
 		if !f.Repeated || f.Desc.IsMap() || n == 0 {
@@ -289,6 +380,9 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 		}
 		it.rt = rt
 	}
+	// Stored little-endian at the ROS width (bools excepted: a stored
+	// byte other than 0 or 1 is written as 1).
+	it.raw = f.Repeated && it.rt.Width() == it.size && it.rt != Bool
 	return it, nil
 }
 

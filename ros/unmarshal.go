@@ -43,8 +43,23 @@ func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
 		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
 	}
 	for _, it := range p.items {
-		if err := readItem(r, m, it, depth); err != nil {
-			return err
+		switch it.op {
+		case opCopy32:
+			v, err := r.Uint32()
+			if err != nil {
+				return fieldErr(it.f, err)
+			}
+			m.Set32(it.f.Field, v)
+		case opCopy64:
+			v, err := r.Uint64()
+			if err != nil {
+				return fieldErr(it.f, err)
+			}
+			m.Set64(it.f.Field, v)
+		default:
+			if err := readItem(r, m, it, depth); err != nil {
+				return err
+			}
 		}
 		if m.Failed() {
 			return runtime.ErrFull
