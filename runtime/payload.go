@@ -69,7 +69,8 @@ type Payload struct {
 	version payloadbuffer.Version
 	err     error // first error of a write (read-only or full buffer)
 
-	root *Type // the root's type when this process created the root
+	root *Type  // the root's type when this process created the root
+	img  []byte // root's creation image for this buffer, once reset used it
 
 	// Read-only: tables found identical to a compiled one.
 	verified [8]verifiedTable
@@ -343,13 +344,16 @@ type imageKey struct {
 	movable bool
 }
 
-// reset returns a payload whose fixed buffer failed to its state right
-// after the root was created, which it rebuilds from t's creation image
-// (spec 8.6: Clear of the main message resets the buffer).
+// reset returns the payload to its state right after the root was
+// created, which it rebuilds from t's creation image: spec 8.6 for a buffer
+// that filled up, and every Clear of a v3 root (docs/format.md). It reports
+// false, changing nothing, when the image does not apply to the buffer.
 func (p *Payload) reset(t *Type) bool {
-	key := imageKey{p.version, p.buf.Tuning(), !p.buf.Fixed()}
-	img := t.image(key)
-	if img == nil || p.buf.Reset(img) != nil {
+	if p.img == nil {
+		p.img = t.image(imageKey{p.version, p.buf.Tuning(), !p.buf.Fixed()})
+	}
+	// The image's root must be this one, so that handles to it stay valid.
+	if len(p.img) < 8 || le.Uint32(p.img[4:]) != p.buf.Message() || p.buf.Reset(p.img) != nil {
 		return false
 	}
 	p.sync()
