@@ -57,7 +57,10 @@ func (v msgVec) capacity() uint64 { return uint64(v.c) * (1<<uint64(v.chunks) - 
 // elem returns the offset of element i, checking its chunk lies in the
 // payload.
 func (p *Payload) elem(v msgVec, i uint32) (uint32, bool) {
-	k := uint32(bits.Len64(uint64(i)/uint64(v.c)+1) - 1)
+	var k uint32 // the chunk: 0 without a division for the first c elements
+	if i >= v.c {
+		k = uint32(bits.Len64(uint64(i)/uint64(v.c)+1) - 1)
+	}
 	if k >= v.chunks {
 		return 0, false
 	}
@@ -154,6 +157,27 @@ func (m Msg) mvbAdd(f Field, t *Type) Msg {
 	le.PutUint32(m.p.mem[e:], le.Uint32(m.p.mem[v.data+mvbMeta:]))
 	le.PutUint32(m.p.mem[o:], num+1)
 	return Msg{p: m.p, off: e, fast: true}
+}
+
+// mvbFill appends n new, empty elements to the empty vector at header
+// offset o whose chunks were just allocated (zeroed), or as many as they
+// hold: it sets each element's metadata word and the count once, where n
+// calls of mvbAdd would validate the block n times.
+func (p *Payload) mvbFill(o uint32, n int) {
+	v, ok := p.mvb(o)
+	if !ok || n <= 0 {
+		return
+	}
+	meta := le.Uint32(p.mem[v.data+mvbMeta:])
+	num := uint32(0)
+	for ; uint64(num) < min(uint64(n), v.capacity()); num++ {
+		e, ok := p.elem(v, num)
+		if !ok {
+			break
+		}
+		le.PutUint32(p.mem[e:], meta)
+	}
+	le.PutUint32(p.mem[o:], num)
 }
 
 // mvbReserve makes room for n elements.

@@ -72,9 +72,12 @@ type Payload struct {
 	root *Type  // the root's type when this process created the root
 	img  []byte // root's creation image for this buffer, once reset used it
 
-	// Read-only: tables found identical to a compiled one.
+	// Read-only: tables found identical to a compiled one; verified[hit]
+	// is the last one found, tried first (elements of a repeated field
+	// share their table).
 	verified [8]verifiedTable
 	nverify  int
+	hit      int
 }
 
 type verifiedTable struct {
@@ -262,8 +265,14 @@ func (p *Payload) matches(off uint32, t *Type) bool {
 		return false
 	}
 	tab := le.Uint32(p.mem[off:])
+	if p.hit < p.nverify {
+		if v := p.verified[p.hit]; v.typ == t && v.off == tab {
+			return true
+		}
+	}
 	for i := range p.nverify {
 		if v := p.verified[i]; v.typ == t && v.off == tab {
+			p.hit = i
 			return true
 		}
 	}
@@ -280,6 +289,7 @@ func (p *Payload) matches(off uint32, t *Type) bool {
 		copy(p.verified[:], p.verified[1:])
 		p.verified[len(p.verified)-1] = verifiedTable{t, tab}
 	}
+	p.hit = p.nverify - 1
 	return true
 }
 
