@@ -321,10 +321,13 @@ func phaserUseHeader(x pbphaser.Header) uint64 {
 	return uint64(x.Seq()) + uint64(st.Seconds()) + uint64(st.Nanos()) + useBytes(x.FrameIdBytes())
 }
 
+// phaserSum64 reads a repeated double in one AppendTo (one bounds check
+// of the field, not one per element) into a buffer on the stack.
 func phaserSum64(l runtime.Float64List) uint64 {
+	var buf [16]float64
 	var s uint64
-	for i := range l.Len() {
-		s += f64(l.At(i))
+	for _, v := range l.AppendTo(buf[:0]) {
+		s += f64(v)
 	}
 	return s
 }
