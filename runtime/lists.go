@@ -400,6 +400,18 @@ func (l MessageList) Resize(n int) { l.m.ResizeMessages(l.f, n, l.t) }
 // Clear empties the list, clearing and freeing every element.
 func (l MessageList) Clear() { l.m.ClearMessages(l.f, l.t) }
 
+// All iterates over the elements as At returns them, resolving the field
+// once and, in a v3 payload, checking the element table once for the
+// elements that share it (At does both per element). The elements are
+// those of the list when the iteration starts: writing the elements'
+// fields is fine, but after adding, erasing or clearing elements during the
+// iteration, the elements it yields are unspecified (each reads within the
+// payload's bounds, like any handle).
+func (l MessageList) All() iter.Seq2[int, Msg] {
+	// Small enough to inline, so that a range over it allocates nothing.
+	return func(yield func(int, Msg) bool) { l.m.eachMessage(l.f, l.t, yield) }
+}
+
 // growElems returns dst extended by the n elements of repeated scalar field
 // f of m (size bytes each), out, the n new elements of dst to fill, and b,
 // their n*size stored bytes: the field is resolved and bounds-checked once.

@@ -87,6 +87,48 @@ func (m Msg) mvbLen(f Field) (msgVec, uint32, int) {
 	return v, o, int(num)
 }
 
+// eachMessage calls yield with each element of repeated message field f of
+// type t, in order, until it returns false (MessageList.All). In v3 it goes
+// chunk by chunk, each chunk checked against the payload once, and binds an
+// element without a table check when its table offset is one already found
+// to be t's compiled table.
+func (m Msg) eachMessage(f Field, t *Type, yield func(int, Msg) bool) {
+	if !m.v3() {
+		for i := range m.MessagesLen(f) {
+			if !yield(i, m.ElemMessage(f, i, t)) {
+				return
+			}
+		}
+		return
+	}
+	v, _, n := m.mvbLen(f)
+	var tab uint32 // a table offset verified as t's, or 0
+	i := 0
+	for k := uint32(0); i < n; k++ {
+		size := uint64(v.c) << k // elements in chunk k
+		var base uint32
+		if k < v.chunks && uint64(v.data)+mvbHeader <= uint64(len(m.p.mem)) {
+			base = le.Uint32(m.p.mem[v.data+mvbChunk+4*k:])
+		}
+		if base == 0 || uint64(base)+size*uint64(v.stride) > uint64(len(m.p.mem)) {
+			base = 0 // its elements read as absent, as At has them
+		}
+		for j := uint64(0); j < size && i < n; j, i = j+1, i+1 {
+			e := Msg{p: m.p}
+			if o := base + uint32(j)*v.stride; base != 0 && uint64(o)+4 <= uint64(len(m.p.mem)) {
+				if w := le.Uint32(m.p.mem[o:]); w == tab && tab != 0 {
+					e = Msg{p: m.p, off: o, fast: true}
+				} else if e = m.p.bind(o, t); e.fast {
+					tab = w
+				}
+			}
+			if !yield(i, e) {
+				return
+			}
+		}
+	}
+}
+
 // newMVB creates the block of an empty vector at header offset o with room
 // for c elements of type t.
 func (p *Payload) newMVB(o uint32, c uint32, t *Type) (msgVec, bool) {
