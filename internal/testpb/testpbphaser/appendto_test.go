@@ -101,3 +101,65 @@ func TestAppendTo(t *testing.T) {
 		t.Fatalf("zero handle: AppendTo(nil) = %v", got)
 	}
 }
+
+// insertList is what every scalar list handle has for Insert's model.
+type insertList[T any] interface {
+	appendList[T]
+	Insert(i int, vs ...T) bool
+	Clear()
+}
+
+// checkInsert inserts runs of vals at every kind of index into l and
+// compares l with slices.Insert on a plain slice after each; an index out
+// of range, and any Insert on a read-only list, reports false and changes
+// nothing.
+func checkInsert[T comparable](t *testing.T, name string, l, readOnly insertList[T], vals []T) {
+	t.Helper()
+	l.Clear()
+	var model []T
+	for step := range 12 {
+		vs := vals[:step%len(vals)]
+		i := []int{0, len(model), len(model) / 2}[step%3]
+		if !l.Insert(i, vs...) {
+			t.Fatalf("%s: Insert(%d, %d values) failed", name, i, len(vs))
+		}
+		model = slices.Insert(model, i, vs...)
+		if got := l.AppendTo(nil); !slices.Equal(got, model) {
+			t.Fatalf("%s: after Insert(%d, %v): %v, want %v", name, i, vs, got, model)
+		}
+		for _, bad := range []int{-1, len(model) + 1} {
+			if l.Insert(bad, vals...) {
+				t.Fatalf("%s: Insert(%d) of %d elements reported true", name, bad, len(model))
+			}
+		}
+		if l.Len() != len(model) {
+			t.Fatalf("%s: Len %d after bad Inserts, want %d", name, l.Len(), len(model))
+		}
+	}
+	n := readOnly.Len()
+	if readOnly.Insert(0, vals...) || readOnly.Len() != n {
+		t.Fatalf("%s: Insert into a read-only list: Len %d -> %d", name, n, readOnly.Len())
+	}
+}
+
+// TestInsertModel runs checkInsert on every scalar list type.
+func TestInsertModel(t *testing.T) {
+	for _, mk := range makers(pb.NewRepeated, pb.NewRepeatedIn) {
+		t.Run(mk.name, func(t *testing.T) {
+			x := mk.new(t)
+			fillRepeated(t, x)
+			r, err := pb.ReadRepeated(bytes.Clone(x.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkInsert(t, "r_double", x.RDouble(), r.RDouble(), doubles)
+			checkInsert(t, "r_float", x.RFloat(), r.RFloat(), floats)
+			checkInsert(t, "r_int32", x.RInt32(), r.RInt32(), int32s)
+			checkInsert(t, "r_int64", x.RInt64(), r.RInt64(), int64s)
+			checkInsert(t, "r_uint32", x.RUint32(), r.RUint32(), uint32s)
+			checkInsert(t, "r_uint64", x.RUint64(), r.RUint64(), uint64s)
+			checkInsert(t, "r_bool", x.RBool(), r.RBool(), bools)
+			checkInsert(t, "r_color", x.RColor(), r.RColor(), colors)
+		})
+	}
+}
