@@ -203,23 +203,28 @@ func (m Msg) mvbAdd(f Field, t *Type) Msg {
 
 // mvbFill appends n new, empty elements to the empty vector at header
 // offset o whose chunks were just allocated (zeroed), or as many as they
-// hold: it sets each element's metadata word and the count once, where n
-// calls of mvbAdd would validate the block n times.
+// hold: it sets each element's metadata word chunk by chunk and the count
+// once, where n calls of mvbAdd would validate the block n times.
 func (p *Payload) mvbFill(o uint32, n int) {
 	v, ok := p.mvb(o)
 	if !ok || n <= 0 {
 		return
 	}
 	meta := le.Uint32(p.mem[v.data+mvbMeta:])
-	num := uint32(0)
-	for ; uint64(num) < min(uint64(n), v.capacity()); num++ {
-		e, ok := p.elem(v, num)
-		if !ok {
-			break
+	want := min(uint64(n), v.capacity())
+	num := uint64(0)
+	for k := uint32(0); num < want; k++ {
+		base := uint64(le.Uint32(p.mem[v.data+mvbChunk+4*k:]))
+		if base == 0 || base+(uint64(v.c)<<k)*uint64(v.stride) > uint64(len(p.mem)) {
+			break // as elem has it
 		}
-		le.PutUint32(p.mem[e:], meta)
+		size := min(uint64(v.c)<<k, want-num) // elements to fill in chunk k
+		for e := base; e < base+size*uint64(v.stride); e += uint64(v.stride) {
+			le.PutUint32(p.mem[e:], meta)
+		}
+		num += size
 	}
-	le.PutUint32(p.mem[o:], num)
+	le.PutUint32(p.mem[o:], uint32(num))
 }
 
 // mvbReserve makes room for n elements.
