@@ -415,13 +415,13 @@ func (l MessageList) All() iter.Seq2[int, Msg] {
 // growElems returns dst extended by the n elements of repeated scalar field
 // f of m (size bytes each), out, the n new elements of dst to fill, and b,
 // their n*size stored bytes: the field is resolved and bounds-checked once.
-func growElems[T any](dst []T, m Msg, f Field, size int) (all, out []T, b []byte) {
+func growElems[T any](dst []T, m Msg, f Field, size int) (grown, out []T, b []byte) {
 	data, n := m.vec(f, uint32(size))
 	if n == 0 {
 		return dst, nil, nil
 	}
 	dst = slices.Grow(dst, n)[:len(dst)+n]
-	return dst, dst[len(dst)-n:], m.p.mem[data : data+uint32(n*size)]
+	return dst, dst[len(dst)-n:], m.p.mem[int(data) : int(data)+n*size]
 }
 
 // all iterates over the n elements that at returns.
