@@ -38,7 +38,7 @@ func TestAllocateMessagesV3(t *testing.T) {
 				t.Fatalf("element %d of %d: present %v, seq %d", i, l.Len(), e.IsPresent(), e.Get32(seq.Field))
 			}
 		}
-		return append([]byte{byte(l.Len()), byte(l.Len() >> 8), b2b(m.Failed())}, m.PayloadBytes()...)
+		return append([]byte{byte(l.Len()), byte(l.Len() >> 8), b2u(m.Failed())}, m.PayloadBytes()...)
 	}
 	for _, n := range []int{1, 2, 7, 300} {
 		for _, before := range []int{0, 3} {
@@ -51,13 +51,6 @@ func TestAllocateMessagesV3(t *testing.T) {
 			}
 		}
 	}
-}
-
-func b2b(v bool) byte {
-	if v {
-		return 1
-	}
-	return 0
 }
 
 // TestMessageListAll compares All with At (its model: the same handles,
