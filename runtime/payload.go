@@ -207,7 +207,10 @@ func (p *Payload) Release() { *p = Payload{} }
 // reader of many payloads (a bridge, a logger) allocates nothing per
 // payload.
 func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
-	*p = Payload{mem: data}
+	// Field by field: the wide stores of *p = Payload{...} would stall the
+	// loads of the same fields just below (store-to-load forwarding).
+	p.buf, p.mem, p.version, p.err, p.root, p.img = nil, data, 0, nil, nil, nil
+	p.nverify, p.hit = 0, 0
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
 	}
@@ -229,7 +232,8 @@ func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	if uint64(root)+4 > uint64(len(data)) {
 		return Msg{}, fmt.Errorf("phaser: read %s: root offset %d beyond %d bytes: %w", t.name, root, len(data), ErrNotPayload)
 	}
-	return p.bind(root, t), nil
+	// bind, knowing that nothing is verified yet.
+	return Msg{p: p, off: root, fast: p.verify(data, le.Uint32(data[root:]), t)}, nil
 }
 
 // Open continues writing a payload held in mem (created here or by C++
@@ -276,10 +280,14 @@ func (p *Payload) matches(off uint32, t *Type) bool {
 			return true
 		}
 	}
-	if uint64(tab)+uint64(len(t.table)) > uint64(len(p.mem)) || tab == 0 {
-		return false
-	}
-	if string(p.mem[tab:tab+uint32(len(t.table))]) != string(t.table) {
+	return p.verify(p.mem, tab, t)
+}
+
+// verify reports whether the table at offset tab of mem, p's bytes, is
+// byte-identical to t's compiled table, and records it if so.
+func (p *Payload) verify(mem []byte, tab uint32, t *Type) bool {
+	if tab == 0 || uint64(tab)+uint64(len(t.table)) > uint64(len(mem)) ||
+		string(mem[tab:tab+uint32(len(t.table))]) != string(t.table) {
 		return false
 	}
 	if p.nverify < len(p.verified) {
