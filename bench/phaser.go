@@ -258,10 +258,9 @@ func init() {
 			x.SetRowStep(v.RowStep)
 			x.SetData(v.Data)
 			x.SetIsDense(v.IsDense)
-			ps := x.Points()
-			ps.Allocate(len(v.Points))
-			for j := range v.Points {
-				p, e := &v.Points[j], ps.At(j)
+			x.Points().Allocate(len(v.Points))
+			for j, m := range phaserPoints(x).All() {
+				p, e := &v.Points[j], pbphaser.PointOf(m)
 				e.SetX(p.X)
 				e.SetY(p.Y)
 				e.SetZ(p.Z)
@@ -292,15 +291,23 @@ func init() {
 				f := fs.At(j)
 				s += useBytes(f.NameBytes()) + uint64(f.Offset()) + uint64(f.Datatype()) + uint64(f.Count())
 			}
-			ps := x.Points()
-			for j := range ps.Len() {
-				p := ps.At(j)
+			for _, m := range phaserPoints(x).All() {
+				p := pbphaser.PointOf(m)
 				s += f32(p.X()) + f32(p.Y()) + f32(p.Z()) + f32(p.Intensity())
 			}
 			return s
 		},
 		func(x pbphaser.Cloud) uint64 { return f32(x.Points().At(NPoints / 2).Z()) },
 	)
+}
+
+// cloudPoints is the points field of bench.Cloud.
+var cloudPoints = pbphaser.Cloud{}.PhaserType().FieldByName("points")
+
+// phaserPoints returns the runtime list of x's points, whose All checks the
+// element table once (the generated PointList.All calls At per element).
+func phaserPoints(x pbphaser.Cloud) runtime.MessageList {
+	return runtime.NewMessageList(x.Msg(), cloudPoints.Field, cloudPoints.Type)
 }
 
 func phaserSetHeader(x pbphaser.Header, v *Header) {
@@ -321,10 +328,13 @@ func phaserUseHeader(x pbphaser.Header) uint64 {
 	return uint64(x.Seq()) + uint64(st.Seconds()) + uint64(st.Nanos()) + useBytes(x.FrameIdBytes())
 }
 
+// phaserSum64 reads a repeated double in one AppendTo (one bounds check
+// of the field, not one per element) into a buffer on the stack.
 func phaserSum64(l runtime.Float64List) uint64 {
+	var buf [16]float64
 	var s uint64
-	for i := range l.Len() {
-		s += f64(l.At(i))
+	for _, v := range l.AppendTo(buf[:0]) {
+		s += f64(v)
 	}
 	return s
 }

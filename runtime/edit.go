@@ -4,18 +4,18 @@ import "math"
 
 // Editing list handles in place (spec 8.15): Insert, Erase, Swap, AppendN.
 
-// insertScalars inserts count values of size bytes at index i of repeated
-// field f, value k given as stored bits by bits(k).
-func (m Msg) insertScalars(f Field, i, count, size int, bits func(k int) uint64) bool {
+// insertBytes inserts count elements of size bytes at index i of repeated
+// field f and returns their stored bytes for the caller to fill, or nil
+// (count 0, i out of range or the buffer full).
+func (m Msg) insertBytes(f Field, i, count, size int) []byte {
 	if count == 0 {
-		return true
+		return nil
 	}
 	at := m.InsertElems(f, i, count, size)
 	if at == 0 {
-		return false
+		return nil
 	}
-	m.storeScalars(at, count, size, bits)
-	return true
+	return m.p.mem[at : at+uint32(count*size)]
 }
 
 // appendScalars adds n values of size bytes to repeated field f with at
@@ -47,7 +47,14 @@ func (m Msg) storeScalars(at uint32, count, size int, bits func(k int) uint64) {
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Int32List[T]) Insert(i int, vs ...T) bool {
-	return l.m.insertScalars(l.f, i, len(vs), 4, func(k int) uint64 { v := vs[k]; return uint64(uint32(int32(v))) })
+	b := l.m.insertBytes(l.f, i, len(vs), 4)
+	if b == nil {
+		return len(vs) == 0
+	}
+	for k, v := range vs {
+		le.PutUint32(b[4*k:], uint32(int32(v)))
+	}
+	return true
 }
 
 // Erase removes elements [i, j).
@@ -66,7 +73,14 @@ func (l Int32List[T]) AppendN(n int, fill func(i int) T) bool {
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Uint32List) Insert(i int, vs ...uint32) bool {
-	return l.m.insertScalars(l.f, i, len(vs), 4, func(k int) uint64 { v := vs[k]; return uint64(v) })
+	b := l.m.insertBytes(l.f, i, len(vs), 4)
+	if b == nil {
+		return len(vs) == 0
+	}
+	for k, v := range vs {
+		le.PutUint32(b[4*k:], v)
+	}
+	return true
 }
 
 // Erase removes elements [i, j).
@@ -85,7 +99,14 @@ func (l Uint32List) AppendN(n int, fill func(i int) uint32) bool {
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Int64List) Insert(i int, vs ...int64) bool {
-	return l.m.insertScalars(l.f, i, len(vs), 8, func(k int) uint64 { v := vs[k]; return uint64(v) })
+	b := l.m.insertBytes(l.f, i, len(vs), 8)
+	if b == nil {
+		return len(vs) == 0
+	}
+	for k, v := range vs {
+		le.PutUint64(b[8*k:], uint64(v))
+	}
+	return true
 }
 
 // Erase removes elements [i, j).
@@ -104,7 +125,14 @@ func (l Int64List) AppendN(n int, fill func(i int) int64) bool {
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Uint64List) Insert(i int, vs ...uint64) bool {
-	return l.m.insertScalars(l.f, i, len(vs), 8, func(k int) uint64 { v := vs[k]; return v })
+	b := l.m.insertBytes(l.f, i, len(vs), 8)
+	if b == nil {
+		return len(vs) == 0
+	}
+	for k, v := range vs {
+		le.PutUint64(b[8*k:], v)
+	}
+	return true
 }
 
 // Erase removes elements [i, j).
@@ -123,7 +151,14 @@ func (l Uint64List) AppendN(n int, fill func(i int) uint64) bool {
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Float32List) Insert(i int, vs ...float32) bool {
-	return l.m.insertScalars(l.f, i, len(vs), 4, func(k int) uint64 { v := vs[k]; return uint64(math.Float32bits(v)) })
+	b := l.m.insertBytes(l.f, i, len(vs), 4)
+	if b == nil {
+		return len(vs) == 0
+	}
+	for k, v := range vs {
+		le.PutUint32(b[4*k:], math.Float32bits(v))
+	}
+	return true
 }
 
 // Erase removes elements [i, j).
@@ -142,7 +177,14 @@ func (l Float32List) AppendN(n int, fill func(i int) float32) bool {
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l Float64List) Insert(i int, vs ...float64) bool {
-	return l.m.insertScalars(l.f, i, len(vs), 8, func(k int) uint64 { v := vs[k]; return math.Float64bits(v) })
+	b := l.m.insertBytes(l.f, i, len(vs), 8)
+	if b == nil {
+		return len(vs) == 0
+	}
+	for k, v := range vs {
+		le.PutUint64(b[8*k:], math.Float64bits(v))
+	}
+	return true
 }
 
 // Erase removes elements [i, j).
@@ -161,7 +203,14 @@ func (l Float64List) AppendN(n int, fill func(i int) float64) bool {
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l BoolList) Insert(i int, vs ...bool) bool {
-	return l.m.insertScalars(l.f, i, len(vs), 1, func(k int) uint64 { v := vs[k]; return uint64(b2u(v)) })
+	b := l.m.insertBytes(l.f, i, len(vs), 1)
+	if b == nil {
+		return len(vs) == 0
+	}
+	for k, v := range vs {
+		b[k] = b2u(v)
+	}
+	return true
 }
 
 // Erase removes elements [i, j).

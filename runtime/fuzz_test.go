@@ -464,6 +464,20 @@ func (w *fuzzWalker) repeated(m runtime.Msg, typ *runtime.Type, f *runtime.Field
 		if m.ElemMessage(f.Field, n, f.Type).IsPresent() || l.At(-1).IsPresent() {
 			w.fail("%s.%s: message element out of range is present", typ.Name(), f.Name)
 		}
+		// All yields what At does (the first elements: a hostile count
+		// may be far beyond what the payload holds).
+		k := 0
+		for i, e := range l.All() {
+			if i != k || e != l.At(i) {
+				w.fail("%s.%s[%d]: All gave %+v at step %d, At gives %+v", typ.Name(), f.Name, i, e, k, l.At(i))
+			}
+			if k++; k == 64 {
+				break
+			}
+		}
+		if k < min(l.Len(), 64) {
+			w.fail("%s.%s: All stopped after %d of %d elements", typ.Name(), f.Name, k, l.Len())
+		}
 	default:
 		for _, i := range probeIndices(n) {
 			switch size {
@@ -486,7 +500,43 @@ func (w *fuzzWalker) repeated(m runtime.Msg, typ *runtime.Type, f *runtime.Field
 		_ = runtime.NewUint64List(m, f.Field).At(n - 1)
 		_ = runtime.NewFloat32List(m, f.Field).At(0)
 		_ = runtime.NewFloat64List(m, f.Field).At(n - 1)
+		// AppendTo reads what At does.
+		var got []uint64
+		switch size {
+		case 1:
+			for _, v := range runtime.NewBoolList(m, f.Field).AppendTo(nil) {
+				got = append(got, uint64(b2u(v)))
+			}
+		case 4:
+			for _, v := range runtime.NewUint32List(m, f.Field).AppendTo(nil) {
+				got = append(got, uint64(v))
+			}
+		default:
+			got = runtime.NewUint64List(m, f.Field).AppendTo(nil)
+		}
+		if len(got) != n {
+			w.fail("%s.%s: AppendTo gave %d elements, Len %d", typ.Name(), f.Name, len(got), n)
+		}
+		for _, i := range probeIndices(n) {
+			want := m.Elem64(f.Field, i)
+			switch size {
+			case 1:
+				want = uint64(b2u(m.Elem8(f.Field, i) != 0))
+			case 4:
+				want = uint64(m.Elem32(f.Field, i))
+			}
+			if i < len(got) && got[i] != want {
+				w.fail("%s.%s[%d]: AppendTo gave %#x, At %#x", typ.Name(), f.Name, i, got[i], want)
+			}
+		}
 	}
+}
+
+func b2u(v bool) uint8 {
+	if v {
+		return 1
+	}
+	return 0
 }
 
 // fuzzCost measures work: messages visited, elements and string bytes copied.

@@ -3,6 +3,7 @@ package runtime
 import (
 	"iter"
 	"math"
+	"slices"
 )
 
 // Typed handles on repeated fields. Each holds the message handle and the
@@ -41,6 +42,16 @@ func (l Int32List[T]) Resize(n int) { l.m.Resize(l.f, n, 4) }
 // Clear empties the list and frees its storage.
 func (l Int32List[T]) Clear() { l.m.ClearVector(l.f) }
 
+// AppendTo appends the elements to dst and returns the extended slice,
+// resolving and bounds-checking the field once (At does it per element).
+func (l Int32List[T]) AppendTo(dst []T) []T {
+	dst, out, b := growElems(dst, l.m, l.f, 4)
+	for i := range out {
+		out[i] = T(int32(le.Uint32(b[4*i:])))
+	}
+	return dst
+}
+
 // All iterates over the elements.
 func (l Int32List[T]) All() iter.Seq2[int, T] { return all(l.Len(), l.At) }
 
@@ -73,6 +84,16 @@ func (l Uint32List) Resize(n int) { l.m.Resize(l.f, n, 4) }
 
 // Clear empties the list and frees its storage.
 func (l Uint32List) Clear() { l.m.ClearVector(l.f) }
+
+// AppendTo appends the elements to dst and returns the extended slice,
+// resolving and bounds-checking the field once (At does it per element).
+func (l Uint32List) AppendTo(dst []uint32) []uint32 {
+	dst, out, b := growElems(dst, l.m, l.f, 4)
+	for i := range out {
+		out[i] = le.Uint32(b[4*i:])
+	}
+	return dst
+}
 
 // All iterates over the elements.
 func (l Uint32List) All() iter.Seq2[int, uint32] { return all(l.Len(), l.At) }
@@ -107,6 +128,16 @@ func (l Int64List) Resize(n int) { l.m.Resize(l.f, n, 8) }
 // Clear empties the list and frees its storage.
 func (l Int64List) Clear() { l.m.ClearVector(l.f) }
 
+// AppendTo appends the elements to dst and returns the extended slice,
+// resolving and bounds-checking the field once (At does it per element).
+func (l Int64List) AppendTo(dst []int64) []int64 {
+	dst, out, b := growElems(dst, l.m, l.f, 8)
+	for i := range out {
+		out[i] = int64(le.Uint64(b[8*i:]))
+	}
+	return dst
+}
+
 // All iterates over the elements.
 func (l Int64List) All() iter.Seq2[int, int64] { return all(l.Len(), l.At) }
 
@@ -139,6 +170,16 @@ func (l Uint64List) Resize(n int) { l.m.Resize(l.f, n, 8) }
 
 // Clear empties the list and frees its storage.
 func (l Uint64List) Clear() { l.m.ClearVector(l.f) }
+
+// AppendTo appends the elements to dst and returns the extended slice,
+// resolving and bounds-checking the field once (At does it per element).
+func (l Uint64List) AppendTo(dst []uint64) []uint64 {
+	dst, out, b := growElems(dst, l.m, l.f, 8)
+	for i := range out {
+		out[i] = le.Uint64(b[8*i:])
+	}
+	return dst
+}
 
 // All iterates over the elements.
 func (l Uint64List) All() iter.Seq2[int, uint64] { return all(l.Len(), l.At) }
@@ -173,6 +214,16 @@ func (l Float32List) Resize(n int) { l.m.Resize(l.f, n, 4) }
 // Clear empties the list and frees its storage.
 func (l Float32List) Clear() { l.m.ClearVector(l.f) }
 
+// AppendTo appends the elements to dst and returns the extended slice,
+// resolving and bounds-checking the field once (At does it per element).
+func (l Float32List) AppendTo(dst []float32) []float32 {
+	dst, out, b := growElems(dst, l.m, l.f, 4)
+	for i := range out {
+		out[i] = math.Float32frombits(le.Uint32(b[4*i:]))
+	}
+	return dst
+}
+
 // All iterates over the elements.
 func (l Float32List) All() iter.Seq2[int, float32] { return all(l.Len(), l.At) }
 
@@ -206,6 +257,16 @@ func (l Float64List) Resize(n int) { l.m.Resize(l.f, n, 8) }
 // Clear empties the list and frees its storage.
 func (l Float64List) Clear() { l.m.ClearVector(l.f) }
 
+// AppendTo appends the elements to dst and returns the extended slice,
+// resolving and bounds-checking the field once (At does it per element).
+func (l Float64List) AppendTo(dst []float64) []float64 {
+	dst, out, b := growElems(dst, l.m, l.f, 8)
+	for i := range out {
+		out[i] = math.Float64frombits(le.Uint64(b[8*i:]))
+	}
+	return dst
+}
+
 // All iterates over the elements.
 func (l Float64List) All() iter.Seq2[int, float64] { return all(l.Len(), l.At) }
 
@@ -238,6 +299,16 @@ func (l BoolList) Resize(n int) { l.m.Resize(l.f, n, 1) }
 
 // Clear empties the list and frees its storage.
 func (l BoolList) Clear() { l.m.ClearVector(l.f) }
+
+// AppendTo appends the elements to dst and returns the extended slice,
+// resolving and bounds-checking the field once (At does it per element).
+func (l BoolList) AppendTo(dst []bool) []bool {
+	dst, out, b := growElems(dst, l.m, l.f, 1)
+	for i := range out {
+		out[i] = b[i] != 0
+	}
+	return dst
+}
 
 // All iterates over the elements.
 func (l BoolList) All() iter.Seq2[int, bool] { return all(l.Len(), l.At) }
@@ -328,6 +399,30 @@ func (l MessageList) Resize(n int) { l.m.ResizeMessages(l.f, n, l.t) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l MessageList) Clear() { l.m.ClearMessages(l.f, l.t) }
+
+// All iterates over the elements as At returns them, resolving the field
+// once and, in a v3 payload, checking the element table once for the
+// elements that share it (At does both per element). The elements are
+// those of the list when the iteration starts: writing the elements'
+// fields is fine, but after adding, erasing or clearing elements during the
+// iteration, the elements it yields are unspecified (each reads within the
+// payload's bounds, like any handle).
+func (l MessageList) All() iter.Seq2[int, Msg] {
+	// Small enough to inline, so that a range over it allocates nothing.
+	return func(yield func(int, Msg) bool) { l.m.eachMessage(l.f, l.t, yield) }
+}
+
+// growElems returns dst extended by the n elements of repeated scalar field
+// f of m (size bytes each), out, the n new elements of dst to fill, and b,
+// their n*size stored bytes: the field is resolved and bounds-checked once.
+func growElems[T any](dst []T, m Msg, f Field, size int) (grown, out []T, b []byte) {
+	data, n := m.vec(f, uint32(size))
+	if n == 0 {
+		return dst, nil, nil
+	}
+	dst = slices.Grow(dst, n)[:len(dst)+n]
+	return dst, dst[len(dst)-n:], m.p.mem[int(data) : int(data)+n*size]
+}
 
 // all iterates over the n elements that at returns.
 func all[T any](n int, at func(int) T) iter.Seq2[int, T] {

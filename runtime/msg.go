@@ -464,14 +464,17 @@ func (m Msg) ClearMessage(f Field, t *Type) {
 // Clear clears every field of the message (C++ Clear, spec 5.12): the
 // non-oneof fields in declaration order, then every oneof.
 //
-// Clear of the root message of a buffer that filled up resets the buffer to
-// its state right after the root was created, so that it can be filled
-// again.
+// Clear of the root message of a buffer that filled up, and of the root of
+// any v3 payload this process created, resets the buffer to its state right
+// after the root was created (docs/format.md): it can be filled again, and
+// the cost does not grow with the number of fields and elements. Handles on
+// the root stay valid.
 func (m Msg) Clear(t *Type) {
 	if !m.writable() {
 		return
 	}
-	if m.p.buf.Failed() && m.p.root == t && m.off == m.p.buf.Message() && m.p.reset(t) {
+	if (m.p.buf.Failed() || m.p.version == payloadbuffer.V3) && m.p.root == t &&
+		m.off == m.p.buf.Message() && m.p.reset(t) {
 		return
 	}
 	for _, f := range t.fields {

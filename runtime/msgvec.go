@@ -57,7 +57,10 @@ func (v msgVec) capacity() uint64 { return uint64(v.c) * (1<<uint64(v.chunks) - 
 // elem returns the offset of element i, checking its chunk lies in the
 // payload.
 func (p *Payload) elem(v msgVec, i uint32) (uint32, bool) {
-	k := uint32(bits.Len64(uint64(i)/uint64(v.c)+1) - 1)
+	var k uint32 // the chunk: 0 without a division for the first c elements
+	if i >= v.c {
+		k = uint32(bits.Len64(uint64(i)/uint64(v.c)+1) - 1)
+	}
 	if k >= v.chunks {
 		return 0, false
 	}
@@ -82,6 +85,48 @@ func (m Msg) mvbLen(f Field) (msgVec, uint32, int) {
 		return msgVec{}, o, 0
 	}
 	return v, o, int(num)
+}
+
+// eachMessage calls yield with each element of repeated message field f of
+// type t, in order, until it returns false (MessageList.All). In v3 it goes
+// chunk by chunk, each chunk checked against the payload once, and binds an
+// element without a table check when its table offset is one already found
+// to be t's compiled table.
+func (m Msg) eachMessage(f Field, t *Type, yield func(int, Msg) bool) {
+	if !m.v3() {
+		for i := range m.MessagesLen(f) {
+			if !yield(i, m.ElemMessage(f, i, t)) {
+				return
+			}
+		}
+		return
+	}
+	v, _, n := m.mvbLen(f)
+	var tab uint32 // a table offset verified as t's, or 0
+	i := 0
+	for k := uint32(0); i < n; k++ {
+		size := uint64(v.c) << k // elements in chunk k
+		var base uint32
+		if k < v.chunks && uint64(v.data)+mvbHeader <= uint64(len(m.p.mem)) {
+			base = le.Uint32(m.p.mem[v.data+mvbChunk+4*k:])
+		}
+		if base == 0 || uint64(base)+size*uint64(v.stride) > uint64(len(m.p.mem)) {
+			base = 0 // its elements read as absent, as At has them
+		}
+		for j := uint64(0); j < size && i < n; j, i = j+1, i+1 {
+			e := Msg{p: m.p}
+			if o := base + uint32(j)*v.stride; base != 0 && uint64(o)+4 <= uint64(len(m.p.mem)) {
+				if w := le.Uint32(m.p.mem[o:]); w == tab && tab != 0 {
+					e = Msg{p: m.p, off: o, fast: true}
+				} else if e = m.p.bind(o, t); e.fast {
+					tab = w
+				}
+			}
+			if !yield(i, e) {
+				return
+			}
+		}
+	}
 }
 
 // newMVB creates the block of an empty vector at header offset o with room
@@ -154,6 +199,32 @@ func (m Msg) mvbAdd(f Field, t *Type) Msg {
 	le.PutUint32(m.p.mem[e:], le.Uint32(m.p.mem[v.data+mvbMeta:]))
 	le.PutUint32(m.p.mem[o:], num+1)
 	return m.p.bind(e, t) // the vector's element table may be another writer's
+}
+
+// mvbFill appends n new, empty elements to the empty vector at header
+// offset o whose chunks were just allocated (zeroed), or as many as they
+// hold: it sets each element's metadata word chunk by chunk and the count
+// once, where n calls of mvbAdd would validate the block n times.
+func (p *Payload) mvbFill(o uint32, n int) {
+	v, ok := p.mvb(o)
+	if !ok || n <= 0 {
+		return
+	}
+	meta := le.Uint32(p.mem[v.data+mvbMeta:])
+	want := min(uint64(n), v.capacity())
+	num := uint64(0)
+	for k := uint32(0); num < want; k++ {
+		base := uint64(le.Uint32(p.mem[v.data+mvbChunk+4*k:]))
+		if base == 0 || base+(uint64(v.c)<<k)*uint64(v.stride) > uint64(len(p.mem)) {
+			break // as elem has it
+		}
+		size := min(uint64(v.c)<<k, want-num) // elements to fill in chunk k
+		for e := base; e < base+size*uint64(v.stride); e += uint64(v.stride) {
+			le.PutUint32(p.mem[e:], meta)
+		}
+		num += size
+	}
+	le.PutUint32(p.mem[o:], uint32(num))
 }
 
 // mvbReserve makes room for n elements.

@@ -69,11 +69,15 @@ type Payload struct {
 	version payloadbuffer.Version
 	err     error // first error of a write (read-only or full buffer)
 
-	root *Type // the root's type when this process created the root
+	root *Type  // the root's type when this process created the root
+	img  []byte // root's creation image for this buffer, once reset used it
 
-	// Read-only: tables found identical to a compiled one.
+	// Read-only: tables found identical to a compiled one; verified[hit]
+	// is the last one found, tried first (elements of a repeated field
+	// share their table).
 	verified [8]verifiedTable
 	nverify  int
+	hit      int
 }
 
 type verifiedTable struct {
@@ -203,7 +207,10 @@ func (p *Payload) Release() { *p = Payload{} }
 // reader of many payloads (a bridge, a logger) allocates nothing per
 // payload.
 func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
-	*p = Payload{mem: data}
+	// Field by field: the wide stores of *p = Payload{...} would stall the
+	// loads of the same fields just below (store-to-load forwarding).
+	p.buf, p.mem, p.version, p.err, p.root, p.img = nil, data, 0, nil, nil, nil
+	p.nverify, p.hit = 0, 0
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
 	}
@@ -225,7 +232,8 @@ func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	if uint64(root)+4 > uint64(len(data)) {
 		return Msg{}, fmt.Errorf("phaser: read %s: root offset %d beyond %d bytes: %w", t.name, root, len(data), ErrNotPayload)
 	}
-	return p.bind(root, t), nil
+	// bind, knowing that nothing is verified yet.
+	return Msg{p: p, off: root, fast: p.verify(data, le.Uint32(data[root:]), t)}, nil
 }
 
 // Open continues writing a payload held in mem (created here or by C++
@@ -261,15 +269,25 @@ func (p *Payload) matches(off uint32, t *Type) bool {
 		return false
 	}
 	tab := le.Uint32(p.mem[off:])
-	for i := range p.nverify {
-		if v := p.verified[i]; v.typ == t && v.off == tab {
+	if p.hit < p.nverify {
+		if v := p.verified[p.hit]; v.typ == t && v.off == tab {
 			return true
 		}
 	}
-	if uint64(tab)+uint64(len(t.table)) > uint64(len(p.mem)) || tab == 0 {
-		return false
+	for i := range p.nverify {
+		if v := p.verified[i]; v.typ == t && v.off == tab {
+			p.hit = i
+			return true
+		}
 	}
-	if string(p.mem[tab:tab+uint32(len(t.table))]) != string(t.table) {
+	return p.verify(p.mem, tab, t)
+}
+
+// verify reports whether the table at offset tab of mem, p's bytes, is
+// byte-identical to t's compiled table, and records it if so.
+func (p *Payload) verify(mem []byte, tab uint32, t *Type) bool {
+	if tab == 0 || uint64(tab)+uint64(len(t.table)) > uint64(len(mem)) ||
+		string(mem[tab:tab+uint32(len(t.table))]) != string(t.table) {
 		return false
 	}
 	if p.nverify < len(p.verified) {
@@ -279,6 +297,7 @@ func (p *Payload) matches(off uint32, t *Type) bool {
 		copy(p.verified[:], p.verified[1:])
 		p.verified[len(p.verified)-1] = verifiedTable{t, tab}
 	}
+	p.hit = p.nverify - 1
 	return true
 }
 
@@ -344,13 +363,16 @@ type imageKey struct {
 	movable bool
 }
 
-// reset returns a payload whose fixed buffer failed to its state right
-// after the root was created, which it rebuilds from t's creation image
-// (spec 8.6: Clear of the main message resets the buffer).
+// reset returns the payload to its state right after the root was
+// created, which it rebuilds from t's creation image: spec 8.6 for a buffer
+// that filled up, and every Clear of a v3 root (docs/format.md). It reports
+// false, changing nothing, when the image does not apply to the buffer.
 func (p *Payload) reset(t *Type) bool {
-	key := imageKey{p.version, p.buf.Tuning(), !p.buf.Fixed()}
-	img := t.image(key)
-	if img == nil || p.buf.Reset(img) != nil {
+	if p.img == nil {
+		p.img = t.image(imageKey{p.version, p.buf.Tuning(), !p.buf.Fixed()})
+	}
+	// The image's root must be this one, so that handles to it stay valid.
+	if len(p.img) < 8 || le.Uint32(p.img[4:]) != p.buf.Message() || p.buf.Reset(p.img) != nil {
 		return false
 	}
 	p.sync()

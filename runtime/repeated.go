@@ -324,9 +324,7 @@ func (m Msg) AllocateMessages(f Field, n int, t *Type) {
 	if m.v3() {
 		m.mvbClear(f, t)
 		m.mvbReserve(f, n, t)
-		for range n {
-			m.mvbAdd(f, t)
-		}
+		m.p.mvbFill(o, n)
 		return
 	}
 	if !m.p.buf.VectorResize(o, n, 4) {

@@ -1,0 +1,56 @@
+package runtime_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// TestReadIntoForgetsVerifiedTables reads, into one reused Payload, a
+// payload whose root table is the compiled one and then the same bytes
+// with the table's entry for seq pointing at frame_id's slot: the second
+// read must resolve seq through its own table, as a fresh Read does, not
+// with the compiled offsets the first read verified at the same table
+// offset.
+func TestReadIntoForgetsVerifiedTables(t *testing.T) {
+	header, _, _ := testTypes(t)
+	seq, frame := field(header, "seq"), field(header, "frame_id")
+	m := runtime.New(header)
+	m.Set32(seq.Field, 7)
+	m.SetString(frame.Field, "base_link")
+	good := bytes.Clone(m.PayloadBytes())
+	le := binary.LittleEndian
+	root := le.Uint32(good[4:])
+	tab := le.Uint32(good[root:])
+	if !bytes.Equal(good[tab:tab+uint32(len(header.Table()))], header.Table()) {
+		t.Fatal("the payload's root table is not the compiled one")
+	}
+	// The dense entry of field 1 (seq) is at table+16: offset | id<<24.
+	bad := bytes.Clone(good)
+	entry := tab + 16 + 4*(seq.Number-le.Uint32(good[tab+4:]))
+	if got := le.Uint32(bad[entry:]); got != seq.Offset|uint32(seq.ID)<<24 {
+		t.Fatalf("seq's table entry %#x, want offset %d id %d", got, seq.Offset, seq.ID)
+	}
+	le.PutUint32(bad[entry:], frame.Offset|uint32(seq.ID)<<24)
+	want := le.Uint32(bad[root+frame.Offset:]) // what seq reads through bad's table
+	if want == 7 {
+		t.Fatal("frame_id's slot holds 7: the test cannot tell the offsets apart")
+	}
+	fresh, err := runtime.Read(header, bad)
+	if err != nil || fresh.Get32(seq.Field) != want {
+		t.Fatalf("Read: seq %d (%v), want %d", fresh.Get32(seq.Field), err, want)
+	}
+	p := new(runtime.Payload)
+	for range 2 {
+		r, err := runtime.ReadInto(p, header, good)
+		if err != nil || r.Get32(seq.Field) != 7 {
+			t.Fatalf("ReadInto good: seq %d (%v)", r.Get32(seq.Field), err)
+		}
+		r, err = runtime.ReadInto(p, header, bad)
+		if err != nil || r.Get32(seq.Field) != want {
+			t.Fatalf("ReadInto bad after good: seq %d (%v), want %d", r.Get32(seq.Field), err, want)
+		}
+	}
+}
