@@ -370,9 +370,18 @@ func TestMessageVectorBlock(t *testing.T) {
 			t.Fatalf("element %d reads %d", i, got)
 		}
 	}
-	// Corrupt the block's stride: the field reads as empty, no panic.
 	slot := r.Offset() + items.Offset
 	data := binary.LittleEndian.Uint32(payload[slot+4:])
+	// A count the payload cannot hold (the chunk count claims 2^31 elements
+	// of capacity): the field reads as empty rather than as billions of
+	// absent elements to loop over.
+	lie := bytes.Clone(payload)
+	binary.LittleEndian.PutUint32(lie[slot:], 1<<30)
+	binary.LittleEndian.PutUint32(lie[data+12:], 31) // chunks in use
+	if r, _ := runtime.Read(arrays, lie); r.MessagesLen(items.Field) != 0 {
+		t.Fatalf("a count of 2^30 in a %d-byte payload reads as %d elements", len(lie), r.MessagesLen(items.Field))
+	}
+	// Corrupt the block's stride: the field reads as empty, no panic.
 	binary.LittleEndian.PutUint32(payload[data:], 0xFFFFFFF0)
 	if r, _ := runtime.Read(arrays, payload); r.MessagesLen(items.Field) != 0 {
 		t.Fatal("a block with an impossible stride reads as non-empty")

@@ -81,7 +81,10 @@ func (m Msg) mvbLen(f Field) (msgVec, uint32, int) {
 	}
 	num := le.Uint32(m.p.mem[o:])
 	v, ok := m.p.mvb(o)
-	if num == 0 || !ok || uint64(num) > v.capacity() {
+	// Each element takes stride bytes of its own: a count the payload
+	// cannot hold is a lie, and reading it would be work the input cannot
+	// justify (a few hundred bytes claiming 2^32 elements).
+	if num == 0 || !ok || uint64(num) > v.capacity() || uint64(num)*uint64(v.stride) > uint64(len(m.p.mem)) {
 		return msgVec{}, o, 0
 	}
 	return v, o, int(num)
