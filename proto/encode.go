@@ -239,7 +239,8 @@ func messageOf(m runtime.Msg, fp *fieldPlan) (runtime.Msg, bool) {
 	if f.Union != nil {
 		return m.MemberMessage(f.Field, f.Type), m.HasMember(f.Field)
 	}
-	return m.Message(f.Field, f.Type), m.HasMessage(f.Field)
+	n := m.Message(f.Field, f.Type)
+	return n, n.IsPresent()
 }
 
 func appendField(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error) {

@@ -343,16 +343,14 @@ func (m Msg) ClearString(f Field) {
 // Messages.
 
 // Message returns a handle on message field f of type t. An absent field
-// gives a handle that reads as the default message.
+// gives a handle that reads as the default message (IsPresent is false).
 func (m Msg) Message(f Field, t *Type) Msg {
-	if o, ok := m.inline(f); ok {
-		return m.p.bind(o, t)
-	}
-	if !m.HasMessage(f) {
-		return Msg{p: m.p}
-	}
-	s := m.slot(f)
-	if s == 0 {
+	s, ok := m.inlineSlot(f)
+	if ok {
+		if le.Uint32(m.p.mem[s:]) == 0 {
+			return Msg{p: m.p} // an inline message whose word is 0: absent
+		}
+	} else if s = m.slot(f); s == 0 {
 		return Msg{p: m.p}
 	}
 	return m.p.bind(s, t)
@@ -361,17 +359,6 @@ func (m Msg) Message(f Field, t *Type) Msg {
 // inlineID marks, in a payload's table, a singular message stored inside
 // its holder (Phaser 3 ROS frontend, spec 8.9).
 const inlineID = 0xFF
-
-// inline returns the offset of message field f when it is stored inline
-// (the compiled layout or the payload's table says so) and present (its
-// metadata word is set).
-func (m Msg) inline(f Field) (uint32, bool) {
-	off, ok := m.inlineSlot(f)
-	if !ok || le.Uint32(m.p.mem[off:]) == 0 {
-		return 0, false
-	}
-	return off, true
-}
 
 // inlineSlot returns where message field f is stored when it is stored
 // inline, whether or not it is present.
