@@ -259,8 +259,8 @@ func init() {
 			x.SetData(v.Data)
 			x.SetIsDense(v.IsDense)
 			x.Points().Allocate(len(v.Points))
-			for j, m := range phaserPoints(x).All() {
-				p, e := &v.Points[j], pbphaser.PointOf(m)
+			for j, e := range x.Points().All() {
+				p := &v.Points[j]
 				e.SetX(p.X)
 				e.SetY(p.Y)
 				e.SetZ(p.Z)
@@ -291,23 +291,13 @@ func init() {
 				f := fs.At(j)
 				s += useBytes(f.NameBytes()) + uint64(f.Offset()) + uint64(f.Datatype()) + uint64(f.Count())
 			}
-			for _, m := range phaserPoints(x).All() {
-				p := pbphaser.PointOf(m)
+			for _, p := range x.Points().All() {
 				s += f32(p.X()) + f32(p.Y()) + f32(p.Z()) + f32(p.Intensity())
 			}
 			return s
 		},
 		func(x pbphaser.Cloud) uint64 { return f32(x.Points().At(NPoints / 2).Z()) },
 	)
-}
-
-// cloudPoints is the points field of bench.Cloud.
-var cloudPoints = pbphaser.Cloud{}.PhaserType().FieldByName("points")
-
-// phaserPoints returns the runtime list of x's points, whose All checks the
-// element table once (the generated PointList.All calls At per element).
-func phaserPoints(x pbphaser.Cloud) runtime.MessageList {
-	return runtime.NewMessageList(x.Msg(), cloudPoints.Field, cloudPoints.Type)
 }
 
 func phaserSetHeader(x pbphaser.Header, v *Header) {

@@ -58,6 +58,11 @@ func TestAllocs(t *testing.T) {
 				sinkI64 = x.At().Seconds()
 				sinkI32 = x.ById().At(0).Value().A()
 			})
+			requireNoAllocs(t, "ranging over repeated messages", func() {
+				for _, e := range x.Inners().All() {
+					sinkI32 += e.A()
+				}
+			})
 			requireNoAllocs(t, "nested scalar setters", func() {
 				x.MutableInner().MutableDeep().SetX(9)
 				x.Inners().At(1).SetA(11)

@@ -584,14 +584,11 @@ func (l ScalarsList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l ScalarsList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l ScalarsList) All() iter.Seq2[int, Scalars] {
 	return func(yield func(int, Scalars) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Scalars{m}) })
 	}
 }
 
@@ -909,14 +906,11 @@ func (l RepeatedList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l RepeatedList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l RepeatedList) All() iter.Seq2[int, Repeated] {
 	return func(yield func(int, Repeated) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Repeated{m}) })
 	}
 }
 
@@ -1135,14 +1129,11 @@ func (l InnerList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l InnerList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l InnerList) All() iter.Seq2[int, Inner] {
 	return func(yield func(int, Inner) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Inner{m}) })
 	}
 }
 
@@ -1329,14 +1320,11 @@ func (l Inner_DeepList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Inner_DeepList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Inner_DeepList) All() iter.Seq2[int, Inner_Deep] {
 	return func(yield func(int, Inner_Deep) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Inner_Deep{m}) })
 	}
 }
 
@@ -1500,14 +1488,11 @@ func (l EmptyList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l EmptyList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l EmptyList) All() iter.Seq2[int, Empty] {
 	return func(yield func(int, Empty) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Empty{m}) })
 	}
 }
 
@@ -1702,14 +1687,11 @@ func (l NodeList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l NodeList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l NodeList) All() iter.Seq2[int, Node] {
 	return func(yield func(int, Node) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Node{m}) })
 	}
 }
 
@@ -2383,14 +2365,11 @@ func (l WideList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l WideList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l WideList) All() iter.Seq2[int, Wide] {
 	return func(yield func(int, Wide) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Wide{m}) })
 	}
 }
 
@@ -3495,14 +3474,11 @@ func (l EverythingList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l EverythingList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l EverythingList) All() iter.Seq2[int, Everything] {
 	return func(yield func(int, Everything) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Everything{m}) })
 	}
 }
 
@@ -3739,14 +3715,11 @@ func (l Everything_CountsEntryList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_CountsEntryList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry] {
 	return func(yield func(int, Everything_CountsEntry) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Everything_CountsEntry{m}) })
 	}
 }
 
@@ -3968,14 +3941,11 @@ func (l Everything_ByIdEntryList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_ByIdEntryList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
 	return func(yield func(int, Everything_ByIdEntry) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Everything_ByIdEntry{m}) })
 	}
 }
 
@@ -4203,14 +4173,11 @@ func (l Everything_RemoteByNumEntryList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_RemoteByNumEntryList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteByNumEntry] {
 	return func(yield func(int, Everything_RemoteByNumEntry) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Everything_RemoteByNumEntry{m}) })
 	}
 }
 
@@ -4472,13 +4439,10 @@ func (l Everything_LabelsByKeyEntryList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_LabelsByKeyEntryList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsByKeyEntry] {
 	return func(yield func(int, Everything_LabelsByKeyEntry) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Everything_LabelsByKeyEntry{m}) })
 	}
 }

@@ -217,13 +217,10 @@ func (l TimestampList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l TimestampList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l TimestampList) All() iter.Seq2[int, Timestamp] {
 	return func(yield func(int, Timestamp) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Timestamp{m}) })
 	}
 }

@@ -217,14 +217,11 @@ func (l DoubleValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l DoubleValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l DoubleValueList) All() iter.Seq2[int, DoubleValue] {
 	return func(yield func(int, DoubleValue) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, DoubleValue{m}) })
 	}
 }
 
@@ -410,14 +407,11 @@ func (l FloatValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l FloatValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l FloatValueList) All() iter.Seq2[int, FloatValue] {
 	return func(yield func(int, FloatValue) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, FloatValue{m}) })
 	}
 }
 
@@ -599,14 +593,11 @@ func (l Int64ValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Int64ValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Int64ValueList) All() iter.Seq2[int, Int64Value] {
 	return func(yield func(int, Int64Value) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Int64Value{m}) })
 	}
 }
 
@@ -792,14 +783,11 @@ func (l UInt64ValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l UInt64ValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l UInt64ValueList) All() iter.Seq2[int, UInt64Value] {
 	return func(yield func(int, UInt64Value) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, UInt64Value{m}) })
 	}
 }
 
@@ -981,14 +969,11 @@ func (l Int32ValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Int32ValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Int32ValueList) All() iter.Seq2[int, Int32Value] {
 	return func(yield func(int, Int32Value) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Int32Value{m}) })
 	}
 }
 
@@ -1174,14 +1159,11 @@ func (l UInt32ValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l UInt32ValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l UInt32ValueList) All() iter.Seq2[int, UInt32Value] {
 	return func(yield func(int, UInt32Value) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, UInt32Value{m}) })
 	}
 }
 
@@ -1363,14 +1345,11 @@ func (l BoolValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l BoolValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l BoolValueList) All() iter.Seq2[int, BoolValue] {
 	return func(yield func(int, BoolValue) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, BoolValue{m}) })
 	}
 }
 
@@ -1571,14 +1550,11 @@ func (l StringValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l StringValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l StringValueList) All() iter.Seq2[int, StringValue] {
 	return func(yield func(int, StringValue) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, StringValue{m}) })
 	}
 }
 
@@ -1772,13 +1748,10 @@ func (l BytesValueList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l BytesValueList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l BytesValueList) All() iter.Seq2[int, BytesValue] {
 	return func(yield func(int, BytesValue) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, BytesValue{m}) })
 	}
 }

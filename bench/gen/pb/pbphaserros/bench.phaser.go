@@ -336,14 +336,11 @@ func (l SmallStructList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l SmallStructList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l SmallStructList) All() iter.Seq2[int, SmallStruct] {
 	return func(yield func(int, SmallStruct) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, SmallStruct{m}) })
 	}
 }
 
@@ -565,14 +562,11 @@ func (l HeaderList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l HeaderList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l HeaderList) All() iter.Seq2[int, Header] {
 	return func(yield func(int, Header) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Header{m}) })
 	}
 }
 
@@ -806,14 +800,11 @@ func (l QuaternionList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l QuaternionList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 	return func(yield func(int, Quaternion) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Quaternion{m}) })
 	}
 }
 
@@ -1025,14 +1016,11 @@ func (l Vector3List) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Vector3List) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
 	return func(yield func(int, Vector3) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Vector3{m}) })
 	}
 }
 
@@ -1295,14 +1283,11 @@ func (l ImuList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l ImuList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l ImuList) All() iter.Seq2[int, Imu] {
 	return func(yield func(int, Imu) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Imu{m}) })
 	}
 }
 
@@ -1535,14 +1520,11 @@ func (l PointFieldList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PointFieldList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l PointFieldList) All() iter.Seq2[int, PointField] {
 	return func(yield func(int, PointField) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, PointField{m}) })
 	}
 }
 
@@ -1768,14 +1750,11 @@ func (l PointList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PointList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Point{m}) })
 	}
 }
 
@@ -2068,13 +2047,10 @@ func (l CloudList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l CloudList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l CloudList) All() iter.Seq2[int, Cloud] {
 	return func(yield func(int, Cloud) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Cloud{m}) })
 	}
 }

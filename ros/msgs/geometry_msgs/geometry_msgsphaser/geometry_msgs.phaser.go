@@ -249,14 +249,11 @@ func (l PointList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PointList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Point{m}) })
 	}
 }
 
@@ -500,14 +497,11 @@ func (l QuaternionList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l QuaternionList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 	return func(yield func(int, Quaternion) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Quaternion{m}) })
 	}
 }
 
@@ -721,14 +715,11 @@ func (l PoseList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PoseList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l PoseList) All() iter.Seq2[int, Pose] {
 	return func(yield func(int, Pose) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Pose{m}) })
 	}
 }
 
@@ -950,14 +941,11 @@ func (l Vector3List) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Vector3List) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
 	return func(yield func(int, Vector3) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Vector3{m}) })
 	}
 }
 
@@ -1173,13 +1161,10 @@ func (l TwistList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l TwistList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l TwistList) All() iter.Seq2[int, Twist] {
 	return func(yield func(int, Twist) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Twist{m}) })
 	}
 }
