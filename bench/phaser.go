@@ -31,7 +31,7 @@ type phaserMsg interface {
 
 // phaserCodec assembles the Codec of a shape from its typed functions.
 func phaserCodec[T phaserMsg](shape string, newIn func([]byte, ...runtime.Options) (T, error),
-	read func([]byte) (T, error), of func(runtime.Msg) T, set func(T, int), get func(T) any, all, one func(T) uint64) func() *Codec {
+	read func([]byte) (T, error), readInto func(*runtime.Payload, []byte) (T, error), set func(T, int), get func(T) any, all, one func(T) uint64) func() *Codec {
 	return func() *Codec {
 		n := N(shape)
 		// The warm message builds reuse, and the sources of the marshal
@@ -51,13 +51,9 @@ func phaserCodec[T phaserMsg](shape string, newIn func([]byte, ...runtime.Option
 		must(err)
 		out := make([]byte, 0, memSize(shape))
 		t := warm.PhaserType()
-		// Readers reuse one Payload (runtime.ReadInto): the generated ReadX
-		// allocates one per call.
+		// Readers reuse one Payload (ReadXInto): ReadX allocates one per
+		// call.
 		rp := new(runtime.Payload)
-		readInto := func(data []byte) (T, error) {
-			m, err := runtime.ReadInto(rp, t, data)
-			return of(m), err
-		}
 		decode := func(data []byte) (any, error) {
 			x, err := read(data)
 			if err != nil {
@@ -73,14 +69,14 @@ func phaserCodec[T phaserMsg](shape string, newIn func([]byte, ...runtime.Option
 			},
 			Decode: decode,
 			ReadAll: func(data []byte) uint64 {
-				x, err := readInto(data)
+				x, err := readInto(rp, data)
 				if err != nil {
 					return 0
 				}
 				return all(x)
 			},
 			ReadOne: func(data []byte) uint64 {
-				x, err := readInto(data)
+				x, err := readInto(rp, data)
 				if err != nil {
 					return 0
 				}
@@ -147,18 +143,18 @@ func phaserNewCodec[T phaserMsg](shape string, newIn func([]byte, ...runtime.Opt
 }
 
 func phaserRegister[T phaserMsg](shape string, newIn func([]byte, ...runtime.Options) (T, error),
-	read func([]byte) (T, error), of func(runtime.Msg) T, set func(T, int), get func(T) any, all, one func(T) uint64) {
-	register("phaser", shape, phaserCodec(shape, newIn, read, of, set, get, all, one))
+	read func([]byte) (T, error), readInto func(*runtime.Payload, []byte) (T, error), set func(T, int), get func(T) any, all, one func(T) uint64) {
+	register("phaser", shape, phaserCodec(shape, newIn, read, readInto, set, get, all, one))
 	// phaser-v2: the same in the Phaser 2 format (C++ Phaser 2.x peers).
 	newInV2 := func(mem []byte, _ ...runtime.Options) (T, error) {
 		return newIn(mem, runtime.Options{Version: payloadbuffer.V2})
 	}
-	register("phaser-v2", shape, phaserCodec(shape, newInV2, read, of, set, get, all, one))
+	register("phaser-v2", shape, phaserCodec(shape, newInV2, read, readInto, set, get, all, one))
 	register("phaser-new", shape, phaserNewCodec(shape, newIn, read, set, get))
 }
 
 func init() {
-	phaserRegister("small", pbphaser.NewSmallStructIn, pbphaser.ReadSmallStruct, pbphaser.SmallStructOf,
+	phaserRegister("small", pbphaser.NewSmallStructIn, pbphaser.ReadSmallStruct, pbphaser.ReadSmallStructInto,
 		func(x pbphaser.SmallStruct, i int) {
 			v := &Values.Small[i%NSmall]
 			x.SetName(v.Name)
@@ -177,13 +173,13 @@ func init() {
 		},
 		func(x pbphaser.SmallStruct) uint64 { return f64(x.Money()) },
 	)
-	phaserRegister("header", pbphaser.NewHeaderIn, pbphaser.ReadHeader, pbphaser.HeaderOf,
+	phaserRegister("header", pbphaser.NewHeaderIn, pbphaser.ReadHeader, pbphaser.ReadHeaderInto,
 		func(x pbphaser.Header, i int) { phaserSetHeader(x, &Values.Header[i%NSmall]) },
 		func(x pbphaser.Header) any { h := phaserGetHeader(x); return &h },
 		phaserUseHeader,
 		func(x pbphaser.Header) uint64 { return uint64(x.Stamp().Nanos()) },
 	)
-	phaserRegister("imu", pbphaser.NewImuIn, pbphaser.ReadImu, pbphaser.ImuOf,
+	phaserRegister("imu", pbphaser.NewImuIn, pbphaser.ReadImu, pbphaser.ReadImuInto,
 		func(x pbphaser.Imu, i int) {
 			v := &Values.Imu[i%NSmall]
 			phaserSetHeader(x.MutableHeader(), &v.Header)
@@ -239,7 +235,7 @@ func init() {
 		},
 		func(x pbphaser.Imu) uint64 { return f64(x.LinearAcceleration().Z()) },
 	)
-	phaserRegister("cloud", pbphaser.NewCloudIn, pbphaser.ReadCloud, pbphaser.CloudOf,
+	phaserRegister("cloud", pbphaser.NewCloudIn, pbphaser.ReadCloud, pbphaser.ReadCloudInto,
 		func(x pbphaser.Cloud, i int) {
 			v := &Values.Cloud[i%NCloud]
 			phaserSetHeader(x.MutableHeader(), &v.Header)

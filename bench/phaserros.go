@@ -11,13 +11,13 @@ import (
 // measured: the others have the protobuf frontend's layout.
 
 func init() {
-	register("phaser-ros", "header", phaserCodec("header", pbphaserros.NewHeaderIn, pbphaserros.ReadHeader, pbphaserros.HeaderOf,
+	register("phaser-ros", "header", phaserCodec("header", pbphaserros.NewHeaderIn, pbphaserros.ReadHeader, pbphaserros.ReadHeaderInto,
 		func(x pbphaserros.Header, i int) { rosfeSetHeader(x, &Values.Header[i%NSmall]) },
 		func(x pbphaserros.Header) any { h := rosfeGetHeader(x); return &h },
 		rosfeUseHeader,
 		func(x pbphaserros.Header) uint64 { return uint64(x.Stamp().Nanos()) },
 	))
-	register("phaser-ros", "imu", phaserCodec("imu", pbphaserros.NewImuIn, pbphaserros.ReadImu, pbphaserros.ImuOf,
+	register("phaser-ros", "imu", phaserCodec("imu", pbphaserros.NewImuIn, pbphaserros.ReadImu, pbphaserros.ReadImuInto,
 		func(x pbphaserros.Imu, i int) {
 			v := &Values.Imu[i%NSmall]
 			rosfeSetHeader(x.MutableHeader(), &v.Header)
