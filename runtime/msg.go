@@ -84,6 +84,12 @@ func (m Msg) lookup(number uint32) (uint32, uint8, bool) {
 // at returns the offset of an n-byte value at field f, if it lies in the
 // payload.
 func (m Msg) at(f Field, n uint32) (uint32, bool) {
+	if m.fast && m.off != 0 { // loc's common case, without its call
+		if off := uint64(m.off) + uint64(f.Offset); off+uint64(n) <= uint64(len(m.p.mem)) {
+			return uint32(off), true
+		}
+		return 0, false
+	}
 	off, _, ok := m.loc(f)
 	if !ok || uint64(off)+uint64(n) > uint64(len(m.p.mem)) {
 		return 0, false
@@ -173,8 +179,10 @@ func (m Msg) Raw8(f Field) uint8 {
 // the value without looking at the bit, so a cleared field reads stale
 // there; here it reads 0.)
 func (m Msg) present(f Field, n uint32) (uint32, bool) {
-	off, id, ok := m.loc(f)
-	if !ok {
+	off, id, ok := uint32(0), f.ID, m.fast && m.off != 0
+	if ok { // loc's common case, without its call
+		off = m.off + f.Offset
+	} else if off, id, ok = m.loc(f); !ok {
 		return 0, false
 	}
 	w := uint64(m.off) + 4 + 4*uint64(id>>5)
@@ -345,6 +353,13 @@ func (m Msg) ClearString(f Field) {
 // Message returns a handle on message field f of type t. An absent field
 // gives a handle that reads as the default message (IsPresent is false).
 func (m Msg) Message(f Field, t *Type) Msg {
+	if m.fast && m.off != 0 && f.ID != inlineID { // the compiled layout: a slot
+		var s uint32
+		if o := uint64(m.off) + uint64(f.Offset); o+4 <= uint64(len(m.p.mem)) {
+			s = le.Uint32(m.p.mem[o:])
+		}
+		return m.p.bind(s, t)
+	}
 	s, ok := m.inlineSlot(f)
 	if ok {
 		if le.Uint32(m.p.mem[s:]) == 0 {
