@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -342,6 +343,13 @@ func PatchLength(b []byte, at int) []byte {
 
 var zeros [10]byte
 
+// elems iterates over the elements of repeated message field f of m,
+// walking the field once (At would find the field, check its block and
+// the element's table for every element).
+func elems(m runtime.Msg, f *runtime.FieldInfo) iter.Seq2[int, runtime.Msg] {
+	return runtime.NewMessageList(m, f.Field, f.Type).All()
+}
+
 // elemBits returns element i of a repeated scalar field.
 func elemBits(m runtime.Msg, fp *fieldPlan, i int) uint64 {
 	switch fp.size {
@@ -361,12 +369,12 @@ func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, 
 	}
 	switch {
 	case fp.isMap:
-		return appendMap(b, m, fp, n, depth)
+		return appendMap(b, m, fp, depth)
 	case fp.kind == protoreflect.MessageKind:
 		sub := fp.subPlan()
 		var err error
-		for i := range n {
-			if b, err = appendMessageField(b, fp, m.ElemMessage(f.Field, i, f.Type), sub, depth); err != nil {
+		for _, e := range elems(m, f) {
+			if b, err = appendMessageField(b, fp, e, sub, depth); err != nil {
 				return b, err
 			}
 		}
@@ -408,11 +416,11 @@ func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 	total := 0
 	switch {
 	case fp.isMap:
-		return sizeMap(m, fp, n, depth)
+		return sizeMap(m, fp, depth)
 	case fp.kind == protoreflect.MessageKind:
 		sub := fp.subPlan()
-		for i := range n {
-			s, err := sizeMessage(m.ElemMessage(f.Field, i, f.Type), sub, depth+1)
+		for _, e := range elems(m, f) {
+			s, err := sizeMessage(e, sub, depth+1)
 			if err != nil {
 				return 0, err
 			}
@@ -459,11 +467,11 @@ type mapEntry struct {
 const mapEntries = 32
 
 // mapOrder returns the entries to write, sorted by key.
-func mapOrder(m runtime.Msg, fp *fieldPlan, n int, scratch []mapEntry) []mapEntry {
+func mapOrder(m runtime.Msg, fp *fieldPlan, scratch []mapEntry) []mapEntry {
 	f, kf := fp.f, fp.key
 	entries := scratch[:0]
-	for i := range n {
-		e := mapEntry{msg: m.ElemMessage(f.Field, i, f.Type)}
+	for _, msg := range elems(m, f) {
+		e := mapEntry{msg: msg}
 		if kf.kind == protoreflect.StringKind {
 			e.key = e.msg.StringBytes(kf.f.Field)
 		} else {
@@ -551,10 +559,10 @@ func appendEntryField(b []byte, e runtime.Msg, kv *fieldPlan, depth int) ([]byte
 
 // appendMap writes the entries of map field fp, each as appendMessageField
 // writes a message: its length patched in after it.
-func appendMap(b []byte, m runtime.Msg, fp *fieldPlan, n, depth int) ([]byte, error) {
+func appendMap(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error) {
 	var scratch [mapEntries]mapEntry
 	var err error
-	for _, e := range mapOrder(m, fp, n, scratch[:]) {
+	for _, e := range mapOrder(m, fp, scratch[:]) {
 		b = fp.appendTag(b)
 		at := len(b)
 		b = append(b, 0)
@@ -568,10 +576,10 @@ func appendMap(b []byte, m runtime.Msg, fp *fieldPlan, n, depth int) ([]byte, er
 	return b, nil
 }
 
-func sizeMap(m runtime.Msg, fp *fieldPlan, n, depth int) (int, error) {
+func sizeMap(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 	var scratch [mapEntries]mapEntry
 	total := 0
-	for _, e := range mapOrder(m, fp, n, scratch[:]) {
+	for _, e := range mapOrder(m, fp, scratch[:]) {
 		size, err := entrySize(e.msg, fp, depth)
 		if err != nil {
 			return 0, err

@@ -3,6 +3,7 @@ package ros
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 
 	"github.com/phaser-go/phaser/runtime"
@@ -92,6 +93,19 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 		if n > it.array {
 			return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", f.Desc.FullName(), n, it.array)
 		}
+		if it.messages() {
+			for _, e := range elems(m, f) {
+				if err := writeElemMessage(w, e, it); err != nil {
+					return err
+				}
+			}
+			for range it.array - n {
+				if err := writeElemMessage(w, runtime.Msg{}, it); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		for i := range it.array {
 			if err := writeElem(w, m, it, i, i < n); err != nil {
 				return err
@@ -106,8 +120,15 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 			w.Buf = append(w.Buf, storedElems(m, it)...)
 			return nil
 		case it.rt == Message && !it.isAny:
-			for i := range n {
-				if err := writeMessage(w, m.ElemMessage(f.Field, i, f.Type), it.sub); err != nil {
+			for _, e := range elems(m, f) {
+				if err := writeMessage(w, e, it.sub); err != nil {
+					return err
+				}
+			}
+			return nil
+		case it.messages():
+			for _, e := range elems(m, f) {
+				if err := writeElemMessage(w, e, it); err != nil {
 					return err
 				}
 			}
@@ -180,27 +201,39 @@ func writeMember(w *Writer, m runtime.Msg, mi *item) error {
 	return nil
 }
 
-// writeElem writes element i of a repeated field, or its default when it
-// is not stored (fixed arrays).
+// elems iterates over the elements of repeated message field f of m,
+// walking the field once (At would find the field, check its block and
+// the element's table for every element).
+func elems(m runtime.Msg, f *runtime.FieldInfo) iter.Seq2[int, runtime.Msg] {
+	return runtime.NewMessageList(m, f.Field, f.Type).All()
+}
+
+// messages reports whether the elements of repeated field it are messages
+// (time and duration included).
+func (it *item) messages() bool {
+	return it.rt == Message || it.rt == Time || it.rt == Duration
+}
+
+// writeElemMessage writes element e of a repeated message field; the zero
+// Msg is the default element of a fixed array.
+func writeElemMessage(w *Writer, e runtime.Msg, it *item) error {
+	if it.rt == Message {
+		return writeSub(w, e, it)
+	}
+	writeTime(w, e, it.rt)
+	return nil
+}
+
+// writeElem writes element i of a repeated field of strings or scalars, or
+// its default when it is not stored (fixed arrays).
 func writeElem(w *Writer, m runtime.Msg, it *item, i int, stored bool) error {
 	f := it.f
-	switch it.rt {
-	case String:
+	if it.rt == String {
 		if !stored {
 			w.Uint32(0)
 			return nil
 		}
 		return w.String(m.ElemString(f.Field, i))
-	case Message, Time, Duration:
-		var e runtime.Msg
-		if stored {
-			e = m.ElemMessage(f.Field, i, f.Type)
-		}
-		if it.rt == Message {
-			return writeSub(w, e, it)
-		}
-		writeTime(w, e, it.rt)
-		return nil
 	}
 	var v uint64
 	if stored {
@@ -342,12 +375,25 @@ func sizeItem(m runtime.Msg, it *item) (int, error) {
 			}
 			count, total = it.array, 0
 		}
-		for i := range count {
-			s, err := sizeElem(m, it, i, i < n)
-			if err != nil {
-				return 0, err
+		if it.rt == Message {
+			for _, e := range elems(m, f) {
+				s, err := sizeSub(e, it)
+				if err != nil {
+					return 0, err
+				}
+				total += s
 			}
-			total += s
+			for range count - n {
+				s, err := sizeSub(runtime.Msg{}, it)
+				if err != nil {
+					return 0, err
+				}
+				total += s
+			}
+			return total, nil
+		}
+		for i := range count {
+			total += sizeElem(m, it, i, i < n)
 		}
 		return total, nil
 	}
@@ -370,21 +416,16 @@ func sizeMember(m runtime.Msg, mi *item) (int, error) {
 	return mi.rt.Width(), nil
 }
 
-func sizeElem(m runtime.Msg, it *item, i int, stored bool) (int, error) {
-	switch it.rt {
-	case String:
+// sizeElem returns the size of element i of a repeated field that is not
+// of messages, or of its default when it is not stored (fixed arrays).
+func sizeElem(m runtime.Msg, it *item, i int, stored bool) int {
+	if it.rt == String {
 		if !stored {
-			return 4, nil
+			return 4
 		}
-		return 4 + len(m.ElemString(it.f.Field, i)), nil
-	case Message:
-		var e runtime.Msg
-		if stored {
-			e = m.ElemMessage(it.f.Field, i, it.f.Type)
-		}
-		return sizeSub(e, it)
+		return 4 + len(m.ElemString(it.f.Field, i))
 	}
-	return it.rt.Width(), nil
+	return it.rt.Width()
 }
 
 func sizeSub(m runtime.Msg, it *item) (int, error) {
