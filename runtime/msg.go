@@ -212,13 +212,19 @@ func (m Msg) setBit(id uint8, on bool) {
 	le.PutUint32(m.p.mem[w:], v)
 }
 
-// wloc resolves field f for a write of n bytes.
+// wloc resolves field f for a write of n bytes, and checks that the
+// presence word of its id lies in the payload too (a received table can
+// give any id).
 func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
-	if !m.writable() {
+	off, id, ok := uint32(0), f.ID, m.fast && m.off != 0 && m.p.buf != nil
+	if ok { // loc's common case, without its call
+		off = m.off + f.Offset
+	} else if !m.writable() {
+		return 0, 0, false
+	} else if off, id, ok = m.loc(f); !ok {
 		return 0, 0, false
 	}
-	off, id, ok := m.loc(f)
-	if !ok || uint64(off)+uint64(n) > uint64(len(m.p.mem)) {
+	if mem := m.p.mem; uint64(off)+uint64(n) > uint64(len(mem)) || uint64(m.off)+8+4*uint64(id>>5) > uint64(len(mem)) {
 		return 0, 0, false
 	}
 	return off, id, true

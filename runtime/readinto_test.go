@@ -54,3 +54,52 @@ func TestReadIntoForgetsVerifiedTables(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteHostilePresenceID opens, for writing, a payload whose root
+// message is the last bytes of the buffer and whose table gives seq the
+// presence id 254 (word 7, past the end of the message and of the buffer):
+// Set32 must refuse the write, not index past the payload.
+func TestWriteHostilePresenceID(t *testing.T) {
+	header, _, _ := testTypes(t)
+	seq, frame := field(header, "seq"), field(header, "frame_id")
+	le := binary.LittleEndian
+	tried := 0
+	for size := 64; size <= 4096; size += 4 {
+		mem := make([]byte, size)
+		m, err := runtime.NewIn(header, mem)
+		if err != nil {
+			continue
+		}
+		m.SetString(frame.Field, string(make([]byte, 12)))
+		if m.Failed() {
+			continue
+		}
+		root := le.Uint32(mem[4:])
+		tab := le.Uint32(mem[root:])
+		s := le.Uint32(mem[root+frame.Offset:]) // string block: length, then bytes
+		msg := s + 4                            // the bytes become the root message
+		if uint64(msg)+4+4*(254>>5)+4 <= uint64(len(mem)) {
+			continue // the presence word would still lie in the buffer
+		}
+		entry := tab + 16 + 4*(seq.Number-le.Uint32(mem[tab+4:]))
+		if le.Uint32(mem[entry:]) != seq.Offset|uint32(seq.ID)<<24 {
+			t.Fatalf("seq's table entry %#x is not the compiled one", le.Uint32(mem[entry:]))
+		}
+		le.PutUint32(mem[entry:], seq.Offset|254<<24)
+		le.PutUint32(mem[msg:], tab)
+		le.PutUint32(mem[4:], msg)
+		tried++
+		w, err := runtime.Open(header, mem)
+		if err != nil {
+			continue // not a payload Open accepts: nothing to write through
+		}
+		before := bytes.Clone(mem)
+		w.Set32(seq.Field, 7)
+		w.ClearScalar(seq.Field)
+		if !bytes.Equal(before, mem) {
+			t.Errorf("size %d: a write through presence id 254 changed the payload", size)
+		}
+		return
+	}
+	t.Fatalf("no buffer size put the root message's presence word past the end (%d tried)", tried)
+}
