@@ -57,32 +57,59 @@ func appendMessage(b []byte, m runtime.Msg, p *plan, depth int) ([]byte, error) 
 	if p.t.IsAny() {
 		return appendAny(b, m, depth)
 	}
+	// Scalars through the view when the message has its compiled layout
+	// (inlined reads), else through m.
+	view, fast := m.View(p.t)
 	var err error
 	for _, fp := range p.fields {
 		f := fp.f.Field
 		switch fp.op {
 		case opFixed32:
-			if v := m.Get32(f); v != 0 {
+			v := view.Get32(f)
+			if !fast {
+				v = m.Get32(f)
+			}
+			if v != 0 {
 				b = binary.LittleEndian.AppendUint32(fp.appendTag(b), v)
 			}
 		case opFixed64:
-			if v := m.Get64(f); v != 0 {
+			v := view.Get64(f)
+			if !fast {
+				v = m.Get64(f)
+			}
+			if v != 0 {
 				b = binary.LittleEndian.AppendUint64(fp.appendTag(b), v)
 			}
 		case opInt32:
-			if v := m.Get32(f); v != 0 {
+			v := view.Get32(f)
+			if !fast {
+				v = m.Get32(f)
+			}
+			if v != 0 {
 				b = appendVarint(fp.appendTag(b), uint64(int64(int32(v))))
 			}
 		case opUint32:
-			if v := m.Get32(f); v != 0 {
+			v := view.Get32(f)
+			if !fast {
+				v = m.Get32(f)
+			}
+			if v != 0 {
 				b = appendVarint(fp.appendTag(b), uint64(v))
 			}
 		case opVarint64:
-			if v := m.Get64(f); v != 0 {
+			v := view.Get64(f)
+			if !fast {
+				v = m.Get64(f)
+			}
+			if v != 0 {
 				b = appendVarint(fp.appendTag(b), v)
 			}
 		case opBool:
-			if m.Get8(f) != 0 {
+			v := view.Get8(f)
+			if !fast {
+				v = m.Get8(f)
+			}
+			if v != 0 {
 				b = append(fp.appendTag(b), 1)
 			}
 		case opString:

@@ -50,12 +50,23 @@ func Size(m runtime.Msg, t *runtime.Type) (int, error) {
 }
 
 func writeMessage(w *Writer, m runtime.Msg, p *plan) error {
+	// Scalars through the view when the message has its compiled layout
+	// (inlined reads), else through m.
+	v, view := m.View(p.t)
 	for _, it := range p.items {
 		switch it.op {
 		case opCopy32:
-			w.Uint32(m.Get32(it.f.Field))
+			x := v.Get32(it.f.Field)
+			if !view {
+				x = m.Get32(it.f.Field)
+			}
+			w.Uint32(x)
 		case opCopy64:
-			w.Uint64(m.Get64(it.f.Field))
+			x := v.Get64(it.f.Field)
+			if !view {
+				x = m.Get64(it.f.Field)
+			}
+			w.Uint64(x)
 		case opString:
 			if err := w.String(m.StringBytes(it.f.Field)); err != nil {
 				return err

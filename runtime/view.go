@@ -1,0 +1,61 @@
+package runtime
+
+// View is the bytes of one message, bounds-checked once, for code that
+// reads many of its scalar fields (the wire encoders): its getters are
+// small enough for the compiler to inline, where Msg's must also handle a
+// message whose table differs from the compiled one. A View exists only
+// for a message laid out with its compiled table: Msg.View reports false
+// otherwise, and the Msg getters are the way to read it.
+//
+// The zero View reads every field as absent. A View aliases the payload:
+// like StringBytes, it is valid until the payload is next written.
+type View struct {
+	b []byte // the message: table word, presence words, fields
+}
+
+// View returns the view of m, a message of type t, and whether m is laid
+// out with t's compiled table and lies whole in the payload.
+func (m Msg) View(t *Type) (View, bool) {
+	if !m.fast || m.off == 0 {
+		return View{}, false
+	}
+	end := uint64(m.off) + uint64(t.BinarySize(m.p.version))
+	if end > uint64(len(m.p.mem)) {
+		return View{}, false
+	}
+	return View{m.p.mem[m.off:end:end]}, true
+}
+
+// has reports whether presence bit id is set (word id/32 after the table
+// word, little-endian: byte id/8, bit id%8).
+func (v View) has(id uint8) bool {
+	w := 4 + int(id>>3)
+	return w < len(v.b) && v.b[w]>>(id&7)&1 != 0
+}
+
+// Has reports whether scalar field f is present.
+func (v View) Has(f Field) bool { return v.has(f.ID) }
+
+// Get8 returns the 1-byte value of scalar field f, or 0 if f is absent.
+func (v View) Get8(f Field) uint8 {
+	if o := int(f.Offset); o < len(v.b) && v.has(f.ID) {
+		return v.b[o]
+	}
+	return 0
+}
+
+// Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
+func (v View) Get32(f Field) uint32 {
+	if o := int(f.Offset); o+4 <= len(v.b) && v.has(f.ID) {
+		return le.Uint32(v.b[o:])
+	}
+	return 0
+}
+
+// Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
+func (v View) Get64(f Field) uint64 {
+	if o := int(f.Offset); o+8 <= len(v.b) && v.has(f.ID) {
+		return le.Uint64(v.b[o:])
+	}
+	return 0
+}

@@ -1,0 +1,92 @@
+package runtime_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// TestView: a View reads every scalar as the Msg getters do, exists only
+// for a message with its compiled table lying whole in the payload, and
+// its zero value reads fields as absent.
+func TestView(t *testing.T) {
+	header, _, _ := testTypes(t)
+	seq, stamp := field(header, "seq"), field(header, "stamp")
+	secs, nanos := field(stamp.Type, "seconds"), field(stamp.Type, "nanos")
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		m := runtime.New(header, runtime.Options{Version: v})
+		st := m.MutableMessage(stamp.Field, stamp.Type)
+		if view, ok := m.View(header); !ok || view.Has(seq.Field) || view.Get32(seq.Field) != 0 {
+			t.Fatalf("%v: new message: view %v, seq present %v", v, ok, view.Has(seq.Field))
+		}
+		m.Set32(seq.Field, 0xdeadbeef)
+		st.Set64(secs.Field, 1<<40+3)
+		m.ClearScalar(seq.Field) // absent again, its bytes kept
+		st.Set32(nanos.Field, 9)
+		for _, c := range []struct {
+			m runtime.Msg
+			t *runtime.Type
+		}{{m, header}, {st, stamp.Type}} {
+			view, ok := c.m.View(c.t)
+			if !ok {
+				t.Fatalf("%v %s: no view of a message with its compiled table", v, c.t.Name())
+			}
+			for _, f := range c.t.Fields() {
+				if f.Kind == runtime.Message || f.Kind == runtime.String || f.Kind == runtime.Bytes || f.Repeated {
+					continue
+				}
+				var got, want uint64 // at the field's width
+				switch f.Size {
+				case 1:
+					got, want = uint64(view.Get8(f.Field)), uint64(c.m.Get8(f.Field))
+				case 4:
+					got, want = uint64(view.Get32(f.Field)), uint64(c.m.Get32(f.Field))
+				default:
+					got, want = view.Get64(f.Field), c.m.Get64(f.Field)
+				}
+				if view.Has(f.Field) != c.m.Has(f.Field) || got != want {
+					t.Errorf("%v %s.%s: view reads %v %d, Msg %v %d", v, c.t.Name(), f.Name, view.Has(f.Field), got, c.m.Has(f.Field), want)
+				}
+			}
+		}
+		if view, _ := st.View(stamp.Type); view.Get64(secs.Field) != 1<<40+3 || view.Get32(nanos.Field) != 9 {
+			t.Errorf("%v: view of stamp reads %d %d", v, view.Get64(secs.Field), view.Get32(nanos.Field))
+		}
+		if view, _ := m.View(header); view.Get32(seq.Field) != 0 {
+			t.Errorf("%v: a cleared seq reads %#x through the view", v, view.Get32(seq.Field))
+		}
+
+		// A message whose table is not the compiled one has no view.
+		data := bytes.Clone(m.PayloadBytes())
+		le := binary.LittleEndian
+		root := le.Uint32(data[4:])
+		tab := le.Uint32(data[root:])
+		data[tab+uint32(len(header.Table()))-1] ^= 0xff
+		if r, err := runtime.Read(header, data); err != nil {
+			t.Fatal(err)
+		} else if _, ok := r.View(header); ok {
+			t.Errorf("%v: a view of a message whose table differs", v)
+		}
+		// Nor does one that runs past the end of the bytes.
+		data = bytes.Clone(m.PayloadBytes())
+		end := int(root) + int(header.BinarySize(v))
+		if end > len(data) {
+			t.Fatalf("%v: the root ends at %d, past the %d payload bytes", v, end, len(data))
+		}
+		if r, err := runtime.Read(header, data[:end-1]); err != nil {
+			t.Fatal(err)
+		} else if _, ok := r.View(header); ok {
+			t.Errorf("%v: a view of a message cut short", v)
+		}
+	}
+	var zero runtime.View
+	if zero.Has(seq.Field) || zero.Get8(seq.Field) != 0 || zero.Get32(seq.Field) != 0 || zero.Get64(seq.Field) != 0 {
+		t.Error("the zero View reads a field as present")
+	}
+	if _, ok := (runtime.Msg{}).View(header); ok {
+		t.Error("the zero Msg has a view")
+	}
+}
