@@ -168,8 +168,9 @@ func init() {
 			return &Small{Name: x.Name(), BirthDay: x.BirthDay(), Phone: x.Phone(), Siblings: x.Siblings(), Spouse: x.Spouse(), Money: x.Money()}
 		},
 		func(x pbphaser.SmallStruct) uint64 {
-			return useBytes(x.NameBytes()) + uint64(x.BirthDay()) + useBytes(x.PhoneBytes()) +
-				uint64(x.Siblings()) + b2u(x.Spouse()) + f64(x.Money())
+			v := x.View()
+			return useBytes(x.NameBytes()) + uint64(v.BirthDay()) + useBytes(x.PhoneBytes()) +
+				uint64(v.Siblings()) + b2u(v.Spouse()) + f64(v.Money())
 		},
 		func(x pbphaser.SmallStruct) uint64 { return f64(x.Money()) },
 	)
@@ -223,11 +224,11 @@ func init() {
 		},
 		func(x pbphaser.Imu) uint64 {
 			s := phaserUseHeader(x.Header())
-			o := x.Orientation()
+			o := x.Orientation().View()
 			s += f64(o.X()) + f64(o.Y()) + f64(o.Z()) + f64(o.W())
-			a := x.AngularVelocity()
+			a := x.AngularVelocity().View()
 			s += f64(a.X()) + f64(a.Y()) + f64(a.Z())
-			l := x.LinearAcceleration()
+			l := x.LinearAcceleration().View()
 			s += f64(l.X()) + f64(l.Y()) + f64(l.Z())
 			s += phaserSum64(x.OrientationCovariance()) + phaserSum64(x.AngularVelocityCovariance()) +
 				phaserSum64(x.LinearAccelerationCovariance())
@@ -280,14 +281,15 @@ func init() {
 			return v
 		},
 		func(x pbphaser.Cloud) uint64 {
-			s := phaserUseHeader(x.Header()) + uint64(x.Height()) + uint64(x.Width()) + b2u(x.IsBigendian()) +
-				uint64(x.PointStep()) + uint64(x.RowStep()) + useBytes(x.DataBytes()) + b2u(x.IsDense())
-			fs := x.Fields()
-			for j := range fs.Len() {
-				f := fs.At(j)
-				s += useBytes(f.NameBytes()) + uint64(f.Offset()) + uint64(f.Datatype()) + uint64(f.Count())
+			v := x.View()
+			s := phaserUseHeader(x.Header()) + uint64(v.Height()) + uint64(v.Width()) + b2u(v.IsBigendian()) +
+				uint64(v.PointStep()) + uint64(v.RowStep()) + useBytes(x.DataBytes()) + b2u(v.IsDense())
+			for _, f := range x.Fields().All() {
+				fv := f.View()
+				s += useBytes(f.NameBytes()) + uint64(fv.Offset()) + uint64(fv.Datatype()) + uint64(fv.Count())
 			}
 			for _, p := range x.Points().All() {
+				p := p.View()
 				s += f32(p.X()) + f32(p.Y()) + f32(p.Z()) + f32(p.Intensity())
 			}
 			return s
@@ -310,7 +312,7 @@ func phaserGetHeader(x pbphaser.Header) Header {
 }
 
 func phaserUseHeader(x pbphaser.Header) uint64 {
-	st := x.Stamp()
+	st := x.Stamp().View()
 	return uint64(x.Seq()) + uint64(st.Seconds()) + uint64(st.Nanos()) + useBytes(x.FrameIdBytes())
 }
 

@@ -61,11 +61,11 @@ func init() {
 		},
 		func(x pbphaserros.Imu) uint64 {
 			s := rosfeUseHeader(x.Header())
-			o := x.Orientation()
+			o := x.Orientation().View()
 			s += f64(o.X()) + f64(o.Y()) + f64(o.Z()) + f64(o.W())
-			a := x.AngularVelocity()
+			a := x.AngularVelocity().View()
 			s += f64(a.X()) + f64(a.Y()) + f64(a.Z())
-			l := x.LinearAcceleration()
+			l := x.LinearAcceleration().View()
 			s += f64(l.X()) + f64(l.Y()) + f64(l.Z())
 			s += phaserSum64(x.OrientationCovariance()) + phaserSum64(x.AngularVelocityCovariance()) +
 				phaserSum64(x.LinearAccelerationCovariance())
@@ -89,6 +89,6 @@ func rosfeGetHeader(x pbphaserros.Header) Header {
 }
 
 func rosfeUseHeader(x pbphaserros.Header) uint64 {
-	st := x.Stamp()
+	st := x.Stamp().View()
 	return uint64(x.Seq()) + uint64(st.Seconds()) + uint64(st.Nanos()) + useBytes(x.FrameIdBytes())
 }

@@ -59,3 +59,51 @@ func (v View) Get64(f Field) uint64 {
 	}
 	return 0
 }
+
+// ViewOf returns a view of m, a message of type t, whatever its layout:
+// m's bytes when it has t's compiled table (View), else a copy of its
+// singular scalar fields, outside oneofs, laid out with t's compiled table
+// and allocated here (a payload written with another version of the
+// schema). An absent m gives the zero View.
+func (m Msg) ViewOf(t *Type) View {
+	if v, ok := m.View(t); ok {
+		return v
+	}
+	if !m.IsPresent() {
+		return View{}
+	}
+	n := uint32(8) // table word and a presence word at least
+	for _, f := range t.fields {
+		if viewable(f) {
+			n = max(n, f.Offset+f.Size, 4+uint32(f.ID>>3)+1)
+		}
+	}
+	b := make([]byte, n)
+	for _, f := range t.fields {
+		if !viewable(f) || !m.Has(f.Field) {
+			continue
+		}
+		switch f.Size {
+		case 1:
+			b[f.Offset] = m.Get8(f.Field)
+		case 4:
+			le.PutUint32(b[f.Offset:], m.Get32(f.Field))
+		case 8:
+			le.PutUint64(b[f.Offset:], m.Get64(f.Field))
+		default:
+			continue
+		}
+		b[4+f.ID>>3] |= 1 << (f.ID & 7)
+	}
+	return View{b}
+}
+
+// viewable reports whether ViewOf copies field f: a singular scalar
+// outside any oneof.
+func viewable(f *FieldInfo) bool {
+	switch f.Kind {
+	case Message, String, Bytes:
+		return false
+	}
+	return !f.Repeated && f.Union == nil && f.Size <= 8
+}

@@ -3,6 +3,7 @@ package runtime_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"testing"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -34,23 +35,8 @@ func TestView(t *testing.T) {
 			if !ok {
 				t.Fatalf("%v %s: no view of a message with its compiled table", v, c.t.Name())
 			}
-			for _, f := range c.t.Fields() {
-				if f.Kind == runtime.Message || f.Kind == runtime.String || f.Kind == runtime.Bytes || f.Repeated {
-					continue
-				}
-				var got, want uint64 // at the field's width
-				switch f.Size {
-				case 1:
-					got, want = uint64(view.Get8(f.Field)), uint64(c.m.Get8(f.Field))
-				case 4:
-					got, want = uint64(view.Get32(f.Field)), uint64(c.m.Get32(f.Field))
-				default:
-					got, want = view.Get64(f.Field), c.m.Get64(f.Field)
-				}
-				if view.Has(f.Field) != c.m.Has(f.Field) || got != want {
-					t.Errorf("%v %s.%s: view reads %v %d, Msg %v %d", v, c.t.Name(), f.Name, view.Has(f.Field), got, c.m.Has(f.Field), want)
-				}
-			}
+			sameAsMsg(t, fmt.Sprint(v, " View"), view, c.m, c.t)
+			sameAsMsg(t, fmt.Sprint(v, " ViewOf"), c.m.ViewOf(c.t), c.m, c.t)
 		}
 		if view, _ := st.View(stamp.Type); view.Get64(secs.Field) != 1<<40+3 || view.Get32(nanos.Field) != 9 {
 			t.Errorf("%v: view of stamp reads %d %d", v, view.Get64(secs.Field), view.Get32(nanos.Field))
@@ -59,17 +45,32 @@ func TestView(t *testing.T) {
 			t.Errorf("%v: a cleared seq reads %#x through the view", v, view.Get32(seq.Field))
 		}
 
-		// A message whose table is not the compiled one has no view.
-		data := bytes.Clone(m.PayloadBytes())
+		// A message whose table is not the compiled one (here seq's entry
+		// points at frame_id's slot) has no view; ViewOf copies what its
+		// own table gives.
+		w := runtime.New(header, runtime.Options{Version: v})
+		w.Set32(seq.Field, 7)
+		w.SetString(field(header, "frame_id").Field, "base_link")
+		data := bytes.Clone(w.PayloadBytes())
 		le := binary.LittleEndian
 		root := le.Uint32(data[4:])
 		tab := le.Uint32(data[root:])
-		data[tab+uint32(len(header.Table()))-1] ^= 0xff
+		entry := tab + 16 + 4*(seq.Number-le.Uint32(data[tab+4:]))
+		if got := le.Uint32(data[entry:]); got != seq.Offset|uint32(seq.ID)<<24 {
+			t.Fatalf("%v: seq's table entry %#x is not the compiled one", v, got)
+		}
+		le.PutUint32(data[entry:], field(header, "frame_id").Offset|uint32(seq.ID)<<24)
 		if r, err := runtime.Read(header, data); err != nil {
 			t.Fatal(err)
 		} else if _, ok := r.View(header); ok {
 			t.Errorf("%v: a view of a message whose table differs", v)
+		} else if view := r.ViewOf(header); view.Get32(seq.Field) == 7 || view.Get32(seq.Field) != r.Get32(seq.Field) {
+			t.Errorf("%v: ViewOf reads seq %d through a changed table, Msg %d", v, view.Get32(seq.Field), r.Get32(seq.Field))
+		} else {
+			sameAsMsg(t, fmt.Sprint(v, " ViewOf with a changed table"), view, r, header)
 		}
+		data = bytes.Clone(m.PayloadBytes())
+		root = le.Uint32(data[4:])
 		// Nor does one that runs past the end of the bytes.
 		data = bytes.Clone(m.PayloadBytes())
 		end := int(root) + int(header.BinarySize(v))
@@ -88,5 +89,28 @@ func TestView(t *testing.T) {
 	}
 	if _, ok := (runtime.Msg{}).View(header); ok {
 		t.Error("the zero Msg has a view")
+	}
+}
+
+// sameAsMsg checks that view reads every singular scalar of m, a message
+// of type typ, as m's getters do.
+func sameAsMsg(t *testing.T, what string, view runtime.View, m runtime.Msg, typ *runtime.Type) {
+	t.Helper()
+	for _, f := range typ.Fields() {
+		if f.Kind == runtime.Message || f.Kind == runtime.String || f.Kind == runtime.Bytes || f.Repeated || f.Union != nil {
+			continue
+		}
+		var got, want uint64 // at the field's width
+		switch f.Size {
+		case 1:
+			got, want = uint64(view.Get8(f.Field)), uint64(m.Get8(f.Field))
+		case 4:
+			got, want = uint64(view.Get32(f.Field)), uint64(m.Get32(f.Field))
+		default:
+			got, want = view.Get64(f.Field), m.Get64(f.Field)
+		}
+		if view.Has(f.Field) != m.Has(f.Field) || got != want {
+			t.Errorf("%s %s.%s: view reads %v %d, Msg %v %d", what, typ.Name(), f.Name, view.Has(f.Field), got, m.Has(f.Field), want)
+		}
 	}
 }

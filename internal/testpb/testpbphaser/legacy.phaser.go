@@ -442,6 +442,50 @@ func (x Legacy) ClearPickName() {
 	x.m.ClearOneof(phaserUnion_Legacy_Pick, runtime.Field{Number: 21, Offset: 80, ID: 1})
 }
 
+// LegacyView reads the singular scalar fields of a Legacy in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type LegacyView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Legacy) View() LegacyView { return LegacyView{x.m.ViewOf(phaserType_Legacy)} }
+
+// Id returns field id (1).
+func (v LegacyView) Id() int32 { return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasId reports the presence of field id (1).
+func (v LegacyView) HasId() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Big returns field big (3).
+func (v LegacyView) Big() int64 { return int64(v.v.Get64(runtime.Field{Number: 3, Offset: 16, ID: 1})) }
+
+// HasBig reports the presence of field big (3).
+func (v LegacyView) HasBig() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+
+// Kind returns field kind (4).
+func (v LegacyView) Kind() Legacy_Kind {
+	return Legacy_Kind(int32(v.v.Get32(runtime.Field{Number: 4, Offset: 24, ID: 2})))
+}
+
+// HasKind reports the presence of field kind (4).
+func (v LegacyView) HasKind() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 24, ID: 2}) }
+
+// Flag returns field flag (5).
+func (v LegacyView) Flag() bool { return v.v.Get8(runtime.Field{Number: 5, Offset: 28, ID: 3}) != 0 }
+
+// HasFlag reports the presence of field flag (5).
+func (v LegacyView) HasFlag() bool { return v.v.Has(runtime.Field{Number: 5, Offset: 28, ID: 3}) }
+
+// Ratio returns field ratio (6).
+func (v LegacyView) Ratio() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 6, Offset: 32, ID: 4}))
+}
+
+// HasRatio reports the presence of field ratio (6).
+func (v LegacyView) HasRatio() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 32, ID: 4}) }
+
 // LegacyList is a handle on a repeated field of Legacy messages.
 type LegacyList struct{ l runtime.MessageList }
 

@@ -554,6 +554,126 @@ func (x Scalars) HasFColor() bool { return x.m.Has(runtime.Field{Number: 16, Off
 // ClearFColor clears field f_color (16).
 func (x Scalars) ClearFColor() { x.m.ClearScalar(runtime.Field{Number: 16, Offset: 108, ID: 13}) }
 
+// ScalarsView reads the singular scalar fields of a Scalars in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type ScalarsView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Scalars) View() ScalarsView { return ScalarsView{x.m.ViewOf(phaserType_Scalars)} }
+
+// FDouble returns field f_double (1).
+func (v ScalarsView) FDouble() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasFDouble reports the presence of field f_double (1).
+func (v ScalarsView) HasFDouble() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// FFloat returns field f_float (2).
+func (v ScalarsView) FFloat() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasFFloat reports the presence of field f_float (2).
+func (v ScalarsView) HasFFloat() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
+// FInt32 returns field f_int32 (3).
+func (v ScalarsView) FInt32() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 3, Offset: 20, ID: 2}))
+}
+
+// HasFInt32 reports the presence of field f_int32 (3).
+func (v ScalarsView) HasFInt32() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 20, ID: 2}) }
+
+// FInt64 returns field f_int64 (4).
+func (v ScalarsView) FInt64() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 4, Offset: 24, ID: 3}))
+}
+
+// HasFInt64 reports the presence of field f_int64 (4).
+func (v ScalarsView) HasFInt64() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 24, ID: 3}) }
+
+// FUint32 returns field f_uint32 (5).
+func (v ScalarsView) FUint32() uint32 { return v.v.Get32(runtime.Field{Number: 5, Offset: 32, ID: 4}) }
+
+// HasFUint32 reports the presence of field f_uint32 (5).
+func (v ScalarsView) HasFUint32() bool { return v.v.Has(runtime.Field{Number: 5, Offset: 32, ID: 4}) }
+
+// FUint64 returns field f_uint64 (6).
+func (v ScalarsView) FUint64() uint64 { return v.v.Get64(runtime.Field{Number: 6, Offset: 40, ID: 5}) }
+
+// HasFUint64 reports the presence of field f_uint64 (6).
+func (v ScalarsView) HasFUint64() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 40, ID: 5}) }
+
+// FSint32 returns field f_sint32 (7).
+func (v ScalarsView) FSint32() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 7, Offset: 48, ID: 6}))
+}
+
+// HasFSint32 reports the presence of field f_sint32 (7).
+func (v ScalarsView) HasFSint32() bool { return v.v.Has(runtime.Field{Number: 7, Offset: 48, ID: 6}) }
+
+// FSint64 returns field f_sint64 (8).
+func (v ScalarsView) FSint64() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 8, Offset: 56, ID: 7}))
+}
+
+// HasFSint64 reports the presence of field f_sint64 (8).
+func (v ScalarsView) HasFSint64() bool { return v.v.Has(runtime.Field{Number: 8, Offset: 56, ID: 7}) }
+
+// FFixed32 returns field f_fixed32 (9).
+func (v ScalarsView) FFixed32() uint32 { return v.v.Get32(runtime.Field{Number: 9, Offset: 64, ID: 8}) }
+
+// HasFFixed32 reports the presence of field f_fixed32 (9).
+func (v ScalarsView) HasFFixed32() bool { return v.v.Has(runtime.Field{Number: 9, Offset: 64, ID: 8}) }
+
+// FFixed64 returns field f_fixed64 (10).
+func (v ScalarsView) FFixed64() uint64 {
+	return v.v.Get64(runtime.Field{Number: 10, Offset: 72, ID: 9})
+}
+
+// HasFFixed64 reports the presence of field f_fixed64 (10).
+func (v ScalarsView) HasFFixed64() bool { return v.v.Has(runtime.Field{Number: 10, Offset: 72, ID: 9}) }
+
+// FSfixed32 returns field f_sfixed32 (11).
+func (v ScalarsView) FSfixed32() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 11, Offset: 80, ID: 10}))
+}
+
+// HasFSfixed32 reports the presence of field f_sfixed32 (11).
+func (v ScalarsView) HasFSfixed32() bool {
+	return v.v.Has(runtime.Field{Number: 11, Offset: 80, ID: 10})
+}
+
+// FSfixed64 returns field f_sfixed64 (12).
+func (v ScalarsView) FSfixed64() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 12, Offset: 88, ID: 11}))
+}
+
+// HasFSfixed64 reports the presence of field f_sfixed64 (12).
+func (v ScalarsView) HasFSfixed64() bool {
+	return v.v.Has(runtime.Field{Number: 12, Offset: 88, ID: 11})
+}
+
+// FBool returns field f_bool (13).
+func (v ScalarsView) FBool() bool {
+	return v.v.Get8(runtime.Field{Number: 13, Offset: 96, ID: 12}) != 0
+}
+
+// HasFBool reports the presence of field f_bool (13).
+func (v ScalarsView) HasFBool() bool { return v.v.Has(runtime.Field{Number: 13, Offset: 96, ID: 12}) }
+
+// FColor returns field f_color (16).
+func (v ScalarsView) FColor() Color {
+	return Color(int32(v.v.Get32(runtime.Field{Number: 16, Offset: 108, ID: 13})))
+}
+
+// HasFColor reports the presence of field f_color (16).
+func (v ScalarsView) HasFColor() bool { return v.v.Has(runtime.Field{Number: 16, Offset: 108, ID: 13}) }
+
 // ScalarsList is a handle on a repeated field of Scalars messages.
 type ScalarsList struct{ l runtime.MessageList }
 
@@ -1099,6 +1219,22 @@ func (x Inner) ClearDeep() {
 	x.m.ClearMessage(runtime.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
 }
 
+// InnerView reads the singular scalar fields of a Inner in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type InnerView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Inner) View() InnerView { return InnerView{x.m.ViewOf(phaserType_Inner)} }
+
+// A returns field a (1).
+func (v InnerView) A() int32 { return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasA reports the presence of field a (1).
+func (v InnerView) HasA() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
 // InnerList is a handle on a repeated field of Inner messages.
 type InnerList struct{ l runtime.MessageList }
 
@@ -1289,6 +1425,22 @@ func (x Inner_Deep) ClearX() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 
 func (x Inner_Deep) Names() runtime.StringList {
 	return runtime.NewStringList(x.m, runtime.Field{Number: 2, Offset: 16, ID: 1})
 }
+
+// Inner_DeepView reads the singular scalar fields of a Inner_Deep in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Inner_DeepView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Inner_Deep) View() Inner_DeepView { return Inner_DeepView{x.m.ViewOf(phaserType_Inner_Deep)} }
+
+// X returns field x (1).
+func (v Inner_DeepView) X() int64 { return int64(v.v.Get64(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasX reports the presence of field x (1).
+func (v Inner_DeepView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
 type Inner_DeepList struct{ l runtime.MessageList }
@@ -1656,6 +1808,22 @@ func (x Node) ClearNext() { x.m.ClearMessage(runtime.Field{Number: 2, Offset: 12
 func (x Node) Children() NodeList {
 	return NodeList{runtime.NewMessageList(x.m, runtime.Field{Number: 3, Offset: 16, ID: 1}, phaserType_Node)}
 }
+
+// NodeView reads the singular scalar fields of a Node in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type NodeView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Node) View() NodeView { return NodeView{x.m.ViewOf(phaserType_Node)} }
+
+// Value returns field value (1).
+func (v NodeView) Value() int32 { return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasValue reports the presence of field value (1).
+func (v NodeView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
 
 // NodeList is a handle on a repeated field of Node messages.
 type NodeList struct{ l runtime.MessageList }
@@ -2334,6 +2502,294 @@ func (x Wide) HasW39() bool { return x.m.Has(runtime.Field{Number: 40, Offset: 3
 
 // ClearW39 clears field w39 (40).
 func (x Wide) ClearW39() { x.m.ClearScalar(runtime.Field{Number: 40, Offset: 300, ID: 39}) }
+
+// WideView reads the singular scalar fields of a Wide in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type WideView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Wide) View() WideView { return WideView{x.m.ViewOf(phaserType_Wide)} }
+
+// W00 returns field w00 (1).
+func (v WideView) W00() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 12}))
+}
+
+// HasW00 reports the presence of field w00 (1).
+func (v WideView) HasW00() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 12}) }
+
+// W01 returns field w01 (2).
+func (v WideView) W01() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 2, Offset: 20, ID: 1}))
+}
+
+// HasW01 reports the presence of field w01 (2).
+func (v WideView) HasW01() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 20, ID: 1}) }
+
+// W02 returns field w02 (3).
+func (v WideView) W02() int32 { return int32(v.v.Get32(runtime.Field{Number: 3, Offset: 24, ID: 2})) }
+
+// HasW02 reports the presence of field w02 (3).
+func (v WideView) HasW02() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+
+// W03 returns field w03 (4).
+func (v WideView) W03() int64 { return int64(v.v.Get64(runtime.Field{Number: 4, Offset: 28, ID: 3})) }
+
+// HasW03 reports the presence of field w03 (4).
+func (v WideView) HasW03() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 28, ID: 3}) }
+
+// W04 returns field w04 (5).
+func (v WideView) W04() uint32 { return v.v.Get32(runtime.Field{Number: 5, Offset: 36, ID: 4}) }
+
+// HasW04 reports the presence of field w04 (5).
+func (v WideView) HasW04() bool { return v.v.Has(runtime.Field{Number: 5, Offset: 36, ID: 4}) }
+
+// W05 returns field w05 (6).
+func (v WideView) W05() uint64 { return v.v.Get64(runtime.Field{Number: 6, Offset: 44, ID: 5}) }
+
+// HasW05 reports the presence of field w05 (6).
+func (v WideView) HasW05() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 44, ID: 5}) }
+
+// W06 returns field w06 (7).
+func (v WideView) W06() int32 { return int32(v.v.Get32(runtime.Field{Number: 7, Offset: 52, ID: 6})) }
+
+// HasW06 reports the presence of field w06 (7).
+func (v WideView) HasW06() bool { return v.v.Has(runtime.Field{Number: 7, Offset: 52, ID: 6}) }
+
+// W07 returns field w07 (8).
+func (v WideView) W07() int64 { return int64(v.v.Get64(runtime.Field{Number: 8, Offset: 60, ID: 7})) }
+
+// HasW07 reports the presence of field w07 (8).
+func (v WideView) HasW07() bool { return v.v.Has(runtime.Field{Number: 8, Offset: 60, ID: 7}) }
+
+// W08 returns field w08 (9).
+func (v WideView) W08() uint32 { return v.v.Get32(runtime.Field{Number: 9, Offset: 68, ID: 8}) }
+
+// HasW08 reports the presence of field w08 (9).
+func (v WideView) HasW08() bool { return v.v.Has(runtime.Field{Number: 9, Offset: 68, ID: 8}) }
+
+// W09 returns field w09 (10).
+func (v WideView) W09() uint64 { return v.v.Get64(runtime.Field{Number: 10, Offset: 76, ID: 9}) }
+
+// HasW09 reports the presence of field w09 (10).
+func (v WideView) HasW09() bool { return v.v.Has(runtime.Field{Number: 10, Offset: 76, ID: 9}) }
+
+// W10 returns field w10 (11).
+func (v WideView) W10() int32 { return int32(v.v.Get32(runtime.Field{Number: 11, Offset: 84, ID: 10})) }
+
+// HasW10 reports the presence of field w10 (11).
+func (v WideView) HasW10() bool { return v.v.Has(runtime.Field{Number: 11, Offset: 84, ID: 10}) }
+
+// W11 returns field w11 (12).
+func (v WideView) W11() int64 { return int64(v.v.Get64(runtime.Field{Number: 12, Offset: 92, ID: 11})) }
+
+// HasW11 reports the presence of field w11 (12).
+func (v WideView) HasW11() bool { return v.v.Has(runtime.Field{Number: 12, Offset: 92, ID: 11}) }
+
+// W12 returns field w12 (13).
+func (v WideView) W12() bool { return v.v.Get8(runtime.Field{Number: 13, Offset: 100, ID: 12}) != 0 }
+
+// HasW12 reports the presence of field w12 (13).
+func (v WideView) HasW12() bool { return v.v.Has(runtime.Field{Number: 13, Offset: 100, ID: 12}) }
+
+// W13 returns field w13 (14).
+func (v WideView) W13() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 14, Offset: 108, ID: 13}))
+}
+
+// HasW13 reports the presence of field w13 (14).
+func (v WideView) HasW13() bool { return v.v.Has(runtime.Field{Number: 14, Offset: 108, ID: 13}) }
+
+// W14 returns field w14 (15).
+func (v WideView) W14() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 15, Offset: 116, ID: 14}))
+}
+
+// HasW14 reports the presence of field w14 (15).
+func (v WideView) HasW14() bool { return v.v.Has(runtime.Field{Number: 15, Offset: 116, ID: 14}) }
+
+// W15 returns field w15 (16).
+func (v WideView) W15() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 16, Offset: 120, ID: 15}))
+}
+
+// HasW15 reports the presence of field w15 (16).
+func (v WideView) HasW15() bool { return v.v.Has(runtime.Field{Number: 16, Offset: 120, ID: 15}) }
+
+// W16 returns field w16 (17).
+func (v WideView) W16() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 17, Offset: 124, ID: 16}))
+}
+
+// HasW16 reports the presence of field w16 (17).
+func (v WideView) HasW16() bool { return v.v.Has(runtime.Field{Number: 17, Offset: 124, ID: 16}) }
+
+// W17 returns field w17 (18).
+func (v WideView) W17() uint32 { return v.v.Get32(runtime.Field{Number: 18, Offset: 132, ID: 17}) }
+
+// HasW17 reports the presence of field w17 (18).
+func (v WideView) HasW17() bool { return v.v.Has(runtime.Field{Number: 18, Offset: 132, ID: 17}) }
+
+// W18 returns field w18 (19).
+func (v WideView) W18() uint64 { return v.v.Get64(runtime.Field{Number: 19, Offset: 140, ID: 18}) }
+
+// HasW18 reports the presence of field w18 (19).
+func (v WideView) HasW18() bool { return v.v.Has(runtime.Field{Number: 19, Offset: 140, ID: 18}) }
+
+// W19 returns field w19 (20).
+func (v WideView) W19() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 20, Offset: 148, ID: 19}))
+}
+
+// HasW19 reports the presence of field w19 (20).
+func (v WideView) HasW19() bool { return v.v.Has(runtime.Field{Number: 20, Offset: 148, ID: 19}) }
+
+// W20 returns field w20 (21).
+func (v WideView) W20() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 21, Offset: 156, ID: 20}))
+}
+
+// HasW20 reports the presence of field w20 (21).
+func (v WideView) HasW20() bool { return v.v.Has(runtime.Field{Number: 21, Offset: 156, ID: 20}) }
+
+// W21 returns field w21 (22).
+func (v WideView) W21() uint32 { return v.v.Get32(runtime.Field{Number: 22, Offset: 164, ID: 21}) }
+
+// HasW21 reports the presence of field w21 (22).
+func (v WideView) HasW21() bool { return v.v.Has(runtime.Field{Number: 22, Offset: 164, ID: 21}) }
+
+// W22 returns field w22 (23).
+func (v WideView) W22() uint64 { return v.v.Get64(runtime.Field{Number: 23, Offset: 172, ID: 22}) }
+
+// HasW22 reports the presence of field w22 (23).
+func (v WideView) HasW22() bool { return v.v.Has(runtime.Field{Number: 23, Offset: 172, ID: 22}) }
+
+// W23 returns field w23 (24).
+func (v WideView) W23() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 24, Offset: 180, ID: 23}))
+}
+
+// HasW23 reports the presence of field w23 (24).
+func (v WideView) HasW23() bool { return v.v.Has(runtime.Field{Number: 24, Offset: 180, ID: 23}) }
+
+// W24 returns field w24 (25).
+func (v WideView) W24() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 25, Offset: 188, ID: 24}))
+}
+
+// HasW24 reports the presence of field w24 (25).
+func (v WideView) HasW24() bool { return v.v.Has(runtime.Field{Number: 25, Offset: 188, ID: 24}) }
+
+// W25 returns field w25 (26).
+func (v WideView) W25() bool { return v.v.Get8(runtime.Field{Number: 26, Offset: 196, ID: 25}) != 0 }
+
+// HasW25 reports the presence of field w25 (26).
+func (v WideView) HasW25() bool { return v.v.Has(runtime.Field{Number: 26, Offset: 196, ID: 25}) }
+
+// W26 returns field w26 (27).
+func (v WideView) W26() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 27, Offset: 204, ID: 26}))
+}
+
+// HasW26 reports the presence of field w26 (27).
+func (v WideView) HasW26() bool { return v.v.Has(runtime.Field{Number: 27, Offset: 204, ID: 26}) }
+
+// W27 returns field w27 (28).
+func (v WideView) W27() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 28, Offset: 212, ID: 27}))
+}
+
+// HasW27 reports the presence of field w27 (28).
+func (v WideView) HasW27() bool { return v.v.Has(runtime.Field{Number: 28, Offset: 212, ID: 27}) }
+
+// W28 returns field w28 (29).
+func (v WideView) W28() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 29, Offset: 216, ID: 28}))
+}
+
+// HasW28 reports the presence of field w28 (29).
+func (v WideView) HasW28() bool { return v.v.Has(runtime.Field{Number: 29, Offset: 216, ID: 28}) }
+
+// W29 returns field w29 (30).
+func (v WideView) W29() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 30, Offset: 220, ID: 29}))
+}
+
+// HasW29 reports the presence of field w29 (30).
+func (v WideView) HasW29() bool { return v.v.Has(runtime.Field{Number: 30, Offset: 220, ID: 29}) }
+
+// W30 returns field w30 (31).
+func (v WideView) W30() uint32 { return v.v.Get32(runtime.Field{Number: 31, Offset: 228, ID: 30}) }
+
+// HasW30 reports the presence of field w30 (31).
+func (v WideView) HasW30() bool { return v.v.Has(runtime.Field{Number: 31, Offset: 228, ID: 30}) }
+
+// W31 returns field w31 (32).
+func (v WideView) W31() uint64 { return v.v.Get64(runtime.Field{Number: 32, Offset: 236, ID: 31}) }
+
+// HasW31 reports the presence of field w31 (32).
+func (v WideView) HasW31() bool { return v.v.Has(runtime.Field{Number: 32, Offset: 236, ID: 31}) }
+
+// W32 returns field w32 (33).
+func (v WideView) W32() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 33, Offset: 244, ID: 32}))
+}
+
+// HasW32 reports the presence of field w32 (33).
+func (v WideView) HasW32() bool { return v.v.Has(runtime.Field{Number: 33, Offset: 244, ID: 32}) }
+
+// W33 returns field w33 (34).
+func (v WideView) W33() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 34, Offset: 252, ID: 33}))
+}
+
+// HasW33 reports the presence of field w33 (34).
+func (v WideView) HasW33() bool { return v.v.Has(runtime.Field{Number: 34, Offset: 252, ID: 33}) }
+
+// W34 returns field w34 (35).
+func (v WideView) W34() uint32 { return v.v.Get32(runtime.Field{Number: 35, Offset: 260, ID: 34}) }
+
+// HasW34 reports the presence of field w34 (35).
+func (v WideView) HasW34() bool { return v.v.Has(runtime.Field{Number: 35, Offset: 260, ID: 34}) }
+
+// W35 returns field w35 (36).
+func (v WideView) W35() uint64 { return v.v.Get64(runtime.Field{Number: 36, Offset: 268, ID: 35}) }
+
+// HasW35 reports the presence of field w35 (36).
+func (v WideView) HasW35() bool { return v.v.Has(runtime.Field{Number: 36, Offset: 268, ID: 35}) }
+
+// W36 returns field w36 (37).
+func (v WideView) W36() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 37, Offset: 276, ID: 36}))
+}
+
+// HasW36 reports the presence of field w36 (37).
+func (v WideView) HasW36() bool { return v.v.Has(runtime.Field{Number: 37, Offset: 276, ID: 36}) }
+
+// W37 returns field w37 (38).
+func (v WideView) W37() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 38, Offset: 284, ID: 37}))
+}
+
+// HasW37 reports the presence of field w37 (38).
+func (v WideView) HasW37() bool { return v.v.Has(runtime.Field{Number: 38, Offset: 284, ID: 37}) }
+
+// W38 returns field w38 (39).
+func (v WideView) W38() bool { return v.v.Get8(runtime.Field{Number: 39, Offset: 292, ID: 38}) != 0 }
+
+// HasW38 reports the presence of field w38 (39).
+func (v WideView) HasW38() bool { return v.v.Has(runtime.Field{Number: 39, Offset: 292, ID: 38}) }
+
+// W39 returns field w39 (40).
+func (v WideView) W39() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 40, Offset: 300, ID: 39}))
+}
+
+// HasW39 reports the presence of field w39 (40).
+func (v WideView) HasW39() bool { return v.v.Has(runtime.Field{Number: 40, Offset: 300, ID: 39}) }
 
 // WideList is a handle on a repeated field of Wide messages.
 type WideList struct{ l runtime.MessageList }
@@ -3444,6 +3900,80 @@ func (x Everything) Cells() InnerList {
 	return InnerList{runtime.NewMessageList(x.m, runtime.Field{Number: 72, Offset: 224, ID: 7}, phaserType_Inner)}
 }
 
+// EverythingView reads the singular scalar fields of a Everything in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type EverythingView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Everything) View() EverythingView { return EverythingView{x.m.ViewOf(phaserType_Everything)} }
+
+// Mode returns field mode (9).
+func (v EverythingView) Mode() Everything_Mode {
+	return Everything_Mode(int32(v.v.Get32(runtime.Field{Number: 9, Offset: 48})))
+}
+
+// HasMode reports the presence of field mode (9).
+func (v EverythingView) HasMode() bool { return v.v.Has(runtime.Field{Number: 9, Offset: 48}) }
+
+// Level returns field level (11).
+func (v EverythingView) Level() importedpbphaser.Level {
+	return importedpbphaser.Level(int32(v.v.Get32(runtime.Field{Number: 11, Offset: 64, ID: 1})))
+}
+
+// HasLevel reports the presence of field level (11).
+func (v EverythingView) HasLevel() bool { return v.v.Has(runtime.Field{Number: 11, Offset: 64, ID: 1}) }
+
+// Clear_ returns field clear (61).
+func (v EverythingView) Clear_() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 61, Offset: 172, ID: 2}))
+}
+
+// HasClear_ reports the presence of field clear (61).
+func (v EverythingView) HasClear_() bool {
+	return v.v.Has(runtime.Field{Number: 61, Offset: 172, ID: 2})
+}
+
+// Value returns field value (65).
+func (v EverythingView) Value() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 65, Offset: 188, ID: 3}))
+}
+
+// HasValue reports the presence of field value (65).
+func (v EverythingView) HasValue() bool {
+	return v.v.Has(runtime.Field{Number: 65, Offset: 188, ID: 3})
+}
+
+// HasValue_ returns field has_value (66).
+func (v EverythingView) HasValue_() bool {
+	return v.v.Get8(runtime.Field{Number: 66, Offset: 192, ID: 4}) != 0
+}
+
+// HasHasValue_ reports the presence of field has_value (66).
+func (v EverythingView) HasHasValue_() bool {
+	return v.v.Has(runtime.Field{Number: 66, Offset: 192, ID: 4})
+}
+
+// Err_ returns field err (67).
+func (v EverythingView) Err_() uint32 {
+	return v.v.Get32(runtime.Field{Number: 67, Offset: 196, ID: 5})
+}
+
+// HasErr_ reports the presence of field err (67).
+func (v EverythingView) HasErr_() bool { return v.v.Has(runtime.Field{Number: 67, Offset: 196, ID: 5}) }
+
+// Failed_ returns field failed (68).
+func (v EverythingView) Failed_() bool {
+	return v.v.Get8(runtime.Field{Number: 68, Offset: 200, ID: 6}) != 0
+}
+
+// HasFailed_ reports the presence of field failed (68).
+func (v EverythingView) HasFailed_() bool {
+	return v.v.Has(runtime.Field{Number: 68, Offset: 200, ID: 6})
+}
+
 // EverythingList is a handle on a repeated field of Everything messages.
 type EverythingList struct{ l runtime.MessageList }
 
@@ -3677,6 +4207,28 @@ func (x Everything_CountsEntry) HasValue() bool { return x.m.Has(runtime.Field{N
 // ClearValue clears field value (2).
 func (x Everything_CountsEntry) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 12}) }
 
+// Everything_CountsEntryView reads the singular scalar fields of a Everything_CountsEntry in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Everything_CountsEntryView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Everything_CountsEntry) View() Everything_CountsEntryView {
+	return Everything_CountsEntryView{x.m.ViewOf(phaserType_Everything_CountsEntry)}
+}
+
+// Value returns field value (2).
+func (v Everything_CountsEntryView) Value() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 2, Offset: 12}))
+}
+
+// HasValue reports the presence of field value (2).
+func (v Everything_CountsEntryView) HasValue() bool {
+	return v.v.Has(runtime.Field{Number: 2, Offset: 12})
+}
+
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
 type Everything_CountsEntryList struct{ l runtime.MessageList }
 
@@ -3902,6 +4454,26 @@ func (x Everything_ByIdEntry) HasValue() bool {
 func (x Everything_ByIdEntry) ClearValue() {
 	x.m.ClearMessage(runtime.Field{Number: 2, Offset: 16}, phaserType_Inner)
 }
+
+// Everything_ByIdEntryView reads the singular scalar fields of a Everything_ByIdEntry in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Everything_ByIdEntryView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Everything_ByIdEntry) View() Everything_ByIdEntryView {
+	return Everything_ByIdEntryView{x.m.ViewOf(phaserType_Everything_ByIdEntry)}
+}
+
+// Key returns field key (1).
+func (v Everything_ByIdEntryView) Key() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasKey reports the presence of field key (1).
+func (v Everything_ByIdEntryView) HasKey() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
 type Everything_ByIdEntryList struct{ l runtime.MessageList }
@@ -4133,6 +4705,28 @@ func (x Everything_RemoteByNumEntry) HasValue() bool {
 // ClearValue clears and frees field value (2).
 func (x Everything_RemoteByNumEntry) ClearValue() {
 	x.m.ClearMessage(runtime.Field{Number: 2, Offset: 12}, importedpbphaser.Remote{}.PhaserType())
+}
+
+// Everything_RemoteByNumEntryView reads the singular scalar fields of a Everything_RemoteByNumEntry in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Everything_RemoteByNumEntryView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Everything_RemoteByNumEntry) View() Everything_RemoteByNumEntryView {
+	return Everything_RemoteByNumEntryView{x.m.ViewOf(phaserType_Everything_RemoteByNumEntry)}
+}
+
+// Key returns field key (1).
+func (v Everything_RemoteByNumEntryView) Key() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasKey reports the presence of field key (1).
+func (v Everything_RemoteByNumEntryView) HasKey() bool {
+	return v.v.Has(runtime.Field{Number: 1, Offset: 8})
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.

@@ -21,7 +21,7 @@ var reservedMethods = map[string]bool{
 	"String": true, "CopyFrom": true, "MarshalProto": true, "AppendProto": true,
 	"ProtoSize": true, "UnmarshalProto": true, "MarshalROS": true, "AppendROS": true,
 	"ROSSize": true, "UnmarshalROS": true, "ROSDataType": true, "ROSDefinition": true,
-	"ROSMD5": true, "FromProto": true,
+	"ROSMD5": true, "FromProto": true, "View": true,
 }
 
 const anyName = "google.protobuf.Any"
@@ -61,6 +61,7 @@ func (g *fileGen) message(m *protogen.Message) {
 		lf := lm.FieldByNumber(f.Desc.Number())
 		g.field(m, f, lf, lm)
 	}
+	g.view(m, lm, name, tv)
 	g.list(m, name)
 }
 
@@ -531,9 +532,13 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 	g.P()
 }
 
-// listName names the list type of message m: m's name and "List", with
-// underscores added while that names another type of m's file.
-func (g *fileGen) listName(m *protogen.Message) string {
+// listName names the list type of message m.
+func (g *fileGen) listName(m *protogen.Message) string { return g.companionName(m, "List") }
+
+// companionName names a companion type of message m (its list or view
+// type): m's name and suffix, with underscores added while that names
+// another type or an enum value of m's file.
+func (g *fileGen) companionName(m *protogen.Message, suffix string) string {
 	f, ok := g.plugin.FilesByPath[m.Desc.ParentFile().Path()]
 	if !ok {
 		f = g.file
@@ -544,12 +549,57 @@ func (g *fileGen) listName(m *protogen.Message) string {
 	}
 	for _, e := range allEnums(f) {
 		taken[e.GoIdent.GoName] = true
+		for _, v := range e.Values {
+			taken[v.GoIdent.GoName] = true
+		}
 	}
-	n := m.GoIdent.GoName + "List"
+	n := m.GoIdent.GoName + suffix
 	for taken[n] {
 		n = m.GoIdent.GoName + "_" + strings.TrimPrefix(n, m.GoIdent.GoName)
 	}
 	return n
+}
+
+// viewable reports whether field f of a message gets a view getter: a
+// singular scalar outside any oneof (what runtime.View reads).
+func viewable(f *protogen.Field) bool {
+	switch f.Desc.Kind() {
+	case protoreflect.MessageKind, protoreflect.GroupKind, protoreflect.StringKind, protoreflect.BytesKind:
+		return false
+	}
+	return !f.Desc.IsList() && !f.Desc.IsMap() && f.Oneof == nil
+}
+
+// view emits the view type of m when it has singular scalar fields: their
+// getters read a runtime.View, so that they inline.
+func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string) {
+	if !slices.ContainsFunc(m.Fields, viewable) {
+		return
+	}
+	v := g.companionName(m, "View")
+	g.P("// ", v, " reads the singular scalar fields of a ", name, " in place with")
+	g.P("// loads the compiler inlines (", g.rt("View"), "), for loops over many")
+	g.P("// messages. Like the bytes of a string, it is valid until the payload is")
+	g.P("// next written.")
+	g.P("type ", v, " struct{ v ", g.rt("View"), " }")
+	g.P()
+	g.P("// View returns a view of x's singular scalar fields (copied once, here,")
+	g.P("// when x was written with another version of the schema).")
+	g.P("func (x ", name, ") View() ", v, " { return ", v, "{x.m.ViewOf(", tv, ")} }")
+	g.P()
+	recv := "func (v " + v + ") "
+	for _, f := range m.Fields {
+		if !viewable(f) {
+			continue
+		}
+		n, fl, s := g.names[f], g.fieldLit(lm.FieldByNumber(f.Desc.Number())), g.scalarOf(f.Desc, f)
+		g.doc(n, f, "returns")
+		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, "v.v.Get"+s.width+"("+fl+")"), " }")
+		g.P()
+		g.doc("Has"+n, f, "reports the presence of")
+		g.P(recv, "Has", n, "() bool { return v.v.Has(", fl, ") }")
+		g.P()
+	}
 }
 
 // list emits the list type for repeated fields of message type m.

@@ -185,6 +185,30 @@ func (x Duration) HasNanos() bool { return x.m.Has(runtime.Field{Number: 2, Offs
 // ClearNanos clears field nanos (2).
 func (x Duration) ClearNanos() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
 
+// DurationView reads the singular scalar fields of a Duration in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type DurationView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Duration) View() DurationView { return DurationView{x.m.ViewOf(phaserType_Duration)} }
+
+// Seconds returns field seconds (1).
+func (v DurationView) Seconds() int64 { return int64(v.v.Get64(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasSeconds reports the presence of field seconds (1).
+func (v DurationView) HasSeconds() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Nanos returns field nanos (2).
+func (v DurationView) Nanos() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasNanos reports the presence of field nanos (2).
+func (v DurationView) HasNanos() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
 // DurationList is a handle on a repeated field of Duration messages.
 type DurationList struct{ l runtime.MessageList }
 

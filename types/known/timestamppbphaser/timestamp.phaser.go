@@ -187,6 +187,30 @@ func (x Timestamp) HasNanos() bool { return x.m.Has(runtime.Field{Number: 2, Off
 // ClearNanos clears field nanos (2).
 func (x Timestamp) ClearNanos() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
 
+// TimestampView reads the singular scalar fields of a Timestamp in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type TimestampView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Timestamp) View() TimestampView { return TimestampView{x.m.ViewOf(phaserType_Timestamp)} }
+
+// Seconds returns field seconds (1).
+func (v TimestampView) Seconds() int64 { return int64(v.v.Get64(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasSeconds reports the presence of field seconds (1).
+func (v TimestampView) HasSeconds() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Nanos returns field nanos (2).
+func (v TimestampView) Nanos() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasNanos reports the presence of field nanos (2).
+func (v TimestampView) HasNanos() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
 // TimestampList is a handle on a repeated field of Timestamp messages.
 type TimestampList struct{ l runtime.MessageList }
 

@@ -187,6 +187,26 @@ func (x DoubleValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, O
 // ClearValue clears field value (1).
 func (x DoubleValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
+// DoubleValueView reads the singular scalar fields of a DoubleValue in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type DoubleValueView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x DoubleValue) View() DoubleValueView {
+	return DoubleValueView{x.m.ViewOf(phaserType_DoubleValue)}
+}
+
+// Value returns field value (1).
+func (v DoubleValueView) Value() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasValue reports the presence of field value (1).
+func (v DoubleValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
 // DoubleValueList is a handle on a repeated field of DoubleValue messages.
 type DoubleValueList struct{ l runtime.MessageList }
 
@@ -377,6 +397,24 @@ func (x FloatValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Of
 // ClearValue clears field value (1).
 func (x FloatValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
+// FloatValueView reads the singular scalar fields of a FloatValue in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type FloatValueView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x FloatValue) View() FloatValueView { return FloatValueView{x.m.ViewOf(phaserType_FloatValue)} }
+
+// Value returns field value (1).
+func (v FloatValueView) Value() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasValue reports the presence of field value (1).
+func (v FloatValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
 // FloatValueList is a handle on a repeated field of FloatValue messages.
 type FloatValueList struct{ l runtime.MessageList }
 
@@ -562,6 +600,22 @@ func (x Int64Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Of
 
 // ClearValue clears field value (1).
 func (x Int64Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+
+// Int64ValueView reads the singular scalar fields of a Int64Value in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Int64ValueView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Int64Value) View() Int64ValueView { return Int64ValueView{x.m.ViewOf(phaserType_Int64Value)} }
+
+// Value returns field value (1).
+func (v Int64ValueView) Value() int64 { return int64(v.v.Get64(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasValue reports the presence of field value (1).
+func (v Int64ValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
 
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
 type Int64ValueList struct{ l runtime.MessageList }
@@ -753,6 +807,24 @@ func (x UInt64Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, O
 // ClearValue clears field value (1).
 func (x UInt64Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
+// UInt64ValueView reads the singular scalar fields of a UInt64Value in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type UInt64ValueView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x UInt64Value) View() UInt64ValueView {
+	return UInt64ValueView{x.m.ViewOf(phaserType_UInt64Value)}
+}
+
+// Value returns field value (1).
+func (v UInt64ValueView) Value() uint64 { return v.v.Get64(runtime.Field{Number: 1, Offset: 8}) }
+
+// HasValue reports the presence of field value (1).
+func (v UInt64ValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
 // UInt64ValueList is a handle on a repeated field of UInt64Value messages.
 type UInt64ValueList struct{ l runtime.MessageList }
 
@@ -938,6 +1010,22 @@ func (x Int32Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Of
 
 // ClearValue clears field value (1).
 func (x Int32Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+
+// Int32ValueView reads the singular scalar fields of a Int32Value in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Int32ValueView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Int32Value) View() Int32ValueView { return Int32ValueView{x.m.ViewOf(phaserType_Int32Value)} }
+
+// Value returns field value (1).
+func (v Int32ValueView) Value() int32 { return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasValue reports the presence of field value (1).
+func (v Int32ValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
 
 // Int32ValueList is a handle on a repeated field of Int32Value messages.
 type Int32ValueList struct{ l runtime.MessageList }
@@ -1129,6 +1217,24 @@ func (x UInt32Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, O
 // ClearValue clears field value (1).
 func (x UInt32Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
 
+// UInt32ValueView reads the singular scalar fields of a UInt32Value in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type UInt32ValueView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x UInt32Value) View() UInt32ValueView {
+	return UInt32ValueView{x.m.ViewOf(phaserType_UInt32Value)}
+}
+
+// Value returns field value (1).
+func (v UInt32ValueView) Value() uint32 { return v.v.Get32(runtime.Field{Number: 1, Offset: 8}) }
+
+// HasValue reports the presence of field value (1).
+func (v UInt32ValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
 // UInt32ValueList is a handle on a repeated field of UInt32Value messages.
 type UInt32ValueList struct{ l runtime.MessageList }
 
@@ -1314,6 +1420,22 @@ func (x BoolValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Off
 
 // ClearValue clears field value (1).
 func (x BoolValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+
+// BoolValueView reads the singular scalar fields of a BoolValue in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type BoolValueView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x BoolValue) View() BoolValueView { return BoolValueView{x.m.ViewOf(phaserType_BoolValue)} }
+
+// Value returns field value (1).
+func (v BoolValueView) Value() bool { return v.v.Get8(runtime.Field{Number: 1, Offset: 8}) != 0 }
+
+// HasValue reports the presence of field value (1).
+func (v BoolValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
 
 // BoolValueList is a handle on a repeated field of BoolValue messages.
 type BoolValueList struct{ l runtime.MessageList }

@@ -306,6 +306,54 @@ func (x SmallStruct) HasMoney() bool { return x.m.Has(runtime.Field{Number: 6, O
 // ClearMoney clears field money (6).
 func (x SmallStruct) ClearMoney() { x.m.ClearScalar(runtime.Field{Number: 6, Offset: 40, ID: 3}) }
 
+// SmallStructView reads the singular scalar fields of a SmallStruct in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type SmallStructView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x SmallStruct) View() SmallStructView {
+	return SmallStructView{x.m.ViewOf(phaserType_SmallStruct)}
+}
+
+// BirthDay returns field birth_day (2).
+func (v SmallStructView) BirthDay() int64 {
+	return int64(v.v.Get64(runtime.Field{Number: 2, Offset: 16}))
+}
+
+// HasBirthDay reports the presence of field birth_day (2).
+func (v SmallStructView) HasBirthDay() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16}) }
+
+// Siblings returns field siblings (4).
+func (v SmallStructView) Siblings() int32 {
+	return int32(v.v.Get32(runtime.Field{Number: 4, Offset: 28, ID: 1}))
+}
+
+// HasSiblings reports the presence of field siblings (4).
+func (v SmallStructView) HasSiblings() bool {
+	return v.v.Has(runtime.Field{Number: 4, Offset: 28, ID: 1})
+}
+
+// Spouse returns field spouse (5).
+func (v SmallStructView) Spouse() bool {
+	return v.v.Get8(runtime.Field{Number: 5, Offset: 32, ID: 2}) != 0
+}
+
+// HasSpouse reports the presence of field spouse (5).
+func (v SmallStructView) HasSpouse() bool {
+	return v.v.Has(runtime.Field{Number: 5, Offset: 32, ID: 2})
+}
+
+// Money returns field money (6).
+func (v SmallStructView) Money() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 6, Offset: 40, ID: 3}))
+}
+
+// HasMoney reports the presence of field money (6).
+func (v SmallStructView) HasMoney() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 40, ID: 3}) }
+
 // SmallStructList is a handle on a repeated field of SmallStruct messages.
 type SmallStructList struct{ l runtime.MessageList }
 
@@ -531,6 +579,22 @@ func (x Header) HasFrameId() bool { return x.m.HasString(runtime.Field{Number: 3
 
 // ClearFrameId clears field frame_id (3).
 func (x Header) ClearFrameId() { x.m.ClearString(runtime.Field{Number: 3, Offset: 12}) }
+
+// HeaderView reads the singular scalar fields of a Header in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type HeaderView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Header) View() HeaderView { return HeaderView{x.m.ViewOf(phaserType_Header)} }
+
+// Seq returns field seq (1).
+func (v HeaderView) Seq() uint32 { return v.v.Get32(runtime.Field{Number: 1, Offset: 8}) }
+
+// HasSeq reports the presence of field seq (1).
+func (v HeaderView) HasSeq() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
 
 // HeaderList is a handle on a repeated field of Header messages.
 type HeaderList struct{ l runtime.MessageList }
@@ -770,6 +834,48 @@ func (x Quaternion) HasW() bool { return x.m.Has(runtime.Field{Number: 4, Offset
 // ClearW clears field w (4).
 func (x Quaternion) ClearW() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
 
+// QuaternionView reads the singular scalar fields of a Quaternion in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type QuaternionView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Quaternion) View() QuaternionView { return QuaternionView{x.m.ViewOf(phaserType_Quaternion)} }
+
+// X returns field x (1).
+func (v QuaternionView) X() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasX reports the presence of field x (1).
+func (v QuaternionView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Y returns field y (2).
+func (v QuaternionView) Y() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasY reports the presence of field y (2).
+func (v QuaternionView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
+// Z returns field z (3).
+func (v QuaternionView) Z() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+}
+
+// HasZ reports the presence of field z (3).
+func (v QuaternionView) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+
+// W returns field w (4).
+func (v QuaternionView) W() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 4, Offset: 32, ID: 3}))
+}
+
+// HasW reports the presence of field w (4).
+func (v QuaternionView) HasW() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
+
 // QuaternionList is a handle on a repeated field of Quaternion messages.
 type QuaternionList struct{ l runtime.MessageList }
 
@@ -985,6 +1091,40 @@ func (x Vector3) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 2
 
 // ClearZ clears field z (3).
 func (x Vector3) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+
+// Vector3View reads the singular scalar fields of a Vector3 in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Vector3View struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Vector3) View() Vector3View { return Vector3View{x.m.ViewOf(phaserType_Vector3)} }
+
+// X returns field x (1).
+func (v Vector3View) X() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasX reports the presence of field x (1).
+func (v Vector3View) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Y returns field y (2).
+func (v Vector3View) Y() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasY reports the presence of field y (2).
+func (v Vector3View) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
+// Z returns field z (3).
+func (v Vector3View) Z() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+}
+
+// HasZ reports the presence of field z (3).
+func (v Vector3View) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
 type Vector3List struct{ l runtime.MessageList }
@@ -1490,6 +1630,38 @@ func (x PointField) HasCount() bool { return x.m.Has(runtime.Field{Number: 4, Of
 // ClearCount clears field count (4).
 func (x PointField) ClearCount() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
 
+// PointFieldView reads the singular scalar fields of a PointField in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type PointFieldView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x PointField) View() PointFieldView { return PointFieldView{x.m.ViewOf(phaserType_PointField)} }
+
+// Offset returns field offset (2).
+func (v PointFieldView) Offset() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 12}) }
+
+// HasOffset reports the presence of field offset (2).
+func (v PointFieldView) HasOffset() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12}) }
+
+// Datatype returns field datatype (3).
+func (v PointFieldView) Datatype() uint32 {
+	return v.v.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1})
+}
+
+// HasDatatype reports the presence of field datatype (3).
+func (v PointFieldView) HasDatatype() bool {
+	return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 1})
+}
+
+// Count returns field count (4).
+func (v PointFieldView) Count() uint32 { return v.v.Get32(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+
+// HasCount reports the presence of field count (4).
+func (v PointFieldView) HasCount() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+
 // PointFieldList is a handle on a repeated field of PointField messages.
 type PointFieldList struct{ l runtime.MessageList }
 
@@ -1719,6 +1891,48 @@ func (x Point) HasIntensity() bool { return x.m.Has(runtime.Field{Number: 4, Off
 
 // ClearIntensity clears field intensity (4).
 func (x Point) ClearIntensity() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 20, ID: 3}) }
+
+// PointView reads the singular scalar fields of a Point in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type PointView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Point) View() PointView { return PointView{x.m.ViewOf(phaserType_Point)} }
+
+// X returns field x (1).
+func (v PointView) X() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasX reports the presence of field x (1).
+func (v PointView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Y returns field y (2).
+func (v PointView) Y() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 2, Offset: 12, ID: 1}))
+}
+
+// HasY reports the presence of field y (2).
+func (v PointView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12, ID: 1}) }
+
+// Z returns field z (3).
+func (v PointView) Z() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 3, Offset: 16, ID: 2}))
+}
+
+// HasZ reports the presence of field z (3).
+func (v PointView) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 2}) }
+
+// Intensity returns field intensity (4).
+func (v PointView) Intensity() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 4, Offset: 20, ID: 3}))
+}
+
+// HasIntensity reports the presence of field intensity (4).
+func (v PointView) HasIntensity() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 20, ID: 3}) }
 
 // PointList is a handle on a repeated field of Point messages.
 type PointList struct{ l runtime.MessageList }
@@ -2016,6 +2230,54 @@ func (x Cloud) ClearIsDense() { x.m.ClearScalar(runtime.Field{Number: 9, Offset:
 func (x Cloud) Points() PointList {
 	return PointList{runtime.NewMessageList(x.m, runtime.Field{Number: 10, Offset: 48, ID: 6}, phaserType_Point)}
 }
+
+// CloudView reads the singular scalar fields of a Cloud in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type CloudView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Cloud) View() CloudView { return CloudView{x.m.ViewOf(phaserType_Cloud)} }
+
+// Height returns field height (2).
+func (v CloudView) Height() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 8}) }
+
+// HasHeight reports the presence of field height (2).
+func (v CloudView) HasHeight() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 8}) }
+
+// Width returns field width (3).
+func (v CloudView) Width() uint32 { return v.v.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// HasWidth reports the presence of field width (3).
+func (v CloudView) HasWidth() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// IsBigendian returns field is_bigendian (5).
+func (v CloudView) IsBigendian() bool {
+	return v.v.Get8(runtime.Field{Number: 5, Offset: 24, ID: 2}) != 0
+}
+
+// HasIsBigendian reports the presence of field is_bigendian (5).
+func (v CloudView) HasIsBigendian() bool { return v.v.Has(runtime.Field{Number: 5, Offset: 24, ID: 2}) }
+
+// PointStep returns field point_step (6).
+func (v CloudView) PointStep() uint32 { return v.v.Get32(runtime.Field{Number: 6, Offset: 28, ID: 3}) }
+
+// HasPointStep reports the presence of field point_step (6).
+func (v CloudView) HasPointStep() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 28, ID: 3}) }
+
+// RowStep returns field row_step (7).
+func (v CloudView) RowStep() uint32 { return v.v.Get32(runtime.Field{Number: 7, Offset: 32, ID: 4}) }
+
+// HasRowStep reports the presence of field row_step (7).
+func (v CloudView) HasRowStep() bool { return v.v.Has(runtime.Field{Number: 7, Offset: 32, ID: 4}) }
+
+// IsDense returns field is_dense (9).
+func (v CloudView) IsDense() bool { return v.v.Get8(runtime.Field{Number: 9, Offset: 40, ID: 5}) != 0 }
+
+// HasIsDense reports the presence of field is_dense (9).
+func (v CloudView) HasIsDense() bool { return v.v.Has(runtime.Field{Number: 9, Offset: 40, ID: 5}) }
 
 // CloudList is a handle on a repeated field of Cloud messages.
 type CloudList struct{ l runtime.MessageList }

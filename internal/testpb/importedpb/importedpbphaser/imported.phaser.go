@@ -247,6 +247,24 @@ func (x Remote) Parts() Remote_PartList {
 	return Remote_PartList{runtime.NewMessageList(x.m, runtime.Field{Number: 5, Offset: 32, ID: 1}, phaserType_Remote_Part)}
 }
 
+// RemoteView reads the singular scalar fields of a Remote in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type RemoteView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Remote) View() RemoteView { return RemoteView{x.m.ViewOf(phaserType_Remote)} }
+
+// Level returns field level (2).
+func (v RemoteView) Level() Level {
+	return Level(int32(v.v.Get32(runtime.Field{Number: 2, Offset: 12})))
+}
+
+// HasLevel reports the presence of field level (2).
+func (v RemoteView) HasLevel() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12}) }
+
 // RemoteList is a handle on a repeated field of Remote messages.
 type RemoteList struct{ l runtime.MessageList }
 
@@ -463,6 +481,24 @@ func (x Remote_Part) HasTag() bool { return x.m.HasString(runtime.Field{Number: 
 
 // ClearTag clears field tag (2).
 func (x Remote_Part) ClearTag() { x.m.ClearString(runtime.Field{Number: 2, Offset: 12}) }
+
+// Remote_PartView reads the singular scalar fields of a Remote_Part in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Remote_PartView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Remote_Part) View() Remote_PartView {
+	return Remote_PartView{x.m.ViewOf(phaserType_Remote_Part)}
+}
+
+// N returns field n (1).
+func (v Remote_PartView) N() int32 { return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8})) }
+
+// HasN reports the presence of field n (1).
+func (v Remote_PartView) HasN() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.
 type Remote_PartList struct{ l runtime.MessageList }

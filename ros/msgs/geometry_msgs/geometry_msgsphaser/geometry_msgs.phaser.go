@@ -219,6 +219,40 @@ func (x Point) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 24,
 // ClearZ clears field z (3).
 func (x Point) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
 
+// PointView reads the singular scalar fields of a Point in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type PointView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Point) View() PointView { return PointView{x.m.ViewOf(phaserType_Point)} }
+
+// X returns field x (1).
+func (v PointView) X() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasX reports the presence of field x (1).
+func (v PointView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Y returns field y (2).
+func (v PointView) Y() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasY reports the presence of field y (2).
+func (v PointView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
+// Z returns field z (3).
+func (v PointView) Z() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+}
+
+// HasZ reports the presence of field z (3).
+func (v PointView) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+
 // PointList is a handle on a repeated field of Point messages.
 type PointList struct{ l runtime.MessageList }
 
@@ -466,6 +500,48 @@ func (x Quaternion) HasW() bool { return x.m.Has(runtime.Field{Number: 4, Offset
 
 // ClearW clears field w (4).
 func (x Quaternion) ClearW() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
+
+// QuaternionView reads the singular scalar fields of a Quaternion in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type QuaternionView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Quaternion) View() QuaternionView { return QuaternionView{x.m.ViewOf(phaserType_Quaternion)} }
+
+// X returns field x (1).
+func (v QuaternionView) X() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasX reports the presence of field x (1).
+func (v QuaternionView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Y returns field y (2).
+func (v QuaternionView) Y() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasY reports the presence of field y (2).
+func (v QuaternionView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
+// Z returns field z (3).
+func (v QuaternionView) Z() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+}
+
+// HasZ reports the presence of field z (3).
+func (v QuaternionView) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+
+// W returns field w (4).
+func (v QuaternionView) W() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 4, Offset: 32, ID: 3}))
+}
+
+// HasW reports the presence of field w (4).
+func (v QuaternionView) HasW() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
 type QuaternionList struct{ l runtime.MessageList }
@@ -910,6 +986,40 @@ func (x Vector3) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 2
 
 // ClearZ clears field z (3).
 func (x Vector3) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+
+// Vector3View reads the singular scalar fields of a Vector3 in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Vector3View struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Vector3) View() Vector3View { return Vector3View{x.m.ViewOf(phaserType_Vector3)} }
+
+// X returns field x (1).
+func (v Vector3View) X() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasX reports the presence of field x (1).
+func (v Vector3View) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Y returns field y (2).
+func (v Vector3View) Y() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasY reports the presence of field y (2).
+func (v Vector3View) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
+// Z returns field z (3).
+func (v Vector3View) Z() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+}
+
+// HasZ reports the presence of field z (3).
+func (v Vector3View) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
 type Vector3List struct{ l runtime.MessageList }

@@ -596,6 +596,42 @@ func (x Image) HasData() bool { return x.m.HasString(runtime.Field{Number: 7, Of
 // ClearData clears field data (7).
 func (x Image) ClearData() { x.m.ClearString(runtime.Field{Number: 7, Offset: 28}) }
 
+// ImageView reads the singular scalar fields of a Image in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type ImageView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Image) View() ImageView { return ImageView{x.m.ViewOf(phaserType_Image)} }
+
+// Height returns field height (2).
+func (v ImageView) Height() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 8}) }
+
+// HasHeight reports the presence of field height (2).
+func (v ImageView) HasHeight() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 8}) }
+
+// Width returns field width (3).
+func (v ImageView) Width() uint32 { return v.v.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// HasWidth reports the presence of field width (3).
+func (v ImageView) HasWidth() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// IsBigendian returns field is_bigendian (5).
+func (v ImageView) IsBigendian() uint32 {
+	return v.v.Get32(runtime.Field{Number: 5, Offset: 20, ID: 2})
+}
+
+// HasIsBigendian reports the presence of field is_bigendian (5).
+func (v ImageView) HasIsBigendian() bool { return v.v.Has(runtime.Field{Number: 5, Offset: 20, ID: 2}) }
+
+// Step returns field step (6).
+func (v ImageView) Step() uint32 { return v.v.Get32(runtime.Field{Number: 6, Offset: 24, ID: 3}) }
+
+// HasStep reports the presence of field step (6).
+func (v ImageView) HasStep() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 24, ID: 3}) }
+
 // ImageList is a handle on a repeated field of Image messages.
 type ImageList struct{ l runtime.MessageList }
 
@@ -844,6 +880,38 @@ func (x PointField) HasCount() bool { return x.m.Has(runtime.Field{Number: 4, Of
 
 // ClearCount clears field count (4).
 func (x PointField) ClearCount() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+
+// PointFieldView reads the singular scalar fields of a PointField in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type PointFieldView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x PointField) View() PointFieldView { return PointFieldView{x.m.ViewOf(phaserType_PointField)} }
+
+// Offset returns field offset (2).
+func (v PointFieldView) Offset() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 12}) }
+
+// HasOffset reports the presence of field offset (2).
+func (v PointFieldView) HasOffset() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12}) }
+
+// Datatype returns field datatype (3).
+func (v PointFieldView) Datatype() uint32 {
+	return v.v.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1})
+}
+
+// HasDatatype reports the presence of field datatype (3).
+func (v PointFieldView) HasDatatype() bool {
+	return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 1})
+}
+
+// Count returns field count (4).
+func (v PointFieldView) Count() uint32 { return v.v.Get32(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+
+// HasCount reports the presence of field count (4).
+func (v PointFieldView) HasCount() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
 type PointFieldList struct{ l runtime.MessageList }
@@ -1170,6 +1238,72 @@ func (x PointCloud2) HasIsDense() bool { return x.m.Has(runtime.Field{Number: 9,
 
 // ClearIsDense clears field is_dense (9).
 func (x PointCloud2) ClearIsDense() { x.m.ClearScalar(runtime.Field{Number: 9, Offset: 40, ID: 5}) }
+
+// PointCloud2View reads the singular scalar fields of a PointCloud2 in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type PointCloud2View struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x PointCloud2) View() PointCloud2View {
+	return PointCloud2View{x.m.ViewOf(phaserType_PointCloud2)}
+}
+
+// Height returns field height (2).
+func (v PointCloud2View) Height() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 8}) }
+
+// HasHeight reports the presence of field height (2).
+func (v PointCloud2View) HasHeight() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 8}) }
+
+// Width returns field width (3).
+func (v PointCloud2View) Width() uint32 {
+	return v.v.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1})
+}
+
+// HasWidth reports the presence of field width (3).
+func (v PointCloud2View) HasWidth() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// IsBigendian returns field is_bigendian (5).
+func (v PointCloud2View) IsBigendian() bool {
+	return v.v.Get8(runtime.Field{Number: 5, Offset: 24, ID: 2}) != 0
+}
+
+// HasIsBigendian reports the presence of field is_bigendian (5).
+func (v PointCloud2View) HasIsBigendian() bool {
+	return v.v.Has(runtime.Field{Number: 5, Offset: 24, ID: 2})
+}
+
+// PointStep returns field point_step (6).
+func (v PointCloud2View) PointStep() uint32 {
+	return v.v.Get32(runtime.Field{Number: 6, Offset: 28, ID: 3})
+}
+
+// HasPointStep reports the presence of field point_step (6).
+func (v PointCloud2View) HasPointStep() bool {
+	return v.v.Has(runtime.Field{Number: 6, Offset: 28, ID: 3})
+}
+
+// RowStep returns field row_step (7).
+func (v PointCloud2View) RowStep() uint32 {
+	return v.v.Get32(runtime.Field{Number: 7, Offset: 32, ID: 4})
+}
+
+// HasRowStep reports the presence of field row_step (7).
+func (v PointCloud2View) HasRowStep() bool {
+	return v.v.Has(runtime.Field{Number: 7, Offset: 32, ID: 4})
+}
+
+// IsDense returns field is_dense (9).
+func (v PointCloud2View) IsDense() bool {
+	return v.v.Get8(runtime.Field{Number: 9, Offset: 40, ID: 5}) != 0
+}
+
+// HasIsDense reports the presence of field is_dense (9).
+func (v PointCloud2View) HasIsDense() bool {
+	return v.v.Has(runtime.Field{Number: 9, Offset: 40, ID: 5})
+}
 
 // PointCloud2List is a handle on a repeated field of PointCloud2 messages.
 type PointCloud2List struct{ l runtime.MessageList }
@@ -1502,6 +1636,84 @@ func (x LaserScan) Ranges() runtime.Float32List {
 // Intensities returns the list handle of repeated field intensities (10).
 func (x LaserScan) Intensities() runtime.Float32List {
 	return runtime.NewFloat32List(x.m, runtime.Field{Number: 10, Offset: 48, ID: 7})
+}
+
+// LaserScanView reads the singular scalar fields of a LaserScan in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type LaserScanView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x LaserScan) View() LaserScanView { return LaserScanView{x.m.ViewOf(phaserType_LaserScan)} }
+
+// AngleMin returns field angle_min (2).
+func (v LaserScanView) AngleMin() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 2, Offset: 8}))
+}
+
+// HasAngleMin reports the presence of field angle_min (2).
+func (v LaserScanView) HasAngleMin() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 8}) }
+
+// AngleMax returns field angle_max (3).
+func (v LaserScanView) AngleMax() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1}))
+}
+
+// HasAngleMax reports the presence of field angle_max (3).
+func (v LaserScanView) HasAngleMax() bool {
+	return v.v.Has(runtime.Field{Number: 3, Offset: 12, ID: 1})
+}
+
+// AngleIncrement returns field angle_increment (4).
+func (v LaserScanView) AngleIncrement() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 4, Offset: 16, ID: 2}))
+}
+
+// HasAngleIncrement reports the presence of field angle_increment (4).
+func (v LaserScanView) HasAngleIncrement() bool {
+	return v.v.Has(runtime.Field{Number: 4, Offset: 16, ID: 2})
+}
+
+// TimeIncrement returns field time_increment (5).
+func (v LaserScanView) TimeIncrement() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 5, Offset: 20, ID: 3}))
+}
+
+// HasTimeIncrement reports the presence of field time_increment (5).
+func (v LaserScanView) HasTimeIncrement() bool {
+	return v.v.Has(runtime.Field{Number: 5, Offset: 20, ID: 3})
+}
+
+// ScanTime returns field scan_time (6).
+func (v LaserScanView) ScanTime() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 6, Offset: 24, ID: 4}))
+}
+
+// HasScanTime reports the presence of field scan_time (6).
+func (v LaserScanView) HasScanTime() bool {
+	return v.v.Has(runtime.Field{Number: 6, Offset: 24, ID: 4})
+}
+
+// RangeMin returns field range_min (7).
+func (v LaserScanView) RangeMin() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 7, Offset: 28, ID: 5}))
+}
+
+// HasRangeMin reports the presence of field range_min (7).
+func (v LaserScanView) HasRangeMin() bool {
+	return v.v.Has(runtime.Field{Number: 7, Offset: 28, ID: 5})
+}
+
+// RangeMax returns field range_max (8).
+func (v LaserScanView) RangeMax() float32 {
+	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 8, Offset: 32, ID: 6}))
+}
+
+// HasRangeMax reports the presence of field range_max (8).
+func (v LaserScanView) HasRangeMax() bool {
+	return v.v.Has(runtime.Field{Number: 8, Offset: 32, ID: 6})
 }
 
 // LaserScanList is a handle on a repeated field of LaserScan messages.

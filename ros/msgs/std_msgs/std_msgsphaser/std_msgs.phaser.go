@@ -225,6 +225,22 @@ func (x Header) HasFrameId() bool { return x.m.HasString(runtime.Field{Number: 3
 // ClearFrameId clears field frame_id (3).
 func (x Header) ClearFrameId() { x.m.ClearString(runtime.Field{Number: 3, Offset: 12}) }
 
+// HeaderView reads the singular scalar fields of a Header in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type HeaderView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Header) View() HeaderView { return HeaderView{x.m.ViewOf(phaserType_Header)} }
+
+// Seq returns field seq (1).
+func (v HeaderView) Seq() uint32 { return v.v.Get32(runtime.Field{Number: 1, Offset: 8}) }
+
+// HasSeq reports the presence of field seq (1).
+func (v HeaderView) HasSeq() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
 // HeaderList is a handle on a repeated field of Header messages.
 type HeaderList struct{ l runtime.MessageList }
 
