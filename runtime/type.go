@@ -100,6 +100,7 @@ type Type struct {
 	tables    [2][]byte // the table a new message gets in format v2, v3
 	nativeIn  [2]bool   // tables[i] is table
 	size      [2]uint32
+	csize     uint32 // BinarySize of the compiled layout (table's)
 	typeCount int
 	isAny     bool
 	fields    []*FieldInfo // declaration order, oneof members included
@@ -265,6 +266,7 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 		table:     lc.Table,
 		tables:    [2][]byte{l2.Table, l3.Table},
 		size:      [2]uint32{l2.BinarySize, l3.BinarySize},
+		csize:     lc.BinarySize,
 		typeCount: l2.TypeCount,
 		isAny:     l2.IsAny,
 		byNumber:  make(map[uint32]*FieldInfo),

@@ -19,7 +19,7 @@ func (m Msg) View(t *Type) (View, bool) {
 	if !m.fast || m.off == 0 {
 		return View{}, false
 	}
-	end := uint64(m.off) + uint64(t.BinarySize(m.p.version))
+	end := uint64(m.off) + uint64(t.csize)
 	if end > uint64(len(m.p.mem)) {
 		return View{}, false
 	}
