@@ -43,3 +43,39 @@ func TestVectorHostileHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestAllocHostileFreeHeader guards the allocator against a free header
+// rewritten after Open (a message of a payload written elsewhere can lie in
+// free memory, and writes through it land in the free list): a length or
+// link that leads out of the buffer made Allocate, Free and Realloc index
+// past it. The buffer must fail instead.
+func TestAllocHostileFreeHeader(t *testing.T) {
+	for _, opts := range []Options{{Version: V2}, {Version: V3}} {
+		for _, bad := range []struct {
+			name string
+			off  uint32 // in the free header
+			v    uint32
+		}{
+			{"length_huge", 0, 0xFFFFFFF0},
+			{"length_past_end", 0, 2048},
+			{"next_past_end", 4, 0xFFFFFFF8},
+		} {
+			mem := make([]byte, 1024)
+			b, err := NewFixed(mem, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p := b.Allocate(40, 0)
+			q := b.Allocate(40, 0)
+			b.Free(p)
+			free := b.Uint32(offFreeList)
+			b.PutUint32(free+bad.off, bad.v)
+			b.Allocate(300, 0)
+			b.Free(q)
+			b.Realloc(b.Allocate(24, 0), 200, 0)
+			if !b.Failed() {
+				t.Errorf("%v %s: a free header out of the buffer did not fail the buffer", opts, bad.name)
+			}
+		}
+	}
+}
