@@ -63,3 +63,24 @@ func TestWriteHostileVectorCount(t *testing.T) {
 		}
 	}
 }
+
+// TestClearHostileCycle guards Clear against a payload continued with Open
+// in which a message holds itself (a nested message slot, or an element of
+// a repeated message field, that is the root's own offset): Clear recursed
+// until the stack overflowed (a fatal error, not even a panic). It must
+// return, and the payload must still read.
+func TestClearHostileCycle(t *testing.T) {
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		m, dt, mem := openDesc(t, v, func(data []byte, r uint32, dt *runtime.Type) {
+			binaryLE.PutUint32(data[r+dt.FieldByName("options").Offset:], r)
+			if v == payloadbuffer.V2 { // elements are offsets of messages
+				e := binaryLE.Uint32(data[r+dt.FieldByName("nested_type").Offset+4:])
+				binaryLE.PutUint32(data[e:], r)
+			}
+		})
+		watchdog("Clear of a message that holds itself", mem, func() { m.Clear(dt) })
+		if _, err := runtime.Read(dt, mem); err != nil {
+			t.Fatalf("%v: after Clear: %v", v, err)
+		}
+	}
+}
