@@ -56,6 +56,16 @@ func (b *Buffer) writeFree(off, length, next uint32) {
 	binary.LittleEndian.PutUint64(b.data[off:], uint64(length)|uint64(next)<<32)
 }
 
+// freeOK reports whether off can be the header of a free block: a free
+// list read from a payload written elsewhere was checked by Open, but a
+// message there can point into free memory, and writes through it can
+// rewrite free headers. The allocator fails (corrupt) rather than follow
+// such a header out of the buffer.
+func (b *Buffer) freeOK(off uint32) bool {
+	return off >= b.hdr && off%8 == 0 && uint64(off)+8 <= uint64(len(b.data)) &&
+		uint64(off)+uint64(b.freeLen(off)) <= uint64(len(b.data))
+}
+
 // link stores off as the successor of prev in the free list (prev 0: head).
 func (b *Buffer) link(prev, off uint32) {
 	if prev == 0 {
@@ -150,6 +160,10 @@ func (b *Buffer) allocRegular(n uint32, zero bool) uint32 {
 func (b *Buffer) takeFirstFit(full uint32) uint32 {
 	var prev uint32
 	for cur := b.get32(offFreeList); cur != 0; {
+		if !b.freeOK(cur) {
+			b.corrupt()
+			return 0
+		}
 		length, next := b.freeLen(cur), b.freeNext(cur)
 		if length >= full {
 			if rem := length - full; rem >= 8 {
@@ -209,6 +223,10 @@ func (b *Buffer) grow(full uint32) bool {
 	b.put32(offFullSize, uint32(size))
 	var last uint32
 	for cur := b.get32(offFreeList); cur != 0; cur = b.freeNext(cur) {
+		if !b.freeOK(cur) || cur <= last {
+			b.corrupt()
+			return false
+		}
 		last = cur
 	}
 	switch {
@@ -278,12 +296,20 @@ func (b *Buffer) freeRegular(h, size uint32) {
 		if f == h {
 			return // double free
 		}
+		if !b.freeOK(f) {
+			b.corrupt()
+			return
+		}
 		next := b.freeNext(f)
 		if next != 0 && next <= f {
 			b.corrupt()
 			return
 		}
 		prev, f = f, next
+	}
+	if f != 0 && !b.freeOK(f) {
+		b.corrupt()
+		return
 	}
 	if f == 0 {
 		if prev+b.freeLen(prev) == h {
@@ -365,12 +391,20 @@ func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
 	var pp, prev uint32
 	f := b.get32(offFreeList)
 	for f != 0 && f <= h {
+		if !b.freeOK(f) {
+			b.corrupt()
+			return 0
+		}
 		next := b.freeNext(f)
 		if next != 0 && next <= f {
 			b.corrupt()
 			return 0
 		}
 		pp, prev, f = prev, f, next
+	}
+	if f != 0 && !b.freeOK(f) {
+		b.corrupt()
+		return 0
 	}
 	if f != 0 && p+length == f {
 		if fl := b.freeLen(f); fl > diff && fl-diff > 8 {

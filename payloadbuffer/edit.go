@@ -9,7 +9,7 @@ package payloadbuffer
 // unchanged).
 func (b *Buffer) VectorInsert(slot uint32, i, count, size int) uint32 {
 	num := b.VectorLen(slot)
-	if i < 0 || i > num || count <= 0 {
+	if i < 0 || i > num || count <= 0 || !b.vectorOK(slot, size) {
 		return 0
 	}
 	// Grow by doubling, as a push does, so that repeated inserts are
@@ -30,7 +30,7 @@ func (b *Buffer) VectorInsert(slot uint32, i, count, size int) uint32 {
 // What the removed elements point to is the caller's to release first.
 func (b *Buffer) VectorErase(slot uint32, i, j, size int) bool {
 	num := b.VectorLen(slot)
-	if i < 0 || j < i || j > num {
+	if i < 0 || j < i || j > num || !b.vectorOK(slot, size) {
 		return false
 	}
 	data := b.get32(slot + 4)

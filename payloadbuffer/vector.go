@@ -36,7 +36,10 @@ func (b *Buffer) VectorPush(slot uint32, size int) uint32 {
 		}
 		b.put32(slot+4, data)
 		num = 0
-	case uint64(num+1)*uint64(size) > uint64(b.BlockSize(data)):
+	case (uint64(num)+1)*uint64(size) > uint64(b.BlockSize(data)):
+		if uint64(num)*uint64(size) > uint64(b.BlockSize(data)) {
+			return 0 // a corrupt header: more elements than its block holds
+		}
 		data = b.Realloc(data, max(2*int(num), 1)*size, Zero|Small)
 		if data == 0 {
 			return 0
@@ -59,7 +62,7 @@ func (b *Buffer) VectorReserve(slot uint32, n, size int) bool {
 // buffer is full (the vector is then unchanged).
 func (b *Buffer) VectorResize(slot uint32, n, size int) bool {
 	num := int(b.get32(slot))
-	if !b.vectorRoom(slot, n, size, Zero|Small) {
+	if !b.vectorOK(slot, size) || !b.vectorRoom(slot, n, size, Zero|Small) {
 		return false
 	}
 	if data := b.get32(slot + 4); n > num && data != 0 {
@@ -96,6 +99,15 @@ func (b *Buffer) vectorRoom(slot uint32, n, size int, flags Flags) bool {
 	}
 	b.put32(slot+4, data)
 	return true
+}
+
+// vectorOK reports whether the elements of the vector at slot (size bytes
+// each) lie in its block: a header read from a payload written elsewhere
+// can count more than its block holds, or point at no block. Edits refuse
+// such a vector rather than move bytes outside the buffer.
+func (b *Buffer) vectorOK(slot uint32, size int) bool {
+	num, data := b.get32(slot), b.get32(slot+4)
+	return num == 0 || data != 0 && b.validBlock(data) && uint64(num)*uint64(size) <= uint64(b.BlockSize(data))
 }
 
 // VectorClear frees the storage of the vector at slot and empties it. It
@@ -157,7 +169,7 @@ func (b *Buffer) SetBytesAt(slot uint32, i int, s []byte) bool {
 }
 
 func setStringAt[S string | []byte](b *Buffer, slot uint32, i int, s S, srcOff int64) bool {
-	if i < 0 {
+	if i < 0 || !b.vectorOK(slot, 4) {
 		return false
 	}
 	if i >= b.VectorLen(slot) && !b.VectorResize(slot, i+1, 4) {

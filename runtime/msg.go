@@ -485,6 +485,19 @@ func (m Msg) Clear(t *Type) {
 		m.off == m.p.buf.Message() && m.p.reset(t) {
 		return
 	}
+	// A payload continued with Open can hold a message inside itself (a
+	// slot, element or oneof pointing back up): bound the nesting as the
+	// readers do, rather than recurse until the stack overflows.
+	if m.p.clearing >= maxDepth {
+		return
+	}
+	m.p.clearing++
+	m.clearFields(t)
+	m.p.clearing--
+}
+
+// clearFields clears every field of m, for Clear.
+func (m Msg) clearFields(t *Type) {
 	for _, f := range t.fields {
 		if f.Union != nil {
 			continue

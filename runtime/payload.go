@@ -69,6 +69,8 @@ type Payload struct {
 	version payloadbuffer.Version
 	err     error // first error of a write (read-only or full buffer)
 
+	clearing int // nesting of Clear calls: bounded on hostile payloads
+
 	root *Type  // the root's type when this process created the root
 	img  []byte // root's creation image for this buffer, once reset used it
 

@@ -291,7 +291,7 @@ func (m Msg) MutableElem(f Field, i int, t *Type) Msg {
 		}
 		return m.ElemMessage(f, i, t)
 	}
-	if i >= m.p.buf.VectorLen(o) {
+	if i >= m.p.buf.VectorLen(o) || i >= m.p.buf.VectorCap(o, 4) {
 		if !m.p.buf.VectorResize(o, i+1, 4) {
 			m.p.fail()
 			return Msg{p: m.p}
@@ -439,7 +439,8 @@ func (m Msg) EraseElems(f Field, i, j, size int) bool {
 // freeing their strings.
 func (m Msg) EraseStrings(f Field, i, j int) bool {
 	o, ok := m.vslot(f)
-	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) {
+	// Within the block's capacity too: the header may be hostile.
+	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) || j > m.p.buf.VectorCap(o, 4) {
 		return false
 	}
 	data := m.p.buf.VectorData(o)
@@ -459,7 +460,7 @@ func (m Msg) EraseMessages(f Field, i, j int, t *Type) bool {
 		return m.writable() && m.mvbErase(f, i, j, t)
 	}
 	o, ok := m.vslot(f)
-	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) {
+	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) || j > m.p.buf.VectorCap(o, 4) {
 		return false
 	}
 	data := m.p.buf.VectorData(o)

@@ -1,0 +1,86 @@
+package runtime_test
+
+import (
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// Writes through runtime.Open to payloads written elsewhere (hostile input
+// on the write path; FuzzOpenWrite finds these).
+
+// openDesc writes a DescriptorProto with two nested types and two reserved
+// names into fixed memory, lets mutate rewrite its bytes, and opens the
+// result for writing.
+func openDesc(t *testing.T, v payloadbuffer.Version, mutate func(data []byte, root uint32, dt *runtime.Type)) (runtime.Msg, *runtime.Type, []byte) {
+	t.Helper()
+	dt := typeOfMessage(t, &descriptorpb.DescriptorProto{})
+	mem := make([]byte, 4096)
+	m, err := runtime.NewIn(dt, mem, runtime.Options{Version: v, Tuning: payloadbuffer.Size})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fillMsg(m, dt, (&descriptorpb.DescriptorProto{
+		Name:         proto.String("M"),
+		NestedType:   []*descriptorpb.DescriptorProto{{Name: proto.String("N")}, {Name: proto.String("O")}},
+		ReservedName: []string{"x", "y"},
+	}).ProtoReflect())
+	mutate(mem, m.Offset(), dt)
+	w, err := runtime.Open(dt, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w, dt, mem
+}
+
+// TestWriteHostileVectorCount guards the edits of repeated fields of a
+// payload continued with Open whose VectorHeader counts more elements than
+// its block holds: StringList.Erase and MessageList.Erase read and shifted
+// elements past the payload (slice bounds panics), MessageList.Mutable and
+// StringList.Set wrote element slots there. They must be refused.
+func TestWriteHostileVectorCount(t *testing.T) {
+	for _, count := range []uint32{1000, 0x7FFFFFFF, 0xFFFFFFFF} {
+		m, dt, mem := openDesc(t, payloadbuffer.V2, func(data []byte, r uint32, dt *runtime.Type) {
+			binaryLE.PutUint32(data[r+dt.FieldByName("reserved_name").Offset:], count)
+			binaryLE.PutUint32(data[r+dt.FieldByName("nested_type").Offset:], count)
+		})
+		names := runtime.NewStringList(m, dt.FieldByName("reserved_name").Field)
+		nested := dt.FieldByName("nested_type")
+		types := runtime.NewMessageList(m, nested.Field, nested.Type)
+		before := len(mem)
+		names.Erase(0, 1)
+		names.Insert(1, "z")
+		names.Set(5, "w")
+		types.Erase(0, 1)
+		types.Mutable(5).SetString(nested.Type.FieldByName("name").Field, "P")
+		types.Insert(1)
+		if len(m.PayloadBytes()) > before {
+			t.Errorf("count %#x: the payload grew past its memory", count)
+		}
+	}
+}
+
+// TestClearHostileCycle guards Clear against a payload continued with Open
+// in which a message holds itself (a nested message slot, or an element of
+// a repeated message field, that is the root's own offset): Clear recursed
+// until the stack overflowed (a fatal error, not even a panic). It must
+// return, and the payload must still read.
+func TestClearHostileCycle(t *testing.T) {
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		m, dt, mem := openDesc(t, v, func(data []byte, r uint32, dt *runtime.Type) {
+			binaryLE.PutUint32(data[r+dt.FieldByName("options").Offset:], r)
+			if v == payloadbuffer.V2 { // elements are offsets of messages
+				e := binaryLE.Uint32(data[r+dt.FieldByName("nested_type").Offset+4:])
+				binaryLE.PutUint32(data[e:], r)
+			}
+		})
+		watchdog("Clear of a message that holds itself", mem, func() { m.Clear(dt) })
+		if _, err := runtime.Read(dt, mem); err != nil {
+			t.Fatalf("%v: after Clear: %v", v, err)
+		}
+	}
+}
