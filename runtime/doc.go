@@ -23,6 +23,8 @@
 // reads and writes a message laid out by another version of the .proto, or
 // by the other frontend, through the payload's table (schema evolution);
 // only a message whose table is the compiled one uses the compiled offsets.
+// A [View] of such a message ([Msg.View], [Msg.ViewOf]) reads its scalar
+// fields with loads the compiler inlines, for loops over many messages.
 // Types are compiled for a [Frontend]: [ProtobufFrontend] (the default) or
 // [ROSFrontend], whose Phaser 3 layout stores singular messages inside their
 // holder.
