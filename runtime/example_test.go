@@ -65,3 +65,26 @@ func ExampleNewIn() {
 	// true
 	// false true
 }
+
+// Reading the scalars of many messages: a View of a message laid out with
+// its compiled table reads them with loads the compiler inlines. Generated
+// handles wrap it as x.View().
+func ExampleMsg_View() {
+	t, err := runtime.TypeOf((&timestamppb.Timestamp{}).ProtoReflect().Descriptor())
+	if err != nil {
+		log.Fatal(err)
+	}
+	seconds, nanos := t.FieldByName("seconds"), t.FieldByName("nanos")
+	w := runtime.New(t)
+	w.Set64(seconds.Field, 1700000000)
+	w.Set32(nanos.Field, 5)
+
+	m, err := runtime.Read(t, w.PayloadBytes()) // as a receiver would
+	if err != nil {
+		log.Fatal(err)
+	}
+	v, ok := m.View(t)
+	fmt.Println(ok, int64(v.Get64(seconds.Field)), int32(v.Get32(nanos.Field)))
+	// Output:
+	// true 1700000000 5
+}
