@@ -52,6 +52,7 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 	if p.t.IsAny() {
 		return decodeAny(b, m, p, depth)
 	}
+	var app appender // the repeated message field last appended to
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -74,7 +75,7 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 			}
 		} else {
 			var err error
-			if n, err = decodeField(b, typ, m, p, fp, depth); err != nil {
+			if n, err = decodeField(b, typ, m, p, fp, &app, depth); err != nil {
 				return err
 			}
 		}
@@ -120,9 +121,27 @@ func decodeScalar(b []byte, m runtime.Msg, fp *fieldPlan) int {
 	return n
 }
 
+// appender appends the elements of one repeated message field of a
+// message being decoded: consecutive elements of the field (the common
+// case) skip re-resolving and re-validating its vector.
+type appender struct {
+	fp *fieldPlan
+	a  runtime.MessageAppender
+}
+
+// add appends an element to repeated message field fp of m, as AddMessage
+// does.
+func (ap *appender) add(m runtime.Msg, fp *fieldPlan) runtime.Msg {
+	if ap.fp != fp {
+		ap.fp, ap.a = fp, runtime.NewMessageList(m, fp.f.Field, fp.f.Type).Appender()
+	}
+	return ap.a.Append()
+}
+
 // decodeField parses one value of field fp from b, whose wire type is typ,
-// and returns the bytes consumed.
-func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *fieldPlan, depth int) (int, error) {
+// and returns the bytes consumed. Elements of repeated message fields are
+// appended through app.
+func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *fieldPlan, app *appender, depth int) (int, error) {
 	f := fp.f
 	if fp.packable && typ == protowire.BytesType {
 		v, n := protowire.ConsumeBytes(b)
@@ -158,7 +177,7 @@ func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *field
 		var sub runtime.Msg
 		switch {
 		case f.Repeated:
-			sub = m.AddMessage(f.Field, f.Type)
+			sub = app.add(m, fp)
 		case f.Union != nil:
 			sub = m.MutableMember(f.Union, f.Field, f.Type)
 		default:

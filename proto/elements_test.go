@@ -2,9 +2,11 @@ package proto_test
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"testing"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	protogo "google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
@@ -95,5 +97,96 @@ func TestUnmarshalResetsRoot(t *testing.T) {
 	}
 	if len(used.Msg().PayloadBytes()) != len(fresh.Msg().PayloadBytes()) {
 		t.Fatalf("Unmarshal into a used root left %d payload bytes, into a new one %d", len(used.Msg().PayloadBytes()), len(fresh.Msg().PayloadBytes()))
+	}
+}
+
+// TestUnmarshalInterleavedMessages parses long repeated message fields whose
+// elements arrive interleaved with each other's and with scalars and a
+// singular message that merges (what makes Unmarshal's appender go back to
+// the full path), in both formats, owned and in fixed buffers that fill up
+// on the way: what parses reads back as protobuf-go parses the same bytes,
+// and a full buffer keeps the elements parsed before the failure.
+func TestUnmarshalInterleavedMessages(t *testing.T) {
+	const n = 3000
+	var wire []byte
+	elem := func(num protowire.Number, m protogo.Message) {
+		b, err := protogo.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wire = protowire.AppendTag(wire, num, protowire.BytesType)
+		wire = protowire.AppendBytes(wire, b)
+	}
+	for i := range n {
+		in := &testpb.Inner{A: int32(i + 1)}
+		if i%3 == 0 {
+			in.S = fmt.Sprint("inner ", i)
+		}
+		elem(7, in) // inners
+		switch {
+		case i%97 == 0:
+			elem(3, &testpb.Inner{S: fmt.Sprint("merged ", i)}) // inner, singular
+		case i%13 == 0:
+			elem(14, &testpb.Empty{}) // empties
+		case i%11 == 0:
+			wire = protowire.AppendTag(wire, 30, protowire.VarintType) // opt_int32
+			wire = protowire.AppendVarint(wire, uint64(i))
+		}
+		if i > n-40 && i%2 == 0 {
+			elem(14, &testpb.Empty{})
+		}
+	}
+	want := &testpb.Everything{}
+	if err := protogo.Unmarshal(wire, want); err != nil {
+		t.Fatal(err)
+	}
+	wantB, err := protogo.MarshalOptions{Deterministic: true}.Marshal(want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
+		m := testpbphaser.NewEverything(runtime.Options{Version: v})
+		if err := proto.Unmarshal(wire, m.Msg(), m.PhaserType()); err != nil {
+			t.Fatalf("%s: %v", v, err)
+		}
+		got, err := proto.Marshal(m.Msg(), m.PhaserType())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, wantB) {
+			t.Fatalf("%s: Marshal after Unmarshal differs from protobuf-go's", v)
+		}
+		full := len(m.Msg().PayloadBytes())
+		partial := 0
+		for size := 4096; size < full+4096; size += 1531 {
+			mem := make([]byte, size)
+			fm, err := testpbphaser.NewEverythingIn(mem, runtime.Options{Version: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			err = proto.Unmarshal(wire, fm.Msg(), fm.PhaserType())
+			k := fm.Inners().Len()
+			if err != nil {
+				if !errors.Is(err, runtime.ErrFull) {
+					t.Fatalf("%s size %d: %v, want ErrFull", v, size, err)
+				}
+				if k > 0 && k < n {
+					partial++
+				}
+			} else if k != n {
+				t.Fatalf("%s size %d: %d inners, want %d", v, size, k, n)
+			}
+			for i, e := range fm.Inners().All() {
+				if i == k-1 && err != nil {
+					break // the element the buffer filled up in
+				}
+				if e.A() != want.Inners[i].A || e.S() != want.Inners[i].S {
+					t.Fatalf("%s size %d: inner %d of %d reads {%d %q}, want {%d %q}", v, size, i, k, e.A(), e.S(), want.Inners[i].A, want.Inners[i].S)
+				}
+			}
+		}
+		if partial == 0 {
+			t.Errorf("%s: no buffer filled up in the middle of the inners", v)
+		}
 	}
 }

@@ -3,7 +3,9 @@ package ros_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -173,6 +175,242 @@ message Row {
 			}
 			if v == payloadbuffer.V3 && len(used.PayloadBytes()) != len(back.PayloadBytes()) {
 				t.Fatalf("v%d, %d elements: Unmarshal into a used root left %d payload bytes, into a new one %d", v, n, len(used.PayloadBytes()), len(back.PayloadBytes()))
+			}
+		}
+	}
+}
+
+// batchSchema has every kind of repeated message field ROS1 reads as a
+// batch: a variable array of messages with strings and arrays of their
+// own, a fixed array of them, time[] and duration[].
+const batchSchema = `
+syntax = "proto3";
+package batch;
+import "phaser/options.proto";
+import "google/protobuf/timestamp.proto";
+import "google/protobuf/duration.proto";
+message Item {
+  string name = 1;
+  uint32 id = 2;
+  repeated float xs = 3;
+}
+message Batch {
+  string title = 1;
+  repeated Item items = 2;
+  repeated Item fixed = 3 [(phaser.array_size) = 3];
+  repeated google.protobuf.Timestamp stamps = 4;
+  repeated google.protobuf.Duration spans = 5;
+  uint32 tail = 6;
+}
+`
+
+// batchROS writes the ROS1 bytes of a Batch by hand: n items named name(i)
+// with i%3 floats each, the 3 fixed items, nt stamps and nt/2 spans.
+func batchROS(n, nt int, name func(int) string) []byte {
+	var w ros.Writer
+	item := func(i int) {
+		_ = w.String([]byte(name(i)))
+		w.Uint32(uint32(i * 7))
+		w.Uint32(uint32(i % 3))
+		for k := range i % 3 {
+			w.Float32(float32(i) + float32(k)/4)
+		}
+	}
+	_ = w.String([]byte("a batch"))
+	w.Uint32(uint32(n))
+	for i := range n {
+		item(i)
+	}
+	for i := range 3 {
+		item(1000 + i)
+	}
+	w.Uint32(uint32(nt))
+	for i := range nt {
+		w.Uint32(uint32(1_700_000_000 + i))
+		w.Uint32(uint32(i * 1000))
+	}
+	w.Uint32(uint32(nt / 2))
+	for i := range nt / 2 {
+		w.Uint32(uint32(int32(-i)))
+		w.Uint32(uint32(i))
+	}
+	w.Uint32(0xC0FFEE)
+	return w.Buf
+}
+
+func shortName(i int) string { return fmt.Sprint("n", i) }
+
+// TestUnmarshalROSLongArrays reads long arrays of messages, times and
+// durations (lengths past several chunks of a v3 message vector) in both
+// formats, owned and fixed: the message writes back the hand-written
+// bytes, and in format v3 each array takes one block of exactly its
+// elements, as Allocate makes it, not doubling chunks.
+func TestUnmarshalROSLongArrays(t *testing.T) {
+	files := compileProtos(t, map[string]string{"batch.proto": batchSchema}, "batch.proto")
+	typ := typeIn(t, files, "batch.Batch")
+	for _, n := range []int{0, 1, 2, 3, 7, 2049} {
+		data := batchROS(n, n/2+1, shortName)
+		for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
+			for _, fixed := range []bool{false, true} {
+				name := fmt.Sprintf("n=%d/%s/fixed=%v", n, v, fixed)
+				m := runtime.New(typ, runtime.Options{Version: v})
+				if fixed {
+					var err error
+					if m, err = runtime.NewIn(typ, make([]byte, 1<<20), runtime.Options{Version: v}); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := ros.Unmarshal(data, m, typ); err != nil {
+					t.Fatalf("%s: %v", name, err)
+				}
+				back, err := ros.Marshal(m, typ)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !bytes.Equal(back, data) {
+					t.Fatalf("%s: Marshal after Unmarshal differs from the input", name)
+				}
+				if v != payloadbuffer.V3 || fixed || n < 1000 {
+					continue
+				}
+				// The same content built with Allocate, field by field.
+				ref := runtime.New(typ)
+				if err := ros.Unmarshal(data, ref, typ); err != nil {
+					t.Fatal(err)
+				}
+				items, stamps := typ.FieldByName("items"), typ.FieldByName("stamps")
+				if got, want := m.MessagesLen(items.Field), n; got != want {
+					t.Fatalf("%s: %d items, want %d", name, got, want)
+				}
+				size := len(m.PayloadBytes())
+				built := runtime.New(typ)
+				built.SetString(typ.FieldByName("title").Field, "a batch")
+				runtime.NewMessageList(built, items.Field, items.Type).Allocate(n)
+				runtime.NewMessageList(built, stamps.Field, stamps.Type).Allocate(n/2 + 1)
+				spans, fixedItems := typ.FieldByName("spans"), typ.FieldByName("fixed")
+				runtime.NewMessageList(built, spans.Field, spans.Type).Allocate((n/2 + 1) / 2)
+				runtime.NewMessageList(built, fixedItems.Field, fixedItems.Type).Allocate(3)
+				for i, e := range runtime.NewMessageList(built, items.Field, items.Type).All() {
+					e.SetString(items.Type.FieldByName("name").Field, shortName(i))
+					e.Set32(items.Type.FieldByName("id").Field, uint32(i*7))
+					for k := range i % 3 {
+						e.Push32(items.Type.FieldByName("xs").Field, math.Float32bits(float32(i)+float32(k)/4))
+					}
+				}
+				if limit := len(built.PayloadBytes()) + 4096; size > limit {
+					t.Fatalf("%s: the payload takes %d bytes, more than %d (Allocate's room for the arrays and 4 KiB)", name, size, limit)
+				}
+			}
+		}
+	}
+}
+
+// TestUnmarshalROSHostileCounts gives element counts the input cannot hold:
+// a clear error wrapping ErrInvalid, before any allocation for them (the
+// payload stays small), never a panic; and a count that the minimal element
+// size allows but the elements do not fill.
+func TestUnmarshalROSHostileCounts(t *testing.T) {
+	files := compileProtos(t, map[string]string{"batch.proto": batchSchema}, "batch.proto")
+	typ := typeIn(t, files, "batch.Batch")
+	good := batchROS(4, 3, shortName)
+	countAt := 4 + len("a batch") // the items count
+	stampsAt := len(batchROS(4, 0, shortName)) - 12
+	var cases [][]byte
+	for _, c := range []uint32{0xFFFFFFFF, 1 << 30, 1 << 20, uint32(len(good)-countAt-4)/12 + 1, uint32(len(good)-countAt-4) / 12} {
+		cases = append(cases, withCount(good, countAt, c))
+	}
+	short := batchROS(4, 0, shortName)
+	for _, c := range []uint32{0xFFFFFFFF, 1 << 29, uint32(len(short)-stampsAt-4)/8 + 1} {
+		cases = append(cases, withCount(short, stampsAt, c))
+	}
+	for i, data := range cases {
+		for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
+			owned := runtime.New(typ, runtime.Options{Version: v})
+			fixed, err := runtime.NewIn(typ, make([]byte, 4096), runtime.Options{Version: v})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range []runtime.Msg{owned, fixed} {
+				err := ros.Unmarshal(data, m, typ)
+				if !errors.Is(err, ros.ErrInvalid) {
+					t.Fatalf("case %d (%s): error %v, want ErrInvalid", i, v, err)
+				}
+				if n := len(m.PayloadBytes()); n > 1<<16 {
+					t.Fatalf("case %d (%s): a %d-byte input made a %d-byte payload", i, v, len(data), n)
+				}
+			}
+		}
+	}
+}
+
+func withCount(b []byte, at int, c uint32) []byte {
+	b = bytes.Clone(b)
+	binary.LittleEndian.PutUint32(b[at:], c)
+	return b
+}
+
+// TestUnmarshalROSFullMidBatch reads a Batch into fixed buffers of every
+// size (8-byte steps) from too small to enough: a buffer that fills up in
+// the middle of an array (the elements made, their strings not) fails with
+// ErrFull, writes nothing past its end and keeps what was read before, as
+// when each element is added before it is read: the array holds the
+// elements read and the one that failed, not empty ones after it.
+func TestUnmarshalROSFullMidBatch(t *testing.T) {
+	files := compileProtos(t, map[string]string{"batch.proto": batchSchema}, "batch.proto")
+	typ := typeIn(t, files, "batch.Batch")
+	items := typ.FieldByName("items")
+	iname, iid := items.Type.FieldByName("name"), items.Type.FieldByName("id")
+	long := func(i int) string { return fmt.Sprintf("item %d %s", i, bytes.Repeat([]byte{'x'}, 24+i)) }
+	const n = 40
+	data := batchROS(n, 9, long)
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
+		for _, tu := range []payloadbuffer.Tuning{payloadbuffer.Performance, payloadbuffer.Size} {
+			opts := runtime.Options{Version: v, Tuning: tu}
+			midBatch := 0
+			for size := 0; ; size += 8 {
+				mem := bytes.Repeat([]byte{0xA5}, size+64)
+				clear(mem[:size])
+				m, err := runtime.NewIn(typ, mem[:size:size], opts)
+				if err != nil {
+					continue
+				}
+				err = ros.Unmarshal(data, m, typ)
+				for i, b := range mem[size:] {
+					if b != 0xA5 {
+						t.Fatalf("%s/%s size %d: byte %d past the buffer written", v, tu, size, size+i)
+					}
+				}
+				if err == nil {
+					back, err := ros.Marshal(m, typ)
+					if err != nil || !bytes.Equal(back, data) {
+						t.Fatalf("%s/%s size %d: read back differs (%v)", v, tu, size, err)
+					}
+					t.Logf("%s/%s: fits from %d bytes; %d sizes failed inside the items", v, tu, size, midBatch)
+					break
+				}
+				if !errors.Is(err, runtime.ErrFull) {
+					t.Fatalf("%s/%s size %d: %v, want ErrFull", v, tu, size, err)
+				}
+				got := m.MessagesLen(items.Field)
+				if got > n {
+					t.Fatalf("%s/%s size %d: %d items of %d", v, tu, size, got, n)
+				}
+				if got > 0 && got < n {
+					midBatch++
+				}
+				for i := range got - 1 { // the last one may be partial
+					e := m.ElemMessage(items.Field, i, items.Type)
+					if string(e.StringBytes(iname.Field)) != long(i) || e.Get32(iid.Field) != uint32(i*7) {
+						t.Fatalf("%s/%s size %d: item %d of %d reads %q %d, want %q", v, tu, size, i, got,
+							e.StringBytes(iname.Field), e.Get32(iid.Field), long(i))
+					}
+				}
+				if size > 1<<20 {
+					t.Fatalf("%s/%s: no fit", v, tu)
+				}
+			}
+			if midBatch == 0 {
+				t.Errorf("%s/%s: no buffer size filled up inside the items", v, tu)
 			}
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -15,7 +16,9 @@ const maxDepth = 100
 // serialization in data, writing straight into m's payload. Every scalar
 // read becomes present, as in C++ Phaser. The input must be consumed
 // exactly. A fixed buffer that fills up fails with runtime.ErrFull. On error
-// m holds what was read before it.
+// m holds what was read before it. (In format v3 the elements of an array
+// of messages are made at once before any is read: a buffer without room
+// for all of them fails before the first.)
 func Unmarshal(data []byte, m runtime.Msg, t *runtime.Type) error {
 	p, err := planOf(t)
 	if err != nil {
@@ -254,6 +257,9 @@ func readRepeated(r *Reader, m runtime.Msg, it *item, depth int) error {
 		}
 		return nil
 	case Message:
+		if batches(m) {
+			return readMessages(r, m, it, n, depth)
+		}
 		for range n {
 			if err := readSub(r, func() runtime.Msg { return m.AddMessage(f.Field, f.Type) }, it, depth); err != nil {
 				return err
@@ -261,6 +267,9 @@ func readRepeated(r *Reader, m runtime.Msg, it *item, depth int) error {
 		}
 		return nil
 	case Time, Duration:
+		if batches(m) {
+			return readMessages(r, m, it, n, depth)
+		}
 		for range n {
 			if err := readTime(r, m.AddMessage(f.Field, f.Type), it.rt); err != nil {
 				return fieldErr(f, err)
@@ -292,6 +301,50 @@ func readRepeated(r *Reader, m runtime.Msg, it *item, depth int) error {
 			m.SetElem32(f.Field, i, uint32(v))
 		default:
 			m.SetElem64(f.Field, i, v)
+		}
+	}
+	return nil
+}
+
+// batches reports whether m's repeated message fields are Phaser 3
+// MessageVectorBlocks, whose elements readMessages makes in one allocation.
+// (In a Phaser 2 payload each element is a block of its own, as C++ adds
+// them: elements are added one by one.)
+func batches(m runtime.Msg) bool {
+	p := m.Payload()
+	return p != nil && p.Buffer() != nil && p.Buffer().Version() == payloadbuffer.V3
+}
+
+// readMessages reads the n elements of the repeated message field of item
+// it (messages, times or durations), empty as Unmarshal's Clear left it:
+// all n are made at once (MessageList.Allocate), then filled in order. n
+// was checked against the input left (each element takes at least its
+// minimal encoded size), so a lying count fails before any allocation. On
+// error the field keeps the elements up to the one that failed, as when
+// each is added before it is read.
+func readMessages(r *Reader, m runtime.Msg, it *item, n, depth int) error {
+	f := it.f
+	if n == 0 {
+		return nil
+	}
+	l := runtime.NewMessageList(m, f.Field, f.Type)
+	l.Allocate(n)
+	if l.Len() != n {
+		return runtime.ErrFull // as readSub has it for an element not made
+	}
+	for i, e := range l.All() {
+		var err error
+		switch {
+		case it.rt != Message:
+			err = fieldErr(f, readTime(r, e, it.rt))
+		case !e.IsPresent():
+			err = runtime.ErrFull // as readSub has it
+		default:
+			err = readSub(r, func() runtime.Msg { return e }, it, depth)
+		}
+		if err != nil {
+			l.Resize(i + 1)
+			return err
 		}
 	}
 	return nil

@@ -915,6 +915,8 @@ func tryFieldWrites(h runtime.Msg, f *runtime.FieldInfo) {
 		_ = h.AddMessage(f.Field, f.Type)
 		_ = h.MutableElem(f.Field, 0, f.Type)
 		h.AllocateMessages(f.Field, 2, f.Type)
+		a := runtime.NewMessageList(h, f.Field, f.Type).Appender()
+		_, _ = a.Append(), a.Append()
 		h.ClearMessage(f.Field, f.Type)
 		h.ClearMessages(f.Field, f.Type)
 	}

@@ -136,6 +136,10 @@ func (m Msg) eachMessage(f Field, t *Type, yield func(int, Msg) bool) {
 // for c elements of type t.
 func (p *Payload) newMVB(o uint32, c uint32, t *Type) (msgVec, bool) {
 	stride := (t.BinarySize(p.version) + 7) &^ 7
+	if uint64(c)*uint64(stride) > 1<<31 { // as growMVB: no chunk that big
+		p.fail()
+		return msgVec{}, false
+	}
 	data := p.buf.Allocate(int(mvbHeader+c*stride), payloadbuffer.Zero|payloadbuffer.Small)
 	p.sync()
 	if data == 0 {
@@ -316,4 +320,99 @@ func (m Msg) mvbErase(f Field, i, j int, t *Type) bool {
 		le.PutUint32(m.p.mem[o:], uint32(n-(j-i)))
 	}
 	return true
+}
+
+// MessageAppender appends elements to one repeated message field, as
+// MessageList.Append does, for a caller that appends many in a row (a
+// decoder whose elements arrive one by one). Between its own appends it
+// keeps the field's vector as its last append left it: an append first
+// checks that the payload still holds exactly that state (the same buffer,
+// no shorter, the same count, block header and chunk), writes the element
+// in the room that chunk has, and otherwise (the first append, a new chunk,
+// a write through another handle, a Phaser 2 payload, a holder read
+// through a received table) takes Append's full path. Every append returns
+// and writes what Append would.
+//
+// The zero MessageAppender appends to nothing. An appender is not safe for
+// concurrent use; it holds no memory of its own beyond its size.
+type MessageAppender struct {
+	l MessageList
+
+	// The state after the last append, valid when ok.
+	ok         bool
+	buf        *payloadbuffer.Buffer
+	n          int    // len(mem) when checked: what was in bounds stays so
+	o          uint32 // the VectorHeader {num, data}
+	num, data  uint32 // its words
+	head0      uint64 // block words stride, c
+	head1      uint64 // block words metadata, chunks in use
+	base       uint32 // chunk k's offset
+	k          uint32 // the chunk of element num
+	start, end uint64 // the indexes chunk k holds, [start, end)
+}
+
+// Appender returns an appender to the list (see MessageAppender).
+func (l MessageList) Appender() MessageAppender { return MessageAppender{l: l} }
+
+// Append adds a new, empty element and returns it, as MessageList.Append.
+func (a *MessageAppender) Append() Msg {
+	if a.ok {
+		p := a.l.m.p
+		mem := p.mem
+		if p.buf == a.buf && len(mem) >= a.n && uint64(a.num) < a.end &&
+			le.Uint64(mem[a.o:]) == uint64(a.num)|uint64(a.data)<<32 &&
+			le.Uint64(mem[a.data:]) == a.head0 && le.Uint64(mem[a.data+mvbMeta:]) == a.head1 &&
+			le.Uint32(mem[a.data+mvbChunk+4*a.k:]) == a.base {
+			// mvbAdd's writes, for the state it would find.
+			stride := uint32(a.head0)
+			e := a.base + uint32(uint64(a.num)-a.start)*stride
+			clear(mem[e : e+stride])
+			le.PutUint32(mem[e:], uint32(a.head1))
+			a.num++
+			le.PutUint32(mem[a.o:], a.num)
+			// bind, its common case first: the table last found to be t's.
+			if h := p.hit; h < p.nverify && p.verified[h].typ == a.l.t && p.verified[h].off == uint32(a.head1) {
+				return Msg{p: p, off: e, fast: true}
+			}
+			return p.bind(e, a.l.t)
+		}
+	}
+	e := a.l.m.AddMessage(a.l.f, a.l.t)
+	a.keep(e)
+	return e
+}
+
+// keep records the state an append left, if the next append can use it:
+// the holder's field resolves without its table, the vector is a valid
+// block and its next element lies in an allocated chunk.
+func (a *MessageAppender) keep(e Msg) {
+	a.ok = false
+	m := a.l.m
+	if !e.IsPresent() || !m.fast || !m.v3() || m.p.buf == nil {
+		return
+	}
+	o, ok := m.at(a.l.f, 8)
+	if !ok {
+		return
+	}
+	mem := m.p.mem
+	num := le.Uint32(mem[o:])
+	v, ok := m.p.mvb(o)
+	if !ok || uint64(num) >= v.capacity() {
+		return
+	}
+	var k uint32 // as elem finds it
+	if num >= v.c {
+		k = uint32(bits.Len64(uint64(num)/uint64(v.c)+1) - 1)
+	}
+	size := uint64(v.c) << k
+	base := le.Uint32(mem[v.data+mvbChunk+4*k:])
+	if k >= v.chunks || base == 0 || uint64(base)+size*uint64(v.stride) > uint64(len(mem)) {
+		return
+	}
+	a.ok, a.buf, a.n, a.o, a.num, a.data = true, m.p.buf, len(mem), o, num, v.data
+	a.head0, a.head1 = le.Uint64(mem[v.data:]), le.Uint64(mem[v.data+mvbMeta:])
+	a.base, a.k = base, k
+	a.start = uint64(v.c) * (1<<uint64(k) - 1)
+	a.end = a.start + size
 }

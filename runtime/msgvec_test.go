@@ -2,6 +2,8 @@ package runtime_test
 
 import (
 	"bytes"
+	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -118,4 +120,119 @@ func TestMessageListAll(t *testing.T) {
 		}
 	}
 	check("zero", runtime.NewMessageList(runtime.Msg{}, items.Field, items.Type))
+}
+
+// TestMessageAppenderIsAddMessage runs one random script of writes twice on
+// twin messages, appending elements with AddMessage in one and with a
+// MessageAppender in the other, interleaved with writes that change the
+// vector behind the appender's back (appends through the holder, Reserve,
+// Erase, Clear of the field and of the root, other fields, elements whose
+// strings grow an owned buffer): after every write both payloads hold the
+// same bytes, the same failure and the same element offsets. Fixed buffers
+// of many sizes cover running out of room in the middle; both formats.
+func TestMessageAppenderIsAddMessage(t *testing.T) {
+	for _, fe := range []runtime.Frontend{runtime.ProtobufFrontend, runtime.ROSFrontend} {
+		header, _, arrays := testTypesFor(t, fe)
+		items, values := field(arrays, "items"), field(arrays, "values")
+		seq, frame := field(header, "seq"), field(header, "frame_id")
+		for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
+			for _, tu := range []payloadbuffer.Tuning{payloadbuffer.Performance, payloadbuffer.Size} {
+				opts := runtime.Options{Version: v, Tuning: tu}
+				for size := -1; size <= 12000; size += 397 { // -1: owned
+					for seed := range uint64(3) {
+						name := fmt.Sprintf("%s/%s/%s/size %d/seed %d", fe, v, tu, size, seed)
+						twins := [2]runtime.Msg{}
+						mems := [2][]byte{}
+						for j := range twins {
+							if size < 0 {
+								twins[j] = runtime.New(arrays, opts)
+								continue
+							}
+							mems[j] = bytes.Repeat([]byte{0xA5}, size+64)
+							clear(mems[j][:size])
+							m, err := runtime.NewIn(arrays, mems[j][:size:size], opts)
+							if err != nil {
+								break
+							}
+							twins[j] = m
+						}
+						if !twins[1].IsPresent() {
+							continue
+						}
+						app := runtime.NewMessageList(twins[1], items.Field, items.Type).Appender()
+						rng := rand.New(rand.NewPCG(seed, uint64(size)))
+						for step := range 600 {
+							op := rng.IntN(40)
+							arg := rng.IntN(9)
+							var offs [2]uint32
+							for j, m := range twins {
+								switch {
+								case op < 30: // append, then write the element
+									var e runtime.Msg
+									if j == 0 {
+										e = m.AddMessage(items.Field, items.Type)
+									} else {
+										e = app.Append()
+									}
+									offs[j] = e.Offset()
+									e.Set32(seq.Field, uint32(step))
+									if arg < 3 {
+										e.SetString(frame.Field, fmt.Sprint("frame ", step, bytes.Repeat([]byte{'x'}, 8*arg)))
+									}
+								case op < 32:
+									offs[j] = m.AddMessage(items.Field, items.Type).Offset()
+								case op < 34:
+									m.Push32(values.Field, uint32(step))
+								case op < 35:
+									m.ReserveMessages(items.Field, m.MessagesLen(items.Field)+arg*5, items.Type)
+								case op < 37:
+									if n := m.MessagesLen(items.Field); n > 0 {
+										m.EraseMessages(items.Field, arg%n, n, items.Type)
+									}
+								case op < 38:
+									m.ClearMessages(items.Field, items.Type)
+								case op < 39:
+									m.ResizeMessages(items.Field, arg, items.Type)
+								default:
+									if arg == 0 {
+										m.Clear(arrays)
+									}
+								}
+							}
+							if offs[0] != offs[1] {
+								t.Fatalf("%s: step %d (op %d): element at %d, AddMessage's at %d", name, step, op, offs[1], offs[0])
+							}
+							if !bytes.Equal(twins[0].PayloadBytes(), twins[1].PayloadBytes()) || !bytes.Equal(mems[0], mems[1]) {
+								t.Fatalf("%s: step %d (op %d): payloads differ", name, step, op)
+							}
+							if twins[0].Failed() != twins[1].Failed() {
+								t.Fatalf("%s: step %d (op %d): Failed %v, AddMessage's %v", name, step, op, twins[1].Failed(), twins[0].Failed())
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// The zero appender and one on a read-only message write nothing.
+	var zero runtime.MessageAppender
+	if zero.Append().IsPresent() {
+		t.Fatal("the zero MessageAppender appended")
+	}
+	m := runtime.New(arrays3(t))
+	m.AddMessage(field(arrays3(t), "items").Field, field(arrays3(t), "items").Type)
+	data := bytes.Clone(m.PayloadBytes())
+	ro, err := runtime.Read(arrays3(t), data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := runtime.NewMessageList(ro, field(arrays3(t), "items").Field, field(arrays3(t), "items").Type).Appender()
+	if a.Append().IsPresent() || a.Append().IsPresent() || !bytes.Equal(data, m.PayloadBytes()) {
+		t.Fatal("an appender wrote into a read-only payload")
+	}
+}
+
+func arrays3(t *testing.T) *runtime.Type {
+	_, _, arrays := testTypes(t)
+	return arrays
 }
