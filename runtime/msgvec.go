@@ -201,7 +201,11 @@ func (m Msg) mvbAdd(f Field, t *Type) Msg {
 	if v, ok = m.p.growMVB(v, uint64(num)+1); !ok {
 		return Msg{p: m.p}
 	}
-	e, _ := m.p.elem(v, num)
+	e, ok := m.p.elem(v, num)
+	if !ok { // a chunk a received payload lost: no room to write into
+		m.p.fail()
+		return Msg{p: m.p}
+	}
 	clear(m.p.mem[e : e+v.stride])
 	le.PutUint32(m.p.mem[e:], le.Uint32(m.p.mem[v.data+mvbMeta:]))
 	le.PutUint32(m.p.mem[o:], num+1)
@@ -271,11 +275,14 @@ func (m Msg) mvbClear(f Field, t *Type) {
 	le.PutUint64(m.p.mem[o:], 0)
 }
 
-// mvbMove copies element images: dst and src are element indexes.
+// mvbMove copies element images: dst and src are element indexes. An
+// element whose chunk a received payload lost is neither read nor written.
 func (p *Payload) mvbMove(v msgVec, dst, src uint32) {
-	d, _ := p.elem(v, dst)
-	s, _ := p.elem(v, src)
-	copy(p.mem[d:d+v.stride], p.mem[s:s+v.stride])
+	d, okd := p.elem(v, dst)
+	s, oks := p.elem(v, src)
+	if okd && oks {
+		copy(p.mem[d:d+v.stride], p.mem[s:s+v.stride])
+	}
 }
 
 // mvbInsert inserts a new, empty element at index i.
@@ -292,7 +299,11 @@ func (m Msg) mvbInsert(f Field, i int, t *Type) Msg {
 	for k := uint32(n); k > uint32(i); k-- {
 		m.p.mvbMove(v, k, k-1)
 	}
-	e, _ := m.p.elem(v, uint32(i))
+	e, ok := m.p.elem(v, uint32(i))
+	if !ok { // a chunk a received payload lost
+		m.p.fail()
+		return Msg{p: m.p}
+	}
 	clear(m.p.mem[e : e+v.stride])
 	le.PutUint32(m.p.mem[e:], le.Uint32(m.p.mem[v.data+mvbMeta:]))
 	return m.p.bind(e, t) // the vector's element table may be another writer's
@@ -313,8 +324,9 @@ func (m Msg) mvbErase(f Field, i, j int, t *Type) bool {
 		m.p.mvbMove(v, uint32(k-(j-i)), uint32(k))
 	}
 	for k := n - (j - i); k < n; k++ {
-		e, _ := m.p.elem(v, uint32(k))
-		clear(m.p.mem[e : e+v.stride])
+		if e, ok := m.p.elem(v, uint32(k)); ok {
+			clear(m.p.mem[e : e+v.stride])
+		}
 	}
 	if j > i {
 		le.PutUint32(m.p.mem[o:], uint32(n-(j-i)))

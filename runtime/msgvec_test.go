@@ -236,3 +236,78 @@ func arrays3(t *testing.T) *runtime.Type {
 	_, _, arrays := testTypes(t)
 	return arrays
 }
+
+// TestAddMessageChunkMissing: a payload continued with Open whose message
+// vector has lost its first chunk (pointer 0) must refuse the append, not
+// write the new element at offset 0 over the payload's header.
+func TestAddMessageChunkMissing(t *testing.T) {
+	header, _, arrays := testTypes(t)
+	items, seq := field(arrays, "items"), field(header, "seq")
+	mem := make([]byte, 4096)
+	m, err := runtime.NewIn(arrays, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.NewMessageList(m, items.Field, items.Type).Append().Set32(seq.Field, 1)
+	root := binaryLE.Uint32(mem[4:])
+	data := binaryLE.Uint32(mem[root+items.Offset+4:]) // the vector header's block
+	if binaryLE.Uint32(mem[data+16:]) == 0 {
+		t.Fatal("the first chunk's pointer is already 0")
+	}
+	binaryLE.PutUint32(mem[data+16:], 0)
+	head := bytes.Clone(mem[:16])
+
+	w, err := runtime.Open(arrays, mem)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := runtime.NewMessageList(w, items.Field, items.Type).Append()
+	if !bytes.Equal(mem[:16], head) {
+		t.Fatalf("the append rewrote the payload header:\n% x\nwas\n% x", mem[:16], head)
+	}
+	if e.IsPresent() {
+		t.Errorf("an element with no chunk to live in is present at %d", e.Offset())
+	}
+	if _, err := runtime.Read(arrays, mem); err != nil {
+		t.Errorf("the payload no longer reads: %v", err)
+	}
+}
+
+// TestEditChunkMissing: inserting and erasing elements of a message vector
+// whose second chunk a received payload lost (pointer 0) must leave the
+// payload's header alone: elements without a chunk are not moved or
+// cleared at offset 0.
+func TestEditChunkMissing(t *testing.T) {
+	header, _, arrays := testTypes(t)
+	items, seq := field(arrays, "items"), field(header, "seq")
+	for _, edit := range []string{"insert", "erase"} {
+		mem := make([]byte, 8192)
+		m, err := runtime.NewIn(arrays, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		l := runtime.NewMessageList(m, items.Field, items.Type)
+		for i := range 5 { // chunks of 2 and 4 elements
+			l.Append().Set32(seq.Field, uint32(i+1))
+		}
+		root := binaryLE.Uint32(mem[4:])
+		data := binaryLE.Uint32(mem[root+items.Offset+4:])
+		if binaryLE.Uint32(mem[data+12:]) < 2 || binaryLE.Uint32(mem[data+20:]) == 0 {
+			t.Fatal("the vector has no second chunk")
+		}
+		binaryLE.PutUint32(mem[data+20:], 0)
+		head := bytes.Clone(mem[:16])
+		w, err := runtime.Open(arrays, mem)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if edit == "insert" {
+			w.InsertMessage(items.Field, 0, items.Type)
+		} else {
+			w.EraseMessages(items.Field, 0, 1, items.Type)
+		}
+		if !bytes.Equal(mem[:16], head) {
+			t.Errorf("%s rewrote the payload header:\n% x\nwas\n% x", edit, mem[:16], head)
+		}
+	}
+}
