@@ -53,6 +53,10 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 		return decodeAny(b, m, p, depth)
 	}
 	var app appender // the repeated message field last appended to
+	// Scalars through a Setter when m has its compiled layout (inlined
+	// stores, which cannot fail), else through m; taken again after every
+	// field that may allocate, which may move an owned buffer.
+	s, direct := m.Setter(p.t)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
 		if n < 0 {
@@ -69,15 +73,19 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 			continue
 		}
 		if typ == fp.wire && fp.op.scalar() {
-			n = decodeScalar(b, m, fp)
-			if n < 0 {
+			if n = decodeScalar(b, m, s, direct, fp); n < 0 {
 				return wireErr(p, fp, fp.num, "%v", protowire.ParseError(n))
+			}
+			if direct {
+				b = b[n:]
+				continue
 			}
 		} else {
 			var err error
 			if n, err = decodeField(b, typ, m, p, fp, &app, depth); err != nil {
 				return err
 			}
+			s, direct = m.Setter(p.t)
 		}
 		b = b[n:]
 		if m.Failed() {
@@ -88,35 +96,44 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 }
 
 // decodeScalar parses a value of singular scalar field fp, of fp's wire
-// type, stores it and returns its length (negative on error, as protowire
-// reports it).
-func decodeScalar(b []byte, m runtime.Msg, fp *fieldPlan) int {
+// type, stores it (through s when direct, else through m) and returns its
+// length (negative on error, as protowire reports it).
+func decodeScalar(b []byte, m runtime.Msg, s runtime.Setter, direct bool, fp *fieldPlan) int {
 	f := fp.f.Field
+	var v uint64
+	var n int
 	switch fp.op {
 	case opFixed32:
-		v, n := protowire.ConsumeFixed32(b)
-		if n >= 0 {
-			m.Set32(f, v)
-		}
-		return n
+		var v32 uint32
+		v32, n = protowire.ConsumeFixed32(b)
+		v = uint64(v32)
 	case opFixed64:
-		v, n := protowire.ConsumeFixed64(b)
-		if n >= 0 {
-			m.Set64(f, v)
-		}
-		return n
+		v, n = protowire.ConsumeFixed64(b)
+	default:
+		v, n = protowire.ConsumeVarint(b)
 	}
-	v, n := protowire.ConsumeVarint(b)
 	if n < 0 {
 		return n
 	}
 	switch fp.op {
-	case opInt32, opUint32:
-		m.Set32(f, uint32(v))
-	case opVarint64:
-		m.Set64(f, v)
+	case opFixed32, opInt32, opUint32:
+		if direct {
+			s.Set32(f, uint32(v))
+		} else {
+			m.Set32(f, uint32(v))
+		}
+	case opFixed64, opVarint64:
+		if direct {
+			s.Set64(f, v)
+		} else {
+			m.Set64(f, v)
+		}
 	default: // opBool
-		m.Set8(f, runtime.BoolByte(v != 0))
+		if direct {
+			s.Set8(f, runtime.BoolByte(v != 0))
+		} else {
+			m.Set8(f, runtime.BoolByte(v != 0))
+		}
 	}
 	return n
 }

@@ -45,6 +45,10 @@ func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
 	if depth > maxDepth {
 		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
 	}
+	// Scalars through a Setter when m has its compiled layout (inlined
+	// stores, which cannot fail), else through m; taken again after every
+	// item that may allocate, which may move an owned buffer.
+	s, direct := m.Setter(p.t)
 	for _, it := range p.items {
 		switch it.op {
 		case opCopy32:
@@ -52,17 +56,26 @@ func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
 			if err != nil {
 				return fieldErr(it.f, err)
 			}
+			if direct {
+				s.Set32(it.f.Field, v)
+				continue
+			}
 			m.Set32(it.f.Field, v)
 		case opCopy64:
 			v, err := r.Uint64()
 			if err != nil {
 				return fieldErr(it.f, err)
 			}
+			if direct {
+				s.Set64(it.f.Field, v)
+				continue
+			}
 			m.Set64(it.f.Field, v)
 		default:
 			if err := readItem(r, m, it, depth); err != nil {
 				return err
 			}
+			s, direct = m.Setter(p.t)
 		}
 		if m.Failed() {
 			return runtime.ErrFull

@@ -107,3 +107,59 @@ func viewable(f *FieldInfo) bool {
 	}
 	return !f.Repeated && f.Union == nil && f.Size <= 8
 }
+
+// Setter writes the singular scalars of one message in place with stores
+// the compiler inlines, as View reads them, for code that writes many (the
+// wire decoders). It exists only for a writable message laid out with its
+// compiled table and lying whole in the payload: Msg.Setter reports false
+// otherwise, and the Msg setters are the way to write it. A Setter aliases
+// the payload: any write that allocates (a string, a message, an element)
+// may move an owned buffer, after which the Setter must be taken again.
+type Setter struct {
+	b []byte
+}
+
+// Setter returns a setter of m, a message of type t, and whether m is
+// writable, laid out with t's compiled table and lies whole in the
+// payload.
+func (m Msg) Setter(t *Type) (Setter, bool) {
+	if !m.fast || m.off == 0 || m.p.buf == nil {
+		return Setter{}, false
+	}
+	end := uint64(m.off) + uint64(t.csize)
+	if end > uint64(len(m.p.mem)) {
+		return Setter{}, false
+	}
+	return Setter{m.p.mem[m.off:end:end]}, true
+}
+
+// set marks presence bit id (see View.has).
+func (s Setter) set(id uint8) {
+	if w := 4 + int(id>>3); w < len(s.b) {
+		s.b[w] |= 1 << (id & 7)
+	}
+}
+
+// Set8 stores a 1-byte value in scalar field f and marks it present.
+func (s Setter) Set8(f Field, v uint8) {
+	if o := int(f.Offset); o < len(s.b) && 4+int(f.ID>>3) < len(s.b) {
+		s.b[o] = v
+		s.set(f.ID)
+	}
+}
+
+// Set32 stores a 4-byte value in scalar field f and marks it present.
+func (s Setter) Set32(f Field, v uint32) {
+	if o := int(f.Offset); o+4 <= len(s.b) && 4+int(f.ID>>3) < len(s.b) {
+		le.PutUint32(s.b[o:], v)
+		s.set(f.ID)
+	}
+}
+
+// Set64 stores an 8-byte value in scalar field f and marks it present.
+func (s Setter) Set64(f Field, v uint64) {
+	if o := int(f.Offset); o+8 <= len(s.b) && 4+int(f.ID>>3) < len(s.b) {
+		le.PutUint64(s.b[o:], v)
+		s.set(f.ID)
+	}
+}

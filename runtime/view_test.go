@@ -114,3 +114,55 @@ func sameAsMsg(t *testing.T, what string, view runtime.View, m runtime.Msg, typ 
 		}
 	}
 }
+
+// TestSetter: a Setter writes the bytes the Msg setters write, and exists
+// only for a writable message with its compiled table.
+func TestSetter(t *testing.T) {
+	header, _, _ := testTypes(t)
+	seq, stamp := field(header, "seq"), field(header, "stamp")
+	secs, nanos := field(stamp.Type, "seconds"), field(stamp.Type, "nanos")
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		a, b := runtime.New(header, runtime.Options{Version: v}), runtime.New(header, runtime.Options{Version: v})
+		sa, sb := a.MutableMessage(stamp.Field, stamp.Type), b.MutableMessage(stamp.Field, stamp.Type)
+		a.Set32(seq.Field, 7)
+		sa.Set64(secs.Field, 1<<40+3)
+		sa.Set32(nanos.Field, 9)
+		s, ok := b.Setter(header)
+		ss, ok2 := sb.Setter(stamp.Type)
+		if !ok || !ok2 {
+			t.Fatalf("%v: no setter of a new message", v)
+		}
+		s.Set32(seq.Field, 7)
+		ss.Set64(secs.Field, 1<<40+3)
+		ss.Set32(nanos.Field, 9)
+		if !bytes.Equal(a.PayloadBytes(), b.PayloadBytes()) {
+			t.Errorf("%v: the setter wrote\n% x\nthe Msg setters\n% x", v, b.PayloadBytes(), a.PayloadBytes())
+		}
+		r, err := runtime.Read(header, a.PayloadBytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := r.Setter(header); ok {
+			t.Errorf("%v: a setter of a read-only message", v)
+		}
+		mem := make([]byte, 4096)
+		if _, err := runtime.NewIn(header, mem, runtime.Options{Version: v}); err != nil {
+			t.Fatal(err)
+		}
+		root := binary.LittleEndian.Uint32(mem[4:])
+		tab := binary.LittleEndian.Uint32(mem[root:])
+		mem[tab+uint32(len(header.Table()))-1] ^= 0xff
+		if o, err := runtime.Open(header, mem); err != nil {
+			t.Fatal(err)
+		} else if _, ok := o.Setter(header); ok {
+			t.Errorf("%v: a setter of a message whose table differs", v)
+		} else if _, ok := o.View(header); ok {
+			t.Errorf("%v: a view of a message whose table differs", v)
+		}
+	}
+	var zero runtime.Setter
+	zero.Set32(seq.Field, 1) // writes nothing, does not panic
+	if _, ok := (runtime.Msg{}).Setter(header); ok {
+		t.Error("the zero Msg has a setter")
+	}
+}
