@@ -54,8 +54,7 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 	}
 	var app appender // the repeated message field last appended to
 	// Scalars through a Setter when m has its compiled layout (inlined
-	// stores, which cannot fail), else through m; taken again after every
-	// field that may allocate, which may move an owned buffer.
+	// stores, which cannot fail), else through m.
 	s, direct := m.Setter(p.t)
 	for len(b) > 0 {
 		num, typ, n := protowire.ConsumeTag(b)
@@ -85,7 +84,6 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 			if n, err = decodeField(b, typ, m, p, fp, &app, depth); err != nil {
 				return err
 			}
-			s, direct = m.Setter(p.t)
 		}
 		b = b[n:]
 		if m.Failed() {

@@ -46,8 +46,7 @@ func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
 		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
 	}
 	// Scalars through a Setter when m has its compiled layout (inlined
-	// stores, which cannot fail), else through m; taken again after every
-	// item that may allocate, which may move an owned buffer.
+	// stores, which cannot fail), else through m.
 	s, direct := m.Setter(p.t)
 	for _, it := range p.items {
 		switch it.op {
@@ -75,7 +74,6 @@ func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
 			if err := readItem(r, m, it, depth); err != nil {
 				return err
 			}
-			s, direct = m.Setter(p.t)
 		}
 		if m.Failed() {
 			return runtime.ErrFull

@@ -109,57 +109,58 @@ func viewable(f *FieldInfo) bool {
 }
 
 // Setter writes the singular scalars of one message in place with stores
-// the compiler inlines, as View reads them, for code that writes many (the
-// wire decoders). It exists only for a writable message laid out with its
-// compiled table and lying whole in the payload: Msg.Setter reports false
-// otherwise, and the Msg setters are the way to write it. A Setter aliases
-// the payload: any write that allocates (a string, a message, an element)
-// may move an owned buffer, after which the Setter must be taken again.
+// the compiler inlines, for code that writes many (the wire decoders,
+// generated XSetter types). It exists only for a writable message laid out
+// with its compiled table: Msg.Setter reports false otherwise, and the Msg
+// setters are the way to write it. Like a Msg, it holds the payload and the
+// message's offset, so it stays valid when an owned buffer grows.
 type Setter struct {
-	b []byte
+	p   *Payload
+	off uint32
 }
 
 // Setter returns a setter of m, a message of type t, and whether m is
 // writable, laid out with t's compiled table and lies whole in the
 // payload.
 func (m Msg) Setter(t *Type) (Setter, bool) {
-	if !m.fast || m.off == 0 || m.p.buf == nil {
+	if !m.fast || m.off == 0 || m.p.buf == nil || uint64(m.off)+uint64(t.csize) > uint64(len(m.p.mem)) {
 		return Setter{}, false
 	}
-	end := uint64(m.off) + uint64(t.csize)
-	if end > uint64(len(m.p.mem)) {
-		return Setter{}, false
-	}
-	return Setter{m.p.mem[m.off:end:end]}, true
-}
-
-// set marks presence bit id (see View.has).
-func (s Setter) set(id uint8) {
-	if w := 4 + int(id>>3); w < len(s.b) {
-		s.b[w] |= 1 << (id & 7)
-	}
+	return Setter{m.p, m.off}, true
 }
 
 // Set8 stores a 1-byte value in scalar field f and marks it present.
 func (s Setter) Set8(f Field, v uint8) {
-	if o := int(f.Offset); o < len(s.b) && 4+int(f.ID>>3) < len(s.b) {
-		s.b[o] = v
-		s.set(f.ID)
+	if s.p == nil {
+		return
+	}
+	mem := s.p.mem
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o < uint64(len(mem)) && w < uint64(len(mem)) {
+		mem[o] = v
+		mem[w] |= 1 << (f.ID & 7)
 	}
 }
 
 // Set32 stores a 4-byte value in scalar field f and marks it present.
 func (s Setter) Set32(f Field, v uint32) {
-	if o := int(f.Offset); o+4 <= len(s.b) && 4+int(f.ID>>3) < len(s.b) {
-		le.PutUint32(s.b[o:], v)
-		s.set(f.ID)
+	if s.p == nil {
+		return
+	}
+	mem := s.p.mem
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o+4 <= uint64(len(mem)) && w < uint64(len(mem)) {
+		le.PutUint32(mem[o:], v)
+		mem[w] |= 1 << (f.ID & 7)
 	}
 }
 
 // Set64 stores an 8-byte value in scalar field f and marks it present.
 func (s Setter) Set64(f Field, v uint64) {
-	if o := int(f.Offset); o+8 <= len(s.b) && 4+int(f.ID>>3) < len(s.b) {
-		le.PutUint64(s.b[o:], v)
-		s.set(f.ID)
+	if s.p == nil {
+		return
+	}
+	mem := s.p.mem
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o+8 <= uint64(len(mem)) && w < uint64(len(mem)) {
+		le.PutUint64(mem[o:], v)
+		mem[w] |= 1 << (f.ID & 7)
 	}
 }

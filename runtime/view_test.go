@@ -138,6 +138,17 @@ func TestSetter(t *testing.T) {
 		if !bytes.Equal(a.PayloadBytes(), b.PayloadBytes()) {
 			t.Errorf("%v: the setter wrote\n% x\nthe Msg setters\n% x", v, b.PayloadBytes(), a.PayloadBytes())
 		}
+		// The owned buffer grows (and moves) under a string: the setter
+		// writes the payload as it is now.
+		before := len(b.PayloadBytes())
+		b.SetString(field(header, "frame_id").Field, string(make([]byte, 64<<10)))
+		if len(b.PayloadBytes()) <= before || b.Failed() {
+			t.Fatalf("%v: the string did not grow the buffer", v)
+		}
+		s.Set32(seq.Field, 8)
+		if got := b.Get32(seq.Field); got != 8 {
+			t.Errorf("%v: after the buffer grew, seq written through the setter reads %d", v, got)
+		}
 		r, err := runtime.Read(header, a.PayloadBytes())
 		if err != nil {
 			t.Fatal(err)
