@@ -232,6 +232,10 @@ func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
 
 // Set8 stores a 1-byte value in field f and marks it present.
 func (m Msg) Set8(f Field, v uint8) {
+	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
+		Setter{m.p, m.off}.Set8(f, v)
+		return
+	}
 	if o, id, ok := m.wloc(f, 1); ok {
 		m.p.mem[o] = v
 		m.setBit(id, true)
@@ -240,6 +244,10 @@ func (m Msg) Set8(f Field, v uint8) {
 
 // Set32 stores a 4-byte value in field f and marks it present.
 func (m Msg) Set32(f Field, v uint32) {
+	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
+		Setter{m.p, m.off}.Set32(f, v)
+		return
+	}
 	if o, id, ok := m.wloc(f, 4); ok {
 		le.PutUint32(m.p.mem[o:], v)
 		m.setBit(id, true)
@@ -248,6 +256,10 @@ func (m Msg) Set32(f Field, v uint32) {
 
 // Set64 stores an 8-byte value in field f and marks it present.
 func (m Msg) Set64(f Field, v uint64) {
+	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
+		Setter{m.p, m.off}.Set64(f, v)
+		return
+	}
 	if o, id, ok := m.wloc(f, 8); ok {
 		le.PutUint64(m.p.mem[o:], v)
 		m.setBit(id, true)
