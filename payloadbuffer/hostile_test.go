@@ -79,3 +79,21 @@ func TestAllocHostileFreeHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestClearStringHostileSlot guards ClearString against a StringHeader
+// offset read from a payload written elsewhere (an element of a repeated
+// string field that EraseStrings passes on as it is): it read past the
+// buffer.
+func TestClearStringHostileSlot(t *testing.T) {
+	for _, slot := range []uint32{1022, 1024, 0xFFFFFFF0} {
+		mem := make([]byte, 1024)
+		b, err := NewFixed(mem, Options{Version: V2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer noPanic(t)
+			b.ClearString(slot)
+		}()
+	}
+}
