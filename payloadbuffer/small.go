@@ -187,7 +187,8 @@ func (b *Buffer) decodeSmall(p, low uint32) (run, slot uint32, ok bool) {
 
 func (b *Buffer) freeBitmap(p, low uint32) {
 	run, slot, ok := b.decodeSmall(p, low)
-	if !ok {
+	if !ok { // freed twice, or not a slot of a run
+		b.corrupt()
 		return
 	}
 	b.put32(run, b.get32(run)&^(1<<slot))
@@ -242,6 +243,10 @@ func (b *Buffer) allocClass(c int, zero bool) uint32 {
 
 func (b *Buffer) freeClass(p, length uint32) {
 	slotHdr := offSmall + 4*uint32(classOf(length))
+	if b.get32(slotHdr) == p { // freed twice in a row: it would link to itself
+		b.corrupt()
+		return
+	}
 	b.put32(p, b.get32(slotHdr))
 	b.put32(slotHdr, p)
 }
