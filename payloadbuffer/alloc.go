@@ -260,11 +260,21 @@ func (b *Buffer) corrupt() { b.fail() }
 
 // Free releases the block whose data starts at p (0 is ignored). Freed bytes
 // are not cleared. On a failed v3 buffer the block is dropped.
+//
+// A block that is already free, and the root message's block, are refused
+// and the buffer fails: a payload continued with Open can reference one
+// block from two places (or the root from a field), and freeing it twice
+// would make free blocks overlap live ones. The v3 small-block free lists
+// only catch a block freed twice in a row.
 func (b *Buffer) Free(p uint32) {
 	if p == 0 || !b.validBlock(p) {
 		return
 	}
 	if b.version == V3 && b.failed {
+		return
+	}
+	if p == b.get32(offMessage) {
+		b.corrupt()
 		return
 	}
 	w := b.word(p)
@@ -294,7 +304,8 @@ func (b *Buffer) freeRegular(h, size uint32) {
 	f := head
 	for f != 0 && f <= h {
 		if f == h {
-			return // double free
+			b.corrupt() // freed twice
+			return
 		}
 		if !b.freeOK(f) {
 			b.corrupt()
@@ -311,8 +322,19 @@ func (b *Buffer) freeRegular(h, size uint32) {
 		b.corrupt()
 		return
 	}
+	// pend is the end of the free block below (0: none; f is then not 0).
+	var pend uint32
+	if prev != 0 {
+		pend = prev + b.freeLen(prev)
+	}
+	// Inside the free block below, or overlapping the one above: freed
+	// twice (the first free merged it), or not a block.
+	if pend > h || (f != 0 && h+size > f) {
+		b.corrupt()
+		return
+	}
 	if f == 0 {
-		if prev+b.freeLen(prev) == h {
+		if pend == h {
 			b.put32(prev, b.freeLen(prev)+size)
 		} else {
 			b.writeFree(h, size, 0)
@@ -326,7 +348,7 @@ func (b *Buffer) freeRegular(h, size uint32) {
 		b.writeFree(h, size, f)
 	}
 	b.link(prev, h)
-	if prev != 0 && prev+b.freeLen(prev) == h {
+	if pend == h {
 		b.writeFree(prev, b.freeLen(prev)+b.freeLen(h), b.freeNext(h))
 	}
 }

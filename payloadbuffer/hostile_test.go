@@ -1,6 +1,9 @@
 package payloadbuffer
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // TestVectorHostileHeader guards the vector edits against a VectorHeader
 // read from a payload written elsewhere (continued with Open) that counts
@@ -76,6 +79,79 @@ func TestAllocHostileFreeHeader(t *testing.T) {
 			if !b.Failed() {
 				t.Errorf("%v %s: a free header out of the buffer did not fail the buffer", opts, bad.name)
 			}
+		}
+	}
+}
+
+// TestClearStringHostileSlot guards ClearString against a StringHeader
+// offset read from a payload written elsewhere (an element of a repeated
+// string field that EraseStrings passes on as it is): it read past the
+// buffer.
+func TestClearStringHostileSlot(t *testing.T) {
+	for _, slot := range []uint32{1022, 1024, 0xFFFFFFF0} {
+		mem := make([]byte, 1024)
+		b, err := NewFixed(mem, Options{Version: V2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		func() {
+			defer noPanic(t)
+			b.ClearString(slot)
+		}()
+	}
+}
+
+// TestFreeTwice guards the allocator against a block freed twice (a
+// payload continued with Open can reference one block from two fields, and
+// clearing both frees it twice) and against freeing the root message: a
+// regular block merged into the free block below, freed again, made two
+// free blocks overlap; a v3 small block freed twice in a row linked to
+// itself, so that every later allocation of its class returned it. Later
+// allocations overlapped each other. Each must be refused, and the buffer
+// must record the failure.
+func TestFreeTwice(t *testing.T) {
+	for _, opts := range []Options{{Version: V2}, {Version: V2, Tuning: Size}, {Version: V3}, {Version: V3, Tuning: Size}} {
+		for _, c := range []struct {
+			name string
+			free func(b *Buffer, small, a, bb, root uint32)
+		}{
+			{"merged_below", func(b *Buffer, small, a, bb, root uint32) { b.Free(a); b.Free(bb); b.Free(bb) }},
+			{"head", func(b *Buffer, small, a, bb, root uint32) { b.Free(a); b.Free(a) }},
+			{"small", func(b *Buffer, small, a, bb, root uint32) { b.Free(small); b.Free(small) }},
+			{"root", func(b *Buffer, small, a, bb, root uint32) { b.Free(root) }},
+		} {
+			t.Run(fmt.Sprintf("%v/%v/%s", opts.Version, opts.Tuning, c.name), func(t *testing.T) {
+				b, err := NewFixed(make([]byte, 8192), opts)
+				if err != nil {
+					t.Fatal(err)
+				}
+				root := b.Allocate(64, Zero)
+				b.SetMessage(root)
+				small := b.Allocate(40, Small)
+				a, bb := b.Allocate(200, 0), b.Allocate(200, 0)
+				b.Allocate(16, 0) // keeps bb off the trailing free block
+				c.free(b, small, a, bb, root)
+				if !b.Failed() {
+					t.Errorf("the second free (or the root's) was not refused")
+				}
+				// Whatever happened, no two live blocks may overlap.
+				var live [][2]uint32
+				live = append(live, [2]uint32{root, root + 64})
+				for range 6 {
+					for _, n := range []int{40, 200} {
+						if p := b.Allocate(n, Small); p != 0 {
+							live = append(live, [2]uint32{p, p + b.BlockSize(p)})
+						}
+					}
+				}
+				for i := range live {
+					for j := range i {
+						if live[i][0] < live[j][1] && live[j][0] < live[i][1] {
+							t.Fatalf("blocks %v and %v overlap", live[i], live[j])
+						}
+					}
+				}
+			})
 		}
 	}
 }

@@ -13,6 +13,9 @@ const smallBit = 1 << 31
 // runCount is the number of slots in a run of each class.
 var runCount = [4]uint32{20, 10, 6, 2}
 
+// runBytes is the size of a run of each class: 8 + count × (size + 8).
+var runBytes = [4]uint32{488, 408, 440, 280}
+
 // encodedSmall reports whether p is a v2 small block (its word is encoded).
 func (b *Buffer) encodedSmall(p uint32) bool {
 	return b.version == V2 && uint32(b.word(p))&smallBit != 0
@@ -34,14 +37,37 @@ func (b *Buffer) allocBitmap(c int, zero bool) uint32 {
 		b.put32(slotHdr, vec)
 	}
 	size := classSize[c]
-	idx := b.runsWithRoom(c, vec)
+	// The run vector, its array and the runs were checked by Open, but a
+	// message of a payload written elsewhere can lie over them (or over the
+	// header's slots), and writes through it rewrite them: the allocator
+	// fails rather than index outside the buffer or write outside a run.
+	if uint64(vec)+8 > uint64(len(b.data)) {
+		b.corrupt()
+		return 0
+	}
+	idx := &b.runs[c]
+	if !idx.valid && !b.indexRuns(c, vec) {
+		return 0
+	}
 	for {
 		num, data := b.get32(vec), b.get32(vec+4)
 		// The last run with a free slot (C++ scans from the last run down).
 		if i := idx.last(); i >= 0 && uint32(i) < num {
+			if uint64(data)+4*uint64(num) > uint64(len(b.data)) {
+				b.corrupt()
+				return 0
+			}
 			run := b.get32(data + 4*uint32(i))
+			if run < b.hdr+8 || uint64(run)+uint64(runBytes[c]) > uint64(len(b.data)) {
+				b.corrupt()
+				return 0
+			}
 			runBits := b.get32(run)
 			slot := uint32(bits.TrailingZeros32(^runBits))
+			if slot >= runCount[c] { // a free count that the bits deny
+				b.corrupt()
+				return 0
+			}
 			b.put32(run, runBits|1<<slot)
 			if b.data[run+6]--; b.data[run+6] == 0 {
 				idx.set(i, false)
@@ -54,8 +80,16 @@ func (b *Buffer) allocBitmap(c int, zero bool) uint32 {
 			return p
 		}
 		// No run has a free slot: add one.
+		if vec < b.hdr || data < b.hdr+8 || !b.inside(data, 4*num) {
+			b.corrupt()
+			return 0
+		}
+		if room := b.BlockSize(data); num*4 > room || (num*4 < room && !b.inside(data, 4*num+4)) {
+			b.corrupt() // a count past its array
+			return 0
+		}
 		count := runCount[c]
-		run := b.allocRegular(8+count*(size+8), false)
+		run := b.allocRegular(runBytes[c], false)
 		if run == 0 {
 			return 0
 		}
@@ -103,21 +137,29 @@ func (x *runIndex) last() int {
 	return -1
 }
 
-// runsWithRoom returns the run index of class c, building it from the runs
-// in the buffer if needed.
-func (b *Buffer) runsWithRoom(c int, vec uint32) *runIndex {
+// indexRuns builds the run index of class c from the run vector at vec.
+// It fails the buffer and reports false if the vector leads out of the
+// buffer.
+func (b *Buffer) indexRuns(c int, vec uint32) bool {
 	x := &b.runs[c]
-	if x.valid {
-		return x
-	}
-	x.valid, x.words = true, x.words[:0]
+	x.words = x.words[:0]
 	num, data := b.get32(vec), b.get32(vec+4)
+	if data < b.hdr+8 || uint64(data)+4*uint64(num) > uint64(len(b.data)) {
+		b.corrupt()
+		return false
+	}
 	for i := range num {
-		if run := b.get32(data + 4*i); b.data[run+6] != 0 {
+		run := b.get32(data + 4*i)
+		if run < b.hdr+8 || run%8 != 0 || uint64(run)+uint64(runBytes[c]) > uint64(len(b.data)) {
+			b.corrupt()
+			return false
+		}
+		if b.data[run+6] != 0 {
 			x.set(int(i), true)
 		}
 	}
-	return x
+	x.valid = true
+	return true
 }
 
 // decodeSmall locates the run and slot of a v2 small block from its encoded
@@ -137,7 +179,7 @@ func (b *Buffer) decodeSmall(p, low uint32) (run, slot uint32, ok bool) {
 	}
 	run = b.get32(data + 4*idx)
 	slot = low >> 26 & 0x1F
-	if !b.inside(run, 8) || p != run+16+slot*(classSize[c]+8) {
+	if run < b.hdr+8 || slot >= runCount[c] || !b.inside(run, 8) || p != run+16+slot*(classSize[c]+8) {
 		return 0, 0, false
 	}
 	return run, slot, b.get32(run)&(1<<slot) != 0
@@ -145,7 +187,8 @@ func (b *Buffer) decodeSmall(p, low uint32) (run, slot uint32, ok bool) {
 
 func (b *Buffer) freeBitmap(p, low uint32) {
 	run, slot, ok := b.decodeSmall(p, low)
-	if !ok {
+	if !ok { // freed twice, or not a slot of a run
+		b.corrupt()
 		return
 	}
 	b.put32(run, b.get32(run)&^(1<<slot))
@@ -161,6 +204,10 @@ func (b *Buffer) freeBitmap(p, low uint32) {
 func (b *Buffer) reallocBitmap(p, low, n uint32, flags Flags) uint32 {
 	old := low & 0xFF
 	if flags&Small != 0 && classOf(n) >= 0 && classOf(n) == classOf(old) {
+		if !b.inside(p, n) { // not a slot of a run: a word written after Open
+			b.corrupt()
+			return 0
+		}
 		// C++ stores the word through a signed int: the high half becomes
 		// all ones (spec 2.6).
 		b.putWord(p, 0xFFFFFFFF<<32|uint64(low&^0xFF|n&0xFF))
@@ -196,6 +243,10 @@ func (b *Buffer) allocClass(c int, zero bool) uint32 {
 
 func (b *Buffer) freeClass(p, length uint32) {
 	slotHdr := offSmall + 4*uint32(classOf(length))
+	if b.get32(slotHdr) == p { // freed twice in a row: it would link to itself
+		b.corrupt()
+		return
+	}
 	b.put32(p, b.get32(slotHdr))
 	b.put32(slotHdr, p)
 }

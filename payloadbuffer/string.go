@@ -147,6 +147,9 @@ func (b *Buffer) AllocateString(slot uint32, n int, flags Flags) uint32 {
 // ClearString frees the string whose StringHeader is at slot and marks it
 // absent.
 func (b *Buffer) ClearString(slot uint32) {
+	if !b.inside(slot, 4) {
+		return // a StringHeader offset read from a hostile payload
+	}
 	if s := b.get32(slot); s != 0 {
 		b.Free(s)
 		b.put32(slot, 0)

@@ -150,6 +150,12 @@ func (p *Payload) addMetadata(cb uint32, t *Type, table uint32) bool {
 		p.buf.SetMetadata(cb)
 		le.PutUint32(p.mem[cb+offCapacity:], capacity)
 	}
+	// A count or capacity read from a payload written elsewhere can put
+	// the entry past the payload: the registration fails instead.
+	if count >= capacity || uint64(cb)+uint64(p.controlHeader())+(uint64(count)+1)*uint64(p.entrySize()) > uint64(len(p.mem)) {
+		p.fail()
+		return false
+	}
 	e := cb + p.controlHeader() + count*p.entrySize()
 	if p.version == payloadbuffer.V3 {
 		le.PutUint64(p.mem[e:], t.hash)

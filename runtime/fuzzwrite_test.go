@@ -535,6 +535,42 @@ func openSeeds(tb testing.TB) []hostileSeed {
 			add(pre+"mvb_at_end", dt, withWord32(base, slot("nested_type")+4, n-16))
 		}
 	}
+
+	// The v2 bitmap small-block allocator's own blocks (spec 2.7) under a
+	// message, string or vector of a DescriptorProto payload in v2
+	// Performance tuning: writes through them rewrite a run vector, its
+	// run array or a run, which Open had checked. (Typed seeds only, so
+	// that patchBases keeps its payloads.)
+	{
+		base, m, dt := build(dp, v2, runtime.ProtobufFrontend, 4096)
+		r := m.Offset()
+		slot := func(name string) uint32 { return r + dt.FieldByName(name).Offset }
+		add("desc_v2p", dt, base)
+		for c, size := range []uint32{16, 32, 64, 128} {
+			vec := word32(base, 24+4*uint32(c))
+			if vec == 0 {
+				continue
+			}
+			data := word32(base, vec+4)
+			run := word32(base, data)
+			pre := fmt.Sprintf("desc_v2p_c%d_", size)
+			add(pre+"options_vec", dt, withWord32(base, slot("options"), vec))
+			add(pre+"options_array", dt, withWord32(base, slot("options"), data))
+			add(pre+"options_run", dt, withWord32(base, slot("options"), run))
+			add(pre+"options_run_slots", dt, withWord32(base, slot("options"), run+4))
+			add(pre+"name_vec", dt, withWord32(base, slot("name"), vec))
+			add(pre+"name_run", dt, withWord32(base, slot("name"), run))
+			add(pre+"strings_over_array", dt, withWord32(withWord32(base, slot("reserved_name"), 0), slot("reserved_name")+4, data))
+			add(pre+"scalars_over_run", dt, withWord32(withWord32(base, slot("reserved_range"), 2), slot("reserved_range")+4, run))
+			add(pre+"vector_is_vec", dt, withWord32(base, slot("field")+4, vec))
+			f := dt.FieldByName("nested_type")
+			add(pre+"nested_vec", dt, withWord32(base, m.Elem(f.Field, 0, 4), vec))
+			add(pre+"nested_run", dt, withWord32(base, m.Elem(f.Field, 1, 4), run))
+		}
+		add("desc_v2p_options_header", dt, withWord32(base, slot("options"), 8))
+		add("desc_v2p_options_slots", dt, withWord32(base, slot("options"), 20))
+		add("desc_v2p_nested_header", dt, withWord32(base, m.Elem(dt.FieldByName("nested_type").Field, 0, 4), 16))
+	}
 	return seeds
 }
 

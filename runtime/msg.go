@@ -475,8 +475,10 @@ func (m Msg) ClearMessage(f Field, t *Type) {
 		return
 	}
 	if s := le.Uint32(m.p.mem[o:]); s != 0 {
-		m.p.bind(s, t).Clear(t)
-		m.p.buf.Free(s)
+		if m.releasable(s) {
+			m.p.bind(s, t).Clear(t)
+			m.p.buf.Free(s)
+		}
 		le.PutUint32(m.p.mem[o:], 0)
 	}
 }
@@ -500,12 +502,31 @@ func (m Msg) Clear(t *Type) {
 	// A payload continued with Open can hold a message inside itself (a
 	// slot, element or oneof pointing back up): bound the nesting as the
 	// readers do, rather than recurse until the stack overflows.
-	if m.p.clearing >= maxDepth {
+	if len(m.p.clearing) >= maxDepth {
 		return
 	}
-	m.p.clearing++
+	m.p.clearing = append(m.p.clearing, m.off)
 	m.clearFields(t)
-	m.p.clearing--
+	m.p.clearing = m.p.clearing[:len(m.p.clearing)-1]
+}
+
+// releasable reports whether a Clear of m may clear and free the message
+// at s, which one of m's fields holds: not m itself, nor the root, nor a
+// message whose Clear is under way. In a payload continued with Open a
+// slot or an element can point at any of them (a cycle, or a message
+// shared with a live one up the tree); clearing and freeing it there freed
+// the root or freed a block twice, and later allocations overwrote live
+// fields. The caller only zeroes its slot then.
+func (m Msg) releasable(s uint32) bool {
+	if s == m.off || s == m.p.buf.Message() {
+		return false
+	}
+	for _, a := range m.p.clearing {
+		if a == s {
+			return false
+		}
+	}
+	return true
 }
 
 // clearFields clears every field of m, for Clear.

@@ -94,7 +94,7 @@ func (m Msg) release(u *Union, o uint32) {
 		case String, Bytes:
 			m.p.buf.ClearString(o + 4)
 		case Message:
-			if s := le.Uint32(m.p.mem[o+4:]); s != 0 {
+			if s := le.Uint32(m.p.mem[o+4:]); s != 0 && m.releasable(s) {
 				m.p.bind(s, f.Type).Clear(f.Type)
 				m.p.buf.Free(s)
 			}

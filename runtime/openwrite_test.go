@@ -84,3 +84,29 @@ func TestClearHostileCycle(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteHostileControlCount guards the registration of a new type in a
+// payload continued with Open whose runtime control block counts more
+// entries than the payload holds (or has no room for the next one): the
+// new entry was written past the payload (slice bounds out of range in
+// addMetadata; FuzzOpenWrite input beaac673d4594ca1). The write must fail
+// instead.
+func TestWriteHostileControlCount(t *testing.T) {
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		for _, c := range []struct{ count, capacity uint32 }{
+			{500, 0xFFFFFFFF}, {0x10000000, 0xFFFFFFFF}, {0xFFFFFFF0, 0xFFFFFFFF}, {400, 300}, {7, 0},
+		} {
+			m, dt, mem := openDesc(t, v, func(data []byte, r uint32, dt *runtime.Type) {
+				cb := binaryLE.Uint32(data[20:])
+				binaryLE.PutUint32(data[cb+12:], c.count)
+				binaryLE.PutUint32(data[cb+16:], c.capacity)
+			})
+			watchdog("registering a type", mem, func() {
+				opt := dt.FieldByName("options")
+				m.MutableMessage(opt.Field, opt.Type)
+				ext := dt.FieldByName("extension_range")
+				runtime.NewMessageList(m, ext.Field, ext.Type).Append()
+			})
+		}
+	}
+}

@@ -69,7 +69,10 @@ type Payload struct {
 	version payloadbuffer.Version
 	err     error // first error of a write (read-only or full buffer)
 
-	clearing int // nesting of Clear calls: bounded on hostile payloads
+	// clearing holds the messages whose Clear is under way, innermost
+	// last: their nesting is bounded on hostile payloads, and none of
+	// them is freed by a Clear nested in it (see releasable).
+	clearing []uint32
 
 	root *Type  // the root's type when this process created the root
 	img  []byte // root's creation image for this buffer, once reset used it

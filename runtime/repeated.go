@@ -362,7 +362,7 @@ func (m Msg) ClearMessages(f Field, t *Type) {
 	num, data := m.p.buf.VectorLen(o), m.p.buf.VectorData(o)
 	if data != 0 && uint64(data)+uint64(num)*4 <= uint64(len(m.p.mem)) {
 		for i := range uint32(num) {
-			if s := le.Uint32(m.p.mem[data+4*i:]); s != 0 {
+			if s := le.Uint32(m.p.mem[data+4*i:]); s != 0 && m.releasable(s) {
 				m.p.bind(s, t).Clear(t)
 				m.p.buf.Free(s)
 			}
@@ -465,7 +465,7 @@ func (m Msg) EraseMessages(f Field, i, j int, t *Type) bool {
 	}
 	data := m.p.buf.VectorData(o)
 	for k := i; k < j; k++ {
-		if s := le.Uint32(m.p.mem[data+4*uint32(k):]); s != 0 {
+		if s := le.Uint32(m.p.mem[data+4*uint32(k):]); s != 0 && m.releasable(s) {
 			m.p.bind(s, t).Clear(t)
 			m.p.buf.Free(s)
 		}
