@@ -85,12 +85,6 @@ func (p *Payload) findTable(cb uint32, t *Type) uint32 {
 // message at off, copying the table into the buffer and registering it the
 // first time t is used (InstallMetadata, spec 3.4 step 4).
 func (p *Payload) installMetadata(off uint32, t *Type) bool {
-	for _, v := range p.installed[:p.ninstalled] {
-		if v.typ == t {
-			le.PutUint32(p.mem[off:], v.off)
-			return true
-		}
-	}
 	want := t.tableFor(p.version)
 	cb := p.control()
 	registered := false
@@ -99,7 +93,6 @@ func (p *Payload) installMetadata(off uint32, t *Type) bool {
 			if uint64(table)+uint64(len(want)) <= uint64(len(p.mem)) &&
 				string(p.mem[table:table+uint32(len(want))]) == string(want) {
 				le.PutUint32(p.mem[off:], table)
-				p.noteInstalled(t, table)
 				return true
 			}
 			// The payload registered another table under t's name (another
@@ -118,21 +111,9 @@ func (p *Payload) installMetadata(off uint32, t *Type) bool {
 	copy(p.mem[table:], want)
 	le.PutUint32(p.mem[off:], table)
 	if cb != 0 && !registered {
-		if !p.addMetadata(cb, t, table) {
-			return false
-		}
-		p.noteInstalled(t, table)
+		return p.addMetadata(cb, t, table)
 	}
 	return true
-}
-
-// noteInstalled records that t's messages get the registered table at
-// offset table, while there is room to.
-func (p *Payload) noteInstalled(t *Type, table uint32) {
-	if p.ninstalled < len(p.installed) {
-		p.installed[p.ninstalled] = verifiedTable{t, table}
-		p.ninstalled++
-	}
 }
 
 // addMetadata appends an entry for t to the control block, doubling it when

@@ -13,12 +13,11 @@ import (
 	"github.com/phaser-go/phaser/runtime"
 )
 
-// TestInstallAfterClear: a payload remembers which registered table it
-// gives each type's new messages; Clear of the root returns the buffer to
-// its creation image, which may drop tables registered since, so building
-// the same message again after Clear must give the bytes a fresh payload
-// gives (a remembered table that the reset dropped would be installed
-// into the new messages, pointing at free memory).
+// TestInstallAfterClear: Clear of the root returns the buffer to its
+// creation image, which drops tables registered since; building the same
+// message again after Clear must give the bytes a fresh payload gives, and
+// read back (a message given a table the reset dropped would point at
+// free memory).
 func TestInstallAfterClear(t *testing.T) {
 	fdp, err := runtime.TypeOf((&descriptorpb.FileDescriptorProto{}).ProtoReflect().Descriptor())
 	if err != nil {

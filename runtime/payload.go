@@ -83,13 +83,6 @@ type Payload struct {
 	verified [8]verifiedTable
 	nverify  int
 	hit      int
-
-	// Writable: the registered tables installMetadata found identical to
-	// a type's, or registered itself (registered tables are never freed
-	// before the payload is reset), so that creating another message of
-	// the type skips the control block's search and the compare.
-	installed  [8]verifiedTable
-	ninstalled int
 }
 
 type verifiedTable struct {
@@ -222,7 +215,7 @@ func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
 	p.buf, p.mem, p.version, p.err, p.root, p.img = nil, data, 0, nil, nil, nil
-	p.nverify, p.hit, p.ninstalled = 0, 0, 0
+	p.nverify, p.hit = 0, 0
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
 	}
@@ -389,7 +382,7 @@ func (p *Payload) reset(t *Type) bool {
 	}
 	p.sync()
 	p.err = nil
-	p.nverify, p.ninstalled = 0, 0
+	p.nverify = 0
 	return true
 }
 
