@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"iter"
 	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -370,13 +369,6 @@ func PatchLength(b []byte, at int) []byte {
 
 var zeros [10]byte
 
-// elems iterates over the elements of repeated message field f of m,
-// walking the field once (At would find the field, check its block and
-// the element's table for every element).
-func elems(m runtime.Msg, f *runtime.FieldInfo) iter.Seq2[int, runtime.Msg] {
-	return runtime.NewMessageList(m, f.Field, f.Type).All()
-}
-
 // elemBits returns element i of a repeated scalar field.
 func elemBits(m runtime.Msg, fp *fieldPlan, i int) uint64 {
 	switch fp.size {
@@ -400,7 +392,7 @@ func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, 
 	case fp.kind == protoreflect.MessageKind:
 		sub := fp.subPlan()
 		var err error
-		for _, e := range elems(m, f) {
+		for _, e := range m.MessagesOf(f) {
 			if b, err = appendMessageField(b, fp, e, sub, depth); err != nil {
 				return b, err
 			}
@@ -446,7 +438,7 @@ func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 		return sizeMap(m, fp, depth)
 	case fp.kind == protoreflect.MessageKind:
 		sub := fp.subPlan()
-		for _, e := range elems(m, f) {
+		for _, e := range m.MessagesOf(f) {
 			s, err := sizeMessage(e, sub, depth+1)
 			if err != nil {
 				return 0, err
@@ -497,7 +489,7 @@ const mapEntries = 32
 func mapOrder(m runtime.Msg, fp *fieldPlan, scratch []mapEntry) []mapEntry {
 	f, kf := fp.f, fp.key
 	entries := scratch[:0]
-	for _, msg := range elems(m, f) {
+	for _, msg := range m.MessagesOf(f) {
 		e := mapEntry{msg: msg}
 		if kf.kind == protoreflect.StringKind {
 			e.key = e.msg.StringBytes(kf.f.Field)

@@ -3,7 +3,6 @@ package ros
 import (
 	"errors"
 	"fmt"
-	"iter"
 	"math"
 
 	"github.com/phaser-go/phaser/runtime"
@@ -105,7 +104,7 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 			return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", f.Desc.FullName(), n, it.array)
 		}
 		if it.messages() {
-			for _, e := range elems(m, f) {
+			for _, e := range m.MessagesOf(f) {
 				if err := writeElemMessage(w, e, it); err != nil {
 					return err
 				}
@@ -131,14 +130,14 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 			w.Buf = append(w.Buf, storedElems(m, it)...)
 			return nil
 		case it.rt == Message && !it.isAny:
-			for _, e := range elems(m, f) {
+			for _, e := range m.MessagesOf(f) {
 				if err := writeMessage(w, e, it.sub); err != nil {
 					return err
 				}
 			}
 			return nil
 		case it.messages():
-			for _, e := range elems(m, f) {
+			for _, e := range m.MessagesOf(f) {
 				if err := writeElemMessage(w, e, it); err != nil {
 					return err
 				}
@@ -210,13 +209,6 @@ func writeMember(w *Writer, m runtime.Msg, mi *item) error {
 	}
 	writeScalar(w, mi, v)
 	return nil
-}
-
-// elems iterates over the elements of repeated message field f of m,
-// walking the field once (At would find the field, check its block and
-// the element's table for every element).
-func elems(m runtime.Msg, f *runtime.FieldInfo) iter.Seq2[int, runtime.Msg] {
-	return runtime.NewMessageList(m, f.Field, f.Type).All()
 }
 
 // messages reports whether the elements of repeated field it are messages
@@ -387,7 +379,7 @@ func sizeItem(m runtime.Msg, it *item) (int, error) {
 			count, total = it.array, 0
 		}
 		if it.rt == Message {
-			for _, e := range elems(m, f) {
+			for _, e := range m.MessagesOf(f) {
 				s, err := sizeSub(e, it)
 				if err != nil {
 					return 0, err

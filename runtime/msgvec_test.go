@@ -62,8 +62,9 @@ func TestAllocateMessagesV3(t *testing.T) {
 func TestMessageListAll(t *testing.T) {
 	header, _, arrays := testTypes(t)
 	items, seq := field(arrays, "items"), field(header, "seq")
-	check := func(name string, l runtime.MessageList) {
+	check := func(name string, m runtime.Msg) {
 		t.Helper()
+		l := runtime.NewMessageList(m, items.Field, items.Type)
 		n := 0
 		for i, e := range l.All() {
 			if i != n || e != l.At(i) {
@@ -73,6 +74,16 @@ func TestMessageListAll(t *testing.T) {
 		}
 		if n != l.Len() {
 			t.Fatalf("%s: All gave %d elements, Len is %d", name, n, l.Len())
+		}
+		k := 0 // MessagesOf is the same walk, through the FieldInfo
+		for i, e := range m.MessagesOf(items) {
+			if i != k || e != l.At(i) {
+				t.Fatalf("%s: MessagesOf gave element %d (want index %d) %+v, At gives %+v", name, i, k, e, l.At(i))
+			}
+			k++
+		}
+		if k != n {
+			t.Fatalf("%s: MessagesOf gave %d elements, All %d", name, k, n)
 		}
 		if n > 1 {
 			k := 0
@@ -89,11 +100,11 @@ func TestMessageListAll(t *testing.T) {
 	for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
 		m := runtime.New(arrays, runtime.Options{Version: v})
 		l := runtime.NewMessageList(m, items.Field, items.Type)
-		check("empty", l)
+		check("empty", m)
 		for i := range 23 { // chunks of 2, 4, 8, 16
 			l.Append().Set32(seq.Field, uint32(i+1))
 		}
-		check("written", l)
+		check("written", m)
 		var sum uint32
 		if a := testing.AllocsPerRun(10, func() {
 			for _, e := range l.All() {
@@ -116,10 +127,10 @@ func TestMessageListAll(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			check("read", runtime.NewMessageList(r, items.Field, items.Type))
+			check("read", r)
 		}
 	}
-	check("zero", runtime.NewMessageList(runtime.Msg{}, items.Field, items.Type))
+	check("zero", runtime.Msg{})
 }
 
 // TestMessageAppenderIsAddMessage runs one random script of writes twice on

@@ -1,6 +1,10 @@
 package runtime
 
-import "github.com/phaser-go/phaser/payloadbuffer"
+import (
+	"iter"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
 
 // Repeated fields (spec 5.4-5.6): a VectorHeader {num, data} slot. Scalars
 // and enums are stored inline (size 1, 4 or 8); strings and messages as
@@ -567,6 +571,13 @@ func (m Msg) LenOf(fi *FieldInfo) int {
 		return m.MessagesLen(fi.Field)
 	}
 	return m.Len(fi.Field, elemSize(fi.Kind))
+}
+
+// MessagesOf iterates over the elements of repeated message field fi, as
+// MessageList.All does: the field is resolved, and each distinct element
+// table checked, once (ElemMessage does both per element).
+func (m Msg) MessagesOf(fi *FieldInfo) iter.Seq2[int, Msg] {
+	return func(yield func(int, Msg) bool) { m.eachMessage(fi.Field, fi.Type, yield) }
 }
 
 // ReserveMessages makes room for n elements of repeated message field f.
