@@ -351,27 +351,8 @@ func (w *fuzzWalker) msg(m runtime.Msg, typ *runtime.Type, depth int) {
 // view checks that ViewOf reads every singular scalar outside a oneof as
 // the Msg getters do, at the field's width, whatever the table says.
 func (w *fuzzWalker) view(m runtime.Msg, typ *runtime.Type) {
-	v := m.ViewOf(typ)
-	for _, f := range typ.Fields() {
-		switch f.Kind {
-		case runtime.Message, runtime.String, runtime.Bytes:
-			continue
-		}
-		if f.Repeated || f.Union != nil {
-			continue
-		}
-		var got, want uint64
-		switch f.Size {
-		case 1:
-			got, want = uint64(v.Get8(f.Field)), uint64(m.Get8(f.Field))
-		case 4:
-			got, want = uint64(v.Get32(f.Field)), uint64(m.Get32(f.Field))
-		default:
-			got, want = v.Get64(f.Field), m.Get64(f.Field)
-		}
-		if got != want || v.Has(f.Field) != m.Has(f.Field) {
-			w.fail("%s.%s: ViewOf reads %d (present %v), Msg %d (present %v)", typ.Name(), f.Name, got, v.Has(f.Field), want, m.Has(f.Field))
-		}
+	for _, d := range viewDiffs(m.ViewOf(typ), m, typ) {
+		w.fail("ViewOf: %s", d)
 	}
 }
 

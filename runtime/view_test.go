@@ -96,11 +96,21 @@ func TestView(t *testing.T) {
 // of type typ, as m's getters do.
 func sameAsMsg(t *testing.T, what string, view runtime.View, m runtime.Msg, typ *runtime.Type) {
 	t.Helper()
+	for _, d := range viewDiffs(view, m, typ) {
+		t.Errorf("%s %s", what, d)
+	}
+}
+
+// viewDiffs lists the singular scalars outside oneofs of m, a message of
+// type typ, that view reads otherwise than m's getters, at the field's
+// width, value and presence.
+func viewDiffs(view runtime.View, m runtime.Msg, typ *runtime.Type) []string {
+	var diffs []string
 	for _, f := range typ.Fields() {
 		if f.Kind == runtime.Message || f.Kind == runtime.String || f.Kind == runtime.Bytes || f.Repeated || f.Union != nil {
 			continue
 		}
-		var got, want uint64 // at the field's width
+		var got, want uint64
 		switch f.Size {
 		case 1:
 			got, want = uint64(view.Get8(f.Field)), uint64(m.Get8(f.Field))
@@ -110,9 +120,11 @@ func sameAsMsg(t *testing.T, what string, view runtime.View, m runtime.Msg, typ 
 			got, want = view.Get64(f.Field), m.Get64(f.Field)
 		}
 		if view.Has(f.Field) != m.Has(f.Field) || got != want {
-			t.Errorf("%s %s.%s: view reads %v %d, Msg %v %d", what, typ.Name(), f.Name, view.Has(f.Field), got, m.Has(f.Field), want)
+			diffs = append(diffs, fmt.Sprintf("%s.%s: view reads %d (present %v), Msg %d (present %v)",
+				typ.Name(), f.Name, got, view.Has(f.Field), want, m.Has(f.Field)))
 		}
 	}
+	return diffs
 }
 
 // TestSetter: a Setter writes the bytes the Msg setters write, and exists
