@@ -60,7 +60,7 @@ const (
 	offIncarnation = 32
 	offPID         = 40
 	offNameLen     = 44
-	offName        = 64
+	offName        = 64 // MaxTypeName bytes
 	offHead        = 1024
 	offEvent       = 1152
 	offClosed      = 1156
@@ -72,8 +72,9 @@ const (
 	offSlotLen   = 8
 
 	// readHeader is how many bytes of the file an attach reads (with
-	// pread, before mapping anything) to validate the header.
-	readHeader = 2048
+	// pread, before mapping anything) to validate the header: up to the
+	// end of the type name.
+	readHeader = offName + MaxTypeName
 )
 
 // Limits of a channel's geometry.
