@@ -110,7 +110,7 @@ func subscriberProcess() error {
 		pl      runtime.Payload
 		cur     runReport
 		sawGone bool
-		out = json.NewEncoder(os.Stdout)
+		out     = json.NewEncoder(os.Stdout)
 	)
 	for {
 		m, err := s.Next(ctx)
