@@ -121,15 +121,15 @@ func fileSizeOf(slotSize, slots uint32) uint64 {
 func checkGeometry(typeName string, slotSize, slots int) error {
 	switch {
 	case typeName == "":
-		return fmt.Errorf("shm: no message type name")
+		return fmt.Errorf("no message type name")
 	case len(typeName) > MaxTypeName:
-		return fmt.Errorf("shm: type name of %d bytes (at most %d)", len(typeName), MaxTypeName)
+		return fmt.Errorf("type name of %d bytes (at most %d)", len(typeName), MaxTypeName)
 	case !validName(typeName):
-		return fmt.Errorf("shm: type name %q is not printable UTF-8", typeName)
+		return fmt.Errorf("type name %q is not printable UTF-8", typeName)
 	case slotSize < MinSlotSize || slotSize > MaxSlotSize:
-		return fmt.Errorf("shm: slot size %d not in [%d, %d]", slotSize, MinSlotSize, MaxSlotSize)
+		return fmt.Errorf("slot size %d not in [%d, %d]", slotSize, MinSlotSize, MaxSlotSize)
 	case slots < 2 || slots > MaxSlots:
-		return fmt.Errorf("shm: %d slots not in [2, %d]", slots, MaxSlots)
+		return fmt.Errorf("%d slots not in [2, %d]", slots, MaxSlots)
 	}
 	return nil
 }
