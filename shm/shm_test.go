@@ -292,10 +292,9 @@ func TestLapped(t *testing.T) {
 	for range 10 {
 		publish(t, p, 1)
 	}
-	// head 10: slots hold 7..10; 7's slot is the next one written, so 8 is
-	// the oldest intact.
+	// head 10: slots hold 7..10; the subscriber resumes at the newer half.
 	var pl runtime.Payload
-	want := []struct{ seq, missed uint64 }{{8, 7}, {9, 0}, {10, 0}}
+	want := []struct{ seq, missed uint64 }{{9, 8}, {10, 0}}
 	for _, w := range want {
 		m := next(t, s)
 		if m.Seq != w.seq || m.Missed != w.missed {
@@ -308,8 +307,17 @@ func TestLapped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st := s.Stats(); st.Received != 3 || st.Missed != 7 {
+	if st := s.Stats(); st.Received != 2 || st.Missed != 8 {
 		t.Fatalf("stats %+v", st)
+	}
+	// Slots 2 and 3: the newer half of a ring of two is the last message.
+	q := mustCreate(t, channelPath(t), testConfig(2))
+	sq := mustSubscribe(t, q.Path(), Options{Type: scalarsType})
+	for range 5 {
+		publish(t, q, 1)
+	}
+	if m := next(t, sq); m.Seq != 5 || m.Missed != 4 {
+		t.Fatalf("ring of 2: got %d (missed %d), want 5 (missed 4)", m.Seq, m.Missed)
 	}
 }
 
@@ -584,9 +592,10 @@ func TestReceive(t *testing.T) {
 		}
 		return 7, nil
 	})
-	// Messages 3..6 are intact in the ring; 2 was lost.
-	if err != nil || calls != 2 || m.Seq != 3 || m.Missed != 1 || v != 7 {
-		t.Fatalf("Receive after a torn read: calls %d, seq %d missed %d, %v (want message 3, 1 missed)", calls, m.Seq, m.Missed, err)
+	// Messages 3..6 are in the ring; 2 was lost, and the subscriber skips
+	// to the newer half (5, 6) rather than chase the publisher's tail.
+	if err != nil || calls != 2 || m.Seq != 5 || m.Missed != 3 || v != 7 {
+		t.Fatalf("Receive after a torn read: calls %d, seq %d missed %d, %v (want message 5, 3 missed)", calls, m.Seq, m.Missed, err)
 	}
 	if st := s.Stats(); st.Torn != 1 {
 		t.Fatalf("stats %+v", st)

@@ -34,6 +34,9 @@ func futexWake(w *atomic.Uint32) {
 	unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakeOp, 1<<31-1, 0, 0, 0)
 }
 
+// schedYield gives the CPU to another runnable thread, if any.
+func schedYield() { unix.RawSyscall(unix.SYS_SCHED_YIELD, 0, 0, 0) }
+
 // The publisher's liveness is an open-file-description (OFD) write lock on
 // the whole channel file, taken before the file is published at its path
 // and released by the kernel when the publisher's last descriptor of it
