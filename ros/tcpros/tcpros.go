@@ -1,4 +1,12 @@
-package ros
+// Package tcpros reads and writes TCPROS, the transport of ROS1 topics:
+// each side of a connection first sends a connection header, a
+// little-endian uint32 byte count followed by fields, each a uint32 byte
+// count and "key=value"; then every message goes as a uint32 byte count and
+// its ROS1 serialization (package ros writes and reads those bytes).
+//
+// Package ros is the wire format only; this package is the transport, kept
+// apart so that generated handles, which import ros, do not pull it in.
+package tcpros
 
 import (
 	"encoding/binary"
@@ -9,21 +17,16 @@ import (
 	"strings"
 )
 
-// TCPROS, the transport of ROS1 topics: each side of a connection first
-// sends a connection header, a little-endian uint32 byte count followed by
-// fields, each a uint32 byte count and "key=value"; then every message goes
-// as a uint32 byte count and its ROS1 serialization.
-
-// MaxConnectionHeader bounds the connection headers ReadConnectionHeader
+// MaxHeader bounds the connection headers ReadHeader
 // accepts (ROS's own are a few kilobytes: the message definition dominates).
-const MaxConnectionHeader = 1 << 20
+const MaxHeader = 1 << 20
 
-// ErrConnectionHeader wraps every error of a malformed connection header.
-var ErrConnectionHeader = errors.New("ros: malformed TCPROS connection header")
+// ErrHeader wraps every error of a malformed connection header.
+var ErrHeader = errors.New("tcpros: malformed connection header")
 
-// AppendConnectionHeader appends the TCPROS connection header of fields
+// AppendHeader appends the TCPROS connection header of fields
 // (keys in sorted order, so that the bytes are deterministic) to dst.
-func AppendConnectionHeader(dst []byte, fields map[string]string) []byte {
+func AppendHeader(dst []byte, fields map[string]string) []byte {
 	keys := make([]string, 0, len(fields))
 	for k := range fields {
 		keys = append(keys, k)
@@ -41,24 +44,24 @@ func AppendConnectionHeader(dst []byte, fields map[string]string) []byte {
 	return dst
 }
 
-// ParseConnectionHeader parses the fields of a connection header (the
+// ParseHeader parses the fields of a connection header (the
 // bytes after its byte count). A field without '=' or a count that runs
-// past the end is an error wrapping ErrConnectionHeader; a repeated key
+// past the end is an error wrapping ErrHeader; a repeated key
 // keeps its last value.
-func ParseConnectionHeader(b []byte) (map[string]string, error) {
+func ParseHeader(b []byte) (map[string]string, error) {
 	fields := make(map[string]string)
 	for len(b) > 0 {
 		if len(b) < 4 {
-			return nil, fmt.Errorf("%w: %d bytes left, want a 4-byte field length", ErrConnectionHeader, len(b))
+			return nil, fmt.Errorf("%w: %d bytes left, want a 4-byte field length", ErrHeader, len(b))
 		}
 		n := binary.LittleEndian.Uint32(b)
 		b = b[4:]
 		if uint64(n) > uint64(len(b)) {
-			return nil, fmt.Errorf("%w: field of %d bytes with %d left", ErrConnectionHeader, n, len(b))
+			return nil, fmt.Errorf("%w: field of %d bytes with %d left", ErrHeader, n, len(b))
 		}
 		k, v, ok := strings.Cut(string(b[:n]), "=")
 		if !ok {
-			return nil, fmt.Errorf("%w: field %q has no '='", ErrConnectionHeader, b[:min(n, 64)])
+			return nil, fmt.Errorf("%w: field %q has no '='", ErrHeader, b[:min(n, 64)])
 		}
 		fields[k] = v
 		b = b[n:]
@@ -66,22 +69,22 @@ func ParseConnectionHeader(b []byte) (map[string]string, error) {
 	return fields, nil
 }
 
-// ReadConnectionHeader reads one connection header from r. A header longer
-// than MaxConnectionHeader is refused before it is read.
-func ReadConnectionHeader(r io.Reader) (map[string]string, error) {
+// ReadHeader reads one connection header from r. A header longer
+// than MaxHeader is refused before it is read.
+func ReadHeader(r io.Reader) (map[string]string, error) {
 	var n [4]byte
 	if _, err := io.ReadFull(r, n[:]); err != nil {
-		return nil, fmt.Errorf("ros: read connection header: %w", err)
+		return nil, fmt.Errorf("tcpros: read connection header: %w", err)
 	}
 	size := binary.LittleEndian.Uint32(n[:])
-	if size > MaxConnectionHeader {
-		return nil, fmt.Errorf("%w: %d bytes (at most %d)", ErrConnectionHeader, size, MaxConnectionHeader)
+	if size > MaxHeader {
+		return nil, fmt.Errorf("%w: %d bytes (at most %d)", ErrHeader, size, MaxHeader)
 	}
 	b := make([]byte, size)
 	if _, err := io.ReadFull(r, b); err != nil {
-		return nil, fmt.Errorf("ros: read connection header: %w", err)
+		return nil, fmt.Errorf("tcpros: read connection header: %w", err)
 	}
-	return ParseConnectionHeader(b)
+	return ParseHeader(b)
 }
 
 // ReadFrame reads one length-prefixed TCPROS message from r into buf
@@ -94,11 +97,11 @@ func ReadFrame(r io.Reader, buf []byte, max int) ([]byte, error) {
 	}
 	size := binary.LittleEndian.Uint32(n[:])
 	if uint64(size) > uint64(max) {
-		return nil, fmt.Errorf("ros: TCPROS message of %d bytes (at most %d)", size, max)
+		return nil, fmt.Errorf("tcpros: message of %d bytes (at most %d)", size, max)
 	}
 	buf = slices.Grow(buf[:0], int(size))[:size]
 	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, fmt.Errorf("ros: read TCPROS message: %w", io.ErrUnexpectedEOF)
+		return nil, fmt.Errorf("tcpros: read message: %w", io.ErrUnexpectedEOF)
 	}
 	return buf, nil
 }
