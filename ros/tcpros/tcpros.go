@@ -69,39 +69,73 @@ func ParseHeader(b []byte) (map[string]string, error) {
 	return fields, nil
 }
 
-// ReadHeader reads one connection header from r. A header longer
-// than MaxHeader is refused before it is read.
+// ReadHeader reads one connection header from r. A header longer than
+// MaxHeader is refused before it is read, and the memory it takes grows with
+// the bytes that arrive, never with what the byte count claims.
 func ReadHeader(r io.Reader) (map[string]string, error) {
-	var n [4]byte
-	if _, err := io.ReadFull(r, n[:]); err != nil {
-		return nil, fmt.Errorf("tcpros: read connection header: %w", err)
-	}
-	size := binary.LittleEndian.Uint32(n[:])
-	if size > MaxHeader {
-		return nil, fmt.Errorf("%w: %d bytes (at most %d)", ErrHeader, size, MaxHeader)
-	}
-	b := make([]byte, size)
-	if _, err := io.ReadFull(r, b); err != nil {
+	b, err := readPrefixed(r, nil, MaxHeader)
+	switch {
+	case errors.Is(err, errTooLong):
+		return nil, fmt.Errorf("%w: %w", ErrHeader, err)
+	case err != nil:
 		return nil, fmt.Errorf("tcpros: read connection header: %w", err)
 	}
 	return ParseHeader(b)
 }
 
+// ErrFrameSize wraps the error of a frame longer than the reader accepts.
+var ErrFrameSize = errors.New("tcpros: frame too long")
+
 // ReadFrame reads one length-prefixed TCPROS message from r into buf
 // (grown as needed) and returns it. A message longer than max bytes is
-// refused before it is read.
+// refused before it is read (an error wrapping ErrFrameSize). When buf has
+// room for the message, ReadFrame allocates nothing; otherwise the buffer
+// grows with the bytes that arrive, so a length prefix the peer never backs
+// with data costs no memory. At the end of r before a frame starts it
+// returns io.EOF; inside one, io.ErrUnexpectedEOF.
 func ReadFrame(r io.Reader, buf []byte, max int) ([]byte, error) {
-	var n [4]byte
-	if _, err := io.ReadFull(r, n[:]); err != nil {
+	b, err := readPrefixed(r, buf, max)
+	switch {
+	case errors.Is(err, errTooLong):
+		return nil, fmt.Errorf("%w: %w", ErrFrameSize, err)
+	case err == io.EOF:
+		return nil, err
+	case err != nil:
+		return nil, fmt.Errorf("tcpros: read message: %w", err)
+	}
+	return b, nil
+}
+
+var errTooLong = errors.New("length prefix over the limit")
+
+// growStep is how far readPrefixed grows a buffer ahead of the bytes that
+// have arrived.
+const growStep = 64 << 10
+
+// readPrefixed reads a little-endian uint32 byte count and that many bytes
+// into buf[:0], refusing a count over limit. The buffer grows at most to
+// twice the bytes received plus growStep.
+func readPrefixed(r io.Reader, buf []byte, limit int) ([]byte, error) {
+	buf = slices.Grow(buf[:0], 4)[:4] // the count, read into buf: no escaping local array
+	if _, err := io.ReadFull(r, buf); err != nil {
 		return nil, err
 	}
-	size := binary.LittleEndian.Uint32(n[:])
-	if uint64(size) > uint64(max) {
-		return nil, fmt.Errorf("tcpros: message of %d bytes (at most %d)", size, max)
+	size := binary.LittleEndian.Uint32(buf)
+	if uint64(size) > uint64(limit) {
+		return nil, fmt.Errorf("%w: %d bytes (at most %d)", errTooLong, size, limit)
 	}
-	buf = slices.Grow(buf[:0], int(size))[:size]
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, fmt.Errorf("tcpros: read message: %w", io.ErrUnexpectedEOF)
+	n := int(size)
+	buf = buf[:0]
+	for len(buf) < n {
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, min(n, max(2*len(buf), len(buf)+growStep))-len(buf))
+		}
+		end := min(n, cap(buf))
+		k, err := io.ReadFull(r, buf[len(buf):end])
+		buf = buf[:len(buf)+k]
+		if err != nil {
+			return nil, io.ErrUnexpectedEOF
+		}
 	}
 	return buf, nil
 }

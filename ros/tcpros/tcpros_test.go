@@ -2,9 +2,11 @@ package tcpros_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"maps"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -71,8 +73,8 @@ func TestFrame(t *testing.T) {
 	if _, err := tcpros.ReadFrame(r, buf, 4096); err != io.EOF {
 		t.Fatalf("after the last frame: %v, want io.EOF", err)
 	}
-	if _, err := tcpros.ReadFrame(bytes.NewReader(tcpros.AppendFrame(nil, make([]byte, 100))), nil, 99); err == nil {
-		t.Fatal("a frame over the limit was accepted")
+	if _, err := tcpros.ReadFrame(bytes.NewReader(tcpros.AppendFrame(nil, make([]byte, 100))), nil, 99); !errors.Is(err, tcpros.ErrFrameSize) {
+		t.Fatalf("a frame over the limit: %v, want ErrFrameSize", err)
 	}
 	if _, err := tcpros.ReadFrame(bytes.NewReader([]byte{10, 0, 0, 0, 1}), nil, 99); !errors.Is(err, io.ErrUnexpectedEOF) {
 		t.Fatalf("truncated frame: %v", err)
@@ -93,6 +95,95 @@ func FuzzHeader(f *testing.F) {
 		again, err := tcpros.ParseHeader(tcpros.AppendHeader(nil, fields)[4:])
 		if err != nil || !maps.Equal(again, fields) {
 			t.Fatalf("%v re-encoded parses to %v (%v)", fields, again, err)
+		}
+	})
+}
+
+// TestFrameLengthPrefixes: a length prefix of 2^31 (or any over the
+// limit) is refused without reading or allocating; one under the limit that
+// the peer never backs with bytes costs memory in proportion to the bytes
+// that came, not to the prefix.
+func TestFrameLengthPrefixes(t *testing.T) {
+	for _, n := range []uint32{1 << 31, 1<<32 - 1, 1<<30 + 1} {
+		in := binary.LittleEndian.AppendUint32(nil, n)
+		if _, err := tcpros.ReadFrame(bytes.NewReader(in), nil, 1<<30); !errors.Is(err, tcpros.ErrFrameSize) {
+			t.Errorf("prefix %d: %v, want ErrFrameSize", n, err)
+		}
+		if _, err := tcpros.ReadHeader(bytes.NewReader(in)); !errors.Is(err, tcpros.ErrHeader) {
+			t.Errorf("header prefix %d: %v, want ErrHeader", n, err)
+		}
+	}
+	// 900 MiB announced, 10 bytes sent.
+	lying := append(binary.LittleEndian.AppendUint32(nil, 900<<20), "0123456789"...)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := tcpros.ReadFrame(bytes.NewReader(lying), nil, 1<<30)
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("truncated 900 MiB frame: %v, want io.ErrUnexpectedEOF", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+		t.Fatalf("a 900 MiB prefix backed by 10 bytes allocated %d bytes", got)
+	}
+	// The same for a header (1 MiB limit) backed by 10 bytes.
+	lying = append(binary.LittleEndian.AppendUint32(nil, tcpros.MaxHeader), "0123456789"...)
+	runtime.ReadMemStats(&before)
+	_, err = tcpros.ReadHeader(bytes.NewReader(lying))
+	runtime.ReadMemStats(&after)
+	if !errors.Is(err, io.ErrUnexpectedEOF) {
+		t.Fatalf("truncated header: %v, want io.ErrUnexpectedEOF", err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > 256<<10 {
+		t.Fatalf("a 1 MiB header prefix backed by 10 bytes allocated %d bytes", got)
+	}
+}
+
+// TestReadFrameAllocs: reading into a buffer with room allocates nothing;
+// a large frame read into an empty buffer grows it step by step and still
+// arrives whole.
+func TestReadFrameAllocs(t *testing.T) {
+	stream := tcpros.AppendFrame(nil, bytes.Repeat([]byte{7}, 320))
+	r := bytes.NewReader(stream)
+	buf := make([]byte, 0, 512)
+	allocs := testing.AllocsPerRun(100, func() {
+		r.Reset(stream)
+		var err error
+		if buf, err = tcpros.ReadFrame(r, buf, 1<<20); err != nil || len(buf) != 320 {
+			t.Fatalf("%d bytes (%v)", len(buf), err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("ReadFrame into a buffer with room: %v allocations, want 0", allocs)
+	}
+	big := make([]byte, 3<<20+17)
+	for i := range big {
+		big[i] = byte(i * 7)
+	}
+	got, err := tcpros.ReadFrame(bytes.NewReader(tcpros.AppendFrame(nil, big)), nil, 4<<20)
+	if err != nil || !bytes.Equal(got, big) {
+		t.Fatalf("3 MiB frame: %d bytes (%v)", len(got), err)
+	}
+}
+
+// FuzzReadFrame: any stream reads as frames or fails cleanly, and no read
+// grows its buffer past what the bytes that arrived justify.
+func FuzzReadFrame(f *testing.F) {
+	f.Add(tcpros.AppendFrame(tcpros.AppendFrame(nil, []byte("abc")), nil))
+	f.Add([]byte{0, 0, 0, 0x80})
+	f.Add([]byte{0xff, 0xff, 0, 0, 1, 2, 3})
+	f.Add([]byte{3, 0, 0})
+	f.Fuzz(func(t *testing.T, stream []byte) {
+		r := bytes.NewReader(stream)
+		var buf []byte
+		for {
+			got, err := tcpros.ReadFrame(r, buf, 1<<24)
+			if err != nil {
+				return
+			}
+			if cap(got) > 2*len(stream)+64<<10 {
+				t.Fatalf("a %d-byte stream grew the buffer to %d", len(stream), cap(got))
+			}
+			buf = got
 		}
 	})
 }
