@@ -87,7 +87,8 @@
 // subscriber that keeps up close to a cache-line transfer, then sleeps on a
 // futex in the channel's header, which Publish wakes only when some
 // subscriber announced that it sleeps (a publish with no sleeper costs no
-// system call). Sleeps last at most 25 ms, so that a context without a
+// system call; a count left by a subscriber killed in its sleep is cleared
+// after 64 wakes that found nobody asleep). Sleeps last at most 25 ms, so that a context without a
 // deadline is noticed; after 100 ms of idleness the subscriber checks the
 // publisher's lock (one fcntl). Polling, not inotify, finds a channel that
 // does not exist yet (backoff from 1 ms to 50 ms).

@@ -51,9 +51,10 @@ type Publisher struct {
 	closed  *atomic.Uint32
 	waiters *atomic.Uint32
 
-	seq    uint64 // the last message published
-	slot   uint32 // the slot of message seq+1
-	loaned bool   // slot's state says seq+1 is being written
+	seq       uint64 // the last message published
+	slot      uint32 // the slot of message seq+1
+	loaned    bool   // slot's state says seq+1 is being written
+	idleWakes int    // consecutive wakes that woke nobody
 }
 
 // Create creates the channel at path (typically under /dev/shm) and
@@ -330,11 +331,34 @@ func (p *Publisher) Publish(n int) (uint64, error) {
 	if p.slot++; p.slot == p.g.slots {
 		p.slot = 0
 	}
-	if p.waiters.Load() != 0 {
-		p.event.Add(1)
-		futexWake(p.event)
+	if w := p.waiters.Load(); w != 0 {
+		p.wake(w)
 	}
 	return seq, nil
+}
+
+// staleWakes is how many publishes in a row may find waiters announced
+// but nobody asleep before the publisher clears the count.
+const staleWakes = 64
+
+// wake wakes the subscribers sleeping on the channel's futex; w is the
+// waiters count it read. A subscriber killed while it slept never takes
+// itself off the count, which would cost every later publish a system
+// call: when wakes keep finding nobody asleep, the count is cleared. A
+// subscriber that was about to sleep just then sleeps at most a slice
+// (25 ms) instead of being woken, and its decrement makes the count
+// non-zero again until the next clearing: the cost of a stale count is
+// bounded, and no subscriber waits unboundedly.
+func (p *Publisher) wake(w uint32) {
+	p.event.Add(1)
+	if futexWake(p.event) > 0 {
+		p.idleWakes = 0
+		return
+	}
+	if p.idleWakes++; p.idleWakes >= staleWakes {
+		p.idleWakes = 0
+		p.waiters.CompareAndSwap(w, 0)
+	}
 }
 
 // Close closes the channel: subscribers receive what was published, then

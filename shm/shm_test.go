@@ -674,3 +674,51 @@ func consume(s *Subscriber, run, total uint64) error {
 	}
 	return nil
 }
+
+// A waiters count left by subscribers killed in their sleep is cleared
+// once wakes keep finding nobody asleep.
+func TestStaleWaiters(t *testing.T) {
+	path := channelPath(t)
+	p := mustCreate(t, path, testConfig(8))
+	p.waiters.Store(3)
+	for range staleWakes {
+		publish(t, p, 1)
+	}
+	if w := p.waiters.Load(); w != 0 {
+		t.Fatalf("waiters %d after %d wakes of nobody", w, staleWakes)
+	}
+	// A real sleeper is woken and counted.
+	s := mustSubscribe(t, path, Options{Type: scalarsType, Spin: -1})
+	got := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err := s.Next(ctx)
+		got <- err
+	}()
+	for p.waiters.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	publish(t, p, 1)
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A subscriber that accepted any type keeps to the one it attached to
+// when its publisher restarts.
+func TestRestartOtherType(t *testing.T) {
+	path := channelPath(t)
+	p := mustCreate(t, path, testConfig(8))
+	s := mustSubscribe(t, path, Options{})
+	p.crash()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.Next(ctx); !errors.Is(err, ErrPublisherGone) {
+		t.Fatalf("Next: %v", err)
+	}
+	mustCreate(t, path, Config{Type: "other.Type", SlotSize: testSlotSize, Slots: 8})
+	if _, err := s.Next(ctx); !errors.Is(err, ErrMismatch) {
+		t.Fatalf("Next after a restart with another type: %v, want ErrMismatch", err)
+	}
+}

@@ -19,7 +19,8 @@ import (
 type Options struct {
 	// Type is the full name of the message type the subscriber reads:
 	// attaching fails with ErrMismatch unless the channel carries exactly
-	// this type. Empty accepts any type (Subscriber.Type tells which).
+	// this type. Empty accepts any type (Subscriber.Type tells which); a
+	// restarted publisher must then carry the type first attached to.
 	Type string
 	// SlotSize and Slots, when not zero, must equal the channel's.
 	SlotSize, Slots int
@@ -228,6 +229,9 @@ func Subscribe(ctx context.Context, path string, opts Options) (*Subscriber, err
 	if err != nil {
 		return nil, fmt.Errorf("shm: subscribe %s: %w", path, err)
 	}
+	// A restarted publisher must carry the type this subscriber reads,
+	// also when opts accepted any.
+	s.opts.Type = s.cur.g.typeName
 	if waited {
 		s.seek(1)
 	} else {
