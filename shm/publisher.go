@@ -58,11 +58,11 @@ type Publisher struct {
 }
 
 // Create creates the channel at path (typically under /dev/shm) and
-// returns its publisher. A file left at path by a publisher that is gone
+// returns its publisher. A channel left at path by a publisher that is gone
 // (killed, or closed without removing it) is replaced: subscribers attached
 // to it see the publisher gone, and re-attach to the new file when their
 // Next is called again. Create fails with ErrBusy while a live publisher
-// owns path.
+// owns path, and with ErrNotChannel if path is some other file.
 //
 // The new file is prepared under a temporary name in path's directory,
 // locked, and then renamed into place, so a subscriber never sees a
@@ -144,6 +144,12 @@ func tryCreate(path string, g geometry, perm fs.FileMode) (*Publisher, error) {
 		}
 		if cur, err := pathID(path); err != nil || cur != oldID {
 			return nil, errRaced // replaced since we opened it
+		}
+		// Replace only a channel (or an empty file), never some other
+		// file that happens to be at path.
+		var m [len(magic)]byte
+		if n, _ := old.ReadAt(m[:], 0); n > 0 && string(m[:n]) != magic {
+			return nil, fmt.Errorf("existing file is not a channel, not replacing it: %w", ErrNotChannel)
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		old = nil

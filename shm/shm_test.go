@@ -252,6 +252,18 @@ func TestCreateErrors(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("failed Creates left %s: %v", path, err)
 	}
+	// A file at path that is not a channel is left alone.
+	os.WriteFile(path, []byte("precious"), 0o600)
+	if p, err := Create(path, testConfig(4)); !errors.Is(err, ErrNotChannel) {
+		if p != nil {
+			p.Close()
+		}
+		t.Errorf("Create over another file: %v, want ErrNotChannel", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "precious" {
+		t.Errorf("Create changed another file: %q", b)
+	}
+	os.Remove(path)
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(m) != 0 {
 		t.Errorf("failed Creates left temporary files %v", m)
 	}

@@ -453,10 +453,13 @@ func (s *Subscriber) Next(ctx context.Context) (Message, error) {
 			}
 			m.waiters.Add(^uint32(0))
 		}
+		// closed is stored after the last Publish, so once it reads 1 the
+		// state load after it sees every message published.
+		closed := m.closed.Load() != 0
 		if state.Load() != st {
 			continue
 		}
-		if m.closed.Load() != 0 {
+		if closed {
 			s.gone = ErrClosed
 			return Message{}, fmt.Errorf("shm: next: message %d: %w", s.next, ErrClosed)
 		}
