@@ -231,6 +231,40 @@ func (x Pose) HasTheta() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 
 // ClearTheta clears field theta (3).
 func (x Pose) ClearTheta() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
 
+// PoseView reads the singular scalar fields of a Pose in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type PoseView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Pose) View() PoseView { return PoseView{x.m.ViewOf(phaserType_Pose)} }
+
+// X returns field x (1).
+func (v PoseView) X() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+}
+
+// HasX reports the presence of field x (1).
+func (v PoseView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+
+// Y returns field y (2).
+func (v PoseView) Y() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasY reports the presence of field y (2).
+func (v PoseView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+
+// Theta returns field theta (3).
+func (v PoseView) Theta() float64 {
+	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+}
+
+// HasTheta reports the presence of field theta (3).
+func (v PoseView) HasTheta() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+
 // PoseList is a handle on a repeated field of Pose messages.
 type PoseList struct{ l runtime.MessageList }
 
@@ -261,14 +295,11 @@ func (l PoseList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PoseList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l PoseList) All() iter.Seq2[int, Pose] {
 	return func(yield func(int, Pose) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Pose{m}) })
 	}
 }
 
@@ -575,6 +606,30 @@ func (x Robot) ClearDock() {
 	x.m.ClearOneof(phaserUnion_Robot_Task, runtime.Field{Number: 10, Offset: 56, ID: 1})
 }
 
+// RobotView reads the singular scalar fields of a Robot in place with
+// loads the compiler inlines (runtime.View), for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type RobotView struct{ v runtime.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Robot) View() RobotView { return RobotView{x.m.ViewOf(phaserType_Robot)} }
+
+// Id returns field id (2).
+func (v RobotView) Id() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 12}) }
+
+// HasId reports the presence of field id (2).
+func (v RobotView) HasId() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12}) }
+
+// Mode returns field mode (3).
+func (v RobotView) Mode() Mode {
+	return Mode(int32(v.v.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1})))
+}
+
+// HasMode reports the presence of field mode (3).
+func (v RobotView) HasMode() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+
 // RobotList is a handle on a repeated field of Robot messages.
 type RobotList struct{ l runtime.MessageList }
 
@@ -605,13 +660,10 @@ func (l RobotList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l RobotList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once (see runtime.MessageList.All).
 func (l RobotList) All() iter.Seq2[int, Robot] {
 	return func(yield func(int, Robot) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Robot{m}) })
 	}
 }
