@@ -244,13 +244,7 @@ func layoutRobot(t *testing.T) string {
 	md := robotDesc()
 	pb2, pb3, ros3 := mustLayout(t, layouts(2, false), md), mustLayout(t, layouts(3, false), md), mustLayout(t, layouts(3, true), md)
 	var b strings.Builder
-	b.WriteString("| field | number | kind | slot | offset | id | offset, v3 ROS frontend | id |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
-	for i, f := range pb2.Fields {
-		r := ros3.Fields[i]
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d | %d | %d | %s |\n",
-			f.Name, f.Number, kindText(f), slotText(f), f.Offset, f.ID, r.Offset, idText(r))
-	}
+	fieldTable(&b, pb2, ros3)
 	fmt.Fprintf(&b, "\nPresence mask %d bytes (header %d); unions from %d; BinarySize %d in format 2 (fixed portion %d + the header again), %d in format 3; %d with the ROS frontend in format 3 (mask %d bytes).\n",
 		pb2.MaskSize, pb2.HeaderSize, pb2.Unions[0].Offset, pb2.BinarySize, pb2.FixedSize, pb3.BinarySize, ros3.BinarySize, ros3.MaskSize)
 	return b.String()
@@ -260,13 +254,7 @@ func layoutShapes(t *testing.T) string {
 	md := message(t, "Shapes")
 	pb2, ros3 := mustLayout(t, layouts(2, false), md), mustLayout(t, layouts(3, true), md)
 	var b strings.Builder
-	b.WriteString("| field | number | kind | slot | offset | id | offset, v3 ROS frontend | id |\n")
-	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
-	for i, f := range pb2.Fields {
-		r := ros3.Fields[i]
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %d | %d | %d | %s |\n",
-			f.Name, f.Number, kindText(f), slotText(f), f.Offset, f.ID, r.Offset, idText(r))
-	}
+	fieldTable(&b, pb2, ros3)
 	var us []string
 	for _, u := range pb2.Unions {
 		us = append(us, fmt.Sprintf("`%s` at %d (%d bytes)", u.Desc.Name(), u.Offset, u.Size))
@@ -281,6 +269,19 @@ func layoutShapes(t *testing.T) string {
 	fmt.Fprintf(&b, "The map's entry type `%s`: %s; mask %d bytes, BinarySize %d in format 2, %d in format 3.\n",
 		e.FullName, strings.Join(fs, ", "), e.MaskSize, e.BinarySize, e.FixedSize)
 	return b.String()
+}
+
+// fieldTable writes a markdown table of the fields of a message in the
+// protobuf frontend's layout (the same offsets in both formats) and the ROS
+// frontend's format-3 layout.
+func fieldTable(b *strings.Builder, pb, ros3 *layout.Message) {
+	b.WriteString("| field | number | kind | slot | offset | id | offset, v3 ROS frontend | id |\n")
+	b.WriteString("| --- | --- | --- | --- | --- | --- | --- | --- |\n")
+	for i, f := range pb.Fields {
+		r := ros3.Fields[i]
+		fmt.Fprintf(b, "| %s | %d | %s | %s | %d | %d | %d | %s |\n",
+			f.Name, f.Number, kindText(f), slotText(f), f.Offset, f.ID, r.Offset, idText(r))
+	}
 }
 
 func kindText(f *layout.Field) string {
