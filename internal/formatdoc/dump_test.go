@@ -643,13 +643,6 @@ func (a *annotator) any(off uint32, what string) {
 	a.add(val+4, n, "embedded %s", name)
 }
 
-// block is one heap unit: a free block, or an allocated block (a v2 run
-// slot too) with its 8-byte length word at start.
-type block struct {
-	start, end uint32 // [start, end): word and data
-	free       bool
-}
-
 // renderer turns spans into rows.
 type renderer struct {
 	a       *annotator
