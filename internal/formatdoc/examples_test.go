@@ -16,10 +16,10 @@ import (
 	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/phaser-go/phaser/examples/quickstart/quickstartphaser"
+	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/internal/layout"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"
-	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/runtime"
 )
 
