@@ -118,6 +118,16 @@ func (b *Buffer) validBlock(p uint32) bool {
 // 4 GiB limit). A full buffer records the failure, and later allocations fail
 // too. The block's data is 8-aligned; it is zeroed if flags has Zero.
 func (b *Buffer) Allocate(n int, flags Flags) uint32 {
+	p := b.allocate(n, flags)
+	if p == 0 && b.retry {
+		b.retry = false
+		b.reclaim()
+		p = b.allocate(n, flags)
+	}
+	return p
+}
+
+func (b *Buffer) allocate(n int, flags Flags) uint32 {
 	if n <= 0 || b.failed {
 		return 0
 	}
@@ -147,6 +157,10 @@ func (b *Buffer) allocRegular(n uint32, zero bool) uint32 {
 				clear(b.data[p : p+a])
 			}
 			return p
+		}
+		if !b.failed && len(b.garbage) > 0 {
+			b.retry = true // Allocate frees the garbage and tries again
+			return 0
 		}
 		if b.failed || !b.grow(full) {
 			b.fail()
@@ -244,6 +258,7 @@ func (b *Buffer) grow(full uint32) bool {
 // no place for the mark, keeps its bytes as they are.
 func (b *Buffer) fail() {
 	b.failed = true
+	b.garbage = nil
 	if b.version == V3 {
 		b.data[2] |= v3FlagFailed
 		b.put32(offFreeList, 0)
@@ -359,6 +374,16 @@ func (b *Buffer) freeRegular(h, size uint32) {
 // Allocate(n, flags|Small). With Zero, bytes past the old size are zeroed. On
 // failure it returns 0 and the old block is unchanged.
 func (b *Buffer) Realloc(p uint32, n int, flags Flags) uint32 {
+	np := b.realloc(p, n, flags)
+	if np == 0 && b.retry {
+		b.retry = false
+		b.reclaim()
+		np = b.realloc(p, n, flags)
+	}
+	return np
+}
+
+func (b *Buffer) realloc(p uint32, n int, flags Flags) uint32 {
 	if p == 0 {
 		return b.Allocate(n, flags|Small)
 	}

@@ -108,6 +108,12 @@ type Buffer struct {
 	hdr uint32
 	// runs indexes the v2 bitmap runs with a free slot, per class.
 	runs [4]runIndex
+	// garbage holds the blocks Collect found unused, freed when an
+	// allocation finds no room.
+	garbage []uint32
+	retry   bool // an allocation found no room with garbage to free
+	// reclaimed records that an allocation freed the garbage.
+	reclaimed bool
 }
 
 // NewFixed creates an empty buffer in mem, which the buffer uses as it is

@@ -49,6 +49,7 @@ func (b *Buffer) Reset(image []byte) error {
 	}
 	b.put32(offHWM, min(hwm, full))
 	b.failed = false
+	b.garbage, b.reclaimed = nil, false
 	b.runs = [4]runIndex{} // the image has other runs
 	b.putMagic()
 	return nil

@@ -490,14 +490,20 @@ func (m Msg) ClearMessage(f Field, t *Type) {
 // any v3 payload this process created, resets the buffer to its state right
 // after the root was created (docs/format.md): it can be filled again, and
 // the cost does not grow with the number of fields and elements. Handles on
-// the root stay valid.
+// the root stay valid. A v2 root this process created clears as C++ does,
+// and the blocks C++ leaves allocated are freed when an allocation finds no
+// room (payloadbuffer.Buffer.Collect); from then on its Clear resets.
 func (m Msg) Clear(t *Type) {
 	if !m.writable() {
 		return
 	}
-	if (m.p.buf.Failed() || m.p.version == payloadbuffer.V3) && m.p.root == t &&
-		m.off == m.p.buf.Message() && m.p.reset(t) {
-		return
+	if m.p.root == t && m.off == m.p.buf.Message() {
+		if m.p.buf.Failed() || m.p.buf.Reclaimed() {
+			m.p.resets = true
+		}
+		if (m.p.resets || m.p.version == payloadbuffer.V3) && m.p.reset(t) {
+			return
+		}
 	}
 	// A payload continued with Open can hold a message inside itself (a
 	// slot, element or oneof pointing back up): bound the nesting as the
@@ -508,6 +514,34 @@ func (m Msg) Clear(t *Type) {
 	m.p.clearing = append(m.p.clearing, m.off)
 	m.clearFields(t)
 	m.p.clearing = m.p.clearing[:len(m.p.clearing)-1]
+	if m.off == m.p.buf.Message() && m.p.root == t {
+		m.p.buf.Collect(m.p.liveBlocks())
+	}
+}
+
+// liveBlocks lists the blocks a payload whose root is clear still uses.
+func (p *Payload) liveBlocks() []uint32 {
+	root := p.buf.Message()
+	keep := []uint32{root}
+	if uint64(root)+4 <= uint64(len(p.mem)) {
+		keep = append(keep, le.Uint32(p.mem[root:]))
+	}
+	if cb := p.control(); cb != 0 {
+		keep = append(keep, cb)
+		count := le.Uint32(p.mem[cb+offCount:])
+		es, base := p.entrySize(), cb+p.controlHeader()
+		if uint64(base)+uint64(count)*uint64(es) <= uint64(len(p.mem)) {
+			for i := range count {
+				e := base + i*es
+				if p.version == payloadbuffer.V3 {
+					keep = append(keep, le.Uint32(p.mem[e+8:]))
+				} else {
+					keep = append(keep, le.Uint32(p.mem[e:]), le.Uint32(p.mem[e+4:]))
+				}
+			}
+		}
+	}
+	return keep
 }
 
 // releasable reports whether a Clear of m may clear and free the message

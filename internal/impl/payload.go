@@ -76,6 +76,9 @@ type Payload struct {
 
 	root *Type  // the root's type when this process created the root
 	img  []byte // root's creation image for this buffer, once reset used it
+	// resets records that the root's Clear resets the buffer from now on
+	// (format 2: the buffer has run out of room once; see Msg.Clear).
+	resets bool
 
 	// Read-only: tables found identical to a compiled one; verified[hit]
 	// is the last one found, tried first (elements of a repeated field
@@ -214,7 +217,7 @@ func (p *Payload) Release() { *p = Payload{} }
 func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
-	p.buf, p.mem, p.version, p.err, p.root, p.img = nil, data, 0, nil, nil, nil
+	p.buf, p.mem, p.version, p.err, p.root, p.img, p.resets = nil, data, 0, nil, nil, nil, false
 	p.nverify, p.hit = 0, 0
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)

@@ -1,0 +1,117 @@
+package testpbphaser_test
+
+import (
+	"bytes"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
+	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/runtime"
+)
+
+// TestRefillForever fills a message in a fixed buffer and clears it 1,000
+// times, in every buffer size from the smallest the fill fits in (one byte
+// apart for 40 bytes, then 8 apart): a reused buffer must not fill up with
+// blocks a Clear left behind. Format 2 clears the root field by field as
+// C++ Phaser 2.1 does (its bytes stay C++'s while C++ has room), records
+// the blocks C++ leaves allocated (the StringHeaders of repeated strings)
+// and frees them when an allocation finds no room; from then on the root's
+// Clear resets the buffer. With the Performance tuning no fill fails; with
+// the Size tuning, in the tightest sizes, the one fill where C++ itself runs
+// out of room can fail once (C++'s clear fragments the free list), and none
+// after it. Format 3 resets on every root Clear. With the race detector
+// (10x slower) it cycles 100 times in every eighth size.
+func TestRefillForever(t *testing.T) {
+	cycles, stride := 1000, 1
+	if raceEnabled {
+		cycles, stride = 100, 8
+	}
+	for _, opts := range []runtime.Options{
+		{Version: payloadbuffer.V2, Tuning: payloadbuffer.Performance},
+		{Version: payloadbuffer.V2, Tuning: payloadbuffer.Size},
+		{Version: payloadbuffer.V3, Tuning: payloadbuffer.Performance},
+		{Version: payloadbuffer.V3, Tuning: payloadbuffer.Size},
+	} {
+		smallest := 0
+		for n := 1024; n < 1<<16; n += 8 {
+			if x, err := pb.NewEverythingIn(make([]byte, n), opts); err == nil {
+				if buildGenerated(x); x.Msg().Payload().Err() == nil {
+					smallest = n
+					break
+				}
+			}
+		}
+		for smallest > 0 {
+			x, err := pb.NewEverythingIn(make([]byte, smallest-1), opts)
+			if err != nil {
+				break
+			}
+			if buildGenerated(x); x.Msg().Payload().Err() != nil {
+				break
+			}
+			smallest--
+		}
+		if smallest == 0 {
+			t.Fatalf("%+v: the fill fits in no buffer up to 64 KiB", opts)
+		}
+		sizes, once := 0, 0
+		for n := smallest; n < smallest+400; n++ {
+			if (n >= smallest+40 || stride > 1) && n%(8*stride) != 0 {
+				continue
+			}
+			x, err := pb.NewEverythingIn(make([]byte, n), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if buildGenerated(x); x.Msg().Payload().Err() != nil {
+				continue // does not fit once
+			}
+			sizes++
+			want := bytes.Clone(x.Bytes())
+			failed := -1
+			for c := range cycles {
+				x.Clear()
+				buildGenerated(x)
+				if err := x.Msg().Payload().Err(); err != nil {
+					if failed >= 0 || opts.Version == payloadbuffer.V3 || opts.Tuning == payloadbuffer.Performance {
+						t.Fatalf("%+v, %d bytes: fill %d after Clear: %v (fill %d failed before)", opts, n, c+1, err, failed)
+					}
+					failed = c
+					continue
+				}
+				checkContent(t, x, want, opts, n, c)
+			}
+			if failed >= 0 {
+				once++
+			}
+		}
+		t.Logf("%+v: smallest fit %d bytes; %d sizes cycled %d times, %d with one failed fill", opts, smallest, sizes, cycles, once)
+	}
+}
+
+// checkContent checks that the refilled message reads as the first fill
+// did, through a reader of its bytes (the protobuf encoding of both).
+func checkContent(t *testing.T, x pb.Everything, first []byte, opts runtime.Options, n, c int) {
+	t.Helper()
+	if c%97 != 0 {
+		return
+	}
+	a, err := pb.ReadEverything(x.Bytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := pb.ReadEverything(first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ma, erra := a.Msg().ToProto()
+	mb, errb := b.Msg().ToProto()
+	if erra != nil || errb != nil {
+		t.Fatalf("%+v, %d bytes, cycle %d: ToProto: %v, %v", opts, n, c, erra, errb)
+	}
+	if !proto.Equal(ma, mb) {
+		t.Fatalf("%+v, %d bytes, cycle %d: refill reads\n%v\nwant\n%v", opts, n, c, ma, mb)
+	}
+}
