@@ -19,13 +19,20 @@ func (b *Buffer) stringFlags() Flags {
 }
 
 // StringAt returns the bytes of the string whose StringHeader is at slot
-// (nil if absent). The slice aliases the buffer.
+// (nil if absent, or if the header or the string does not lie in the
+// buffer). The slice aliases the buffer.
 func (b *Buffer) StringAt(slot uint32) []byte {
+	if !b.inside(slot, 4) {
+		return nil
+	}
 	s := b.get32(slot)
-	if s == 0 {
+	if s == 0 || !b.inside(s, 4) {
 		return nil
 	}
 	n := b.get32(s)
+	if uint64(s)+4+uint64(n) > uint64(len(b.data)) {
+		return nil
+	}
 	return b.data[s+4 : s+4+n : s+4+n]
 }
 

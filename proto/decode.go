@@ -264,8 +264,14 @@ func decodePacked(v []byte, m impl.Msg, p *plan, fp *fieldPlan) error {
 		copy(elems, v)
 		return nil
 	}
-	for i := 0; len(v) > 0; i++ {
+	// Parsed again, each element checked again: the input can change
+	// between the passes (shared memory), and must not make this one
+	// index past the count the first found.
+	for i := 0; i < count && len(v) > 0; i++ {
 		bits, k := consumeScalar(v, fp)
+		if k < 0 {
+			return wireErr(p, fp, fp.num, "packed element: %v", protowire.ParseError(k))
+		}
 		switch fp.size {
 		case 1:
 			elems[i] = uint8(bits)

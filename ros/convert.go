@@ -500,6 +500,7 @@ type converter struct{}
 type span struct {
 	start, end int
 	member     *item
+	count      int // a repeated field's element count, as the scan checked it
 }
 
 // message scans one message's ROS bytes, returning how many it takes. With
@@ -511,33 +512,34 @@ func (c converter) message(spans []span, ros []byte, p *plan, depth int, check b
 	r := NewReader(ros)
 	for i, it := range p.items {
 		start := r.off
-		member, err := c.skipItem(r, it, depth)
+		member, count, err := c.skipItem(r, it, depth)
 		if err != nil {
 			return 0, err
 		}
 		if spans != nil {
-			spans[i] = span{start, r.off, member}
+			spans[i] = span{start, r.off, member, count}
 		}
 	}
 	return r.off, nil
 }
 
-// skipItem advances r past one item, validating it.
-func (c converter) skipItem(r *Reader, it *item, depth int) (*item, error) {
+// skipItem advances r past one item, validating it, and returns a oneof's
+// active member and a repeated field's element count.
+func (c converter) skipItem(r *Reader, it *item, depth int) (*item, int, error) {
 	if it.union != nil {
 		disc, err := r.Uint32()
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if disc == 0 {
-			return nil, nil
+			return nil, 0, nil
 		}
 		for _, mi := range it.members {
 			if mi.f.Number == disc {
-				return mi, c.skipValue(r, mi, depth)
+				return mi, 0, c.skipValue(r, mi, depth)
 			}
 		}
-		return nil, fmt.Errorf("oneof %s: unknown discriminator %d: %w", it.union.Name, disc, ErrInvalid)
+		return nil, 0, fmt.Errorf("oneof %s: unknown discriminator %d: %w", it.union.Name, disc, ErrInvalid)
 	}
 	if it.array > 0 || it.f.Repeated {
 		_, min := it.elemSizes()
@@ -545,17 +547,17 @@ func (c converter) skipItem(r *Reader, it *item, depth int) (*item, error) {
 		if n == 0 {
 			var err error
 			if n, err = r.Count(min); err != nil {
-				return nil, fieldErr(it.f, err)
+				return nil, 0, fieldErr(it.f, err)
 			}
 		}
 		for range n {
 			if err := c.skipValue(r, it, depth); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		}
-		return nil, nil
+		return nil, n, nil
 	}
-	return nil, c.skipValue(r, it, depth)
+	return nil, 0, c.skipValue(r, it, depth)
 }
 
 func (c converter) skipValue(r *Reader, it *item, depth int) error {
@@ -660,7 +662,7 @@ func (c converter) emit(dst, ros []byte, p *plan, depth int) ([]byte, int, error
 		if of.union != nil {
 			b = b[4:]
 		}
-		if dst, err = c.field(dst, b, of.it, of.union != nil, depth); err != nil {
+		if dst, err = c.field(dst, b, of.it, of.union != nil, sp.count, depth); err != nil {
 			return dst, 0, err
 		}
 	}
@@ -668,7 +670,7 @@ func (c converter) emit(dst, ros []byte, p *plan, depth int) ([]byte, int, error
 }
 
 // field appends the protobuf encoding of one field from its ROS bytes.
-func (c converter) field(dst, b []byte, it *item, member bool, depth int) ([]byte, error) {
+func (c converter) field(dst, b []byte, it *item, member bool, count, depth int) ([]byte, error) {
 	f := it.f
 	num := protowire.Number(f.Number)
 	r := NewReader(b)
@@ -676,8 +678,13 @@ func (c converter) field(dst, b []byte, it *item, member bool, depth int) ([]byt
 	if it.array > 0 || f.Repeated {
 		n := it.array
 		if n == 0 {
-			count, _ := r.Uint32() // validated by the first pass
-			n = int(count)
+			// The count the scan checked: the input can change between
+			// the two passes (shared memory), and every element read
+			// below is checked again.
+			if _, err := r.Uint32(); err != nil {
+				return dst, fieldErr(f, err)
+			}
+			n = count
 		}
 		if n == 0 {
 			return dst, nil
@@ -697,22 +704,24 @@ func (c converter) field(dst, b []byte, it *item, member bool, depth int) ([]byt
 		}
 		k := f.Desc.Kind()
 		if f.Desc.IsPacked() {
-			start, size := r.off, 0
-			for range n {
-				v, _ := readScalar(r, it)
-				size += phaserproto.SizeValue(k, v)
-			}
-			r.off = start
+			// One read of each element, the length patched in after.
 			dst = protowire.AppendTag(dst, num, protowire.BytesType)
-			dst = protowire.AppendVarint(dst, uint64(size))
+			at := len(dst)
+			dst = append(dst, 0)
 			for range n {
-				v, _ := readScalar(r, it)
+				v, err := readScalar(r, it)
+				if err != nil {
+					return dst, fieldErr(f, err)
+				}
 				dst = phaserproto.AppendValue(dst, k, v)
 			}
-			return dst, nil
+			return phaserproto.PatchLength(dst, at), nil
 		}
 		for range n {
-			v, _ := readScalar(r, it)
+			v, err := readScalar(r, it)
+			if err != nil {
+				return dst, fieldErr(f, err)
+			}
 			dst = protowire.AppendTag(dst, num, phaserproto.WireType(k))
 			dst = phaserproto.AppendValue(dst, k, v)
 		}
@@ -839,6 +848,12 @@ func (c converter) emitEntry(out, ros []byte, p *plan, depth int) ([]byte, int, 
 
 func compareROSKeys(a, b []byte, kp *item) int {
 	if kp.rt == String {
+		// Keys are the length word and the bytes; a key shorter than its
+		// length word (input that changed since it was checked) sorts
+		// first rather than being sliced out of range.
+		if len(a) < 4 || len(b) < 4 {
+			return len(a) - len(b)
+		}
 		return slices.Compare(a[4:], b[4:])
 	}
 	x, _ := readScalar(NewReader(a), kp)

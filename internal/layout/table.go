@@ -93,25 +93,38 @@ func legacyTable(entries []entry) []byte {
 	return b
 }
 
-// tableSize returns the size a table declares in its header, in 64 bits so
-// that hostile counts cannot overflow, and where the sorted {number, packed}
-// pairs start (the sparse array, or the legacy entries) and how many there
-// are. ok is false when b is too short for the header.
-func tableSize(b []byte) (size, pairs, count uint64, ok bool) {
+// header is a table's header as read once from its bytes: every value
+// Lookup uses comes from here, so a table that changes while it is read
+// (shared memory written by another process) cannot make a checked value
+// differ from the one used.
+type header struct {
+	hybrid      bool
+	base, span  uint64 // hybrid: the dense range
+	pairs       uint64 // where the sorted {number, packed} pairs start
+	count, size uint64 // how many pairs; the size the table declares
+}
+
+// readHeader reads the header of the table at b[0], in 64 bits so that
+// hostile counts cannot overflow. ok is false when b is too short for it.
+func readHeader(b []byte) (h header, ok bool) {
 	if len(b) < 4 {
-		return 0, 0, 0, false
+		return h, false
 	}
 	if binary.LittleEndian.Uint32(b) == HybridMagic {
 		if len(b) < 16 {
-			return 0, 0, 0, false
+			return h, false
 		}
-		span := uint64(binary.LittleEndian.Uint32(b[8:]))
-		count = uint64(binary.LittleEndian.Uint32(b[12:]))
-		pairs = 16 + 4*span
-		return pairs + 8*count, pairs, count, true
+		h.hybrid = true
+		h.base = uint64(binary.LittleEndian.Uint32(b[4:]))
+		h.span = uint64(binary.LittleEndian.Uint32(b[8:]))
+		h.count = uint64(binary.LittleEndian.Uint32(b[12:]))
+		h.pairs = 16 + 4*h.span
+	} else {
+		h.count = uint64(binary.LittleEndian.Uint32(b))
+		h.pairs = 4
 	}
-	count = uint64(binary.LittleEndian.Uint32(b))
-	return 4 + 8*count, 4, count, true
+	h.size = h.pairs + 8*h.count
+	return h, true
 }
 
 // TableSize returns the length in bytes of the field-metadata table (hybrid
@@ -119,11 +132,11 @@ func tableSize(b []byte) (size, pairs, count uint64, ok bool) {
 // past the table. ok is false when b is too short for the header or for the
 // declared table.
 func TableSize(b []byte) (n int, ok bool) {
-	size, _, _, ok := tableSize(b)
-	if !ok || size > uint64(len(b)) {
+	h, ok := readHeader(b)
+	if !ok || h.size > uint64(len(b)) {
 		return 0, false
 	}
-	return int(size), true
+	return int(h.size), true
 }
 
 // Lookup resolves a field number through the field-metadata table at
@@ -131,29 +144,27 @@ func TableSize(b []byte) (n int, ok bool) {
 // and returns the field's offset within its message and its id. ok is
 // false when the table has no entry for number, when the number falls in
 // the dense range on an empty (zero) slot, and when the table is truncated
-// or malformed. Lookup never reads outside table. A table whose entries are
-// not sorted gives unspecified (but safe) results.
+// or malformed. Lookup never reads outside table, even when table's bytes
+// change while it runs (each word is read once, and what it indexes is
+// checked against what was read). A table whose entries are not sorted
+// gives unspecified (but safe) results.
 func Lookup(table []byte, number uint32) (offset uint32, id uint8, ok bool) {
-	size, pairs, count, ok := tableSize(table)
-	if !ok || size > uint64(len(table)) {
+	h, ok := readHeader(table)
+	if !ok || h.size > uint64(len(table)) {
 		return 0, 0, false
 	}
-	if binary.LittleEndian.Uint32(table) == HybridMagic {
-		base := uint64(binary.LittleEndian.Uint32(table[4:]))
-		span := uint64(binary.LittleEndian.Uint32(table[8:]))
-		if n := uint64(number); n >= base && n-base < span {
-			v := binary.LittleEndian.Uint32(table[16+4*(n-base):])
-			if v == 0 {
-				return 0, 0, false
-			}
-			return v & MaxOffset, uint8(v >> 24), true
+	if n := uint64(number); h.hybrid && n >= h.base && n-h.base < h.span {
+		v := binary.LittleEndian.Uint32(table[16+4*(n-h.base):])
+		if v == 0 {
+			return 0, 0, false
 		}
+		return v & MaxOffset, uint8(v >> 24), true
 	}
 	// Binary search of the sorted {number, packed} pairs.
-	lo, hi := uint64(0), count
+	lo, hi := uint64(0), h.count
 	for lo < hi {
 		mid := lo + (hi-lo)/2
-		p := table[pairs+8*mid:]
+		p := table[h.pairs+8*mid:]
 		switch n := binary.LittleEndian.Uint32(p); {
 		case n == number:
 			v := binary.LittleEndian.Uint32(p[4:])
