@@ -102,6 +102,7 @@ type msgVector []handle
 type replayer struct {
 	t     *testing.T
 	files *protoregistry.Files
+	scope *goldens.Scope // the case's C++ names
 	c     goldens.Case
 	dir   string
 	root  handle
@@ -125,6 +126,7 @@ func (r *replayer) run(prog *goldens.Program) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.scope = goldens.NewScope(r.files, md)
 	typ, err := r.typeOf(md)
 	if err != nil {
 		return nil, err
@@ -197,7 +199,7 @@ func (r *replayer) call(root *runtime.Type, c *goldens.Call, recv goldens.Value,
 func (r *replayer) function(root *runtime.Type, c *goldens.Call, args []goldens.Value) (goldens.Value, error) {
 	typeOf := func(suffix string) (*runtime.Type, error) {
 		name := strings.TrimSuffix(c.Method, suffix)
-		d, err := goldens.ResolveType(r.files, name, root.Descriptor().ParentFile().Package())
+		d, err := r.scope.ResolveType(name)
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +278,7 @@ func (r *replayer) method(h handle, c *goldens.Call, args []goldens.Value) (gold
 		if len(c.TemplateArgs) != 1 {
 			return nil, fmt.Errorf("MutableAny needs a type")
 		}
-		d, err := goldens.ResolveType(r.files, c.TemplateArgs[0], "")
+		d, err := r.scope.ResolveType(c.TemplateArgs[0])
 		if err != nil {
 			return nil, err
 		}
@@ -422,7 +424,7 @@ func (r *replayer) set(h handle, f *runtime.FieldInfo, v goldens.Value) error {
 // bits converts a replay value to the stored bits of scalar field f.
 func (r *replayer) bits(f *runtime.FieldInfo, v goldens.Value) (uint64, error) {
 	if e, ok := v.(goldens.Enum); ok {
-		n, err := e.Number(r.files, "")
+		n, err := e.Number(r.scope)
 		if err != nil {
 			if ed := f.Desc.Enum(); ed != nil {
 				for i := range ed.Values().Len() {

@@ -113,7 +113,11 @@ func TestOpsFiles(t *testing.T) {
 					}
 					// Every statement executes with recording hooks, and
 					// every enumerator passed as a value exists in the schema.
-					pkg := protoreflect.FullName(c.MessageType).Parent()
+					md, err := c.MessageDescriptor(dir)
+					if err != nil {
+						t.Fatal(err)
+					}
+					scope := NewScope(files, md)
 					ev, _ := recorder()
 					created := false
 					ev.Call = wrapCreate(t, ev.Call, c, &created)
@@ -131,7 +135,7 @@ func TestOpsFiles(t *testing.T) {
 							if err != nil || !ok || strings.HasPrefix(en.Type, "phaser::") {
 								return
 							}
-							if _, err := en.Number(files, pkg); err != nil {
+							if _, err := en.Number(scope); err != nil {
 								t.Errorf("line %d: %v", s.Line, err)
 							}
 						})
