@@ -170,38 +170,4 @@ func wrapCreate(t *testing.T, next func(*Call, Value, []Value) (Value, error), c
 	}
 }
 
-// walk calls f for every sub-expression of e.
-func walk(e Expr, f func(Expr)) {
-	if e == nil {
-		return
-	}
-	f(e)
-	switch e := e.(type) {
-	case *Paren:
-		walk(e.X, f)
-	case *Unary:
-		walk(e.X, f)
-	case *Binary:
-		walk(e.X, f)
-		walk(e.Y, f)
-	case *Cond:
-		walk(e.Cond, f)
-		walk(e.Then, f)
-		walk(e.Else, f)
-	case *Call:
-		walk(e.Recv, f)
-		for _, a := range e.Args {
-			walk(a, f)
-		}
-	case *Member:
-		walk(e.X, f)
-	case *Index:
-		walk(e.X, f)
-		walk(e.Index, f)
-	case *Assign:
-		walk(e.LHS, f)
-		walk(e.RHS, f)
-	}
-}
-
 func protoreflectName(s string) protoreflect.FullName { return protoreflect.FullName(s) }
