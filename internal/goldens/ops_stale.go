@@ -104,7 +104,9 @@ func (p *Program) ClearedScalars(root protoreflect.MessageDescriptor, scope *Sco
 	for fd := range cleared {
 		out = append(out, fd)
 	}
-	slices.SortFunc(out, func(a, b protoreflect.FieldDescriptor) int { return strings.Compare(string(a.FullName()), string(b.FullName())) })
+	slices.SortFunc(out, func(a, b protoreflect.FieldDescriptor) int {
+		return strings.Compare(string(a.FullName()), string(b.FullName()))
+	})
 	return out
 }
 
