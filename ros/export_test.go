@@ -1,13 +1,16 @@
 package ros
 
-import "github.com/phaser-go/phaser/runtime"
+import (
+	"github.com/phaser-go/phaser/internal/impl"
+	"github.com/phaser-go/phaser/runtime"
+)
 
 // NarrowedFields returns the full names of the fields of t, and of the
 // message types it reaches, whose ROS type is narrower than the value
 // Phaser stores (a uint32 with ros_field type uint8): phaser-go writes the
 // ROS width, C++ Phaser 2.1 the stored width (spec 7.3, 8.10).
 func NarrowedFields(t *runtime.Type) ([]string, error) {
-	p, err := planOf(t)
+	p, err := planOf((*impl.Type)(t))
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/phaser-go/phaser/internal/goldens"
+	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/ros"
 	"github.com/phaser-go/phaser/runtime"
@@ -68,7 +69,7 @@ func TestGoldenROS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := ros.Marshal(m, typ)
+			got, err := ros.Marshal(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,10 +106,10 @@ func TestGoldenROS(t *testing.T) {
 			// C++'s bytes parse, and serialize back to the same bytes.
 			if len(d.narrowed) == 0 {
 				parsed := runtime.New(typ, runtime.Options{})
-				if err := ros.Unmarshal(want, parsed, typ); err != nil {
+				if err := ros.Unmarshal(want, parsed); err != nil {
 					t.Fatalf("Unmarshal .ros.bin: %v", err)
 				}
-				re, err := ros.Marshal(parsed, typ)
+				re, err := ros.Marshal(parsed)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -142,10 +143,10 @@ func TestGoldenROS(t *testing.T) {
 					t.Fatalf("ROSToProto: %v", err)
 				}
 				scratch := runtime.New(typ, runtime.Options{})
-				if err := ros.Unmarshal(want, scratch, typ); err != nil {
+				if err := ros.Unmarshal(want, scratch); err != nil {
 					t.Fatal(err)
 				}
-				ref, err := proto.Marshal(scratch, typ)
+				ref, err := proto.Marshal(scratch)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -155,10 +156,10 @@ func TestGoldenROS(t *testing.T) {
 			}
 			// Parse our bytes back: the same ROS bytes again.
 			back := runtime.New(typ, runtime.Options{})
-			if err := ros.Unmarshal(got, back, typ); err != nil {
+			if err := ros.Unmarshal(got, back); err != nil {
 				t.Fatalf("Unmarshal: %v", err)
 			}
-			again, err := ros.Marshal(back, typ)
+			again, err := ros.Marshal(back)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -214,7 +215,7 @@ func divergenceOf(t *testing.T, dir string, c goldens.Case, typ *runtime.Type, m
 	if d.narrowed, err = ros.NarrowedFields(typ); err != nil {
 		t.Fatal(err)
 	}
-	content, err := m.ToProto(typ)
+	content, err := m.ToProto()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,8 @@ func marshalStale(t *testing.T, c goldens.Case, typ *runtime.Type, payload []byt
 	t.Helper()
 	mem := make([]byte, max(c.HeaderFullSize, len(payload)))
 	copy(mem, payload)
-	m, err := runtime.Open(typ, mem)
+	it := (*impl.Type)(typ)
+	m, err := impl.Open(it, mem)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,11 +284,11 @@ func marshalStale(t *testing.T, c goldens.Case, typ *runtime.Type, payload []byt
 	for _, fd := range stale {
 		names[fd.FullName()] = true
 	}
-	markStale(m, typ, names)
+	markStale(m, it, names)
 	if err := m.Err(); err != nil {
 		t.Fatal(err)
 	}
-	b, err := ros.Marshal(m, typ)
+	b, err := ros.Marshal(runtime.Msg(impl.DynamicOf(m, it)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -295,18 +297,18 @@ func marshalStale(t *testing.T, c goldens.Case, typ *runtime.Type, payload []byt
 
 // markStale marks the absent stale scalars of m, and of every message in
 // it, present with the bytes they hold.
-func markStale(m runtime.Msg, t *runtime.Type, stale map[protoreflect.FullName]bool) {
+func markStale(m impl.Msg, t *impl.Type, stale map[protoreflect.FullName]bool) {
 	for _, f := range t.Fields() {
 		switch {
-		case f.Kind == runtime.Message && f.Union != nil:
+		case f.Kind == impl.Message && f.Union != nil:
 			if m.HasMember(f.Field) {
 				markStale(m.MutableMember(f.Union, f.Field, f.Type), f.Type, stale)
 			}
-		case f.Kind == runtime.Message && f.Repeated:
+		case f.Kind == impl.Message && f.Repeated:
 			for i := range m.LenOf(f) {
 				markStale(m.MutableElem(f.Field, i, f.Type), f.Type, stale)
 			}
-		case f.Kind == runtime.Message:
+		case f.Kind == impl.Message:
 			if m.HasMessage(f.Field) {
 				markStale(m.MutableMessage(f.Field, f.Type), f.Type, stale)
 			}
