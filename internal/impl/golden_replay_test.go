@@ -189,6 +189,13 @@ func (r *replayer) call(root *impl.Type, c *goldens.Call, recv goldens.Value, ar
 		if c.Method == "data" {
 			return recv, nil
 		}
+	case string: // a std::string (or a literal's char array)
+		switch c.Method {
+		case "data", "c_str":
+			return recv, nil
+		case "size", "length":
+			return uint64(len(recv)), nil
+		}
 	case fieldRef:
 		return r.rosCall(recv, c, args)
 	}
@@ -329,7 +336,21 @@ func (r *replayer) method(h handle, c *goldens.Call, args []goldens.Value) (gold
 		}
 		return handle{h.m.MutableMessage(f.Field, f.Type), f.Type}, nil
 	case "allocate":
-		n, _ := asInt(args[0])
+		if len(args) != 1 {
+			return nil, fmt.Errorf("%s: want 1 argument", c.Method)
+		}
+		n, ok := asInt(args[0])
+		if !ok || n < 0 {
+			return nil, fmt.Errorf("%s: bad length %v", c.Method, args[0])
+		}
+		if f.Kind != impl.String && f.Kind != impl.Bytes {
+			return nil, fmt.Errorf("%s: %s is not a string or bytes field", c.Method, f.Name)
+		}
+		if f.Union != nil {
+			// A oneof arm (a proto3 optional too): allocating makes it
+			// the active member.
+			return span(h.m.AllocateMember(f.Union, f.Field, int(n))), nil
+		}
 		return span(h.m.AllocateString(f.Field, int(n))), nil
 	case "set":
 		if len(args) != 1 {
