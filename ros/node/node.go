@@ -232,7 +232,9 @@ func (n *Node) shutdown(why error) {
 			wg.Go(func() { t.close(true) })
 		}
 		wg.Wait()
-		n.tcp.Close()
+		if n.tcp != nil {
+			n.tcp.Close()
+		}
 		if n.xs != nil {
 			n.xs.Close()
 		}
@@ -350,7 +352,7 @@ func boundedClient(timeout time.Duration) *http.Client {
 	}
 }
 
-type boundedTransport struct{ base *http.Transport }
+type boundedTransport struct{ base http.RoundTripper }
 
 func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	res, err := t.base.RoundTrip(r)
@@ -361,7 +363,11 @@ func (t *boundedTransport) RoundTrip(r *http.Request) (*http.Response, error) {
 	return res, nil
 }
 
-func (t *boundedTransport) CloseIdleConnections() { t.base.CloseIdleConnections() }
+func (t *boundedTransport) CloseIdleConnections() {
+	if c, ok := t.base.(interface{ CloseIdleConnections() }); ok {
+		c.CloseIdleConnections()
+	}
+}
 
 // cappedBody fails a read past its limit instead of truncating silently.
 type cappedBody struct {
