@@ -151,10 +151,10 @@ func rosDigest(b []byte, err error) string {
 	return hex.EncodeToString(s[:])
 }
 
-// TestRospyToGo: a rospy publisher's Imu and 1 MiB Image messages reach
+// TestE2ERospyToGo: a rospy publisher's Imu and 1 MiB Image messages reach
 // the Go node with the values rospy sent (the Go node's ROS1 bytes of what
 // it decoded equal those of the same message built in Go).
-func TestRospyToGo(t *testing.T) {
+func TestE2ERospyToGo(t *testing.T) {
 	m := rostest.StartMaster(t)
 	n := newNode(t, m, "golistener")
 	const count = 20
@@ -236,10 +236,10 @@ func TestRospyToGo(t *testing.T) {
 	}
 }
 
-// TestGoToRospy: the Go node's Imu and 1 MiB Image messages reach a rospy
+// TestE2EGoToRospy: the Go node's Imu and 1 MiB Image messages reach a rospy
 // subscriber, which decodes them to the values Go wrote (rospy's own
 // serialization of what it decoded equals the Go node's bytes).
-func TestGoToRospy(t *testing.T) {
+func TestE2EGoToRospy(t *testing.T) {
 	m := rostest.StartMaster(t)
 	n := newNode(t, m, "gotalker")
 	const count = 20
@@ -310,12 +310,12 @@ func TestGoToRospy(t *testing.T) {
 	}
 }
 
-// TestROSTools: rostopic and rosnode see the Go node as they see any node:
+// TestE2ETools: rostopic and rosnode see the Go node as they see any node:
 // rostopic info lists it, rostopic type and rosnode info describe it (the
 // latter through the slave API's getBusInfo and getPid), rostopic echo (a
 // "*" md5sum subscriber) prints its messages, rostopic pub feeds its raw
 // subscriber.
-func TestROSTools(t *testing.T) {
+func TestE2ETools(t *testing.T) {
 	m := rostest.StartMaster(t)
 	n := newNode(t, m, "gonode")
 	pub, err := node.Advertise[sensor_msgsphaser.Imu](n, "/imu", node.PublishOptions{Latch: true})
@@ -378,9 +378,9 @@ func TestROSTools(t *testing.T) {
 	}
 }
 
-// TestRosnodeKill: rosnode kill shuts the Go node down cleanly: Done
+// TestE2ERosnodeKill: rosnode kill shuts the Go node down cleanly: Done
 // closes, Err says who asked, and the master no longer lists the node.
-func TestRosnodeKill(t *testing.T) {
+func TestE2ERosnodeKill(t *testing.T) {
 	m := rostest.StartMaster(t)
 	n := newNode(t, m, "victim")
 	if _, err := node.Advertise[sensor_msgsphaser.Imu](n, "/imu"); err != nil {
@@ -412,10 +412,10 @@ func TestRosnodeKill(t *testing.T) {
 	}
 }
 
-// TestPeerDiesMidStream: a rospy publisher killed mid-stream, and a rospy
+// TestE2EPeerDiesMidStream: a rospy publisher killed mid-stream, and a rospy
 // subscriber killed mid-stream, leave the Go node working: the next
 // publisher's messages arrive, and the next subscriber gets the Go node's.
-func TestPeerDiesMidStream(t *testing.T) {
+func TestE2EPeerDiesMidStream(t *testing.T) {
 	m := rostest.StartMaster(t)
 	n := newNode(t, m, "survivor")
 	var mu sync.Mutex
@@ -509,10 +509,10 @@ func TestPeerDiesMidStream(t *testing.T) {
 	t.Logf("publisher stats after two dead subscribers: %+v", pub.Stats())
 }
 
-// TestMasterRestart: a master restarted under a running Go node learns the
+// TestE2EMasterRestart: a master restarted under a running Go node learns the
 // node's publications and subscriptions again, and new rospy peers reach
 // them.
-func TestMasterRestart(t *testing.T) {
+func TestE2EMasterRestart(t *testing.T) {
 	m := rostest.StartMaster(t)
 	n, err := node.New("phoenix", node.Options{MasterURI: m.URI, Host: "127.0.0.1", Args: []string{}, Logf: t.Logf, MasterCheck: 200 * time.Millisecond})
 	if err != nil {

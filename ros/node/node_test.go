@@ -69,7 +69,7 @@ func (c *collector) count() int {
 	return len(c.seqs)
 }
 
-func TestGoToGo(t *testing.T) {
+func TestE2EGoToGo(t *testing.T) {
 	m := rostest.StartMaster(t)
 	pn := newNode(t, m, "talker")
 	sn := newNode(t, m, "listener")
@@ -125,12 +125,12 @@ func TestGoToGo(t *testing.T) {
 	}
 }
 
-// TestSteadyStateAllocs: once connections are up and buffers have grown,
+// TestE2ESteadyStateAllocs: once connections are up and buffers have grown,
 // a message published by one node and delivered to another's callback
 // costs no allocation, counted over every goroutine of the process (the
 // publisher's writer, the subscriber's reader, the callback), for an Imu
 // and for a 1 MiB Image.
-func TestSteadyStateAllocs(t *testing.T) {
+func TestE2ESteadyStateAllocs(t *testing.T) {
 	m := rostest.StartMaster(t)
 	pn := newNode(t, m, "talker")
 	sn := newNode(t, m, "listener")
