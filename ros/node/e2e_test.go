@@ -559,3 +559,67 @@ func TestE2EMasterRestart(t *testing.T) {
 		t.Fatalf("no message from a rospy publisher started after the restart; rospy:\n%s", py.Output())
 	}
 }
+
+// TestE2EWrongType: across a real graph, a type mismatch is refused both
+// ways with the error headers rospy knows: a rospy subscriber of the
+// wrong type gets this node's, and this node's subscription of the wrong
+// type gets rospy's; nothing is delivered either way.
+func TestE2EWrongType(t *testing.T) {
+	m := rostest.StartMaster(t)
+	var mu sync.Mutex
+	var logs []string
+	n, err := node.New("strict", node.Options{MasterURI: m.URI, Host: "127.0.0.1", Args: []string{}, Logf: func(f string, a ...any) {
+		mu.Lock()
+		logs = append(logs, fmt.Sprintf(f, a...))
+		mu.Unlock()
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close()
+	logged := func(s string) error {
+		mu.Lock()
+		defer mu.Unlock()
+		for _, l := range logs {
+			if strings.Contains(l, s) {
+				return nil
+			}
+		}
+		return fmt.Errorf("no log line with %q in %q", s, logs)
+	}
+	pub, err := node.Advertise[sensor_msgsphaser.Imu](n, "/go_imu")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// rospy subscribes to /go_imu as std_msgs/String.
+	m.Start("python", 60*time.Second, `
+import rospy, time
+from std_msgs.msg import String
+rospy.init_node('wrongsub', disable_signals=True)
+rospy.Subscriber('/go_imu', String, lambda m: print('got', flush=True))
+time.sleep(30)
+`)
+	if err := rostest.Eventually(30*time.Second, func() error {
+		return logged("topic types do not match: [std_msgs/String] vs. [sensor_msgs/Imu]")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if k := pub.NumSubscribers(); k != 0 {
+		t.Fatalf("%d subscribers of the wrong type connected", k)
+	}
+	// This node subscribes to a rospy Imu topic as std_msgs/String.
+	sub, err := n.SubscribeRaw("/py_imu", node.Type{Name: "std_msgs/String", MD5: "992ce8a1687cec8c8bd883ec73ca41d1", Definition: "string data\n"},
+		func(node.RawMessage) { t.Error("a message of the wrong type was delivered") })
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Start("python", 60*time.Second, pyTalker, "imu", "/py_imu", "0", "50", "0")
+	if err := rostest.Eventually(30*time.Second, func() error {
+		return logged("publisher refused the connection: topic types do not match: [std_msgs/String] vs. [sensor_msgs/Imu]")
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if st := sub.Stats(); st.Received != 0 || st.Publishers != 0 {
+		t.Fatalf("stats %+v", st)
+	}
+}

@@ -598,3 +598,67 @@ func FuzzXMLRPCReplies(f *testing.F) {
 		}
 	})
 }
+
+// TestDropOldest: a subscriber that stops reading loses the oldest
+// messages, not the newest: once it reads again, the last message
+// published arrives, and every message is either delivered or counted as
+// dropped.
+func TestDropOldest(t *testing.T) {
+	m := startFakeMaster(t)
+	pn := newTestNode(t, m, "pub")
+	sn := newTestNode(t, m, "sub")
+	pub, err := Advertise[sensor_msgsphaser.Image](pn, "/img", PublishOptions{Queue: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.mu.Lock()
+	m.pubs["/img"] = []string{pn.URI()}
+	m.mu.Unlock()
+	release := make(chan struct{})
+	var mu sync.Mutex
+	var seqs []uint32
+	sub, err := Subscribe(sn, "/img", sensor_msgsphaser.NewImage(), func(m sensor_msgsphaser.Image) {
+		<-release
+		mu.Lock()
+		seqs = append(seqs, m.Header().Seq())
+		mu.Unlock()
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := waitFor(10*time.Second, func() bool { return pub.NumSubscribers() == 1 }); err != nil {
+		t.Fatal("the subscriber did not connect")
+	}
+	msg := sensor_msgsphaser.NewImage()
+	msg.AllocateData(4 << 20) // a few fill the sockets' buffers
+	const count = 40
+	for i := range count {
+		msg.MutableHeader().SetSeq(uint32(i))
+		if err := pub.Publish(msg); err != nil {
+			t.Fatal(err)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	close(release)
+	if err := waitFor(20*time.Second, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		st := pub.Stats()
+		return len(seqs) > 0 && seqs[len(seqs)-1] == count-1 && uint64(len(seqs))+st.Dropped == count
+	}); err != nil {
+		mu.Lock()
+		defer mu.Unlock()
+		t.Fatalf("received %v, publisher %+v, subscriber %+v", seqs, pub.Stats(), sub.Stats())
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	for i := 1; i < len(seqs); i++ {
+		if seqs[i] <= seqs[i-1] {
+			t.Fatalf("out of order: %v", seqs)
+		}
+	}
+	if st := pub.Stats(); st.Dropped == 0 {
+		t.Fatalf("nothing dropped: %+v", st)
+	}
+	t.Logf("delivered %v; dropped %d", seqs, pub.Stats().Dropped)
+}
