@@ -30,27 +30,25 @@ type phaserPeer struct{ n *node.Node }
 
 func (p phaserPeer) publisher(b testing.TB, _ func(func()), topic, kind string) func(uint32) {
 	if kind == "imu" {
-		pub, err := node.Advertise[sensor_msgsphaser.Imu](p.n, topic)
-		if err != nil {
-			b.Fatal(err)
-		}
 		m := sensor_msgsphaser.NewImu()
 		fillImu(m)
-		h := m.MutableHeader()
-		return func(seq uint32) {
-			h.SetSeq(seq)
-			setStamp(h, time.Now())
-			if err := pub.Publish(m); err != nil {
-				b.Fatal(err)
-			}
-		}
-	}
-	pub, err := node.Advertise[sensor_msgsphaser.Image](p.n, topic)
-	if err != nil {
-		b.Fatal(err)
+		return publisherOf(b, p.n, topic, m)
 	}
 	m := sensor_msgsphaser.NewImage()
 	fillImage(m)
+	return publisherOf(b, p.n, topic, m)
+}
+
+// publisherOf advertises topic and returns a function that publishes m
+// with the given seq and the current time.
+func publisherOf[T interface {
+	node.Message
+	MutableHeader() std_msgsphaser.Header
+}](b testing.TB, n *node.Node, topic string, m T) func(uint32) {
+	pub, err := node.Advertise[T](n, topic)
+	if err != nil {
+		b.Fatal(err)
+	}
 	h := m.MutableHeader()
 	return func(seq uint32) {
 		h.SetSeq(seq)

@@ -151,6 +151,31 @@ func rosDigest(b []byte, err error) string {
 	return hex.EncodeToString(s[:])
 }
 
+// testPublisher publishes message i of a test stream and returns the
+// digest of its ROS1 bytes; it is closed when the test ends.
+type testPublisher struct {
+	publish     func(i int) (string, error)
+	subscribers func() int
+}
+
+func newTestPublisher[T interface {
+	node.Message
+	MarshalROS() ([]byte, error)
+}](t *testing.T, n *node.Node, topic string, msg T, fill func(T, int)) *testPublisher {
+	pub, err := node.Advertise[T](n, topic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pub.Close() })
+	return &testPublisher{
+		publish: func(i int) (string, error) {
+			fill(msg, i)
+			return rosDigest(msg.MarshalROS()), pub.Publish(msg)
+		},
+		subscribers: pub.NumSubscribers,
+	}
+}
+
 // TestE2ERospyToGo: a rospy publisher's Imu and 1 MiB Image messages reach
 // the Go node with the values rospy sent (the Go node's ROS1 bytes of what
 // it decoded equal those of the same message built in Go).
@@ -251,33 +276,13 @@ func TestE2EGoToRospy(t *testing.T) {
 	for _, kind := range []string{"imu", "image"} {
 		t.Run(kind, func(t *testing.T) {
 			topic := "/go_" + kind
-			var publish func(i int) (string, error)
-			var subscribers func() int
-			var closePub func() error
+			var p *testPublisher
 			if kind == "imu" {
-				pub, err := node.Advertise[sensor_msgsphaser.Imu](n, topic)
-				if err != nil {
-					t.Fatal(err)
-				}
-				msg := sensor_msgsphaser.NewImu()
-				publish = func(i int) (string, error) {
-					fillImu2(msg, i)
-					return rosDigest(msg.MarshalROS()), pub.Publish(msg)
-				}
-				subscribers, closePub = pub.NumSubscribers, pub.Close
+				p = newTestPublisher(t, n, topic, sensor_msgsphaser.NewImu(), fillImu2)
 			} else {
-				pub, err := node.Advertise[sensor_msgsphaser.Image](n, topic)
-				if err != nil {
-					t.Fatal(err)
-				}
-				msg := sensor_msgsphaser.NewImage()
-				publish = func(i int) (string, error) {
-					fillImage(msg, i)
-					return rosDigest(msg.MarshalROS()), pub.Publish(msg)
-				}
-				subscribers, closePub = pub.NumSubscribers, pub.Close
+				p = newTestPublisher(t, n, topic, sensor_msgsphaser.NewImage(), fillImage)
 			}
-			defer closePub()
+			publish, subscribers := p.publish, p.subscribers
 			py := m.Start("python", 90*time.Second, pyListener, kind, topic, strconv.Itoa(count))
 			if err := rostest.Eventually(30*time.Second, func() error {
 				if subscribers() != 1 {

@@ -244,6 +244,39 @@ func (n *Node) shutdown(why error) {
 	})
 }
 
+// claim records t as the node's topic name in the map field selects
+// (its publications or subscriptions), refusing a closed node and a name
+// the map holds already.
+func claim[T any](n *Node, field func(*Node) map[string]*T, name string, t *T, verb string) error {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	m := field(n)
+	switch {
+	case n.closed:
+		return ErrClosed
+	case m[name] != nil:
+		return fmt.Errorf("node: %s is already %s by this node", name, verb)
+	}
+	m[name] = t
+	return nil
+}
+
+// drop removes t from the map field selects and reports whether it was
+// there (a topic closed with the node, or before, is not).
+func drop[T any](n *Node, field func(*Node) map[string]*T, name string, t *T) bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	m := field(n)
+	if m[name] != t {
+		return false
+	}
+	delete(m, name)
+	return true
+}
+
+func pubsOf(n *Node) map[string]*pubTopic { return n.pubs }
+func subsOf(n *Node) map[string]*subTopic { return n.subs }
+
 // watchMaster asks the master every interval whether it knows this node;
 // when it does not (a master restarted under the node) or answers again
 // after it did not, it registers every publication and subscription again.

@@ -23,6 +23,19 @@ func newNode(t *testing.T, m *rostest.Master, name string) *node.Node {
 	return n
 }
 
+// waitLinked waits until pub and sub are connected to each other, and only.
+func waitLinked(t *testing.T, pub interface{ NumSubscribers() int }, sub *node.Subscriber) {
+	t.Helper()
+	if err := rostest.Eventually(10*time.Second, func() error {
+		if pub.NumSubscribers() != 1 || sub.NumPublishers() != 1 {
+			return fmt.Errorf("%d subscribers, %d publishers", pub.NumSubscribers(), sub.NumPublishers())
+		}
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // fillImu writes message i of a test stream.
 func fillImu(m sensor_msgsphaser.Imu, i int) {
 	m.Clear()
@@ -83,14 +96,7 @@ func TestE2EGoToGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := rostest.Eventually(10*time.Second, func() error {
-		if pub.NumSubscribers() != 1 || sub.NumPublishers() != 1 {
-			return fmt.Errorf("%d subscribers, %d publishers", pub.NumSubscribers(), sub.NumPublishers())
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	waitLinked(t, pub, sub)
 	msg := sensor_msgsphaser.NewImu()
 	for i := range 100 {
 		fillImu(msg, i)
@@ -169,14 +175,7 @@ func steadyAllocs[T node.Message](t *testing.T, pn, sn *node.Node, runs int, msg
 		t.Fatal(err)
 	}
 	defer sub.Close()
-	if err := rostest.Eventually(10*time.Second, func() error {
-		if pub.NumSubscribers() != 1 || sub.NumPublishers() != 1 {
-			return fmt.Errorf("%d subscribers, %d publishers", pub.NumSubscribers(), sub.NumPublishers())
-		}
-		return nil
-	}); err != nil {
-		t.Fatal(err)
-	}
+	waitLinked(t, pub, sub)
 	i := 0
 	timeout := time.NewTimer(time.Hour) // reset per message: time.After would allocate
 	roundTrip := func() {

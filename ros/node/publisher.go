@@ -174,34 +174,18 @@ func (n *Node) advertise(topic string, typ Type, opts []PublishOptions) (*pubTop
 		"message_definition": typ.Definition,
 		"latching":           latching,
 	})
-	n.mu.Lock()
-	switch {
-	case n.closed:
-		n.mu.Unlock()
-		return nil, ErrClosed
-	case n.pubs[name] != nil:
-		n.mu.Unlock()
-		return nil, fmt.Errorf("node: %s is already advertised by this node", name)
+	if err := claim(n, pubsOf, name, t, "advertised"); err != nil {
+		return nil, err
 	}
-	n.pubs[name] = t
-	n.mu.Unlock()
 	if _, err := n.master.RegisterPublisher(name, typ.Name, n.uri); err != nil {
-		n.mu.Lock()
-		delete(n.pubs, name)
-		n.mu.Unlock()
+		drop(n, pubsOf, name, t)
 		return nil, fmt.Errorf("node: registerPublisher %s with %s: %w", name, n.cfg.masterURI, err)
 	}
 	return t, nil
 }
 
 func (n *Node) unadvertise(t *pubTopic) error {
-	n.mu.Lock()
-	mine := n.pubs[t.topic] == t
-	if mine {
-		delete(n.pubs, t.topic)
-	}
-	n.mu.Unlock()
-	if !mine {
+	if !drop(n, pubsOf, t.topic, t) {
 		return nil // closed already, with the node or before
 	}
 	return t.close(true)

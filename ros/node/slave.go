@@ -2,6 +2,7 @@ package node
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"slices"
 
@@ -161,15 +162,11 @@ func (n *Node) busStats() (pubs, subs []any) {
 	return pubs, subs
 }
 
+// mapValues returns m's values in the order of their keys.
 func mapValues[V any](m map[string]V) []V {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	out := make([]V, len(keys))
-	for i, k := range keys {
-		out[i] = m[k]
+	out := make([]V, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		out = append(out, m[k])
 	}
 	return out
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"maps"
 	"net"
 	"slices"
 	"strconv"
@@ -155,22 +156,12 @@ func (n *Node) subscribe(topic string, typ Type, deliver func([]byte, *pubConn) 
 		"message_definition": typ.Definition,
 		"tcp_nodelay":        nodelay,
 	})
-	n.mu.Lock()
-	switch {
-	case n.closed:
-		n.mu.Unlock()
-		return nil, ErrClosed
-	case n.subs[name] != nil:
-		n.mu.Unlock()
-		return nil, fmt.Errorf("node: %s is already subscribed by this node", name)
+	if err := claim(n, subsOf, name, t, "subscribed"); err != nil {
+		return nil, err
 	}
-	n.subs[name] = t
-	n.mu.Unlock()
 	uris, err := n.master.RegisterSubscriber(name, typ.Name, n.uri)
 	if err != nil {
-		n.mu.Lock()
-		delete(n.subs, name)
-		n.mu.Unlock()
+		drop(n, subsOf, name, t)
 		return nil, fmt.Errorf("node: registerSubscriber %s with %s: %w", name, n.cfg.masterURI, err)
 	}
 	t.update(uris)
@@ -178,14 +169,8 @@ func (n *Node) subscribe(topic string, typ Type, deliver func([]byte, *pubConn) 
 }
 
 func (n *Node) unsubscribe(t *subTopic) error {
-	n.mu.Lock()
-	mine := n.subs[t.topic] == t
-	if mine {
-		delete(n.subs, t.topic)
-	}
-	n.mu.Unlock()
-	if !mine {
-		return nil
+	if !drop(n, subsOf, t.topic, t) {
+		return nil // closed already, with the node or before
 	}
 	return t.close(true)
 }
@@ -273,7 +258,7 @@ func (t *subTopic) busInfo() []any {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	out := []any{}
-	for _, uri := range sortedKeys(t.conns) {
+	for _, uri := range slices.Sorted(maps.Keys(t.conns)) {
 		pc := t.conns[uri]
 		out = append(out, []any{pc.id, uri, "i", "TCPROS", t.topic, pc.connected.Load(), "TCPROS connection to [" + uri + "]"})
 	}
@@ -284,20 +269,11 @@ func (t *subTopic) busStats() []any {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	conns := []any{}
-	for _, uri := range sortedKeys(t.conns) {
+	for _, uri := range slices.Sorted(maps.Keys(t.conns)) {
 		pc := t.conns[uri]
 		conns = append(conns, []any{pc.id, int64(pc.bytes.Load()), -1, pc.connected.Load()})
 	}
 	return []any{t.topic, conns}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 // pubConn is the subscription's connection to one publisher. run
