@@ -17,6 +17,7 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/apislave"
 
 	"github.com/phaser-go/phaser/ros/node/internal/xmlrpc"
+	"github.com/phaser-go/phaser/ros/tcpros"
 )
 
 // Options configure a node. Command-line remappings in Args override them,
@@ -241,6 +242,20 @@ func (n *Node) shutdown(why error) {
 		n.wg.Wait()
 		n.httpc.CloseIdleConnections()
 		close(n.done)
+	})
+}
+
+// connHeader is the TCPROS connection header the node sends for topic:
+// its caller id, the topic, the type's identity and one more field
+// (latching for a publisher, tcp_nodelay for a subscriber).
+func (n *Node) connHeader(topic string, typ Type, key, value string) []byte {
+	return tcpros.AppendHeader(nil, map[string]string{
+		"callerid":           n.cfg.name,
+		"topic":              topic,
+		"type":               typ.Name,
+		"md5sum":             typ.MD5,
+		"message_definition": typ.Definition,
+		key:                  value,
 	})
 }
 

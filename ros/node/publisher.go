@@ -166,14 +166,7 @@ func (n *Node) advertise(topic string, typ Type, opts []PublishOptions) (*pubTop
 	if t.latch {
 		latching = "1"
 	}
-	t.header = tcpros.AppendHeader(nil, map[string]string{
-		"callerid":           n.cfg.name,
-		"topic":              name,
-		"type":               typ.Name,
-		"md5sum":             typ.MD5,
-		"message_definition": typ.Definition,
-		"latching":           latching,
-	})
+	t.header = n.connHeader(name, typ, "latching", latching)
 	if err := claim(n, pubsOf, name, t, "advertised"); err != nil {
 		return nil, err
 	}

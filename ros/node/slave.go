@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/phaser-go/phaser/ros/node/internal/xmlrpc"
 )
@@ -175,12 +176,6 @@ func sortByFirst(l []any) {
 	slices.SortFunc(l, func(a, b any) int {
 		x, _ := a.([]any)[0].(string)
 		y, _ := b.([]any)[0].(string)
-		switch {
-		case x < y:
-			return -1
-		case x > y:
-			return 1
-		}
-		return 0
+		return strings.Compare(x, y)
 	})
 }

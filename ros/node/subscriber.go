@@ -148,14 +148,7 @@ func (n *Node) subscribe(topic string, typ Type, deliver func([]byte, *pubConn) 
 	if o.Nagle {
 		nodelay = "0"
 	}
-	t.header = tcpros.AppendHeader(nil, map[string]string{
-		"callerid":           n.cfg.name,
-		"topic":              name,
-		"type":               typ.Name,
-		"md5sum":             typ.MD5,
-		"message_definition": typ.Definition,
-		"tcp_nodelay":        nodelay,
-	})
+	t.header = n.connHeader(name, typ, "tcp_nodelay", nodelay)
 	if err := claim(n, subsOf, name, t, "subscribed"); err != nil {
 		return nil, err
 	}
