@@ -155,7 +155,6 @@ func capnpGetFloats(dst []float64, l capnp.Float64List, err error) error {
 	return nil
 }
 
-
 // capnpTouchStamp sets the stamp's nsec of header h in place.
 func capnpTouchStamp(h capnpb.Header, err error, nsec int32) {
 	must(err)
@@ -356,7 +355,10 @@ func capSetCloud(x capnpb.Cloud, v *Cloud) error {
 	return nil
 }
 
-func capTouchCloud(x capnpb.Cloud, v *Cloud) { h, err := x.Header(); capnpTouchStamp(h, err, v.Header.Nsec) }
+func capTouchCloud(x capnpb.Cloud, v *Cloud) {
+	h, err := x.Header()
+	capnpTouchStamp(h, err, v.Header.Nsec)
+}
 
 func capGetCloud(x capnpb.Cloud) (any, error) {
 	h, err := x.Header()
@@ -443,7 +445,10 @@ func capSetImage(x capnpb.Image, v *Image) error {
 	return x.SetData(v.Data)
 }
 
-func capTouchImage(x capnpb.Image, v *Image) { h, err := x.Header(); capnpTouchStamp(h, err, v.Header.Nsec) }
+func capTouchImage(x capnpb.Image, v *Image) {
+	h, err := x.Header()
+	capnpTouchStamp(h, err, v.Header.Nsec)
+}
 
 func capGetImage(x capnpb.Image) (any, error) {
 	h, err := x.Header()

@@ -37,7 +37,7 @@ var le = binary.LittleEndian
 // checks them against the runtime's.
 const (
 	smallSize, smallName, smallBirthDay, smallPhone, smallSiblings, smallSpouse, smallMoney = 48, 8, 16, 24, 28, 32, 40
-	smallBirthDayID, smallSiblingsID, smallSpouseID, smallMoneyID                         = 0, 1, 2, 3
+	smallBirthDayID, smallSiblingsID, smallSpouseID, smallMoneyID                           = 0, 1, 2, 3
 
 	headerSize, headerSeq, headerStamp, headerFrameID = 20, 8, 12, 16
 	headerSeqID                                       = 0
@@ -46,8 +46,8 @@ const (
 	timeSecondsID, timeNanosID       = 0, 1
 
 	imuSize, imuHeader, imuOrientation, imuOrientationCov, imuAngularVelocity, imuAngularVelocityCov = 56, 8, 12, 16, 24, 32
-	imuLinearAcceleration, imuLinearAccelerationCov                                             = 40, 48
-	quatSize, vec3Size                                                                          = 40, 32 // x, y, z(, w) at 8, 16, 24(, 32), ids 0..3
+	imuLinearAcceleration, imuLinearAccelerationCov                                                  = 40, 48
+	quatSize, vec3Size                                                                               = 40, 32 // x, y, z(, w) at 8, 16, 24(, 32), ids 0..3
 
 	cloudSize, cloudHeader, cloudHeight, cloudWidth, cloudFields, cloudIsBigendian = 64, 8, 12, 16, 24, 32
 	cloudPointStep, cloudRowStep, cloudData, cloudIsDense, cloudPoints             = 36, 40, 44, 48, 56
@@ -60,7 +60,7 @@ const (
 	pointSize = 24 // x, y, z, intensity at 8, 12, 16, 20, ids 0..3
 
 	imageSize, imageHeader, imageHeight, imageWidth, imageEncoding, imageIsBigendian, imageStep, imageData = 36, 8, 12, 16, 20, 24, 28, 32
-	imageHeightID, imageWidthID, imageIsBigendianID, imageStepID                                         = 0, 1, 2, 3
+	imageHeightID, imageWidthID, imageIsBigendianID, imageStepID                                           = 0, 1, 2, 3
 )
 
 // The Phaser 3 payload header (spec 1, 8.1) and MessageVectorBlock (8.8).

@@ -237,7 +237,9 @@ func phSetCloud(x pbphaser.Cloud, v *Cloud) {
 	}
 }
 
-func phTouchCloud(x pbphaser.Cloud, v *Cloud) { x.MutableHeader().MutableStamp().SetNanos(v.Header.Nsec) }
+func phTouchCloud(x pbphaser.Cloud, v *Cloud) {
+	x.MutableHeader().MutableStamp().SetNanos(v.Header.Nsec)
+}
 
 func phGetCloud(x pbphaser.Cloud) any {
 	v := &Cloud{Header: phHeaderValue(x.Header()), Height: x.Height(), Width: x.Width(),
@@ -285,7 +287,9 @@ func phSetImage(x pbphaser.Image, v *Image) {
 	x.SetData(v.Data)
 }
 
-func phTouchImage(x pbphaser.Image, v *Image) { x.MutableHeader().MutableStamp().SetNanos(v.Header.Nsec) }
+func phTouchImage(x pbphaser.Image, v *Image) {
+	x.MutableHeader().MutableStamp().SetNanos(v.Header.Nsec)
+}
 
 func phGetImage(x pbphaser.Image) any {
 	return &Image{Header: phHeaderValue(x.Header()), Height: x.Height(), Width: x.Width(), Encoding: x.Encoding(),
