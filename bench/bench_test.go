@@ -1,6 +1,8 @@
 package bench
 
 import (
+	"runtime"
+	"sync"
 	"syscall"
 	"testing"
 )
@@ -44,7 +46,10 @@ func BenchmarkTranscode(b *testing.B)      { runOp(b, "Transcode") }
 // the same index and inputs as the real loops. Its time is what every
 // library's row of that operation pays for the loop and the one indirect
 // call, and nothing else.
+//
+// It also reports the live heap the benchmarks run with (live-MiB).
 func BenchmarkHarness(b *testing.B) {
+	steady()
 	for _, op := range Ops {
 		b.Run(op+"/empty", func(b *testing.B) {
 			b.ReportAllocs()
@@ -53,6 +58,7 @@ func BenchmarkHarness(b *testing.B) {
 				data[i] = make([]byte, 64)
 			}
 			loop(b, op, "small", emptyCodec(), data)
+			b.ReportMetric(liveMiB(), "live-MiB")
 		})
 	}
 }
@@ -76,9 +82,31 @@ func emptyCodec() *Codec {
 	}
 }
 
+// steady computes every shape's reference bytes once, before the first
+// benchmark, so that the process's live heap (the value sets and the
+// references, about 150 MiB with the images) is the same for every
+// benchmark: the garbage collector's pace, and so what allocating rows
+// pay for it, depends on it.
+var steady = sync.OnceFunc(func() {
+	for _, shape := range Shapes {
+		PB(shape)
+		ROS(shape)
+	}
+	runtime.GC()
+})
+
+// liveMiB is the live heap after a collection.
+func liveMiB() float64 {
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	return float64(ms.HeapAlloc) / (1 << 20)
+}
+
 // runOp runs op as Benchmark<Op>/<shape>/<lib> for every library that
 // takes part, each after its round-trip check (b.Fatal on a mismatch).
 func runOp(b *testing.B, op string) {
+	steady()
 	for _, shape := range Shapes {
 		for _, lib := range Libs {
 			if !Takes(lib, shape, op) {

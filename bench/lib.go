@@ -2,7 +2,7 @@ package bench
 
 import (
 	"fmt"
-	"sync"
+	"strings"
 )
 
 // Codec is one library's code for one shape. A nil function is an
@@ -60,50 +60,51 @@ type Codec struct {
 var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
 	"capnp", "goroslib", "ros1-floor", "protobuf+goroslib", "vtproto+goroslib"}
 
-var codecs = map[string]map[string]func() *Codec{}
+// The operations each kind of codec takes part in (EndToEnd: every codec
+// with Build and ReadAll), declared so that listing them builds no codec
+// (and no buffers: 100 MiB for image16M). TestTakes checks them against
+// the codecs' functions.
+const (
+	opsPhaser     = "Build Republish ReadAll ReadOne ProtoMarshal ProtoUnmarshal ROSMarshal ROSUnmarshal Transcode"
+	opsBuild      = "Build"
+	opsProtobuf   = "Build Republish ReadAll ReadOne ProtoMarshal ProtoUnmarshal"
+	opsInPlace    = "Build Republish ReadAll ReadOne"
+	opsRead       = "Build ReadAll ReadOne"
+	opsROS        = "Build Republish ReadAll ReadOne ROSMarshal ROSUnmarshal"
+	opsROSWrite   = "Build Republish ROSMarshal"
+	opsROSMarshal = "ROSMarshal"
+	opsTranscode  = "Transcode"
+)
 
-func register(lib, shape string, mk func() *Codec) {
+var codecs = map[string]map[string]registered{}
+
+type registered struct {
+	ops map[string]bool
+	mk  func() *Codec
+}
+
+func register(lib, shape, ops string, mk func() *Codec) {
 	if codecs[lib] == nil {
-		codecs[lib] = map[string]func() *Codec{}
+		codecs[lib] = map[string]registered{}
 	}
-	codecs[lib][shape] = mk
+	r := registered{ops: map[string]bool{}, mk: mk}
+	for _, op := range strings.Fields(ops) {
+		r.ops[op] = true
+	}
+	r.ops["EndToEnd"] = r.ops["Build"] && r.ops["ReadAll"]
+	codecs[lib][shape] = r
 }
 
 // NewCodec returns a fresh codec (own buffers) of lib for shape, or nil.
 func NewCodec(lib, shape string) *Codec {
-	if mk := codecs[lib][shape]; mk != nil {
-		return mk()
+	if r, ok := codecs[lib][shape]; ok {
+		return r.mk()
 	}
 	return nil
 }
 
-// opsOf remembers which operations each codec has, so that listing them
-// does not build a codec (and its buffers: 100 MiB for image16M) each time.
-var opsOf struct {
-	sync.Mutex
-	m map[[2]string]map[string]bool
-}
-
 // Takes reports whether lib takes part in op on shape.
-func Takes(lib, shape, op string) bool {
-	opsOf.Lock()
-	defer opsOf.Unlock()
-	if opsOf.m == nil {
-		opsOf.m = map[[2]string]map[string]bool{}
-	}
-	k := [2]string{lib, shape}
-	ops, ok := opsOf.m[k]
-	if !ok {
-		if c := NewCodec(lib, shape); c != nil {
-			ops = map[string]bool{}
-			for _, op := range Ops {
-				ops[op] = c.Has(op)
-			}
-		}
-		opsOf.m[k] = ops
-	}
-	return ops[op]
-}
+func Takes(lib, shape, op string) bool { return codecs[lib][shape].ops[op] }
 
 func must(err error) {
 	if err != nil {

@@ -88,3 +88,19 @@ func TestPhaserAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestTakes checks the declared operations of every codec against its
+// functions.
+func TestTakes(t *testing.T) {
+	for _, lib := range Libs {
+		for _, shape := range Shapes {
+			c := NewCodec(lib, shape)
+			for _, op := range Ops {
+				has := c != nil && c.Has(op)
+				if Takes(lib, shape, op) != has {
+					t.Errorf("%s/%s/%s: declared %v, the codec has it: %v", op, shape, lib, Takes(lib, shape, op), has)
+				}
+			}
+		}
+	}
+}

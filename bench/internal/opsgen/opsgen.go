@@ -105,26 +105,26 @@ var v2 = runtime.Options{Version: payloadbuffer.V2}
 
 func init() {
 {{- range .Shapes}}
-	register("phaser", "{{.Name}}", phaser{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
-	register("phaser-v2", "{{.Name}}", phaser{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}, v2))
+	register("phaser", "{{.Name}}", opsPhaser, phaser{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("phaser-v2", "{{.Name}}", opsPhaser, phaser{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}, v2))
 {{- if .PhaserROS}}
-	register("phaser-ros", "{{.Name}}", phaserROS{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("phaser-ros", "{{.Name}}", opsPhaser, phaserROS{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 {{- end}}
-	register("phaser-new", "{{.Name}}", phaserNew{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
-	register("protobuf", "{{.Name}}", protobuf{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
-	register("vtproto", "{{.Name}}", vtproto{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
-	register("flatbuffers", "{{.Name}}", flatbuffers{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
-	register("flatbuffers-safe", "{{.Name}}", flatbuffersSafe{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
-	register("capnp", "{{.Name}}", capnp{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("phaser-new", "{{.Name}}", opsBuild, phaserNew{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("protobuf", "{{.Name}}", opsProtobuf, protobuf{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("vtproto", "{{.Name}}", opsProtobuf, vtproto{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("flatbuffers", "{{.Name}}", opsInPlace, flatbuffers{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("flatbuffers-safe", "{{.Name}}", opsRead, flatbuffersSafe{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("capnp", "{{.Name}}", opsInPlace, capnp{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 {{- if .OverROS}}
-	register("goroslib", "{{.Name}}", rosOverLimit(goroslib{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}),
+	register("goroslib", "{{.Name}}", opsROSWrite, rosOverLimit(goroslib{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}),
 		phaserROSDecoder("{{.Name}}", pbphaser.New{{.Pb}}In, phGet{{.Fn}})))
 {{- else}}
-	register("goroslib", "{{.Name}}", goroslib{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("goroslib", "{{.Name}}", opsROS, goroslib{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 {{- end}}
-	register("ros1-floor", "{{.Name}}", floor{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
-	register("protobuf+goroslib", "{{.Name}}", protobufGoroslib{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
-	register("vtproto+goroslib", "{{.Name}}", vtprotoGoroslib{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("ros1-floor", "{{.Name}}", opsROSMarshal, floor{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("protobuf+goroslib", "{{.Name}}", opsTranscode, protobufGoroslib{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("vtproto+goroslib", "{{.Name}}", opsTranscode, vtprotoGoroslib{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 {{- end}}
 }
 {{range $s := .Unique}}
