@@ -487,4 +487,3 @@ func fastest(st stats, op, shape string) float64 {
 	}
 	return best
 }
-
