@@ -5,60 +5,74 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/timestamppb"
+
+	"github.com/phaser-go/phaser/bench/gen/pb"
 	"github.com/phaser-go/phaser/bench/gen/pb/pbphaser"
-	"github.com/phaser-go/phaser/runtime"
-	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
+	"github.com/phaser-go/phaser/internal/layout"
 )
 
 // TestFloorLayout checks the floor's offsets and presence ids against the
-// runtime's layout of the bench messages, so that a layout change breaks
-// this test rather than the floor's bytes.
+// Phaser 3 layout of the bench messages (internal/layout, the spec's
+// algorithm), so that a layout change breaks this test with a clear
+// message rather than only TestFloor.
 func TestFloorLayout(t *testing.T) {
+	lc := layout.NewCache(layout.Options{Version: 3})
 	type field struct {
 		name   string
 		offset uint32
 		id     int // -1: no presence bit (string, message, repeated)
 	}
 	for _, c := range []struct {
-		typ    *runtime.Type
+		desc   protoreflect.MessageDescriptor
 		size   uint32
 		fields []field
 	}{
-		{pbphaser.SmallStruct{}.PhaserType(), smallSize, []field{{"name", smallName, -1}, {"birth_day", smallBirthDay, smallBirthDayID},
+		{(*pb.SmallStruct)(nil).ProtoReflect().Descriptor(), smallSize, []field{{"name", smallName, -1}, {"birth_day", smallBirthDay, smallBirthDayID},
 			{"phone", smallPhone, -1}, {"siblings", smallSiblings, smallSiblingsID}, {"spouse", smallSpouse, smallSpouseID}, {"money", smallMoney, smallMoneyID}}},
-		{pbphaser.Header{}.PhaserType(), headerSize, []field{{"seq", headerSeq, headerSeqID}, {"stamp", headerStamp, -1}, {"frame_id", headerFrameID, -1}}},
-		{timestamppbphaser.Timestamp{}.PhaserType(), timeSize, []field{{"seconds", timeSeconds, timeSecondsID}, {"nanos", timeNanos, timeNanosID}}},
-		{pbphaser.Imu{}.PhaserType(), imuSize, []field{{"header", imuHeader, -1}, {"orientation", imuOrientation, -1},
+		{(*pb.Header)(nil).ProtoReflect().Descriptor(), headerSize, []field{{"seq", headerSeq, headerSeqID}, {"stamp", headerStamp, -1}, {"frame_id", headerFrameID, -1}}},
+		{(*timestamppb.Timestamp)(nil).ProtoReflect().Descriptor(), timeSize, []field{{"seconds", timeSeconds, timeSecondsID}, {"nanos", timeNanos, timeNanosID}}},
+		{(*pb.Imu)(nil).ProtoReflect().Descriptor(), imuSize, []field{{"header", imuHeader, -1}, {"orientation", imuOrientation, -1},
 			{"orientation_covariance", imuOrientationCov, -1}, {"angular_velocity", imuAngularVelocity, -1},
 			{"angular_velocity_covariance", imuAngularVelocityCov, -1}, {"linear_acceleration", imuLinearAcceleration, -1},
 			{"linear_acceleration_covariance", imuLinearAccelerationCov, -1}}},
-		{pbphaser.Quaternion{}.PhaserType(), quatSize, []field{{"x", 8, 0}, {"y", 16, 1}, {"z", 24, 2}, {"w", 32, 3}}},
-		{pbphaser.Vector3{}.PhaserType(), vec3Size, []field{{"x", 8, 0}, {"y", 16, 1}, {"z", 24, 2}}},
-		{pbphaser.Cloud{}.PhaserType(), cloudSize, []field{{"header", cloudHeader, -1}, {"height", cloudHeight, cloudHeightID},
+		{(*pb.Quaternion)(nil).ProtoReflect().Descriptor(), quatSize, []field{{"x", 8, 0}, {"y", 16, 1}, {"z", 24, 2}, {"w", 32, 3}}},
+		{(*pb.Vector3)(nil).ProtoReflect().Descriptor(), vec3Size, []field{{"x", 8, 0}, {"y", 16, 1}, {"z", 24, 2}}},
+		{(*pb.Cloud)(nil).ProtoReflect().Descriptor(), cloudSize, []field{{"header", cloudHeader, -1}, {"height", cloudHeight, cloudHeightID},
 			{"width", cloudWidth, cloudWidthID}, {"fields", cloudFields, -1}, {"is_bigendian", cloudIsBigendian, cloudIsBigendianID},
 			{"point_step", cloudPointStep, cloudPointStepID}, {"row_step", cloudRowStep, cloudRowStepID}, {"data", cloudData, -1},
 			{"is_dense", cloudIsDense, cloudIsDenseID}, {"points", cloudPoints, -1}}},
-		{pbphaser.PointField{}.PhaserType(), fieldSize, []field{{"name", fieldName, -1}, {"offset", fieldOffset, fieldOffsetID},
+		{(*pb.PointField)(nil).ProtoReflect().Descriptor(), fieldSize, []field{{"name", fieldName, -1}, {"offset", fieldOffset, fieldOffsetID},
 			{"datatype", fieldDatatype, fieldDatatypeID}, {"count", fieldCount, fieldCountID}}},
-		{pbphaser.Point{}.PhaserType(), pointSize, []field{{"x", 8, 0}, {"y", 12, 1}, {"z", 16, 2}, {"intensity", 20, 3}}},
-		{pbphaser.Image{}.PhaserType(), imageSize, []field{{"header", imageHeader, -1}, {"height", imageHeight, imageHeightID},
+		{(*pb.Point)(nil).ProtoReflect().Descriptor(), pointSize, []field{{"x", 8, 0}, {"y", 12, 1}, {"z", 16, 2}, {"intensity", 20, 3}}},
+		{(*pb.Image)(nil).ProtoReflect().Descriptor(), imageSize, []field{{"header", imageHeader, -1}, {"height", imageHeight, imageHeightID},
 			{"width", imageWidth, imageWidthID}, {"encoding", imageEncoding, -1}, {"is_bigendian", imageIsBigendian, imageIsBigendianID},
 			{"step", imageStep, imageStepID}, {"data", imageData, -1}}},
 	} {
-		if got := c.typ.BinarySize(3); got != c.size {
-			t.Errorf("%s: size %d, floor %d", c.typ.Name(), got, c.size)
+		m, err := lc.Of(c.desc)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if len(c.typ.Fields()) != len(c.fields) {
-			t.Errorf("%s: %d fields, floor %d", c.typ.Name(), len(c.typ.Fields()), len(c.fields))
+		if m.BinarySize != c.size || m.HeaderSize != 8 {
+			t.Errorf("%s: size %d, header %d; floor %d, 8", m.FullName, m.BinarySize, m.HeaderSize, c.size)
+		}
+		if len(m.Fields) != len(c.fields) {
+			t.Errorf("%s: %d fields, floor %d", m.FullName, len(m.Fields), len(c.fields))
 		}
 		for _, f := range c.fields {
-			fi := c.typ.FieldByName(f.name)
+			var fi *layout.Field
+			for _, x := range m.Fields {
+				if x.Name == f.name {
+					fi = x
+				}
+			}
 			if fi == nil {
-				t.Errorf("%s.%s: no such field", c.typ.Name(), f.name)
+				t.Errorf("%s.%s: no such field", m.FullName, f.name)
 				continue
 			}
-			if fi.Offset != f.offset || (f.id >= 0 && int(fi.ID) != f.id) {
-				t.Errorf("%s.%s: offset %d id %d, floor %d %d", c.typ.Name(), f.name, fi.Offset, fi.ID, f.offset, f.id)
+			if fi.Offset != f.offset || fi.HasPresenceBit() != (f.id >= 0) || (f.id >= 0 && int(fi.ID) != f.id) {
+				t.Errorf("%s.%s: offset %d id %d, floor %d %d", m.FullName, f.name, fi.Offset, fi.ID, f.offset, f.id)
 			}
 		}
 	}

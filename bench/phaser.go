@@ -169,17 +169,13 @@ func phGetImu(x pbphaser.Imu) any {
 	v.AngularVelocity = [3]float64{a.X(), a.Y(), a.Z()}
 	l := x.LinearAcceleration()
 	v.LinearAcceleration = [3]float64{l.X(), l.Y(), l.Z()}
-	for _, c := range []struct {
-		l runtime.Float64List
-		a *[9]float64
-	}{{x.OrientationCovariance(), &v.OrientationCov}, {x.AngularVelocityCovariance(), &v.AngularVelocityCov}, {x.LinearAccelerationCovariance(), &v.LinearAccelerationCov}} {
-		if c.l.Len() != 9 {
-			return nil
-		}
-		for i := range 9 {
-			c.a[i] = c.l.At(i)
-		}
+	oc, ac, lc := x.OrientationCovariance().AppendTo(nil), x.AngularVelocityCovariance().AppendTo(nil), x.LinearAccelerationCovariance().AppendTo(nil)
+	if len(oc) != 9 || len(ac) != 9 || len(lc) != 9 {
+		return nil
 	}
+	copy(v.OrientationCov[:], oc)
+	copy(v.AngularVelocityCov[:], ac)
+	copy(v.LinearAccelerationCov[:], lc)
 	return v
 }
 
@@ -191,18 +187,20 @@ func phAllImu(x pbphaser.Imu) uint64 {
 	s += f64(a.X()) + f64(a.Y()) + f64(a.Z())
 	l := x.LinearAcceleration().View()
 	s += f64(l.X()) + f64(l.Y()) + f64(l.Z())
-	return s + phSum64(x.OrientationCovariance()) + phSum64(x.AngularVelocityCovariance()) +
-		phSum64(x.LinearAccelerationCovariance())
+	// Each repeated double in one AppendTo (one bounds check of the
+	// field, not one per element) into a buffer on the stack.
+	var buf [16]float64
+	s += phSum64(x.OrientationCovariance().AppendTo(buf[:0]))
+	s += phSum64(x.AngularVelocityCovariance().AppendTo(buf[:0]))
+	return s + phSum64(x.LinearAccelerationCovariance().AppendTo(buf[:0]))
 }
 
 func phOneImu(x pbphaser.Imu) uint64 { return f64(x.LinearAcceleration().Z()) }
 
-// phSum64 reads a repeated double in one AppendTo (one bounds check of the
-// field, not one per element) into a buffer on the stack.
-func phSum64(l runtime.Float64List) uint64 {
-	var buf [16]float64
+// phSum64 is the sum of a repeated double's values.
+func phSum64(l []float64) uint64 {
 	var s uint64
-	for _, v := range l.AppendTo(buf[:0]) {
+	for _, v := range l {
 		s += f64(v)
 	}
 	return s
