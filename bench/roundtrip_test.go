@@ -44,7 +44,7 @@ func TestROSIdentity(t *testing.T) {
 		{pbphaser.PointField{}.PhaserType(), sensor_msgs.PointField{}},
 		{pbphaser.Image{}.PhaserType(), sensor_msgs.Image{}},
 	} {
-		got, err := ros.MD5(c.typ)
+		got, err := ros.MD5(c.typ.Descriptor())
 		if err != nil {
 			t.Fatal(err)
 		}
