@@ -98,6 +98,18 @@ func (b *Buffer) BlockSize(p uint32) uint32 {
 	return low
 }
 
+// BlockAt returns the usable size of the block whose data starts at p, and
+// whether p looks like the data offset of a block of this buffer (inside
+// it, past the header, 8-aligned, its length word within it): a message
+// runtime checks an offset read from a payload continued with Open before
+// it writes through it.
+func (b *Buffer) BlockAt(p uint32) (size uint32, ok bool) {
+	if !b.validBlock(p) {
+		return 0, false
+	}
+	return b.BlockSize(p), true
+}
+
 // validBlock reports whether p looks like the data address of a block:
 // inside the buffer, after the header, 8-aligned, and its length word
 // within the buffer. It protects the allocator from offsets read from a
@@ -317,8 +329,31 @@ func (b *Buffer) fail() {
 
 // corrupt handles allocator structures that do not make sense (only
 // possible in a payload written elsewhere): the buffer fails rather than
-// write through them.
-func (b *Buffer) corrupt() { b.fail() }
+// write through them, and Err reports ErrCorrupt.
+func (b *Buffer) corrupt() {
+	b.corrupted = true
+	b.fail()
+}
+
+// Corrupt records that a caller found the payload's bytes inconsistent
+// (a message, vector or table offset that a write cannot follow): the
+// buffer fails as when it is full, and Err reports ErrCorrupt. Message
+// runtimes call it for the structures they own; the allocator calls it for
+// its own.
+func (b *Buffer) Corrupt() { b.corrupt() }
+
+// Err returns nil, or why the buffer failed: an error wrapping ErrCorrupt
+// when its bytes were found inconsistent (only possible in a payload
+// continued with Open), else ErrFull.
+func (b *Buffer) Err() error {
+	switch {
+	case b.corrupted:
+		return ErrCorrupt
+	case b.failed:
+		return ErrFull
+	}
+	return nil
+}
 
 // Free releases the block whose data starts at p (0 is ignored). Freed bytes
 // are not cleared. On a failed v3 buffer the block is dropped.

@@ -104,6 +104,9 @@ type Buffer struct {
 	small   bool // small-block allocator on (Performance tuning)
 	movable bool // owned and growable
 	failed  bool
+	// corrupted records that the failure was inconsistent bytes, not a
+	// full buffer.
+	corrupted bool
 	// hdr is the header size: FixedHeaderSize or MovableHeaderSize.
 	hdr uint32
 	// runs indexes the v2 bitmap runs with a free slot, per class.
@@ -248,8 +251,18 @@ func Open(mem []byte) (*Buffer, error) {
 
 // Bytes returns the payload: the buffer from offset 0 up to the high-water
 // mark, which is what a sender transmits. The slice aliases the buffer and is
-// valid until the next allocation that grows an owned buffer.
-func (b *Buffer) Bytes() []byte { return b.data[:b.HWM()] }
+// valid until the next allocation that grows an owned buffer. A high-water
+// mark past the memory (only possible when writes through a payload
+// continued with Open overwrote the header) gives the whole memory, and the
+// buffer fails with ErrCorrupt.
+func (b *Buffer) Bytes() []byte {
+	h := b.HWM()
+	if uint64(h) > uint64(len(b.data)) || h < b.hdr {
+		b.corrupt()
+		return b.data
+	}
+	return b.data[:h]
+}
 
 // Memory returns the whole buffer memory, including the free space past the
 // high-water mark.
@@ -279,7 +292,8 @@ func (b *Buffer) Fixed() bool { return !b.movable }
 func (b *Buffer) HeaderSize() uint32 { return b.hdr }
 
 // Failed reports whether an allocation has failed because the fixed buffer
-// was full. The failure is sticky until [Buffer.Reset].
+// was full, or because the buffer's bytes were found inconsistent (see
+// [Buffer.Err]). The failure is sticky until [Buffer.Reset].
 func (b *Buffer) Failed() bool { return b.failed }
 
 // Message returns the root message offset stored in the header (0 if none).

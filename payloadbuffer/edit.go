@@ -42,6 +42,9 @@ func (b *Buffer) VectorErase(slot uint32, i, j, size int) bool {
 // VectorSwap exchanges the vectors whose headers are at slots a and b of
 // this buffer in O(1).
 func (b *Buffer) VectorSwap(a, c uint32) {
+	if !b.slotOK(a, 8) || !b.slotOK(c, 8) {
+		return
+	}
 	x, y := b.Uint64(a), b.Uint64(c)
 	b.PutUint64(a, y)
 	b.PutUint64(c, x)

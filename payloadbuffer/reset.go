@@ -48,7 +48,7 @@ func (b *Buffer) Reset(image []byte) error {
 		hwm = full
 	}
 	b.put32(offHWM, min(hwm, full))
-	b.failed = false
+	b.failed, b.corrupted = false, false
 	b.garbage, b.reclaimed = nil, false
 	b.runs = [4]runIndex{} // the image has other runs
 	b.putMagic()

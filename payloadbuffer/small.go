@@ -258,3 +258,16 @@ func (b *Buffer) freeClass(p, length uint32) {
 func (b *Buffer) inside(off, n uint32) bool {
 	return uint64(off)+uint64(n) <= uint64(len(b.data))
 }
+
+// slotOK reports whether an n-byte slot (a StringHeader, a VectorHeader)
+// at off lies inside the buffer and past its header: a slot read from a
+// payload continued with Open can lie anywhere, and a write through one in
+// the header would overwrite the high-water mark or the free lists. A slot
+// that is not OK fails the buffer (ErrCorrupt).
+func (b *Buffer) slotOK(off, n uint32) bool {
+	if off >= b.hdr && b.inside(off, n) {
+		return true
+	}
+	b.corrupt()
+	return false
+}

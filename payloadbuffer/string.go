@@ -66,7 +66,7 @@ func (b *Buffer) offsetOf(s []byte) int64 {
 }
 
 func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) bool {
-	if b.failed {
+	if b.failed || !b.slotOK(slot, 4) {
 		return false // every allocation fails; keep the old string
 	}
 	if uint64(len(s)) > maxString {
@@ -137,6 +137,9 @@ func (b *Buffer) AllocateString(slot uint32, n int, flags Flags) uint32 {
 		b.fail()
 		return 0
 	}
+	if !b.slotOK(slot, 4) {
+		return 0
+	}
 	var p uint32
 	if old := b.get32(slot); old != 0 && b.validBlock(old) {
 		p = b.Realloc(old, n+4, flags)
@@ -154,7 +157,7 @@ func (b *Buffer) AllocateString(slot uint32, n int, flags Flags) uint32 {
 // ClearString frees the string whose StringHeader is at slot and marks it
 // absent.
 func (b *Buffer) ClearString(slot uint32) {
-	if !b.inside(slot, 4) {
+	if !b.slotOK(slot, 4) {
 		return // a StringHeader offset read from a hostile payload
 	}
 	if s := b.get32(slot); s != 0 {

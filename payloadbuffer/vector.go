@@ -5,16 +5,30 @@ package payloadbuffer
 // contiguous elements of one size (1, 4 or 8 bytes), and the block's size is
 // the capacity.
 
-// VectorLen returns the number of elements of the vector at slot.
-func (b *Buffer) VectorLen(slot uint32) int { return int(b.get32(slot)) }
+// VectorLen returns the number of elements of the vector at slot (0 if
+// the slot is not inside the buffer).
+func (b *Buffer) VectorLen(slot uint32) int {
+	if !b.inside(slot, 8) {
+		return 0
+	}
+	return int(b.get32(slot))
+}
 
 // VectorData returns the offset of the first element of the vector at slot
-// (0 if it has no storage).
-func (b *Buffer) VectorData(slot uint32) uint32 { return b.get32(slot + 4) }
+// (0 if it has no storage, or the slot is not inside the buffer).
+func (b *Buffer) VectorData(slot uint32) uint32 {
+	if !b.inside(slot, 8) {
+		return 0
+	}
+	return b.get32(slot + 4)
+}
 
 // VectorCap returns how many elements of size bytes the vector at slot holds
 // without growing.
 func (b *Buffer) VectorCap(slot uint32, size int) int {
+	if !b.inside(slot, 8) {
+		return 0
+	}
 	data := b.get32(slot + 4)
 	if data == 0 || !b.validBlock(data) {
 		return 0
@@ -27,6 +41,9 @@ func (b *Buffer) VectorCap(slot uint32, size int) int {
 // if the buffer is full (the vector is then unchanged). The first push
 // allocates room for two elements; a full vector doubles.
 func (b *Buffer) VectorPush(slot uint32, size int) uint32 {
+	if !b.slotOK(slot, 8) {
+		return 0
+	}
 	num, data := b.get32(slot), b.get32(slot+4)
 	switch {
 	case data == 0 || !b.validBlock(data):
@@ -73,6 +90,9 @@ func (b *Buffer) VectorResize(slot uint32, n, size int) bool {
 }
 
 func (b *Buffer) vectorRoom(slot uint32, n, size int, flags Flags) bool {
+	if !b.slotOK(slot, 8) {
+		return false
+	}
 	if n < 0 || uint64(n)*uint64(size) > b.maxAlloc() {
 		b.fail()
 		return false
@@ -106,6 +126,9 @@ func (b *Buffer) vectorRoom(slot uint32, n, size int, flags Flags) bool {
 // can count more than its block holds, or point at no block. Edits refuse
 // such a vector rather than move bytes outside the buffer.
 func (b *Buffer) vectorOK(slot uint32, size int) bool {
+	if !b.slotOK(slot, 8) {
+		return false
+	}
 	num, data := b.get32(slot), b.get32(slot+4)
 	return num == 0 || data != 0 && b.validBlock(data) && uint64(num)*uint64(size) <= uint64(b.BlockSize(data))
 }
@@ -113,6 +136,9 @@ func (b *Buffer) vectorOK(slot uint32, size int) bool {
 // VectorClear frees the storage of the vector at slot and empties it. It
 // does not release what the elements point to.
 func (b *Buffer) VectorClear(slot uint32) {
+	if !b.slotOK(slot, 8) {
+		return
+	}
 	b.Free(b.get32(slot + 4))
 	b.put32(slot, 0)
 	b.put32(slot+4, 0)
@@ -124,7 +150,14 @@ func (b *Buffer) VectorClear(slot uint32) {
 // StringElem returns the slot (StringHeader offset) of element i of the
 // string vector at slot, or 0 if the element has none.
 func (b *Buffer) StringElem(slot uint32, i int) uint32 {
-	return b.get32(b.get32(slot+4) + 4*uint32(i))
+	if !b.inside(slot, 8) || i < 0 {
+		return 0
+	}
+	e := uint64(b.get32(slot+4)) + 4*uint64(i)
+	if e+4 > uint64(len(b.data)) {
+		return 0
+	}
+	return b.get32(uint32(e))
 }
 
 // PushString appends s to the string vector at slot. It reports false if
@@ -177,11 +210,14 @@ func setStringAt[S string | []byte](b *Buffer, slot uint32, i int, s S, srcOff i
 	}
 	e := b.get32(slot+4) + 4*uint32(i)
 	hdr := b.get32(e)
-	if hdr == 0 {
+	// A StringHeader block read from a payload continued with Open can be
+	// anything: one that is not a block of this buffer is replaced (as
+	// setString replaces a string block that is not one).
+	if hdr == 0 || !b.validBlock(hdr) || b.BlockSize(hdr) < 4 {
 		if hdr = b.Allocate(4, Zero|Small); hdr == 0 {
 			return false
 		}
-		b.put32(e, hdr)
+		b.put32(b.get32(slot+4)+4*uint32(i), hdr)
 	}
 	return setString(b, hdr, s, srcOff)
 }
@@ -190,6 +226,9 @@ func setStringAt[S string | []byte](b *Buffer, slot uint32, i int, s S, srcOff i
 // 4-byte StringHeader blocks are freed in v3; v2 leaves them allocated, as
 // C++ Phaser 2.1 does, so that the bytes match.
 func (b *Buffer) ClearStrings(slot uint32) {
+	if !b.slotOK(slot, 8) {
+		return
+	}
 	num, data := b.get32(slot), b.get32(slot+4)
 	if data != 0 && b.validBlock(data) && uint64(num)*4 <= uint64(b.BlockSize(data)) {
 		for i := range num {

@@ -21,6 +21,21 @@
 // and bound every access by their length, so that a hostile payload reads
 // as absent fields rather than panicking.
 //
+// # What a reader can rely on
+//
+// Reading received bytes never panics, never reads outside them and never
+// takes work or memory the bytes cannot justify, whatever they hold: a
+// malformed payload reads as absent fields or gives an error. This holds
+// also for bytes that change while they are read (shared memory that a
+// writer is changing): each value taken from the payload is read once and
+// used as it was checked. What a read of changing bytes returns is then
+// unspecified, within the bytes; telling such a read apart is the job of
+// the channel that shares them (package shm does it with a sequence
+// number). [Open] continues writing received bytes and checks, before each
+// write, what the write relies on; a payload found inconsistent makes the
+// write fail with an error wrapping [ErrCorrupt] and is never written
+// outside its memory.
+//
 // A Type is the layout of a message type as the C++ generator computes it:
 // field offsets, presence ids and the field table stored in the payload.
 // Payloads carry their own tables, so a handle reads and writes a message

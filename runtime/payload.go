@@ -17,6 +17,10 @@ var (
 	ErrNoFit = impl.ErrNoFit
 	// ErrNotPayload reports bytes that are not a Phaser payload.
 	ErrNotPayload = impl.ErrNotPayload
+	// ErrCorrupt reports a payload continued with Open whose bytes a write
+	// found inconsistent (an offset, count or header it cannot follow): the
+	// write is refused and the payload fails, as a full one does.
+	ErrCorrupt = impl.ErrCorrupt
 )
 
 // Options choose the payload format and allocator tuning of a new message.
@@ -45,10 +49,12 @@ type Payload impl.Payload
 // Bytes returns the payload bytes a sender transmits.
 func (p *Payload) Bytes() []byte { return (*impl.Payload)(p).Bytes() }
 
-// Failed reports whether a write did not fit in a fixed buffer.
+// Failed reports whether a write did not fit in a fixed buffer, or found
+// the bytes of a payload continued with Open inconsistent (see Err).
 func (p *Payload) Failed() bool { return (*impl.Payload)(p).Failed() }
 
-// Err returns the first error a write reported: ErrFull or ErrReadOnly.
+// Err returns the first error a write reported: ErrFull, ErrCorrupt or
+// ErrReadOnly.
 func (p *Payload) Err() error { return (*impl.Payload)(p).Err() }
 
 // Buffer returns the payload buffer of a writable payload (nil if

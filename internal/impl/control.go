@@ -50,7 +50,7 @@ func (p *Payload) initControl(cb, capacity uint32) {
 // or it is not valid (GetRuntimeControl).
 func (p *Payload) control() uint32 {
 	cb := p.buf.Metadata()
-	if cb == 0 || uint64(cb)+uint64(p.controlHeader()) > uint64(len(p.mem)) ||
+	if cb == 0 || cb < p.floor || uint64(cb)+uint64(p.controlHeader()) > uint64(len(p.mem)) ||
 		le.Uint32(p.mem[cb:]) != controlMagic || le.Uint32(p.mem[cb+4:]) != p.controlVersion() {
 		return 0
 	}
@@ -120,6 +120,16 @@ func (p *Payload) installMetadata(off uint32, t *Type) bool {
 // full.
 func (p *Payload) addMetadata(cb uint32, t *Type, table uint32) bool {
 	count, capacity := le.Uint32(p.mem[cb+offCount:]), le.Uint32(p.mem[cb+offCapacity:])
+	// The count and capacity of a payload continued with Open are checked
+	// against the block that holds them: a count past the capacity, or a
+	// capacity the block cannot hold, doubled the block on every
+	// registration (22 small writes allocated a gigabyte).
+	size, ok := p.buf.BlockAt(cb)
+	if !ok || count > capacity || capacity == 0 ||
+		uint64(size) < uint64(p.controlHeader())+uint64(capacity)*uint64(p.entrySize()) {
+		p.corrupt()
+		return false
+	}
 	if count >= capacity {
 		capacity *= 2
 		cb = p.buf.Realloc(cb, int(p.controlHeader()+p.entrySize()*capacity), payloadbuffer.Zero|payloadbuffer.Small)

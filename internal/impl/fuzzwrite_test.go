@@ -480,13 +480,19 @@ func openSeeds(tb testing.TB) []hostileSeed {
 		add(c.name, nil, data)
 	}
 
-	// Mutations of DescriptorProto payloads, v2 and v3.
-	for _, opts := range []impl.Options{v2s, v3s} {
-		base, m, dt := build(dp, opts, impl.ProtobufFrontend, 4096)
-		pre := "desc_v2_"
-		if opts.Version == payloadbuffer.V3 {
-			pre = "desc_v3_"
-		}
+	// Mutations of DescriptorProto payloads, v2 and v3, in fixed memory
+	// and movable (an owned buffer, which Open makes owned and growable:
+	// a count a write trusts can make it allocate).
+	for _, c := range []struct {
+		opts impl.Options
+		size int
+		pre  string
+	}{
+		{v2s, 4096, "desc_v2_"}, {v3s, 4096, "desc_v3_"},
+		{v2s, 0, "desc_v2_movable_"}, {v3s, 0, "desc_v3_movable_"},
+	} {
+		opts, pre := c.opts, c.pre
+		base, m, dt := build(dp, opts, impl.ProtobufFrontend, c.size)
 		r := m.Offset()
 		tab := word32(base, r)
 		slot := func(name string) uint32 { return r + dt.FieldByName(name).Offset }

@@ -40,7 +40,7 @@ type msgVec struct {
 func (p *Payload) mvb(o uint32) (msgVec, bool) {
 	mem := p.mem
 	data := le.Uint32(mem[o+4:])
-	if data == 0 || uint64(data)+mvbHeader > uint64(len(mem)) {
+	if data == 0 || data < p.floor || uint64(data)+mvbHeader > uint64(len(mem)) {
 		return msgVec{}, false
 	}
 	v := msgVec{data: data, stride: le.Uint32(mem[data:]), c: le.Uint32(mem[data+mvbCap:]), chunks: le.Uint32(mem[data+mvbChunks:])}
@@ -67,7 +67,7 @@ func (p *Payload) elem(v msgVec, i uint32) (uint32, bool) {
 	base := le.Uint32(p.mem[v.data+mvbChunk+4*k:])
 	idx := uint64(i) - uint64(v.c)*(1<<uint64(k)-1)
 	end := uint64(base) + (uint64(v.c)<<k)*uint64(v.stride)
-	if base == 0 || end > uint64(len(p.mem)) {
+	if base == 0 || base < p.floor || end > uint64(len(p.mem)) {
 		return 0, false
 	}
 	return base + uint32(idx)*v.stride, true
@@ -113,7 +113,7 @@ func (m Msg) eachMessage(f Field, t *Type, yield func(int, Msg) bool) {
 		if k < v.chunks && uint64(v.data)+mvbHeader <= uint64(len(m.p.mem)) {
 			base = le.Uint32(m.p.mem[v.data+mvbChunk+4*k:])
 		}
-		if base == 0 || uint64(base)+size*uint64(v.stride) > uint64(len(m.p.mem)) {
+		if base == 0 || base < m.p.floor || uint64(base)+size*uint64(v.stride) > uint64(len(m.p.mem)) {
 			base = 0 // its elements read as absent, as At has them
 		}
 		for j := uint64(0); j < size && i < n; j, i = j+1, i+1 {
@@ -159,8 +159,28 @@ func (p *Payload) newMVB(o uint32, c uint32, t *Type) (msgVec, bool) {
 	return msgVec{data: data, stride: stride, c: c, chunks: 1}, true
 }
 
+// chunksOK reports whether every chunk the block says it uses lies in the
+// payload: the capacity a write trusts (to grow the vector by a chunk as
+// large as all of them, or to append into room that exists) must be room
+// the payload holds, not a count read from a payload continued with Open
+// (a 640-byte payload claiming 2^30 elements had one Append allocate a
+// gigabyte).
+func (p *Payload) chunksOK(v msgVec) bool {
+	for k := range v.chunks {
+		base := le.Uint32(p.mem[v.data+mvbChunk+4*k:])
+		if base == 0 || base < p.floor || uint64(base)+(uint64(v.c)<<k)*uint64(v.stride) > uint64(len(p.mem)) {
+			return false
+		}
+	}
+	return true
+}
+
 // growMVB adds chunks until the vector holds n elements.
 func (p *Payload) growMVB(v msgVec, n uint64) (msgVec, bool) {
+	if v.capacity() < n && !p.chunksOK(v) {
+		p.corrupt()
+		return v, false
+	}
 	for v.capacity() < n {
 		if v.chunks >= mvbMaxChunk {
 			p.fail()
@@ -198,12 +218,16 @@ func (m Msg) mvbAdd(f Field, t *Type) Msg {
 		}
 		num = 0
 	}
+	if uint64(num) > v.capacity() { // more elements than the chunks hold
+		m.p.corrupt()
+		return Msg{p: m.p}
+	}
 	if v, ok = m.p.growMVB(v, uint64(num)+1); !ok {
 		return Msg{p: m.p}
 	}
 	e, ok := m.p.elem(v, num)
 	if !ok { // a chunk a received payload lost: no room to write into
-		m.p.fail()
+		m.p.corrupt()
 		return Msg{p: m.p}
 	}
 	clear(m.p.mem[e : e+v.stride])
@@ -301,7 +325,7 @@ func (m Msg) mvbInsert(f Field, i int, t *Type) Msg {
 	}
 	e, ok := m.p.elem(v, uint32(i))
 	if !ok { // a chunk a received payload lost
-		m.p.fail()
+		m.p.corrupt()
 		return Msg{p: m.p}
 	}
 	clear(m.p.mem[e : e+v.stride])

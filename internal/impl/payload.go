@@ -22,6 +22,11 @@ var (
 	ErrNoFit = errors.New("phaser: message does not fit in the buffer")
 	// ErrNotPayload reports bytes that are not a Phaser payload.
 	ErrNotPayload = errors.New("phaser: not a Phaser payload")
+	// ErrCorrupt reports a payload continued with Open whose bytes a
+	// write found inconsistent (an offset, count or header it cannot
+	// follow): the write is refused and the buffer fails, as when it is
+	// full.
+	ErrCorrupt = payloadbuffer.ErrCorrupt
 )
 
 // Options choose the payload format and allocator tuning of a new message.
@@ -68,6 +73,11 @@ type Payload struct {
 	mem     []byte                // buf.Memory(), or the received bytes
 	version payloadbuffer.Version
 	err     error // first error of a write (read-only or full buffer)
+	// floor is the lowest offset a message, message vector or chunk of a
+	// writable payload can have: its header size (0 when read-only). An
+	// offset below it, read from a payload continued with Open, would
+	// make writes overwrite the buffer header.
+	floor uint32
 
 	// clearing holds the messages whose Clear is under way, innermost
 	// last: their nesting is bounded on hostile payloads, and none of
@@ -107,10 +117,22 @@ func (p *Payload) writable() bool {
 	return false
 }
 
-// failed records that an allocation failed.
+// fail records that an allocation failed: the buffer was full, or its
+// allocator found the bytes inconsistent.
 func (p *Payload) fail() {
 	if p.err == nil {
-		p.err = ErrFull
+		if p.err = p.buf.Err(); p.err == nil {
+			p.err = ErrFull
+		}
+	}
+}
+
+// corrupt records that a write found the payload's bytes inconsistent and
+// did not write: the buffer fails (ErrCorrupt).
+func (p *Payload) corrupt() {
+	p.buf.Corrupt()
+	if p.err == nil {
+		p.err = ErrCorrupt
 	}
 }
 
@@ -128,10 +150,11 @@ func (p *Payload) Bytes() []byte {
 // Failed reports whether a write did not fit in a fixed buffer.
 func (p *Payload) Failed() bool { return p.buf != nil && p.buf.Failed() }
 
-// Err returns the first error a write reported: ErrFull or ErrReadOnly.
+// Err returns the first error a write reported: ErrFull, ErrCorrupt or
+// ErrReadOnly.
 func (p *Payload) Err() error {
-	if p.buf != nil && p.buf.Failed() && p.err == nil {
-		return ErrFull
+	if p.err == nil && p.buf != nil {
+		return p.buf.Err()
 	}
 	return p.err
 }
@@ -148,7 +171,7 @@ func New(t *Type, options ...Options) Msg {
 	if size := int(t.BinarySize(opts.version())); size > initial {
 		initial = 2 * size
 	}
-	p := &Payload{buf: payloadbuffer.New(initial, opts.buffer()), version: opts.version()}
+	p := &Payload{buf: payloadbuffer.New(initial, opts.buffer()), version: opts.version(), floor: payloadbuffer.MovableHeaderSize}
 	p.sync()
 	m, _ := p.createRoot(t)
 	return m
@@ -163,7 +186,7 @@ func NewIn(t *Type, mem []byte, options ...Options) (Msg, error) {
 	if err != nil {
 		return Msg{}, fmt.Errorf("phaser: create %s: %w", t.name, err)
 	}
-	p := &Payload{buf: buf, version: opts.version()}
+	p := &Payload{buf: buf, version: opts.version(), floor: buf.HeaderSize()}
 	p.sync()
 	m, err := p.createRoot(t)
 	if err != nil {
@@ -202,7 +225,8 @@ func (p *Payload) createRoot(t *Type) (Msg, error) {
 // Read binds a read-only message of type t to received payload bytes. Every
 // access is bounded by len(data); the header's sizes are never trusted.
 // Read fails only when data is not a Phaser payload (too short, bad magic,
-// root offset outside data); fields that are out of range read as absent.
+// a format-3 magic of another major version, root offset outside data);
+// fields that are out of range read as absent.
 func Read(t *Type, data []byte) (Msg, error) {
 	return ReadInto(new(Payload), t, data)
 }
@@ -217,13 +241,18 @@ func (p *Payload) Release() { *p = Payload{} }
 func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
-	p.buf, p.mem, p.version, p.err, p.root, p.img, p.resets = nil, data, 0, nil, nil, nil, false
+	p.buf, p.mem, p.version, p.err, p.root, p.img, p.resets, p.floor = nil, data, 0, nil, nil, nil, false, 0
 	p.nverify, p.hit = 0, 0
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
 	}
 	switch {
 	case data[0] == 'P' && data[1] == 'H':
+		// Byte 3 is the format's major version, checked as Open does: a
+		// payload of another major version has another layout.
+		if data[3] != 3 {
+			return Msg{}, fmt.Errorf("phaser: read %s: format major version %d: %w", t.name, data[3], ErrNotPayload)
+		}
 		p.version = payloadbuffer.V3
 		if data[2]&(1<<2) != 0 { // allocation failed: the payload reads as empty
 			return Msg{p: p}, nil
@@ -251,7 +280,7 @@ func Open(t *Type, mem []byte) (Msg, error) {
 	if err != nil {
 		return Msg{}, fmt.Errorf("phaser: open %s: %w", t.name, err)
 	}
-	p := &Payload{buf: buf, version: buf.Version()}
+	p := &Payload{buf: buf, version: buf.Version(), floor: buf.HeaderSize()}
 	p.sync()
 	root := buf.Message()
 	if root == 0 {
@@ -263,8 +292,15 @@ func Open(t *Type, mem []byte) (Msg, error) {
 // bind returns a handle on the message at off. The handle uses the compiled
 // offsets when the message's table is the compiled one (always so for
 // messages this process wrote), and the payload's table otherwise.
+//
+// In a writable payload, a message in the buffer header (an offset read
+// from a payload continued with Open) is absent and the payload fails with
+// ErrCorrupt: writes to its fields would overwrite the header.
 func (p *Payload) bind(off uint32, t *Type) Msg {
-	if off == 0 {
+	if off < p.floor || off == 0 {
+		if off != 0 {
+			p.corrupt()
+		}
 		return Msg{p: p}
 	}
 	return Msg{p: p, off: off, fast: p.matches(off, t)}

@@ -255,6 +255,7 @@ func subsetErrorf(format string, args ...any) error {
 func TestReadInvalid(t *testing.T) {
 	typ := typeOfMessage(t, &descriptorpb.DescriptorProto{})
 	valid, _, _ := buildPayload(t, &descriptorpb.DescriptorProto{Name: proto.String("M")}, impl.Options{})
+	v3valid := valid // the default format
 	header := func(magic uint32, root uint32) []byte {
 		b := make([]byte, 64)
 		binaryLE.PutUint32(b, magic)
@@ -275,6 +276,9 @@ func TestReadInvalid(t *testing.T) {
 		{"magic_other", header(0xD5F6F1C4, 48)},
 		{"magic_swapped", header(0xC4F1F6E5, 48)},
 		{"v3_swapped", header(0x03005048, 48)}, // "HP"
+		// Format 3 with another major version (Open refuses it too).
+		{"v3_major_4", withWord32(v3valid, 0, binaryLE.Uint32(v3valid)&0x00FFFFFF|4<<24)},
+		{"v3_major_0", withWord32(v3valid, 0, binaryLE.Uint32(v3valid)&0x00FFFFFF)},
 		{"root_beyond", withWord32(valid, 4, uint32(len(valid)))},
 		{"root_last_word", withWord32(valid, 4, uint32(len(valid))-3)},
 		{"root_huge", withWord32(valid, 4, 0xFFFFFFFF)},
@@ -290,6 +294,20 @@ func TestReadInvalid(t *testing.T) {
 	for _, data := range [][]byte{valid, withWord32(valid, 4, 0), withWord32(valid, 4, uint32(len(valid))-4)} {
 		if _, err := impl.Read(typ, data); err != nil {
 			t.Errorf("Read: %v", err)
+		}
+	}
+	// Read and Open agree on the format-3 major version.
+	whole := make([]byte, 2048)
+	if _, err := impl.NewIn(typ, whole); err != nil {
+		t.Fatal(err)
+	}
+	for _, major := range []byte{0, 2, 3, 4, 255} {
+		data := bytes.Clone(whole)
+		data[3] = major
+		_, rerr := impl.Read(typ, data)
+		_, oerr := impl.Open(typ, bytes.Clone(data))
+		if (rerr == nil) != (oerr == nil) || (rerr == nil) != (major == 3) {
+			t.Errorf("major version %d: Read: %v; Open: %v", major, rerr, oerr)
 		}
 	}
 }
