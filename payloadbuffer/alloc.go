@@ -7,11 +7,17 @@ type Flags uint8
 
 const (
 	// Zero fills the requested bytes (rounded up to 8) with zeros. Without it
-	// the bytes keep whatever the memory held.
+	// the bytes keep whatever the memory held (zeros, in a buffer that
+	// scrubs).
 	Zero Flags = 1 << iota
 	// Small lets the small-block allocator serve a request of at most 128
 	// bytes when the buffer's tuning is Performance.
 	Small
+	// Overwrite declares that the caller writes all the requested bytes
+	// before anything reads them (a string, a copied table): a scrubbing
+	// buffer then zeroes only the rest of the block, not bytes about to
+	// be overwritten (a megabyte image would otherwise be written twice).
+	Overwrite
 )
 
 // smallMax is the largest request the small-block allocator serves.
@@ -154,7 +160,12 @@ func (b *Buffer) allocate(n int, flags Flags) uint32 {
 		}
 		return b.allocBitmap(c, flags&Zero != 0)
 	}
-	return b.allocRegular(uint32(n), flags&Zero != 0)
+	if flags&(Overwrite|Zero) == Overwrite {
+		b.fill = uint32(n)
+	}
+	p := b.allocRegular(uint32(n), flags&Zero != 0)
+	b.fill = 0
+	return p
 }
 
 // allocRegular takes the first free block that fits (spec 2.2), growing an
@@ -192,6 +203,12 @@ func (b *Buffer) takeFirstFit(full uint32) uint32 {
 		}
 		length, next := b.freeLen(cur), b.freeNext(cur)
 		if length >= full {
+			// (The first fill bytes are the caller's to write.)
+			if length-full >= 8 {
+				b.handOut(cur+8+b.fill, cur+full)
+			} else {
+				b.handOut(cur+8+b.fill, cur+length)
+			}
 			if rem := length - full; rem >= 8 {
 				nf := cur + full
 				b.writeFree(nf, rem, next)
@@ -255,6 +272,12 @@ func (b *Buffer) grow(full uint32) bool {
 		}
 		last = cur
 	}
+	if b.scrub && b.clean < uint32(old) {
+		// Past clean lies the last free block's data (its header may
+		// lie there too): zeroed now, the new memory is zero.
+		clear(b.data[max(b.clean, last+8):old])
+	}
+	b.clean = uint32(size)
 	switch {
 	case last != 0 && uint64(last)+uint64(b.freeLen(last)) == old:
 		b.put32(last, b.freeLen(last)+uint32(size-old))
@@ -355,8 +378,10 @@ func (b *Buffer) Err() error {
 	return nil
 }
 
-// Free releases the block whose data starts at p (0 is ignored). Freed bytes
-// are not cleared. On a failed v3 buffer the block is dropped.
+// Free releases the block whose data starts at p (0 is ignored). A buffer
+// that scrubs (Options.Scrub) zeroes the freed bytes; otherwise they keep
+// their content, as in C++ Phaser 2.1. On a failed v3 buffer the block is
+// dropped.
 //
 // A block that is already free, and the root message's block, are refused
 // and the buffer fails: a payload continued with Open can reference one
@@ -393,6 +418,7 @@ func (b *Buffer) Free(p uint32) {
 func (b *Buffer) freeRegular(h, size uint32) {
 	head := b.get32(offFreeList)
 	if head == 0 {
+		b.zero(h+8, h+size)
 		b.writeFree(h, size, 0)
 		b.put32(offFreeList, h)
 		return
@@ -429,6 +455,16 @@ func (b *Buffer) freeRegular(h, size uint32) {
 	if pend > h || (f != 0 && h+size > f) {
 		b.corrupt()
 		return
+	}
+	// Scrubbing: the freed data, and the headers that merging puts inside
+	// a free block.
+	// (Headers are zeroed last: the merges below read them.)
+	b.zero(h+8, h+size)
+	if pend == h {
+		defer b.zero(h, h+8)
+	}
+	if f != 0 && h+size == f {
+		defer b.zero(f, f+8)
 	}
 	if f == 0 {
 		if pend == h {
@@ -545,8 +581,11 @@ func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
 			b.link(prev, nf)
 			b.putWord(p, uint64(a))
 			b.raiseHWM(nf)
+			b.handOut(p+length, p+a)
 			if flags&Zero != 0 {
 				clear(b.data[p+length : p+a])
+			} else {
+				b.zero(p+length, min(p+length+8, p+a)) // the free header that was there (its data is zero)
 			}
 			return p
 		}
@@ -563,6 +602,9 @@ func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
 		plen, pnext := b.freeLen(prev), b.freeNext(prev)
 		dst := prev + 8
 		copy(b.data[dst:dst+length], b.data[p:p+length])
+		// Scrubbing: what the old block (its length word and data) held
+		// past the moved data; below it the free block's data is zero.
+		b.zero(max(dst+length, p-8), p+length)
 		if rem := plen - diff; rem >= 8 {
 			nf := dst + a
 			b.writeFree(nf, rem, pnext)
@@ -585,7 +627,7 @@ func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
 // bytes), zeroes [old, zeroTo) with Zero and frees the old block. Where the
 // zeroing ends is the caller's: each format and path has its own rule.
 func (b *Buffer) moveBlock(p, old uint32, n int, zeroTo uint32, flags Flags) uint32 {
-	np := b.Allocate(n, flags&Small)
+	np := b.Allocate(n, flags&(Small|Overwrite))
 	if np == 0 {
 		return 0
 	}

@@ -44,10 +44,47 @@ func (t Tuning) String() string {
 	return "performance"
 }
 
+// Scrub selects whether a buffer zeroes what it no longer uses, so that
+// its bytes carry nothing the program deleted (see [Options]).
+type Scrub uint8
+
+const (
+	// ScrubDefault scrubs format-3 buffers and not format-2 ones, whose
+	// bytes are C++ Phaser 2.1's, stale ones included.
+	ScrubDefault Scrub = iota
+	// ScrubOn scrubs a buffer of either format.
+	ScrubOn
+	// ScrubOff does not scrub: freed blocks keep their bytes, and bytes of
+	// fixed memory that no allocation writes keep what the memory held.
+	ScrubOff
+)
+
+func (s Scrub) String() string {
+	switch s {
+	case ScrubOn:
+		return "on"
+	case ScrubOff:
+		return "off"
+	}
+	return "default"
+}
+
 // Options configure a new buffer.
 type Options struct {
 	Version Version // V2 or V3; the zero value means V2.
 	Tuning  Tuning  // Performance (the zero value) or Size.
+	// Scrub selects whether the buffer zeroes what it stops using: the
+	// data of every block it frees, the tail of a block that shrinks or
+	// whose string gets shorter, and, in fixed memory, every byte before
+	// an allocation hands it out (caller memory never reaches the
+	// payload). Its bytes then carry nothing the program deleted or did
+	// not write. The default scrubs format 3 only.
+	Scrub Scrub
+}
+
+// scrubs reports whether a buffer of these options scrubs.
+func (o Options) scrubs(v Version) bool {
+	return o.Scrub == ScrubOn || o.Scrub == ScrubDefault && v == V3
 }
 
 // Header layout (spec section 1).
@@ -114,9 +151,20 @@ type Buffer struct {
 	// garbage holds the blocks Collect found unused, freed when an
 	// allocation finds no room.
 	garbage []uint32
-	retry   bool // an allocation found no room with garbage to free
+	scratch struct { // Collect's, kept so that it allocates nothing
+		structs, free []uint32
+		runs          []uint64
+	}
+	retry bool // an allocation found no room with garbage to free
 	// reclaimed records that an allocation freed the garbage.
 	reclaimed bool
+	// scrub zeroes what the buffer stops using (Options.Scrub); clean is
+	// then where the bytes that may hold what the buffer never wrote
+	// begin: every byte below it was written or zeroed by the buffer, and
+	// an allocation that reaches past it zeroes what it hands out.
+	scrub bool
+	clean uint32
+	fill  uint32 // bytes of the allocation under way that its caller writes (Overwrite)
 }
 
 // NewFixed creates an empty buffer in mem, which the buffer uses as it is
@@ -132,6 +180,7 @@ func NewFixed(mem []byte, opts Options) (*Buffer, error) {
 	}
 	b := &Buffer{data: mem, hdr: FixedHeaderSize}
 	b.init(opts)
+	b.clean = min(b.hdr+8, uint32(len(b.data))) // the header and the first free header
 	return b, nil
 }
 
@@ -149,6 +198,7 @@ func New(initial int, opts Options) *Buffer {
 	}
 	b := &Buffer{data: make([]byte, initial), hdr: MovableHeaderSize, movable: true}
 	b.init(opts)
+	b.clean = uint32(len(b.data)) // zeroed by make
 	return b
 }
 
@@ -158,6 +208,7 @@ func (b *Buffer) init(opts Options) {
 		b.version = V2
 	}
 	b.small = opts.Tuning == Performance
+	b.scrub = opts.scrubs(b.version)
 	clear(b.data[:b.hdr])
 	b.putMagic()
 	b.put32(offFullSize, uint32(len(b.data)))
@@ -198,7 +249,9 @@ func (b *Buffer) putMagic() {
 
 // Open binds a Buffer to memory that already holds a payload buffer, to
 // continue writing it: a payload created by this package or by C++ Phaser.
-// The format, tuning and buffer kind are read from the header. mem is the
+// The format, tuning and buffer kind are read from the header; a format-3
+// buffer scrubs (see [Options.Scrub]: the data of its free blocks is zeroed
+// first), a format-2 one does not ([Buffer.SetScrub] changes it). mem is the
 // whole buffer (at least the header's full_size bytes; the payload's bytes
 // past its high-water mark are expected to be zero, as when a received
 // payload is copied into zeroed memory). A movable payload becomes an owned,
@@ -246,8 +299,24 @@ func Open(mem []byte) (*Buffer, error) {
 	if err := b.check(true); err != nil {
 		return nil, fmt.Errorf("payloadbuffer: open: %w", err)
 	}
+	if b.version == V3 {
+		b.SetScrub(true)
+	}
 	return b, nil
 }
+
+// SetScrub turns scrubbing (see [Options.Scrub]) on or off, for a buffer
+// continued with [Open], which scrubs format 3 and not format 2. Turning
+// it on zeroes the free blocks' data first, whoever freed them.
+func (b *Buffer) SetScrub(on bool) {
+	b.scrub = on
+	if on {
+		b.scrubFree()
+	}
+}
+
+// Scrubs reports whether the buffer zeroes what it stops using.
+func (b *Buffer) Scrubs() bool { return b.scrub }
 
 // Bytes returns the payload: the buffer from offset 0 up to the high-water
 // mark, which is what a sender transmits. The slice aliases the buffer and is

@@ -23,6 +23,11 @@
 // did not fit returns offset 0, the buffer records the failure ([Buffer.Failed])
 // and every later allocation fails too; what was written before stays intact.
 //
+// A buffer can scrub ([Options].Scrub, the default in V3): it zeroes the
+// blocks it frees and never hands out bytes it did not write, so that its
+// payload carries nothing deleted and none of the caller's old memory. V2
+// does not by default: its bytes are C++ Phaser 2.1's.
+//
 // Offset 0 always means "absent". All integers are little-endian.
 //
 // Readers of received payloads do not need this package's allocator: they

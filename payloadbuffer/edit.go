@@ -35,6 +35,7 @@ func (b *Buffer) VectorErase(slot uint32, i, j, size int) bool {
 	}
 	data := b.get32(slot + 4)
 	copy(b.data[data+uint32(i*size):], b.data[data+uint32(j*size):data+uint32(num*size)])
+	b.zero(data+uint32((num-(j-i))*size), data+uint32(num*size)) // the vacated tail (scrubbing)
 	b.put32(slot, uint32(num-(j-i)))
 	return true
 }

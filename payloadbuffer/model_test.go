@@ -22,6 +22,7 @@ type kind struct {
 	v     Version
 	t     Tuning
 	fixed bool
+	scrub Scrub // ScrubDefault in allKinds
 }
 
 func (k kind) String() string {
@@ -29,17 +30,21 @@ func (k kind) String() string {
 	if k.fixed {
 		f = "fixed"
 	}
-	return fmt.Sprintf("%v-%v-%s", k.v, k.t, f)
+	s := ""
+	if k.scrub != ScrubDefault {
+		s = "-scrub-" + k.scrub.String()
+	}
+	return fmt.Sprintf("%v-%v-%s%s", k.v, k.t, f, s)
 }
 
-func (k kind) opts() Options { return Options{Version: k.v, Tuning: k.t} }
+func (k kind) opts() Options { return Options{Version: k.v, Tuning: k.t, Scrub: k.scrub} }
 
 func allKinds() []kind {
 	var ks []kind
 	for _, v := range []Version{V2, V3} {
 		for _, t := range []Tuning{Performance, Size} {
 			for _, fixed := range []bool{true, false} {
-				ks = append(ks, kind{v, t, fixed})
+				ks = append(ks, kind{v: v, t: t, fixed: fixed})
 			}
 		}
 	}
@@ -696,6 +701,11 @@ func (m *model) check(after string) {
 	if m.b.Failed() != m.failed {
 		m.fatalf("after %s: Failed() = %t, no operation reported failure", after, m.b.Failed())
 	}
+	if m.b.scrub {
+		if err := checkScrubbed(m.b); err != nil {
+			m.fatalf("after %s: %v", after, err)
+		}
+	}
 }
 
 // live lists every block the model knows to be allocated.
@@ -1185,7 +1195,18 @@ func TestModel(t *testing.T) {
 	if testing.Short() {
 		steps = 150
 	}
+	// Every kind, and format 2 scrubbing and format 3 not (format 3
+	// scrubs by default).
+	kinds := allKinds()
 	for _, k := range allKinds() {
+		if k.v == V2 {
+			k.scrub = ScrubOn
+		} else {
+			k.scrub = ScrubOff
+		}
+		kinds = append(kinds, k)
+	}
+	for _, k := range kinds {
 		t.Run(k.String(), func(t *testing.T) {
 			t.Parallel()
 			for _, seed := range []uint64{1, 2, 3, 42, 1234, 0xC0FFEE} {

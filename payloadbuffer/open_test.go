@@ -102,7 +102,7 @@ func builtBuffers(t testing.TB) []*Buffer {
 func TestOpenRoundTrip(t *testing.T) {
 	for i, orig := range builtBuffers(t) {
 		t.Run(fmt.Sprintf("%d-%v", i, orig), func(t *testing.T) {
-			k := kind{orig.Version(), orig.Tuning(), orig.Fixed()}
+			k := kind{v: orig.Version(), t: orig.Tuning(), fixed: orig.Fixed()}
 			same := func(what string, o *Buffer) {
 				t.Helper()
 				if o.Version() != k.v || o.Tuning() != k.t || o.Fixed() != k.fixed ||

@@ -18,14 +18,18 @@ import "slices"
 // C++ would have failed; until then the bytes are C++'s. A later Collect
 // replaces the record; Reset and an allocation failure drop it. It reports
 // how many blocks it recorded, 0 on a buffer that has failed or whose
-// allocator structures do not check (see Open).
+// allocator structures do not make sense. keep is sorted in place.
 func (b *Buffer) Collect(keep []uint32) int {
 	b.garbage = b.garbage[:0]
-	if b.failed || b.check(false) != nil {
+	if b.failed {
 		return 0
 	}
-	b.garbage = b.unused(keep)
-	return len(b.garbage)
+	g, ok := b.unused(keep)
+	if !ok {
+		g = g[:0] // (its storage is kept for the next call)
+	}
+	b.garbage = g
+	return len(g)
 }
 
 // reclaim frees the blocks Collect recorded that are still allocated, and
@@ -38,7 +42,10 @@ func (b *Buffer) reclaim() bool {
 	}
 	// Only blocks that are still allocated: a handle kept across the
 	// clear can have freed one.
-	live := b.unused(nil)
+	live, ok := b.unused(nil)
+	if !ok {
+		return false
+	}
 	b.reclaimed = true
 	n := 0
 	for _, p := range g {
@@ -51,23 +58,34 @@ func (b *Buffer) reclaim() bool {
 }
 
 // unused lists, in address order, the data offsets of the allocated blocks
-// that are neither in keep nor allocator structures. The buffer must pass
-// check.
-func (b *Buffer) unused(keep []uint32) []uint32 {
-	keep = slices.Clone(keep)
+// that are neither in keep (sorted in place) nor allocator structures, in
+// b.garbage's storage; ok is false when the structures do not make sense
+// (only possible in a payload written elsewhere). It allocates nothing once
+// its scratch slices have grown: a fill/Clear loop calls it on every Clear.
+func (b *Buffer) unused(keep []uint32) (garbage []uint32, ok bool) {
 	slices.Sort(keep)
-	kept := func(p uint32) bool {
-		_, ok := slices.BinarySearch(keep, p)
+	in := func(s []uint32, p uint32) bool {
+		_, ok := slices.BinarySearch(s, p)
 		return ok
 	}
-	// The allocator's structures, and the v3 class blocks that are free.
-	var structs, free []uint32
-	runs := map[uint32]int{} // v2 run data offset -> class
+	full := uint32(len(b.data))
+	garbage = b.garbage[:0]
+	// The allocator's structures, the v2 runs (data offset and class) and
+	// the v3 class blocks that are free.
+	structs, runs, free := b.scratch.structs[:0], b.scratch.runs[:0], b.scratch.free[:0]
+	defer func() {
+		// Room for twice as many next time, so that the next calls (a
+		// fill/Clear loop whose fills vary a little) do not allocate.
+		b.scratch.structs, b.scratch.runs, b.scratch.free = headroom(structs), headroom(runs), headroom(free)
+	}()
 	if b.small {
 		for c := range classSize {
 			head := b.get32(offSmall + 4*uint32(c))
 			if b.version == V3 {
-				for p := head; p != 0; p = b.get32(p) {
+				for p, steps := head, full/16; p != 0; p, steps = b.get32(p), steps-1 {
+					if steps == 0 || !b.inside(p, 4) {
+						return garbage[:0], false
+					}
 					free = append(free, p)
 				}
 				continue
@@ -75,49 +93,77 @@ func (b *Buffer) unused(keep []uint32) []uint32 {
 			if head == 0 {
 				continue
 			}
+			if !b.inside(head, 8) {
+				return garbage[:0], false
+			}
 			num, data := b.get32(head), b.get32(head+4)
+			if uint64(data)+4*uint64(num) > uint64(full) {
+				return garbage[:0], false
+			}
 			structs = append(structs, head, data)
 			for i := range num {
 				run := b.get32(data + 4*i)
+				if !b.inside(run, runBytes[c]) {
+					return garbage[:0], false
+				}
 				structs = append(structs, run)
-				runs[run] = c
+				runs = append(runs, uint64(run)<<32|uint64(c))
 			}
 		}
 	}
 	slices.Sort(structs)
+	slices.Sort(runs)
 	slices.Sort(free)
-	in := func(s []uint32, p uint32) bool {
-		_, ok := slices.BinarySearch(s, p)
-		return ok
-	}
-	var garbage []uint32
-	full := uint32(len(b.data))
 	x, f := b.hdr, b.get32(offFreeList)
 	for x < full && full-x >= 8 {
 		if x == f {
-			x += b.freeLen(f)
-			f = b.freeNext(f)
+			l := b.freeLen(f)
+			if l < 8 || uint64(f)+uint64(l) > uint64(full) {
+				return garbage[:0], false
+			}
+			x, f = f+l, b.freeNext(f)
+			if f != 0 && f < x {
+				return garbage[:0], false
+			}
 			continue
 		}
 		p := x + 8
 		low := uint32(b.word(p))
-		switch c, isRun := runs[p]; {
+		if b.version == V2 && low&smallBit != 0 || uint64(p)+uint64(low) > uint64(full) {
+			return garbage[:0], false
+		}
+		k, isRun := slices.BinarySearchFunc(runs, p, func(r uint64, p uint32) int { return cmpU32(uint32(r>>32), p) })
+		switch {
 		case isRun:
+			c := int(uint32(runs[k]))
 			size := classSize[c]
 			bits := b.get32(p)
 			for slot := range runCount[c] {
-				if q := p + 8 + slot*(size+8) + 8; bits&(1<<slot) != 0 && !kept(q) {
+				if q := p + 8 + slot*(size+8) + 8; bits&(1<<slot) != 0 && !in(keep, q) {
 					garbage = append(garbage, q)
 				}
 			}
-		case in(structs, p), in(free, p), kept(p):
+		case in(structs, p), in(free, p), in(keep, p):
 		default:
 			garbage = append(garbage, p)
 		}
 		x = p + low
 	}
 	slices.Sort(garbage)
-	return garbage
+	return headroom(garbage), true
+}
+
+// headroom returns s with capacity for at least twice its length.
+func headroom[T any](s []T) []T { return slices.Grow(s, len(s))[:len(s)] }
+
+func cmpU32(a, b uint32) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
 }
 
 // Reclaimed reports whether an allocation has freed the blocks Collect
@@ -125,3 +171,7 @@ func (b *Buffer) unused(keep []uint32) []uint32 {
 // from then on its bytes are no longer those C++ Phaser 2.1 writes for the
 // same operations (C++ would have failed, or grown the buffer).
 func (b *Buffer) Reclaimed() bool { return b.reclaimed }
+
+// Garbage reports how many blocks the last Collect recorded that no
+// allocation has freed yet.
+func (b *Buffer) Garbage() int { return len(b.garbage) }

@@ -35,6 +35,9 @@ func (b *Buffer) Reset(image []byte) error {
 	}
 	copy(b.data, image[:mark])
 	full := uint32(len(b.data))
+	// Past the image and its free header, the bytes are what the buffer
+	// held before: scrubbing zeroes them when an allocation reaches them.
+	b.clean = min(mark+8, full)
 	b.put32(offFullSize, full)
 	if rest := full - mark; rest >= 8 {
 		b.writeFree(mark, rest, 0)
@@ -50,7 +53,9 @@ func (b *Buffer) Reset(image []byte) error {
 	b.put32(offHWM, min(hwm, full))
 	b.failed, b.corrupted = false, false
 	b.garbage, b.reclaimed = nil, false
-	b.runs = [4]runIndex{} // the image has other runs
+	for c := range b.runs { // the image has other runs (the storage is kept)
+		b.runs[c] = runIndex{words: b.runs[c].words[:0]}
+	}
 	b.putMagic()
 	return nil
 }

@@ -191,6 +191,7 @@ func (b *Buffer) freeBitmap(p, low uint32) {
 		b.corrupt()
 		return
 	}
+	b.zero(p, p+classSize[classOf(low&0xFF)])
 	b.put32(run, b.get32(run)&^(1<<slot))
 	b.data[run+6]++
 	if x := &b.runs[classOf(low&0xFF)]; x.valid {
@@ -214,6 +215,7 @@ func (b *Buffer) reallocBitmap(p, low, n uint32, flags Flags) uint32 {
 		if flags&Zero != 0 && n > old {
 			clear(b.data[p+old : p+n])
 		}
+		b.zero(p+n, p+old) // a shrink, scrubbing
 		return p
 	}
 	// C++ 2.1 moves a small block to another class with
@@ -238,6 +240,8 @@ func (b *Buffer) allocClass(c int, zero bool) uint32 {
 		b.put32(slotHdr, b.get32(head))
 		if zero {
 			clear(b.data[head : head+size])
+		} else {
+			b.zero(head, head+4) // the link (scrubbing)
 		}
 		return head
 	}
@@ -250,6 +254,7 @@ func (b *Buffer) freeClass(p, length uint32) {
 		b.corrupt()
 		return
 	}
+	b.zero(p, p+length)
 	b.put32(p, b.get32(slotHdr))
 	b.put32(slotHdr, p)
 }

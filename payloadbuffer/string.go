@@ -13,7 +13,7 @@ const maxString = 1<<32 - 1 - 64
 // string blocks and keeps them out of small blocks; Phaser 3 does neither.
 func (b *Buffer) stringFlags() Flags {
 	if b.version == V3 {
-		return Small
+		return Small | Overwrite
 	}
 	return Zero
 }
@@ -93,6 +93,9 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		return true
 	}
 	oldCap := b.BlockSize(old)
+	if b.scrub && b.inside(old, 4) {
+		defer b.scrubTail(slot, old, b.get32(old))
+	}
 	// A source inside the block being replaced moves with the block.
 	inOld := srcOff >= int64(old) && srcOff < int64(old)+int64(oldCap)
 	if inOld && n+4 <= oldCap && !b.encodedSmall(old) {
@@ -142,6 +145,9 @@ func (b *Buffer) AllocateString(slot uint32, n int, flags Flags) uint32 {
 	}
 	var p uint32
 	if old := b.get32(slot); old != 0 && b.validBlock(old) {
+		if b.scrub && b.inside(old, 4) {
+			defer b.scrubTail(slot, old, b.get32(old))
+		}
 		p = b.Realloc(old, n+4, flags)
 	} else {
 		p = b.Allocate(n+4, flags)
@@ -164,4 +170,17 @@ func (b *Buffer) ClearString(slot uint32) {
 		b.Free(s)
 		b.put32(slot, 0)
 	}
+}
+
+// scrubTail zeroes, when the string whose StringHeader is at slot stayed in
+// its block old, the bytes its old value of oldN bytes used past the new
+// one's end (scrubbing).
+func (b *Buffer) scrubTail(slot, old, oldN uint32) {
+	if b.get32(slot) != old {
+		return // moved: the old block was freed, and zeroed
+	}
+	end := uint64(old) + uint64(b.BlockSize(old))
+	from := min(uint64(old)+4+uint64(b.get32(old)), end)
+	to := min(uint64(old)+4+uint64(oldN), end)
+	b.zero(uint32(from), uint32(to))
 }

@@ -84,6 +84,8 @@ func (b *Buffer) VectorResize(slot uint32, n, size int) bool {
 	}
 	if data := b.get32(slot + 4); n > num && data != 0 {
 		clear(b.data[data+uint32(num*size) : data+uint32(n*size)])
+	} else if n < num && data != 0 {
+		b.zero(data+uint32(n*size), data+uint32(num*size)) // the dropped elements (scrubbing)
 	}
 	b.put32(slot, uint32(n))
 	return true

@@ -122,7 +122,7 @@ func (l StringList) AppendBytes(s []byte) { l.r().AppendBytes(s) }
 func (l StringList) Reserve(n int) { l.r().Reserve(n, 4) }
 
 // Resize sets the length to n; new elements are empty.
-func (l StringList) Resize(n int) { l.r().Resize(n, 4) }
+func (l StringList) Resize(n int) { l.r().ResizeStrings(n) }
 
 // Clear empties the list and frees its strings.
 func (l StringList) Clear() { l.r().ClearStrings() }

@@ -35,6 +35,13 @@ type Options struct {
 	// InitialSize is the initial size of an owned buffer
 	// (DefaultInitialSize if 0).
 	InitialSize int
+	// Scrub selects whether the payload zeroes what the program deletes
+	// (a freed or replaced string, a cleared field or list, an erased
+	// element) and never carries bytes it did not write (in caller memory,
+	// bytes the writes do not reach are zeroed first): payloadbuffer.
+	// ScrubDefault scrubs format 3 and not format 2, whose bytes are C++
+	// Phaser 2.1's (stale ones included); ScrubOn and ScrubOff choose.
+	Scrub payloadbuffer.Scrub
 }
 
 // DefaultInitialSize is the initial size of an owned buffer, as in C++.

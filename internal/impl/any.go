@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/anypb"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -97,6 +98,7 @@ func (a Msg) MutableAny(t *Type) Msg {
 	if !ok || !a.writable() {
 		return Msg{p: a.p}
 	}
+	a.releaseAnyValue()
 	if !a.p.buf.SetString(o, AnyURLPrefix+t.name) {
 		a.p.fail()
 		return Msg{p: a.p}
@@ -115,3 +117,27 @@ func (a Msg) MutableAny(t *Type) Msg {
 }
 
 var anyDescriptor = (&anypb.Any{}).ProtoReflect().Descriptor()
+
+// releaseAnyValue clears the message embedded in the Any message a, before
+// its value string is freed or replaced: the value block holds the
+// embedded message's own fields, but its strings, lists and nested
+// messages are blocks of their own, which freeing the value alone leaves
+// allocated (and, in a payload that scrubs, still holding what the program
+// deleted). C++ 2.1 frees the value alone, so a format-2 payload that does
+// not scrub keeps its bytes. A value of a type this process does not know
+// is left as it is.
+func (a Msg) releaseAnyValue() {
+	if a.p.version != payloadbuffer.V3 && !a.p.buf.Scrubs() {
+		return
+	}
+	if !a.HasString(anyValue) {
+		return
+	}
+	t := FindType(protoreflect.FullName(a.AnyTypeName()))
+	if t == nil {
+		return
+	}
+	if v := a.AnyValue(t); v.IsPresent() && a.releasable(v.off) {
+		v.Clear(t)
+	}
+}

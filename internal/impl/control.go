@@ -102,7 +102,7 @@ func (p *Payload) installMetadata(off uint32, t *Type) bool {
 			registered = true
 		}
 	}
-	table := p.buf.Allocate(len(want), payloadbuffer.Small)
+	table := p.buf.Allocate(len(want), payloadbuffer.Small|payloadbuffer.Overwrite)
 	if table == 0 {
 		p.fail()
 		return false
@@ -155,7 +155,7 @@ func (p *Payload) addMetadata(cb uint32, t *Type, table uint32) bool {
 	} else {
 		var name uint32
 		if len(t.name) > 0 {
-			name = p.buf.Allocate(len(t.name), payloadbuffer.Small)
+			name = p.buf.Allocate(len(t.name), payloadbuffer.Small|payloadbuffer.Overwrite)
 			if name == 0 {
 				p.fail()
 				return false

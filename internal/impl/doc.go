@@ -29,6 +29,20 @@
 // [ROSFrontend], whose Phaser 3 layout stores singular messages inside their
 // holder.
 //
+// What readers rely on: Read and ReadInto never panic and never read
+// outside their bytes, even when the bytes change while they are read
+// (shared memory): every value taken from the payload is read once and
+// used as it was checked. Open continues a payload written elsewhere, and
+// every write checks what it relies on first (a message, vector or control
+// block offset, a count, a StringHeader); a payload found inconsistent
+// fails with [ErrCorrupt] and is never written outside its memory or over
+// its header.
+//
+// Deleted data: a payload that scrubs (the Phaser 3 default, see
+// payloadbuffer.Options.Scrub) zeroes what the program deletes (freed
+// blocks, shortened strings, erased elements, cleared values) and never
+// carries bytes of the caller's memory it did not write.
+//
 // Formats: new payloads use the Phaser 3 format unless [Options] asks for
 // Phaser 2 (C++ Phaser 2.x peers); Open keeps a payload's format. The byte
 // layouts, and the choices phaser-go made where Phaser 3 is not yet known,

@@ -89,6 +89,10 @@ func (r Repeated) Resize(n int, size uintptr) { r.m.Resize(r.f, n, int(size)) }
 // Clear empties a repeated scalar field and frees its storage.
 func (r Repeated) Clear() { r.m.ClearVector(r.f) }
 
+// ResizeStrings sets the length of a repeated string or bytes field to n
+// (see Msg.ResizeStrings).
+func (r Repeated) ResizeStrings(n int) { r.m.ResizeStrings(r.f, n) }
+
 // Insert makes room for count zero elements of size bytes at index i and
 // returns their stored bytes to fill, or nil (count 0, i out of range or
 // the buffer full).

@@ -1,6 +1,8 @@
 package impl
 
 import (
+	"slices"
+
 	"github.com/phaser-go/phaser/internal/layout"
 	"github.com/phaser-go/phaser/payloadbuffer"
 )
@@ -274,6 +276,20 @@ func (m Msg) ClearScalar(f Field) {
 	}
 }
 
+// ClearScalarValue is ClearScalar for a field whose value is size bytes:
+// a payload that scrubs (payloadbuffer.Options.Scrub, the format-3
+// default) also zeroes the value, so that the bytes no longer carry it.
+func (m Msg) ClearScalarValue(f Field, size uint32) {
+	o, id, ok := m.wloc(f, size)
+	if !ok {
+		return
+	}
+	m.setBit(id, false)
+	if m.p.buf.Scrubs() {
+		clear(m.p.mem[o : o+size])
+	}
+}
+
 // Strings and bytes.
 
 // slot returns the uint32 slot (string header or message offset) at o.
@@ -498,13 +514,17 @@ func (m Msg) ClearMessage(f Field, t *Type) {
 // the cost does not grow with the number of fields and elements. Handles on
 // the root stay valid. A v2 root this process created clears as C++ does,
 // and the blocks C++ leaves allocated are freed when an allocation finds no
-// room (payloadbuffer.Buffer.Collect); from then on its Clear resets.
+// room (payloadbuffer.Buffer.Collect); its Clear resets from then on, and
+// from the first Clear that finds the previous one's blocks still there.
 func (m Msg) Clear(t *Type) {
 	if !m.writable() {
 		return
 	}
 	if m.p.root == t && m.off == m.p.buf.Message() {
-		if m.p.buf.Failed() || m.p.buf.Reclaimed() {
+		// Format 2 clears the root as C++ does until the buffer runs out
+		// of room, or the previous Clear left garbage behind (the payload
+		// would carry leaked blocks from cycle to cycle, and grow).
+		if m.p.buf.Failed() || m.p.buf.Reclaimed() || m.p.buf.Garbage() > 0 {
 			m.p.resets = true
 		}
 		if (m.p.resets || m.p.version == payloadbuffer.V3) && m.p.reset(t) {
@@ -525,10 +545,12 @@ func (m Msg) Clear(t *Type) {
 	}
 }
 
-// liveBlocks lists the blocks a payload whose root is clear still uses.
+// liveBlocks lists the blocks a payload whose root is clear still uses, in
+// storage the payload keeps (a fill/Clear loop allocates nothing).
 func (p *Payload) liveBlocks() []uint32 {
 	root := p.buf.Message()
-	keep := []uint32{root}
+	keep := append(p.keep[:0], root)
+	defer func() { p.keep = slices.Grow(keep, len(keep))[:len(keep)] }() // room for more next time
 	if uint64(root)+4 <= uint64(len(p.mem)) {
 		keep = append(keep, le.Uint32(p.mem[root:]))
 	}
@@ -571,6 +593,9 @@ func (m Msg) releasable(s uint32) bool {
 
 // clearFields clears every field of m, for Clear.
 func (m Msg) clearFields(t *Type) {
+	if t.isAny {
+		m.releaseAnyValue()
+	}
 	for _, f := range t.fields {
 		if f.Union != nil {
 			continue
@@ -583,7 +608,7 @@ func (m Msg) clearFields(t *Type) {
 		case f.Kind == Message:
 			m.ClearMessage(f.Field, f.Type)
 		default:
-			m.ClearScalar(f.Field)
+			m.ClearScalarValue(f.Field, f.Size)
 		}
 	}
 	for _, u := range t.unions {

@@ -101,7 +101,11 @@ func (m Msg) release(u *Union, o uint32) {
 		}
 	}
 	le.PutUint32(m.p.mem[o:], 0)
-	clear(m.p.mem[o+4 : o+4+min(4, u.Size-4)])
+	if m.p.buf.Scrubs() {
+		clear(m.p.mem[o+4 : o+u.Size]) // the whole value (scrubbing)
+	} else {
+		clear(m.p.mem[o+4 : o+4+min(4, u.Size-4)]) // as C++ 2.1
+	}
 }
 
 // arm makes f the active member of u and returns the offset of its value

@@ -41,6 +41,10 @@ type Options struct {
 	// InitialSize is the initial size of an owned buffer
 	// (DefaultInitialSize if 0).
 	InitialSize int
+	// Scrub selects whether the payload zeroes what it deletes (see
+	// payloadbuffer.Options.Scrub): on by default in format 3, off in
+	// format 2, whose bytes are C++ Phaser 2.1's.
+	Scrub payloadbuffer.Scrub
 }
 
 // optionsOf returns the first of opts, or the zero Options: generated
@@ -53,7 +57,7 @@ func optionsOf(opts []Options) Options {
 }
 
 func (o Options) buffer() payloadbuffer.Options {
-	return payloadbuffer.Options{Version: o.version(), Tuning: o.Tuning}
+	return payloadbuffer.Options{Version: o.version(), Tuning: o.Tuning, Scrub: o.Scrub}
 }
 
 func (o Options) version() payloadbuffer.Version {
@@ -89,6 +93,7 @@ type Payload struct {
 	// resets records that the root's Clear resets the buffer from now on
 	// (format 2: the buffer has run out of room once; see Msg.Clear).
 	resets bool
+	keep   []uint32 // liveBlocks' storage
 
 	// Read-only: tables found identical to a compiled one; verified[hit]
 	// is the last one found, tried first (elements of a repeated field
@@ -380,7 +385,7 @@ func (p *Payload) createRootV3(t *Type) (Msg, error) {
 		p.root = t
 		return Msg{p: p, off: root, fast: t.native(p.version)}, nil
 	}
-	block := p.buf.Allocate(total, payloadbuffer.Small)
+	block := p.buf.Allocate(total, payloadbuffer.Small|payloadbuffer.Overwrite)
 	if block == 0 {
 		return Msg{}, ErrNoFit
 	}

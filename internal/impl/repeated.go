@@ -613,5 +613,22 @@ func (m Msg) ResizeMessages(f Field, n int, t *Type) {
 		}
 		return
 	}
+	// C++ 2.1 drops the offsets of the elements a shrink removes and
+	// leaves the messages allocated; a payload that scrubs clears and
+	// frees them, as Erase does.
+	if have := m.Len(f, 4); n < have && m.p.buf.Scrubs() {
+		m.EraseMessages(f, n, have, t)
+	}
+	m.Resize(f, n, 4)
+}
+
+// ResizeStrings sets the length of repeated string or bytes field f to n;
+// new elements are empty. C++ 2.1 drops the StringHeaders of the elements
+// a shrink removes and leaves their strings allocated; a payload that
+// scrubs frees them, as EraseStrings does.
+func (m Msg) ResizeStrings(f Field, n int) {
+	if have := m.Len(f, 4); n < have && m.writable() && m.p.buf.Scrubs() {
+		m.EraseStrings(f, n, have)
+	}
 	m.Resize(f, n, 4)
 }

@@ -207,7 +207,7 @@ func (x Pose) SetX(v float64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}
 func (x Pose) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Pose) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Pose) ClearX() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Y returns field y (2).
 func (x Pose) Y() float64 {
@@ -223,7 +223,7 @@ func (x Pose) SetY(v float64) {
 func (x Pose) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Pose) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Pose) ClearY() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 8) }
 
 // Theta returns field theta (3).
 func (x Pose) Theta() float64 {
@@ -239,7 +239,7 @@ func (x Pose) SetTheta(v float64) {
 func (x Pose) HasTheta() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearTheta clears field theta (3).
-func (x Pose) ClearTheta() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Pose) ClearTheta() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, 8) }
 
 // PoseView reads the singular scalar fields of a Pose in place with
 // loads the compiler inlines, for loops over many
@@ -504,7 +504,7 @@ func (x Robot) SetId(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 1
 func (x Robot) HasId() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearId clears field id (2).
-func (x Robot) ClearId() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Robot) ClearId() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 12}, 4) }
 
 // Mode returns field mode (3).
 func (x Robot) Mode() Mode {
@@ -518,7 +518,7 @@ func (x Robot) SetMode(v Mode) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 1
 func (x Robot) HasMode() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // ClearMode clears field mode (3).
-func (x Robot) ClearMode() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Robot) ClearMode() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, 4) }
 
 // Pose returns (a default message if absent) field pose (4).
 func (x Robot) Pose() Pose {

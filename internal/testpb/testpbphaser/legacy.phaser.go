@@ -232,7 +232,7 @@ func (x Legacy) SetId(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8
 func (x Legacy) HasId() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearId clears field id (1).
-func (x Legacy) ClearId() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Legacy) ClearId() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // Name returns a copy of field name (2).
 func (x Legacy) Name() string {
@@ -271,7 +271,7 @@ func (x Legacy) SetBig(v int64) { x.m.Set64(phaserimpl.Field{Number: 3, Offset: 
 func (x Legacy) HasBig() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // ClearBig clears field big (3).
-func (x Legacy) ClearBig() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Legacy) ClearBig() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, 8) }
 
 // Kind returns field kind (4).
 func (x Legacy) Kind() Legacy_Kind {
@@ -287,7 +287,7 @@ func (x Legacy) SetKind(v Legacy_Kind) {
 func (x Legacy) HasKind() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}) }
 
 // ClearKind clears field kind (4).
-func (x Legacy) ClearKind() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}) }
+func (x Legacy) ClearKind() { x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}, 4) }
 
 // Flag returns field flag (5).
 func (x Legacy) Flag() bool { return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) != 0 }
@@ -301,7 +301,7 @@ func (x Legacy) SetFlag(v bool) {
 func (x Legacy) HasFlag() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) }
 
 // ClearFlag clears field flag (5).
-func (x Legacy) ClearFlag() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) }
+func (x Legacy) ClearFlag() { x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}, 1) }
 
 // Ratio returns field ratio (6).
 func (x Legacy) Ratio() float64 {
@@ -317,7 +317,7 @@ func (x Legacy) SetRatio(v float64) {
 func (x Legacy) HasRatio() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}) }
 
 // ClearRatio clears field ratio (6).
-func (x Legacy) ClearRatio() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}) }
+func (x Legacy) ClearRatio() { x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}, 8) }
 
 // Nums returns the list handle of repeated field nums (7).
 func (x Legacy) Nums() runtime.List[int32] {

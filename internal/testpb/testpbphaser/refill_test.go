@@ -17,8 +17,9 @@ import (
 // blocks a Clear left behind. Format 2 clears the root field by field as
 // C++ Phaser 2.1 does (its bytes stay C++'s while C++ has room), records
 // the blocks C++ leaves allocated (the StringHeaders of repeated strings)
-// and frees them when an allocation finds no room; from then on the root's
-// Clear resets the buffer. With the Performance tuning no fill fails; with
+// and frees them when an allocation finds no room; from then on, and from
+// the second Clear of a root whose first left them, the root's Clear
+// resets the buffer. With the Performance tuning no fill fails; with
 // the Size tuning, in the tightest sizes, the one fill where C++ itself runs
 // out of room can fail once (C++'s clear fragments the free list), and none
 // after it. Format 3 resets on every root Clear. With the race detector

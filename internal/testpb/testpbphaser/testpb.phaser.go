@@ -324,7 +324,7 @@ func (x Scalars) SetFDouble(v float64) {
 func (x Scalars) HasFDouble() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearFDouble clears field f_double (1).
-func (x Scalars) ClearFDouble() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Scalars) ClearFDouble() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // FFloat returns field f_float (2).
 func (x Scalars) FFloat() float32 {
@@ -340,7 +340,9 @@ func (x Scalars) SetFFloat(v float32) {
 func (x Scalars) HasFFloat() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearFFloat clears field f_float (2).
-func (x Scalars) ClearFFloat() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Scalars) ClearFFloat() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 4)
+}
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
@@ -356,7 +358,9 @@ func (x Scalars) SetFInt32(v int32) {
 func (x Scalars) HasFInt32() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}) }
 
 // ClearFInt32 clears field f_int32 (3).
-func (x Scalars) ClearFInt32() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}) }
+func (x Scalars) ClearFInt32() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}, 4)
+}
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
@@ -372,7 +376,9 @@ func (x Scalars) SetFInt64(v int64) {
 func (x Scalars) HasFInt64() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}) }
 
 // ClearFInt64 clears field f_int64 (4).
-func (x Scalars) ClearFInt64() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}) }
+func (x Scalars) ClearFInt64() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}, 8)
+}
 
 // FUint32 returns field f_uint32 (5).
 func (x Scalars) FUint32() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 32, ID: 4}) }
@@ -384,7 +390,9 @@ func (x Scalars) SetFUint32(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Of
 func (x Scalars) HasFUint32() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 4}) }
 
 // ClearFUint32 clears field f_uint32 (5).
-func (x Scalars) ClearFUint32() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, ID: 4}) }
+func (x Scalars) ClearFUint32() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 32, ID: 4}, 4)
+}
 
 // FUint64 returns field f_uint64 (6).
 func (x Scalars) FUint64() uint64 { return x.m.Get64(phaserimpl.Field{Number: 6, Offset: 40, ID: 5}) }
@@ -396,7 +404,9 @@ func (x Scalars) SetFUint64(v uint64) { x.m.Set64(phaserimpl.Field{Number: 6, Of
 func (x Scalars) HasFUint64() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 40, ID: 5}) }
 
 // ClearFUint64 clears field f_uint64 (6).
-func (x Scalars) ClearFUint64() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, ID: 5}) }
+func (x Scalars) ClearFUint64() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 40, ID: 5}, 8)
+}
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
@@ -412,7 +422,9 @@ func (x Scalars) SetFSint32(v int32) {
 func (x Scalars) HasFSint32() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 48, ID: 6}) }
 
 // ClearFSint32 clears field f_sint32 (7).
-func (x Scalars) ClearFSint32() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, ID: 6}) }
+func (x Scalars) ClearFSint32() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 7, Offset: 48, ID: 6}, 4)
+}
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
@@ -428,7 +440,9 @@ func (x Scalars) SetFSint64(v int64) {
 func (x Scalars) HasFSint64() bool { return x.m.Has(phaserimpl.Field{Number: 8, Offset: 56, ID: 7}) }
 
 // ClearFSint64 clears field f_sint64 (8).
-func (x Scalars) ClearFSint64() { x.m.ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, ID: 7}) }
+func (x Scalars) ClearFSint64() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 8, Offset: 56, ID: 7}, 8)
+}
 
 // FFixed32 returns field f_fixed32 (9).
 func (x Scalars) FFixed32() uint32 { return x.m.Get32(phaserimpl.Field{Number: 9, Offset: 64, ID: 8}) }
@@ -440,7 +454,9 @@ func (x Scalars) SetFFixed32(v uint32) { x.m.Set32(phaserimpl.Field{Number: 9, O
 func (x Scalars) HasFFixed32() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 64, ID: 8}) }
 
 // ClearFFixed32 clears field f_fixed32 (9).
-func (x Scalars) ClearFFixed32() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, ID: 8}) }
+func (x Scalars) ClearFFixed32() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 9, Offset: 64, ID: 8}, 4)
+}
 
 // FFixed64 returns field f_fixed64 (10).
 func (x Scalars) FFixed64() uint64 { return x.m.Get64(phaserimpl.Field{Number: 10, Offset: 72, ID: 9}) }
@@ -452,7 +468,9 @@ func (x Scalars) SetFFixed64(v uint64) { x.m.Set64(phaserimpl.Field{Number: 10, 
 func (x Scalars) HasFFixed64() bool { return x.m.Has(phaserimpl.Field{Number: 10, Offset: 72, ID: 9}) }
 
 // ClearFFixed64 clears field f_fixed64 (10).
-func (x Scalars) ClearFFixed64() { x.m.ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, ID: 9}) }
+func (x Scalars) ClearFFixed64() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 10, Offset: 72, ID: 9}, 8)
+}
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
@@ -470,7 +488,9 @@ func (x Scalars) HasFSfixed32() bool {
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
-func (x Scalars) ClearFSfixed32() { x.m.ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, ID: 10}) }
+func (x Scalars) ClearFSfixed32() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 11, Offset: 80, ID: 10}, 4)
+}
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
@@ -488,7 +508,9 @@ func (x Scalars) HasFSfixed64() bool {
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
-func (x Scalars) ClearFSfixed64() { x.m.ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, ID: 11}) }
+func (x Scalars) ClearFSfixed64() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 12, Offset: 88, ID: 11}, 8)
+}
 
 // FBool returns field f_bool (13).
 func (x Scalars) FBool() bool { return x.m.Get8(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}) != 0 }
@@ -502,7 +524,9 @@ func (x Scalars) SetFBool(v bool) {
 func (x Scalars) HasFBool() bool { return x.m.Has(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}) }
 
 // ClearFBool clears field f_bool (13).
-func (x Scalars) ClearFBool() { x.m.ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}) }
+func (x Scalars) ClearFBool() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}, 1)
+}
 
 // FString returns a copy of field f_string (14).
 func (x Scalars) FString() string {
@@ -575,7 +599,9 @@ func (x Scalars) SetFColor(v Color) {
 func (x Scalars) HasFColor() bool { return x.m.Has(phaserimpl.Field{Number: 16, Offset: 108, ID: 13}) }
 
 // ClearFColor clears field f_color (16).
-func (x Scalars) ClearFColor() { x.m.ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, ID: 13}) }
+func (x Scalars) ClearFColor() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 16, Offset: 108, ID: 13}, 4)
+}
 
 // ScalarsView reads the singular scalar fields of a Scalars in place with
 // loads the compiler inlines, for loops over many
@@ -1209,7 +1235,7 @@ func (x Inner) SetA(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8},
 func (x Inner) HasA() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearA clears field a (1).
-func (x Inner) ClearA() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Inner) ClearA() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // S returns a copy of field s (2).
 func (x Inner) S() string { return string(x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})) }
@@ -1449,7 +1475,7 @@ func (x Inner_Deep) SetX(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset
 func (x Inner_Deep) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Inner_Deep) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Inner_Deep) ClearX() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Names returns the list handle of repeated field names (2).
 func (x Inner_Deep) Names() runtime.StringList {
@@ -1808,7 +1834,7 @@ func (x Node) SetValue(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 
 func (x Node) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x Node) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Node) ClearValue() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // Next returns (a default message if absent) field next (2).
 func (x Node) Next() Node {
@@ -2024,7 +2050,7 @@ func (x Wide) SetW00(v float64) {
 func (x Wide) HasW00() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 12}) }
 
 // ClearW00 clears field w00 (1).
-func (x Wide) ClearW00() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 12}) }
+func (x Wide) ClearW00() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 12}, 8) }
 
 // W01 returns field w01 (2).
 func (x Wide) W01() float32 {
@@ -2040,7 +2066,7 @@ func (x Wide) SetW01(v float32) {
 func (x Wide) HasW01() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}) }
 
 // ClearW01 clears field w01 (2).
-func (x Wide) ClearW01() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}) }
+func (x Wide) ClearW01() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}, 4) }
 
 // W02 returns field w02 (3).
 func (x Wide) W02() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 24, ID: 2})) }
@@ -2052,7 +2078,7 @@ func (x Wide) SetW02(v int32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 24
 func (x Wide) HasW02() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearW02 clears field w02 (3).
-func (x Wide) ClearW02() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Wide) ClearW02() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, 4) }
 
 // W03 returns field w03 (4).
 func (x Wide) W03() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 4, Offset: 28, ID: 3})) }
@@ -2064,7 +2090,7 @@ func (x Wide) SetW03(v int64) { x.m.Set64(phaserimpl.Field{Number: 4, Offset: 28
 func (x Wide) HasW03() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 28, ID: 3}) }
 
 // ClearW03 clears field w03 (4).
-func (x Wide) ClearW03() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, ID: 3}) }
+func (x Wide) ClearW03() { x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 28, ID: 3}, 8) }
 
 // W04 returns field w04 (5).
 func (x Wide) W04() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}) }
@@ -2076,7 +2102,7 @@ func (x Wide) SetW04(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Offset: 3
 func (x Wide) HasW04() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}) }
 
 // ClearW04 clears field w04 (5).
-func (x Wide) ClearW04() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}) }
+func (x Wide) ClearW04() { x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}, 4) }
 
 // W05 returns field w05 (6).
 func (x Wide) W05() uint64 { return x.m.Get64(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}) }
@@ -2088,7 +2114,7 @@ func (x Wide) SetW05(v uint64) { x.m.Set64(phaserimpl.Field{Number: 6, Offset: 4
 func (x Wide) HasW05() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}) }
 
 // ClearW05 clears field w05 (6).
-func (x Wide) ClearW05() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}) }
+func (x Wide) ClearW05() { x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}, 8) }
 
 // W06 returns field w06 (7).
 func (x Wide) W06() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 7, Offset: 52, ID: 6})) }
@@ -2100,7 +2126,7 @@ func (x Wide) SetW06(v int32) { x.m.Set32(phaserimpl.Field{Number: 7, Offset: 52
 func (x Wide) HasW06() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 52, ID: 6}) }
 
 // ClearW06 clears field w06 (7).
-func (x Wide) ClearW06() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, ID: 6}) }
+func (x Wide) ClearW06() { x.m.ClearScalarValue(phaserimpl.Field{Number: 7, Offset: 52, ID: 6}, 4) }
 
 // W07 returns field w07 (8).
 func (x Wide) W07() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 8, Offset: 60, ID: 7})) }
@@ -2112,7 +2138,7 @@ func (x Wide) SetW07(v int64) { x.m.Set64(phaserimpl.Field{Number: 8, Offset: 60
 func (x Wide) HasW07() bool { return x.m.Has(phaserimpl.Field{Number: 8, Offset: 60, ID: 7}) }
 
 // ClearW07 clears field w07 (8).
-func (x Wide) ClearW07() { x.m.ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, ID: 7}) }
+func (x Wide) ClearW07() { x.m.ClearScalarValue(phaserimpl.Field{Number: 8, Offset: 60, ID: 7}, 8) }
 
 // W08 returns field w08 (9).
 func (x Wide) W08() uint32 { return x.m.Get32(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}) }
@@ -2124,7 +2150,7 @@ func (x Wide) SetW08(v uint32) { x.m.Set32(phaserimpl.Field{Number: 9, Offset: 6
 func (x Wide) HasW08() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}) }
 
 // ClearW08 clears field w08 (9).
-func (x Wide) ClearW08() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}) }
+func (x Wide) ClearW08() { x.m.ClearScalarValue(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}, 4) }
 
 // W09 returns field w09 (10).
 func (x Wide) W09() uint64 { return x.m.Get64(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}) }
@@ -2136,7 +2162,7 @@ func (x Wide) SetW09(v uint64) { x.m.Set64(phaserimpl.Field{Number: 10, Offset: 
 func (x Wide) HasW09() bool { return x.m.Has(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}) }
 
 // ClearW09 clears field w09 (10).
-func (x Wide) ClearW09() { x.m.ClearScalar(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}) }
+func (x Wide) ClearW09() { x.m.ClearScalarValue(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}, 8) }
 
 // W10 returns field w10 (11).
 func (x Wide) W10() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 11, Offset: 84, ID: 10})) }
@@ -2148,7 +2174,7 @@ func (x Wide) SetW10(v int32) { x.m.Set32(phaserimpl.Field{Number: 11, Offset: 8
 func (x Wide) HasW10() bool { return x.m.Has(phaserimpl.Field{Number: 11, Offset: 84, ID: 10}) }
 
 // ClearW10 clears field w10 (11).
-func (x Wide) ClearW10() { x.m.ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, ID: 10}) }
+func (x Wide) ClearW10() { x.m.ClearScalarValue(phaserimpl.Field{Number: 11, Offset: 84, ID: 10}, 4) }
 
 // W11 returns field w11 (12).
 func (x Wide) W11() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 12, Offset: 92, ID: 11})) }
@@ -2160,7 +2186,7 @@ func (x Wide) SetW11(v int64) { x.m.Set64(phaserimpl.Field{Number: 12, Offset: 9
 func (x Wide) HasW11() bool { return x.m.Has(phaserimpl.Field{Number: 12, Offset: 92, ID: 11}) }
 
 // ClearW11 clears field w11 (12).
-func (x Wide) ClearW11() { x.m.ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, ID: 11}) }
+func (x Wide) ClearW11() { x.m.ClearScalarValue(phaserimpl.Field{Number: 12, Offset: 92, ID: 11}, 8) }
 
 // W12 returns field w12 (13).
 func (x Wide) W12() bool { return x.m.Get8(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}) != 0 }
@@ -2174,7 +2200,7 @@ func (x Wide) SetW12(v bool) {
 func (x Wide) HasW12() bool { return x.m.Has(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}) }
 
 // ClearW12 clears field w12 (13).
-func (x Wide) ClearW12() { x.m.ClearScalar(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}) }
+func (x Wide) ClearW12() { x.m.ClearScalarValue(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}, 1) }
 
 // W13 returns field w13 (14).
 func (x Wide) W13() float64 {
@@ -2190,7 +2216,7 @@ func (x Wide) SetW13(v float64) {
 func (x Wide) HasW13() bool { return x.m.Has(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}) }
 
 // ClearW13 clears field w13 (14).
-func (x Wide) ClearW13() { x.m.ClearScalar(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}) }
+func (x Wide) ClearW13() { x.m.ClearScalarValue(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}, 8) }
 
 // W14 returns field w14 (15).
 func (x Wide) W14() float32 {
@@ -2206,7 +2232,7 @@ func (x Wide) SetW14(v float32) {
 func (x Wide) HasW14() bool { return x.m.Has(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}) }
 
 // ClearW14 clears field w14 (15).
-func (x Wide) ClearW14() { x.m.ClearScalar(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}) }
+func (x Wide) ClearW14() { x.m.ClearScalarValue(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}, 4) }
 
 // W15 returns field w15 (16).
 func (x Wide) W15() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 16, Offset: 120, ID: 15})) }
@@ -2220,7 +2246,7 @@ func (x Wide) SetW15(v int32) {
 func (x Wide) HasW15() bool { return x.m.Has(phaserimpl.Field{Number: 16, Offset: 120, ID: 15}) }
 
 // ClearW15 clears field w15 (16).
-func (x Wide) ClearW15() { x.m.ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, ID: 15}) }
+func (x Wide) ClearW15() { x.m.ClearScalarValue(phaserimpl.Field{Number: 16, Offset: 120, ID: 15}, 4) }
 
 // W16 returns field w16 (17).
 func (x Wide) W16() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 17, Offset: 124, ID: 16})) }
@@ -2234,7 +2260,7 @@ func (x Wide) SetW16(v int64) {
 func (x Wide) HasW16() bool { return x.m.Has(phaserimpl.Field{Number: 17, Offset: 124, ID: 16}) }
 
 // ClearW16 clears field w16 (17).
-func (x Wide) ClearW16() { x.m.ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, ID: 16}) }
+func (x Wide) ClearW16() { x.m.ClearScalarValue(phaserimpl.Field{Number: 17, Offset: 124, ID: 16}, 8) }
 
 // W17 returns field w17 (18).
 func (x Wide) W17() uint32 { return x.m.Get32(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}) }
@@ -2246,7 +2272,7 @@ func (x Wide) SetW17(v uint32) { x.m.Set32(phaserimpl.Field{Number: 18, Offset: 
 func (x Wide) HasW17() bool { return x.m.Has(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}) }
 
 // ClearW17 clears field w17 (18).
-func (x Wide) ClearW17() { x.m.ClearScalar(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}) }
+func (x Wide) ClearW17() { x.m.ClearScalarValue(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}, 4) }
 
 // W18 returns field w18 (19).
 func (x Wide) W18() uint64 { return x.m.Get64(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}) }
@@ -2258,7 +2284,7 @@ func (x Wide) SetW18(v uint64) { x.m.Set64(phaserimpl.Field{Number: 19, Offset: 
 func (x Wide) HasW18() bool { return x.m.Has(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}) }
 
 // ClearW18 clears field w18 (19).
-func (x Wide) ClearW18() { x.m.ClearScalar(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}) }
+func (x Wide) ClearW18() { x.m.ClearScalarValue(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}, 8) }
 
 // W19 returns field w19 (20).
 func (x Wide) W19() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 20, Offset: 148, ID: 19})) }
@@ -2272,7 +2298,7 @@ func (x Wide) SetW19(v int32) {
 func (x Wide) HasW19() bool { return x.m.Has(phaserimpl.Field{Number: 20, Offset: 148, ID: 19}) }
 
 // ClearW19 clears field w19 (20).
-func (x Wide) ClearW19() { x.m.ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, ID: 19}) }
+func (x Wide) ClearW19() { x.m.ClearScalarValue(phaserimpl.Field{Number: 20, Offset: 148, ID: 19}, 4) }
 
 // W20 returns field w20 (21).
 func (x Wide) W20() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 21, Offset: 156, ID: 20})) }
@@ -2286,7 +2312,7 @@ func (x Wide) SetW20(v int64) {
 func (x Wide) HasW20() bool { return x.m.Has(phaserimpl.Field{Number: 21, Offset: 156, ID: 20}) }
 
 // ClearW20 clears field w20 (21).
-func (x Wide) ClearW20() { x.m.ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, ID: 20}) }
+func (x Wide) ClearW20() { x.m.ClearScalarValue(phaserimpl.Field{Number: 21, Offset: 156, ID: 20}, 8) }
 
 // W21 returns field w21 (22).
 func (x Wide) W21() uint32 { return x.m.Get32(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}) }
@@ -2298,7 +2324,7 @@ func (x Wide) SetW21(v uint32) { x.m.Set32(phaserimpl.Field{Number: 22, Offset: 
 func (x Wide) HasW21() bool { return x.m.Has(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}) }
 
 // ClearW21 clears field w21 (22).
-func (x Wide) ClearW21() { x.m.ClearScalar(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}) }
+func (x Wide) ClearW21() { x.m.ClearScalarValue(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}, 4) }
 
 // W22 returns field w22 (23).
 func (x Wide) W22() uint64 { return x.m.Get64(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}) }
@@ -2310,7 +2336,7 @@ func (x Wide) SetW22(v uint64) { x.m.Set64(phaserimpl.Field{Number: 23, Offset: 
 func (x Wide) HasW22() bool { return x.m.Has(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}) }
 
 // ClearW22 clears field w22 (23).
-func (x Wide) ClearW22() { x.m.ClearScalar(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}) }
+func (x Wide) ClearW22() { x.m.ClearScalarValue(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}, 8) }
 
 // W23 returns field w23 (24).
 func (x Wide) W23() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 24, Offset: 180, ID: 23})) }
@@ -2324,7 +2350,7 @@ func (x Wide) SetW23(v int32) {
 func (x Wide) HasW23() bool { return x.m.Has(phaserimpl.Field{Number: 24, Offset: 180, ID: 23}) }
 
 // ClearW23 clears field w23 (24).
-func (x Wide) ClearW23() { x.m.ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, ID: 23}) }
+func (x Wide) ClearW23() { x.m.ClearScalarValue(phaserimpl.Field{Number: 24, Offset: 180, ID: 23}, 4) }
 
 // W24 returns field w24 (25).
 func (x Wide) W24() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 25, Offset: 188, ID: 24})) }
@@ -2338,7 +2364,7 @@ func (x Wide) SetW24(v int64) {
 func (x Wide) HasW24() bool { return x.m.Has(phaserimpl.Field{Number: 25, Offset: 188, ID: 24}) }
 
 // ClearW24 clears field w24 (25).
-func (x Wide) ClearW24() { x.m.ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, ID: 24}) }
+func (x Wide) ClearW24() { x.m.ClearScalarValue(phaserimpl.Field{Number: 25, Offset: 188, ID: 24}, 8) }
 
 // W25 returns field w25 (26).
 func (x Wide) W25() bool { return x.m.Get8(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}) != 0 }
@@ -2352,7 +2378,7 @@ func (x Wide) SetW25(v bool) {
 func (x Wide) HasW25() bool { return x.m.Has(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}) }
 
 // ClearW25 clears field w25 (26).
-func (x Wide) ClearW25() { x.m.ClearScalar(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}) }
+func (x Wide) ClearW25() { x.m.ClearScalarValue(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}, 1) }
 
 // W26 returns field w26 (27).
 func (x Wide) W26() float64 {
@@ -2368,7 +2394,7 @@ func (x Wide) SetW26(v float64) {
 func (x Wide) HasW26() bool { return x.m.Has(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}) }
 
 // ClearW26 clears field w26 (27).
-func (x Wide) ClearW26() { x.m.ClearScalar(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}) }
+func (x Wide) ClearW26() { x.m.ClearScalarValue(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}, 8) }
 
 // W27 returns field w27 (28).
 func (x Wide) W27() float32 {
@@ -2384,7 +2410,7 @@ func (x Wide) SetW27(v float32) {
 func (x Wide) HasW27() bool { return x.m.Has(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}) }
 
 // ClearW27 clears field w27 (28).
-func (x Wide) ClearW27() { x.m.ClearScalar(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}) }
+func (x Wide) ClearW27() { x.m.ClearScalarValue(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}, 4) }
 
 // W28 returns field w28 (29).
 func (x Wide) W28() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 29, Offset: 216, ID: 28})) }
@@ -2398,7 +2424,7 @@ func (x Wide) SetW28(v int32) {
 func (x Wide) HasW28() bool { return x.m.Has(phaserimpl.Field{Number: 29, Offset: 216, ID: 28}) }
 
 // ClearW28 clears field w28 (29).
-func (x Wide) ClearW28() { x.m.ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, ID: 28}) }
+func (x Wide) ClearW28() { x.m.ClearScalarValue(phaserimpl.Field{Number: 29, Offset: 216, ID: 28}, 4) }
 
 // W29 returns field w29 (30).
 func (x Wide) W29() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 30, Offset: 220, ID: 29})) }
@@ -2412,7 +2438,7 @@ func (x Wide) SetW29(v int64) {
 func (x Wide) HasW29() bool { return x.m.Has(phaserimpl.Field{Number: 30, Offset: 220, ID: 29}) }
 
 // ClearW29 clears field w29 (30).
-func (x Wide) ClearW29() { x.m.ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, ID: 29}) }
+func (x Wide) ClearW29() { x.m.ClearScalarValue(phaserimpl.Field{Number: 30, Offset: 220, ID: 29}, 8) }
 
 // W30 returns field w30 (31).
 func (x Wide) W30() uint32 { return x.m.Get32(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}) }
@@ -2424,7 +2450,7 @@ func (x Wide) SetW30(v uint32) { x.m.Set32(phaserimpl.Field{Number: 31, Offset: 
 func (x Wide) HasW30() bool { return x.m.Has(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}) }
 
 // ClearW30 clears field w30 (31).
-func (x Wide) ClearW30() { x.m.ClearScalar(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}) }
+func (x Wide) ClearW30() { x.m.ClearScalarValue(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}, 4) }
 
 // W31 returns field w31 (32).
 func (x Wide) W31() uint64 { return x.m.Get64(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}) }
@@ -2436,7 +2462,7 @@ func (x Wide) SetW31(v uint64) { x.m.Set64(phaserimpl.Field{Number: 32, Offset: 
 func (x Wide) HasW31() bool { return x.m.Has(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}) }
 
 // ClearW31 clears field w31 (32).
-func (x Wide) ClearW31() { x.m.ClearScalar(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}) }
+func (x Wide) ClearW31() { x.m.ClearScalarValue(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}, 8) }
 
 // W32 returns field w32 (33).
 func (x Wide) W32() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 33, Offset: 244, ID: 32})) }
@@ -2450,7 +2476,7 @@ func (x Wide) SetW32(v int32) {
 func (x Wide) HasW32() bool { return x.m.Has(phaserimpl.Field{Number: 33, Offset: 244, ID: 32}) }
 
 // ClearW32 clears field w32 (33).
-func (x Wide) ClearW32() { x.m.ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, ID: 32}) }
+func (x Wide) ClearW32() { x.m.ClearScalarValue(phaserimpl.Field{Number: 33, Offset: 244, ID: 32}, 4) }
 
 // W33 returns field w33 (34).
 func (x Wide) W33() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 34, Offset: 252, ID: 33})) }
@@ -2464,7 +2490,7 @@ func (x Wide) SetW33(v int64) {
 func (x Wide) HasW33() bool { return x.m.Has(phaserimpl.Field{Number: 34, Offset: 252, ID: 33}) }
 
 // ClearW33 clears field w33 (34).
-func (x Wide) ClearW33() { x.m.ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, ID: 33}) }
+func (x Wide) ClearW33() { x.m.ClearScalarValue(phaserimpl.Field{Number: 34, Offset: 252, ID: 33}, 8) }
 
 // W34 returns field w34 (35).
 func (x Wide) W34() uint32 { return x.m.Get32(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}) }
@@ -2476,7 +2502,7 @@ func (x Wide) SetW34(v uint32) { x.m.Set32(phaserimpl.Field{Number: 35, Offset: 
 func (x Wide) HasW34() bool { return x.m.Has(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}) }
 
 // ClearW34 clears field w34 (35).
-func (x Wide) ClearW34() { x.m.ClearScalar(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}) }
+func (x Wide) ClearW34() { x.m.ClearScalarValue(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}, 4) }
 
 // W35 returns field w35 (36).
 func (x Wide) W35() uint64 { return x.m.Get64(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}) }
@@ -2488,7 +2514,7 @@ func (x Wide) SetW35(v uint64) { x.m.Set64(phaserimpl.Field{Number: 36, Offset: 
 func (x Wide) HasW35() bool { return x.m.Has(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}) }
 
 // ClearW35 clears field w35 (36).
-func (x Wide) ClearW35() { x.m.ClearScalar(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}) }
+func (x Wide) ClearW35() { x.m.ClearScalarValue(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}, 8) }
 
 // W36 returns field w36 (37).
 func (x Wide) W36() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 37, Offset: 276, ID: 36})) }
@@ -2502,7 +2528,7 @@ func (x Wide) SetW36(v int32) {
 func (x Wide) HasW36() bool { return x.m.Has(phaserimpl.Field{Number: 37, Offset: 276, ID: 36}) }
 
 // ClearW36 clears field w36 (37).
-func (x Wide) ClearW36() { x.m.ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, ID: 36}) }
+func (x Wide) ClearW36() { x.m.ClearScalarValue(phaserimpl.Field{Number: 37, Offset: 276, ID: 36}, 4) }
 
 // W37 returns field w37 (38).
 func (x Wide) W37() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 38, Offset: 284, ID: 37})) }
@@ -2516,7 +2542,7 @@ func (x Wide) SetW37(v int64) {
 func (x Wide) HasW37() bool { return x.m.Has(phaserimpl.Field{Number: 38, Offset: 284, ID: 37}) }
 
 // ClearW37 clears field w37 (38).
-func (x Wide) ClearW37() { x.m.ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, ID: 37}) }
+func (x Wide) ClearW37() { x.m.ClearScalarValue(phaserimpl.Field{Number: 38, Offset: 284, ID: 37}, 8) }
 
 // W38 returns field w38 (39).
 func (x Wide) W38() bool { return x.m.Get8(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}) != 0 }
@@ -2530,7 +2556,7 @@ func (x Wide) SetW38(v bool) {
 func (x Wide) HasW38() bool { return x.m.Has(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}) }
 
 // ClearW38 clears field w38 (39).
-func (x Wide) ClearW38() { x.m.ClearScalar(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}) }
+func (x Wide) ClearW38() { x.m.ClearScalarValue(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}, 1) }
 
 // W39 returns field w39 (40).
 func (x Wide) W39() float64 {
@@ -2546,7 +2572,7 @@ func (x Wide) SetW39(v float64) {
 func (x Wide) HasW39() bool { return x.m.Has(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}) }
 
 // ClearW39 clears field w39 (40).
-func (x Wide) ClearW39() { x.m.ClearScalar(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}) }
+func (x Wide) ClearW39() { x.m.ClearScalarValue(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}, 8) }
 
 // WideView reads the singular scalar fields of a Wide in place with
 // loads the compiler inlines, for loops over many
@@ -3200,7 +3226,7 @@ func (x Everything) SetMode(v Everything_Mode) {
 func (x Everything) HasMode() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 48}) }
 
 // ClearMode clears field mode (9).
-func (x Everything) ClearMode() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 48}) }
+func (x Everything) ClearMode() { x.m.ClearScalarValue(phaserimpl.Field{Number: 9, Offset: 48}, 4) }
 
 // Modes returns the list handle of repeated field modes (10).
 func (x Everything) Modes() runtime.List[Everything_Mode] {
@@ -3221,7 +3247,9 @@ func (x Everything) SetLevel(v importedpbphaser.Level) {
 func (x Everything) HasLevel() bool { return x.m.Has(phaserimpl.Field{Number: 11, Offset: 64, ID: 1}) }
 
 // ClearLevel clears field level (11).
-func (x Everything) ClearLevel() { x.m.ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, ID: 1}) }
+func (x Everything) ClearLevel() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 11, Offset: 64, ID: 1}, 4)
+}
 
 // Levels returns the list handle of repeated field levels (12).
 func (x Everything) Levels() runtime.List[importedpbphaser.Level] {
@@ -3789,7 +3817,9 @@ func (x Everything) HasClear_() bool {
 }
 
 // ClearClear_ clears field clear (61).
-func (x Everything) ClearClear_() { x.m.ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, ID: 2}) }
+func (x Everything) ClearClear_() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 61, Offset: 172, ID: 2}, 4)
+}
 
 // Msg_ returns a copy of field msg (62).
 func (x Everything) Msg_() string {
@@ -3902,7 +3932,9 @@ func (x Everything) SetValue(v int32) {
 func (x Everything) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 65, Offset: 188, ID: 3}) }
 
 // ClearValue clears field value (65).
-func (x Everything) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, ID: 3}) }
+func (x Everything) ClearValue() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 65, Offset: 188, ID: 3}, 4)
+}
 
 // HasValue_ returns field has_value (66).
 func (x Everything) HasValue_() bool {
@@ -3921,7 +3953,7 @@ func (x Everything) HasHasValue_() bool {
 
 // ClearHasValue_ clears field has_value (66).
 func (x Everything) ClearHasValue_() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 66, Offset: 192, ID: 4})
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 66, Offset: 192, ID: 4}, 1)
 }
 
 // Err_ returns field err (67).
@@ -3934,7 +3966,9 @@ func (x Everything) SetErr_(v uint32) { x.m.Set32(phaserimpl.Field{Number: 67, O
 func (x Everything) HasErr_() bool { return x.m.Has(phaserimpl.Field{Number: 67, Offset: 196, ID: 5}) }
 
 // ClearErr_ clears field err (67).
-func (x Everything) ClearErr_() { x.m.ClearScalar(phaserimpl.Field{Number: 67, Offset: 196, ID: 5}) }
+func (x Everything) ClearErr_() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 67, Offset: 196, ID: 5}, 4)
+}
 
 // Failed_ returns field failed (68).
 func (x Everything) Failed_() bool {
@@ -3952,7 +3986,9 @@ func (x Everything) HasFailed_() bool {
 }
 
 // ClearFailed_ clears field failed (68).
-func (x Everything) ClearFailed_() { x.m.ClearScalar(phaserimpl.Field{Number: 68, Offset: 200, ID: 6}) }
+func (x Everything) ClearFailed_() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 68, Offset: 200, ID: 6}, 1)
+}
 
 // ToProto_ returns a copy of field to_proto (69).
 func (x Everything) ToProto_() string {
@@ -4321,7 +4357,7 @@ func (x Everything_CountsEntry) HasValue() bool {
 
 // ClearValue clears field value (2).
 func (x Everything_CountsEntry) ClearValue() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12})
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 12}, 4)
 }
 
 // Everything_CountsEntryView reads the singular scalar fields of a Everything_CountsEntry in place with
@@ -4547,7 +4583,9 @@ func (x Everything_ByIdEntry) SetKey(v int64) {
 func (x Everything_ByIdEntry) HasKey() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearKey clears field key (1).
-func (x Everything_ByIdEntry) ClearKey() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Everything_ByIdEntry) ClearKey() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8)
+}
 
 // Value returns (a default message if absent) field value (2).
 func (x Everything_ByIdEntry) Value() Inner {
@@ -4799,7 +4837,7 @@ func (x Everything_RemoteByNumEntry) HasKey() bool {
 
 // ClearKey clears field key (1).
 func (x Everything_RemoteByNumEntry) ClearKey() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8})
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4)
 }
 
 // Value returns (a default message if absent) field value (2).

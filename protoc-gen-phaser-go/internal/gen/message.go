@@ -368,7 +368,9 @@ func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout
 	g.P(recv, "Has", n, "() bool { return x.m.Has(", fl, ") }")
 	g.P()
 	g.doc("Clear"+n, f, "clears")
-	g.P(recv, "Clear", n, "() { x.m.ClearScalar(", fl, ") }")
+	// With its size, so that a payload that scrubs zeroes the value too.
+	size := map[string]string{"8": "1", "32": "4", "64": "8"}[s.width]
+	g.P(recv, "Clear", n, "() { x.m.ClearScalarValue(", fl, ", ", size, ") }")
 	g.P()
 }
 

@@ -172,7 +172,7 @@ func (x Duration) SetSeconds(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Of
 func (x Duration) HasSeconds() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearSeconds clears field seconds (1).
-func (x Duration) ClearSeconds() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Duration) ClearSeconds() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Nanos returns field nanos (2).
 func (x Duration) Nanos() int32 {
@@ -188,7 +188,9 @@ func (x Duration) SetNanos(v int32) {
 func (x Duration) HasNanos() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearNanos clears field nanos (2).
-func (x Duration) ClearNanos() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Duration) ClearNanos() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 4)
+}
 
 // DurationView reads the singular scalar fields of a Duration in place with
 // loads the compiler inlines, for loops over many

@@ -174,7 +174,7 @@ func (x Timestamp) SetSeconds(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, O
 func (x Timestamp) HasSeconds() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearSeconds clears field seconds (1).
-func (x Timestamp) ClearSeconds() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Timestamp) ClearSeconds() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Nanos returns field nanos (2).
 func (x Timestamp) Nanos() int32 {
@@ -190,7 +190,9 @@ func (x Timestamp) SetNanos(v int32) {
 func (x Timestamp) HasNanos() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearNanos clears field nanos (2).
-func (x Timestamp) ClearNanos() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Timestamp) ClearNanos() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 4)
+}
 
 // TimestampView reads the singular scalar fields of a Timestamp in place with
 // loads the compiler inlines, for loops over many

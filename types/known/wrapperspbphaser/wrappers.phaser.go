@@ -186,7 +186,7 @@ func (x DoubleValue) SetValue(v float64) {
 func (x DoubleValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x DoubleValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x DoubleValue) ClearValue() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // DoubleValueView reads the singular scalar fields of a DoubleValue in place with
 // loads the compiler inlines, for loops over many
@@ -391,7 +391,7 @@ func (x FloatValue) SetValue(v float32) {
 func (x FloatValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x FloatValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x FloatValue) ClearValue() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // FloatValueView reads the singular scalar fields of a FloatValue in place with
 // loads the compiler inlines, for loops over many
@@ -590,7 +590,7 @@ func (x Int64Value) SetValue(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Of
 func (x Int64Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x Int64Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Int64Value) ClearValue() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Int64ValueView reads the singular scalar fields of a Int64Value in place with
 // loads the compiler inlines, for loops over many
@@ -791,7 +791,7 @@ func (x UInt64Value) SetValue(v uint64) { x.m.Set64(phaserimpl.Field{Number: 1, 
 func (x UInt64Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x UInt64Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x UInt64Value) ClearValue() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // UInt64ValueView reads the singular scalar fields of a UInt64Value in place with
 // loads the compiler inlines, for loops over many
@@ -990,7 +990,7 @@ func (x Int32Value) SetValue(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Of
 func (x Int32Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x Int32Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Int32Value) ClearValue() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // Int32ValueView reads the singular scalar fields of a Int32Value in place with
 // loads the compiler inlines, for loops over many
@@ -1191,7 +1191,7 @@ func (x UInt32Value) SetValue(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, 
 func (x UInt32Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x UInt32Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x UInt32Value) ClearValue() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // UInt32ValueView reads the singular scalar fields of a UInt32Value in place with
 // loads the compiler inlines, for loops over many
@@ -1392,7 +1392,7 @@ func (x BoolValue) SetValue(v bool) {
 func (x BoolValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x BoolValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x BoolValue) ClearValue() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 1) }
 
 // BoolValueView reads the singular scalar fields of a BoolValue in place with
 // loads the compiler inlines, for loops over many

@@ -245,7 +245,9 @@ func (x SmallStruct) SetBirthDay(v int64) {
 func (x SmallStruct) HasBirthDay() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16}) }
 
 // ClearBirthDay clears field birth_day (2).
-func (x SmallStruct) ClearBirthDay() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16}) }
+func (x SmallStruct) ClearBirthDay() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16}, 8)
+}
 
 // Phone returns a copy of field phone (3).
 func (x SmallStruct) Phone() string {
@@ -294,7 +296,9 @@ func (x SmallStruct) HasSiblings() bool {
 }
 
 // ClearSiblings clears field siblings (4).
-func (x SmallStruct) ClearSiblings() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}) }
+func (x SmallStruct) ClearSiblings() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}, 4)
+}
 
 // Spouse returns field spouse (5).
 func (x SmallStruct) Spouse() bool {
@@ -310,7 +314,9 @@ func (x SmallStruct) SetSpouse(v bool) {
 func (x SmallStruct) HasSpouse() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
 
 // ClearSpouse clears field spouse (5).
-func (x SmallStruct) ClearSpouse() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x SmallStruct) ClearSpouse() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}, 1)
+}
 
 // Money returns field money (6).
 func (x SmallStruct) Money() float64 {
@@ -326,7 +332,9 @@ func (x SmallStruct) SetMoney(v float64) {
 func (x SmallStruct) HasMoney() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}) }
 
 // ClearMoney clears field money (6).
-func (x SmallStruct) ClearMoney() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}) }
+func (x SmallStruct) ClearMoney() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}, 8)
+}
 
 // SmallStructView reads the singular scalar fields of a SmallStruct in place with
 // loads the compiler inlines, for loops over many
@@ -553,7 +561,7 @@ func (x Header) SetSeq(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset:
 func (x Header) HasSeq() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearSeq clears field seq (1).
-func (x Header) ClearSeq() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Header) ClearSeq() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // Stamp returns (a default message if absent) field stamp (2).
 func (x Header) Stamp() timestamppbphaser.Timestamp {
@@ -804,7 +812,7 @@ func (x Quaternion) SetX(v float64) {
 func (x Quaternion) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Quaternion) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) ClearX() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
@@ -820,7 +828,7 @@ func (x Quaternion) SetY(v float64) {
 func (x Quaternion) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Quaternion) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) ClearY() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 8) }
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
@@ -836,7 +844,7 @@ func (x Quaternion) SetZ(v float64) {
 func (x Quaternion) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Quaternion) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) ClearZ() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, 8) }
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
@@ -852,7 +860,7 @@ func (x Quaternion) SetW(v float64) {
 func (x Quaternion) HasW() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // ClearW clears field w (4).
-func (x Quaternion) ClearW() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) ClearW() { x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}, 8) }
 
 // QuaternionView reads the singular scalar fields of a Quaternion in place with
 // loads the compiler inlines, for loops over many
@@ -1075,7 +1083,7 @@ func (x Vector3) SetX(v float64) {
 func (x Vector3) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Vector3) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Vector3) ClearX() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
@@ -1091,7 +1099,7 @@ func (x Vector3) SetY(v float64) {
 func (x Vector3) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Vector3) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) ClearY() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 8) }
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
@@ -1107,7 +1115,7 @@ func (x Vector3) SetZ(v float64) {
 func (x Vector3) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Vector3) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) ClearZ() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, 8) }
 
 // Vector3View reads the singular scalar fields of a Vector3 in place with
 // loads the compiler inlines, for loops over many
@@ -1619,7 +1627,7 @@ func (x PointField) SetOffset(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, 
 func (x PointField) HasOffset() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearOffset clears field offset (2).
-func (x PointField) ClearOffset() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x PointField) ClearOffset() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 12}, 4) }
 
 // Datatype returns field datatype (3).
 func (x PointField) Datatype() uint32 {
@@ -1637,7 +1645,9 @@ func (x PointField) HasDatatype() bool {
 }
 
 // ClearDatatype clears field datatype (3).
-func (x PointField) ClearDatatype() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) ClearDatatype() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, 4)
+}
 
 // Count returns field count (4).
 func (x PointField) Count() uint32 { return x.m.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
@@ -1649,7 +1659,9 @@ func (x PointField) SetCount(v uint32) { x.m.Set32(phaserimpl.Field{Number: 4, O
 func (x PointField) HasCount() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // ClearCount clears field count (4).
-func (x PointField) ClearCount() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) ClearCount() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}, 4)
+}
 
 // PointFieldView reads the singular scalar fields of a PointField in place with
 // loads the compiler inlines, for loops over many
@@ -1864,7 +1876,7 @@ func (x Point) SetX(v float32) {
 func (x Point) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Point) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Point) ClearX() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // Y returns field y (2).
 func (x Point) Y() float32 {
@@ -1880,7 +1892,7 @@ func (x Point) SetY(v float32) {
 func (x Point) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Point) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}) }
+func (x Point) ClearY() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}, 4) }
 
 // Z returns field z (3).
 func (x Point) Z() float32 {
@@ -1896,7 +1908,7 @@ func (x Point) SetZ(v float32) {
 func (x Point) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Point) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}) }
+func (x Point) ClearZ() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}, 4) }
 
 // Intensity returns field intensity (4).
 func (x Point) Intensity() float32 {
@@ -1912,7 +1924,9 @@ func (x Point) SetIntensity(v float32) {
 func (x Point) HasIntensity() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}) }
 
 // ClearIntensity clears field intensity (4).
-func (x Point) ClearIntensity() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}) }
+func (x Point) ClearIntensity() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}, 4)
+}
 
 // PointView reads the singular scalar fields of a Point in place with
 // loads the compiler inlines, for loops over many
@@ -2152,7 +2166,7 @@ func (x Cloud) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offse
 func (x Cloud) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // ClearHeight clears field height (2).
-func (x Cloud) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x Cloud) ClearHeight() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 8}, 4) }
 
 // Width returns field width (3).
 func (x Cloud) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
@@ -2164,7 +2178,7 @@ func (x Cloud) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset
 func (x Cloud) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // ClearWidth clears field width (3).
-func (x Cloud) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Cloud) ClearWidth() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, 4) }
 
 // Fields returns the list handle of repeated field fields (4).
 func (x Cloud) Fields() PointFieldList {
@@ -2185,7 +2199,9 @@ func (x Cloud) SetIsBigendian(v bool) {
 func (x Cloud) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) }
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Cloud) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) }
+func (x Cloud) ClearIsBigendian() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}, 1)
+}
 
 // PointStep returns field point_step (6).
 func (x Cloud) PointStep() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
@@ -2197,7 +2213,9 @@ func (x Cloud) SetPointStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Of
 func (x Cloud) HasPointStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
 
 // ClearPointStep clears field point_step (6).
-func (x Cloud) ClearPointStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x Cloud) ClearPointStep() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}, 4)
+}
 
 // RowStep returns field row_step (7).
 func (x Cloud) RowStep() uint32 { return x.m.Get32(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}) }
@@ -2209,7 +2227,9 @@ func (x Cloud) SetRowStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 7, Offs
 func (x Cloud) HasRowStep() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}) }
 
 // ClearRowStep clears field row_step (7).
-func (x Cloud) ClearRowStep() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}) }
+func (x Cloud) ClearRowStep() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}, 4)
+}
 
 // Data returns a copy of field data (8).
 func (x Cloud) Data() []byte {
@@ -2247,7 +2267,9 @@ func (x Cloud) SetIsDense(v bool) {
 func (x Cloud) HasIsDense() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) }
 
 // ClearIsDense clears field is_dense (9).
-func (x Cloud) ClearIsDense() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) }
+func (x Cloud) ClearIsDense() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}, 1)
+}
 
 // Points returns the list handle of repeated field points (10).
 func (x Cloud) Points() PointList {
@@ -2504,7 +2526,7 @@ func (x Image) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offse
 func (x Image) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // ClearHeight clears field height (2).
-func (x Image) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x Image) ClearHeight() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 8}, 4) }
 
 // Width returns field width (3).
 func (x Image) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
@@ -2516,7 +2538,7 @@ func (x Image) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset
 func (x Image) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // ClearWidth clears field width (3).
-func (x Image) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Image) ClearWidth() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, 4) }
 
 // Encoding returns a copy of field encoding (4).
 func (x Image) Encoding() string {
@@ -2557,7 +2579,9 @@ func (x Image) SetIsBigendian(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, 
 func (x Image) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Image) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
+func (x Image) ClearIsBigendian() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}, 4)
+}
 
 // Step returns field step (6).
 func (x Image) Step() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
@@ -2569,7 +2593,7 @@ func (x Image) SetStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset:
 func (x Image) HasStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
 
 // ClearStep clears field step (6).
-func (x Image) ClearStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+func (x Image) ClearStep() { x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}, 4) }
 
 // Data returns a copy of field data (7).
 func (x Image) Data() []byte {

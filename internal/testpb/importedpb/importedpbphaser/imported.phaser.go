@@ -224,7 +224,7 @@ func (x Remote) SetLevel(v Level) { x.m.Set32(phaserimpl.Field{Number: 2, Offset
 func (x Remote) HasLevel() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearLevel clears field level (2).
-func (x Remote) ClearLevel() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Remote) ClearLevel() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 12}, 4) }
 
 // Values returns the list handle of repeated field values (3).
 func (x Remote) Values() runtime.List[float64] {
@@ -453,7 +453,7 @@ func (x Remote_Part) SetN(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offse
 func (x Remote_Part) HasN() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearN clears field n (1).
-func (x Remote_Part) ClearN() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Remote_Part) ClearN() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // Tag returns a copy of field tag (2).
 func (x Remote_Part) Tag() string {

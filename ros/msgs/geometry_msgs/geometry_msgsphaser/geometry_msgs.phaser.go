@@ -190,7 +190,7 @@ func (x Point) SetX(v float64) {
 func (x Point) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Point) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Point) ClearX() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Y returns field y (2).
 func (x Point) Y() float64 {
@@ -206,7 +206,7 @@ func (x Point) SetY(v float64) {
 func (x Point) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Point) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Point) ClearY() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 8) }
 
 // Z returns field z (3).
 func (x Point) Z() float64 {
@@ -222,7 +222,7 @@ func (x Point) SetZ(v float64) {
 func (x Point) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Point) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Point) ClearZ() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, 8) }
 
 // PointView reads the singular scalar fields of a Point in place with
 // loads the compiler inlines, for loops over many
@@ -451,7 +451,7 @@ func (x Quaternion) SetX(v float64) {
 func (x Quaternion) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Quaternion) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) ClearX() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
@@ -467,7 +467,7 @@ func (x Quaternion) SetY(v float64) {
 func (x Quaternion) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Quaternion) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) ClearY() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 8) }
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
@@ -483,7 +483,7 @@ func (x Quaternion) SetZ(v float64) {
 func (x Quaternion) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Quaternion) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) ClearZ() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, 8) }
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
@@ -499,7 +499,7 @@ func (x Quaternion) SetW(v float64) {
 func (x Quaternion) HasW() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // ClearW clears field w (4).
-func (x Quaternion) ClearW() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) ClearW() { x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}, 8) }
 
 // QuaternionView reads the singular scalar fields of a Quaternion in place with
 // loads the compiler inlines, for loops over many
@@ -949,7 +949,7 @@ func (x Vector3) SetX(v float64) {
 func (x Vector3) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Vector3) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Vector3) ClearX() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 8) }
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
@@ -965,7 +965,7 @@ func (x Vector3) SetY(v float64) {
 func (x Vector3) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Vector3) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) ClearY() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, 8) }
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
@@ -981,7 +981,7 @@ func (x Vector3) SetZ(v float64) {
 func (x Vector3) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Vector3) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) ClearZ() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, 8) }
 
 // Vector3View reads the singular scalar fields of a Vector3 in place with
 // loads the compiler inlines, for loops over many

@@ -520,7 +520,7 @@ func (x Image) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offse
 func (x Image) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // ClearHeight clears field height (2).
-func (x Image) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x Image) ClearHeight() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 8}, 4) }
 
 // Width returns field width (3).
 func (x Image) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
@@ -532,7 +532,7 @@ func (x Image) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset
 func (x Image) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // ClearWidth clears field width (3).
-func (x Image) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Image) ClearWidth() { x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, 4) }
 
 // Encoding returns a copy of field encoding (4).
 func (x Image) Encoding() string {
@@ -573,7 +573,9 @@ func (x Image) SetIsBigendian(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, 
 func (x Image) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Image) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
+func (x Image) ClearIsBigendian() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}, 4)
+}
 
 // Step returns field step (6).
 func (x Image) Step() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
@@ -585,7 +587,7 @@ func (x Image) SetStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset:
 func (x Image) HasStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
 
 // ClearStep clears field step (6).
-func (x Image) ClearStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+func (x Image) ClearStep() { x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}, 4) }
 
 // Data returns a copy of field data (7).
 func (x Image) Data() []byte {
@@ -869,7 +871,7 @@ func (x PointField) SetOffset(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, 
 func (x PointField) HasOffset() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearOffset clears field offset (2).
-func (x PointField) ClearOffset() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x PointField) ClearOffset() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 12}, 4) }
 
 // Datatype returns field datatype (3).
 func (x PointField) Datatype() uint32 {
@@ -887,7 +889,9 @@ func (x PointField) HasDatatype() bool {
 }
 
 // ClearDatatype clears field datatype (3).
-func (x PointField) ClearDatatype() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) ClearDatatype() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, 4)
+}
 
 // Count returns field count (4).
 func (x PointField) Count() uint32 { return x.m.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
@@ -899,7 +903,9 @@ func (x PointField) SetCount(v uint32) { x.m.Set32(phaserimpl.Field{Number: 4, O
 func (x PointField) HasCount() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // ClearCount clears field count (4).
-func (x PointField) ClearCount() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) ClearCount() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}, 4)
+}
 
 // PointFieldView reads the singular scalar fields of a PointField in place with
 // loads the compiler inlines, for loops over many
@@ -1151,7 +1157,7 @@ func (x PointCloud2) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2,
 func (x PointCloud2) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // ClearHeight clears field height (2).
-func (x PointCloud2) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x PointCloud2) ClearHeight() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 8}, 4) }
 
 // Width returns field width (3).
 func (x PointCloud2) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
@@ -1163,7 +1169,9 @@ func (x PointCloud2) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, 
 func (x PointCloud2) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // ClearWidth clears field width (3).
-func (x PointCloud2) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x PointCloud2) ClearWidth() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, 4)
+}
 
 // Fields returns the list handle of repeated field fields (4).
 func (x PointCloud2) Fields() PointFieldList {
@@ -1187,7 +1195,7 @@ func (x PointCloud2) HasIsBigendian() bool {
 
 // ClearIsBigendian clears field is_bigendian (5).
 func (x PointCloud2) ClearIsBigendian() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}, 1)
 }
 
 // PointStep returns field point_step (6).
@@ -1207,7 +1215,7 @@ func (x PointCloud2) HasPointStep() bool {
 
 // ClearPointStep clears field point_step (6).
 func (x PointCloud2) ClearPointStep() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}, 4)
 }
 
 // RowStep returns field row_step (7).
@@ -1226,7 +1234,9 @@ func (x PointCloud2) HasRowStep() bool {
 }
 
 // ClearRowStep clears field row_step (7).
-func (x PointCloud2) ClearRowStep() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}) }
+func (x PointCloud2) ClearRowStep() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}, 4)
+}
 
 // Data returns a copy of field data (8).
 func (x PointCloud2) Data() []byte {
@@ -1270,7 +1280,9 @@ func (x PointCloud2) HasIsDense() bool {
 }
 
 // ClearIsDense clears field is_dense (9).
-func (x PointCloud2) ClearIsDense() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) }
+func (x PointCloud2) ClearIsDense() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}, 1)
+}
 
 // PointCloud2View reads the singular scalar fields of a PointCloud2 in place with
 // loads the compiler inlines, for loops over many
@@ -1556,7 +1568,7 @@ func (x LaserScan) SetAngleMin(v float32) {
 func (x LaserScan) HasAngleMin() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // ClearAngleMin clears field angle_min (2).
-func (x LaserScan) ClearAngleMin() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x LaserScan) ClearAngleMin() { x.m.ClearScalarValue(phaserimpl.Field{Number: 2, Offset: 8}, 4) }
 
 // AngleMax returns field angle_max (3).
 func (x LaserScan) AngleMax() float32 {
@@ -1572,7 +1584,9 @@ func (x LaserScan) SetAngleMax(v float32) {
 func (x LaserScan) HasAngleMax() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // ClearAngleMax clears field angle_max (3).
-func (x LaserScan) ClearAngleMax() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x LaserScan) ClearAngleMax() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, 4)
+}
 
 // AngleIncrement returns field angle_increment (4).
 func (x LaserScan) AngleIncrement() float32 {
@@ -1591,7 +1605,7 @@ func (x LaserScan) HasAngleIncrement() bool {
 
 // ClearAngleIncrement clears field angle_increment (4).
 func (x LaserScan) ClearAngleIncrement() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 16, ID: 2})
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 4, Offset: 16, ID: 2}, 4)
 }
 
 // TimeIncrement returns field time_increment (5).
@@ -1611,7 +1625,7 @@ func (x LaserScan) HasTimeIncrement() bool {
 
 // ClearTimeIncrement clears field time_increment (5).
 func (x LaserScan) ClearTimeIncrement() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, ID: 3})
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 5, Offset: 20, ID: 3}, 4)
 }
 
 // ScanTime returns field scan_time (6).
@@ -1628,7 +1642,9 @@ func (x LaserScan) SetScanTime(v float32) {
 func (x LaserScan) HasScanTime() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}) }
 
 // ClearScanTime clears field scan_time (6).
-func (x LaserScan) ClearScanTime() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}) }
+func (x LaserScan) ClearScanTime() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}, 4)
+}
 
 // RangeMin returns field range_min (7).
 func (x LaserScan) RangeMin() float32 {
@@ -1644,7 +1660,9 @@ func (x LaserScan) SetRangeMin(v float32) {
 func (x LaserScan) HasRangeMin() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}) }
 
 // ClearRangeMin clears field range_min (7).
-func (x LaserScan) ClearRangeMin() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}) }
+func (x LaserScan) ClearRangeMin() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}, 4)
+}
 
 // RangeMax returns field range_max (8).
 func (x LaserScan) RangeMax() float32 {
@@ -1660,7 +1678,9 @@ func (x LaserScan) SetRangeMax(v float32) {
 func (x LaserScan) HasRangeMax() bool { return x.m.Has(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}) }
 
 // ClearRangeMax clears field range_max (8).
-func (x LaserScan) ClearRangeMax() { x.m.ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}) }
+func (x LaserScan) ClearRangeMax() {
+	x.m.ClearScalarValue(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}, 4)
+}
 
 // Ranges returns the list handle of repeated field ranges (9).
 func (x LaserScan) Ranges() runtime.List[float32] {

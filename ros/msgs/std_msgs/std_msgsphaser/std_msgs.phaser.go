@@ -187,7 +187,7 @@ func (x Header) SetSeq(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset:
 func (x Header) HasSeq() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearSeq clears field seq (1).
-func (x Header) ClearSeq() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Header) ClearSeq() { x.m.ClearScalarValue(phaserimpl.Field{Number: 1, Offset: 8}, 4) }
 
 // Stamp returns (a default message if absent) field stamp (2).
 func (x Header) Stamp() timestamppbphaser.Timestamp {
