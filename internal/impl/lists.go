@@ -3,6 +3,7 @@ package impl
 import (
 	"iter"
 	"slices"
+	"unsafe"
 )
 
 // Handles on repeated fields. Each holds the message handle and the field;
@@ -156,7 +157,7 @@ func (r Repeated) Failed() bool { return r.m.Failed() }
 // AppendElems appends the elements of repeated scalar field r to dst and
 // returns the extended slice, resolving and bounds-checking the field once.
 func AppendElems[T Scalar](dst []T, r Repeated) []T {
-	size := sizeOf[T]()
+	size := SizeOf[T]()
 	b := r.Elems(size)
 	n := len(b) / int(size)
 	if n == 0 {
@@ -169,7 +170,11 @@ func AppendElems[T Scalar](dst []T, r Repeated) []T {
 
 // StoreElems stores vs as the stored bytes b of len(vs) elements.
 func StoreElems[T Scalar](b []byte, vs []T) {
-	size := sizeOf[T]()
+	size := SizeOf[T]()
+	if !bigEndian && len(vs) > 0 { // a Go bool is stored as 0 or 1, as the payload holds it
+		copy(b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vs))), uintptr(len(vs))*size))
+		return
+	}
 	for k, v := range vs {
 		putBits(b[uintptr(k)*size:], size, ToBits(v))
 	}
@@ -214,14 +219,24 @@ func (l MessageList) Clear() { l.m.ClearMessages(l.f, l.t) }
 
 // All iterates over the elements as At returns them, resolving the field
 // once and, in a v3 payload, checking the element table once for the
-// elements that share it (At does both per element). The elements are
-// those of the list when the iteration starts: writing the elements'
-// fields is fine, but after adding, erasing or clearing elements during the
-// iteration, the elements it yields are unspecified (each reads within the
-// payload's bounds, like any handle).
+// elements that share it (At does both per element): see Cursor. The
+// elements are those of the list when the iteration starts: writing the
+// elements' fields is fine, but after adding, erasing or clearing elements
+// during the iteration, the elements it yields are unspecified (each reads
+// within the payload's bounds, like any handle).
 func (l MessageList) All() iter.Seq2[int, Msg] {
-	// Small enough to inline, so that a range over it allocates nothing.
-	return func(yield func(int, Msg) bool) { l.m.eachMessage(l.f, l.t, yield) }
+	// Inlined with its Cursor into a range over it, which then allocates
+	// nothing and makes no call per element (Cursor).
+	return func(yield func(int, Msg) bool) {
+		c := l.m.cursor(l.f, l.t)
+		for {
+			i := c.i
+			e, ok := c.next((*Cursor).step)
+			if !ok || !yield(i, e) {
+				return
+			}
+		}
+	}
 }
 
 // Insert inserts a new, empty element at index i and returns it.
@@ -250,4 +265,4 @@ func (l MessageList) AppendN(n int, fill func(i int, elem Msg)) bool {
 }
 
 // StoreElem stores v as the stored bytes b[0:SizeOf[T]()] of one element.
-func StoreElem[T Scalar](b []byte, v T) { putBits(b, sizeOf[T](), ToBits(v)) }
+func StoreElem[T Scalar](b []byte, v T) { putBits(b, SizeOf[T](), ToBits(v)) }

@@ -369,6 +369,11 @@ func (g *fileGen) rt(name string) string { return g.ident(runtimePkg, name) }
 // door qualifies a name of package phaserimpl, the door for generated code.
 func (g *fileGen) door(name string) string { return g.ident(doorPkg, name) }
 
+// xm is the engine's handle of the receiver x of a handle method: handle
+// types are defined as phaserimpl.Msg, so that generated code of any
+// package converts one to the other for free.
+func (g *fileGen) xm() string { return g.door("Msg") + "(x)" }
+
 // enum emits a Go enum type.
 func (g *fileGen) enum(e *protogen.Enum) {
 	name := e.GoIdent.GoName
