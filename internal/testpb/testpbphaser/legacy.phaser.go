@@ -503,6 +503,11 @@ func (x Legacy) SetPickNameBytes(v []byte) {
 	phaserimpl.Msg(x).SetMemberBytes(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80}, v)
 }
 
+// AllocatePickName makes active, n bytes long, and returns to fill in place oneof member field pick_name (21).
+func (x Legacy) AllocatePickName(n int) []byte {
+	return x.m.AllocateMember(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, n)
+}
+
 // HasPickName reports whether it is the active member: field pick_name (21).
 func (x Legacy) HasPickName() bool {
 	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 21, Offset: 80})
