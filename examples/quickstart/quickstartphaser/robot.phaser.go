@@ -652,7 +652,7 @@ func (x Robot) SetGoalBytes(v []byte) {
 
 // AllocateGoal makes active, n bytes long, and returns to fill in place oneof member field goal (9).
 func (x Robot) AllocateGoal(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, n)
 }
 
 // HasGoal reports whether it is the active member: field goal (9).

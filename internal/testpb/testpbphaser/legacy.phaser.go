@@ -505,7 +505,7 @@ func (x Legacy) SetPickNameBytes(v []byte) {
 
 // AllocatePickName makes active, n bytes long, and returns to fill in place oneof member field pick_name (21).
 func (x Legacy) AllocatePickName(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80}, n)
 }
 
 // HasPickName reports whether it is the active member: field pick_name (21).

@@ -4001,7 +4001,7 @@ func (x Everything) SetChoiceStringBytes(v []byte) {
 
 // AllocateChoiceString makes active, n bytes long, and returns to fill in place oneof member field choice_string (23).
 func (x Everything) AllocateChoiceString(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232, ID: 3}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232}, n)
 }
 
 // HasChoiceString reports whether it is the active member: field choice_string (23).
@@ -4033,7 +4033,7 @@ func (x Everything) SetChoiceBytes(v []byte) {
 
 // AllocateChoiceBytes makes active, n bytes long, and returns to fill in place oneof member field choice_bytes (24).
 func (x Everything) AllocateChoiceBytes(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232, ID: 4}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232}, n)
 }
 
 // HasChoiceBytes reports whether it is the active member: field choice_bytes (24).
@@ -4154,7 +4154,7 @@ func (x Everything) SetOptStringBytes(v []byte) {
 
 // AllocateOptString makes active, n bytes long, and returns to fill in place oneof member field opt_string (31).
 func (x Everything) AllocateOptString(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, n)
 }
 
 // HasOptString reports whether it is the active member: field opt_string (31).
@@ -4276,7 +4276,7 @@ func (x Everything) SetOptBytes(v []byte) {
 
 // AllocateOptBytes makes active, n bytes long, and returns to fill in place oneof member field opt_bytes (36).
 func (x Everything) AllocateOptBytes(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, n)
 }
 
 // HasOptBytes reports whether it is the active member: field opt_bytes (36).

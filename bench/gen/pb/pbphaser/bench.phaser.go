@@ -2602,13 +2602,13 @@ var phaserType_Image = file_bench_proto.Type("bench.Image")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Image reads as the default
 // message and ignores writes.
-type Image struct{ m phaserimpl.Msg }
+type Image phaserimpl.Msg
 
 // NewImage creates a Image in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewImage(opts ...runtime.Options) Image {
-	return Image{phaserimpl.New(phaserType_Image, opts)}
+	return Image(phaserimpl.New(phaserType_Image, opts))
 }
 
 // NewImageIn creates a Image in caller memory, such as a shared-memory
@@ -2616,7 +2616,7 @@ func NewImage(opts ...runtime.Options) Image {
 // reports it. It returns an error if mem cannot hold the message.
 func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
 	m, err := phaserimpl.NewIn(phaserType_Image, mem, opts)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ReadImage returns a read-only Image over received payload bytes. Every
@@ -2624,7 +2624,7 @@ func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadImage(data []byte) (Image, error) {
 	m, err := phaserimpl.Read(phaserType_Image, data)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ReadImageInto is ReadImage reusing p, so that a reader of many payloads
@@ -2632,53 +2632,55 @@ func ReadImage(data []byte) (Image, error) {
 // invalid.
 func ReadImageInto(p *runtime.Payload, data []byte) (Image, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Image, data)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // OpenImage continues writing a payload that holds a Image (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenImage(mem []byte) (Image, error) {
 	m, err := phaserimpl.Open(phaserType_Image, mem)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ImageOf returns the Image that m, the untyped handle of a bench.Image,
 // refers to.
-func ImageOf(m runtime.Msg) Image { return Image{phaserimpl.Static(m, phaserType_Image)} }
+func ImageOf(m runtime.Msg) Image { return Image(phaserimpl.Static(m, phaserType_Image)) }
 
 // PhaserType returns the runtime type of Image.
 func (Image) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Image) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Image) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Image) }
+func (x Image) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Image) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Image) IsPresent() bool { return x.m.IsPresent() }
+func (x Image) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Image) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Image) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Image) Failed() bool { return x.m.Failed() }
+func (x Image) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Image) Err() error { return x.m.Err() }
+func (x Image) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Image) Clear() { x.m.Clear(phaserType_Image) }
+func (x Image) Clear() { phaserimpl.Msg(x).Clear(phaserType_Image) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Image) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Image) }
+func (x Image) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Image)
+}
 
 // ImageFromAny returns the Image held by an Any and whether it holds one.
 func ImageFromAny(a runtime.Any) (Image, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Image)
-	return Image{m}, ok
+	return Image(m), ok
 }
 
 // MutableAnyImage makes an Any hold a new, empty Image and returns it.
-func MutableAnyImage(a runtime.Any) Image { return Image{phaserimpl.MutableAny(a, phaserType_Image)} }
+func MutableAnyImage(a runtime.Any) Image { return Image(phaserimpl.MutableAny(a, phaserType_Image)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -2719,199 +2721,262 @@ func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Image) CopyFrom(src Image) bool { return x.m.CopyFrom(phaserType_Image, src.m) }
+func (x Image) CopyFrom(src Image) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Image, phaserimpl.Msg(src))
+}
 
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() Header {
-	return Header{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
 }
 
 // MutableHeader returns, creating it if absent, field header (1).
 func (x Image) MutableHeader() Header {
-	return Header{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
 }
 
 // HasHeader reports the presence of field header (1).
-func (x Image) HasHeader() bool { return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Image) HasHeader() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearHeader clears and frees field header (1).
 func (x Image) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
 }
 
 // Height returns field height (2).
-func (x Image) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Image) Height() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // SetHeight sets field height (2).
-func (x Image) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Image) SetHeight(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasHeight reports the presence of field height (2).
-func (x Image) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Image) HasHeight() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // ClearHeight clears field height (2).
-func (x Image) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Image) ClearHeight() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (x Image) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Image) Width() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // SetWidth sets field width (3).
-func (x Image) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, v) }
+func (x Image) SetWidth(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
+}
 
 // HasWidth reports the presence of field width (3).
-func (x Image) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Image) HasWidth() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearWidth clears field width (3).
-func (x Image) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Image) ClearWidth() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Encoding returns a copy of field encoding (4).
 func (x Image) Encoding() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 4, Offset: 20}))
 }
 
 // EncodingBytes returns without copying field encoding (4).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Image) EncodingBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
 }
 
 // SetEncoding sets field encoding (4).
-func (x Image) SetEncoding(v string) { x.m.SetString(phaserimpl.Field{Number: 4, Offset: 20}, v) }
+func (x Image) SetEncoding(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 4, Offset: 20}, v)
+}
 
 // SetEncodingBytes sets from bytes (which may alias the payload) field encoding (4).
-func (x Image) SetEncodingBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v) }
+func (x Image) SetEncodingBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
+}
 
 // AllocateEncoding makes n bytes long and returns them to fill in place: field encoding (4).
 func (x Image) AllocateEncoding(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 4, Offset: 20}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 4, Offset: 20}, n)
 }
 
 // HasEncoding reports the presence of field encoding (4).
-func (x Image) HasEncoding() bool { return x.m.HasString(phaserimpl.Field{Number: 4, Offset: 20}) }
+func (x Image) HasEncoding() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 4, Offset: 20})
+}
 
 // ClearEncoding clears field encoding (4).
-func (x Image) ClearEncoding() { x.m.ClearString(phaserimpl.Field{Number: 4, Offset: 20}) }
+func (x Image) ClearEncoding() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 4, Offset: 20})
+}
 
 // IsBigendian returns field is_bigendian (5).
-func (x Image) IsBigendian() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) }
+func (x Image) IsBigendian() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // SetIsBigendian sets field is_bigendian (5).
-func (x Image) SetIsBigendian(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}, v) }
+func (x Image) SetIsBigendian(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, v)
+}
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
-func (x Image) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) }
+func (x Image) HasIsBigendian() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Image) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) }
+func (x Image) ClearIsBigendian() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // Step returns field step (6).
-func (x Image) Step() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x Image) Step() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // SetStep sets field step (6).
-func (x Image) SetStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}, v) }
+func (x Image) SetStep(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, v)
+}
 
 // HasStep reports the presence of field step (6).
-func (x Image) HasStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x Image) HasStep() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // ClearStep clears field step (6).
-func (x Image) ClearStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x Image) ClearStep() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // Data returns a copy of field data (7).
 func (x Image) Data() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 32})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 32})...)
 }
 
 // DataBytes returns without copying field data (7).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Image) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 32}) }
+func (x Image) DataBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 32})
+}
 
 // SetData sets (v may alias the payload) field data (7).
-func (x Image) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 7, Offset: 32}, v) }
+func (x Image) SetData(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 7, Offset: 32}, v)
+}
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (7).
 func (x Image) AllocateData(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 7, Offset: 32}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 7, Offset: 32}, n)
 }
 
 // HasData reports the presence of field data (7).
-func (x Image) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 7, Offset: 32}) }
+func (x Image) HasData() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 7, Offset: 32})
+}
 
 // ClearData clears field data (7).
-func (x Image) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 7, Offset: 32}) }
+func (x Image) ClearData() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 7, Offset: 32}) }
 
 // ImageView reads the singular scalar fields of a Image in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type ImageView struct{ v phaserimpl.View }
+type ImageView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Image) View() ImageView { return ImageView{x.m.ViewOf(phaserType_Image)} }
+func (x Image) View() ImageView { return ImageView(phaserimpl.Msg(x).ViewOf(phaserType_Image)) }
 
 // Height returns field height (2).
-func (v ImageView) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v ImageView) Height() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // HasHeight reports the presence of field height (2).
-func (v ImageView) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v ImageView) HasHeight() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (v ImageView) Width() uint32 { return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v ImageView) Width() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // HasWidth reports the presence of field width (3).
-func (v ImageView) HasWidth() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v ImageView) HasWidth() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // IsBigendian returns field is_bigendian (5).
 func (v ImageView) IsBigendian() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v ImageView) HasIsBigendian() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // Step returns field step (6).
-func (v ImageView) Step() uint32 { return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (v ImageView) Step() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // HasStep reports the presence of field step (6).
-func (v ImageView) HasStep() bool { return v.v.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (v ImageView) HasStep() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // ImageList is a handle on a repeated field of Image messages.
-type ImageList struct{ l phaserimpl.MessageList }
-
-// ImageListOf wraps a list handle, for the generated code of other packages.
-func ImageListOf(l phaserimpl.MessageList) ImageList { return ImageList{l} }
+type ImageList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l ImageList) Len() int { return l.l.Len() }
+func (l ImageList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImageList) At(i int) Image { return Image{l.l.At(i)} }
+func (l ImageList) At(i int) Image { return Image(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImageList) Mutable(i int) Image { return Image{l.l.Mutable(i)} }
+func (l ImageList) Mutable(i int) Image { return Image(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l ImageList) Append() Image { return Image{l.l.Append()} }
+func (l ImageList) Append() Image { return Image(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImageList) Allocate(n int) { l.l.Allocate(n) }
+func (l ImageList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImageList) Reserve(n int) { l.l.Reserve(n) }
+func (l ImageList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImageList) Resize(n int) { l.l.Resize(n) }
+func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImageList) Clear() { l.l.Clear() }
+func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImageList) All() iter.Seq2[int, Image] {
 	return func(yield func(int, Image) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Image{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Image(m)) {
+				return
+			}
+		}
 	}
 }
