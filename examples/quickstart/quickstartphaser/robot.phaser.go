@@ -48,6 +48,8 @@ var (
 )
 
 // Mode is the enum example.quickstart.Mode.
+//
+// Mode is what a robot is doing.
 type Mode int32
 
 // Values of Mode.
@@ -72,6 +74,8 @@ func (x Mode) String() string {
 
 var phaserType_Pose = file_robot_proto.Type("example.quickstart.Pose")
 
+// Pose is a position on the floor plan.
+//
 // Pose is a handle on a example.quickstart.Pose message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Pose reads as the default
@@ -200,6 +204,8 @@ func (x Pose) CopyFrom(src Pose) bool {
 }
 
 // X returns field x (1).
+//
+// metres east of the origin
 func (x Pose) X() float64 {
 	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -220,6 +226,8 @@ func (x Pose) ClearX() {
 }
 
 // Y returns field y (2).
+//
+// metres north of the origin
 func (x Pose) Y() float64 {
 	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
@@ -240,6 +248,8 @@ func (x Pose) ClearY() {
 }
 
 // Theta returns field theta (3).
+//
+// heading, radians counterclockwise from east
 func (x Pose) Theta() float64 {
 	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
@@ -270,6 +280,8 @@ type PoseView phaserimpl.View
 func (x Pose) View() PoseView { return PoseView(phaserimpl.Msg(x).ViewOf(phaserType_Pose)) }
 
 // X returns field x (1).
+//
+// metres east of the origin
 func (v PoseView) X() float64 {
 	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -280,6 +292,8 @@ func (v PoseView) HasX() bool {
 }
 
 // Y returns field y (2).
+//
+// metres north of the origin
 func (v PoseView) Y() float64 {
 	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
@@ -290,6 +304,8 @@ func (v PoseView) HasY() bool {
 }
 
 // Theta returns field theta (3).
+//
+// heading, radians counterclockwise from east
 func (v PoseView) Theta() float64 {
 	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
@@ -340,6 +356,8 @@ func (l PoseList) All() iter.Seq2[int, Pose] {
 
 var phaserType_Robot = file_robot_proto.Type("example.quickstart.Robot")
 
+// Robot is the state a robot publishes.
+//
 // Robot is a handle on a example.quickstart.Robot message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Robot reads as the default
@@ -470,6 +488,8 @@ func (x Robot) CopyFrom(src Robot) bool {
 var phaserUnion_Robot_Task = phaserType_Robot.Unions()[0]
 
 // Robot_TaskCase is the field number of the active member of oneof task, or 0.
+//
+// What the robot is doing next.
 type Robot_TaskCase uint32
 
 // Cases of oneof task.
@@ -594,6 +614,8 @@ func (x Robot) ClearPose() {
 }
 
 // Stamp returns (a default message if absent) field stamp (5).
+//
+// When the state was measured.
 func (x Robot) Stamp() timestamppbphaser.Timestamp {
 	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp))
 }
@@ -614,11 +636,15 @@ func (x Robot) ClearStamp() {
 }
 
 // BatteryCells returns the list handle of repeated field battery_cells (6).
+//
+// volts, one per cell
 func (x Robot) BatteryCells() runtime.List[float32] {
 	return phaserimpl.List[float32](phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 32})
 }
 
 // Path returns the list handle of repeated field path (7).
+//
+// The planned path, nearest point first.
 func (x Robot) Path() PoseList {
 	return PoseList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose))
 }
@@ -629,6 +655,8 @@ func (x Robot) Tags() runtime.StringList {
 }
 
 // Goal returns a copy of field goal (9).
+//
+// a named place to drive to
 func (x Robot) Goal() string {
 	return string(phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 9, Offset: 56}))
 }
@@ -666,6 +694,8 @@ func (x Robot) ClearGoal() {
 }
 
 // Dock returns oneof member field dock (10).
+//
+// the charging dock to go to
 func (x Robot) Dock() uint32 {
 	return phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 10, Offset: 56})
 }

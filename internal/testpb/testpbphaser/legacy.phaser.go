@@ -3,9 +3,6 @@
 // 	protoc-gen-phaser-go v0.1.0
 // source: legacy.proto
 
-// Package testpbphaser holds Phaser message handles for legacy.proto:
-// values that read and write the fields of a message in place, in a Phaser
-// payload that can live in shared memory or be sent as it is.
 package testpbphaser
 
 import (

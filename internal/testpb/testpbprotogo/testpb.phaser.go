@@ -129,6 +129,8 @@ var (
 )
 
 // Color is the enum phasertest.Color.
+//
+// Color has negative values, the smallest int32 and an alias.
 type Color int32
 
 // Values of Color.
@@ -186,6 +188,8 @@ func (x Everything_Mode) String() string {
 
 var phaserType_Scalars = file_testpb_proto.Type("phasertest.Scalars")
 
+// Scalars has every scalar type once, singular, with implicit presence.
+//
 // Scalars is a handle on a phasertest.Scalars message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Scalars reads as the default
@@ -863,6 +867,9 @@ func (l ScalarsList) All() iter.Seq2[int, Scalars] {
 
 var phaserType_Repeated = file_testpb_proto.Type("phasertest.Repeated")
 
+// Repeated has every scalar type repeated: packed (the proto3 default),
+// unpacked, and strings, bytes and enums.
+//
 // Repeated is a handle on a phasertest.Repeated message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Repeated reads as the default
@@ -1193,6 +1200,8 @@ func (l RepeatedList) All() iter.Seq2[int, Repeated] {
 
 var phaserType_Inner = file_testpb_proto.Type("phasertest.Inner")
 
+// Inner is nested in other messages; Deep is a nested type.
+//
 // Inner is a handle on a phasertest.Inner message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Inner reads as the default
@@ -1697,6 +1706,8 @@ func (l Inner_DeepList) All() iter.Seq2[int, Inner_Deep] {
 
 var phaserType_Empty = file_testpb_proto.Type("phasertest.Empty")
 
+// Empty has no fields.
+//
 // Empty is a handle on a phasertest.Empty message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Empty reads as the default
@@ -1873,6 +1884,8 @@ func (l EmptyList) All() iter.Seq2[int, Empty] {
 
 var phaserType_Node = file_testpb_proto.Type("phasertest.Node")
 
+// Node is recursive.
+//
 // Node is a handle on a phasertest.Node message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Node reads as the default
@@ -2114,6 +2127,8 @@ func (l NodeList) All() iter.Seq2[int, Node] {
 
 var phaserType_Wide = file_testpb_proto.Type("phasertest.Wide")
 
+// Wide has more than 32 scalar fields: its presence mask takes two words.
+//
 // Wide is a handle on a phasertest.Wide message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Wide reads as the default
@@ -3500,6 +3515,9 @@ func (l WideList) All() iter.Seq2[int, Wide] {
 
 var phaserType_Everything = file_testpb_proto.Type("phasertest.Everything")
 
+// Everything has message, enum, oneof, optional, map, well-known and
+// fixed-array fields, and fields whose accessors would clash.
+//
 // Everything is a handle on a phasertest.Everything message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Everything reads as the default
@@ -4402,6 +4420,9 @@ func (x Everything) Ats() timestamppbphaser.TimestampList {
 }
 
 // Bytes_ returns a copy of field bytes (60).
+//
+// Names that clash with the handle's own methods or with each other's
+// accessors.
 func (x Everything) Bytes_() []byte {
 	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 60, Offset: 168})...)
 }

@@ -41,10 +41,19 @@ func (g *fileGen) message(m *protogen.Message) {
 		g.P("var ", tv, " = ", g.rawVar, ".Type(", fmt.Sprintf("%q", m.Desc.FullName()), ")")
 	}
 	g.P()
+	if text := commentText(m.Comments.Leading); text != "" {
+		g.P(text)
+		g.P("//")
+	}
 	g.P("// ", name, " is a handle on a ", m.Desc.FullName(), " message in a Phaser payload. It")
 	g.P("// holds the payload and the message's offset, never the field values: getters")
 	g.P("// read the payload and setters write it. The zero ", name, " reads as the default")
 	g.P("// message and ignores writes.")
+	if text := commentText(m.Comments.Trailing); text != "" {
+		g.P("//")
+		g.P(text)
+	}
+	g.deprecation(m.Desc.Options())
 	g.P("type ", name, " ", g.door("Msg"))
 	g.P()
 	g.names = accessorNames(m)
@@ -172,6 +181,7 @@ func (g *fileGen) oneofCase(m *protogen.Message, o *protogen.Oneof, lm *layout.M
 	g.P("var ", uv, " = ", typeVar(m), ".Unions()[", unionIndex(lm, o.Desc), "]")
 	g.P()
 	g.P("// ", ct, " is the field number of the active member of oneof ", o.Desc.Name(), ", or 0.")
+	g.protoComments(o.Comments)
 	g.P("type ", ct, " uint32")
 	g.P()
 	g.P("// Cases of oneof ", o.Desc.Name(), ".")
@@ -340,9 +350,14 @@ func (g *fileGen) phaserPkg(fd protoreflect.FileDescriptor) protogen.GoImportPat
 	return g.pkg
 }
 
-// doc writes the doc comment of accessor method of field f.
+// doc writes the doc comment of accessor method of field f: the field's
+// .proto comments on its getter, its deprecation on every accessor.
 func (g *fileGen) doc(method string, f *protogen.Field, what string) {
 	g.P("// ", method, " ", what, " field ", f.Desc.Name(), " (", f.Desc.Number(), ").")
+	if method == g.names[f] {
+		g.protoComments(f.Comments)
+	}
+	g.deprecation(f.Desc.Options())
 }
 
 func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {

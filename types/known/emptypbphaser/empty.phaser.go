@@ -34,6 +34,14 @@ const file_google_protobuf_empty_protoDesc = "" +
 
 var phaserType_Empty = file_google_protobuf_empty_proto.Type("google.protobuf.Empty")
 
+// A generic empty message that you can re-use to avoid defining duplicated
+// empty messages in your APIs. A typical example is to use it as the request
+// or the response type of an API method. For instance:
+//
+//	service Foo {
+//	  rpc Bar(google.protobuf.Empty) returns (google.protobuf.Empty);
+//	}
+//
 // Empty is a handle on a google.protobuf.Empty message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Empty reads as the default

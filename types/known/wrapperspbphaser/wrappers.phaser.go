@@ -41,6 +41,10 @@ const file_google_protobuf_wrappers_protoDesc = "" +
 
 var phaserType_DoubleValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.DoubleValue")
 
+// Wrapper message for `double`.
+//
+// The JSON representation for `DoubleValue` is JSON number.
+//
 // DoubleValue is a handle on a google.protobuf.DoubleValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero DoubleValue reads as the default
@@ -175,6 +179,8 @@ func (x DoubleValue) CopyFrom(src DoubleValue) bool {
 }
 
 // Value returns field value (1).
+//
+// The double value.
 func (x DoubleValue) Value() float64 {
 	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -207,6 +213,8 @@ func (x DoubleValue) View() DoubleValueView {
 }
 
 // Value returns field value (1).
+//
+// The double value.
 func (v DoubleValueView) Value() float64 {
 	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -259,6 +267,10 @@ func (l DoubleValueList) All() iter.Seq2[int, DoubleValue] {
 
 var phaserType_FloatValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.FloatValue")
 
+// Wrapper message for `float`.
+//
+// The JSON representation for `FloatValue` is JSON number.
+//
 // FloatValue is a handle on a google.protobuf.FloatValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero FloatValue reads as the default
@@ -393,6 +405,8 @@ func (x FloatValue) CopyFrom(src FloatValue) bool {
 }
 
 // Value returns field value (1).
+//
+// The float value.
 func (x FloatValue) Value() float32 {
 	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -425,6 +439,8 @@ func (x FloatValue) View() FloatValueView {
 }
 
 // Value returns field value (1).
+//
+// The float value.
 func (v FloatValueView) Value() float32 {
 	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -477,6 +493,10 @@ func (l FloatValueList) All() iter.Seq2[int, FloatValue] {
 
 var phaserType_Int64Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.Int64Value")
 
+// Wrapper message for `int64`.
+//
+// The JSON representation for `Int64Value` is JSON string.
+//
 // Int64Value is a handle on a google.protobuf.Int64Value message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Int64Value reads as the default
@@ -611,6 +631,8 @@ func (x Int64Value) CopyFrom(src Int64Value) bool {
 }
 
 // Value returns field value (1).
+//
+// The int64 value.
 func (x Int64Value) Value() int64 {
 	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -643,6 +665,8 @@ func (x Int64Value) View() Int64ValueView {
 }
 
 // Value returns field value (1).
+//
+// The int64 value.
 func (v Int64ValueView) Value() int64 {
 	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -695,6 +719,10 @@ func (l Int64ValueList) All() iter.Seq2[int, Int64Value] {
 
 var phaserType_UInt64Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.UInt64Value")
 
+// Wrapper message for `uint64`.
+//
+// The JSON representation for `UInt64Value` is JSON string.
+//
 // UInt64Value is a handle on a google.protobuf.UInt64Value message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero UInt64Value reads as the default
@@ -829,6 +857,8 @@ func (x UInt64Value) CopyFrom(src UInt64Value) bool {
 }
 
 // Value returns field value (1).
+//
+// The uint64 value.
 func (x UInt64Value) Value() uint64 {
 	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
@@ -861,6 +891,8 @@ func (x UInt64Value) View() UInt64ValueView {
 }
 
 // Value returns field value (1).
+//
+// The uint64 value.
 func (v UInt64ValueView) Value() uint64 {
 	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
@@ -913,6 +945,10 @@ func (l UInt64ValueList) All() iter.Seq2[int, UInt64Value] {
 
 var phaserType_Int32Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.Int32Value")
 
+// Wrapper message for `int32`.
+//
+// The JSON representation for `Int32Value` is JSON number.
+//
 // Int32Value is a handle on a google.protobuf.Int32Value message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Int32Value reads as the default
@@ -1047,6 +1083,8 @@ func (x Int32Value) CopyFrom(src Int32Value) bool {
 }
 
 // Value returns field value (1).
+//
+// The int32 value.
 func (x Int32Value) Value() int32 {
 	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -1079,6 +1117,8 @@ func (x Int32Value) View() Int32ValueView {
 }
 
 // Value returns field value (1).
+//
+// The int32 value.
 func (v Int32ValueView) Value() int32 {
 	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
@@ -1131,6 +1171,10 @@ func (l Int32ValueList) All() iter.Seq2[int, Int32Value] {
 
 var phaserType_UInt32Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.UInt32Value")
 
+// Wrapper message for `uint32`.
+//
+// The JSON representation for `UInt32Value` is JSON number.
+//
 // UInt32Value is a handle on a google.protobuf.UInt32Value message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero UInt32Value reads as the default
@@ -1265,6 +1309,8 @@ func (x UInt32Value) CopyFrom(src UInt32Value) bool {
 }
 
 // Value returns field value (1).
+//
+// The uint32 value.
 func (x UInt32Value) Value() uint32 {
 	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
@@ -1297,6 +1343,8 @@ func (x UInt32Value) View() UInt32ValueView {
 }
 
 // Value returns field value (1).
+//
+// The uint32 value.
 func (v UInt32ValueView) Value() uint32 {
 	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
@@ -1349,6 +1397,10 @@ func (l UInt32ValueList) All() iter.Seq2[int, UInt32Value] {
 
 var phaserType_BoolValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.BoolValue")
 
+// Wrapper message for `bool`.
+//
+// The JSON representation for `BoolValue` is JSON `true` and `false`.
+//
 // BoolValue is a handle on a google.protobuf.BoolValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero BoolValue reads as the default
@@ -1483,6 +1535,8 @@ func (x BoolValue) CopyFrom(src BoolValue) bool {
 }
 
 // Value returns field value (1).
+//
+// The bool value.
 func (x BoolValue) Value() bool {
 	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}) != 0
 }
@@ -1515,6 +1569,8 @@ func (x BoolValue) View() BoolValueView {
 }
 
 // Value returns field value (1).
+//
+// The bool value.
 func (v BoolValueView) Value() bool {
 	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}) != 0
 }
@@ -1567,6 +1623,10 @@ func (l BoolValueList) All() iter.Seq2[int, BoolValue] {
 
 var phaserType_StringValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.StringValue")
 
+// Wrapper message for `string`.
+//
+// The JSON representation for `StringValue` is JSON string.
+//
 // StringValue is a handle on a google.protobuf.StringValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero StringValue reads as the default
@@ -1701,6 +1761,8 @@ func (x StringValue) CopyFrom(src StringValue) bool {
 }
 
 // Value returns a copy of field value (1).
+//
+// The string value.
 func (x StringValue) Value() string {
 	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
@@ -1780,6 +1842,10 @@ func (l StringValueList) All() iter.Seq2[int, StringValue] {
 
 var phaserType_BytesValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.BytesValue")
 
+// Wrapper message for `bytes`.
+//
+// The JSON representation for `BytesValue` is JSON string.
+//
 // BytesValue is a handle on a google.protobuf.BytesValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero BytesValue reads as the default
@@ -1914,6 +1980,8 @@ func (x BytesValue) CopyFrom(src BytesValue) bool {
 }
 
 // Value returns a copy of field value (1).
+//
+// The bytes value.
 func (x BytesValue) Value() []byte {
 	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})...)
 }

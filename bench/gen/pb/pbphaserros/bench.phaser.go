@@ -71,6 +71,9 @@ var (
 
 var phaserType_SmallStruct = file_bench_proto.TypeFor("bench.SmallStruct", phaserimpl.ROSFrontend)
 
+// SmallStruct is go_serialization_benchmarks' SmallStruct (BirthDay as Unix
+// nanoseconds).
+//
 // SmallStruct is a handle on a bench.SmallStruct message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero SmallStruct reads as the default
@@ -453,6 +456,8 @@ func (l SmallStructList) All() iter.Seq2[int, SmallStruct] {
 
 var phaserType_Header = file_bench_proto.TypeFor("bench.Header", phaserimpl.ROSFrontend)
 
+// Header is std_msgs/Header.
+//
 // Header is a handle on a bench.Header message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Header reads as the default
@@ -603,6 +608,8 @@ func (x Header) ClearSeq() {
 }
 
 // Stamp returns (a default message if absent) field stamp (2).
+//
+// ROS time
 func (x Header) Stamp() timestamppbphaser.Timestamp {
 	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
 }
@@ -721,6 +728,8 @@ func (l HeaderList) All() iter.Seq2[int, Header] {
 
 var phaserType_Quaternion = file_bench_proto.TypeFor("bench.Quaternion", phaserimpl.ROSFrontend)
 
+// Quaternion is geometry_msgs/Quaternion.
+//
 // Quaternion is a handle on a bench.Quaternion message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Quaternion reads as the default
@@ -1029,6 +1038,8 @@ func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 
 var phaserType_Vector3 = file_bench_proto.TypeFor("bench.Vector3", phaserimpl.ROSFrontend)
 
+// Vector3 is geometry_msgs/Vector3.
+//
 // Vector3 is a handle on a bench.Vector3 message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Vector3 reads as the default
@@ -1299,6 +1310,8 @@ func (l Vector3List) All() iter.Seq2[int, Vector3] {
 
 var phaserType_Imu = file_bench_proto.TypeFor("bench.Imu", phaserimpl.ROSFrontend)
 
+// Imu is sensor_msgs/Imu.
+//
 // Imu is a handle on a bench.Imu message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Imu reads as the default
@@ -1572,6 +1585,8 @@ func (l ImuList) All() iter.Seq2[int, Imu] {
 
 var phaserType_PointField = file_bench_proto.TypeFor("bench.PointField", phaserimpl.ROSFrontend)
 
+// PointField is sensor_msgs/PointField.
+//
 // PointField is a handle on a bench.PointField message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointField reads as the default
@@ -1887,6 +1902,8 @@ func (l PointFieldList) All() iter.Seq2[int, PointField] {
 
 var phaserType_Point = file_bench_proto.TypeFor("bench.Point", phaserimpl.ROSFrontend)
 
+// Point is a fixed-size point: geometry_msgs/Point32 plus an intensity.
+//
 // Point is a handle on a bench.Point message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Point reads as the default
@@ -2185,6 +2202,9 @@ func (l PointList) All() iter.Seq2[int, Point] {
 
 var phaserType_Cloud = file_bench_proto.TypeFor("bench.Cloud", phaserimpl.ROSFrontend)
 
+// Cloud is sensor_msgs/PointCloud2 (large bytes) plus a repeated
+// fixed-size struct: about 1 MiB in all.
+//
 // Cloud is a handle on a bench.Cloud message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Cloud reads as the default
@@ -2439,6 +2459,8 @@ func (x Cloud) ClearRowStep() {
 }
 
 // Data returns a copy of field data (8).
+//
+// uint8[]
 func (x Cloud) Data() []byte {
 	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 8, Offset: 36})...)
 }
@@ -2604,6 +2626,8 @@ func (l CloudList) All() iter.Seq2[int, Cloud] {
 
 var phaserType_Image = file_bench_proto.TypeFor("bench.Image", phaserimpl.ROSFrontend)
 
+// Image is sensor_msgs/Image: the 1 MiB and 16 MiB image shapes.
+//
 // Image is a handle on a bench.Image message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Image reads as the default
@@ -2870,6 +2894,8 @@ func (x Image) ClearStep() {
 }
 
 // Data returns a copy of field data (7).
+//
+// uint8[]
 func (x Image) Data() []byte {
 	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 28})...)
 }

@@ -43,6 +43,8 @@ const file_geometry_msgs_geometry_msgs_protoDesc = "" +
 
 var phaserType_Point = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Point", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Point: a position in free space.
+//
 // Point is a handle on a geometry_msgs.Point message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Point reads as the default
@@ -321,6 +323,8 @@ func (l PointList) All() iter.Seq2[int, Point] {
 
 var phaserType_Quaternion = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Quaternion", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Quaternion: an orientation in free space.
+//
 // Quaternion is a handle on a geometry_msgs.Quaternion message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Quaternion reads as the default
@@ -639,6 +643,8 @@ func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 
 var phaserType_Pose = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Pose", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Pose: a position and an orientation.
+//
 // Pose is a handle on a geometry_msgs.Pose message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Pose reads as the default
@@ -861,6 +867,8 @@ func (l PoseList) All() iter.Seq2[int, Pose] {
 
 var phaserType_Vector3 = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Vector3", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Vector3: a direction in free space.
+//
 // Vector3 is a handle on a geometry_msgs.Vector3 message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Vector3 reads as the default
@@ -1141,6 +1149,8 @@ func (l Vector3List) All() iter.Seq2[int, Vector3] {
 
 var phaserType_Twist = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Twist", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Twist: linear and angular velocity.
+//
 // Twist is a handle on a geometry_msgs.Twist message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Twist reads as the default

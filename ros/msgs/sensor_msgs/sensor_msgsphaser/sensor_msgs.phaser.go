@@ -74,6 +74,8 @@ var (
 
 var phaserType_Imu = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Imu", phaserimpl.ROSFrontend)
 
+// sensor_msgs/Imu: data from an inertial measurement unit.
+//
 // Imu is a handle on a sensor_msgs.Imu message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Imu reads as the default
@@ -359,6 +361,8 @@ func (l ImuList) All() iter.Seq2[int, Imu] {
 
 var phaserType_Image = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Image", phaserimpl.ROSFrontend)
 
+// sensor_msgs/Image: an uncompressed image.
+//
 // Image is a handle on a sensor_msgs.Image message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Image reads as the default
@@ -637,6 +641,8 @@ func (x Image) ClearStep() {
 }
 
 // Data returns a copy of field data (7).
+//
+// uint8[]
 func (x Image) Data() []byte {
 	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 28})...)
 }
@@ -757,6 +763,8 @@ func (l ImageList) All() iter.Seq2[int, Image] {
 
 var phaserType_PointField = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointField", phaserimpl.ROSFrontend)
 
+// sensor_msgs/PointField: one field of the points of a PointCloud2.
+//
 // PointField is a handle on a sensor_msgs.PointField message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointField reads as the default
@@ -1084,6 +1092,8 @@ func (l PointFieldList) All() iter.Seq2[int, PointField] {
 
 var phaserType_PointCloud2 = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointCloud2", phaserimpl.ROSFrontend)
 
+// sensor_msgs/PointCloud2: a collection of N-dimensional points.
+//
 // PointCloud2 is a handle on a sensor_msgs.PointCloud2 message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointCloud2 reads as the default
@@ -1356,6 +1366,8 @@ func (x PointCloud2) ClearRowStep() {
 }
 
 // Data returns a copy of field data (8).
+//
+// uint8[]
 func (x PointCloud2) Data() []byte {
 	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 8, Offset: 36})...)
 }
@@ -1522,6 +1534,8 @@ func (l PointCloud2List) All() iter.Seq2[int, PointCloud2] {
 
 var phaserType_LaserScan = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.LaserScan", phaserimpl.ROSFrontend)
 
+// sensor_msgs/LaserScan: a single scan from a planar laser range finder.
+//
 // LaserScan is a handle on a sensor_msgs.LaserScan message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero LaserScan reads as the default
@@ -1963,6 +1977,8 @@ func (l LaserScanList) All() iter.Seq2[int, LaserScan] {
 
 var phaserType_JointState = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.JointState", phaserimpl.ROSFrontend)
 
+// sensor_msgs/JointState: the state of a set of torque-controlled joints.
+//
 // JointState is a handle on a sensor_msgs.JointState message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero JointState reads as the default

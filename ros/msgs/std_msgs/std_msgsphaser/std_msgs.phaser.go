@@ -42,6 +42,8 @@ var (
 
 var phaserType_Header = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.Header", phaserimpl.ROSFrontend)
 
+// std_msgs/Header (a ROS intrinsic: its data type is inferred).
+//
 // Header is a handle on a std_msgs.Header message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Header reads as the default
@@ -202,6 +204,8 @@ func (x Header) ClearSeq() {
 }
 
 // Stamp returns (a default message if absent) field stamp (2).
+//
+// ROS time
 func (x Header) Stamp() timestamppbphaser.Timestamp {
 	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
 }
@@ -320,6 +324,8 @@ func (l HeaderList) All() iter.Seq2[int, Header] {
 
 var phaserType_String = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.String", phaserimpl.ROSFrontend)
 
+// std_msgs/String.
+//
 // String is a handle on a std_msgs.String message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero String reads as the default
