@@ -31,7 +31,7 @@ func (r Repeated) Len(size uintptr) int { return r.m.Len(r.f, int(size)) }
 // ElemBits returns the stored bits of element i of size bytes (0 if out of
 // range) in the form FromBits reads: a bool element is 0 or 1.
 func (r Repeated) ElemBits(i int, size uintptr) uint64 {
-	o := r.m.Elem(r.f, i, int(size))
+	o := r.elem(i, size)
 	if o == 0 {
 		return 0
 	}
@@ -51,9 +51,32 @@ func (r Repeated) ElemBits(i int, size uintptr) uint64 {
 // SetElemBits stores element i of size bytes (ignored if out of range);
 // bits are as ToBits gives them.
 func (r Repeated) SetElemBits(i int, size uintptr, bits uint64) {
-	if o := r.m.welem(r.f, i, int(size)); o != 0 {
+	var o uint32
+	if r.m.acc == compiledWrite {
+		o = r.elem(i, size)
+	} else {
+		o = r.m.welem(r.f, i, int(size))
+	}
+	if o != 0 {
 		putBits(r.m.p.mem[o:], size, bits)
 	}
+}
+
+// elem returns the offset of element i of size bytes, or 0: the
+// VectorHeader of a compiled handle read at its compiled offset, that of
+// any other handle through Msg.Elem.
+func (r Repeated) elem(i int, size uintptr) uint32 {
+	m := r.m
+	if m.acc == throughTable {
+		return m.Elem(r.f, i, int(size))
+	}
+	mem := m.p.mem
+	h := mem[m.off+r.f.Offset:]
+	num, data := le.Uint32(h), le.Uint32(h[4:])
+	if uint64(i) >= uint64(num) || data == 0 || uint64(data)+uint64(num)*uint64(size) > uint64(len(mem)) {
+		return 0
+	}
+	return data + uint32(i)*uint32(size)
 }
 
 // PushBits appends an element of size bytes; bits are as ToBits gives
