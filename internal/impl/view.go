@@ -24,6 +24,13 @@ func (m Msg) View(t *Type) (View, bool) {
 	return View{m.p.mem[m.off:end:end]}, true
 }
 
+// Bytes returns the bytes of the View: for Msg.View's, the message's own
+// (its table word, presence words and compiled fields, Type.extent bytes),
+// for code that reads them at the compiled offsets itself (generated
+// codecs), aliasing the payload like the View; for a copy ViewOf made, the
+// copy, which holds the singular scalars only.
+func (v View) Bytes() []byte { return v.b }
+
 // has reports whether the presence bit of scalar field f is set.
 func (v View) has(f Field) bool {
 	return int(f.Byte) < len(v.b) && v.b[f.Byte]&f.Mask != 0
