@@ -56,17 +56,3 @@ func ExampleMD5() {
 	fmt.Println(dataType, sum)
 	// Output: sensor_msgs/Imu 6a62c6daae103f4ff57a132d6f95cec2
 }
-
-// The connection header a TCPROS subscriber sends, and reading it back.
-func ExampleReadConnectionHeader() {
-	var imu sensor_msgsphaser.Imu
-	b := ros.AppendConnectionHeader(nil, map[string]string{
-		"callerid": "/listener", "topic": "/imu", "type": imu.ROSDataType(), "md5sum": imu.ROSMD5(),
-	})
-	fields, err := ros.ReadConnectionHeader(bytes.NewReader(b))
-	if err != nil {
-		log.Fatal(err)
-	}
-	fmt.Println(len(b), fields["topic"], fields["type"])
-	// Output: 107 /imu sensor_msgs/Imu
-}

@@ -29,8 +29,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/phaser-go/phaser/ros"
 	"github.com/phaser-go/phaser/ros/msgs/sensor_msgs/sensor_msgsphaser"
+	"github.com/phaser-go/phaser/ros/tcpros"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -134,7 +134,7 @@ type bridge struct {
 
 func newBridge(ln net.Listener) *bridge {
 	var m sensor_msgsphaser.Imu
-	return &bridge{ln: ln, subs: make(map[net.Conn]bool), header: ros.AppendConnectionHeader(nil, map[string]string{
+	return &bridge{ln: ln, subs: make(map[net.Conn]bool), header: tcpros.AppendHeader(nil, map[string]string{
 		"callerid":           "/phaser_bridge",
 		"topic":              topic,
 		"type":               m.ROSDataType(),
@@ -159,7 +159,7 @@ func (b *bridge) serve() {
 // md5sum unless "*") and answers with the publisher's.
 func (b *bridge) handshake(c net.Conn) {
 	c.SetDeadline(time.Now().Add(5 * time.Second))
-	fields, err := ros.ReadConnectionHeader(c)
+	fields, err := tcpros.ReadHeader(c)
 	var m sensor_msgsphaser.Imu
 	switch {
 	case err != nil:
@@ -170,7 +170,7 @@ func (b *bridge) handshake(c net.Conn) {
 	}
 	if err != nil {
 		// TCPROS reports a refused connection in a header with "error".
-		c.Write(ros.AppendConnectionHeader(nil, map[string]string{"error": err.Error()}))
+		c.Write(tcpros.AppendHeader(nil, map[string]string{"error": err.Error()}))
 		c.Close()
 		return
 	}
@@ -226,12 +226,12 @@ func subscribe(addr string, n int, out io.Writer, ready chan<- struct{}) error {
 	}
 	defer c.Close()
 	var m sensor_msgsphaser.Imu
-	if _, err := c.Write(ros.AppendConnectionHeader(nil, map[string]string{
+	if _, err := c.Write(tcpros.AppendHeader(nil, map[string]string{
 		"callerid": "/listener", "topic": topic, "type": m.ROSDataType(), "md5sum": m.ROSMD5(), "tcp_nodelay": "1",
 	})); err != nil {
 		return err
 	}
-	pub, err := ros.ReadConnectionHeader(c)
+	pub, err := tcpros.ReadHeader(c)
 	if err != nil {
 		return err
 	}
@@ -248,7 +248,7 @@ func subscribe(addr string, n int, out io.Writer, ready chan<- struct{}) error {
 	}
 	var frame []byte
 	for range n {
-		if frame, err = ros.ReadFrame(c, frame, 1<<20); err != nil {
+		if frame, err = tcpros.ReadFrame(c, frame, 1<<20); err != nil {
 			return err
 		}
 		imu.Clear()

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/phaser-go/phaser/ros"
+	"github.com/phaser-go/phaser/ros/tcpros"
 )
 
 // TestBridge runs the example end to end: every published message arrives
@@ -48,8 +48,8 @@ func TestBridgeRefusesWrongType(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	c.Write(ros.AppendConnectionHeader(nil, map[string]string{"topic": topic, "md5sum": "992ce8a1687cec8c8bd883ec73ca41d1", "type": "std_msgs/String", "callerid": "/x"}))
-	fields, err := ros.ReadConnectionHeader(c)
+	c.Write(tcpros.AppendHeader(nil, map[string]string{"topic": topic, "md5sum": "992ce8a1687cec8c8bd883ec73ca41d1", "type": "std_msgs/String", "callerid": "/x"}))
+	fields, err := tcpros.ReadHeader(c)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestBridgeRefusesWrongType(t *testing.T) {
 	}
 	defer c2.Close()
 	c2.Write([]byte{5, 0, 0, 0, 9, 9, 9, 9, 9})
-	fields, err = ros.ReadConnectionHeader(c2)
+	fields, err = tcpros.ReadHeader(c2)
 	if err != nil || !strings.Contains(fields["error"], "connection header") {
 		t.Fatalf("answer to garbage %v (%v)", fields, err)
 	}
