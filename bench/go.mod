@@ -9,13 +9,13 @@ require (
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/phaser-go/phaser v0.0.0
 	github.com/planetscale/vtprotobuf v0.6.0
+	golang.org/x/sys v0.50.0
 	google.golang.org/protobuf v1.36.12
 )
 
 require (
 	github.com/colega/zeropool v0.0.0-20230505084239-6fb4a4f75381 // indirect
 	golang.org/x/sync v0.8.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 )
 
 replace github.com/phaser-go/phaser => ../

@@ -91,11 +91,11 @@ func phaserCodec[T phaserMsg](shape string, newIn func([]byte, ...runtime.Option
 			},
 			ProtoMarshal: func(i int) []byte {
 				s := src[i%n]
-				out, err = proto.Append(out[:0], s.Msg(), t)
+				out, err = proto.Append(out[:0], s.Msg())
 				must(err)
 				return out
 			},
-			ProtoUnmarshal: func(pb []byte) error { return proto.Unmarshal(pb, dst.Msg(), t) },
+			ProtoUnmarshal: func(pb []byte) error { return proto.Unmarshal(pb, dst.Msg()) },
 			ProtoResult: func() (any, error) {
 				if dst.Failed() {
 					return nil, errorf("phaser: buffer full")
@@ -104,11 +104,11 @@ func phaserCodec[T phaserMsg](shape string, newIn func([]byte, ...runtime.Option
 			},
 			ROSMarshal: func(i int) []byte {
 				s := src[i%n]
-				out, err = ros.Append(out[:0], s.Msg(), t)
+				out, err = ros.Append(out[:0], s.Msg())
 				must(err)
 				return out
 			},
-			ROSUnmarshal: func(b []byte) error { return ros.Unmarshal(b, dst.Msg(), t) },
+			ROSUnmarshal: func(b []byte) error { return ros.Unmarshal(b, dst.Msg()) },
 			ROSResult: func() (any, error) {
 				if dst.Failed() {
 					return nil, errorf("phaser: buffer full")
@@ -217,7 +217,7 @@ func init() {
 			l := x.LinearAcceleration()
 			v.LinearAcceleration = [3]float64{l.X(), l.Y(), l.Z()}
 			for _, c := range []struct {
-				l runtime.Float64List
+				l runtime.List[float64]
 				a *[9]float64
 			}{{x.OrientationCovariance(), &v.OrientationCov}, {x.AngularVelocityCovariance(), &v.AngularVelocityCov}, {x.LinearAccelerationCovariance(), &v.LinearAccelerationCov}} {
 				if c.l.Len() != 9 {
@@ -325,7 +325,7 @@ func phaserUseHeader(x pbphaser.Header) uint64 {
 
 // phaserSum64 reads a repeated double in one AppendTo (one bounds check
 // of the field, not one per element) into a buffer on the stack.
-func phaserSum64(l runtime.Float64List) uint64 {
+func phaserSum64(l runtime.List[float64]) uint64 {
 	var buf [16]float64
 	var s uint64
 	for _, v := range l.AppendTo(buf[:0]) {

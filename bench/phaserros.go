@@ -47,7 +47,7 @@ func init() {
 			l := x.LinearAcceleration()
 			v.LinearAcceleration = [3]float64{l.X(), l.Y(), l.Z()}
 			for _, c := range []struct {
-				l runtime.Float64List
+				l runtime.List[float64]
 				a *[9]float64
 			}{{x.OrientationCovariance(), &v.OrientationCov}, {x.AngularVelocityCovariance(), &v.AngularVelocityCov}, {x.LinearAccelerationCovariance(), &v.LinearAccelerationCov}} {
 				if c.l.Len() != 9 {

@@ -44,7 +44,7 @@ func TestROSIdentity(t *testing.T) {
 		{pbphaser.Imu{}.PhaserType(), sensor_msgs.Imu{}},
 		{pbphaser.PointField{}.PhaserType(), sensor_msgs.PointField{}},
 	} {
-		got, err := ros.MD5(c.typ)
+		got, err := ros.MD5(c.typ.Descriptor())
 		if err != nil {
 			t.Fatal(err)
 		}

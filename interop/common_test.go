@@ -131,7 +131,7 @@ func compileTypes() (map[protoreflect.FullName]*runtime.Type, string, error) {
 // rosFieldTypes returns the ROS type of each field of t, in declaration
 // order, read from the first section of its definition.
 func rosFieldTypes(t *runtime.Type) ([]string, error) {
-	def, err := ros.Definition(t)
+	def, err := ros.Definition(t.Descriptor())
 	if err != nil {
 		return nil, err
 	}
@@ -144,8 +144,8 @@ func rosFieldTypes(t *runtime.Type) ([]string, error) {
 		typ, _, _ := strings.Cut(strings.TrimSpace(line), " ")
 		out = append(out, typ)
 	}
-	if len(out) != len(t.Fields()) {
-		return nil, fmt.Errorf("%s: %d ROS fields for %d protobuf fields", t.Name(), len(out), len(t.Fields()))
+	if n := t.Descriptor().Fields().Len(); len(out) != n {
+		return nil, fmt.Errorf("%s: %d ROS fields for %d protobuf fields", t.Name(), len(out), n)
 	}
 	return out, nil
 }
@@ -164,18 +164,20 @@ func newFiller(seed uint64, name string) *filler {
 }
 
 // fill sets random values in m, leaving some fields unset.
-func (f *filler) fill(m runtime.Msg, t *runtime.Type) error {
-	rts, err := rosFieldTypes(t)
+func (f *filler) fill(m runtime.Msg) error {
+	rts, err := rosFieldTypes(m.Type())
 	if err != nil {
 		return err
 	}
-	for i, fi := range t.Fields() {
+	fields := m.Type().Descriptor().Fields()
+	for i := range fields.Len() {
+		fd := fields.Get(i)
 		if f.r.IntN(6) == 0 {
 			continue // unset: written as zero / default
 		}
 		base, n, fixed := splitArray(rts[i])
-		if !fi.Repeated {
-			if err := f.fillSingular(m, fi, base); err != nil {
+		if !fd.IsList() {
+			if err := f.fillSingular(m, fd, base); err != nil {
 				return err
 			}
 			continue
@@ -188,7 +190,7 @@ func (f *filler) fill(m runtime.Msg, t *runtime.Type) error {
 			}
 		}
 		for range count {
-			if err := f.pushElem(m, fi, base); err != nil {
+			if err := f.pushElem(m, fd, base); err != nil {
 				return err
 			}
 		}
@@ -206,48 +208,48 @@ func splitArray(typ string) (base string, n int, fixed bool) {
 	return base, n, true
 }
 
-func storage(k runtime.Kind) int {
-	switch k {
-	case runtime.Bool:
-		return 1
-	case runtime.Int64, runtime.Uint64, runtime.Double:
-		return 8
-	}
-	return 4
-}
-
-// bits returns a random value of ROS type base as stored bits of kind k.
-func (f *filler) bits(base string, k runtime.Kind) uint64 {
+// value returns a random value of ROS type base for field fd.
+func (f *filler) value(base string, fd protoreflect.FieldDescriptor) protoreflect.Value {
 	v := f.r.Uint64()
 	switch base {
 	case "bool":
-		return v & 1
+		v &= 1
 	case "int8", "byte":
-		return uint64(int64(int8(v)))
+		v = uint64(int64(int8(v)))
 	case "uint8", "char":
-		return uint64(uint8(v))
+		v = uint64(uint8(v))
 	case "int16":
-		return uint64(int64(int16(v)))
+		v = uint64(int64(int16(v)))
 	case "uint16":
-		return uint64(uint16(v))
+		v = uint64(uint16(v))
 	case "int32":
-		return uint64(int64(int32(v)))
+		v = uint64(int64(int32(v)))
 	case "uint32":
-		return uint64(uint32(v))
+		v = uint64(uint32(v))
 	case "float32":
-		x := f.float32()
-		if k == runtime.Double {
-			return math.Float64bits(float64(x))
+		if fd.Kind() == protoreflect.DoubleKind {
+			return protoreflect.ValueOfFloat64(float64(f.float32()))
 		}
-		return uint64(math.Float32bits(x))
+		return protoreflect.ValueOfFloat32(f.float32())
 	case "float64":
-		x := f.float64()
-		if k == runtime.Float {
-			return uint64(math.Float32bits(float32(x)))
+		if fd.Kind() == protoreflect.FloatKind {
+			return protoreflect.ValueOfFloat32(float32(f.float64()))
 		}
-		return math.Float64bits(x)
+		return protoreflect.ValueOfFloat64(f.float64())
 	}
-	return v
+	switch fd.Kind() {
+	case protoreflect.BoolKind:
+		return protoreflect.ValueOfBool(v != 0)
+	case protoreflect.EnumKind:
+		return protoreflect.ValueOfEnum(protoreflect.EnumNumber(int32(v)))
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return protoreflect.ValueOfInt32(int32(v))
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return protoreflect.ValueOfUint32(uint32(v))
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return protoreflect.ValueOfInt64(int64(v))
+	}
+	return protoreflect.ValueOfUint64(v)
 }
 
 // float32 returns a random float32 of any finite bit pattern or an infinity
@@ -289,61 +291,45 @@ func (f *filler) blob() []byte {
 	return b
 }
 
-func (f *filler) fillTime(m runtime.Msg, t *runtime.Type) {
-	m.Set64(t.FieldByNumber(1).Field, uint64(f.r.Int64N(1<<31)))
-	m.Set32(t.FieldByNumber(2).Field, uint32(f.r.Int64N(1e9)))
+func (f *filler) fillTime(m runtime.Msg) {
+	fields := m.Type().Descriptor().Fields()
+	m.Set(fields.ByNumber(1), protoreflect.ValueOfInt64(f.r.Int64N(1<<31)))
+	m.Set(fields.ByNumber(2), protoreflect.ValueOfInt32(int32(f.r.Int64N(1e9))))
 }
 
-func (f *filler) fillSingular(m runtime.Msg, fi *runtime.FieldInfo, base string) error {
-	switch fi.Kind {
-	case runtime.String:
-		m.SetString(fi.Field, f.str())
-	case runtime.Bytes:
-		m.SetBytes(fi.Field, f.blob())
-	case runtime.Message:
-		sub := m.MutableMessage(fi.Field, fi.Type)
-		if base == "time" || base == "duration" {
-			f.fillTime(sub, fi.Type)
-			return nil
-		}
-		return f.fill(sub, fi.Type)
+// fillMessage fills m, a nested message of ROS type base.
+func (f *filler) fillMessage(m runtime.Msg, base string) error {
+	if base == "time" || base == "duration" {
+		f.fillTime(m)
+		return nil
+	}
+	return f.fill(m)
+}
+
+func (f *filler) fillSingular(m runtime.Msg, fd protoreflect.FieldDescriptor, base string) error {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		m.Set(fd, protoreflect.ValueOfString(f.str()))
+	case protoreflect.BytesKind:
+		m.Set(fd, protoreflect.ValueOfBytes(f.blob()))
+	case protoreflect.MessageKind:
+		return f.fillMessage(m.Mutable(fd), base)
 	default:
-		v := f.bits(base, fi.Kind)
-		switch storage(fi.Kind) {
-		case 1:
-			m.Set8(fi.Field, uint8(v))
-		case 4:
-			m.Set32(fi.Field, uint32(v))
-		default:
-			m.Set64(fi.Field, v)
-		}
+		m.Set(fd, f.value(base, fd))
 	}
 	return nil
 }
 
-func (f *filler) pushElem(m runtime.Msg, fi *runtime.FieldInfo, base string) error {
-	switch fi.Kind {
-	case runtime.String:
-		m.PushString(fi.Field, f.str())
-	case runtime.Bytes:
-		m.PushBytes(fi.Field, f.blob())
-	case runtime.Message:
-		sub := m.AddMessage(fi.Field, fi.Type)
-		if base == "time" || base == "duration" {
-			f.fillTime(sub, fi.Type)
-			return nil
-		}
-		return f.fill(sub, fi.Type)
+func (f *filler) pushElem(m runtime.Msg, fd protoreflect.FieldDescriptor, base string) error {
+	switch fd.Kind() {
+	case protoreflect.StringKind:
+		m.Append(fd, protoreflect.ValueOfString(f.str()))
+	case protoreflect.BytesKind:
+		m.Append(fd, protoreflect.ValueOfBytes(f.blob()))
+	case protoreflect.MessageKind:
+		return f.fillMessage(m.AppendMessage(fd), base)
 	default:
-		v := f.bits(base, fi.Kind)
-		switch storage(fi.Kind) {
-		case 1:
-			m.Push8(fi.Field, uint8(v))
-		case 4:
-			m.Push32(fi.Field, uint32(v))
-		default:
-			m.Push64(fi.Field, v)
-		}
+		m.Append(fd, f.value(base, fd))
 	}
 	return nil
 }
@@ -354,14 +340,14 @@ func goMessage(t *testing.T, typ *runtime.Type, seed uint64) []byte {
 	t.Helper()
 	m := runtime.New(typ)
 	if seed != 0 {
-		if err := newFiller(seed, typ.Name()).fill(m, typ); err != nil {
+		if err := newFiller(seed, typ.Name()).fill(m); err != nil {
 			t.Fatal(err)
 		}
 	}
 	if err := m.Err(); err != nil {
 		t.Fatal(err)
 	}
-	b, err := ros.Marshal(m, typ)
+	b, err := ros.Marshal(m)
 	if err != nil {
 		t.Fatalf("Marshal %s seed %d: %v", typ.Name(), seed, err)
 	}
@@ -371,10 +357,10 @@ func goMessage(t *testing.T, typ *runtime.Type, seed uint64) []byte {
 // reencode parses ROS bytes into a phaser payload and serializes it again.
 func reencode(typ *runtime.Type, b []byte) ([]byte, error) {
 	m := runtime.New(typ)
-	if err := ros.Unmarshal(b, m, typ); err != nil {
+	if err := ros.Unmarshal(b, m); err != nil {
 		return nil, err
 	}
-	return ros.Marshal(m, typ)
+	return ros.Marshal(m)
 }
 
 // section is one message of a full definition.

@@ -199,13 +199,13 @@ func TestGenpy(t *testing.T) {
 			}
 			// Metadata.
 			meta := answers[0]
-			if dt, err := ros.DataType(typ); err != nil || dt != meta.Type {
+			if dt, err := ros.DataType(typ.Descriptor()); err != nil || dt != meta.Type {
 				t.Errorf("DataType = %q, %v; genpy _type %q", dt, err, meta.Type)
 			}
-			if sum, err := ros.MD5(typ); err != nil || sum != meta.MD5 {
+			if sum, err := ros.MD5(typ.Descriptor()); err != nil || sum != meta.MD5 {
 				t.Errorf("MD5 = %q, %v; genpy _md5sum %q", sum, err, meta.MD5)
 			}
-			def, err := ros.Definition(typ)
+			def, err := ros.Definition(typ.Descriptor())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -125,12 +125,12 @@ func TestGoroslib(t *testing.T) {
 			// Metadata.
 			if want, err := msgproc.Type(zero); err != nil {
 				t.Fatal(err)
-			} else if dt, err := ros.DataType(typ); err != nil || dt != want {
+			} else if dt, err := ros.DataType(typ.Descriptor()); err != nil || dt != want {
 				t.Errorf("DataType = %q, %v; goroslib %q", dt, err, want)
 			}
 			if want, err := msgproc.MD5(zero); err != nil {
 				t.Fatal(err)
-			} else if sum, err := ros.MD5(typ); err != nil || sum != want {
+			} else if sum, err := ros.MD5(typ.Descriptor()); err != nil || sum != want {
 				t.Errorf("MD5 = %q, %v; goroslib %q", sum, err, want)
 			}
 			// goroslib writes every nested type in full and lists the
@@ -141,7 +141,7 @@ func TestGoroslib(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			def, err := ros.Definition(typ)
+			def, err := ros.Definition(typ.Descriptor())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,18 +9,28 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/runtime"
 )
 
 // ErrInvalid is wrapped by every error about malformed protobuf input.
 var ErrInvalid = errors.New("invalid protobuf wire data")
 
-// Unmarshal replaces the content of message m of type t with the protobuf
-// encoding in data, writing straight into m's payload. Both packed and
-// unpacked encodings of repeated scalars are accepted. A fixed buffer that
-// fills up fails with runtime.ErrFull; an owned one grows. On error m holds
-// the fields parsed before it.
-func Unmarshal(data []byte, m runtime.Msg, t *runtime.Type) error {
+// Unmarshal replaces the content of message m with the protobuf encoding in
+// data, writing straight into m's payload. Both packed and unpacked
+// encodings of repeated scalars are accepted. A fixed buffer that fills up
+// fails with runtime.ErrFull; an owned one grows. On error m holds the
+// fields parsed before it.
+func Unmarshal(data []byte, m runtime.Msg) error {
+	d := impl.Dynamic(m)
+	if d.Type() == nil {
+		return fmt.Errorf("phaser: unmarshal: no message")
+	}
+	return unmarshalMsg(data, d.Msg(), d.Type())
+}
+
+// unmarshalMsg is Unmarshal for the engine's handle m of type t.
+func unmarshalMsg(data []byte, m impl.Msg, t *impl.Type) error {
 	if !m.IsPresent() {
 		return fmt.Errorf("phaser: unmarshal %s: no message", t.Name())
 	}
@@ -45,7 +55,7 @@ func wireErr(p *plan, fp *fieldPlan, num protowire.Number, format string, args .
 	return fmt.Errorf("phaser: unmarshal %s: %s: %s: %w", p.t.Name(), name, fmt.Sprintf(format, args...), ErrInvalid)
 }
 
-func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
+func decodeMessage(b []byte, m impl.Msg, p *plan, depth int) error {
 	if depth > maxDepth {
 		return fmt.Errorf("phaser: unmarshal %s: messages nested deeper than %d: %w", p.t.Name(), maxDepth, ErrInvalid)
 	}
@@ -87,7 +97,7 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 		}
 		b = b[n:]
 		if m.Failed() {
-			return fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), runtime.ErrFull)
+			return fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), impl.ErrFull)
 		}
 	}
 	return nil
@@ -96,7 +106,7 @@ func decodeMessage(b []byte, m runtime.Msg, p *plan, depth int) error {
 // decodeScalar parses a value of singular scalar field fp, of fp's wire
 // type, stores it (through s when direct, else through m) and returns its
 // length (negative on error, as protowire reports it).
-func decodeScalar(b []byte, m runtime.Msg, s runtime.Setter, direct bool, fp *fieldPlan) int {
+func decodeScalar(b []byte, m impl.Msg, s impl.Setter, direct bool, fp *fieldPlan) int {
 	f := fp.f.Field
 	var v uint64
 	var n int
@@ -128,9 +138,9 @@ func decodeScalar(b []byte, m runtime.Msg, s runtime.Setter, direct bool, fp *fi
 		}
 	default: // opBool
 		if direct {
-			s.Set8(f, runtime.BoolByte(v != 0))
+			s.Set8(f, impl.BoolByte(v != 0))
 		} else {
-			m.Set8(f, runtime.BoolByte(v != 0))
+			m.Set8(f, impl.BoolByte(v != 0))
 		}
 	}
 	return n
@@ -141,14 +151,14 @@ func decodeScalar(b []byte, m runtime.Msg, s runtime.Setter, direct bool, fp *fi
 // case) skip re-resolving and re-validating its vector.
 type appender struct {
 	fp *fieldPlan
-	a  runtime.MessageAppender
+	a  impl.MessageAppender
 }
 
 // add appends an element to repeated message field fp of m, as AddMessage
 // does.
-func (ap *appender) add(m runtime.Msg, fp *fieldPlan) runtime.Msg {
+func (ap *appender) add(m impl.Msg, fp *fieldPlan) impl.Msg {
 	if ap.fp != fp {
-		ap.fp, ap.a = fp, runtime.NewMessageList(m, fp.f.Field, fp.f.Type).Appender()
+		ap.fp, ap.a = fp, impl.NewMessageList(m, fp.f.Field, fp.f.Type).Appender()
 	}
 	return ap.a.Append()
 }
@@ -156,7 +166,7 @@ func (ap *appender) add(m runtime.Msg, fp *fieldPlan) runtime.Msg {
 // decodeField parses one value of field fp from b, whose wire type is typ,
 // and returns the bytes consumed. Elements of repeated message fields are
 // appended through app.
-func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *fieldPlan, app *appender, depth int) (int, error) {
+func decodeField(b []byte, typ protowire.Type, m impl.Msg, p *plan, fp *fieldPlan, app *appender, depth int) (int, error) {
 	f := fp.f
 	if fp.packable && typ == protowire.BytesType {
 		v, n := protowire.ConsumeBytes(b)
@@ -189,7 +199,7 @@ func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *field
 	}
 	switch {
 	case fp.kind == protoreflect.MessageKind:
-		var sub runtime.Msg
+		var sub impl.Msg
 		switch {
 		case f.Repeated:
 			sub = app.add(m, fp)
@@ -199,7 +209,7 @@ func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *field
 			sub = m.MutableMessage(f.Field, f.Type)
 		}
 		if !sub.IsPresent() {
-			return 0, fmt.Errorf("phaser: unmarshal %s: %s: %w", p.t.Name(), f.Desc.FullName(), runtime.ErrFull)
+			return 0, fmt.Errorf("phaser: unmarshal %s: %s: %w", p.t.Name(), f.Desc.FullName(), impl.ErrFull)
 		}
 		if err := decodeMessage(v, sub, fp.subPlan(), depth+1); err != nil {
 			return 0, err
@@ -223,7 +233,7 @@ func decodeField(b []byte, typ protowire.Type, m runtime.Msg, p *plan, fp *field
 // decodePacked appends the elements of packed record v to repeated scalar
 // field fp: checked first, then stored into room made for all of them at
 // once, so that an error leaves the field as it was.
-func decodePacked(v []byte, m runtime.Msg, p *plan, fp *fieldPlan) error {
+func decodePacked(v []byte, m impl.Msg, p *plan, fp *fieldPlan) error {
 	count := 0
 	if fixedWidth(fp) {
 		// Little-endian at their stored width on the wire as in the
@@ -272,7 +282,7 @@ func decodePacked(v []byte, m runtime.Msg, p *plan, fp *fieldPlan) error {
 // consumeScalar parses one scalar of field fp and returns its stored bits.
 func consumeScalar(b []byte, fp *fieldPlan) (uint64, int) { return ConsumeValue(fp.kind, b) }
 
-func set(m runtime.Msg, fp *fieldPlan, v uint64) {
+func set(m impl.Msg, fp *fieldPlan, v uint64) {
 	switch fp.size {
 	case 1:
 		m.Set8(fp.f.Field, uint8(v))
@@ -283,7 +293,7 @@ func set(m runtime.Msg, fp *fieldPlan, v uint64) {
 	}
 }
 
-func setMember(m runtime.Msg, fp *fieldPlan, v uint64) {
+func setMember(m impl.Msg, fp *fieldPlan, v uint64) {
 	switch fp.size {
 	case 1:
 		m.SetMember8(fp.f.Union, fp.f.Field, uint8(v))
@@ -294,7 +304,7 @@ func setMember(m runtime.Msg, fp *fieldPlan, v uint64) {
 	}
 }
 
-func push(m runtime.Msg, fp *fieldPlan, v uint64) {
+func push(m impl.Msg, fp *fieldPlan, v uint64) {
 	switch fp.size {
 	case 1:
 		m.Push8(fp.f.Field, uint8(v))
@@ -307,7 +317,7 @@ func push(m runtime.Msg, fp *fieldPlan, v uint64) {
 
 // decodeAny parses a google.protobuf.Any: the value is parsed into a Phaser
 // message of the type its URL names, which must be registered.
-func decodeAny(b []byte, m runtime.Msg, p *plan, depth int) error {
+func decodeAny(b []byte, m impl.Msg, p *plan, depth int) error {
 	var url, value []byte
 	var haveURL, haveValue bool
 	for len(b) > 0 {
@@ -354,15 +364,15 @@ func decodeAny(b []byte, m runtime.Msg, p *plan, depth int) error {
 			break
 		}
 	}
-	t := runtime.FindType(protoreflect.FullName(name))
+	t := impl.FindType(protoreflect.FullName(name))
 	if t == nil {
 		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: type %q is not registered: %w", url, ErrInvalid)
 	}
 	sub := m.MutableAny(t)
 	if !sub.IsPresent() {
-		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", runtime.ErrFull)
+		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", impl.ErrFull)
 	}
-	if haveURL && string(url) != runtime.AnyURLPrefix+t.Name() {
+	if haveURL && string(url) != impl.AnyURLPrefix+t.Name() {
 		m.SetBytes(anyURL, url) // keep the sender's URL prefix
 	}
 	return decodeMessage(value, sub, planOf(t), depth+1)

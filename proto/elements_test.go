@@ -50,14 +50,14 @@ func TestRepeatedMessageElements(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := proto.Append(nil, m.Msg(), m.PhaserType())
+			got, err := proto.Append(nil, m.Msg())
 			if err != nil {
 				t.Fatalf("v%d, %d elements: %v", v, n, err)
 			}
 			if !bytes.Equal(got, wantB) {
 				t.Fatalf("v%d, %d elements: Append\n got %x\nwant %x", v, n, got, wantB)
 			}
-			if size, err := proto.Size(m.Msg(), m.PhaserType()); err != nil || size != len(wantB) {
+			if size, err := proto.Size(m.Msg()); err != nil || size != len(wantB) {
 				t.Fatalf("v%d, %d elements: Size = %d, %v; want %d", v, n, size, err, len(wantB))
 			}
 		}
@@ -77,26 +77,26 @@ func TestUnmarshalResetsRoot(t *testing.T) {
 	}
 	full.MutableAny()
 	small.Inners().Append().SetA(1)
-	fullB, err := proto.Marshal(full.Msg(), full.PhaserType())
+	fullB, err := proto.Marshal(full.Msg())
 	if err != nil {
 		t.Fatal(err)
 	}
-	smallB, err := proto.Marshal(small.Msg(), small.PhaserType())
+	smallB, err := proto.Marshal(small.Msg())
 	if err != nil {
 		t.Fatal(err)
 	}
 	fresh := testpbphaser.NewEverything()
-	if err := proto.Unmarshal(smallB, fresh.Msg(), fresh.PhaserType()); err != nil {
+	if err := proto.Unmarshal(smallB, fresh.Msg()); err != nil {
 		t.Fatal(err)
 	}
 	used := testpbphaser.NewEverything()
 	for _, b := range [][]byte{fullB, smallB} {
-		if err := proto.Unmarshal(b, used.Msg(), used.PhaserType()); err != nil {
+		if err := proto.Unmarshal(b, used.Msg()); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if len(used.Msg().PayloadBytes()) != len(fresh.Msg().PayloadBytes()) {
-		t.Fatalf("Unmarshal into a used root left %d payload bytes, into a new one %d", len(used.Msg().PayloadBytes()), len(fresh.Msg().PayloadBytes()))
+	if len(used.Msg().Bytes()) != len(fresh.Msg().Bytes()) {
+		t.Fatalf("Unmarshal into a used root left %d payload bytes, into a new one %d", len(used.Msg().Bytes()), len(fresh.Msg().Bytes()))
 	}
 }
 
@@ -146,17 +146,17 @@ func TestUnmarshalInterleavedMessages(t *testing.T) {
 	}
 	for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
 		m := testpbphaser.NewEverything(runtime.Options{Version: v})
-		if err := proto.Unmarshal(wire, m.Msg(), m.PhaserType()); err != nil {
+		if err := proto.Unmarshal(wire, m.Msg()); err != nil {
 			t.Fatalf("%s: %v", v, err)
 		}
-		got, err := proto.Marshal(m.Msg(), m.PhaserType())
+		got, err := proto.Marshal(m.Msg())
 		if err != nil {
 			t.Fatal(err)
 		}
 		if !bytes.Equal(got, wantB) {
 			t.Fatalf("%s: Marshal after Unmarshal differs from protobuf-go's", v)
 		}
-		full := len(m.Msg().PayloadBytes())
+		full := len(m.Msg().Bytes())
 		partial := 0
 		for size := 4096; size < full+4096; size += 1531 {
 			mem := make([]byte, size)
@@ -164,7 +164,7 @@ func TestUnmarshalInterleavedMessages(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			err = proto.Unmarshal(wire, fm.Msg(), fm.PhaserType())
+			err = proto.Unmarshal(wire, fm.Msg())
 			k := fm.Inners().Len()
 			if err != nil {
 				if !errors.Is(err, runtime.ErrFull) {

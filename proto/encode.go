@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -20,33 +21,51 @@ const maxDepth = 100
 // incomplete and is not serialized.
 var ErrFailed = errors.New("phaser: payload buffer failed; not serialized")
 
-// Marshal returns the protobuf encoding of message m of type t.
-func Marshal(m runtime.Msg, t *runtime.Type) ([]byte, error) {
-	n, err := Size(m, t)
+// Marshal returns the protobuf encoding of message m.
+func Marshal(m runtime.Msg) ([]byte, error) {
+	n, err := Size(m)
 	if err != nil {
 		return nil, err
 	}
-	return Append(make([]byte, 0, n), m, t)
+	return Append(make([]byte, 0, n), m)
 }
 
 // Append appends the protobuf encoding of m to dst. It allocates nothing
 // when dst has room.
-func Append(dst []byte, m runtime.Msg, t *runtime.Type) ([]byte, error) {
+func Append(dst []byte, m runtime.Msg) ([]byte, error) {
+	d := impl.Dynamic(m)
+	if d.Type() == nil {
+		return dst, nil
+	}
+	return appendMsg(dst, d.Msg(), d.Type())
+}
+
+// Size returns the length of m's protobuf encoding.
+func Size(m runtime.Msg) (int, error) {
+	d := impl.Dynamic(m)
+	if d.Type() == nil {
+		return 0, nil
+	}
+	return sizeMsg(d.Msg(), d.Type())
+}
+
+// appendMsg is Append for the engine's handle m of type t.
+func appendMsg(dst []byte, m impl.Msg, t *impl.Type) ([]byte, error) {
 	if m.Failed() {
 		return dst, ErrFailed
 	}
 	return appendMessage(dst, m, planOf(t), 0)
 }
 
-// Size returns the length of m's protobuf encoding.
-func Size(m runtime.Msg, t *runtime.Type) (int, error) {
+// sizeMsg is Size for the engine's handle m of type t.
+func sizeMsg(m impl.Msg, t *impl.Type) (int, error) {
 	if m.Failed() {
 		return 0, ErrFailed
 	}
 	return sizeMessage(m, planOf(t), 0)
 }
 
-func appendMessage(b []byte, m runtime.Msg, p *plan, depth int) ([]byte, error) {
+func appendMessage(b []byte, m impl.Msg, p *plan, depth int) ([]byte, error) {
 	if depth > maxDepth {
 		return b, fmt.Errorf("phaser: %s: messages nested deeper than %d", p.t.Name(), maxDepth)
 	}
@@ -149,7 +168,7 @@ func appendVarint(b []byte, v uint64) []byte {
 	return protowire.AppendVarint(b, v)
 }
 
-func sizeMessage(m runtime.Msg, p *plan, depth int) (int, error) {
+func sizeMessage(m impl.Msg, p *plan, depth int) (int, error) {
 	if depth > maxDepth {
 		return 0, fmt.Errorf("phaser: %s: messages nested deeper than %d", p.t.Name(), maxDepth)
 	}
@@ -212,7 +231,7 @@ func sizeMessage(m runtime.Msg, p *plan, depth int) (int, error) {
 
 // bits returns the stored bits of singular scalar field fp and whether it
 // is written.
-func bits(m runtime.Msg, fp *fieldPlan) (uint64, bool) {
+func bits(m impl.Msg, fp *fieldPlan) (uint64, bool) {
 	f := fp.f
 	var v uint64
 	if f.Union != nil {
@@ -248,7 +267,7 @@ func appendScalar(b []byte, fp *fieldPlan, v uint64) []byte { return AppendValue
 func sizeScalar(fp *fieldPlan, v uint64) int { return SizeValue(fp.kind, v) }
 
 // stringOf returns string or bytes field fp and whether it is written.
-func stringOf(m runtime.Msg, fp *fieldPlan) ([]byte, bool) {
+func stringOf(m impl.Msg, fp *fieldPlan) ([]byte, bool) {
 	f := fp.f
 	if f.Union != nil {
 		return m.MemberString(f.Field), m.HasMember(f.Field)
@@ -261,7 +280,7 @@ func stringOf(m runtime.Msg, fp *fieldPlan) ([]byte, bool) {
 }
 
 // messageOf returns message field fp and whether it is written.
-func messageOf(m runtime.Msg, fp *fieldPlan) (runtime.Msg, bool) {
+func messageOf(m impl.Msg, fp *fieldPlan) (impl.Msg, bool) {
 	f := fp.f
 	if f.Union != nil {
 		return m.MemberMessage(f.Field, f.Type), m.HasMember(f.Field)
@@ -270,7 +289,7 @@ func messageOf(m runtime.Msg, fp *fieldPlan) (runtime.Msg, bool) {
 	return n, n.IsPresent()
 }
 
-func appendField(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error) {
+func appendField(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error) {
 	if fp.f.Repeated {
 		return appendRepeated(b, m, fp, depth)
 	}
@@ -298,7 +317,7 @@ func appendField(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, err
 	return appendScalar(b, fp, v), nil
 }
 
-func sizeField(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
+func sizeField(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
 	if fp.f.Repeated {
 		return sizeRepeated(m, fp, depth)
 	}
@@ -327,7 +346,7 @@ func sizeField(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 
 // appendSub appends message field fp holding sub as a length-delimited
 // record.
-func appendSub(b []byte, fp *fieldPlan, sub runtime.Msg, depth int) ([]byte, error) {
+func appendSub(b []byte, fp *fieldPlan, sub impl.Msg, depth int) ([]byte, error) {
 	return appendMessageField(b, fp, sub, fp.subPlan(), depth)
 }
 
@@ -337,7 +356,7 @@ func appendSub(b []byte, fp *fieldPlan, sub runtime.Msg, depth int) ([]byte, err
 // The length is not computed by a separate pass: one byte is reserved,
 // the message is written, and the length is patched in, the message moving
 // up when its length needs more than one byte.
-func appendMessageField(b []byte, fp *fieldPlan, sub runtime.Msg, p *plan, depth int) ([]byte, error) {
+func appendMessageField(b []byte, fp *fieldPlan, sub impl.Msg, p *plan, depth int) ([]byte, error) {
 	b = fp.appendTag(b)
 	at := len(b)
 	b = append(b, 0)
@@ -370,7 +389,7 @@ func PatchLength(b []byte, at int) []byte {
 var zeros [10]byte
 
 // elemBits returns element i of a repeated scalar field.
-func elemBits(m runtime.Msg, fp *fieldPlan, i int) uint64 {
+func elemBits(m impl.Msg, fp *fieldPlan, i int) uint64 {
 	switch fp.size {
 	case 1:
 		return uint64(m.Elem8(fp.f.Field, i))
@@ -380,7 +399,7 @@ func elemBits(m runtime.Msg, fp *fieldPlan, i int) uint64 {
 	return m.Elem64(fp.f.Field, i)
 }
 
-func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error) {
+func appendRepeated(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error) {
 	f := fp.f
 	n := m.LenOf(f)
 	if n == 0 {
@@ -426,7 +445,7 @@ func appendRepeated(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, 
 	return b, nil
 }
 
-func sizeRepeated(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
+func sizeRepeated(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
 	f := fp.f
 	n := m.LenOf(f)
 	if n == 0 {
@@ -476,7 +495,7 @@ func fixedWidth(fp *fieldPlan) bool {
 
 // mapEntry is a map entry with its key, both resolved once for sorting.
 type mapEntry struct {
-	msg  runtime.Msg
+	msg  impl.Msg
 	key  []byte // a string key
 	bits uint64 // a scalar key's stored bits
 }
@@ -486,7 +505,7 @@ type mapEntry struct {
 const mapEntries = 32
 
 // mapOrder returns the entries to write, sorted by key.
-func mapOrder(m runtime.Msg, fp *fieldPlan, scratch []mapEntry) []mapEntry {
+func mapOrder(m impl.Msg, fp *fieldPlan, scratch []mapEntry) []mapEntry {
 	f, kf := fp.f, fp.key
 	entries := scratch[:0]
 	for _, msg := range m.MessagesOf(f) {
@@ -538,7 +557,7 @@ func cmpOrdered[T int32 | int64 | uint64](x, y T) int {
 }
 
 // entrySize returns the encoded size of a map entry's body.
-func entrySize(e runtime.Msg, fp *fieldPlan, depth int) (int, error) {
+func entrySize(e impl.Msg, fp *fieldPlan, depth int) (int, error) {
 	n := 0
 	for _, kv := range []*fieldPlan{fp.key, fp.val} {
 		s, err := sizeEntryField(e, kv, depth)
@@ -550,7 +569,7 @@ func entrySize(e runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 	return n, nil
 }
 
-func sizeEntryField(e runtime.Msg, kv *fieldPlan, depth int) (int, error) {
+func sizeEntryField(e impl.Msg, kv *fieldPlan, depth int) (int, error) {
 	tag := protowire.SizeTag(kv.num)
 	switch {
 	case kv.kind == protoreflect.MessageKind:
@@ -563,7 +582,7 @@ func sizeEntryField(e runtime.Msg, kv *fieldPlan, depth int) (int, error) {
 	return tag + sizeScalar(kv, v), nil
 }
 
-func appendEntryField(b []byte, e runtime.Msg, kv *fieldPlan, depth int) ([]byte, error) {
+func appendEntryField(b []byte, e impl.Msg, kv *fieldPlan, depth int) ([]byte, error) {
 	switch {
 	case kv.kind == protoreflect.MessageKind:
 		return appendSub(b, kv, e.Message(kv.f.Field, kv.f.Type), depth+1)
@@ -578,7 +597,7 @@ func appendEntryField(b []byte, e runtime.Msg, kv *fieldPlan, depth int) ([]byte
 
 // appendMap writes the entries of map field fp, each as appendMessageField
 // writes a message: its length patched in after it.
-func appendMap(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error) {
+func appendMap(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error) {
 	var scratch [mapEntries]mapEntry
 	var err error
 	for _, e := range mapOrder(m, fp, scratch[:]) {
@@ -595,7 +614,7 @@ func appendMap(b []byte, m runtime.Msg, fp *fieldPlan, depth int) ([]byte, error
 	return b, nil
 }
 
-func sizeMap(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
+func sizeMap(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
 	var scratch [mapEntries]mapEntry
 	total := 0
 	for _, e := range mapOrder(m, fp, scratch[:]) {
@@ -612,24 +631,24 @@ func sizeMap(m runtime.Msg, fp *fieldPlan, depth int) (int, error) {
 // the embedded Phaser message.
 
 var (
-	anyURL   = runtime.Field{Number: 1, Offset: 4}
-	anyValue = runtime.Field{Number: 2, Offset: 8}
+	anyURL   = impl.Field{Number: 1, Offset: 4}
+	anyValue = impl.Field{Number: 2, Offset: 8}
 )
 
-func anyContent(m runtime.Msg) (url []byte, t *runtime.Type, err error) {
+func anyContent(m impl.Msg) (url []byte, t *impl.Type, err error) {
 	url = m.StringBytes(anyURL)
 	if !m.HasString(anyValue) {
 		return url, nil, nil
 	}
 	name := url[bytes.LastIndexByte(url, '/')+1:] // converted on the stack, unlike AnyTypeName's
-	t = runtime.FindType(protoreflect.FullName(name))
+	t = impl.FindType(protoreflect.FullName(name))
 	if t == nil {
 		return url, nil, fmt.Errorf("phaser: google.protobuf.Any holds %q, which is not registered", name)
 	}
 	return url, t, nil
 }
 
-func appendAny(b []byte, m runtime.Msg, depth int) ([]byte, error) {
+func appendAny(b []byte, m impl.Msg, depth int) ([]byte, error) {
 	url, t, err := anyContent(m)
 	if err != nil {
 		return b, err
@@ -656,7 +675,7 @@ func appendAny(b []byte, m runtime.Msg, depth int) ([]byte, error) {
 	return PatchLength(b, at), nil
 }
 
-func sizeAny(m runtime.Msg, depth int) (int, error) {
+func sizeAny(m impl.Msg, depth int) (int, error) {
 	url, t, err := anyContent(m)
 	if err != nil {
 		return 0, err

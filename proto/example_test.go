@@ -15,14 +15,14 @@ func ExampleMarshal() {
 	h := std_msgsphaser.NewHeader()
 	h.SetSeq(7)
 	h.SetFrameId("map")
-	b, err := proto.Marshal(h.Msg(), h.PhaserType())
+	b, err := proto.Marshal(h.Msg())
 	if err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("% x\n", b)
 
 	back := std_msgsphaser.NewHeader()
-	if err := proto.Unmarshal(b, back.Msg(), back.PhaserType()); err != nil {
+	if err := proto.Unmarshal(b, back.Msg()); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Println(back.Seq(), back.FrameId(), back.HasStamp())
@@ -35,7 +35,7 @@ func ExampleMarshal() {
 // field; the message keeps what was parsed before it.
 func ExampleUnmarshal_invalid() {
 	h := std_msgsphaser.NewHeader()
-	err := proto.Unmarshal([]byte{0x08, 0x07, 0x1a, 0x05, 'm'}, h.Msg(), h.PhaserType())
+	err := proto.Unmarshal([]byte{0x08, 0x07, 0x1a, 0x05, 'm'}, h.Msg())
 	fmt.Println(errors.Is(err, proto.ErrInvalid), h.Seq())
 	// Output: true 7
 }

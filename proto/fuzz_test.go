@@ -43,21 +43,21 @@ func FuzzUnmarshal(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := proto.Unmarshal(data, fixed, typ); err != nil && !errors.Is(err, proto.ErrInvalid) && !errors.Is(err, runtime.ErrFull) {
+		if err := proto.Unmarshal(data, fixed); err != nil && !errors.Is(err, proto.ErrInvalid) && !errors.Is(err, runtime.ErrFull) {
 			t.Fatalf("unexpected error kind: %v", err)
 		}
 		owned := runtime.New(typ, runtime.Options{})
-		err = proto.Unmarshal(data, owned, typ)
+		err = proto.Unmarshal(data, owned)
 		if err != nil {
 			if !errors.Is(err, proto.ErrInvalid) {
 				t.Fatalf("unexpected error kind: %v", err)
 			}
 			return
 		}
-		if n := len(owned.PayloadBytes()); n > 64*len(data)+1<<16 {
+		if n := len(owned.Bytes()); n > 64*len(data)+1<<16 {
 			t.Fatalf("%d input bytes made a %d-byte payload", len(data), n)
 		}
-		out, err := proto.Marshal(owned, typ)
+		out, err := proto.Marshal(owned)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -63,11 +63,11 @@ func TestGoldenProtoWire(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := proto.Marshal(m, typ)
+			got, err := proto.Marshal(m)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if n, err := proto.Size(m, typ); err != nil || n != len(got) {
+			if n, err := proto.Size(m); err != nil || n != len(got) {
 				t.Errorf("Size = %d, %v; Marshal wrote %d bytes", n, err, len(got))
 			}
 			// Byte-equal to protobuf-go's deterministic encoding of the
@@ -87,10 +87,10 @@ func TestGoldenProtoWire(t *testing.T) {
 			}
 			if ref, err := c.Read(src, ".pbref.bin"); err == nil {
 				fromRef := runtime.New(typ)
-				if err := proto.Unmarshal(ref, fromRef, typ); err != nil {
+				if err := proto.Unmarshal(ref, fromRef); err != nil {
 					t.Fatalf("Unmarshal .pbref.bin: %v", err)
 				}
-				again, err := proto.Marshal(fromRef, typ)
+				again, err := proto.Marshal(fromRef)
 				if err != nil || !bytes.Equal(again, got) {
 					t.Errorf(".pbref.bin parses to other content: % x, %v", again, err)
 				}
@@ -104,14 +104,14 @@ func TestGoldenProtoWire(t *testing.T) {
 			}
 			for _, tuning := range []runtime.Options{{}, {Tuning: 1}} {
 				dst := runtime.New(typ, tuning)
-				if err := proto.Unmarshal(pb, dst, typ); err != nil {
+				if err := proto.Unmarshal(pb, dst); err != nil {
 					t.Fatalf("Unmarshal .pb.bin: %v", err)
 				}
 				values, err := c.Values(src)
 				if err != nil {
 					t.Fatal(err)
 				}
-				content, err := dst.ToProto(typ)
+				content, err := dst.ToProto()
 				if err != nil {
 					t.Fatal(err)
 				}

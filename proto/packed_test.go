@@ -25,7 +25,7 @@ func TestPackedRecords(t *testing.T) {
 	b = protowire.AppendBytes(b, []byte{1, 0, 1})
 
 	r := testpbphaser.NewRepeated()
-	if err := proto.Unmarshal(b, r.Msg(), r.PhaserType()); err != nil {
+	if err := proto.Unmarshal(b, r.Msg()); err != nil {
 		t.Fatal(err)
 	}
 	if got := r.RDouble(); got.Len() != 2 || got.At(0) != 1 || got.At(1) != 2 {
@@ -56,7 +56,7 @@ func TestPackedRecords(t *testing.T) {
 		in = protowire.AppendTag(in, bad.num, protowire.BytesType)
 		in = protowire.AppendBytes(in, bad.record)
 		r := testpbphaser.NewRepeated()
-		err := proto.Unmarshal(in, r.Msg(), r.PhaserType())
+		err := proto.Unmarshal(in, r.Msg())
 		if !errors.Is(err, proto.ErrInvalid) {
 			t.Errorf("%s: error %v, want ErrInvalid", bad.name, err)
 		}

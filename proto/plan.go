@@ -21,19 +21,19 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
-	"github.com/phaser-go/phaser/runtime"
+	"github.com/phaser-go/phaser/internal/impl"
 )
 
 // plan is how one message type is written and read.
 type plan struct {
-	t      *runtime.Type
+	t      *impl.Type
 	fields []*fieldPlan // in field-number order
 	byNum  map[protowire.Number]*fieldPlan
 	dense  []*fieldPlan // by number, for numbers below denseMax
 }
 
 type fieldPlan struct {
-	f        *runtime.FieldInfo
+	f        *impl.FieldInfo
 	num      protowire.Number
 	kind     protoreflect.Kind
 	wire     protowire.Type // the element's wire type
@@ -87,9 +87,9 @@ func (p *plan) field(num protowire.Number) *fieldPlan {
 }
 
 // planOf returns the plan of t, built on first use and kept in t's
-// runtime.ProtoPlan slot.
-func planOf(t *runtime.Type) *plan {
-	if p, ok := t.Plan(runtime.ProtoPlan).(*plan); ok {
+// impl.ProtoPlan slot.
+func planOf(t *impl.Type) *plan {
+	if p, ok := t.Plan(impl.ProtoPlan).(*plan); ok {
 		return p
 	}
 	p := &plan{t: t, byNum: make(map[protowire.Number]*fieldPlan)}
@@ -105,10 +105,10 @@ func planOf(t *runtime.Type) *plan {
 		}
 	}
 	sort.Slice(p.fields, func(i, j int) bool { return legacyOrder(p.fields[i].f.Desc, p.fields[j].f.Desc) })
-	return t.StorePlan(runtime.ProtoPlan, p).(*plan)
+	return t.StorePlan(impl.ProtoPlan, p).(*plan)
 }
 
-func newFieldPlan(f *runtime.FieldInfo) *fieldPlan {
+func newFieldPlan(f *impl.FieldInfo) *fieldPlan {
 	fd := f.Desc
 	fp := &fieldPlan{
 		f:        f,

@@ -60,11 +60,11 @@ func TestSizeMatchesAppend(t *testing.T) {
 		{"Repeated", r.Msg(), r.PhaserType()},
 		{"Scalars", scalars.Msg(), scalars.PhaserType()},
 	} {
-		b, err := proto.Append(nil, c.m, c.t)
+		b, err := proto.Append(nil, c.m)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if n, err := proto.Size(c.m, c.t); err != nil || n != len(b) {
+		if n, err := proto.Size(c.m); err != nil || n != len(b) {
 			t.Errorf("%s: Size = %d, %v; Append wrote %d bytes", c.name, n, err, len(b))
 		}
 	}

@@ -22,13 +22,13 @@ func BenchmarkAppendMap(b *testing.B) {
 		byID.MutableValue().SetA(int32(i))
 		byID.MutableValue().SetS("inner")
 	}
-	buf, err := proto.Append(nil, e.Msg(), e.PhaserType())
+	buf, err := proto.Append(nil, e.Msg())
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		buf, _ = proto.Append(buf[:0], e.Msg(), e.PhaserType())
+		buf, _ = proto.Append(buf[:0], e.Msg())
 	}
 }
 
@@ -49,13 +49,13 @@ func BenchmarkAppendAny(b *testing.B) {
 	s.SetFFixed64(10)
 	s.SetFBool(true)
 	s.SetFString("eleven")
-	buf, err := proto.Append(nil, e.Msg(), e.PhaserType())
+	buf, err := proto.Append(nil, e.Msg())
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		buf, _ = proto.Append(buf[:0], e.Msg(), e.PhaserType())
+		buf, _ = proto.Append(buf[:0], e.Msg())
 	}
 }
 
@@ -79,7 +79,7 @@ func BenchmarkSize(b *testing.B) {
 	r.SetGoal("dock")
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := proto.Size(r.Msg(), r.PhaserType()); err != nil {
+		if _, err := proto.Size(r.Msg()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/phaser-go/phaser/internal/impl"
 	phaserproto "github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/runtime"
 )
@@ -17,24 +18,25 @@ import (
 
 // PhaserToROS appends the ROS1 serialization of the message of type t in a
 // received Phaser payload.
-func PhaserToROS(dst, payload []byte, t *runtime.Type) ([]byte, error) {
+func PhaserToROS(dst, payload []byte, rt *runtime.Type) ([]byte, error) {
+	t := phaserimplType(rt)
 	if len(payload) == 0 {
 		return dst, fmt.Errorf("ros: empty Phaser payload: %w", ErrInvalid)
 	}
-	p := payloads.Get().(*runtime.Payload)
+	p := payloads.Get().(*impl.Payload)
 	defer func() {
 		p.Release()
 		payloads.Put(p)
 	}()
-	m, err := runtime.ReadInto(p, t, payload)
+	m, err := impl.ReadInto(p, t, payload)
 	if err != nil {
 		return dst, err
 	}
-	return Append(dst, m, t)
+	return appendMsg(dst, m, t)
 }
 
 // payloads are reused read-only payload views.
-var payloads = sync.Pool{New: func() any { return new(runtime.Payload) }}
+var payloads = sync.Pool{New: func() any { return new(impl.Payload) }}
 
 // Format is the wire format of a message's bytes.
 type Format uint8
@@ -149,7 +151,7 @@ func ConvertToROS(dst, in []byte, t *runtime.Type) ([]byte, error) {
 // message its last occurrence, not a merge); repeated scalars may be packed
 // or not. On error dst is returned unchanged.
 func ProtoToROS(dst, pb []byte, t *runtime.Type) ([]byte, error) {
-	p, err := planOf(t)
+	p, err := planOf(phaserimplType(t))
 	if err != nil {
 		return dst, err
 	}
@@ -228,7 +230,7 @@ func scalarOf(it *item, typ protowire.Type, v []byte) (uint64, int, error) {
 	return x, n, checkN(it.f, n)
 }
 
-func checkN(f *runtime.FieldInfo, n int) error {
+func checkN(f *impl.FieldInfo, n int) error {
 	if n < 0 {
 		return fmt.Errorf("field %s: %v: %w", f.Desc.FullName(), protowire.ParseError(n), ErrInvalid)
 	}
@@ -348,7 +350,7 @@ func writeDefault(w *Writer, it *item) error {
 		w.Uint32(0)
 		return nil
 	case Message:
-		return writeSub(w, runtime.Msg{}, it)
+		return writeSub(w, impl.Msg{}, it)
 	case Time, Duration:
 		w.Uint64(0)
 		return nil
@@ -469,7 +471,7 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int, scratch []records)
 // (every ROS field is present: nested messages are always written, proto3
 // scalars when not zero). The input must be consumed exactly.
 func ROSToProto(dst, ros []byte, t *runtime.Type) ([]byte, error) {
-	p, err := planOf(t)
+	p, err := planOf(phaserimplType(t))
 	if err != nil {
 		return dst, err
 	}
@@ -865,3 +867,6 @@ func cmpInt(x, y int64) int {
 	}
 	return 0
 }
+
+// phaserimplType returns the engine's Type of t.
+func phaserimplType(t *runtime.Type) *impl.Type { return (*impl.Type)(t) }

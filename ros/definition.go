@@ -7,8 +7,6 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/phaser-go/phaser/runtime"
 )
 
 // This file computes the ROS1 identity of a message type the way genmsg does
@@ -60,16 +58,12 @@ func baseType(t string) string {
 	return t
 }
 
-// DataType returns the ROS data type of t, "pkg/Name": the
+// DataType returns the ROS data type of message md, "pkg/Name": the
 // phaser.ros_message data_type option, else inferred from a package named
 // "pkg.proto", else "std_msgs/Header" for std_msgs.Header.
 // google.protobuf.Timestamp and Duration give the builtins "time" and
 // "duration".
-func DataType(t *runtime.Type) (string, error) {
-	return dataType(t.Descriptor())
-}
-
-func dataType(md protoreflect.MessageDescriptor) (string, error) {
+func DataType(md protoreflect.MessageDescriptor) (string, error) {
 	switch md.FullName() {
 	case "google.protobuf.Timestamp":
 		return "time", nil
@@ -94,15 +88,14 @@ func dataType(md protoreflect.MessageDescriptor) (string, error) {
 	return "", fmt.Errorf("ros: cannot infer the ROS data type of %s: set phaser.ros_message.data_type or use a package named pkg.proto", md.FullName())
 }
 
-// Definition returns the full ROS1 message definition of t, as a ROS
+// Definition returns the full ROS1 message definition of message md, as a ROS
 // publisher sends it in the message_definition field of its connection
 // header: t's own text, then for each message type it depends on (depth
 // first, each once, in field order, as genmsg orders them) a line of 80 '=',
 // "MSG: pkg/Name" and that type's text. Nested types are written as .msg
 // files usually write them: std_msgs/Header as "Header", a type of the same
 // ROS package by its bare name, others as "pkg/Name".
-func Definition(t *runtime.Type) (string, error) {
-	md := t.Descriptor()
+func Definition(md protoreflect.MessageDescriptor) (string, error) {
 	dt, err := notBuiltin(md)
 	if err != nil {
 		return "", err
@@ -153,7 +146,7 @@ func appendDeps(b *strings.Builder, s *spec, seen map[string]bool, visiting map[
 
 // notBuiltin fails for the message types that are ROS builtins.
 func notBuiltin(md protoreflect.MessageDescriptor) (string, error) {
-	dt, err := dataType(md)
+	dt, err := DataType(md)
 	if err != nil {
 		return "", err
 	}
@@ -293,7 +286,7 @@ func fieldOf(fd protoreflect.FieldDescriptor, owner string) (specField, error) {
 		}
 		if opt.md5Text == "" {
 			f.dep = fd.Message()
-			dt, err := dataType(f.dep)
+			dt, err := DataType(f.dep)
 			switch {
 			case err == nil && builtins[dt]:
 				f.dep = nil
@@ -380,7 +373,7 @@ func checkTypeOption(fd protoreflect.FieldDescriptor, typ, suffix string) error 
 			return fmt.Errorf("repeated bytes are written as a ROS string array")
 		}
 	case protoreflect.MessageKind, protoreflect.GroupKind:
-		dt, _ := dataType(fd.Message())
+		dt, _ := DataType(fd.Message())
 		if base != dt {
 			return fmt.Errorf("a %s field is not a ROS %s", fd.Message().FullName(), base)
 		}

@@ -131,15 +131,15 @@ func TestRosMsgsMetadata(t *testing.T) {
 	for _, c := range rosMsgCases {
 		t.Run(string(c.name), func(t *testing.T) {
 			typ := rosMsgType(t, c.name)
-			dt, err := ros.DataType(typ)
+			dt, err := ros.DataType(typ.Descriptor())
 			if err != nil || dt != c.dataType {
 				t.Errorf("DataType = %q, %v; want %q", dt, err, c.dataType)
 			}
-			sum, err := ros.MD5(typ)
+			sum, err := ros.MD5(typ.Descriptor())
 			if err != nil || sum != c.md5 {
 				t.Errorf("MD5 = %q, %v; want %q", sum, err, c.md5)
 			}
-			def, err := ros.Definition(typ)
+			def, err := ros.Definition(typ.Descriptor())
 			if err != nil || def != c.def {
 				t.Errorf("Definition = %v\n%s\nwant\n%s", err, def, c.def)
 			}
@@ -159,7 +159,7 @@ func TestMD5Text(t *testing.T) {
 		"string name\nuint32 offset\nuint8 datatype\nuint32 count")
 	want := md5hex(header + " header\nuint32 height\nuint32 width\n" + pointField + " fields\n" +
 		"bool is_bigendian\nuint32 point_step\nuint32 row_step\nuint8[] data\nbool is_dense")
-	got, err := ros.MD5(rosMsgType(t, "sensor_msgs.PointCloud2"))
+	got, err := ros.MD5(rosMsgType(t, "sensor_msgs.PointCloud2").Descriptor())
 	if err != nil || got != want {
 		t.Fatalf("PointCloud2 MD5 = %s, %v; want %s", got, err, want)
 	}
@@ -339,15 +339,15 @@ func TestDefinitionOptions(t *testing.T) {
 	for _, c := range cases {
 		t.Run(string(c.name), func(t *testing.T) {
 			typ := optionsType(t, c.name)
-			dt, err := ros.DataType(typ)
+			dt, err := ros.DataType(typ.Descriptor())
 			if err != nil || dt != c.dataType {
 				t.Errorf("DataType = %q, %v; want %q", dt, err, c.dataType)
 			}
-			sum, err := ros.MD5(typ)
+			sum, err := ros.MD5(typ.Descriptor())
 			if err != nil || sum != c.md5 {
 				t.Errorf("MD5 = %q, %v; want %q", sum, err, c.md5)
 			}
-			def, err := ros.Definition(typ)
+			def, err := ros.Definition(typ.Descriptor())
 			if err != nil || def != c.def {
 				t.Errorf("Definition = %v\n%s\nwant\n%s", err, def, c.def)
 			}
@@ -375,10 +375,10 @@ func TestDefinitionErrors(t *testing.T) {
 	for name, want := range cases {
 		t.Run(string(name), func(t *testing.T) {
 			typ := optionsType(t, name)
-			if _, err := ros.Definition(typ); err == nil || !strings.Contains(err.Error(), want) {
+			if _, err := ros.Definition(typ.Descriptor()); err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("Definition error = %v; want one about %q", err, want)
 			}
-			if _, err := ros.MD5(typ); err == nil || !strings.Contains(err.Error(), want) {
+			if _, err := ros.MD5(typ.Descriptor()); err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("MD5 error = %v; want one about %q", err, want)
 			}
 		})
@@ -387,13 +387,13 @@ func TestDefinitionErrors(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if dt, err := ros.DataType(ts); err != nil || dt != "time" {
+	if dt, err := ros.DataType(ts.Descriptor()); err != nil || dt != "time" {
 		t.Errorf("DataType(Timestamp) = %q, %v", dt, err)
 	}
-	if _, err := ros.MD5(ts); err == nil {
+	if _, err := ros.MD5(ts.Descriptor()); err == nil {
 		t.Error("MD5(Timestamp) succeeded; it is a builtin")
 	}
-	if _, err := ros.DataType(optionsType(t, "plain.NoType")); err == nil {
+	if _, err := ros.DataType(optionsType(t, "plain.NoType").Descriptor()); err == nil {
 		t.Error("DataType(plain.NoType) succeeded")
 	}
 }

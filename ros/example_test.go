@@ -18,7 +18,7 @@ func ExampleMarshal() {
 	h.SetSeq(7)
 	h.MutableStamp().SetSeconds(1700000000)
 	h.SetFrameId("map")
-	b, err := ros.Marshal(h.Msg(), h.PhaserType())
+	b, err := ros.Marshal(h.Msg())
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -48,8 +48,8 @@ func ExampleProtoToROS() {
 // The ROS identity of a message type, computed as ROS computes it.
 func ExampleMD5() {
 	t := sensor_msgsphaser.Imu{}.PhaserType()
-	dataType, _ := ros.DataType(t)
-	sum, err := ros.MD5(t)
+	dataType, _ := ros.DataType(t.Descriptor())
+	sum, err := ros.MD5(t.Descriptor())
 	if err != nil {
 		log.Fatal(err)
 	}

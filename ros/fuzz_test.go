@@ -22,7 +22,7 @@ func seedRobot(t testing.TB) []byte {
 	r.Path().Append().SetY(2)
 	r.Tags().Append("t")
 	r.SetDock(4)
-	b, err := ros.Marshal(r.Msg(), r.PhaserType())
+	b, err := ros.Marshal(r.Msg())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +45,11 @@ func FuzzUnmarshalROS(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := ros.Unmarshal(data, fixed, typ); err != nil && !errors.Is(err, ros.ErrInvalid) && !errors.Is(err, runtime.ErrFull) {
+		if err := ros.Unmarshal(data, fixed); err != nil && !errors.Is(err, ros.ErrInvalid) && !errors.Is(err, runtime.ErrFull) {
 			t.Fatalf("error kind: %v", err)
 		}
 		m := runtime.New(typ)
-		err = ros.Unmarshal(data, m, typ)
+		err = ros.Unmarshal(data, m)
 		pb, cerr := ros.ROSToProto(nil, data, typ)
 		if err != nil {
 			if !errors.Is(err, ros.ErrInvalid) {
@@ -63,26 +63,26 @@ func FuzzUnmarshalROS(f *testing.F) {
 		if cerr != nil {
 			t.Fatalf("ROSToProto rejects what Unmarshal accepts: %v", cerr)
 		}
-		if n := len(m.PayloadBytes()); n > 64*len(data)+1<<14 {
+		if n := len(m.Bytes()); n > 64*len(data)+1<<14 {
 			t.Fatalf("%d input bytes made a %d-byte payload", len(data), n)
 		}
-		back, err := ros.Marshal(m, typ)
+		back, err := ros.Marshal(m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		// Serializing is canonical (bools 0/1, time and duration
 		// normalized): a second round trip changes nothing.
 		again := runtime.New(typ)
-		if err := ros.Unmarshal(back, again, typ); err != nil {
+		if err := ros.Unmarshal(back, again); err != nil {
 			t.Fatalf("our own bytes do not parse: %v", err)
 		}
-		if b2, _ := ros.Marshal(again, typ); !bytes.Equal(b2, back) {
+		if b2, _ := ros.Marshal(again); !bytes.Equal(b2, back) {
 			t.Fatalf("round trip\n got: % x\nwant: % x", b2, back)
 		}
 		if len(back) != len(data) {
 			t.Fatalf("round trip changed the length: %d -> %d", len(data), len(back))
 		}
-		ref, err := proto.Marshal(m, typ)
+		ref, err := proto.Marshal(m)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -87,7 +87,7 @@ func TestGoldenROS(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := ros.Marshal(m, typ)
+			got, err := ros.Marshal(m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,10 +108,10 @@ func TestGoldenROS(t *testing.T) {
 			// C++'s bytes parse, and serialize back to the same bytes.
 			if !narrowed[c.Name] {
 				parsed := runtime.New(typ, runtime.Options{})
-				if err := ros.Unmarshal(want, parsed, typ); err != nil {
+				if err := ros.Unmarshal(want, parsed); err != nil {
 					t.Fatalf("Unmarshal .ros.bin: %v", err)
 				}
-				re, err := ros.Marshal(parsed, typ)
+				re, err := ros.Marshal(parsed)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -145,10 +145,10 @@ func TestGoldenROS(t *testing.T) {
 					t.Fatalf("ROSToProto: %v", err)
 				}
 				scratch := runtime.New(typ, runtime.Options{})
-				if err := ros.Unmarshal(want, scratch, typ); err != nil {
+				if err := ros.Unmarshal(want, scratch); err != nil {
 					t.Fatal(err)
 				}
-				ref, err := proto.Marshal(scratch, typ)
+				ref, err := proto.Marshal(scratch)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -158,10 +158,10 @@ func TestGoldenROS(t *testing.T) {
 			}
 			// Parse our bytes back: the same ROS bytes again.
 			back := runtime.New(typ, runtime.Options{})
-			if err := ros.Unmarshal(got, back, typ); err != nil {
+			if err := ros.Unmarshal(got, back); err != nil {
 				t.Fatalf("Unmarshal: %v", err)
 			}
-			again, err := ros.Marshal(back, typ)
+			again, err := ros.Marshal(back)
 			if err != nil {
 				t.Fatal(err)
 			}

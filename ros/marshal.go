@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -12,18 +13,27 @@ import (
 // serialized.
 var ErrFailed = errors.New("ros: payload buffer failed; not serialized")
 
-// Marshal returns the ROS1 serialization of message m of type t.
-func Marshal(m runtime.Msg, t *runtime.Type) ([]byte, error) {
-	n, err := Size(m, t)
+// Marshal returns the ROS1 serialization of message m.
+func Marshal(m runtime.Msg) ([]byte, error) {
+	n, err := Size(m)
 	if err != nil {
 		return nil, err
 	}
-	return Append(make([]byte, 0, n), m, t)
+	return Append(make([]byte, 0, n), m)
 }
 
 // Append appends the ROS1 serialization of m to dst. It allocates nothing
 // when dst has room.
-func Append(dst []byte, m runtime.Msg, t *runtime.Type) ([]byte, error) {
+func Append(dst []byte, m runtime.Msg) ([]byte, error) {
+	d := impl.Dynamic(m)
+	if d.Type() == nil {
+		return dst, fmt.Errorf("ros: marshal: no message")
+	}
+	return appendMsg(dst, d.Msg(), d.Type())
+}
+
+// appendMsg is Append for the engine's handle m of type t.
+func appendMsg(dst []byte, m impl.Msg, t *impl.Type) ([]byte, error) {
 	if m.Failed() {
 		return dst, ErrFailed
 	}
@@ -37,18 +47,23 @@ func Append(dst []byte, m runtime.Msg, t *runtime.Type) ([]byte, error) {
 }
 
 // Size returns the length of m's ROS1 serialization.
-func Size(m runtime.Msg, t *runtime.Type) (int, error) {
-	if m.Failed() {
+func Size(m runtime.Msg) (int, error) {
+	d := impl.Dynamic(m)
+	if d.Type() == nil {
+		return 0, fmt.Errorf("ros: marshal: no message")
+	}
+	m1, t := d.Msg(), d.Type()
+	if m1.Failed() {
 		return 0, ErrFailed
 	}
 	p, err := planOf(t)
 	if err != nil {
 		return 0, err
 	}
-	return sizeMessage(m, p)
+	return sizeMessage(m1, p)
 }
 
-func writeMessage(w *Writer, m runtime.Msg, p *plan) error {
+func writeMessage(w *Writer, m impl.Msg, p *plan) error {
 	// Scalars through the view when the message has its compiled layout
 	// (inlined reads), else through m.
 	v, view := m.View(p.t)
@@ -83,7 +98,7 @@ func writeMessage(w *Writer, m runtime.Msg, p *plan) error {
 	return nil
 }
 
-func writeItem(w *Writer, m runtime.Msg, it *item) error {
+func writeItem(w *Writer, m impl.Msg, it *item) error {
 	f := it.f
 	switch {
 	case it.union != nil:
@@ -110,7 +125,7 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 				}
 			}
 			for range it.array - n {
-				if err := writeElemMessage(w, runtime.Msg{}, it); err != nil {
+				if err := writeElemMessage(w, impl.Msg{}, it); err != nil {
 					return err
 				}
 			}
@@ -166,7 +181,7 @@ func writeItem(w *Writer, m runtime.Msg, it *item) error {
 
 // writeRawArray writes a fixed array of scalars stored as their ROS bytes:
 // one copy of the stored elements, then zeros for those not stored.
-func writeRawArray(w *Writer, m runtime.Msg, it *item) error {
+func writeRawArray(w *Writer, m impl.Msg, it *item) error {
 	s := storedElems(m, it)
 	if n := len(s) / it.size; n > it.array {
 		return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", it.f.Desc.FullName(), n, it.array)
@@ -179,7 +194,7 @@ func writeRawArray(w *Writer, m runtime.Msg, it *item) error {
 // storedElems returns the stored elements of repeated scalar it: none when
 // m is the zero Msg, which the default element of a fixed array of
 // messages is.
-func storedElems(m runtime.Msg, it *item) []byte {
+func storedElems(m impl.Msg, it *item) []byte {
 	if !m.IsPresent() {
 		return nil
 	}
@@ -187,7 +202,7 @@ func storedElems(m runtime.Msg, it *item) []byte {
 }
 
 // writeMember writes the active member of a oneof as its singular type.
-func writeMember(w *Writer, m runtime.Msg, mi *item) error {
+func writeMember(w *Writer, m impl.Msg, mi *item) error {
 	f := mi.f
 	switch mi.rt {
 	case String:
@@ -219,7 +234,7 @@ func (it *item) messages() bool {
 
 // writeElemMessage writes element e of a repeated message field; the zero
 // Msg is the default element of a fixed array.
-func writeElemMessage(w *Writer, e runtime.Msg, it *item) error {
+func writeElemMessage(w *Writer, e impl.Msg, it *item) error {
 	if it.rt == Message {
 		return writeSub(w, e, it)
 	}
@@ -229,7 +244,7 @@ func writeElemMessage(w *Writer, e runtime.Msg, it *item) error {
 
 // writeElem writes element i of a repeated field of strings or scalars, or
 // its default when it is not stored (fixed arrays).
-func writeElem(w *Writer, m runtime.Msg, it *item, i int, stored bool) error {
+func writeElem(w *Writer, m impl.Msg, it *item, i int, stored bool) error {
 	f := it.f
 	if it.rt == String {
 		if !stored {
@@ -254,7 +269,7 @@ func writeElem(w *Writer, m runtime.Msg, it *item, i int, stored bool) error {
 }
 
 // writeSub writes a nested message inline (a default one when absent).
-func writeSub(w *Writer, m runtime.Msg, it *item) error {
+func writeSub(w *Writer, m impl.Msg, it *item) error {
 	if it.isAny {
 		if m.IsPresent() && (len(m.AnyTypeURL()) > 0 || m.AnyTypeName() != "" || hasAnyValue(m)) {
 			return fmt.Errorf("ros: %s: a populated google.protobuf.Any has no ROS1 form", it.f.Desc.FullName())
@@ -266,17 +281,17 @@ func writeSub(w *Writer, m runtime.Msg, it *item) error {
 	return writeMessage(w, m, it.sub)
 }
 
-var anyValue = runtime.Field{Number: 2, Offset: 8}
+var anyValue = impl.Field{Number: 2, Offset: 8}
 
-func hasAnyValue(m runtime.Msg) bool { return m.HasString(anyValue) }
+func hasAnyValue(m impl.Msg) bool { return m.HasString(anyValue) }
 
 // Timestamp and Duration: seconds (1) and nanos (2) in both.
 var (
-	tsSeconds = runtime.Field{Number: 1, Offset: 8}
-	tsNanos   = runtime.Field{Number: 2, Offset: 16, ID: 1}
+	tsSeconds = impl.Field{Number: 1, Offset: 8}
+	tsNanos   = impl.Field{Number: 2, Offset: 16, ID: 1}
 )
 
-func writeTime(w *Writer, m runtime.Msg, rt Type) {
+func writeTime(w *Writer, m impl.Msg, rt Type) {
 	sec, nsec := toROS(int64(m.Get64(tsSeconds)), int32(m.Get32(tsNanos)))
 	w.Uint32(uint32(sec)) // time: uint32; duration: int32 (the same bits)
 	w.Uint32(nsec)
@@ -284,7 +299,7 @@ func writeTime(w *Writer, m runtime.Msg, rt Type) {
 
 // scalarBits returns the stored bits of a singular scalar. Presence is not
 // looked at: ROS has none, an unset field is written as 0.
-func scalarBits(m runtime.Msg, it *item) uint64 {
+func scalarBits(m impl.Msg, it *item) uint64 {
 	switch it.size {
 	case 1:
 		return uint64(m.Get8(it.f.Field))
@@ -333,13 +348,13 @@ func signExtend(it *item, v uint64) uint64 {
 		return v
 	}
 	switch it.f.Kind {
-	case runtime.Int32, runtime.Enum:
+	case impl.Int32, impl.Enum:
 		return uint64(int64(int32(v)))
 	}
 	return uint64(uint32(v))
 }
 
-func sizeMessage(m runtime.Msg, p *plan) (int, error) {
+func sizeMessage(m impl.Msg, p *plan) (int, error) {
 	if p.fixed >= 0 {
 		return p.fixed, nil
 	}
@@ -354,7 +369,7 @@ func sizeMessage(m runtime.Msg, p *plan) (int, error) {
 	return n, nil
 }
 
-func sizeItem(m runtime.Msg, it *item) (int, error) {
+func sizeItem(m impl.Msg, it *item) (int, error) {
 	f := it.f
 	if fixed, _ := it.sizes(); fixed >= 0 {
 		return fixed, nil
@@ -387,7 +402,7 @@ func sizeItem(m runtime.Msg, it *item) (int, error) {
 				total += s
 			}
 			for range count - n {
-				s, err := sizeSub(runtime.Msg{}, it)
+				s, err := sizeSub(impl.Msg{}, it)
 				if err != nil {
 					return 0, err
 				}
@@ -409,7 +424,7 @@ func sizeItem(m runtime.Msg, it *item) (int, error) {
 	return it.rt.Width(), nil
 }
 
-func sizeMember(m runtime.Msg, mi *item) (int, error) {
+func sizeMember(m impl.Msg, mi *item) (int, error) {
 	switch mi.rt {
 	case String:
 		return 4 + len(m.MemberString(mi.f.Field)), nil
@@ -421,7 +436,7 @@ func sizeMember(m runtime.Msg, mi *item) (int, error) {
 
 // sizeElem returns the size of element i of a repeated field that is not
 // of messages, or of its default when it is not stored (fixed arrays).
-func sizeElem(m runtime.Msg, it *item, i int, stored bool) int {
+func sizeElem(m impl.Msg, it *item, i int, stored bool) int {
 	if it.rt == String {
 		if !stored {
 			return 4
@@ -431,7 +446,7 @@ func sizeElem(m runtime.Msg, it *item, i int, stored bool) int {
 	return it.rt.Width()
 }
 
-func sizeSub(m runtime.Msg, it *item) (int, error) {
+func sizeSub(m impl.Msg, it *item) (int, error) {
 	if it.isAny {
 		return 8, nil
 	}

@@ -5,8 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"math"
 	"testing"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/ros"
@@ -34,15 +35,15 @@ message Grid {
 `}, "fixed.proto")
 	grid := typeIn(t, files, "fixed.Grid")
 	cell := typeIn(t, files, "fixed.Cell")
-	weights, cells := grid.FieldByName("weights"), grid.FieldByName("cells")
-	values, corners, id := cell.FieldByName("values"), cell.FieldByName("corners"), cell.FieldByName("id")
+	weights, cells := field(grid, "weights"), field(grid, "cells")
+	values, corners, id := field(cell, "values"), field(cell, "corners"), field(cell, "id")
 
 	m := runtime.New(grid)
-	m.Push64(weights.Field, 0x3ff0000000000000) // 1.0
-	c := m.AddMessage(cells.Field, cell)
-	c.Push64(values.Field, 0x4000000000000000) // 2.0
-	c.Push32(corners.Field, 0x40400000)        // 3.0f
-	c.Set32(id.Field, 7)
+	m.Append(weights, protoreflect.ValueOfFloat64(1)) // 0x3ff0000000000000
+	c := m.AppendMessage(cells)
+	c.Append(values, protoreflect.ValueOfFloat64(2))  // 0x4000000000000000
+	c.Append(corners, protoreflect.ValueOfFloat32(3)) // 0x40400000
+	c.Set(id, protoreflect.ValueOfInt32(7))
 
 	var want []byte
 	le := binary.LittleEndian
@@ -57,7 +58,7 @@ message Grid {
 	want = append(want, make([]byte, 8)...)  // cells[1].corners
 	want = le.AppendUint32(want, 0)          // cells[1].id
 
-	got, err := ros.Marshal(m, grid)
+	got, err := ros.Marshal(m)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,10 +66,10 @@ message Grid {
 		t.Fatalf("Marshal:\n got %x\nwant %x", got, want)
 	}
 	back := runtime.New(grid)
-	if err := ros.Unmarshal(got, back, grid); err != nil {
+	if err := ros.Unmarshal(got, back); err != nil {
 		t.Fatal(err)
 	}
-	again, err := ros.Append(nil, back, grid)
+	again, err := ros.Append(nil, back)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,11 +106,10 @@ message Row {
 }
 `}, "walk.proto")
 	row, cell := typeIn(t, files, "walk.Row"), typeIn(t, files, "walk.Cell")
-	cells, fixed := row.FieldByName("cells"), row.FieldByName("fixed")
-	stamps, fixedStamps := row.FieldByName("stamps"), row.FieldByName("fixed_stamps")
-	name, id := cell.FieldByName("name"), cell.FieldByName("id")
-	ts := stamps.Type
-	seconds, nanos := ts.FieldByName("seconds"), ts.FieldByName("nanos")
+	cells, fixed := field(row, "cells"), field(row, "fixed")
+	stamps, fixedStamps := field(row, "stamps"), field(row, "fixed_stamps")
+	name, id := field(cell, "name"), field(cell, "id")
+	seconds, nanos := stamps.Message().Fields().ByName("seconds"), stamps.Message().Fields().ByName("nanos")
 	le := binary.LittleEndian
 
 	for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
@@ -126,18 +126,18 @@ message Row {
 			var wantCells, wantStamps []byte
 			for i := range n {
 				s := fmt.Sprint("cell ", i)
-				for _, f := range []*runtime.FieldInfo{cells, fixed} {
-					c := m.AddMessage(f.Field, cell)
-					c.SetString(name.Field, s)
-					c.Set32(id.Field, uint32(i+1))
+				for _, f := range []protoreflect.FieldDescriptor{cells, fixed} {
+					c := m.AppendMessage(f)
+					c.Set(name, protoreflect.ValueOfString(s))
+					c.Set(id, protoreflect.ValueOfInt32(int32(i+1)))
 				}
 				wantCells = le.AppendUint32(wantCells, uint32(len(s)))
 				wantCells = append(wantCells, s...)
 				wantCells = le.AppendUint32(wantCells, uint32(i+1))
-				for _, f := range []*runtime.FieldInfo{stamps, fixedStamps} {
-					e := m.AddMessage(f.Field, ts)
-					e.Set64(seconds.Field, uint64(1000+i))
-					e.Set32(nanos.Field, uint32(i))
+				for _, f := range []protoreflect.FieldDescriptor{stamps, fixedStamps} {
+					e := m.AppendMessage(f)
+					e.Set(seconds, protoreflect.ValueOfInt64(int64(1000+i)))
+					e.Set(nanos, protoreflect.ValueOfInt32(int32(i)))
 				}
 				wantStamps = le.AppendUint32(wantStamps, uint32(1000+i))
 				wantStamps = le.AppendUint32(wantStamps, uint32(i))
@@ -153,28 +153,28 @@ message Row {
 			want = append(want, wantStamps...)
 			want = append(want, pad...)
 
-			got, err := ros.Append(nil, m, row)
+			got, err := ros.Append(nil, m)
 			if err != nil {
 				t.Fatalf("v%d, %d elements: %v", v, n, err)
 			}
 			if !bytes.Equal(got, want) {
 				t.Fatalf("v%d, %d elements: Append\n got %x\nwant %x", v, n, got, want)
 			}
-			if size, err := ros.Size(m, row); err != nil || size != len(want) {
+			if size, err := ros.Size(m); err != nil || size != len(want) {
 				t.Fatalf("v%d, %d elements: Size = %d, %v; want %d", v, n, size, err, len(want))
 			}
 			back := newIn()
-			if err := ros.Unmarshal(got, back, row); err != nil {
+			if err := ros.Unmarshal(got, back); err != nil {
 				t.Fatalf("v%d, %d elements: Unmarshal: %v", v, n, err)
 			}
-			if again, err := ros.Append(nil, back, row); err != nil || !bytes.Equal(again, want) {
+			if again, err := ros.Append(nil, back); err != nil || !bytes.Equal(again, want) {
 				t.Fatalf("v%d, %d elements: Append after Unmarshal: %v\n got %x\nwant %x", v, n, err, again, want)
 			}
-			if err := ros.Unmarshal(got, used, row); err != nil {
+			if err := ros.Unmarshal(got, used); err != nil {
 				t.Fatalf("v%d, %d elements: Unmarshal into a used message: %v", v, n, err)
 			}
-			if v == payloadbuffer.V3 && len(used.PayloadBytes()) != len(back.PayloadBytes()) {
-				t.Fatalf("v%d, %d elements: Unmarshal into a used root left %d payload bytes, into a new one %d", v, n, len(used.PayloadBytes()), len(back.PayloadBytes()))
+			if v == payloadbuffer.V3 && len(used.Bytes()) != len(back.Bytes()) {
+				t.Fatalf("v%d, %d elements: Unmarshal into a used root left %d payload bytes, into a new one %d", v, n, len(used.Bytes()), len(back.Bytes()))
 			}
 		}
 	}
@@ -260,10 +260,10 @@ func TestUnmarshalROSLongArrays(t *testing.T) {
 						t.Fatal(err)
 					}
 				}
-				if err := ros.Unmarshal(data, m, typ); err != nil {
+				if err := ros.Unmarshal(data, m); err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
-				back, err := ros.Marshal(m, typ)
+				back, err := ros.Marshal(m)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -275,29 +275,30 @@ func TestUnmarshalROSLongArrays(t *testing.T) {
 				}
 				// The same content built with Allocate, field by field.
 				ref := runtime.New(typ)
-				if err := ros.Unmarshal(data, ref, typ); err != nil {
+				if err := ros.Unmarshal(data, ref); err != nil {
 					t.Fatal(err)
 				}
-				items, stamps := typ.FieldByName("items"), typ.FieldByName("stamps")
-				if got, want := m.MessagesLen(items.Field), n; got != want {
+				items, stamps := field(typ, "items"), field(typ, "stamps")
+				if got, want := m.Len(items), n; got != want {
 					t.Fatalf("%s: %d items, want %d", name, got, want)
 				}
-				size := len(m.PayloadBytes())
+				size := len(m.Bytes())
 				built := runtime.New(typ)
-				built.SetString(typ.FieldByName("title").Field, "a batch")
-				runtime.NewMessageList(built, items.Field, items.Type).Allocate(n)
-				runtime.NewMessageList(built, stamps.Field, stamps.Type).Allocate(n/2 + 1)
-				spans, fixedItems := typ.FieldByName("spans"), typ.FieldByName("fixed")
-				runtime.NewMessageList(built, spans.Field, spans.Type).Allocate((n/2 + 1) / 2)
-				runtime.NewMessageList(built, fixedItems.Field, fixedItems.Type).Allocate(3)
-				for i, e := range runtime.NewMessageList(built, items.Field, items.Type).All() {
-					e.SetString(items.Type.FieldByName("name").Field, shortName(i))
-					e.Set32(items.Type.FieldByName("id").Field, uint32(i*7))
+				built.Set(field(typ, "title"), protoreflect.ValueOfString("a batch"))
+				built.Allocate(items, n)
+				built.Allocate(stamps, n/2+1)
+				built.Allocate(field(typ, "spans"), (n/2+1)/2)
+				built.Allocate(field(typ, "fixed"), 3)
+				ifields := items.Message().Fields()
+				for i := range n {
+					e := built.IndexMessage(items, i)
+					e.Set(ifields.ByName("name"), protoreflect.ValueOfString(shortName(i)))
+					e.Set(ifields.ByName("id"), protoreflect.ValueOfUint32(uint32(i*7)))
 					for k := range i % 3 {
-						e.Push32(items.Type.FieldByName("xs").Field, math.Float32bits(float32(i)+float32(k)/4))
+						e.Append(ifields.ByName("xs"), protoreflect.ValueOfFloat32(float32(i)+float32(k)/4))
 					}
 				}
-				if limit := len(built.PayloadBytes()) + 4096; size > limit {
+				if limit := len(built.Bytes()) + 4096; size > limit {
 					t.Fatalf("%s: the payload takes %d bytes, more than %d (Allocate's room for the arrays and 4 KiB)", name, size, limit)
 				}
 			}
@@ -331,11 +332,11 @@ func TestUnmarshalROSHostileCounts(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, m := range []runtime.Msg{owned, fixed} {
-				err := ros.Unmarshal(data, m, typ)
+				err := ros.Unmarshal(data, m)
 				if !errors.Is(err, ros.ErrInvalid) {
 					t.Fatalf("case %d (%s): error %v, want ErrInvalid", i, v, err)
 				}
-				if n := len(m.PayloadBytes()); n > 1<<16 {
+				if n := len(m.Bytes()); n > 1<<16 {
 					t.Fatalf("case %d (%s): a %d-byte input made a %d-byte payload", i, v, len(data), n)
 				}
 			}
@@ -358,8 +359,8 @@ func withCount(b []byte, at int, c uint32) []byte {
 func TestUnmarshalROSFullMidBatch(t *testing.T) {
 	files := compileProtos(t, map[string]string{"batch.proto": batchSchema}, "batch.proto")
 	typ := typeIn(t, files, "batch.Batch")
-	items := typ.FieldByName("items")
-	iname, iid := items.Type.FieldByName("name"), items.Type.FieldByName("id")
+	items := field(typ, "items")
+	iname, iid := items.Message().Fields().ByName("name"), items.Message().Fields().ByName("id")
 	long := func(i int) string { return fmt.Sprintf("item %d %s", i, bytes.Repeat([]byte{'x'}, 24+i)) }
 	const n = 40
 	data := batchROS(n, 9, long)
@@ -374,14 +375,14 @@ func TestUnmarshalROSFullMidBatch(t *testing.T) {
 				if err != nil {
 					continue
 				}
-				err = ros.Unmarshal(data, m, typ)
+				err = ros.Unmarshal(data, m)
 				for i, b := range mem[size:] {
 					if b != 0xA5 {
 						t.Fatalf("%s/%s size %d: byte %d past the buffer written", v, tu, size, size+i)
 					}
 				}
 				if err == nil {
-					back, err := ros.Marshal(m, typ)
+					back, err := ros.Marshal(m)
 					if err != nil || !bytes.Equal(back, data) {
 						t.Fatalf("%s/%s size %d: read back differs (%v)", v, tu, size, err)
 					}
@@ -391,7 +392,7 @@ func TestUnmarshalROSFullMidBatch(t *testing.T) {
 				if !errors.Is(err, runtime.ErrFull) {
 					t.Fatalf("%s/%s size %d: %v, want ErrFull", v, tu, size, err)
 				}
-				got := m.MessagesLen(items.Field)
+				got := m.Len(items)
 				if got > n {
 					t.Fatalf("%s/%s size %d: %d items of %d", v, tu, size, got, n)
 				}
@@ -399,10 +400,10 @@ func TestUnmarshalROSFullMidBatch(t *testing.T) {
 					midBatch++
 				}
 				for i := range got - 1 { // the last one may be partial
-					e := m.ElemMessage(items.Field, i, items.Type)
-					if string(e.StringBytes(iname.Field)) != long(i) || e.Get32(iid.Field) != uint32(i*7) {
+					e := m.IndexMessage(items, i)
+					if e.Get(iname).String() != long(i) || e.Get(iid).Uint() != uint64(i*7) {
 						t.Fatalf("%s/%s size %d: item %d of %d reads %q %d, want %q", v, tu, size, i, got,
-							e.StringBytes(iname.Field), e.Get32(iid.Field), long(i))
+							e.Get(iname).String(), e.Get(iid).Uint(), long(i))
 					}
 				}
 				if size > 1<<20 {
@@ -414,4 +415,13 @@ func TestUnmarshalROSFullMidBatch(t *testing.T) {
 			}
 		}
 	}
+}
+
+// field returns the field of t named name.
+func field(t *runtime.Type, name string) protoreflect.FieldDescriptor {
+	fd := t.Descriptor().Fields().ByName(protoreflect.Name(name))
+	if fd == nil {
+		panic(t.Name() + " has no field " + name)
+	}
+	return fd
 }

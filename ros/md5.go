@@ -8,20 +8,17 @@ import (
 	"sync"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
-
-	"github.com/phaser-go/phaser/runtime"
 )
 
 var md5s sync.Map // protoreflect.MessageDescriptor -> string
 
-// MD5 returns the ROS1 md5sum of t, computed as genmsg computes it: the md5
+// MD5 returns the ROS1 md5sum of message md, computed as genmsg computes it: the md5
 // of the text made of the constants ("type NAME=value"), then one line per
 // field, "type name" for builtin types (arrays keep their [] or [N]) and
 // "<md5 of the nested type> name" for nested messages (arrays of messages
 // too, without a suffix), with no trailing newline. A field with
 // phaser.ros_field.nested_md5_text uses the md5 of that text.
-func MD5(t *runtime.Type) (string, error) {
-	md := t.Descriptor()
+func MD5(md protoreflect.MessageDescriptor) (string, error) {
 	if v, ok := md5s.Load(md); ok {
 		return v.(string), nil
 	}

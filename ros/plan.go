@@ -9,8 +9,8 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 
+	"github.com/phaser-go/phaser/internal/impl"
 	phaserproto "github.com/phaser-go/phaser/proto"
-	"github.com/phaser-go/phaser/runtime"
 )
 
 // Type is the ROS1 type of a field's values.
@@ -133,7 +133,7 @@ func optionString(msg []byte, num protowire.Number) string {
 
 // plan is how one message type is written to and read from ROS1.
 type plan struct {
-	t     *runtime.Type
+	t     *impl.Type
 	items []*item // ROS order
 	fixed int     // ROS size when it does not depend on content, else -1
 	min   int     // smallest ROS size
@@ -169,7 +169,7 @@ func (p *plan) itemOf(num protowire.Number) (int, int) {
 
 // index fills byNum and byNumHigh.
 func (p *plan) index() {
-	add := func(i int, f *runtime.FieldInfo, member int) {
+	add := func(i int, f *impl.FieldInfo, member int) {
 		num, r := protowire.Number(f.Number), itemRef{pos: i + 1, member: member}
 		if num >= denseMax {
 			if p.byNumHigh == nil {
@@ -196,8 +196,8 @@ func (p *plan) index() {
 
 // item is a field, or a whole oneof, in ROS order.
 type item struct {
-	f       *runtime.FieldInfo // the field (the first member for a oneof)
-	union   *runtime.Union
+	f       *impl.FieldInfo // the field (the first member for a oneof)
+	union   *impl.Union
 	members []*item // oneof members
 	rt      Type    // ROS type of the values
 	size    int     // stored element size: 1, 4 or 8 (4 for strings and messages)
@@ -245,20 +245,20 @@ func opOf(it *item) itemOp {
 }
 
 // planOf returns the ROS plan of t, built on first use and kept in t's
-// runtime.ROSPlan slot.
-func planOf(t *runtime.Type) (*plan, error) {
-	if p, ok := t.Plan(runtime.ROSPlan).(*plan); ok {
+// impl.ROSPlan slot.
+func planOf(t *impl.Type) (*plan, error) {
+	if p, ok := t.Plan(impl.ROSPlan).(*plan); ok {
 		return p, nil
 	}
-	p, err := buildPlan(t, map[*runtime.Type]bool{})
+	p, err := buildPlan(t, map[*impl.Type]bool{})
 	if err != nil {
 		return nil, err
 	}
-	return t.StorePlan(runtime.ROSPlan, p).(*plan), nil
+	return t.StorePlan(impl.ROSPlan, p).(*plan), nil
 }
 
-func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) {
-	if p, ok := t.Plan(runtime.ROSPlan).(*plan); ok {
+func buildPlan(t *impl.Type, visiting map[*impl.Type]bool) (*plan, error) {
+	if p, ok := t.Plan(impl.ROSPlan).(*plan); ok {
 		return p, nil
 	}
 	if visiting[t] {
@@ -267,7 +267,7 @@ func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) 
 	visiting[t] = true
 	defer delete(visiting, t)
 	p := &plan{t: t}
-	seen := map[*runtime.Union]bool{}
+	seen := map[*impl.Union]bool{}
 	for _, f := range t.Fields() {
 		if f.Union != nil {
 			if seen[f.Union] {
@@ -295,12 +295,12 @@ func buildPlan(t *runtime.Type, visiting map[*runtime.Type]bool) (*plan, error) 
 	p.fixed, p.min = p.sizes()
 	p.index()
 	if !t.IsAny() {
-		p = t.StorePlan(runtime.ROSPlan, p).(*plan)
+		p = t.StorePlan(impl.ROSPlan, p).(*plan)
 	}
 	return p, nil
 }
 
-func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, error) {
+func newItem(f *impl.FieldInfo, visiting map[*impl.Type]bool) (*item, error) {
 	it := &item{f: f, name: string(f.Desc.Name()), size: 4, kind: f.Desc.Kind()}
 	it.wire = phaserproto.WireType(it.kind)
 	raw := options(f.Desc)
@@ -330,7 +330,7 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 		}
 	}
 	switch f.Kind {
-	case runtime.Message:
+	case impl.Message:
 		switch f.Type.Name() {
 		case "google.protobuf.Timestamp":
 			it.rt = Time
@@ -348,14 +348,14 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 			}
 		}
 		return it, nil
-	case runtime.String, runtime.Bytes:
+	case impl.String, impl.Bytes:
 		it.rt = String
 		// string, and for bytes (a ROS uint8[]) its element type, are the
 		// only ROS types of a string block.
 		switch rosType {
 		case "", "string":
 		case "uint8", "char", "byte", "int8":
-			if f.Kind != runtime.Bytes || f.Repeated {
+			if f.Kind != impl.Bytes || f.Repeated {
 				return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
 			}
 		default:
@@ -365,7 +365,7 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 	}
 	it.size = storedSize(f.Kind)
 	it.rt = inferred(f)
-	if rosType == "" && f.Kind == runtime.Enum {
+	if rosType == "" && f.Kind == impl.Enum {
 		if _, re, _, ok := optionField(options(f.Desc.Enum()), optRosEnum); ok {
 			rosType = optionString(re, 1)
 		}
@@ -375,7 +375,7 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 		if !ok || rt == String || rt == Time || rt == Duration {
 			return nil, fmt.Errorf("ros: %s: ROS type %q for a field of type %v", f.Desc.FullName(), rosType, f.Desc.Kind())
 		}
-		if rt.float() != (f.Kind == runtime.Float || f.Kind == runtime.Double) {
+		if rt.float() != (f.Kind == impl.Float || f.Kind == impl.Double) {
 			return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
 		}
 		it.rt = rt
@@ -386,11 +386,11 @@ func newItem(f *runtime.FieldInfo, visiting map[*runtime.Type]bool) (*item, erro
 	return it, nil
 }
 
-func storedSize(k runtime.Kind) int {
+func storedSize(k impl.Kind) int {
 	switch k {
-	case runtime.Bool:
+	case impl.Bool:
 		return 1
-	case runtime.Int64, runtime.Uint64, runtime.Double:
+	case impl.Int64, impl.Uint64, impl.Double:
 		return 8
 	}
 	return 4
@@ -398,7 +398,7 @@ func storedSize(k runtime.Kind) int {
 
 // inferred returns the ROS type of a scalar field without a ros_field
 // option.
-func inferred(f *runtime.FieldInfo) Type {
+func inferred(f *impl.FieldInfo) Type {
 	switch f.Desc.Kind() {
 	case protoreflect.BoolKind:
 		return Bool

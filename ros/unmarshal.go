@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/runtime"
 )
@@ -12,14 +13,23 @@ import (
 // this only guards against corrupt schemas).
 const maxDepth = 100
 
-// Unmarshal replaces the content of message m of type t with the ROS1
+// Unmarshal replaces the content of message m with the ROS1
 // serialization in data, writing straight into m's payload. Every scalar
 // read becomes present, as in C++ Phaser. The input must be consumed
-// exactly. A fixed buffer that fills up fails with runtime.ErrFull. On error
+// exactly. A fixed buffer that fills up fails with impl.ErrFull. On error
 // m holds what was read before it. (In format v3 the elements of an array
 // of messages are made at once before any is read: a buffer without room
 // for all of them fails before the first.)
-func Unmarshal(data []byte, m runtime.Msg, t *runtime.Type) error {
+func Unmarshal(data []byte, m runtime.Msg) error {
+	d := impl.Dynamic(m)
+	if d.Type() == nil {
+		return fmt.Errorf("ros: unmarshal: no message")
+	}
+	return unmarshalMsg(data, d.Msg(), d.Type())
+}
+
+// unmarshalMsg is Unmarshal for the engine's handle m of type t.
+func unmarshalMsg(data []byte, m impl.Msg, t *impl.Type) error {
 	p, err := planOf(t)
 	if err != nil {
 		return err
@@ -41,7 +51,7 @@ func Unmarshal(data []byte, m runtime.Msg, t *runtime.Type) error {
 	return nil
 }
 
-func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
+func readMessage(r *Reader, m impl.Msg, p *plan, depth int) error {
 	if depth > maxDepth {
 		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
 	}
@@ -76,13 +86,13 @@ func readMessage(r *Reader, m runtime.Msg, p *plan, depth int) error {
 			}
 		}
 		if m.Failed() {
-			return runtime.ErrFull
+			return impl.ErrFull
 		}
 	}
 	return nil
 }
 
-func readItem(r *Reader, m runtime.Msg, it *item, depth int) error {
+func readItem(r *Reader, m impl.Msg, it *item, depth int) error {
 	f := it.f
 	switch {
 	case it.union != nil:
@@ -111,7 +121,7 @@ func readItem(r *Reader, m runtime.Msg, it *item, depth int) error {
 		m.SetBytes(f.Field, s)
 		return nil
 	case Message:
-		return readSub(r, func() runtime.Msg { return m.MutableMessage(f.Field, f.Type) }, it, depth)
+		return readSub(r, func() impl.Msg { return m.MutableMessage(f.Field, f.Type) }, it, depth)
 	case Time, Duration:
 		return readTime(r, m.MutableMessage(f.Field, f.Type), it.rt)
 	}
@@ -130,14 +140,14 @@ func readItem(r *Reader, m runtime.Msg, it *item, depth int) error {
 	return nil
 }
 
-func fieldErr(f *runtime.FieldInfo, err error) error {
+func fieldErr(f *impl.FieldInfo, err error) error {
 	if err == nil {
 		return nil
 	}
 	return fmt.Errorf("field %s: %w", f.Desc.FullName(), err)
 }
 
-func readMember(r *Reader, m runtime.Msg, mi *item, depth int) error {
+func readMember(r *Reader, m impl.Msg, mi *item, depth int) error {
 	f := mi.f
 	switch mi.rt {
 	case String:
@@ -148,7 +158,7 @@ func readMember(r *Reader, m runtime.Msg, mi *item, depth int) error {
 		m.SetMemberBytes(f.Union, f.Field, s)
 		return nil
 	case Message:
-		return readSub(r, func() runtime.Msg { return m.MutableMember(f.Union, f.Field, f.Type) }, mi, depth)
+		return readSub(r, func() impl.Msg { return m.MutableMember(f.Union, f.Field, f.Type) }, mi, depth)
 	case Time, Duration:
 		return readTime(r, m.MutableMember(f.Union, f.Field, f.Type), mi.rt)
 	}
@@ -169,7 +179,7 @@ func readMember(r *Reader, m runtime.Msg, mi *item, depth int) error {
 
 // readSub reads a nested message into the message mutable returns. An Any
 // must be empty (ROS1 has no form for a populated one).
-func readSub(r *Reader, mutable func() runtime.Msg, it *item, depth int) error {
+func readSub(r *Reader, mutable func() impl.Msg, it *item, depth int) error {
 	if it.isAny {
 		url, err := r.String()
 		if err != nil {
@@ -187,12 +197,12 @@ func readSub(r *Reader, mutable func() runtime.Msg, it *item, depth int) error {
 	}
 	sub := mutable()
 	if !sub.IsPresent() {
-		return runtime.ErrFull
+		return impl.ErrFull
 	}
 	return readMessage(r, sub, it.sub, depth+1)
 }
 
-func readTime(r *Reader, m runtime.Msg, rt Type) error {
+func readTime(r *Reader, m impl.Msg, rt Type) error {
 	sec, err := r.Uint32()
 	if err != nil {
 		return err
@@ -245,7 +255,7 @@ func readScalar(r *Reader, it *item) (uint64, error) {
 	return r.Uint64()
 }
 
-func readRepeated(r *Reader, m runtime.Msg, it *item, depth int) error {
+func readRepeated(r *Reader, m impl.Msg, it *item, depth int) error {
 	f := it.f
 	_, min := it.elemSizes()
 	n := it.array
@@ -272,7 +282,7 @@ func readRepeated(r *Reader, m runtime.Msg, it *item, depth int) error {
 			return readMessages(r, m, it, n, depth)
 		}
 		for range n {
-			if err := readSub(r, func() runtime.Msg { return m.AddMessage(f.Field, f.Type) }, it, depth); err != nil {
+			if err := readSub(r, func() impl.Msg { return m.AddMessage(f.Field, f.Type) }, it, depth); err != nil {
 				return err
 			}
 		}
@@ -290,7 +300,7 @@ func readRepeated(r *Reader, m runtime.Msg, it *item, depth int) error {
 	}
 	m.Resize(f.Field, n, it.size)
 	if m.Len(f.Field, it.size) != n {
-		return runtime.ErrFull
+		return impl.ErrFull
 	}
 	if it.rt.Width() == it.size && it.rt != Bool {
 		b, err := r.take(n * it.size)
@@ -321,7 +331,7 @@ func readRepeated(r *Reader, m runtime.Msg, it *item, depth int) error {
 // MessageVectorBlocks, whose elements readMessages makes in one allocation.
 // (In a Phaser 2 payload each element is a block of its own, as C++ adds
 // them: elements are added one by one.)
-func batches(m runtime.Msg) bool {
+func batches(m impl.Msg) bool {
 	p := m.Payload()
 	return p != nil && p.Buffer() != nil && p.Buffer().Version() == payloadbuffer.V3
 }
@@ -333,15 +343,15 @@ func batches(m runtime.Msg) bool {
 // minimal encoded size), so a lying count fails before any allocation. On
 // error the field keeps the elements up to the one that failed, as when
 // each is added before it is read.
-func readMessages(r *Reader, m runtime.Msg, it *item, n, depth int) error {
+func readMessages(r *Reader, m impl.Msg, it *item, n, depth int) error {
 	f := it.f
 	if n == 0 {
 		return nil
 	}
-	l := runtime.NewMessageList(m, f.Field, f.Type)
+	l := impl.NewMessageList(m, f.Field, f.Type)
 	l.Allocate(n)
 	if l.Len() != n {
-		return runtime.ErrFull // as readSub has it for an element not made
+		return impl.ErrFull // as readSub has it for an element not made
 	}
 	for i, e := range l.All() {
 		var err error
@@ -349,9 +359,9 @@ func readMessages(r *Reader, m runtime.Msg, it *item, n, depth int) error {
 		case it.rt != Message:
 			err = fieldErr(f, readTime(r, e, it.rt))
 		case !e.IsPresent():
-			err = runtime.ErrFull // as readSub has it
+			err = impl.ErrFull // as readSub has it
 		default:
-			err = readSub(r, func() runtime.Msg { return e }, it, depth)
+			err = readSub(r, func() impl.Msg { return e }, it, depth)
 		}
 		if err != nil {
 			l.Resize(i + 1)

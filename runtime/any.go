@@ -1,114 +1,86 @@
 package runtime
 
 import (
-	"bytes"
-	"strings"
+	"iter"
 
-	"google.golang.org/protobuf/types/known/anypb"
-
-	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/internal/impl"
 )
-
-// google.protobuf.Any (spec 5.8): an AnyMessage {table, type_url, value}
-// whose value string holds the embedded Phaser message.
 
 // AnyURLPrefix is the type URL prefix C++ Phaser writes.
-const AnyURLPrefix = "type.googleapis.com/"
+const AnyURLPrefix = impl.AnyURLPrefix
 
-var (
-	anyTypeURL = Field{Number: 1, Offset: 4}
-	anyValue   = Field{Number: 2, Offset: 8}
-)
+// Any is a handle on a google.protobuf.Any message in a payload: a type URL
+// and an embedded Phaser message (not, as in protobuf, its serialization).
+// Generated handles return an Any for fields of type google.protobuf.Any;
+// each generated message type X has XFromAny and MutableAnyX for it.
+type Any impl.Any
 
-// Any is a handle on a google.protobuf.Any message: a type URL and an
-// embedded Phaser message.
-type Any struct{ m Msg }
-
-// AnyOf wraps a handle on an Any message.
-func AnyOf(m Msg) Any { return Any{m} }
-
-// AnyType returns the runtime Type of google.protobuf.Any.
-func AnyType() *Type {
-	t, err := TypeOf(anyDescriptor)
-	if err != nil {
-		panic(err) // the Any layout is fixed
+// AnyOf returns the Any handle of m, a message of type google.protobuf.Any
+// (the zero Any if m is of another type).
+func AnyOf(m Msg) Any {
+	if t := m.dyn().Type(); t == nil || !t.IsAny() {
+		return Any{}
 	}
-	return t
+	return Any(impl.AnyOf(m.dyn().Msg()))
 }
 
-// Msg returns the untyped handle.
-func (a Any) Msg() Msg { return a.m }
+func (a Any) msg() impl.Msg { return impl.Any(a).Msg() }
+
+// Msg returns the untyped handle of the Any message.
+func (a Any) Msg() Msg { return Msg(impl.DynamicOf(a.msg(), impl.AnyType())) }
 
 // IsPresent reports whether a refers to a message in a payload.
-func (a Any) IsPresent() bool { return a.m.IsPresent() }
+func (a Any) IsPresent() bool { return a.msg().IsPresent() }
 
 // TypeURL returns the type URL.
-func (a Any) TypeURL() string { return a.m.AnyTypeURL() }
+func (a Any) TypeURL() string { return a.msg().AnyTypeURL() }
 
 // TypeName returns the message name in the type URL (after the last /).
-func (a Any) TypeName() string { return a.m.AnyTypeName() }
+func (a Any) TypeName() string { return a.msg().AnyTypeName() }
 
 // Is reports whether a holds a message of type t.
-func (a Any) Is(t *Type) bool { return a.m.AnyIs(t) }
+func (a Any) Is(t *Type) bool { return a.msg().AnyIs(t.impl()) }
 
 // Value returns the embedded message as type t, without checking the type
-// URL (C++ As<T>); use Is first.
-func (a Any) Value(t *Type) Msg { return a.m.AnyValue(t) }
+// URL (C++ As<T>); use Is first. An Any that holds no value gives the
+// default message.
+func (a Any) Value(t *Type) Msg { return Msg(impl.DynamicOf(a.msg().AnyValue(t.impl()), t.impl())) }
 
 // Mutable makes a hold a new, empty message of type t and returns it.
-func (a Any) Mutable(t *Type) Msg { return a.m.MutableAny(t) }
-
-// AnyTypeURL returns the type URL of the Any message a.
-func (a Msg) AnyTypeURL() string { return string(a.StringBytes(anyTypeURL)) }
-
-// AnyTypeName returns the message name in a's type URL (after the last /).
-func (a Msg) AnyTypeName() string {
-	u := a.AnyTypeURL()
-	return u[strings.LastIndexByte(u, '/')+1:]
+func (a Any) Mutable(t *Type) Msg {
+	return Msg(impl.DynamicOf(a.msg().MutableAny(t.impl()), t.impl()))
 }
 
-// AnyIs reports whether the Any message a holds a message of type t.
-func (a Msg) AnyIs(t *Type) bool {
-	u := a.StringBytes(anyTypeURL) // compared without copying: no allocation
-	return string(u[bytes.LastIndexByte(u, '/')+1:]) == t.name
-}
+// AnyList is a handle on a repeated google.protobuf.Any field: the message
+// handle and the field, never the elements.
+type AnyList impl.MessageList
 
-// AnyValue returns the message of type t embedded in the Any message a, or
-// a default message if a holds no value.
-func (a Msg) AnyValue(t *Type) Msg {
-	o, ok := a.at(anyValue, 4)
-	if !ok {
-		return Msg{p: a.p}
-	}
-	s := le.Uint32(a.p.mem[o:])
-	if s == 0 || uint64(s)+8 > uint64(len(a.p.mem)) {
-		return Msg{p: a.p}
-	}
-	return a.p.bind(s+4, t)
-}
+func (l AnyList) l() impl.MessageList { return impl.MessageList(l) }
 
-// MutableAny makes the Any message a hold a new, empty message of type t
-// and returns it (C++ MutableAny<T>).
-func (a Msg) MutableAny(t *Type) Msg {
-	o, ok := a.at(anyTypeURL, 8)
-	if !ok || !a.writable() {
-		return Msg{p: a.p}
-	}
-	if !a.p.buf.SetString(o, AnyURLPrefix+t.name) {
-		a.p.fail()
-		return Msg{p: a.p}
-	}
-	flags := payloadbuffer.Zero | payloadbuffer.Small
-	d := a.p.buf.AllocateString(a.off+anyValue.Offset, int(t.BinarySize(a.p.version)), flags)
-	a.p.sync()
-	if d == 0 {
-		a.p.fail()
-		return Msg{p: a.p}
-	}
-	if !a.p.installMetadata(d, t) {
-		return Msg{p: a.p}
-	}
-	return Msg{p: a.p, off: d, fast: t.native(a.p.version)}
-}
+// Len returns the number of elements.
+func (l AnyList) Len() int { return l.l().Len() }
 
-var anyDescriptor = (&anypb.Any{}).ProtoReflect().Descriptor()
+// At returns element i (an absent Any if out of range).
+func (l AnyList) At(i int) Any { return Any(impl.AnyOf(l.l().At(i))) }
+
+// Mutable returns element i, growing the list and creating it as needed.
+func (l AnyList) Mutable(i int) Any { return Any(impl.AnyOf(l.l().Mutable(i))) }
+
+// Append adds a new, empty element and returns it.
+func (l AnyList) Append() Any { return Any(impl.AnyOf(l.l().Append())) }
+
+// Reserve makes room for n elements.
+func (l AnyList) Reserve(n int) { l.l().Reserve(n) }
+
+// Resize sets the length to n; new elements are absent until Mutable.
+func (l AnyList) Resize(n int) { l.l().Resize(n) }
+
+// Clear empties the list, clearing and freeing every element.
+func (l AnyList) Clear() { l.l().Clear() }
+
+// All iterates over the elements.
+func (l AnyList) All() iter.Seq2[int, Any] {
+	return func(yield func(int, Any) bool) {
+		l.l().All()(func(i int, m impl.Msg) bool { return yield(i, Any(impl.AnyOf(m))) })
+	}
+}

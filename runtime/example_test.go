@@ -6,6 +6,7 @@ import (
 	"log"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -13,20 +14,20 @@ import (
 )
 
 // The dynamic view: a message known only by its descriptor, written and
-// read by field name, then converted to a protobuf-go message.
-func ExampleTypeOf() {
-	t, err := runtime.TypeOf((&timestamppb.Timestamp{}).ProtoReflect().Descriptor())
+// read by field, then converted to a protobuf-go message.
+func ExampleMsg() {
+	md := (&timestamppb.Timestamp{}).ProtoReflect().Descriptor()
+	t, err := runtime.TypeOf(md)
 	if err != nil {
 		log.Fatal(err)
 	}
+	seconds, nanos := md.Fields().ByName("seconds"), md.Fields().ByName("nanos")
 	m := runtime.New(t)
-	seconds, nanos := t.FieldByName("seconds"), t.FieldByName("nanos")
-	m.Set64(seconds.Field, 1700000000)
-	m.Set32(nanos.Field, 5)
+	m.Set(seconds, protoreflect.ValueOfInt64(1700000000))
+	m.Set(nanos, protoreflect.ValueOfInt32(5))
 
-	v, present := m.Value(seconds)
-	fmt.Println(v.Int(), present)
-	pb, err := m.ToProto(t)
+	fmt.Println(m.Get(seconds).Int(), m.Has(seconds))
+	pb, err := m.ToProto()
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -44,11 +45,35 @@ func ExampleTypeOf() {
 	// 2023-11-14 22:13:20.000000005 +0000 UTC
 }
 
+// Reading received bytes: Read never modifies them and bounds every access
+// by their length.
+func ExampleRead() {
+	md := (&timestamppb.Timestamp{}).ProtoReflect().Descriptor()
+	t, err := runtime.TypeOf(md)
+	if err != nil {
+		log.Fatal(err)
+	}
+	w := runtime.New(t)
+	w.Set(md.Fields().ByName("seconds"), protoreflect.ValueOfInt64(42))
+
+	m, err := runtime.Read(t, w.Bytes()) // as a receiver would
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(m.Get(md.Fields().ByName("seconds")).Int())
+	m.Set(md.Fields().ByName("nanos"), protoreflect.ValueOfInt32(1)) // ignored
+	fmt.Println(m.Err())
+	// Output:
+	// 42
+	// phaser: message is read-only
+}
+
 // A message in caller memory that is too small: NewIn says which limit was
 // hit, and once a buffer is full, writes that do not fit are dropped and
 // recorded while what was written stays.
 func ExampleNewIn() {
-	t, err := runtime.TypeOf((&timestamppb.Timestamp{}).ProtoReflect().Descriptor())
+	md := (&timestamppb.Timestamp{}).ProtoReflect().Descriptor()
+	t, err := runtime.TypeOf(md)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -59,32 +84,9 @@ func ExampleNewIn() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	m.Set64(t.FieldByName("seconds").Field, 42)
-	fmt.Println(m.Failed(), len(m.PayloadBytes()) <= 256)
+	m.Set(md.Fields().ByName("seconds"), protoreflect.ValueOfInt64(42))
+	fmt.Println(m.Failed(), len(m.Bytes()) <= 256)
 	// Output:
 	// true
 	// false true
-}
-
-// Reading the scalars of many messages: a View of a message laid out with
-// its compiled table reads them with loads the compiler inlines. Generated
-// handles wrap it as x.View().
-func ExampleMsg_View() {
-	t, err := runtime.TypeOf((&timestamppb.Timestamp{}).ProtoReflect().Descriptor())
-	if err != nil {
-		log.Fatal(err)
-	}
-	seconds, nanos := t.FieldByName("seconds"), t.FieldByName("nanos")
-	w := runtime.New(t)
-	w.Set64(seconds.Field, 1700000000)
-	w.Set32(nanos.Field, 5)
-
-	m, err := runtime.Read(t, w.PayloadBytes()) // as a receiver would
-	if err != nil {
-		log.Fatal(err)
-	}
-	v, ok := m.View(t)
-	fmt.Println(ok, int64(v.Get64(seconds.Field)), int32(v.Get32(nanos.Field)))
-	// Output:
-	// true 1700000000 5
 }

@@ -1,554 +1,192 @@
 package runtime
 
 import (
-	"github.com/phaser-go/phaser/internal/layout"
-	"github.com/phaser-go/phaser/payloadbuffer"
+	"fmt"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/phaser-go/phaser/internal/impl"
 )
 
-// Msg is a handle on one message in a payload: the payload and the
-// message's offset, never the field values. The zero Msg, and a handle on an
-// absent nested message, read every field as its default and ignore writes.
-// Generated message types wrap a Msg.
-type Msg struct {
-	p    *Payload
-	off  uint32
-	fast bool // the message's table is the compiled one: use compiled offsets
+// Msg is an untyped handle on a message in a payload: its Type, the
+// payload and the message's offset, never the field values. It is the
+// dynamic view of a message, for code that knows the message only by its
+// descriptor (tools, bridges, the wire formats of packages proto and ros):
+// fields are named by their protoreflect.FieldDescriptor, values are
+// protoreflect.Values. Generated handles give theirs with Msg, and turn one
+// back into a typed handle with XOf.
+//
+// The zero Msg, and a handle on an absent nested message, read every field
+// as its default and ignore writes. Passing a descriptor that is not a
+// field of the message's type panics, as protoreflect does.
+type Msg impl.Dynamic
+
+func (m Msg) dyn() impl.Dynamic { return impl.Dynamic(m) }
+
+// field returns m's field of descriptor fd.
+func (m Msg) field(fd protoreflect.FieldDescriptor) *impl.FieldInfo {
+	t := m.dyn().Type()
+	if t == nil {
+		panic(fmt.Sprintf("phaser: field %s of the zero Msg", fd.FullName()))
+	}
+	f := t.FieldOf(fd)
+	if f == nil {
+		panic(fmt.Sprintf("phaser: %s is not a field of %s", fd.FullName(), t.Name()))
+	}
+	return f
 }
+
+// nested returns the handle m of the type of message field f.
+func nested(m impl.Msg, f *impl.FieldInfo) Msg { return Msg(impl.DynamicOf(m, f.Type)) }
+
+// Type returns the message's type (nil for the zero Msg).
+func (m Msg) Type() *Type { return (*Type)(m.dyn().Type()) }
+
+// IsPresent reports whether m refers to a message in a payload.
+func (m Msg) IsPresent() bool { return m.dyn().Msg().IsPresent() }
 
 // Payload returns the payload the message lives in (nil for the zero Msg).
-func (m Msg) Payload() *Payload { return m.p }
+func (m Msg) Payload() *Payload { return (*Payload)(m.dyn().Msg().Payload()) }
 
-// Offset returns the message's offset in the payload (0 if absent).
-func (m Msg) Offset() uint32 { return m.off }
-
-// PayloadBytes returns the bytes of the payload the message lives in, as a
-// sender transmits them (nil for the zero Msg).
-func (m Msg) PayloadBytes() []byte {
-	if m.p == nil {
-		return nil
-	}
-	return m.p.Bytes()
-}
+// Bytes returns the bytes of the payload the message lives in, as a sender
+// transmits them (nil for the zero Msg).
+func (m Msg) Bytes() []byte { return m.dyn().Msg().PayloadBytes() }
 
 // Failed reports whether a write did not fit in the message's fixed buffer.
-func (m Msg) Failed() bool { return m.p != nil && m.p.Failed() }
+func (m Msg) Failed() bool { return m.dyn().Msg().Failed() }
 
 // Err returns the first error a write to the payload reported, or nil.
-func (m Msg) Err() error {
-	if m.p == nil {
-		return nil
+func (m Msg) Err() error { return m.dyn().Msg().Err() }
+
+// Clear clears every field of the message.
+func (m Msg) Clear() {
+	if t := m.dyn().Type(); t != nil {
+		m.dyn().Msg().Clear(t)
 	}
-	return m.p.Err()
 }
 
-// BoolByte returns the stored byte of a bool.
-func BoolByte(v bool) uint8 {
-	if v {
-		return 1
-	}
-	return 0
-}
-
-// IsPresent reports whether the handle refers to a message in a payload.
-func (m Msg) IsPresent() bool { return m.off != 0 }
-
-// loc resolves field f: its offset in the payload and its presence id.
-func (m Msg) loc(f Field) (off uint32, id uint8, ok bool) {
-	if m.off == 0 {
-		return 0, 0, false
-	}
-	if m.fast {
-		return m.off + f.Offset, f.ID, true
-	}
-	return m.lookup(f.Number)
-}
-
-// lookup resolves a field number through the message's own table (schema
-// evolution: the payload may come from another version of the .proto).
-func (m Msg) lookup(number uint32) (uint32, uint8, bool) {
-	mem := m.p.mem
-	if uint64(m.off)+4 > uint64(len(mem)) {
-		return 0, 0, false
-	}
-	tab := le.Uint32(mem[m.off:])
-	if tab == 0 || uint64(tab) >= uint64(len(mem)) {
-		return 0, 0, false
-	}
-	off, id, ok := layout.Lookup(mem[tab:], number)
-	if !ok || uint64(m.off)+uint64(off) > uint64(len(mem)) {
-		return 0, 0, false
-	}
-	return m.off + off, id, true
-}
-
-// at returns the offset of an n-byte value at field f, if it lies in the
-// payload.
-func (m Msg) at(f Field, n uint32) (uint32, bool) {
-	if m.fast && m.off != 0 { // loc's common case, without its call
-		if off := uint64(m.off) + uint64(f.Offset); off+uint64(n) <= uint64(len(m.p.mem)) {
-			return uint32(off), true
-		}
-		return 0, false
-	}
-	off, _, ok := m.loc(f)
-	if !ok || uint64(off)+uint64(n) > uint64(len(m.p.mem)) {
-		return 0, false
-	}
-	return off, true
-}
-
-// writable reports whether m can be written (and records why not).
-func (m Msg) writable() bool {
-	if m.off == 0 {
-		if m.p != nil && m.p.buf == nil {
-			m.p.writable()
-		}
+// CopyFrom replaces the content of m with that of src, a message of the
+// same full name that may live in another payload (and be laid out by the
+// other frontend or another version of the .proto). It reports false if
+// m's buffer filled up or src is of another message type.
+func (m Msg) CopyFrom(src Msg) bool {
+	t := m.dyn().Type()
+	if t == nil || src.dyn().Type() == nil || src.dyn().Type().Name() != t.Name() {
 		return false
 	}
-	return m.p.writable()
+	return m.dyn().Msg().CopyFrom(t, src.dyn().Msg().As(t))
 }
 
-// Get8 returns the 1-byte value of scalar field f, or 0 if f is absent.
-func (m Msg) Get8(f Field) uint8 {
-	if o, ok := m.present(f, 1); ok {
-		return m.p.mem[o]
+// ToProto copies the message into a new dynamicpb message with the same
+// content (field values, and presence as the payload records it), for
+// printing and comparison. Any values are converted through the types
+// known to the runtime.
+func (m Msg) ToProto() (proto.Message, error) {
+	t := m.dyn().Type()
+	if t == nil {
+		return nil, fmt.Errorf("phaser: ToProto of the zero Msg")
 	}
-	return 0
+	return m.dyn().Msg().ToProto(t)
 }
 
-// Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
-func (m Msg) Get32(f Field) uint32 {
-	if m.fast { // the common case, kept small enough to inline
-		mem := m.p.mem
-		o, w := uint64(m.off)+uint64(f.Offset), uint64(m.off)+4+4*uint64(f.ID>>5)
-		if o+4 <= uint64(len(mem)) && w+4 <= uint64(len(mem)) && le.Uint32(mem[w:])&(1<<(f.ID&31)) != 0 {
-			return le.Uint32(mem[o:])
-		}
-		return 0
-	}
-	if o, ok := m.present(f, 4); ok {
-		return le.Uint32(m.p.mem[o:])
-	}
-	return 0
+// Has reports whether field fd is present: a scalar whose presence bit is
+// set, a string, bytes or message that is set, the active member of a
+// oneof, a repeated field with elements.
+func (m Msg) Has(fd protoreflect.FieldDescriptor) bool {
+	return m.dyn().Msg().HasField(m.field(fd))
 }
 
-// Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
-func (m Msg) Get64(f Field) uint64 {
-	if m.fast {
-		mem := m.p.mem
-		o, w := uint64(m.off)+uint64(f.Offset), uint64(m.off)+4+4*uint64(f.ID>>5)
-		if o+8 <= uint64(len(mem)) && w+4 <= uint64(len(mem)) && le.Uint32(mem[w:])&(1<<(f.ID&31)) != 0 {
-			return le.Uint64(mem[o:])
-		}
-		return 0
+// Get returns the value of singular scalar, enum, string or bytes field fd
+// (a copy of the bytes), or its default if absent. For message and
+// repeated fields it returns the invalid Value: use Message, Len and Index.
+func (m Msg) Get(fd protoreflect.FieldDescriptor) protoreflect.Value {
+	f := m.field(fd)
+	if f.Repeated || f.Kind == impl.Message {
+		return protoreflect.Value{}
 	}
-	if o, ok := m.present(f, 8); ok {
-		return le.Uint64(m.p.mem[o:])
-	}
-	return 0
+	v, _ := m.dyn().Msg().Value(f)
+	return v
 }
 
-// Raw32 returns the 4-byte value stored for scalar field f whether or not
-// it is present: after ClearX the bytes keep the old value, which C++ getters
-// return. Get32 is what accessors use.
-func (m Msg) Raw32(f Field) uint32 {
-	if o, ok := m.at(f, 4); ok {
-		return le.Uint32(m.p.mem[o:])
-	}
-	return 0
-}
-
-// Raw64 is Raw32 for 8-byte fields.
-func (m Msg) Raw64(f Field) uint64 {
-	if o, ok := m.at(f, 8); ok {
-		return le.Uint64(m.p.mem[o:])
-	}
-	return 0
-}
-
-// Raw8 is Raw32 for 1-byte fields.
-func (m Msg) Raw8(f Field) uint8 {
-	if o, ok := m.at(f, 1); ok {
-		return m.p.mem[o]
-	}
-	return 0
-}
-
-// present returns the offset of scalar field f's n-byte value if f's
-// presence bit is set and the value lies in the payload. (C++ getters read
-// the value without looking at the bit, so a cleared field reads stale
-// there; here it reads 0.)
-func (m Msg) present(f Field, n uint32) (uint32, bool) {
-	off, id, ok := uint32(0), f.ID, m.fast && m.off != 0
-	if ok { // loc's common case, without its call
-		off = m.off + f.Offset
-	} else if off, id, ok = m.loc(f); !ok {
-		return 0, false
-	}
-	w := uint64(m.off) + 4 + 4*uint64(id>>5)
-	mem := m.p.mem
-	if w+4 > uint64(len(mem)) || le.Uint32(mem[w:])&(1<<(id&31)) == 0 ||
-		uint64(off)+uint64(n) > uint64(len(mem)) {
-		return 0, false
-	}
-	return off, true
-}
-
-// Has reports whether the scalar field f is present (its presence bit).
-func (m Msg) Has(f Field) bool {
-	_, ok := m.present(f, 0)
-	return ok
-}
-
-// setBit sets or clears the presence bit of id.
-func (m Msg) setBit(id uint8, on bool) {
-	w := m.off + 4 + 4*uint32(id>>5)
-	v := le.Uint32(m.p.mem[w:])
-	if on {
-		v |= 1 << (id & 31)
-	} else {
-		v &^= 1 << (id & 31)
-	}
-	le.PutUint32(m.p.mem[w:], v)
-}
-
-// wloc resolves field f for a write of n bytes, and checks that the
-// presence word of its id lies in the payload too (a received table can
-// give any id).
-func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
-	off, id, ok := uint32(0), f.ID, m.fast && m.off != 0 && m.p.buf != nil
-	if ok { // loc's common case, without its call
-		off = m.off + f.Offset
-	} else if !m.writable() {
-		return 0, 0, false
-	} else if off, id, ok = m.loc(f); !ok {
-		return 0, 0, false
-	}
-	if mem := m.p.mem; uint64(off)+uint64(n) > uint64(len(mem)) || uint64(m.off)+8+4*uint64(id>>5) > uint64(len(mem)) {
-		return 0, 0, false
-	}
-	return off, id, true
-}
-
-// Set8 stores a 1-byte value in field f and marks it present.
-func (m Msg) Set8(f Field, v uint8) {
-	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
-		Setter{m.p, m.off}.Set8(f, v)
-		return
-	}
-	if o, id, ok := m.wloc(f, 1); ok {
-		m.p.mem[o] = v
-		m.setBit(id, true)
+// Set stores v in singular scalar, enum, string or bytes field fd (a oneof
+// member becomes the active one). v must be of the field's kind, as
+// protoreflect.Message.Set requires; Set panics otherwise, and for message
+// and repeated fields (use Mutable and Append).
+func (m Msg) Set(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
+	if !m.dyn().Msg().SetValue(m.field(fd), v) {
+		panic(fmt.Sprintf("phaser: Set of field %s (%v) with a %T", fd.FullName(), fd.Kind(), v.Interface()))
 	}
 }
 
-// Set32 stores a 4-byte value in field f and marks it present.
-func (m Msg) Set32(f Field, v uint32) {
-	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
-		Setter{m.p, m.off}.Set32(f, v)
-		return
-	}
-	if o, id, ok := m.wloc(f, 4); ok {
-		le.PutUint32(m.p.mem[o:], v)
-		m.setBit(id, true)
-	}
-}
+// ClearField clears field fd, whatever its kind (a oneof member only if it
+// is the active one).
+func (m Msg) ClearField(fd protoreflect.FieldDescriptor) { m.dyn().Msg().ClearField(m.field(fd)) }
 
-// Set64 stores an 8-byte value in field f and marks it present.
-func (m Msg) Set64(f Field, v uint64) {
-	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
-		Setter{m.p, m.off}.Set64(f, v)
-		return
-	}
-	if o, id, ok := m.wloc(f, 8); ok {
-		le.PutUint64(m.p.mem[o:], v)
-		m.setBit(id, true)
-	}
-}
-
-// ClearScalar clears the presence bit of field f. The value bytes stay, as
-// in C++; getters of an absent field should check Has.
-func (m Msg) ClearScalar(f Field) {
-	if _, id, ok := m.wloc(f, 0); ok {
-		m.setBit(id, false)
-	}
-}
-
-// Strings and bytes.
-
-// slot returns the uint32 slot (string header or message offset) at o.
-func (m Msg) slot(f Field) uint32 {
-	if o, ok := m.at(f, 4); ok {
-		return le.Uint32(m.p.mem[o:])
-	}
-	return 0
-}
-
-// stringAt returns the string whose header is at payload offset o,
-// bounded by the payload.
-func (p *Payload) stringAt(o uint32) []byte {
-	if uint64(o)+4 > uint64(len(p.mem)) {
-		return nil
-	}
-	s := le.Uint32(p.mem[o:])
-	if s == 0 || uint64(s)+4 > uint64(len(p.mem)) {
-		return nil
-	}
-	n := le.Uint32(p.mem[s:])
-	if uint64(s)+4+uint64(n) > uint64(len(p.mem)) {
-		return nil
-	}
-	return p.mem[s+4 : s+4+n : s+4+n]
-}
-
-// StringBytes returns the bytes of string or bytes field f without copying
-// (nil if absent). The slice aliases the payload: it is valid until the
-// field is next written or an owned buffer grows.
-func (m Msg) StringBytes(f Field) []byte {
-	o, ok := m.at(f, 4)
-	if !ok {
-		return nil
-	}
-	return m.p.stringAt(o)
-}
-
-// HasString reports whether string or bytes field f is present.
-func (m Msg) HasString(f Field) bool { return m.slot(f) != 0 }
-
-// SetString stores s in string or bytes field f.
-func (m Msg) SetString(f Field, s string) {
-	if o, _, ok := m.wloc(f, 4); ok {
-		if !m.p.buf.SetString(o, s) {
-			m.p.fail()
-		}
-		m.p.sync()
-	}
-}
-
-// SetBytes stores s in string or bytes field f. s may alias the payload.
-func (m Msg) SetBytes(f Field, s []byte) {
-	if o, _, ok := m.wloc(f, 4); ok {
-		if !m.p.buf.SetBytes(o, s) {
-			m.p.fail()
-		}
-		m.p.sync()
-	}
-}
-
-// AllocateString makes string field f n bytes long and returns the bytes
-// for the caller to fill (C++ allocate_x), or nil if the buffer is full.
-func (m Msg) AllocateString(f Field, n int) []byte {
-	o, _, ok := m.wloc(f, 4)
-	if !ok {
-		return nil
-	}
-	d := m.p.buf.AllocateString(o, n, m.p.allocateFlags())
-	m.p.sync()
-	if d == 0 {
-		m.p.fail()
-		return nil
-	}
-	return m.p.mem[d : d+uint32(n) : d+uint32(n)]
-}
-
-// allocateFlags are the flags of C++ AllocateString (spec 2.10).
-func (p *Payload) allocateFlags() payloadbuffer.Flags {
-	if p.version == payloadbuffer.V3 {
-		return payloadbuffer.Small
-	}
-	return payloadbuffer.Zero
-}
-
-// ClearString frees string or bytes field f.
-func (m Msg) ClearString(f Field) {
-	if o, _, ok := m.wloc(f, 4); ok {
-		m.p.buf.ClearString(o)
-	}
-}
-
-// Messages.
-
-// Message returns a handle on message field f of type t. An absent field
-// gives a handle that reads as the default message (IsPresent is false).
-func (m Msg) Message(f Field, t *Type) Msg {
-	if m.fast && m.off != 0 && f.ID != inlineID { // the compiled layout: a slot
-		var s uint32
-		if o := uint64(m.off) + uint64(f.Offset); o+4 <= uint64(len(m.p.mem)) {
-			s = le.Uint32(m.p.mem[o:])
-		}
-		return m.p.bind(s, t)
-	}
-	s, ok := m.inlineSlot(f)
-	if ok {
-		if le.Uint32(m.p.mem[s:]) == 0 {
-			return Msg{p: m.p} // an inline message whose word is 0: absent
-		}
-	} else if s = m.slot(f); s == 0 {
-		return Msg{p: m.p}
-	}
-	return m.p.bind(s, t)
-}
-
-// inlineID marks, in a payload's table, a singular message stored inside
-// its holder (Phaser 3 ROS frontend, spec 8.9).
-const inlineID = 0xFF
-
-// inlineSlot returns where message field f is stored when it is stored
-// inline, whether or not it is present.
-func (m Msg) inlineSlot(f Field) (uint32, bool) {
-	if m.off == 0 {
-		return 0, false
-	}
-	off, id := m.off+f.Offset, f.ID
-	if !m.fast {
-		var ok bool
-		if off, id, ok = m.lookup(f.Number); !ok {
-			return 0, false
+// WhichOneof returns the active field of oneof od, or nil.
+func (m Msg) WhichOneof(od protoreflect.OneofDescriptor) protoreflect.FieldDescriptor {
+	for i := range od.Fields().Len() {
+		if fd := od.Fields().Get(i); m.Has(fd) {
+			return fd
 		}
 	}
-	if id != inlineID || uint64(off)+4 > uint64(len(m.p.mem)) {
-		return 0, false
-	}
-	return off, true
+	return nil
 }
 
-// HasMessage reports whether message field f is present.
-func (m Msg) HasMessage(f Field) bool {
-	if o, ok := m.inlineSlot(f); ok {
-		return le.Uint32(m.p.mem[o:]) != 0
-	}
-	return m.slot(f) != 0
+// Message returns singular message field fd: a handle that reads as the
+// default message if the field is absent.
+func (m Msg) Message(fd protoreflect.FieldDescriptor) Msg {
+	f := m.field(fd)
+	return nested(m.dyn().Msg().MessageField(f), f)
 }
 
-// MutableMessage returns message field f, creating it if absent.
-func (m Msg) MutableMessage(f Field, t *Type) Msg {
-	o, id, ok := m.wloc(f, 4)
-	if !ok {
-		return Msg{p: m.p}
-	}
-	if id == inlineID { // stored in the holder (spec 8.9)
-		if le.Uint32(m.p.mem[o:]) == 0 {
-			// The holder's layout made room for the ROS frontend's layout
-			// of the type, whatever the frontend of t.
-			it := t.inlineType()
-			if it == nil || uint64(o)+uint64(it.BinarySize(m.p.version)) > uint64(len(m.p.mem)) || !m.p.installMetadata(o, it) {
-				return Msg{p: m.p}
-			}
-		}
-		return m.p.bind(o, t)
-	}
-	if s := le.Uint32(m.p.mem[o:]); s != 0 {
-		return m.p.bind(s, t)
-	}
-	n := m.p.newMessage(t)
-	if n == 0 {
-		return Msg{p: m.p}
-	}
-	le.PutUint32(m.p.mem[o:], n)
-	if !m.p.installMetadata(n, t) {
-		return Msg{p: m.p}
-	}
-	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
+// Mutable returns singular message field fd, creating it (and making it
+// the active member of its oneof) if absent.
+func (m Msg) Mutable(fd protoreflect.FieldDescriptor) Msg {
+	f := m.field(fd)
+	return nested(m.dyn().Msg().MutableField(f), f)
 }
 
-// newMessage allocates a zeroed message of type t (no metadata yet).
-func (p *Payload) newMessage(t *Type) uint32 {
-	n := p.buf.Allocate(int(t.BinarySize(p.version)), payloadbuffer.Zero|payloadbuffer.Small)
-	p.sync()
-	if n == 0 {
-		p.fail()
-	}
-	return n
+// Len returns the number of elements of repeated or map field fd (a map's
+// entries, in insertion order, duplicate keys included).
+func (m Msg) Len(fd protoreflect.FieldDescriptor) int { return m.dyn().Msg().LenOf(m.field(fd)) }
+
+// Index returns element i of repeated scalar, enum, string or bytes field
+// fd (the default value if i is out of range).
+func (m Msg) Index(fd protoreflect.FieldDescriptor, i int) protoreflect.Value {
+	return m.dyn().Msg().ElemValue(m.field(fd), i)
 }
 
-// ClearMessage clears and frees message field f.
-func (m Msg) ClearMessage(f Field, t *Type) {
-	o, id, ok := m.wloc(f, 4)
-	if !ok {
-		return
-	}
-	if id == inlineID { // release the contents, zero the word
-		if le.Uint32(m.p.mem[o:]) != 0 {
-			m.p.bind(o, t).Clear(t)
-			le.PutUint32(m.p.mem[o:], 0)
-		}
-		return
-	}
-	if s := le.Uint32(m.p.mem[o:]); s != 0 {
-		if m.releasable(s) {
-			m.p.bind(s, t).Clear(t)
-			m.p.buf.Free(s)
-		}
-		le.PutUint32(m.p.mem[o:], 0)
+// IndexMessage returns element i of repeated message or map field fd (a
+// map entry is a message with fields key and value).
+func (m Msg) IndexMessage(fd protoreflect.FieldDescriptor, i int) Msg {
+	f := m.field(fd)
+	return nested(m.dyn().Msg().ElemMessage(f.Field, i, f.Type), f)
+}
+
+// Append appends v to repeated scalar, enum, string or bytes field fd. v
+// must be of the field's kind; Append panics otherwise, and for message
+// fields (use AppendMessage).
+func (m Msg) Append(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
+	if !m.dyn().Msg().AppendValue(m.field(fd), v) {
+		panic(fmt.Sprintf("phaser: Append to field %s (%v) of a %T", fd.FullName(), fd.Kind(), v.Interface()))
 	}
 }
 
-// Clear clears every field of the message (C++ Clear, spec 5.12): the
-// non-oneof fields in declaration order, then every oneof.
-//
-// Clear of the root message of a buffer that filled up, and of the root of
-// any v3 payload this process created, resets the buffer to its state right
-// after the root was created (docs/format.md): it can be filled again, and
-// the cost does not grow with the number of fields and elements. Handles on
-// the root stay valid.
-func (m Msg) Clear(t *Type) {
-	if !m.writable() {
-		return
-	}
-	if (m.p.buf.Failed() || m.p.version == payloadbuffer.V3) && m.p.root == t &&
-		m.off == m.p.buf.Message() && m.p.reset(t) {
-		return
-	}
-	// A payload continued with Open can hold a message inside itself (a
-	// slot, element or oneof pointing back up): bound the nesting as the
-	// readers do, rather than recurse until the stack overflows.
-	if len(m.p.clearing) >= maxDepth {
-		return
-	}
-	m.p.clearing = append(m.p.clearing, m.off)
-	m.clearFields(t)
-	m.p.clearing = m.p.clearing[:len(m.p.clearing)-1]
+// AppendMessage appends a new, empty element to repeated message or map
+// field fd and returns it.
+func (m Msg) AppendMessage(fd protoreflect.FieldDescriptor) Msg {
+	f := m.field(fd)
+	return nested(m.dyn().Msg().AddMessage(f.Field, f.Type), f)
 }
 
-// releasable reports whether a Clear of m may clear and free the message
-// at s, which one of m's fields holds: not m itself, nor the root, nor a
-// message whose Clear is under way. In a payload continued with Open a
-// slot or an element can point at any of them (a cycle, or a message
-// shared with a live one up the tree); clearing and freeing it there freed
-// the root or freed a block twice, and later allocations overwrote live
-// fields. The caller only zeroes its slot then.
-func (m Msg) releasable(s uint32) bool {
-	if s == m.off || s == m.p.buf.Message() {
-		return false
+// Allocate replaces the elements of repeated message field fd with n new,
+// empty messages made in one allocation (C++ allocate_x(n)). It panics for
+// other fields.
+func (m Msg) Allocate(fd protoreflect.FieldDescriptor, n int) {
+	f := m.field(fd)
+	if f.Kind != impl.Message || !f.Repeated {
+		panic(fmt.Sprintf("phaser: Allocate of field %s, not a repeated message", fd.FullName()))
 	}
-	for _, a := range m.p.clearing {
-		if a == s {
-			return false
-		}
-	}
-	return true
-}
-
-// clearFields clears every field of m, for Clear.
-func (m Msg) clearFields(t *Type) {
-	for _, f := range t.fields {
-		if f.Union != nil {
-			continue
-		}
-		switch {
-		case f.Repeated:
-			m.ClearRepeated(f)
-		case f.Kind == String || f.Kind == Bytes:
-			m.ClearString(f.Field)
-		case f.Kind == Message:
-			m.ClearMessage(f.Field, f.Type)
-		default:
-			m.ClearScalar(f.Field)
-		}
-	}
-	for _, u := range t.unions {
-		for _, f := range u.Members {
-			m.ClearOneof(u, f.Field)
-		}
-	}
+	m.dyn().Msg().AllocateMessages(f.Field, n, f.Type)
 }

@@ -39,9 +39,11 @@
 //     [Message.Check] reports whether the slot was written again since (the
 //     subscriber fell a whole ring behind while it read). Values read before
 //     a Check that returns nil are the published message's.
-//   - Nothing is lost silently: a subscriber that falls behind is moved to
-//     the oldest intact message and told in [Message.Missed] how many
-//     messages it missed; Check failures are counted in [Stats.Torn].
+//   - Nothing is lost silently: a subscriber that falls a ring behind (the
+//     slot it wants was overwritten, or a Check failed) skips to the newer
+//     half of the ring, so that it does not go on chasing the publisher's
+//     tail, and is told in [Message.Missed] how many messages it missed;
+//     Check failures are counted in [Stats.Torn].
 //   - No hangs: a subscriber waits at most until its context is done. A
 //     publisher that dies (its process exits or is killed) is detected
 //     within about 100 ms of idleness by its file lock, which the kernel
@@ -85,7 +87,8 @@
 // subscriber that keeps up close to a cache-line transfer, then sleeps on a
 // futex in the channel's header, which Publish wakes only when some
 // subscriber announced that it sleeps (a publish with no sleeper costs no
-// system call). Sleeps last at most 25 ms, so that a context without a
+// system call; a count left by a subscriber killed in its sleep is cleared
+// after 64 wakes that found nobody asleep). Sleeps last at most 25 ms, so that a context without a
 // deadline is noticed; after 100 ms of idleness the subscriber checks the
 // publisher's lock (one fcntl). Polling, not inotify, finds a channel that
 // does not exist yet (backoff from 1 ms to 50 ms).

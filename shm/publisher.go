@@ -51,17 +51,18 @@ type Publisher struct {
 	closed  *atomic.Uint32
 	waiters *atomic.Uint32
 
-	seq    uint64 // the last message published
-	slot   uint32 // the slot of message seq+1
-	loaned bool   // slot's state says seq+1 is being written
+	seq       uint64 // the last message published
+	slot      uint32 // the slot of message seq+1
+	loaned    bool   // slot's state says seq+1 is being written
+	idleWakes int    // consecutive wakes that woke nobody
 }
 
 // Create creates the channel at path (typically under /dev/shm) and
-// returns its publisher. A file left at path by a publisher that is gone
+// returns its publisher. A channel left at path by a publisher that is gone
 // (killed, or closed without removing it) is replaced: subscribers attached
 // to it see the publisher gone, and re-attach to the new file when their
 // Next is called again. Create fails with ErrBusy while a live publisher
-// owns path.
+// owns path, and with ErrNotChannel if path is some other file.
 //
 // The new file is prepared under a temporary name in path's directory,
 // locked, and then renamed into place, so a subscriber never sees a
@@ -143,6 +144,12 @@ func tryCreate(path string, g geometry, perm fs.FileMode) (*Publisher, error) {
 		}
 		if cur, err := pathID(path); err != nil || cur != oldID {
 			return nil, errRaced // replaced since we opened it
+		}
+		// Replace only a channel (or an empty file), never some other
+		// file that happens to be at path.
+		var m [len(magic)]byte
+		if n, _ := old.ReadAt(m[:], 0); n > 0 && string(m[:n]) != magic {
+			return nil, fmt.Errorf("existing file is not a channel, not replacing it: %w", ErrNotChannel)
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		old = nil
@@ -330,11 +337,34 @@ func (p *Publisher) Publish(n int) (uint64, error) {
 	if p.slot++; p.slot == p.g.slots {
 		p.slot = 0
 	}
-	if p.waiters.Load() != 0 {
-		p.event.Add(1)
-		futexWake(p.event)
+	if w := p.waiters.Load(); w != 0 {
+		p.wake(w)
 	}
 	return seq, nil
+}
+
+// staleWakes is how many publishes in a row may find waiters announced
+// but nobody asleep before the publisher clears the count.
+const staleWakes = 64
+
+// wake wakes the subscribers sleeping on the channel's futex; w is the
+// waiters count it read. A subscriber killed while it slept never takes
+// itself off the count, which would cost every later publish a system
+// call: when wakes keep finding nobody asleep, the count is cleared. A
+// subscriber that was about to sleep just then sleeps at most a slice
+// (25 ms) instead of being woken, and its decrement makes the count
+// non-zero again until the next clearing: the cost of a stale count is
+// bounded, and no subscriber waits unboundedly.
+func (p *Publisher) wake(w uint32) {
+	p.event.Add(1)
+	if futexWake(p.event) > 0 {
+		p.idleWakes = 0
+		return
+	}
+	if p.idleWakes++; p.idleWakes >= staleWakes {
+		p.idleWakes = 0
+		p.waiters.CompareAndSwap(w, 0)
+	}
 }
 
 // Close closes the channel: subscribers receive what was published, then

@@ -252,6 +252,18 @@ func TestCreateErrors(t *testing.T) {
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
 		t.Errorf("failed Creates left %s: %v", path, err)
 	}
+	// A file at path that is not a channel is left alone.
+	os.WriteFile(path, []byte("precious"), 0o600)
+	if p, err := Create(path, testConfig(4)); !errors.Is(err, ErrNotChannel) {
+		if p != nil {
+			p.Close()
+		}
+		t.Errorf("Create over another file: %v, want ErrNotChannel", err)
+	}
+	if b, _ := os.ReadFile(path); string(b) != "precious" {
+		t.Errorf("Create changed another file: %q", b)
+	}
+	os.Remove(path)
 	if m, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(m) != 0 {
 		t.Errorf("failed Creates left temporary files %v", m)
 	}
@@ -292,10 +304,9 @@ func TestLapped(t *testing.T) {
 	for range 10 {
 		publish(t, p, 1)
 	}
-	// head 10: slots hold 7..10; 7's slot is the next one written, so 8 is
-	// the oldest intact.
+	// head 10: slots hold 7..10; the subscriber resumes at the newer half.
 	var pl runtime.Payload
-	want := []struct{ seq, missed uint64 }{{8, 7}, {9, 0}, {10, 0}}
+	want := []struct{ seq, missed uint64 }{{9, 8}, {10, 0}}
 	for _, w := range want {
 		m := next(t, s)
 		if m.Seq != w.seq || m.Missed != w.missed {
@@ -308,8 +319,17 @@ func TestLapped(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if st := s.Stats(); st.Received != 3 || st.Missed != 7 {
+	if st := s.Stats(); st.Received != 2 || st.Missed != 8 {
 		t.Fatalf("stats %+v", st)
+	}
+	// Slots 2 and 3: the newer half of a ring of two is the last message.
+	q := mustCreate(t, channelPath(t), testConfig(2))
+	sq := mustSubscribe(t, q.Path(), Options{Type: scalarsType})
+	for range 5 {
+		publish(t, q, 1)
+	}
+	if m := next(t, sq); m.Seq != 5 || m.Missed != 4 {
+		t.Fatalf("ring of 2: got %d (missed %d), want 5 (missed 4)", m.Seq, m.Missed)
 	}
 }
 
@@ -584,9 +604,10 @@ func TestReceive(t *testing.T) {
 		}
 		return 7, nil
 	})
-	// Messages 3..6 are intact in the ring; 2 was lost.
-	if err != nil || calls != 2 || m.Seq != 3 || m.Missed != 1 || v != 7 {
-		t.Fatalf("Receive after a torn read: calls %d, seq %d missed %d, %v (want message 3, 1 missed)", calls, m.Seq, m.Missed, err)
+	// Messages 3..6 are in the ring; 2 was lost, and the subscriber skips
+	// to the newer half (5, 6) rather than chase the publisher's tail.
+	if err != nil || calls != 2 || m.Seq != 5 || m.Missed != 3 || v != 7 {
+		t.Fatalf("Receive after a torn read: calls %d, seq %d missed %d, %v (want message 5, 3 missed)", calls, m.Seq, m.Missed, err)
 	}
 	if st := s.Stats(); st.Torn != 1 {
 		t.Fatalf("stats %+v", st)
@@ -664,4 +685,52 @@ func consume(s *Subscriber, run, total uint64) error {
 		return errors.New("stats disagree")
 	}
 	return nil
+}
+
+// A waiters count left by subscribers killed in their sleep is cleared
+// once wakes keep finding nobody asleep.
+func TestStaleWaiters(t *testing.T) {
+	path := channelPath(t)
+	p := mustCreate(t, path, testConfig(8))
+	p.waiters.Store(3)
+	for range staleWakes {
+		publish(t, p, 1)
+	}
+	if w := p.waiters.Load(); w != 0 {
+		t.Fatalf("waiters %d after %d wakes of nobody", w, staleWakes)
+	}
+	// A real sleeper is woken and counted.
+	s := mustSubscribe(t, path, Options{Type: scalarsType, Spin: -1})
+	got := make(chan error, 1)
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		_, err := s.Next(ctx)
+		got <- err
+	}()
+	for p.waiters.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	publish(t, p, 1)
+	if err := <-got; err != nil {
+		t.Fatal(err)
+	}
+}
+
+// A subscriber that accepted any type keeps to the one it attached to
+// when its publisher restarts.
+func TestRestartOtherType(t *testing.T) {
+	path := channelPath(t)
+	p := mustCreate(t, path, testConfig(8))
+	s := mustSubscribe(t, path, Options{})
+	p.crash()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if _, err := s.Next(ctx); !errors.Is(err, ErrPublisherGone) {
+		t.Fatalf("Next: %v", err)
+	}
+	mustCreate(t, path, Config{Type: "other.Type", SlotSize: testSlotSize, Slots: 8})
+	if _, err := s.Next(ctx); !errors.Is(err, ErrMismatch) {
+		t.Fatalf("Next after a restart with another type: %v, want ErrMismatch", err)
+	}
 }

@@ -19,7 +19,8 @@ import (
 type Options struct {
 	// Type is the full name of the message type the subscriber reads:
 	// attaching fails with ErrMismatch unless the channel carries exactly
-	// this type. Empty accepts any type (Subscriber.Type tells which).
+	// this type. Empty accepts any type (Subscriber.Type tells which); a
+	// restarted publisher must then carry the type first attached to.
 	Type string
 	// SlotSize and Slots, when not zero, must equal the channel's.
 	SlotSize, Slots int
@@ -27,15 +28,21 @@ type Options struct {
 	// DefaultMaxSize): a larger one is refused with ErrTooLarge.
 	MaxSize int64
 	// Spin is how long Next polls the next slot before it sleeps on the
-	// channel's futex (default DefaultSpin; negative: sleep at once).
-	// Spinning is what gives sub-microsecond latency to a subscriber that
-	// keeps up; sleeping costs a wake-up (microseconds) but no CPU.
+	// channel's futex (default DefaultSpin; negative: sleep at once): the
+	// first 2 µs in a tight loop, then yielding the CPU (sched_yield)
+	// between polls, so that a publisher sharing the subscriber's CPU is
+	// not kept waiting. Spinning is what gives sub-microsecond latency to a
+	// subscriber that keeps up; sleeping costs a wake-up (microseconds) but
+	// no CPU.
 	Spin time.Duration
 }
 
 // DefaultSpin is how long Next polls before sleeping unless Options.Spin
 // says otherwise.
 const DefaultSpin = 50 * time.Microsecond
+
+// pureSpin is how much of the spin polls without yielding the CPU.
+const pureSpin = 2 * time.Microsecond
 
 // Waiting: after its spin, Next sleeps on the futex in slices of at most
 // sleepSlice (so that a context without deadline is still noticed), and
@@ -92,6 +99,7 @@ func (m Message) Check() error {
 	if m.state.Load() != m.want {
 		if m.sub != nil {
 			m.sub.stats.Torn++
+			m.sub.behind = true // the next Next catches up
 		}
 		return fmt.Errorf("shm: message %d: %w", m.Seq, ErrOverwritten)
 	}
@@ -121,6 +129,8 @@ type Subscriber struct {
 	gone      error  // ErrPublisherGone or ErrClosed once reported; Next then re-attaches
 	dead      fileID // a file found at path whose publisher is gone
 	stats     Stats
+	behind    bool // a Check failed: the next Next skips to the newer half of the ring
+	sink      byte // touch's loads end here
 }
 
 // mapping is one attached channel file.
@@ -219,6 +229,9 @@ func Subscribe(ctx context.Context, path string, opts Options) (*Subscriber, err
 	if err != nil {
 		return nil, fmt.Errorf("shm: subscribe %s: %w", path, err)
 	}
+	// A restarted publisher must carry the type this subscriber reads,
+	// also when opts accepted any.
+	s.opts.Type = s.cur.g.typeName
 	if waited {
 		s.seek(1)
 	} else {
@@ -343,8 +356,9 @@ func (s *Subscriber) Stats() Stats { return s.stats }
 // already done makes Next a poll). The wait polls for Options.Spin, then
 // sleeps on the channel's futex, which the publisher wakes.
 //
-// A subscriber that fell behind by more than a ring gets the oldest message
-// still intact, with Missed saying how many were lost. When the publisher
+// A subscriber that fell behind by a ring (the slot it wanted was
+// overwritten, or a Check failed) skips to the newer half of the ring, with
+// Missed saying how many messages were lost. When the publisher
 // is gone (its process died) or closed the channel, Next first returns what
 // it had published, then an error wrapping ErrPublisherGone or ErrClosed;
 // called again, Next waits (until ctx is done) for a new publisher at the
@@ -368,10 +382,15 @@ func (s *Subscriber) Next(ctx context.Context) (Message, error) {
 		s.seek(1)
 	}
 	m := s.cur
+	if s.behind {
+		s.behind = false
+		s.catchUp(m)
+	}
 	var (
-		spins     int
-		spinUntil time.Time // zero until the first wait
-		idleSince time.Time
+		spins                int
+		yielding             bool
+		pureUntil, spinUntil time.Time // zero until the first wait
+		idleSince            time.Time
 	)
 	for {
 		// Seqlock read side, step 1: an acquire load of the slot's
@@ -399,9 +418,19 @@ func (s *Subscriber) Next(ctx context.Context) (Message, error) {
 				return Message{}, fmt.Errorf("shm: next: no message %d: %w", s.next, err)
 			}
 			now := time.Now()
-			spinUntil, idleSince = now.Add(s.opts.spin()), now
+			spin := s.opts.spin()
+			pureUntil, spinUntil, idleSince = now.Add(min(spin, pureSpin)), now.Add(spin), now
 		}
-		if spins++; spins&63 != 0 || time.Now().Before(spinUntil) {
+		if spins++; spins&63 != 0 && !yielding {
+			continue
+		}
+		if now := time.Now(); now.Before(spinUntil) {
+			// Past the pure spin, yield the CPU on each poll: a publisher
+			// that shares our CPU then runs at once, instead of after our
+			// spin or our time slice.
+			if yielding = !now.Before(pureUntil); yielding {
+				schedYield()
+			}
 			continue
 		}
 		if err := ctx.Err(); err != nil {
@@ -424,10 +453,13 @@ func (s *Subscriber) Next(ctx context.Context) (Message, error) {
 			}
 			m.waiters.Add(^uint32(0))
 		}
+		// closed is stored after the last Publish, so once it reads 1 the
+		// state load after it sees every message published.
+		closed := m.closed.Load() != 0
 		if state.Load() != st {
 			continue
 		}
-		if m.closed.Load() != 0 {
+		if closed {
 			s.gone = ErrClosed
 			return Message{}, fmt.Errorf("shm: next: message %d: %w", s.next, ErrClosed)
 		}
@@ -462,6 +494,7 @@ func (s *Subscriber) deliver(m *mapping, state *atomic.Uint64, st uint64) (Messa
 		return Message{}, fmt.Errorf("shm: next: message %d claims %d bytes in a slot of %d: %w", seq, n, m.g.slotSize, ErrCorrupt)
 	}
 	data := base + slotHeader
+	s.touch(m.slots[data : data+uint64(min(n, touchBytes))])
 	msg := Message{
 		Data:      m.slots[data : data+uint64(n) : data+uint64(n)],
 		Seq:       s.next,
@@ -480,10 +513,23 @@ func (s *Subscriber) deliver(m *mapping, state *atomic.Uint64, st uint64) (Messa
 	return msg, nil
 }
 
-// resync moves a lapped subscriber to the oldest message that is intact
-// unless the publisher laps it again: with head the last published, slot
-// (head+1) may already be being written, so the oldest safe one is
-// head+2-slots.
+// touchBytes is how much of a message Next loads before returning it.
+const touchBytes = 1024
+
+// touch loads one byte of each cache line of b. The loads are independent,
+// so the lines arrive from the publisher's cache together, instead of one
+// miss after another as a reader follows the payload's offsets (header,
+// root, table, fields, strings).
+func (s *Subscriber) touch(b []byte) {
+	var x byte
+	for i := 0; i < len(b); i += 64 {
+		x ^= b[i]
+	}
+	s.sink = x
+}
+
+// resync moves a lapped subscriber (the slot it wanted holds a later
+// message) to the newer half of the ring.
 func (s *Subscriber) resync(m *mapping) error {
 	h := m.head.Load()
 	if h < s.next || h >= maxSeq {
@@ -493,12 +539,35 @@ func (s *Subscriber) resync(m *mapping) error {
 		s.skip(1)
 		return fmt.Errorf("shm: next: slot of message %d is ahead of the channel's head %d: %w", seq, h, ErrCorrupt)
 	}
-	oldest := uint64(1)
-	if n := uint64(m.g.slots); h+2 > n {
-		oldest = h + 2 - n
-	}
-	s.skip(max(oldest, s.next+1) - s.next)
+	s.skip(max(catchUpTarget(h, m.g.slots), s.next+1) - s.next)
 	return nil
+}
+
+// catchUp moves a subscriber that found a message overwritten while it
+// read it (it trails the publisher by about a ring) to the newer half of
+// the ring, if that is ahead of it.
+func (s *Subscriber) catchUp(m *mapping) {
+	h := m.head.Load()
+	if h >= maxSeq { // corrupt; resync reports it if it matters
+		return
+	}
+	if t := catchUpTarget(h, m.g.slots); t > s.next {
+		s.skip(t - s.next)
+	}
+}
+
+// catchUpTarget is where a subscriber that fell behind resumes, with head
+// the last message published: the oldest of the newest slots/2 messages.
+// Resuming at the oldest message still in the ring would leave it reading
+// the slot the publisher writes next, and so losing message after message
+// to torn reads while it chases the publisher's tail; half a ring ahead it
+// has half a ring of slack.
+func catchUpTarget(head uint64, slots uint32) uint64 {
+	half := uint64(slots / 2)
+	if head+1 <= half {
+		return 1
+	}
+	return head + 1 - half
 }
 
 // Close detaches the subscriber. Messages it returned become invalid.

@@ -29,10 +29,17 @@ func futexWait(w *atomic.Uint32, val uint32, d time.Duration) {
 		uintptr(unsafe.Pointer(&ts)), 0, 0)
 }
 
-// futexWake wakes every process sleeping on w.
-func futexWake(w *atomic.Uint32) {
-	unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakeOp, 1<<31-1, 0, 0, 0)
+// futexWake wakes every process sleeping on w and returns how many it woke.
+func futexWake(w *atomic.Uint32) int {
+	n, _, errno := unix.Syscall6(unix.SYS_FUTEX, uintptr(unsafe.Pointer(w)), futexWakeOp, 1<<31-1, 0, 0, 0)
+	if errno != 0 {
+		return 0
+	}
+	return int(n)
 }
+
+// schedYield gives the CPU to another runnable thread, if any.
+func schedYield() { unix.RawSyscall(unix.SYS_SCHED_YIELD, 0, 0, 0) }
 
 // The publisher's liveness is an open-file-description (OFD) write lock on
 // the whole channel file, taken before the file is published at its path

@@ -152,7 +152,7 @@ func dumpBytes(files *protoregistry.Files, md protoreflect.MessageDescriptor, da
 	if err != nil {
 		return nil, err
 	}
-	msg, err := m.ToProto(typ)
+	msg, err := m.ToProto()
 	if err != nil {
 		return nil, fmt.Errorf("converting %s: %w", md.FullName(), err)
 	}

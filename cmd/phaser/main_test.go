@@ -19,6 +19,7 @@ import (
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/descriptorpb"
+	"google.golang.org/protobuf/types/known/anypb"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
 	"github.com/phaser-go/phaser/internal/goldens"
@@ -81,17 +82,18 @@ func testPayload(t testing.TB) ([]byte, *descriptorpb.FieldDescriptorProto) {
 		t.Fatal(err)
 	}
 	m := runtime.New(typ, runtime.Options{Version: payloadbuffer.V2})
-	m.SetString(typ.FieldByName("name").Field, want.GetName())
-	m.Set32(typ.FieldByName("number").Field, uint32(want.GetNumber()))
-	m.Set32(typ.FieldByName("label").Field, uint32(want.GetLabel()))
-	m.SetString(typ.FieldByName("type_name").Field, want.GetTypeName())
-	of := typ.FieldByName("options")
-	o := m.MutableMessage(of.Field, of.Type)
-	o.Set8(of.Type.FieldByName("packed").Field, 1)
+	fields := typ.Descriptor().Fields()
+	m.Set(fields.ByName("name"), protoreflect.ValueOfString(want.GetName()))
+	m.Set(fields.ByName("number"), protoreflect.ValueOfInt32(want.GetNumber()))
+	m.Set(fields.ByName("label"), protoreflect.ValueOfEnum(protoreflect.EnumNumber(want.GetLabel())))
+	m.Set(fields.ByName("type_name"), protoreflect.ValueOfString(want.GetTypeName()))
+	of := fields.ByName("options")
+	o := m.Mutable(of)
+	o.Set(of.Message().Fields().ByName("packed"), protoreflect.ValueOfBool(true))
 	if err := m.Err(); err != nil {
 		t.Fatal(err)
 	}
-	return bytes.Clone(m.PayloadBytes()), want
+	return bytes.Clone(m.Bytes()), want
 }
 
 func writeFile(t *testing.T, data []byte) string {
@@ -205,10 +207,14 @@ func TestDumpAny(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := runtime.New(runtime.AnyType(), runtime.Options{})
+	anyType, err := runtime.TypeOf((&anypb.Any{}).ProtoReflect().Descriptor())
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := runtime.New(anyType, runtime.Options{})
 	v := runtime.AnyOf(m).Mutable(tsType)
-	v.Set64(tsType.FieldByName("seconds").Field, 1700000000)
-	file := writeFile(t, bytes.Clone(m.PayloadBytes()))
+	v.Set(tsType.Descriptor().Fields().ByName("seconds"), protoreflect.ValueOfInt64(1700000000))
+	file := writeFile(t, bytes.Clone(m.Bytes()))
 	set := descriptorSet(t, timestamppb.File_google_protobuf_timestamp_proto, descriptorpb.File_google_protobuf_descriptor_proto)
 	code, out, stderr := runCmd(nil, "dump", "-descriptor_set", set, "-type", "google.protobuf.Any", file)
 	if code != 0 {
@@ -315,8 +321,8 @@ func TestInfo(t *testing.T) {
 	// v3, size tuning.
 	typ, _ := runtime.TypeOf((&descriptorpb.FieldDescriptorProto{}).ProtoReflect().Descriptor())
 	m3 := runtime.New(typ, runtime.Options{Version: payloadbuffer.V3, Tuning: payloadbuffer.Size})
-	m3.SetString(typ.FieldByName("name").Field, "x")
-	code, out, stderr = runCmd(nil, "info", writeFile(t, bytes.Clone(m3.PayloadBytes())))
+	m3.Set(typ.Descriptor().Fields().ByName("name"), protoreflect.ValueOfString("x"))
+	code, out, stderr = runCmd(nil, "info", writeFile(t, bytes.Clone(m3.Bytes())))
 	if code != 0 || !strings.Contains(out, "format:         v3") || !strings.Contains(out, "tuning:         size") ||
 		!strings.Contains(out, "control block v2") {
 		t.Errorf("v3: exit %d %s\n%s", code, stderr, out)

@@ -69,8 +69,8 @@ func conformance(t *testing.T, root gproto.Message, fe runtime.Frontend, pbType 
 				opts := runtime.Options{Version: v, Tuning: payloadbuffer.Tuning(seed % 2)}
 				// (a) built in phaser-go, marshaled: protobuf-go's bytes.
 				m := runtime.New(typ, opts)
-				build(t, src, m, typ)
-				got, err := phaserproto.Marshal(m, typ)
+				build(t, src, m)
+				got, err := phaserproto.Marshal(m)
 				if err != nil {
 					t.Fatalf("seed %d %s: Marshal: %v", seed, v, err)
 				}
@@ -78,11 +78,11 @@ func conformance(t *testing.T, root gproto.Message, fe runtime.Frontend, pbType 
 					t.Fatalf("seed %d %s: Marshal differs from protobuf-go\n got: % x\nwant: % x", seed, v, got, ref)
 				}
 				if typ != pbType {
-					r, err := runtime.Read(pbType, m.PayloadBytes())
+					r, err := runtime.Read(pbType, m.Bytes())
 					if err != nil {
 						t.Fatalf("seed %d %s: Read through the protobuf frontend: %v", seed, v, err)
 					}
-					if got, err := phaserproto.Marshal(r, pbType); err != nil || !bytes.Equal(got, ref) {
+					if got, err := phaserproto.Marshal(r); err != nil || !bytes.Equal(got, ref) {
 						t.Fatalf("seed %d %s: read through the protobuf frontend, Marshal gives another message (%v)\n got: % x\nwant: % x", seed, v, err, got, ref)
 					}
 				}
@@ -97,10 +97,10 @@ func conformance(t *testing.T, root gproto.Message, fe runtime.Frontend, pbType 
 				}
 				for name, in := range map[string][]byte{"deterministic": ref, "default": plain, "unpacked": unpack(t, ref, md)} {
 					p := runtime.New(typ, opts)
-					if err := phaserproto.Unmarshal(in, p, typ); err != nil {
+					if err := phaserproto.Unmarshal(in, p); err != nil {
 						t.Fatalf("seed %d %s %s: Unmarshal: %v", seed, v, name, err)
 					}
-					out, err := phaserproto.Marshal(p, typ)
+					out, err := phaserproto.Marshal(p)
 					if err != nil {
 						t.Fatal(err)
 					}
@@ -258,118 +258,51 @@ func randomScalar(rng *rand.Rand, fd protoreflect.FieldDescriptor) protoreflect.
 	panic(fd.Kind())
 }
 
-// build writes src into the Phaser message m of type t through the
-// runtime's setters, in field order.
-func build(t *testing.T, src protoreflect.Message, m runtime.Msg, typ *runtime.Type) {
+// build writes src into the Phaser message m through the runtime's
+// dynamic API, in field order.
+func build(t *testing.T, src protoreflect.Message, m runtime.Msg) {
 	t.Helper()
-	if typ.IsAny() {
+	if m.Type().Descriptor().FullName() == "google.protobuf.Any" {
 		a := src.Interface().(*anypb.Any)
 		inner, err := a.UnmarshalNew()
 		if err != nil {
 			t.Fatal(err)
 		}
 		it := runtime.FindType(inner.ProtoReflect().Descriptor().FullName())
-		build(t, inner.ProtoReflect(), m.MutableAny(it), it)
+		build(t, inner.ProtoReflect(), runtime.AnyOf(m).Mutable(it))
 		return
 	}
 	src.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
-		f := typ.FieldByNumber(uint32(fd.Number()))
 		switch {
 		case fd.IsMap():
 			v.Map().Range(func(k protoreflect.MapKey, mv protoreflect.Value) bool {
-				e := m.AddMessage(f.Field, f.Type)
-				kf, vf := f.Type.FieldByNumber(1), f.Type.FieldByNumber(2)
-				setValue(t, e, kf, fd.MapKey(), k.Value())
-				setValue(t, e, vf, fd.MapValue(), mv)
+				e := m.AppendMessage(fd)
+				setValue(t, e, fd.MapKey(), k.Value())
+				setValue(t, e, fd.MapValue(), mv)
 				return true
 			})
 		case fd.IsList():
 			l := v.List()
 			for i := range l.Len() {
-				switch {
-				case fd.Message() != nil:
-					build(t, l.Get(i).Message(), m.AddMessage(f.Field, f.Type), f.Type)
-				case fd.Kind() == protoreflect.StringKind:
-					m.PushString(f.Field, l.Get(i).String())
-				case fd.Kind() == protoreflect.BytesKind:
-					m.PushBytes(f.Field, l.Get(i).Bytes())
-				default:
-					bits := bitsOf(fd, l.Get(i))
-					switch f.ElemSize() {
-					case 1:
-						m.Push8(f.Field, uint8(bits))
-					case 4:
-						m.Push32(f.Field, uint32(bits))
-					default:
-						m.Push64(f.Field, bits)
-					}
+				if fd.Message() != nil {
+					build(t, l.Get(i).Message(), m.AppendMessage(fd))
+				} else {
+					m.Append(fd, l.Get(i))
 				}
 			}
 		default:
-			setValue(t, m, f, fd, v)
+			setValue(t, m, fd, v)
 		}
 		return true
 	})
 }
 
-func setValue(t *testing.T, m runtime.Msg, f *runtime.FieldInfo, fd protoreflect.FieldDescriptor, v protoreflect.Value) {
-	switch {
-	case fd.Message() != nil:
-		var sub runtime.Msg
-		if f.Union != nil {
-			sub = m.MutableMember(f.Union, f.Field, f.Type)
-		} else {
-			sub = m.MutableMessage(f.Field, f.Type)
-		}
-		build(t, v.Message(), sub, f.Type)
-	case fd.Kind() == protoreflect.StringKind || fd.Kind() == protoreflect.BytesKind:
-		var b []byte
-		if fd.Kind() == protoreflect.StringKind {
-			b = []byte(v.String())
-		} else {
-			b = v.Bytes()
-		}
-		if f.Union != nil {
-			m.SetMemberBytes(f.Union, f.Field, b)
-		} else {
-			m.SetBytes(f.Field, b)
-		}
-	default:
-		bits := bitsOf(fd, v)
-		switch {
-		case f.Union != nil && f.Size == 1:
-			m.SetMember8(f.Union, f.Field, uint8(bits))
-		case f.Union != nil && f.Size == 4:
-			m.SetMember32(f.Union, f.Field, uint32(bits))
-		case f.Union != nil:
-			m.SetMember64(f.Union, f.Field, bits)
-		case f.Size == 1:
-			m.Set8(f.Field, uint8(bits))
-		case f.Size == 4:
-			m.Set32(f.Field, uint32(bits))
-		default:
-			m.Set64(f.Field, bits)
-		}
+func setValue(t *testing.T, m runtime.Msg, fd protoreflect.FieldDescriptor, v protoreflect.Value) {
+	if fd.Message() != nil {
+		build(t, v.Message(), m.Mutable(fd))
+		return
 	}
-}
-
-func bitsOf(fd protoreflect.FieldDescriptor, v protoreflect.Value) uint64 {
-	switch fd.Kind() {
-	case protoreflect.BoolKind:
-		if v.Bool() {
-			return 1
-		}
-		return 0
-	case protoreflect.EnumKind:
-		return uint64(int64(v.Enum()))
-	case protoreflect.FloatKind:
-		return uint64(math.Float32bits(float32(v.Float())))
-	case protoreflect.DoubleKind:
-		return math.Float64bits(v.Float())
-	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind, protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
-		return v.Uint()
-	}
-	return uint64(v.Int())
+	m.Set(fd, v)
 }
 
 // unpack re-encodes every packed repeated field of b (a message of type md)

@@ -9,18 +9,26 @@
 package quickstartphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
 	timestamppbphaser "github.com/phaser-go/phaser/types/known/timestamppbphaser"
-	proto "google.golang.org/protobuf/proto"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
 	strconv "strconv"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_robot_proto is the file's descriptor, registered with the runtime.
-var file_robot_proto = runtime.RegisterFile([]byte(file_robot_protoDesc))
+var file_robot_proto = phaserimpl.RegisterFile([]byte(file_robot_protoDesc))
 
 const file_robot_protoDesc = "" +
 	"\n\vrobot.proto\x12\x12example.quickstart\x1a\x1fgoogle/protobuf/timestamp.pro" +
@@ -33,6 +41,11 @@ const file_robot_protoDesc = "" +
 	"\x01(\rH\x00R\x04dockB\x06\n\x04task*:\n\x04Mode\x12\r\n\tMODE_IDLE\x10\x00\x12\x10\n\fMODE_DRIVING\x10\x01\x12\x11\n\r" +
 	"MODE_CHARGING\x10\x02B1Z/github.com/phaser-go/phaser/examples/quicksta" +
 	"rtb\x06proto3"
+
+// The types of the messages of other packages that fields refer to.
+var (
+	phaserType_timestamppbphaser_Timestamp = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
+)
 
 // Mode is the enum example.quickstart.Mode.
 type Mode int32
@@ -63,20 +76,20 @@ var phaserType_Pose = file_robot_proto.Type("example.quickstart.Pose")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Pose reads as the default
 // message and ignores writes.
-type Pose struct{ m runtime.Msg }
+type Pose struct{ m phaserimpl.Msg }
 
 // NewPose creates a Pose in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPose(opts ...runtime.Options) Pose {
-	return Pose{runtime.New(phaserType_Pose, runtime.OptionsOf(opts))}
+	return Pose{phaserimpl.New(phaserType_Pose, opts)}
 }
 
 // NewPoseIn creates a Pose in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewPoseIn(mem []byte, opts ...runtime.Options) (Pose, error) {
-	m, err := runtime.NewIn(phaserType_Pose, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Pose, mem, opts)
 	return Pose{m}, err
 }
 
@@ -84,7 +97,7 @@ func NewPoseIn(mem []byte, opts ...runtime.Options) (Pose, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadPose(data []byte) (Pose, error) {
-	m, err := runtime.Read(phaserType_Pose, data)
+	m, err := phaserimpl.Read(phaserType_Pose, data)
 	return Pose{m}, err
 }
 
@@ -92,25 +105,26 @@ func ReadPose(data []byte) (Pose, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadPoseInto(p *runtime.Payload, data []byte) (Pose, error) {
-	m, err := runtime.ReadInto(p, phaserType_Pose, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Pose, data)
 	return Pose{m}, err
 }
 
 // OpenPose continues writing a payload that holds a Pose (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPose(mem []byte) (Pose, error) {
-	m, err := runtime.Open(phaserType_Pose, mem)
+	m, err := phaserimpl.Open(phaserType_Pose, mem)
 	return Pose{m}, err
 }
 
-// PoseOf wraps a message handle of type example.quickstart.Pose.
-func PoseOf(m runtime.Msg) Pose { return Pose{m} }
+// PoseOf returns the Pose that m, the untyped handle of a example.quickstart.Pose,
+// refers to.
+func PoseOf(m runtime.Msg) Pose { return Pose{phaserimpl.Static(m, phaserType_Pose)} }
 
 // PhaserType returns the runtime type of Pose.
-func (Pose) PhaserType() *runtime.Type { return phaserType_Pose }
+func (Pose) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Pose) }
 
-// Msg returns the untyped handle.
-func (x Pose) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Pose) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Pose) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Pose) IsPresent() bool { return x.m.IsPresent() }
@@ -129,57 +143,53 @@ func (x Pose) Clear() { x.m.Clear(phaserType_Pose) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Pose) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Pose) }
+func (x Pose) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Pose) }
 
 // PoseFromAny returns the Pose held by an Any and whether it holds one.
 func PoseFromAny(a runtime.Any) (Pose, bool) {
-	if !a.Is(phaserType_Pose) {
-		return Pose{}, false
-	}
-	return Pose{a.Value(phaserType_Pose)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Pose)
+	return Pose{m}, ok
 }
 
 // MutableAnyPose makes an Any hold a new, empty Pose and returns it.
-func MutableAnyPose(a runtime.Any) Pose { return Pose{a.Mutable(phaserType_Pose)} }
+func MutableAnyPose(a runtime.Any) Pose { return Pose{phaserimpl.MutableAny(a, phaserType_Pose)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Pose) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Pose) }
+func (x Pose) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Pose) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Pose)
-}
+func (x Pose) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Pose) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Pose)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Pose) UnmarshalProto(data []byte) error { return proto1.Unmarshal(data, x.m, phaserType_Pose) }
+func (x Pose) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Pose) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Pose) }
+func (x Pose) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Pose) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Pose) }
+func (x Pose) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Pose) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Pose)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Pose) }
+func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -187,55 +197,89 @@ func (x Pose) CopyFrom(src Pose) bool { return x.m.CopyFrom(phaserType_Pose, src
 
 // X returns field x (1).
 func (x Pose) X() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetX sets field x (1).
-func (x Pose) SetX(v float64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, math.Float64bits(v)) }
+func (x Pose) SetX(v float64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v)) }
 
 // HasX reports the presence of field x (1).
-func (x Pose) HasX() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Pose) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Pose) ClearX() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Pose) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (x Pose) Y() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // SetY sets field y (2).
 func (x Pose) SetY(v float64) {
-	x.m.Set64(runtime.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Pose) HasY() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Pose) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Pose) ClearY() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Pose) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Theta returns field theta (3).
 func (x Pose) Theta() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // SetTheta sets field theta (3).
 func (x Pose) SetTheta(v float64) {
-	x.m.Set64(runtime.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
 }
 
 // HasTheta reports the presence of field theta (3).
-func (x Pose) HasTheta() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Pose) HasTheta() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearTheta clears field theta (3).
-func (x Pose) ClearTheta() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Pose) ClearTheta() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+
+// PoseView reads the singular scalar fields of a Pose in place with
+// loads the compiler inlines, for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type PoseView struct{ v phaserimpl.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Pose) View() PoseView { return PoseView{x.m.ViewOf(phaserType_Pose)} }
+
+// X returns field x (1).
+func (v PoseView) X() float64 {
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+}
+
+// HasX reports the presence of field x (1).
+func (v PoseView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+
+// Y returns field y (2).
+func (v PoseView) Y() float64 {
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+}
+
+// HasY reports the presence of field y (2).
+func (v PoseView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+
+// Theta returns field theta (3).
+func (v PoseView) Theta() float64 {
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+}
+
+// HasTheta reports the presence of field theta (3).
+func (v PoseView) HasTheta() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // PoseList is a handle on a repeated field of Pose messages.
-type PoseList struct{ l runtime.MessageList }
+type PoseList struct{ l phaserimpl.MessageList }
 
-// PoseListOf wraps an untyped list handle.
-func PoseListOf(l runtime.MessageList) PoseList { return PoseList{l} }
+// PoseListOf wraps a list handle, for the generated code of other packages.
+func PoseListOf(l phaserimpl.MessageList) PoseList { return PoseList{l} }
 
 // Len returns the number of elements.
 func (l PoseList) Len() int { return l.l.Len() }
@@ -261,14 +305,11 @@ func (l PoseList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PoseList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once.
 func (l PoseList) All() iter.Seq2[int, Pose] {
 	return func(yield func(int, Pose) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Pose{m}) })
 	}
 }
 
@@ -278,20 +319,20 @@ var phaserType_Robot = file_robot_proto.Type("example.quickstart.Robot")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Robot reads as the default
 // message and ignores writes.
-type Robot struct{ m runtime.Msg }
+type Robot struct{ m phaserimpl.Msg }
 
 // NewRobot creates a Robot in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRobot(opts ...runtime.Options) Robot {
-	return Robot{runtime.New(phaserType_Robot, runtime.OptionsOf(opts))}
+	return Robot{phaserimpl.New(phaserType_Robot, opts)}
 }
 
 // NewRobotIn creates a Robot in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewRobotIn(mem []byte, opts ...runtime.Options) (Robot, error) {
-	m, err := runtime.NewIn(phaserType_Robot, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Robot, mem, opts)
 	return Robot{m}, err
 }
 
@@ -299,7 +340,7 @@ func NewRobotIn(mem []byte, opts ...runtime.Options) (Robot, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadRobot(data []byte) (Robot, error) {
-	m, err := runtime.Read(phaserType_Robot, data)
+	m, err := phaserimpl.Read(phaserType_Robot, data)
 	return Robot{m}, err
 }
 
@@ -307,25 +348,26 @@ func ReadRobot(data []byte) (Robot, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadRobotInto(p *runtime.Payload, data []byte) (Robot, error) {
-	m, err := runtime.ReadInto(p, phaserType_Robot, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Robot, data)
 	return Robot{m}, err
 }
 
 // OpenRobot continues writing a payload that holds a Robot (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRobot(mem []byte) (Robot, error) {
-	m, err := runtime.Open(phaserType_Robot, mem)
+	m, err := phaserimpl.Open(phaserType_Robot, mem)
 	return Robot{m}, err
 }
 
-// RobotOf wraps a message handle of type example.quickstart.Robot.
-func RobotOf(m runtime.Msg) Robot { return Robot{m} }
+// RobotOf returns the Robot that m, the untyped handle of a example.quickstart.Robot,
+// refers to.
+func RobotOf(m runtime.Msg) Robot { return Robot{phaserimpl.Static(m, phaserType_Robot)} }
 
 // PhaserType returns the runtime type of Robot.
-func (Robot) PhaserType() *runtime.Type { return phaserType_Robot }
+func (Robot) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Robot) }
 
-// Msg returns the untyped handle.
-func (x Robot) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Robot) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Robot) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Robot) IsPresent() bool { return x.m.IsPresent() }
@@ -344,59 +386,53 @@ func (x Robot) Clear() { x.m.Clear(phaserType_Robot) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Robot) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Robot) }
+func (x Robot) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Robot) }
 
 // RobotFromAny returns the Robot held by an Any and whether it holds one.
 func RobotFromAny(a runtime.Any) (Robot, bool) {
-	if !a.Is(phaserType_Robot) {
-		return Robot{}, false
-	}
-	return Robot{a.Value(phaserType_Robot)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Robot)
+	return Robot{m}, ok
 }
 
 // MutableAnyRobot makes an Any hold a new, empty Robot and returns it.
-func MutableAnyRobot(a runtime.Any) Robot { return Robot{a.Mutable(phaserType_Robot)} }
+func MutableAnyRobot(a runtime.Any) Robot { return Robot{phaserimpl.MutableAny(a, phaserType_Robot)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Robot) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Robot) }
+func (x Robot) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Robot) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Robot)
-}
+func (x Robot) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Robot) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Robot)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Robot) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Robot)
-}
+func (x Robot) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Robot) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Robot) }
+func (x Robot) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Robot) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Robot) }
+func (x Robot) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Robot) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Robot)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Robot) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Robot) }
+func (x Robot) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -434,152 +470,180 @@ func (x Robot) WhichTask() Robot_TaskCase {
 }
 
 // Name returns a copy of field name (1).
-func (x Robot) Name() string { return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8})) }
+func (x Robot) Name() string { return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // NameBytes returns without copying field name (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Robot) NameBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
+func (x Robot) NameBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // SetName sets field name (1).
-func (x Robot) SetName(v string) { x.m.SetString(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x Robot) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (1).
-func (x Robot) SetNameBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x Robot) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (1).
 func (x Robot) AllocateName(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasName reports the presence of field name (1).
-func (x Robot) HasName() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
+func (x Robot) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearName clears field name (1).
-func (x Robot) ClearName() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
+func (x Robot) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Id returns field id (2).
-func (x Robot) Id() uint32 { return x.m.Get32(runtime.Field{Number: 2, Offset: 12}) }
+func (x Robot) Id() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // SetId sets field id (2).
-func (x Robot) SetId(v uint32) { x.m.Set32(runtime.Field{Number: 2, Offset: 12}, v) }
+func (x Robot) SetId(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
 
 // HasId reports the presence of field id (2).
-func (x Robot) HasId() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (x Robot) HasId() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearId clears field id (2).
-func (x Robot) ClearId() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 12}) }
+func (x Robot) ClearId() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Mode returns field mode (3).
 func (x Robot) Mode() Mode {
-	return Mode(int32(x.m.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1})))
+	return Mode(int32(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})))
 }
 
 // SetMode sets field mode (3).
-func (x Robot) SetMode(v Mode) { x.m.Set32(runtime.Field{Number: 3, Offset: 16, ID: 1}, uint32(v)) }
+func (x Robot) SetMode(v Mode) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, uint32(v)) }
 
 // HasMode reports the presence of field mode (3).
-func (x Robot) HasMode() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Robot) HasMode() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // ClearMode clears field mode (3).
-func (x Robot) ClearMode() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Robot) ClearMode() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // Pose returns (a default message if absent) field pose (4).
 func (x Robot) Pose() Pose {
-	return Pose{x.m.Message(runtime.Field{Number: 4, Offset: 20}, phaserType_Pose)}
+	return Pose{x.m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)}
 }
 
 // MutablePose returns, creating it if absent, field pose (4).
 func (x Robot) MutablePose() Pose {
-	return Pose{x.m.MutableMessage(runtime.Field{Number: 4, Offset: 20}, phaserType_Pose)}
+	return Pose{x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)}
 }
 
 // HasPose reports the presence of field pose (4).
-func (x Robot) HasPose() bool { return x.m.HasMessage(runtime.Field{Number: 4, Offset: 20}) }
+func (x Robot) HasPose() bool { return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 20}) }
 
 // ClearPose clears and frees field pose (4).
-func (x Robot) ClearPose() { x.m.ClearMessage(runtime.Field{Number: 4, Offset: 20}, phaserType_Pose) }
+func (x Robot) ClearPose() {
+	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
+}
 
 // Stamp returns (a default message if absent) field stamp (5).
 func (x Robot) Stamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(x.m.Message(runtime.Field{Number: 5, Offset: 24}, timestamppbphaser.Timestamp{}.PhaserType()))
+	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableStamp returns, creating it if absent, field stamp (5).
 func (x Robot) MutableStamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(x.m.MutableMessage(runtime.Field{Number: 5, Offset: 24}, timestamppbphaser.Timestamp{}.PhaserType()))
+	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasStamp reports the presence of field stamp (5).
-func (x Robot) HasStamp() bool { return x.m.HasMessage(runtime.Field{Number: 5, Offset: 24}) }
+func (x Robot) HasStamp() bool { return x.m.HasMessage(phaserimpl.Field{Number: 5, Offset: 24}) }
 
 // ClearStamp clears and frees field stamp (5).
 func (x Robot) ClearStamp() {
-	x.m.ClearMessage(runtime.Field{Number: 5, Offset: 24}, timestamppbphaser.Timestamp{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // BatteryCells returns the list handle of repeated field battery_cells (6).
-func (x Robot) BatteryCells() runtime.Float32List {
-	return runtime.NewFloat32List(x.m, runtime.Field{Number: 6, Offset: 32, ID: 2})
+func (x Robot) BatteryCells() runtime.List[float32] {
+	return phaserimpl.List[float32](x.m, phaserimpl.Field{Number: 6, Offset: 32, ID: 2})
 }
 
 // Path returns the list handle of repeated field path (7).
 func (x Robot) Path() PoseList {
-	return PoseList{runtime.NewMessageList(x.m, runtime.Field{Number: 7, Offset: 40, ID: 2}, phaserType_Pose)}
+	return PoseList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 7, Offset: 40, ID: 2}, phaserType_Pose)}
 }
 
 // Tags returns the list handle of repeated field tags (8).
 func (x Robot) Tags() runtime.StringList {
-	return runtime.NewStringList(x.m, runtime.Field{Number: 8, Offset: 48, ID: 2})
+	return phaserimpl.Strings(x.m, phaserimpl.Field{Number: 8, Offset: 48, ID: 2})
 }
 
 // Goal returns a copy of field goal (9).
-func (x Robot) Goal() string { return string(x.m.MemberString(runtime.Field{Number: 9, Offset: 56})) }
+func (x Robot) Goal() string {
+	return string(x.m.MemberString(phaserimpl.Field{Number: 9, Offset: 56}))
+}
 
 // GoalBytes returns without copying field goal (9).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Robot) GoalBytes() []byte { return x.m.MemberString(runtime.Field{Number: 9, Offset: 56}) }
+func (x Robot) GoalBytes() []byte { return x.m.MemberString(phaserimpl.Field{Number: 9, Offset: 56}) }
 
 // SetGoal sets field goal (9).
 func (x Robot) SetGoal(v string) {
-	x.m.SetMemberString(phaserUnion_Robot_Task, runtime.Field{Number: 9, Offset: 56}, v)
+	x.m.SetMemberString(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
 }
 
 // SetGoalBytes sets from bytes (which may alias the payload) field goal (9).
 func (x Robot) SetGoalBytes(v []byte) {
-	x.m.SetMemberBytes(phaserUnion_Robot_Task, runtime.Field{Number: 9, Offset: 56}, v)
+	x.m.SetMemberBytes(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
 }
 
 // HasGoal reports whether it is the active member: field goal (9).
-func (x Robot) HasGoal() bool { return x.m.HasMember(runtime.Field{Number: 9, Offset: 56}) }
+func (x Robot) HasGoal() bool { return x.m.HasMember(phaserimpl.Field{Number: 9, Offset: 56}) }
 
 // ClearGoal clears, if active, field goal (9).
 func (x Robot) ClearGoal() {
-	x.m.ClearOneof(phaserUnion_Robot_Task, runtime.Field{Number: 9, Offset: 56})
+	x.m.ClearOneof(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56})
 }
 
 // Dock returns oneof member field dock (10).
-func (x Robot) Dock() uint32 { return x.m.Member32(runtime.Field{Number: 10, Offset: 56, ID: 1}) }
+func (x Robot) Dock() uint32 { return x.m.Member32(phaserimpl.Field{Number: 10, Offset: 56, ID: 1}) }
 
 // SetDock makes active and sets oneof member field dock (10).
 func (x Robot) SetDock(v uint32) {
-	x.m.SetMember32(phaserUnion_Robot_Task, runtime.Field{Number: 10, Offset: 56, ID: 1}, v)
+	x.m.SetMember32(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56, ID: 1}, v)
 }
 
 // HasDock reports whether it is the active member: field dock (10).
-func (x Robot) HasDock() bool { return x.m.HasMember(runtime.Field{Number: 10, Offset: 56, ID: 1}) }
+func (x Robot) HasDock() bool { return x.m.HasMember(phaserimpl.Field{Number: 10, Offset: 56, ID: 1}) }
 
 // ClearDock clears, if active, field dock (10).
 func (x Robot) ClearDock() {
-	x.m.ClearOneof(phaserUnion_Robot_Task, runtime.Field{Number: 10, Offset: 56, ID: 1})
+	x.m.ClearOneof(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56, ID: 1})
 }
 
-// RobotList is a handle on a repeated field of Robot messages.
-type RobotList struct{ l runtime.MessageList }
+// RobotView reads the singular scalar fields of a Robot in place with
+// loads the compiler inlines, for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type RobotView struct{ v phaserimpl.View }
 
-// RobotListOf wraps an untyped list handle.
-func RobotListOf(l runtime.MessageList) RobotList { return RobotList{l} }
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Robot) View() RobotView { return RobotView{x.m.ViewOf(phaserType_Robot)} }
+
+// Id returns field id (2).
+func (v RobotView) Id() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+
+// HasId reports the presence of field id (2).
+func (v RobotView) HasId() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+
+// Mode returns field mode (3).
+func (v RobotView) Mode() Mode {
+	return Mode(int32(v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})))
+}
+
+// HasMode reports the presence of field mode (3).
+func (v RobotView) HasMode() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+
+// RobotList is a handle on a repeated field of Robot messages.
+type RobotList struct{ l phaserimpl.MessageList }
+
+// RobotListOf wraps a list handle, for the generated code of other packages.
+func RobotListOf(l phaserimpl.MessageList) RobotList { return RobotList{l} }
 
 // Len returns the number of elements.
 func (l RobotList) Len() int { return l.l.Len() }
@@ -605,13 +669,10 @@ func (l RobotList) Resize(n int) { l.l.Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l RobotList) Clear() { l.l.Clear() }
 
-// All iterates over the elements.
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once.
 func (l RobotList) All() iter.Seq2[int, Robot] {
 	return func(yield func(int, Robot) bool) {
-		for i := range l.Len() {
-			if !yield(i, l.At(i)) {
-				return
-			}
-		}
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Robot{m}) })
 	}
 }

@@ -97,7 +97,7 @@ func TestAppendTo(t *testing.T) {
 		})
 	}
 	checkAppendAll(t, pb.Repeated{})
-	if got := runtime.NewFloat64List(runtime.Msg{}, runtime.Field{Number: 1}).AppendTo(nil); got != nil {
+	if got := (runtime.List[float64]{}).AppendTo(nil); got != nil {
 		t.Fatalf("zero handle: AppendTo(nil) = %v", got)
 	}
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/phaser-go/phaser/internal/testpb/importedpb/importedpbphaser"
 	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
-	"github.com/phaser-go/phaser/runtime"
 	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
 )
 
@@ -167,8 +166,8 @@ func fillEverything(t *testing.T, x pb.Everything) {
 	ai := pb.MutableAnyInner(a)
 	ai.SetA(77)
 	ai.SetS("in any")
-	pb.MutableAnyScalars(runtime.AnyOf(x.Anys().Append())).SetFInt32(5)
-	timestamppbphaser.MutableAnyTimestamp(runtime.AnyOf(x.Anys().Append())).SetSeconds(60)
+	pb.MutableAnyScalars(x.Anys().Append()).SetFInt32(5)
+	timestamppbphaser.MutableAnyTimestamp(x.Anys().Append()).SetSeconds(60)
 	x.MutableAt().SetSeconds(1700000000)
 	x.MutableAt().SetNanos(5)
 	x.MutableTook().SetSeconds(-3)
@@ -270,10 +269,10 @@ func checkEverything(t *testing.T, x pb.Everything) {
 	if _, ok := pb.ScalarsFromAny(a); ok {
 		t.Error("ScalarsFromAny of an Any holding an Inner")
 	}
-	if s, ok := pb.ScalarsFromAny(runtime.AnyOf(x.Anys().At(0))); !ok || s.FInt32() != 5 {
+	if s, ok := pb.ScalarsFromAny(x.Anys().At(0)); !ok || s.FInt32() != 5 {
 		t.Error("anys[0]")
 	}
-	if ts, ok := timestamppbphaser.TimestampFromAny(runtime.AnyOf(x.Anys().At(1))); !ok || ts.Seconds() != 60 {
+	if ts, ok := timestamppbphaser.TimestampFromAny(x.Anys().At(1)); !ok || ts.Seconds() != 60 {
 		t.Error("anys[1]")
 	}
 	if x.At().Seconds() != 1700000000 || x.At().Nanos() != 5 || x.Took().Seconds() != -3 || x.Took().Nanos() != -500 ||
@@ -309,7 +308,7 @@ func TestEverything(t *testing.T) {
 
 			// CopyFrom through the runtime gives the same content.
 			c := pb.NewEverything()
-			if !c.Msg().CopyFrom(c.PhaserType(), r.Msg()) {
+			if !c.Msg().CopyFrom(r.Msg()) {
 				t.Fatal("CopyFrom failed")
 			}
 			checkEverything(t, c)

@@ -155,9 +155,10 @@ func TestWide(t *testing.T) {
 					arg.SetUint(uint64(i) + 1)
 				}
 				call("Set"+name, arg)
-				for j, fi := range typ.Fields() {
-					if has := x.Msg().Has(fi.Field); has != (j <= i) {
-						t.Fatalf("after setting w%02d: Has(%s) = %v", i, fi.Name, has)
+				fields := typ.Descriptor().Fields()
+				for j := range fields.Len() {
+					if has := x.Msg().Has(fields.Get(j)); has != (j <= i) {
+						t.Fatalf("after setting w%02d: Has(%s) = %v", i, fields.Get(j).Name(), has)
 					}
 				}
 				if got := call(name)[0].Interface(); got != arg.Interface() {

@@ -9,17 +9,25 @@
 package testpbphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
-	proto "google.golang.org/protobuf/proto"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
 	strconv "strconv"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_legacy_proto is the file's descriptor, registered with the runtime.
-var file_legacy_proto = runtime.RegisterFile([]byte(file_legacy_protoDesc))
+var file_legacy_proto = phaserimpl.RegisterFile([]byte(file_legacy_protoDesc))
 
 const file_legacy_protoDesc = "" +
 	"\n\flegacy.proto\x12\nphasertest\"\xfb\x03\n\x06Legacy\x12\x0e\n\x02id\x18\x01 \x02(\x05R\x02id\x12\x18\n\x04name\x18\x02 " +
@@ -62,20 +70,20 @@ var phaserType_Legacy = file_legacy_proto.Type("phasertest.Legacy")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Legacy reads as the default
 // message and ignores writes.
-type Legacy struct{ m runtime.Msg }
+type Legacy struct{ m phaserimpl.Msg }
 
 // NewLegacy creates a Legacy in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewLegacy(opts ...runtime.Options) Legacy {
-	return Legacy{runtime.New(phaserType_Legacy, runtime.OptionsOf(opts))}
+	return Legacy{phaserimpl.New(phaserType_Legacy, opts)}
 }
 
 // NewLegacyIn creates a Legacy in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewLegacyIn(mem []byte, opts ...runtime.Options) (Legacy, error) {
-	m, err := runtime.NewIn(phaserType_Legacy, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Legacy, mem, opts)
 	return Legacy{m}, err
 }
 
@@ -83,7 +91,7 @@ func NewLegacyIn(mem []byte, opts ...runtime.Options) (Legacy, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadLegacy(data []byte) (Legacy, error) {
-	m, err := runtime.Read(phaserType_Legacy, data)
+	m, err := phaserimpl.Read(phaserType_Legacy, data)
 	return Legacy{m}, err
 }
 
@@ -91,25 +99,26 @@ func ReadLegacy(data []byte) (Legacy, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadLegacyInto(p *runtime.Payload, data []byte) (Legacy, error) {
-	m, err := runtime.ReadInto(p, phaserType_Legacy, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Legacy, data)
 	return Legacy{m}, err
 }
 
 // OpenLegacy continues writing a payload that holds a Legacy (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenLegacy(mem []byte) (Legacy, error) {
-	m, err := runtime.Open(phaserType_Legacy, mem)
+	m, err := phaserimpl.Open(phaserType_Legacy, mem)
 	return Legacy{m}, err
 }
 
-// LegacyOf wraps a message handle of type phasertest.Legacy.
-func LegacyOf(m runtime.Msg) Legacy { return Legacy{m} }
+// LegacyOf returns the Legacy that m, the untyped handle of a phasertest.Legacy,
+// refers to.
+func LegacyOf(m runtime.Msg) Legacy { return Legacy{phaserimpl.Static(m, phaserType_Legacy)} }
 
 // PhaserType returns the runtime type of Legacy.
-func (Legacy) PhaserType() *runtime.Type { return phaserType_Legacy }
+func (Legacy) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Legacy) }
 
-// Msg returns the untyped handle.
-func (x Legacy) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Legacy) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Legacy) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Legacy) IsPresent() bool { return x.m.IsPresent() }
@@ -128,59 +137,55 @@ func (x Legacy) Clear() { x.m.Clear(phaserType_Legacy) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Legacy) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Legacy) }
+func (x Legacy) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Legacy) }
 
 // LegacyFromAny returns the Legacy held by an Any and whether it holds one.
 func LegacyFromAny(a runtime.Any) (Legacy, bool) {
-	if !a.Is(phaserType_Legacy) {
-		return Legacy{}, false
-	}
-	return Legacy{a.Value(phaserType_Legacy)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Legacy)
+	return Legacy{m}, ok
 }
 
 // MutableAnyLegacy makes an Any hold a new, empty Legacy and returns it.
-func MutableAnyLegacy(a runtime.Any) Legacy { return Legacy{a.Mutable(phaserType_Legacy)} }
+func MutableAnyLegacy(a runtime.Any) Legacy {
+	return Legacy{phaserimpl.MutableAny(a, phaserType_Legacy)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Legacy) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Legacy) }
+func (x Legacy) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Legacy) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Legacy)
-}
+func (x Legacy) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Legacy) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Legacy)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Legacy) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Legacy)
-}
+func (x Legacy) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Legacy) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Legacy) }
+func (x Legacy) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Legacy) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Legacy) }
+func (x Legacy) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Legacy) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Legacy)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Legacy) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Legacy) }
+func (x Legacy) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -218,279 +223,285 @@ func (x Legacy) WhichPick() Legacy_PickCase {
 }
 
 // Id returns field id (1).
-func (x Legacy) Id() int32 { return int32(x.m.Get32(runtime.Field{Number: 1, Offset: 8})) }
+func (x Legacy) Id() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // SetId sets field id (1).
-func (x Legacy) SetId(v int32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, uint32(v)) }
+func (x Legacy) SetId(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v)) }
 
 // HasId reports the presence of field id (1).
-func (x Legacy) HasId() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Legacy) HasId() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearId clears field id (1).
-func (x Legacy) ClearId() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Legacy) ClearId() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Name returns a copy of field name (2).
-func (x Legacy) Name() string { return string(x.m.StringBytes(runtime.Field{Number: 2, Offset: 12})) }
+func (x Legacy) Name() string {
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
+}
 
 // NameBytes returns without copying field name (2).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Legacy) NameBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 2, Offset: 12}) }
+func (x Legacy) NameBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // SetName sets field name (2).
-func (x Legacy) SetName(v string) { x.m.SetString(runtime.Field{Number: 2, Offset: 12}, v) }
+func (x Legacy) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 2, Offset: 12}, v) }
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (2).
-func (x Legacy) SetNameBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 2, Offset: 12}, v) }
+func (x Legacy) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v) }
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (2).
 func (x Legacy) AllocateName(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 2, Offset: 12}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
 }
 
 // HasName reports the presence of field name (2).
-func (x Legacy) HasName() bool { return x.m.HasString(runtime.Field{Number: 2, Offset: 12}) }
+func (x Legacy) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearName clears field name (2).
-func (x Legacy) ClearName() { x.m.ClearString(runtime.Field{Number: 2, Offset: 12}) }
+func (x Legacy) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Big returns field big (3).
-func (x Legacy) Big() int64 { return int64(x.m.Get64(runtime.Field{Number: 3, Offset: 16, ID: 1})) }
+func (x Legacy) Big() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})) }
 
 // SetBig sets field big (3).
-func (x Legacy) SetBig(v int64) { x.m.Set64(runtime.Field{Number: 3, Offset: 16, ID: 1}, uint64(v)) }
+func (x Legacy) SetBig(v int64) { x.m.Set64(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, uint64(v)) }
 
 // HasBig reports the presence of field big (3).
-func (x Legacy) HasBig() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Legacy) HasBig() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // ClearBig clears field big (3).
-func (x Legacy) ClearBig() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Legacy) ClearBig() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // Kind returns field kind (4).
 func (x Legacy) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(x.m.Get32(runtime.Field{Number: 4, Offset: 24, ID: 2})))
+	return Legacy_Kind(int32(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 24, ID: 2})))
 }
 
 // SetKind sets field kind (4).
 func (x Legacy) SetKind(v Legacy_Kind) {
-	x.m.Set32(runtime.Field{Number: 4, Offset: 24, ID: 2}, uint32(v))
+	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}, uint32(v))
 }
 
 // HasKind reports the presence of field kind (4).
-func (x Legacy) HasKind() bool { return x.m.Has(runtime.Field{Number: 4, Offset: 24, ID: 2}) }
+func (x Legacy) HasKind() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}) }
 
 // ClearKind clears field kind (4).
-func (x Legacy) ClearKind() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 24, ID: 2}) }
+func (x Legacy) ClearKind() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}) }
 
 // Flag returns field flag (5).
-func (x Legacy) Flag() bool { return x.m.Get8(runtime.Field{Number: 5, Offset: 28, ID: 3}) != 0 }
+func (x Legacy) Flag() bool { return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) != 0 }
 
 // SetFlag sets field flag (5).
 func (x Legacy) SetFlag(v bool) {
-	x.m.Set8(runtime.Field{Number: 5, Offset: 28, ID: 3}, runtime.BoolByte(v))
+	x.m.Set8(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}, phaserimpl.BoolByte(v))
 }
 
 // HasFlag reports the presence of field flag (5).
-func (x Legacy) HasFlag() bool { return x.m.Has(runtime.Field{Number: 5, Offset: 28, ID: 3}) }
+func (x Legacy) HasFlag() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) }
 
 // ClearFlag clears field flag (5).
-func (x Legacy) ClearFlag() { x.m.ClearScalar(runtime.Field{Number: 5, Offset: 28, ID: 3}) }
+func (x Legacy) ClearFlag() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) }
 
 // Ratio returns field ratio (6).
 func (x Legacy) Ratio() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 6, Offset: 32, ID: 4}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}))
 }
 
 // SetRatio sets field ratio (6).
 func (x Legacy) SetRatio(v float64) {
-	x.m.Set64(runtime.Field{Number: 6, Offset: 32, ID: 4}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}, math.Float64bits(v))
 }
 
 // HasRatio reports the presence of field ratio (6).
-func (x Legacy) HasRatio() bool { return x.m.Has(runtime.Field{Number: 6, Offset: 32, ID: 4}) }
+func (x Legacy) HasRatio() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}) }
 
 // ClearRatio clears field ratio (6).
-func (x Legacy) ClearRatio() { x.m.ClearScalar(runtime.Field{Number: 6, Offset: 32, ID: 4}) }
+func (x Legacy) ClearRatio() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}) }
 
 // Nums returns the list handle of repeated field nums (7).
-func (x Legacy) Nums() runtime.Int32List[int32] {
-	return runtime.NewInt32List[int32](x.m, runtime.Field{Number: 7, Offset: 40, ID: 5})
+func (x Legacy) Nums() runtime.List[int32] {
+	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 7, Offset: 40, ID: 5})
 }
 
 // PackedNums returns the list handle of repeated field packed_nums (8).
-func (x Legacy) PackedNums() runtime.Int32List[int32] {
-	return runtime.NewInt32List[int32](x.m, runtime.Field{Number: 8, Offset: 48, ID: 5})
+func (x Legacy) PackedNums() runtime.List[int32] {
+	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 8, Offset: 48, ID: 5})
 }
 
 // Child returns (a default message if absent) field child (9).
 func (x Legacy) Child() Legacy {
-	return Legacy{x.m.Message(runtime.Field{Number: 9, Offset: 56}, phaserType_Legacy)}
+	return Legacy{x.m.Message(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)}
 }
 
 // MutableChild returns, creating it if absent, field child (9).
 func (x Legacy) MutableChild() Legacy {
-	return Legacy{x.m.MutableMessage(runtime.Field{Number: 9, Offset: 56}, phaserType_Legacy)}
+	return Legacy{x.m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)}
 }
 
 // HasChild reports the presence of field child (9).
-func (x Legacy) HasChild() bool { return x.m.HasMessage(runtime.Field{Number: 9, Offset: 56}) }
+func (x Legacy) HasChild() bool { return x.m.HasMessage(phaserimpl.Field{Number: 9, Offset: 56}) }
 
 // ClearChild clears and frees field child (9).
 func (x Legacy) ClearChild() {
-	x.m.ClearMessage(runtime.Field{Number: 9, Offset: 56}, phaserType_Legacy)
+	x.m.ClearMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)
 }
 
 // Blob returns a copy of field blob (10).
 func (x Legacy) Blob() []byte {
-	return append([]byte(nil), x.m.StringBytes(runtime.Field{Number: 10, Offset: 60})...)
+	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 10, Offset: 60})...)
 }
 
 // BlobBytes returns without copying field blob (10).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Legacy) BlobBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 10, Offset: 60}) }
+func (x Legacy) BlobBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 10, Offset: 60}) }
 
 // SetBlob sets (v may alias the payload) field blob (10).
-func (x Legacy) SetBlob(v []byte) { x.m.SetBytes(runtime.Field{Number: 10, Offset: 60}, v) }
+func (x Legacy) SetBlob(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 10, Offset: 60}, v) }
 
 // AllocateBlob makes n bytes long and returns them to fill in place: field blob (10).
 func (x Legacy) AllocateBlob(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 10, Offset: 60}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 10, Offset: 60}, n)
 }
 
 // HasBlob reports the presence of field blob (10).
-func (x Legacy) HasBlob() bool { return x.m.HasString(runtime.Field{Number: 10, Offset: 60}) }
+func (x Legacy) HasBlob() bool { return x.m.HasString(phaserimpl.Field{Number: 10, Offset: 60}) }
 
 // ClearBlob clears field blob (10).
-func (x Legacy) ClearBlob() { x.m.ClearString(runtime.Field{Number: 10, Offset: 60}) }
+func (x Legacy) ClearBlob() { x.m.ClearString(phaserimpl.Field{Number: 10, Offset: 60}) }
 
 // Label returns a copy of field label (11).
-func (x Legacy) Label() string { return string(x.m.StringBytes(runtime.Field{Number: 11, Offset: 64})) }
+func (x Legacy) Label() string {
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 11, Offset: 64}))
+}
 
 // LabelBytes returns without copying field label (11).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Legacy) LabelBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 11, Offset: 64}) }
+func (x Legacy) LabelBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 11, Offset: 64}) }
 
 // SetLabel sets field label (11).
-func (x Legacy) SetLabel(v string) { x.m.SetString(runtime.Field{Number: 11, Offset: 64}, v) }
+func (x Legacy) SetLabel(v string) { x.m.SetString(phaserimpl.Field{Number: 11, Offset: 64}, v) }
 
 // SetLabelBytes sets from bytes (which may alias the payload) field label (11).
-func (x Legacy) SetLabelBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 11, Offset: 64}, v) }
+func (x Legacy) SetLabelBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 11, Offset: 64}, v) }
 
 // AllocateLabel makes n bytes long and returns them to fill in place: field label (11).
 func (x Legacy) AllocateLabel(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 11, Offset: 64}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 11, Offset: 64}, n)
 }
 
 // HasLabel reports the presence of field label (11).
-func (x Legacy) HasLabel() bool { return x.m.HasString(runtime.Field{Number: 11, Offset: 64}) }
+func (x Legacy) HasLabel() bool { return x.m.HasString(phaserimpl.Field{Number: 11, Offset: 64}) }
 
 // ClearLabel clears field label (11).
-func (x Legacy) ClearLabel() { x.m.ClearString(runtime.Field{Number: 11, Offset: 64}) }
+func (x Legacy) ClearLabel() { x.m.ClearString(phaserimpl.Field{Number: 11, Offset: 64}) }
 
 // Kinds returns the list handle of repeated field kinds (12).
-func (x Legacy) Kinds() runtime.Int32List[Legacy_Kind] {
-	return runtime.NewInt32List[Legacy_Kind](x.m, runtime.Field{Number: 12, Offset: 72, ID: 5})
+func (x Legacy) Kinds() runtime.List[Legacy_Kind] {
+	return phaserimpl.List[Legacy_Kind](x.m, phaserimpl.Field{Number: 12, Offset: 72, ID: 5})
 }
 
 // PickInt returns oneof member field pick_int (20).
-func (x Legacy) PickInt() int32 { return int32(x.m.Member32(runtime.Field{Number: 20, Offset: 80})) }
+func (x Legacy) PickInt() int32 { return int32(x.m.Member32(phaserimpl.Field{Number: 20, Offset: 80})) }
 
 // SetPickInt makes active and sets oneof member field pick_int (20).
 func (x Legacy) SetPickInt(v int32) {
-	x.m.SetMember32(phaserUnion_Legacy_Pick, runtime.Field{Number: 20, Offset: 80}, uint32(v))
+	x.m.SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80}, uint32(v))
 }
 
 // HasPickInt reports whether it is the active member: field pick_int (20).
-func (x Legacy) HasPickInt() bool { return x.m.HasMember(runtime.Field{Number: 20, Offset: 80}) }
+func (x Legacy) HasPickInt() bool { return x.m.HasMember(phaserimpl.Field{Number: 20, Offset: 80}) }
 
 // ClearPickInt clears, if active, field pick_int (20).
 func (x Legacy) ClearPickInt() {
-	x.m.ClearOneof(phaserUnion_Legacy_Pick, runtime.Field{Number: 20, Offset: 80})
+	x.m.ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80})
 }
 
 // PickName returns a copy of field pick_name (21).
 func (x Legacy) PickName() string {
-	return string(x.m.MemberString(runtime.Field{Number: 21, Offset: 80, ID: 1}))
+	return string(x.m.MemberString(phaserimpl.Field{Number: 21, Offset: 80, ID: 1}))
 }
 
 // PickNameBytes returns without copying field pick_name (21).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Legacy) PickNameBytes() []byte {
-	return x.m.MemberString(runtime.Field{Number: 21, Offset: 80, ID: 1})
+	return x.m.MemberString(phaserimpl.Field{Number: 21, Offset: 80, ID: 1})
 }
 
 // SetPickName sets field pick_name (21).
 func (x Legacy) SetPickName(v string) {
-	x.m.SetMemberString(phaserUnion_Legacy_Pick, runtime.Field{Number: 21, Offset: 80, ID: 1}, v)
+	x.m.SetMemberString(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, v)
 }
 
 // SetPickNameBytes sets from bytes (which may alias the payload) field pick_name (21).
 func (x Legacy) SetPickNameBytes(v []byte) {
-	x.m.SetMemberBytes(phaserUnion_Legacy_Pick, runtime.Field{Number: 21, Offset: 80, ID: 1}, v)
+	x.m.SetMemberBytes(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, v)
 }
 
 // HasPickName reports whether it is the active member: field pick_name (21).
 func (x Legacy) HasPickName() bool {
-	return x.m.HasMember(runtime.Field{Number: 21, Offset: 80, ID: 1})
+	return x.m.HasMember(phaserimpl.Field{Number: 21, Offset: 80, ID: 1})
 }
 
 // ClearPickName clears, if active, field pick_name (21).
 func (x Legacy) ClearPickName() {
-	x.m.ClearOneof(phaserUnion_Legacy_Pick, runtime.Field{Number: 21, Offset: 80, ID: 1})
+	x.m.ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1})
 }
 
 // LegacyView reads the singular scalar fields of a Legacy in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type LegacyView struct{ v runtime.View }
+type LegacyView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Legacy) View() LegacyView { return LegacyView{x.m.ViewOf(phaserType_Legacy)} }
 
 // Id returns field id (1).
-func (v LegacyView) Id() int32 { return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8})) }
+func (v LegacyView) Id() int32 { return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // HasId reports the presence of field id (1).
-func (v LegacyView) HasId() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v LegacyView) HasId() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Big returns field big (3).
-func (v LegacyView) Big() int64 { return int64(v.v.Get64(runtime.Field{Number: 3, Offset: 16, ID: 1})) }
+func (v LegacyView) Big() int64 {
+	return int64(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}))
+}
 
 // HasBig reports the presence of field big (3).
-func (v LegacyView) HasBig() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v LegacyView) HasBig() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // Kind returns field kind (4).
 func (v LegacyView) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(v.v.Get32(runtime.Field{Number: 4, Offset: 24, ID: 2})))
+	return Legacy_Kind(int32(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 24, ID: 2})))
 }
 
 // HasKind reports the presence of field kind (4).
-func (v LegacyView) HasKind() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 24, ID: 2}) }
+func (v LegacyView) HasKind() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}) }
 
 // Flag returns field flag (5).
-func (v LegacyView) Flag() bool { return v.v.Get8(runtime.Field{Number: 5, Offset: 28, ID: 3}) != 0 }
+func (v LegacyView) Flag() bool { return v.v.Get8(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) != 0 }
 
 // HasFlag reports the presence of field flag (5).
-func (v LegacyView) HasFlag() bool { return v.v.Has(runtime.Field{Number: 5, Offset: 28, ID: 3}) }
+func (v LegacyView) HasFlag() bool { return v.v.Has(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) }
 
 // Ratio returns field ratio (6).
 func (v LegacyView) Ratio() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 6, Offset: 32, ID: 4}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}))
 }
 
 // HasRatio reports the presence of field ratio (6).
-func (v LegacyView) HasRatio() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 32, ID: 4}) }
+func (v LegacyView) HasRatio() bool { return v.v.Has(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}) }
 
 // LegacyList is a handle on a repeated field of Legacy messages.
-type LegacyList struct{ l runtime.MessageList }
+type LegacyList struct{ l phaserimpl.MessageList }
 
-// LegacyListOf wraps an untyped list handle.
-func LegacyListOf(l runtime.MessageList) LegacyList { return LegacyList{l} }
+// LegacyListOf wraps a list handle, for the generated code of other packages.
+func LegacyListOf(l phaserimpl.MessageList) LegacyList { return LegacyList{l} }
 
 // Len returns the number of elements.
 func (l LegacyList) Len() int { return l.l.Len() }
@@ -517,9 +528,9 @@ func (l LegacyList) Resize(n int) { l.l.Resize(n) }
 func (l LegacyList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l LegacyList) All() iter.Seq2[int, Legacy] {
 	return func(yield func(int, Legacy) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Legacy{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Legacy{m}) })
 	}
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/phaser-go/phaser/internal/layout"
 	"github.com/phaser-go/phaser/ros"
+	"github.com/phaser-go/phaser/runtime/phaserimpl"
 )
 
 // Version is the generator's version, printed by --version and in headers.
@@ -154,8 +155,12 @@ func skipFile(f *protogen.File) bool {
 		p == "google/protobuf/descriptor.proto" || p == "phaser/options.proto"
 }
 
-// runtimePkg is the import path of the runtime.
-const runtimePkg = protogen.GoImportPath("github.com/phaser-go/phaser/runtime")
+// The import paths of the runtime's user-facing API and of its door for
+// generated code.
+const (
+	runtimePkg = protogen.GoImportPath("github.com/phaser-go/phaser/runtime")
+	doorPkg    = protogen.GoImportPath("github.com/phaser-go/phaser/runtime/phaserimpl")
+)
 
 // modulePath is the module of phaser-go.
 const modulePath = "github.com/phaser-go/phaser"
@@ -245,6 +250,7 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options) error
 	if err := g.registration(); err != nil {
 		return err
 	}
+	g.foreignTypes()
 	for _, e := range allEnums(f) {
 		g.enum(e)
 	}
@@ -335,6 +341,14 @@ func (g *fileGen) header(pkgName string) {
 	g.P("// payload that can live in shared memory or be sent as it is.")
 	g.P("package ", pkgName)
 	g.P()
+	v := strconv.Itoa(phaserimpl.GenVersion)
+	g.P("const (")
+	g.P("// Verify that this generated code is sufficiently up to date.")
+	g.P("_ = ", g.door("EnforceVersion"), "(", v, " - ", g.door("MinVersion"), ")")
+	g.P("// Verify that runtime/phaserimpl is sufficiently up to date.")
+	g.P("_ = ", g.door("EnforceVersion"), "(", g.door("MaxVersion"), " - ", v, ")")
+	g.P(")")
+	g.P()
 }
 
 // registration embeds the file descriptor and registers it with the
@@ -348,7 +362,7 @@ func (g *fileGen) registration() error {
 		return fmt.Errorf("marshal descriptor: %w", err)
 	}
 	g.P("// ", g.rawVar, " is the file's descriptor, registered with the runtime.")
-	g.P("var ", g.rawVar, " = ", g.ident(runtimePkg, "RegisterFile"), "([]byte(", g.rawVar, "Desc))")
+	g.P("var ", g.rawVar, " = ", g.door("RegisterFile"), "([]byte(", g.rawVar, "Desc))")
 	g.P()
 	g.P("const ", g.rawVar, "Desc = \"\" +")
 	const chunk = 64
@@ -368,7 +382,11 @@ func (g *fileGen) ident(pkg protogen.GoImportPath, name string) string {
 	return g.QualifiedGoIdent(protogen.GoIdent{GoName: name, GoImportPath: pkg})
 }
 
+// rt qualifies a name of package runtime, the user-facing API.
 func (g *fileGen) rt(name string) string { return g.ident(runtimePkg, name) }
+
+// door qualifies a name of package phaserimpl, the door for generated code.
+func (g *fileGen) door(name string) string { return g.ident(doorPkg, name) }
 
 // enum emits a Go enum type.
 func (g *fileGen) enum(e *protogen.Enum) {

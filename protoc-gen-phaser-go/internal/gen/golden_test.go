@@ -144,10 +144,18 @@ func run(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, e
 // directories dirs to hold no other generated file.
 func checkGolden(t *testing.T, resp *pluginpb.CodeGeneratorResponse, dirs ...string) {
 	t.Helper()
+	checkGoldenIn(t, resp, "", dirs...)
+}
+
+// checkGoldenIn is checkGolden for output names relative to the directory
+// base of the repository, and dirs in it.
+func checkGoldenIn(t *testing.T, resp *pluginpb.CodeGeneratorResponse, base string, dirs ...string) {
+	t.Helper()
+	root := filepath.Join(repoRoot, base)
 	made := map[string]bool{}
 	for _, f := range resp.File {
 		made[f.GetName()] = true
-		want, err := os.ReadFile(filepath.Join(repoRoot, f.GetName()))
+		want, err := os.ReadFile(filepath.Join(root, f.GetName()))
 		if err != nil {
 			t.Errorf("%s: %v; %s", f.GetName(), err, stale)
 			continue
@@ -160,11 +168,11 @@ func checkGolden(t *testing.T, resp *pluginpb.CodeGeneratorResponse, dirs ...str
 		t.Fatal("the generator wrote no file")
 	}
 	for _, dir := range dirs {
-		filepath.WalkDir(filepath.Join(repoRoot, dir), func(p string, d fs.DirEntry, err error) error {
+		filepath.WalkDir(filepath.Join(root, dir), func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".phaser.go") {
 				return err
 			}
-			rel, _ := filepath.Rel(repoRoot, p)
+			rel, _ := filepath.Rel(root, p)
 			if !made[filepath.ToSlash(rel)] {
 				t.Errorf("%s is not generated from any .proto (%s)", rel, stale)
 			}
@@ -225,6 +233,36 @@ func TestGoldenROSMsgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, resp, "ros/msgs")
+}
+
+// TestGoldenExamples regenerates the quickstart example's handles, as
+// scripts/example and scripts/generate make them (paths=source_relative,
+// from examples/quickstart).
+func TestGoldenExamples(t *testing.T) {
+	req := compile(t, []string{filepath.Join(repoRoot, "examples/quickstart")}, nil,
+		[]string{"robot.proto"}, "paths=source_relative")
+	resp, err := run(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGoldenIn(t, resp, "examples/quickstart", ".")
+}
+
+// TestGoldenBench regenerates the bench module's phaser-go handles, in both
+// frontends, as scripts/generate and bench/generate make them.
+func TestGoldenBench(t *testing.T) {
+	paths := []string{filepath.Join(repoRoot, "bench/schema"), filepath.Join(repoRoot, "proto")}
+	const mod = "module=github.com/phaser-go/phaser/bench"
+	resp, err := run(compile(t, paths, nil, []string{"bench.proto"}, mod))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ros, err := run(compile(t, paths, nil, []string{"bench.proto"}, mod+",frontend=ros,package_suffix=phaserros"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.File = append(resp.File, ros.File...)
+	checkGoldenIn(t, resp, "bench", "gen")
 }
 
 // TestGoldenWellKnown regenerates types/known from the .proto sources

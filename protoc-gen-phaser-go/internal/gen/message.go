@@ -36,7 +36,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	name := m.GoIdent.GoName
 	tv := typeVar(m)
 	if g.opts.Frontend == "ros" && layout.FollowsFrontend(m.Desc) {
-		g.P("var ", tv, " = ", g.rawVar, ".TypeFor(", fmt.Sprintf("%q", m.Desc.FullName()), ", ", g.rt("ROSFrontend"), ")")
+		g.P("var ", tv, " = ", g.rawVar, ".TypeFor(", fmt.Sprintf("%q", m.Desc.FullName()), ", ", g.door("ROSFrontend"), ")")
 	} else {
 		g.P("var ", tv, " = ", g.rawVar, ".Type(", fmt.Sprintf("%q", m.Desc.FullName()), ")")
 	}
@@ -45,7 +45,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	g.P("// holds the payload and the message's offset, never the field values: getters")
 	g.P("// read the payload and setters write it. The zero ", name, " reads as the default")
 	g.P("// message and ignores writes.")
-	g.P("type ", name, " struct{ m ", g.rt("Msg"), " }")
+	g.P("type ", name, " struct{ m ", g.door("Msg"), " }")
 	g.P()
 	g.names = accessorNames(m)
 	g.constructors(m, name, tv)
@@ -71,14 +71,14 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// opts choose the payload format and allocator tuning (default: Phaser 3")
 	g.P("// format, performance tuning, 8 KiB).")
 	g.P("func New", name, "(opts ...", opts, ") ", name, " {")
-	g.P("return ", name, "{", g.rt("New"), "(", tv, ", ", g.rt("OptionsOf"), "(opts))}")
+	g.P("return ", name, "{", g.door("New"), "(", tv, ", opts)}")
 	g.P("}")
 	g.P()
 	g.P("// New", name, "In creates a ", name, " in caller memory, such as a shared-memory")
 	g.P("// segment, which is never grown: when it is full, writes fail and Failed")
 	g.P("// reports it. It returns an error if mem cannot hold the message.")
 	g.P("func New", name, "In(mem []byte, opts ...", opts, ") (", name, ", error) {")
-	g.P("m, err := ", g.rt("NewIn"), "(", tv, ", mem, ", g.rt("OptionsOf"), "(opts))")
+	g.P("m, err := ", g.door("NewIn"), "(", tv, ", mem, opts)")
 	g.P("return ", name, "{m}, err")
 	g.P("}")
 	g.P()
@@ -86,7 +86,7 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// read is bounded by len(data); fields that lie outside it read as absent.")
 	g.P("// Writes through the handle are ignored and reported by Err.")
 	g.P("func Read", name, "(data []byte) (", name, ", error) {")
-	g.P("m, err := ", g.rt("Read"), "(", tv, ", data)")
+	g.P("m, err := ", g.door("Read"), "(", tv, ", data)")
 	g.P("return ", name, "{m}, err")
 	g.P("}")
 	g.P()
@@ -94,25 +94,26 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// allocates nothing per payload; handles from p's previous read become")
 	g.P("// invalid.")
 	g.P("func Read", name, "Into(p *", g.rt("Payload"), ", data []byte) (", name, ", error) {")
-	g.P("m, err := ", g.rt("ReadInto"), "(p, ", tv, ", data)")
+	g.P("m, err := ", g.door("ReadInto"), "(p, ", tv, ", data)")
 	g.P("return ", name, "{m}, err")
 	g.P("}")
 	g.P()
 	g.P("// Open", name, " continues writing a payload that holds a ", name, " (made here or by")
 	g.P("// C++ Phaser) in mem, the whole buffer.")
 	g.P("func Open", name, "(mem []byte) (", name, ", error) {")
-	g.P("m, err := ", g.rt("Open"), "(", tv, ", mem)")
+	g.P("m, err := ", g.door("Open"), "(", tv, ", mem)")
 	g.P("return ", name, "{m}, err")
 	g.P("}")
 	g.P()
-	g.P("// ", name, "Of wraps a message handle of type ", m.Desc.FullName(), ".")
-	g.P("func ", name, "Of(m ", g.rt("Msg"), ") ", name, " { return ", name, "{m} }")
+	g.P("// ", name, "Of returns the ", name, " that m, the untyped handle of a ", m.Desc.FullName(), ",")
+	g.P("// refers to.")
+	g.P("func ", name, "Of(m ", g.rt("Msg"), ") ", name, " { return ", name, "{", g.door("Static"), "(m, ", tv, ")} }")
 	g.P()
 	g.P("// PhaserType returns the runtime type of ", name, ".")
-	g.P("func (", name, ") PhaserType() *", g.rt("Type"), " { return ", tv, " }")
+	g.P("func (", name, ") PhaserType() *", g.rt("Type"), " { return ", g.door("UserType"), "(", tv, ") }")
 	g.P()
-	g.P("// Msg returns the untyped handle.")
-	g.P("func (x ", name, ") Msg() ", g.rt("Msg"), " { return x.m }")
+	g.P("// Msg returns the untyped handle, the dynamic view of x.")
+	g.P("func (x ", name, ") Msg() ", g.rt("Msg"), " { return ", g.door("Dynamic"), "(x.m, ", tv, ") }")
 	g.P()
 	g.P("// IsPresent reports whether x refers to a message in a payload.")
 	g.P("func (x ", name, ") IsPresent() bool { return x.m.IsPresent() }")
@@ -132,26 +133,27 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	if !g.opts.ProtoGo || m.Desc.IsMapEntry() { // protogo emits a typed ToProto
 		g.P("// ToProto copies x into a dynamic protobuf message, for printing and")
 		g.P("// comparison.")
-		g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/proto", "Message"), ", error) { return x.m.ToProto(", tv, ") }")
+		g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/reflect/protoreflect", "ProtoMessage"), ", error) { return x.m.ToProto(", tv, ") }")
 		g.P()
 	}
 	g.P("// ", name, "FromAny returns the ", name, " held by an Any and whether it holds one.")
 	g.P("func ", name, "FromAny(a ", g.rt("Any"), ") (", name, ", bool) {")
-	g.P("if !a.Is(", tv, ") {")
-	g.P("return ", name, "{}, false")
-	g.P("}")
-	g.P("return ", name, "{a.Value(", tv, ")}, true")
+	g.P("m, ok := ", g.door("FromAny"), "(a, ", tv, ")")
+	g.P("return ", name, "{m}, ok")
 	g.P("}")
 	g.P()
 	g.P("// MutableAny", name, " makes an Any hold a new, empty ", name, " and returns it.")
-	g.P("func MutableAny", name, "(a ", g.rt("Any"), ") ", name, " { return ", name, "{a.Mutable(", tv, ")} }")
+	g.P("func MutableAny", name, "(a ", g.rt("Any"), ") ", name, " { return ", name, "{", g.door("MutableAny"), "(a, ", tv, ")} }")
 	g.P()
 }
 
-// fieldLit is the runtime.Field literal of f.
+// fieldLit is the phaserimpl.Field literal of f.
 func (g *fileGen) fieldLit(f *layout.Field) string {
-	s := fmt.Sprintf("%s{Number: %d, Offset: %d", g.rt("Field"), f.Number, f.Offset)
-	if f.ID != 0 {
+	s := fmt.Sprintf("%s{Number: %d, Offset: %d", g.door("Field"), f.Number, f.Offset)
+	switch {
+	case f.Inline:
+		s += ", ID: " + g.door("InlineID")
+	case f.ID != 0:
 		s += fmt.Sprintf(", ID: %d", f.ID)
 	}
 	return s + "}"
@@ -275,7 +277,7 @@ type scalar struct {
 func (g *fileGen) scalarOf(fd protoreflect.FieldDescriptor, f *protogen.Field) scalar {
 	switch fd.Kind() {
 	case protoreflect.BoolKind:
-		return scalar{"8", "bool", "%s != 0", g.rt("BoolByte") + "(%s)"}
+		return scalar{"8", "bool", "%s != 0", g.door("BoolByte") + "(%s)"}
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
 		return scalar{"32", "int32", "int32(%s)", "uint32(%s)"}
 	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
@@ -293,6 +295,30 @@ func (g *fileGen) scalarOf(fd protoreflect.FieldDescriptor, f *protogen.Field) s
 		return scalar{"32", et, et + "(int32(%s))", "uint32(%s)"}
 	}
 	panic(fmt.Sprintf("phaser-go generator: %v is not a scalar kind", fd.Kind()))
+}
+
+// elemType returns the Go type of the elements of repeated scalar or enum
+// field f.
+func (g *fileGen) elemType(f *protogen.Field) string {
+	switch f.Desc.Kind() {
+	case protoreflect.BoolKind:
+		return "bool"
+	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind:
+		return "int32"
+	case protoreflect.Uint32Kind, protoreflect.Fixed32Kind:
+		return "uint32"
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind:
+		return "int64"
+	case protoreflect.Uint64Kind, protoreflect.Fixed64Kind:
+		return "uint64"
+	case protoreflect.FloatKind:
+		return "float32"
+	case protoreflect.DoubleKind:
+		return "float64"
+	case protoreflect.EnumKind:
+		return g.enumType(f.Enum)
+	}
+	panic(fmt.Sprintf("phaser-go generator: %v is not a scalar kind", f.Desc.Kind()))
 }
 
 // enumType returns the Go name of an enum's Phaser type, qualified if it
@@ -417,7 +443,7 @@ func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout
 }
 
 // msgRef returns the handle type name of a message and the expressions that
-// give its runtime Type and wrap a runtime.Msg into it.
+// give its runtime Type and wrap an engine handle into it.
 func (g *fileGen) msgRef(msg *protogen.Message) (typ, typeExpr, wrap string) {
 	pkg := g.phaserPkg(msg.Desc.ParentFile())
 	if pkg == g.pkg {
@@ -425,7 +451,41 @@ func (g *fileGen) msgRef(msg *protogen.Message) (typ, typeExpr, wrap string) {
 	}
 	typ = g.QualifiedGoIdent(protogen.GoIdent{GoName: msg.GoIdent.GoName, GoImportPath: pkg})
 	ofName := g.QualifiedGoIdent(protogen.GoIdent{GoName: msg.GoIdent.GoName + "Of", GoImportPath: pkg})
-	return typ, typ + "{}.PhaserType()", ofName + "(%s)"
+	tv := foreignTypeVar(typ)
+	return typ, tv, ofName + "(" + g.door("Dynamic") + "(%s, " + tv + "))"
+}
+
+// foreignTypeVar names the package variable holding the Type of a message
+// of another package, qualified as typ.
+func foreignTypeVar(typ string) string { return "phaserType_" + strings.ReplaceAll(typ, ".", "_") }
+
+// foreignTypes declares the variables that hold the Types of the messages
+// of other packages that the file's fields refer to, in order of first
+// use.
+func (g *fileGen) foreignTypes() {
+	seen := map[string]bool{}
+	for _, m := range allMessages(g.file.Messages) {
+		for _, f := range m.Fields {
+			msg := f.Message
+			if msg == nil || msg.Desc.FullName() == anyName || g.phaserPkg(msg.Desc.ParentFile()) == g.pkg {
+				continue
+			}
+			typ, tv, _ := g.msgRef(msg)
+			if seen[tv] {
+				continue
+			}
+			if len(seen) == 0 {
+				g.P("// The types of the messages of other packages that fields refer to.")
+				g.P("var (")
+			}
+			seen[tv] = true
+			g.P(tv, " = ", g.door("EngineType"), "(", typ, "{}.PhaserType())")
+		}
+	}
+	if len(seen) > 0 {
+		g.P(")")
+		g.P()
+	}
 }
 
 func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
@@ -433,7 +493,7 @@ func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layou
 	n, fl := g.names[f], g.fieldLit(lf)
 	var typ, texpr, wrap string
 	if f.Message.Desc.FullName() == anyName {
-		typ, texpr, wrap = g.rt("Any"), g.rt("AnyType")+"()", g.rt("AnyOf")+"(%s)"
+		typ, texpr, wrap = g.rt("Any"), g.door("AnyType")+"()", g.door("Any")+"(%s)"
 	} else {
 		typ, texpr, wrap = g.msgRef(f.Message)
 	}
@@ -471,18 +531,6 @@ func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layou
 	g.P()
 }
 
-// scalarLists names the runtime list type of each scalar storage kind
-// (enums take Int32List with the enum type).
-var scalarLists = map[layout.Kind]string{
-	layout.BoolKind:   "BoolList",
-	layout.Int32Kind:  "Int32List",
-	layout.Uint32Kind: "Uint32List",
-	layout.Int64Kind:  "Int64List",
-	layout.Uint64Kind: "Uint64List",
-	layout.FloatKind:  "Float32List",
-	layout.DoubleKind: "Float64List",
-}
-
 func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Field) {
 	recv := "func (x " + m.GoIdent.GoName + ") "
 	n, fl := g.names[f], g.fieldLit(lf)
@@ -491,8 +539,8 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 	case f.Desc.IsMap() || k == protoreflect.MessageKind:
 		msg := f.Message
 		if msg.Desc.FullName() == anyName {
-			typ = g.rt("MessageList")
-			expr = g.rt("NewMessageList") + "(x.m, " + fl + ", " + g.rt("AnyType") + "())"
+			typ = g.rt("AnyList")
+			expr = g.door("Anys") + "(x.m, " + fl + ")"
 			break
 		}
 		_, texpr, _ := g.msgRef(msg)
@@ -503,21 +551,13 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 			typ = g.QualifiedGoIdent(protogen.GoIdent{GoName: ln, GoImportPath: pkg})
 			ofList = g.QualifiedGoIdent(protogen.GoIdent{GoName: ln + "Of", GoImportPath: pkg}) + "(%s)"
 		}
-		expr = fmt.Sprintf(ofList, g.rt("NewMessageList")+"(x.m, "+fl+", "+texpr+")")
+		expr = fmt.Sprintf(ofList, g.door("Messages")+"(x.m, "+fl+", "+texpr+")")
 	case k == protoreflect.StringKind || k == protoreflect.BytesKind:
-		typ, expr = g.rt("StringList"), g.rt("NewStringList")+"(x.m, "+fl+")"
-	case k == protoreflect.EnumKind:
-		et := g.enumType(f.Enum)
-		typ = g.rt("Int32List") + "[" + et + "]"
-		expr = g.rt("NewInt32List") + "[" + et + "](x.m, " + fl + ")"
+		typ, expr = g.rt("StringList"), g.door("Strings")+"(x.m, "+fl+")"
 	default:
-		list := scalarLists[lf.Kind]
-		if list == "Int32List" {
-			typ = g.rt(list) + "[int32]"
-			expr = g.rt("NewInt32List") + "[int32](x.m, " + fl + ")"
-			break
-		}
-		typ, expr = g.rt(list), g.rt("New"+list)+"(x.m, "+fl+")"
+		et := g.elemType(f)
+		typ = g.rt("List") + "[" + et + "]"
+		expr = g.door("List") + "[" + et + "](x.m, " + fl + ")"
 	}
 	what := "returns the list handle of repeated"
 	if f.Desc.IsMap() {
@@ -578,10 +618,10 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 	}
 	v := g.companionName(m, "View")
 	g.P("// ", v, " reads the singular scalar fields of a ", name, " in place with")
-	g.P("// loads the compiler inlines (", g.rt("View"), "), for loops over many")
+	g.P("// loads the compiler inlines, for loops over many")
 	g.P("// messages. Like the bytes of a string, it is valid until the payload is")
 	g.P("// next written.")
-	g.P("type ", v, " struct{ v ", g.rt("View"), " }")
+	g.P("type ", v, " struct{ v ", g.door("View"), " }")
 	g.P()
 	g.P("// View returns a view of x's singular scalar fields (copied once, here,")
 	g.P("// when x was written with another version of the schema).")
@@ -606,10 +646,10 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 func (g *fileGen) list(m *protogen.Message, name string) {
 	l := g.listName(m)
 	g.P("// ", l, " is a handle on a repeated field of ", name, " messages.")
-	g.P("type ", l, " struct{ l ", g.rt("MessageList"), " }")
+	g.P("type ", l, " struct{ l ", g.door("MessageList"), " }")
 	g.P()
-	g.P("// ", l, "Of wraps an untyped list handle.")
-	g.P("func ", l, "Of(l ", g.rt("MessageList"), ") ", l, " { return ", l, "{l} }")
+	g.P("// ", l, "Of wraps a list handle, for the generated code of other packages.")
+	g.P("func ", l, "Of(l ", g.door("MessageList"), ") ", l, " { return ", l, "{l} }")
 	g.P()
 	for _, line := range []string{
 		"// Len returns the number of elements.",
@@ -637,10 +677,10 @@ func (g *fileGen) list(m *protogen.Message, name string) {
 		"func (l " + l + ") Clear() { l.l.Clear() }",
 		"",
 		"// All iterates over the elements as At returns them, resolving the field",
-		"// and checking the element table once (see runtime.MessageList.All).",
+		"// and checking the element table once.",
 		"func (l " + l + ") All() " + g.ident("iter", "Seq2") + "[int, " + name + "] {",
 		"return func(yield func(int, " + name + ") bool) {",
-		"l.l.All()(func(i int, m " + g.rt("Msg") + ") bool { return yield(i, " + name + "{m}) })",
+		"l.l.All()(func(i int, m " + g.door("Msg") + ") bool { return yield(i, " + name + "{m}) })",
 		"}",
 		"}",
 	} {

@@ -7,13 +7,11 @@ import (
 	"google.golang.org/protobuf/compiler/protogen"
 
 	"github.com/phaser-go/phaser/ros"
-	"github.com/phaser-go/phaser/runtime"
 )
 
 const (
 	protoPkg = protogen.GoImportPath("github.com/phaser-go/phaser/proto")
 	rosPkg   = protogen.GoImportPath("github.com/phaser-go/phaser/ros")
-	gpbPkg   = protogen.GoImportPath("google.golang.org/protobuf/proto")
 )
 
 // wire emits the protobuf and ROS1 wire methods of a message, its ROS
@@ -26,40 +24,40 @@ func (g *fileGen) wire(m *protogen.Message, name, tv string) error {
 	for _, l := range []string{
 		"// MarshalProto returns the protobuf encoding of x (canonical: what",
 		"// protobuf-go's deterministic Marshal gives).",
-		recv + "MarshalProto() ([]byte, error) { return " + pp("Marshal") + "(x.m, " + tv + ") }",
+		recv + "MarshalProto() ([]byte, error) { return " + pp("Marshal") + "(x.Msg()) }",
 		"",
 		"// AppendProto appends the protobuf encoding of x to dst; it allocates",
 		"// nothing when dst has room.",
-		recv + "AppendProto(dst []byte) ([]byte, error) { return " + pp("Append") + "(dst, x.m, " + tv + ") }",
+		recv + "AppendProto(dst []byte) ([]byte, error) { return " + pp("Append") + "(dst, x.Msg()) }",
 		"",
 		"// ProtoSize returns the length of x's protobuf encoding (0 if it cannot",
 		"// be encoded; MarshalProto then says why).",
 		recv + "ProtoSize() int {",
-		"n, _ := " + pp("Size") + "(x.m, " + tv + ")",
+		"n, _ := " + pp("Size") + "(x.Msg())",
 		"return n",
 		"}",
 		"",
 		"// UnmarshalProto replaces the content of x with the protobuf encoding in",
 		"// data, written straight into x's payload.",
-		recv + "UnmarshalProto(data []byte) error { return " + pp("Unmarshal") + "(data, x.m, " + tv + ") }",
+		recv + "UnmarshalProto(data []byte) error { return " + pp("Unmarshal") + "(data, x.Msg()) }",
 		"",
 		"// MarshalROS returns the ROS1 serialization of x.",
-		recv + "MarshalROS() ([]byte, error) { return " + rp("Marshal") + "(x.m, " + tv + ") }",
+		recv + "MarshalROS() ([]byte, error) { return " + rp("Marshal") + "(x.Msg()) }",
 		"",
 		"// AppendROS appends the ROS1 serialization of x to dst; it allocates",
 		"// nothing when dst has room.",
-		recv + "AppendROS(dst []byte) ([]byte, error) { return " + rp("Append") + "(dst, x.m, " + tv + ") }",
+		recv + "AppendROS(dst []byte) ([]byte, error) { return " + rp("Append") + "(dst, x.Msg()) }",
 		"",
 		"// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be",
 		"// serialized; MarshalROS then says why).",
 		recv + "ROSSize() int {",
-		"n, _ := " + rp("Size") + "(x.m, " + tv + ")",
+		"n, _ := " + rp("Size") + "(x.Msg())",
 		"return n",
 		"}",
 		"",
 		"// UnmarshalROS replaces the content of x with the ROS1 serialization in",
 		"// data, written straight into x's payload.",
-		recv + "UnmarshalROS(data []byte) error { return " + rp("Unmarshal") + "(data, x.m, " + tv + ") }",
+		recv + "UnmarshalROS(data []byte) error { return " + rp("Unmarshal") + "(data, x.Msg()) }",
 		"",
 		"// CopyFrom replaces the content of x with that of src, which may live in",
 		"// another payload. It reports false if x's buffer filled up.",
@@ -82,19 +80,15 @@ func (g *fileGen) wire(m *protogen.Message, name, tv string) error {
 // rosMetadata emits the ROS data type, definition and md5sum of m,
 // computed now from its descriptor.
 func (g *fileGen) rosMetadata(m *protogen.Message, recv string) error {
-	t, err := runtime.TypeOf(m.Desc)
-	if err != nil {
-		return err
-	}
-	dt, err := ros.DataType(t)
+	dt, err := ros.DataType(m.Desc)
 	if err != nil {
 		return fmt.Errorf("ros_metadata: %w", err)
 	}
-	def, err := ros.Definition(t)
+	def, err := ros.Definition(m.Desc)
 	if err != nil {
 		return fmt.Errorf("ros_metadata: %w", err)
 	}
-	sum, err := ros.MD5(t)
+	sum, err := ros.MD5(m.Desc)
 	if err != nil {
 		return fmt.Errorf("ros_metadata: %w", err)
 	}
@@ -116,23 +110,13 @@ func (g *fileGen) protoGo(m *protogen.Message, name, recv string) {
 	pb := g.QualifiedGoIdent(m.GoIdent)
 	g.P("// FromProto replaces the content of x with that of the protoc-gen-go")
 	g.P("// message src, through the wire format.")
-	g.P(recv, "FromProto(src *", pb, ") error {")
-	g.P("b, err := ", g.ident(gpbPkg, "MarshalOptions"), "{Deterministic: true}.Marshal(src)")
-	g.P("if err != nil {")
-	g.P("return err")
-	g.P("}")
-	g.P("return x.UnmarshalProto(b)")
-	g.P("}")
+	g.P(recv, "FromProto(src *", pb, ") error { return ", g.door("FromProto"), "(x.Msg(), src) }")
 	g.P()
 	g.P("// ToProto returns x as a new protoc-gen-go message, through the wire")
 	g.P("// format.")
 	g.P(recv, "ToProto() (*", pb, ", error) {")
-	g.P("b, err := x.MarshalProto()")
-	g.P("if err != nil {")
-	g.P("return nil, err")
-	g.P("}")
 	g.P("out := new(", pb, ")")
-	g.P("if err := ", g.ident(gpbPkg, "Unmarshal"), "(b, out); err != nil {")
+	g.P("if err := ", g.door("ToProto"), "(x.Msg(), out); err != nil {")
 	g.P("return nil, err")
 	g.P("}")
 	g.P("return out, nil")

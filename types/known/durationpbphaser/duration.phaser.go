@@ -9,15 +9,23 @@
 package durationpbphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
-	proto "google.golang.org/protobuf/proto"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_google_protobuf_duration_proto is the file's descriptor, registered with the runtime.
-var file_google_protobuf_duration_proto = runtime.RegisterFile([]byte(file_google_protobuf_duration_protoDesc))
+var file_google_protobuf_duration_proto = phaserimpl.RegisterFile([]byte(file_google_protobuf_duration_protoDesc))
 
 const file_google_protobuf_duration_protoDesc = "" +
 	"\n\x1egoogle/protobuf/duration.proto\x12\x0fgoogle.protobuf\":\n\bDuration\x12\x18\n" +
@@ -31,20 +39,20 @@ var phaserType_Duration = file_google_protobuf_duration_proto.Type("google.proto
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Duration reads as the default
 // message and ignores writes.
-type Duration struct{ m runtime.Msg }
+type Duration struct{ m phaserimpl.Msg }
 
 // NewDuration creates a Duration in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewDuration(opts ...runtime.Options) Duration {
-	return Duration{runtime.New(phaserType_Duration, runtime.OptionsOf(opts))}
+	return Duration{phaserimpl.New(phaserType_Duration, opts)}
 }
 
 // NewDurationIn creates a Duration in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewDurationIn(mem []byte, opts ...runtime.Options) (Duration, error) {
-	m, err := runtime.NewIn(phaserType_Duration, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Duration, mem, opts)
 	return Duration{m}, err
 }
 
@@ -52,7 +60,7 @@ func NewDurationIn(mem []byte, opts ...runtime.Options) (Duration, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadDuration(data []byte) (Duration, error) {
-	m, err := runtime.Read(phaserType_Duration, data)
+	m, err := phaserimpl.Read(phaserType_Duration, data)
 	return Duration{m}, err
 }
 
@@ -60,25 +68,26 @@ func ReadDuration(data []byte) (Duration, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadDurationInto(p *runtime.Payload, data []byte) (Duration, error) {
-	m, err := runtime.ReadInto(p, phaserType_Duration, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Duration, data)
 	return Duration{m}, err
 }
 
 // OpenDuration continues writing a payload that holds a Duration (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenDuration(mem []byte) (Duration, error) {
-	m, err := runtime.Open(phaserType_Duration, mem)
+	m, err := phaserimpl.Open(phaserType_Duration, mem)
 	return Duration{m}, err
 }
 
-// DurationOf wraps a message handle of type google.protobuf.Duration.
-func DurationOf(m runtime.Msg) Duration { return Duration{m} }
+// DurationOf returns the Duration that m, the untyped handle of a google.protobuf.Duration,
+// refers to.
+func DurationOf(m runtime.Msg) Duration { return Duration{phaserimpl.Static(m, phaserType_Duration)} }
 
 // PhaserType returns the runtime type of Duration.
-func (Duration) PhaserType() *runtime.Type { return phaserType_Duration }
+func (Duration) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Duration) }
 
-// Msg returns the untyped handle.
-func (x Duration) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Duration) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Duration) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Duration) IsPresent() bool { return x.m.IsPresent() }
@@ -97,123 +106,121 @@ func (x Duration) Clear() { x.m.Clear(phaserType_Duration) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Duration) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Duration) }
+func (x Duration) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_Duration)
+}
 
 // DurationFromAny returns the Duration held by an Any and whether it holds one.
 func DurationFromAny(a runtime.Any) (Duration, bool) {
-	if !a.Is(phaserType_Duration) {
-		return Duration{}, false
-	}
-	return Duration{a.Value(phaserType_Duration)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Duration)
+	return Duration{m}, ok
 }
 
 // MutableAnyDuration makes an Any hold a new, empty Duration and returns it.
-func MutableAnyDuration(a runtime.Any) Duration { return Duration{a.Mutable(phaserType_Duration)} }
+func MutableAnyDuration(a runtime.Any) Duration {
+	return Duration{phaserimpl.MutableAny(a, phaserType_Duration)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Duration) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Duration) }
+func (x Duration) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Duration) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Duration)
-}
+func (x Duration) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Duration) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Duration)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Duration) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Duration)
-}
+func (x Duration) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Duration) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Duration) }
+func (x Duration) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Duration) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Duration)
-}
+func (x Duration) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Duration) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Duration)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Duration) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_Duration)
-}
+func (x Duration) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Duration) CopyFrom(src Duration) bool { return x.m.CopyFrom(phaserType_Duration, src.m) }
 
 // Seconds returns field seconds (1).
-func (x Duration) Seconds() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }
+func (x Duration) Seconds() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // SetSeconds sets field seconds (1).
-func (x Duration) SetSeconds(v int64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, uint64(v)) }
+func (x Duration) SetSeconds(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, uint64(v)) }
 
 // HasSeconds reports the presence of field seconds (1).
-func (x Duration) HasSeconds() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Duration) HasSeconds() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearSeconds clears field seconds (1).
-func (x Duration) ClearSeconds() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Duration) ClearSeconds() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Nanos returns field nanos (2).
-func (x Duration) Nanos() int32 { return int32(x.m.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1})) }
+func (x Duration) Nanos() int32 {
+	return int32(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+}
 
 // SetNanos sets field nanos (2).
 func (x Duration) SetNanos(v int32) {
-	x.m.Set32(runtime.Field{Number: 2, Offset: 16, ID: 1}, uint32(v))
+	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, uint32(v))
 }
 
 // HasNanos reports the presence of field nanos (2).
-func (x Duration) HasNanos() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Duration) HasNanos() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearNanos clears field nanos (2).
-func (x Duration) ClearNanos() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Duration) ClearNanos() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // DurationView reads the singular scalar fields of a Duration in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type DurationView struct{ v runtime.View }
+type DurationView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Duration) View() DurationView { return DurationView{x.m.ViewOf(phaserType_Duration)} }
 
 // Seconds returns field seconds (1).
-func (v DurationView) Seconds() int64 { return int64(v.v.Get64(runtime.Field{Number: 1, Offset: 8})) }
+func (v DurationView) Seconds() int64 {
+	return int64(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+}
 
 // HasSeconds reports the presence of field seconds (1).
-func (v DurationView) HasSeconds() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v DurationView) HasSeconds() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Nanos returns field nanos (2).
 func (v DurationView) Nanos() int32 {
-	return int32(v.v.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return int32(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // HasNanos reports the presence of field nanos (2).
-func (v DurationView) HasNanos() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v DurationView) HasNanos() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // DurationList is a handle on a repeated field of Duration messages.
-type DurationList struct{ l runtime.MessageList }
+type DurationList struct{ l phaserimpl.MessageList }
 
-// DurationListOf wraps an untyped list handle.
-func DurationListOf(l runtime.MessageList) DurationList { return DurationList{l} }
+// DurationListOf wraps a list handle, for the generated code of other packages.
+func DurationListOf(l phaserimpl.MessageList) DurationList { return DurationList{l} }
 
 // Len returns the number of elements.
 func (l DurationList) Len() int { return l.l.Len() }
@@ -240,9 +247,9 @@ func (l DurationList) Resize(n int) { l.l.Resize(n) }
 func (l DurationList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l DurationList) All() iter.Seq2[int, Duration] {
 	return func(yield func(int, Duration) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Duration{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Duration{m}) })
 	}
 }

@@ -9,15 +9,23 @@
 package emptypbphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
-	proto "google.golang.org/protobuf/proto"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_google_protobuf_empty_proto is the file's descriptor, registered with the runtime.
-var file_google_protobuf_empty_proto = runtime.RegisterFile([]byte(file_google_protobuf_empty_protoDesc))
+var file_google_protobuf_empty_proto = phaserimpl.RegisterFile([]byte(file_google_protobuf_empty_protoDesc))
 
 const file_google_protobuf_empty_protoDesc = "" +
 	"\n\x1bgoogle/protobuf/empty.proto\x12\x0fgoogle.protobuf\"\a\n\x05EmptyB}\n\x13com.g" +
@@ -30,20 +38,20 @@ var phaserType_Empty = file_google_protobuf_empty_proto.Type("google.protobuf.Em
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Empty reads as the default
 // message and ignores writes.
-type Empty struct{ m runtime.Msg }
+type Empty struct{ m phaserimpl.Msg }
 
 // NewEmpty creates a Empty in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEmpty(opts ...runtime.Options) Empty {
-	return Empty{runtime.New(phaserType_Empty, runtime.OptionsOf(opts))}
+	return Empty{phaserimpl.New(phaserType_Empty, opts)}
 }
 
 // NewEmptyIn creates a Empty in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewEmptyIn(mem []byte, opts ...runtime.Options) (Empty, error) {
-	m, err := runtime.NewIn(phaserType_Empty, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Empty, mem, opts)
 	return Empty{m}, err
 }
 
@@ -51,7 +59,7 @@ func NewEmptyIn(mem []byte, opts ...runtime.Options) (Empty, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadEmpty(data []byte) (Empty, error) {
-	m, err := runtime.Read(phaserType_Empty, data)
+	m, err := phaserimpl.Read(phaserType_Empty, data)
 	return Empty{m}, err
 }
 
@@ -59,25 +67,26 @@ func ReadEmpty(data []byte) (Empty, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadEmptyInto(p *runtime.Payload, data []byte) (Empty, error) {
-	m, err := runtime.ReadInto(p, phaserType_Empty, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Empty, data)
 	return Empty{m}, err
 }
 
 // OpenEmpty continues writing a payload that holds a Empty (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEmpty(mem []byte) (Empty, error) {
-	m, err := runtime.Open(phaserType_Empty, mem)
+	m, err := phaserimpl.Open(phaserType_Empty, mem)
 	return Empty{m}, err
 }
 
-// EmptyOf wraps a message handle of type google.protobuf.Empty.
-func EmptyOf(m runtime.Msg) Empty { return Empty{m} }
+// EmptyOf returns the Empty that m, the untyped handle of a google.protobuf.Empty,
+// refers to.
+func EmptyOf(m runtime.Msg) Empty { return Empty{phaserimpl.Static(m, phaserType_Empty)} }
 
 // PhaserType returns the runtime type of Empty.
-func (Empty) PhaserType() *runtime.Type { return phaserType_Empty }
+func (Empty) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Empty) }
 
-// Msg returns the untyped handle.
-func (x Empty) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Empty) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Empty) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Empty) IsPresent() bool { return x.m.IsPresent() }
@@ -96,69 +105,63 @@ func (x Empty) Clear() { x.m.Clear(phaserType_Empty) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Empty) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Empty) }
+func (x Empty) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Empty) }
 
 // EmptyFromAny returns the Empty held by an Any and whether it holds one.
 func EmptyFromAny(a runtime.Any) (Empty, bool) {
-	if !a.Is(phaserType_Empty) {
-		return Empty{}, false
-	}
-	return Empty{a.Value(phaserType_Empty)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Empty)
+	return Empty{m}, ok
 }
 
 // MutableAnyEmpty makes an Any hold a new, empty Empty and returns it.
-func MutableAnyEmpty(a runtime.Any) Empty { return Empty{a.Mutable(phaserType_Empty)} }
+func MutableAnyEmpty(a runtime.Any) Empty { return Empty{phaserimpl.MutableAny(a, phaserType_Empty)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Empty) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Empty) }
+func (x Empty) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Empty) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Empty)
-}
+func (x Empty) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Empty) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Empty)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Empty) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Empty)
-}
+func (x Empty) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Empty) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Empty) }
+func (x Empty) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Empty) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Empty) }
+func (x Empty) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Empty) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Empty)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Empty) }
+func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Empty) CopyFrom(src Empty) bool { return x.m.CopyFrom(phaserType_Empty, src.m) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
-type EmptyList struct{ l runtime.MessageList }
+type EmptyList struct{ l phaserimpl.MessageList }
 
-// EmptyListOf wraps an untyped list handle.
-func EmptyListOf(l runtime.MessageList) EmptyList { return EmptyList{l} }
+// EmptyListOf wraps a list handle, for the generated code of other packages.
+func EmptyListOf(l phaserimpl.MessageList) EmptyList { return EmptyList{l} }
 
 // Len returns the number of elements.
 func (l EmptyList) Len() int { return l.l.Len() }
@@ -185,9 +188,9 @@ func (l EmptyList) Resize(n int) { l.l.Resize(n) }
 func (l EmptyList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {
 	return func(yield func(int, Empty) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Empty{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Empty{m}) })
 	}
 }

@@ -9,15 +9,23 @@
 package timestamppbphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
-	proto "google.golang.org/protobuf/proto"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_google_protobuf_timestamp_proto is the file's descriptor, registered with the runtime.
-var file_google_protobuf_timestamp_proto = runtime.RegisterFile([]byte(file_google_protobuf_timestamp_protoDesc))
+var file_google_protobuf_timestamp_proto = phaserimpl.RegisterFile([]byte(file_google_protobuf_timestamp_protoDesc))
 
 const file_google_protobuf_timestamp_protoDesc = "" +
 	"\n\x1fgoogle/protobuf/timestamp.proto\x12\x0fgoogle.protobuf\";\n\tTimestamp\x12" +
@@ -31,20 +39,20 @@ var phaserType_Timestamp = file_google_protobuf_timestamp_proto.Type("google.pro
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Timestamp reads as the default
 // message and ignores writes.
-type Timestamp struct{ m runtime.Msg }
+type Timestamp struct{ m phaserimpl.Msg }
 
 // NewTimestamp creates a Timestamp in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewTimestamp(opts ...runtime.Options) Timestamp {
-	return Timestamp{runtime.New(phaserType_Timestamp, runtime.OptionsOf(opts))}
+	return Timestamp{phaserimpl.New(phaserType_Timestamp, opts)}
 }
 
 // NewTimestampIn creates a Timestamp in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewTimestampIn(mem []byte, opts ...runtime.Options) (Timestamp, error) {
-	m, err := runtime.NewIn(phaserType_Timestamp, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Timestamp, mem, opts)
 	return Timestamp{m}, err
 }
 
@@ -52,7 +60,7 @@ func NewTimestampIn(mem []byte, opts ...runtime.Options) (Timestamp, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadTimestamp(data []byte) (Timestamp, error) {
-	m, err := runtime.Read(phaserType_Timestamp, data)
+	m, err := phaserimpl.Read(phaserType_Timestamp, data)
 	return Timestamp{m}, err
 }
 
@@ -60,25 +68,28 @@ func ReadTimestamp(data []byte) (Timestamp, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadTimestampInto(p *runtime.Payload, data []byte) (Timestamp, error) {
-	m, err := runtime.ReadInto(p, phaserType_Timestamp, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Timestamp, data)
 	return Timestamp{m}, err
 }
 
 // OpenTimestamp continues writing a payload that holds a Timestamp (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenTimestamp(mem []byte) (Timestamp, error) {
-	m, err := runtime.Open(phaserType_Timestamp, mem)
+	m, err := phaserimpl.Open(phaserType_Timestamp, mem)
 	return Timestamp{m}, err
 }
 
-// TimestampOf wraps a message handle of type google.protobuf.Timestamp.
-func TimestampOf(m runtime.Msg) Timestamp { return Timestamp{m} }
+// TimestampOf returns the Timestamp that m, the untyped handle of a google.protobuf.Timestamp,
+// refers to.
+func TimestampOf(m runtime.Msg) Timestamp {
+	return Timestamp{phaserimpl.Static(m, phaserType_Timestamp)}
+}
 
 // PhaserType returns the runtime type of Timestamp.
-func (Timestamp) PhaserType() *runtime.Type { return phaserType_Timestamp }
+func (Timestamp) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Timestamp) }
 
-// Msg returns the untyped handle.
-func (x Timestamp) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Timestamp) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Timestamp) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Timestamp) IsPresent() bool { return x.m.IsPresent() }
@@ -97,125 +108,123 @@ func (x Timestamp) Clear() { x.m.Clear(phaserType_Timestamp) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Timestamp) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Timestamp) }
+func (x Timestamp) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_Timestamp)
+}
 
 // TimestampFromAny returns the Timestamp held by an Any and whether it holds one.
 func TimestampFromAny(a runtime.Any) (Timestamp, bool) {
-	if !a.Is(phaserType_Timestamp) {
-		return Timestamp{}, false
-	}
-	return Timestamp{a.Value(phaserType_Timestamp)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Timestamp)
+	return Timestamp{m}, ok
 }
 
 // MutableAnyTimestamp makes an Any hold a new, empty Timestamp and returns it.
-func MutableAnyTimestamp(a runtime.Any) Timestamp { return Timestamp{a.Mutable(phaserType_Timestamp)} }
+func MutableAnyTimestamp(a runtime.Any) Timestamp {
+	return Timestamp{phaserimpl.MutableAny(a, phaserType_Timestamp)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Timestamp) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Timestamp) }
+func (x Timestamp) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Timestamp) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Timestamp)
-}
+func (x Timestamp) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Timestamp) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Timestamp)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Timestamp) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Timestamp)
-}
+func (x Timestamp) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Timestamp) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Timestamp) }
+func (x Timestamp) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Timestamp) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Timestamp)
-}
+func (x Timestamp) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Timestamp) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Timestamp)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Timestamp) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_Timestamp)
-}
+func (x Timestamp) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Timestamp) CopyFrom(src Timestamp) bool { return x.m.CopyFrom(phaserType_Timestamp, src.m) }
 
 // Seconds returns field seconds (1).
-func (x Timestamp) Seconds() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }
+func (x Timestamp) Seconds() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // SetSeconds sets field seconds (1).
-func (x Timestamp) SetSeconds(v int64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, uint64(v)) }
+func (x Timestamp) SetSeconds(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, uint64(v)) }
 
 // HasSeconds reports the presence of field seconds (1).
-func (x Timestamp) HasSeconds() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Timestamp) HasSeconds() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearSeconds clears field seconds (1).
-func (x Timestamp) ClearSeconds() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Timestamp) ClearSeconds() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Nanos returns field nanos (2).
 func (x Timestamp) Nanos() int32 {
-	return int32(x.m.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return int32(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // SetNanos sets field nanos (2).
 func (x Timestamp) SetNanos(v int32) {
-	x.m.Set32(runtime.Field{Number: 2, Offset: 16, ID: 1}, uint32(v))
+	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, uint32(v))
 }
 
 // HasNanos reports the presence of field nanos (2).
-func (x Timestamp) HasNanos() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Timestamp) HasNanos() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearNanos clears field nanos (2).
-func (x Timestamp) ClearNanos() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Timestamp) ClearNanos() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // TimestampView reads the singular scalar fields of a Timestamp in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type TimestampView struct{ v runtime.View }
+type TimestampView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Timestamp) View() TimestampView { return TimestampView{x.m.ViewOf(phaserType_Timestamp)} }
 
 // Seconds returns field seconds (1).
-func (v TimestampView) Seconds() int64 { return int64(v.v.Get64(runtime.Field{Number: 1, Offset: 8})) }
+func (v TimestampView) Seconds() int64 {
+	return int64(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+}
 
 // HasSeconds reports the presence of field seconds (1).
-func (v TimestampView) HasSeconds() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v TimestampView) HasSeconds() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Nanos returns field nanos (2).
 func (v TimestampView) Nanos() int32 {
-	return int32(v.v.Get32(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return int32(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // HasNanos reports the presence of field nanos (2).
-func (v TimestampView) HasNanos() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v TimestampView) HasNanos() bool {
+	return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1})
+}
 
 // TimestampList is a handle on a repeated field of Timestamp messages.
-type TimestampList struct{ l runtime.MessageList }
+type TimestampList struct{ l phaserimpl.MessageList }
 
-// TimestampListOf wraps an untyped list handle.
-func TimestampListOf(l runtime.MessageList) TimestampList { return TimestampList{l} }
+// TimestampListOf wraps a list handle, for the generated code of other packages.
+func TimestampListOf(l phaserimpl.MessageList) TimestampList { return TimestampList{l} }
 
 // Len returns the number of elements.
 func (l TimestampList) Len() int { return l.l.Len() }
@@ -242,9 +251,9 @@ func (l TimestampList) Resize(n int) { l.l.Resize(n) }
 func (l TimestampList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l TimestampList) All() iter.Seq2[int, Timestamp] {
 	return func(yield func(int, Timestamp) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Timestamp{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Timestamp{m}) })
 	}
 }

@@ -9,16 +9,24 @@
 package wrapperspbphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
-	proto "google.golang.org/protobuf/proto"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
-var file_google_protobuf_wrappers_proto = runtime.RegisterFile([]byte(file_google_protobuf_wrappers_protoDesc))
+var file_google_protobuf_wrappers_proto = phaserimpl.RegisterFile([]byte(file_google_protobuf_wrappers_protoDesc))
 
 const file_google_protobuf_wrappers_protoDesc = "" +
 	"\n\x1egoogle/protobuf/wrappers.proto\x12\x0fgoogle.protobuf\"#\n\vDoubleValue" +
@@ -37,20 +45,20 @@ var phaserType_DoubleValue = file_google_protobuf_wrappers_proto.Type("google.pr
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero DoubleValue reads as the default
 // message and ignores writes.
-type DoubleValue struct{ m runtime.Msg }
+type DoubleValue struct{ m phaserimpl.Msg }
 
 // NewDoubleValue creates a DoubleValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewDoubleValue(opts ...runtime.Options) DoubleValue {
-	return DoubleValue{runtime.New(phaserType_DoubleValue, runtime.OptionsOf(opts))}
+	return DoubleValue{phaserimpl.New(phaserType_DoubleValue, opts)}
 }
 
 // NewDoubleValueIn creates a DoubleValue in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewDoubleValueIn(mem []byte, opts ...runtime.Options) (DoubleValue, error) {
-	m, err := runtime.NewIn(phaserType_DoubleValue, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_DoubleValue, mem, opts)
 	return DoubleValue{m}, err
 }
 
@@ -58,7 +66,7 @@ func NewDoubleValueIn(mem []byte, opts ...runtime.Options) (DoubleValue, error) 
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadDoubleValue(data []byte) (DoubleValue, error) {
-	m, err := runtime.Read(phaserType_DoubleValue, data)
+	m, err := phaserimpl.Read(phaserType_DoubleValue, data)
 	return DoubleValue{m}, err
 }
 
@@ -66,25 +74,28 @@ func ReadDoubleValue(data []byte) (DoubleValue, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadDoubleValueInto(p *runtime.Payload, data []byte) (DoubleValue, error) {
-	m, err := runtime.ReadInto(p, phaserType_DoubleValue, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_DoubleValue, data)
 	return DoubleValue{m}, err
 }
 
 // OpenDoubleValue continues writing a payload that holds a DoubleValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenDoubleValue(mem []byte) (DoubleValue, error) {
-	m, err := runtime.Open(phaserType_DoubleValue, mem)
+	m, err := phaserimpl.Open(phaserType_DoubleValue, mem)
 	return DoubleValue{m}, err
 }
 
-// DoubleValueOf wraps a message handle of type google.protobuf.DoubleValue.
-func DoubleValueOf(m runtime.Msg) DoubleValue { return DoubleValue{m} }
+// DoubleValueOf returns the DoubleValue that m, the untyped handle of a google.protobuf.DoubleValue,
+// refers to.
+func DoubleValueOf(m runtime.Msg) DoubleValue {
+	return DoubleValue{phaserimpl.Static(m, phaserType_DoubleValue)}
+}
 
 // PhaserType returns the runtime type of DoubleValue.
-func (DoubleValue) PhaserType() *runtime.Type { return phaserType_DoubleValue }
+func (DoubleValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_DoubleValue) }
 
-// Msg returns the untyped handle.
-func (x DoubleValue) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x DoubleValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_DoubleValue) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x DoubleValue) IsPresent() bool { return x.m.IsPresent() }
@@ -103,67 +114,57 @@ func (x DoubleValue) Clear() { x.m.Clear(phaserType_DoubleValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x DoubleValue) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_DoubleValue) }
+func (x DoubleValue) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_DoubleValue)
+}
 
 // DoubleValueFromAny returns the DoubleValue held by an Any and whether it holds one.
 func DoubleValueFromAny(a runtime.Any) (DoubleValue, bool) {
-	if !a.Is(phaserType_DoubleValue) {
-		return DoubleValue{}, false
-	}
-	return DoubleValue{a.Value(phaserType_DoubleValue)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_DoubleValue)
+	return DoubleValue{m}, ok
 }
 
 // MutableAnyDoubleValue makes an Any hold a new, empty DoubleValue and returns it.
 func MutableAnyDoubleValue(a runtime.Any) DoubleValue {
-	return DoubleValue{a.Mutable(phaserType_DoubleValue)}
+	return DoubleValue{phaserimpl.MutableAny(a, phaserType_DoubleValue)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x DoubleValue) MarshalProto() ([]byte, error) {
-	return proto1.Marshal(x.m, phaserType_DoubleValue)
-}
+func (x DoubleValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x DoubleValue) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_DoubleValue)
-}
+func (x DoubleValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x DoubleValue) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_DoubleValue)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x DoubleValue) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_DoubleValue)
-}
+func (x DoubleValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x DoubleValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_DoubleValue) }
+func (x DoubleValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x DoubleValue) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_DoubleValue)
-}
+func (x DoubleValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x DoubleValue) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_DoubleValue)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x DoubleValue) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_DoubleValue)
-}
+func (x DoubleValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -173,25 +174,25 @@ func (x DoubleValue) CopyFrom(src DoubleValue) bool {
 
 // Value returns field value (1).
 func (x DoubleValue) Value() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetValue sets field value (1).
 func (x DoubleValue) SetValue(v float64) {
-	x.m.Set64(runtime.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
 }
 
 // HasValue reports the presence of field value (1).
-func (x DoubleValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x DoubleValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x DoubleValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x DoubleValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // DoubleValueView reads the singular scalar fields of a DoubleValue in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type DoubleValueView struct{ v runtime.View }
+type DoubleValueView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -201,17 +202,17 @@ func (x DoubleValue) View() DoubleValueView {
 
 // Value returns field value (1).
 func (v DoubleValueView) Value() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // HasValue reports the presence of field value (1).
-func (v DoubleValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v DoubleValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // DoubleValueList is a handle on a repeated field of DoubleValue messages.
-type DoubleValueList struct{ l runtime.MessageList }
+type DoubleValueList struct{ l phaserimpl.MessageList }
 
-// DoubleValueListOf wraps an untyped list handle.
-func DoubleValueListOf(l runtime.MessageList) DoubleValueList { return DoubleValueList{l} }
+// DoubleValueListOf wraps a list handle, for the generated code of other packages.
+func DoubleValueListOf(l phaserimpl.MessageList) DoubleValueList { return DoubleValueList{l} }
 
 // Len returns the number of elements.
 func (l DoubleValueList) Len() int { return l.l.Len() }
@@ -238,10 +239,10 @@ func (l DoubleValueList) Resize(n int) { l.l.Resize(n) }
 func (l DoubleValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l DoubleValueList) All() iter.Seq2[int, DoubleValue] {
 	return func(yield func(int, DoubleValue) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, DoubleValue{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, DoubleValue{m}) })
 	}
 }
 
@@ -251,20 +252,20 @@ var phaserType_FloatValue = file_google_protobuf_wrappers_proto.Type("google.pro
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero FloatValue reads as the default
 // message and ignores writes.
-type FloatValue struct{ m runtime.Msg }
+type FloatValue struct{ m phaserimpl.Msg }
 
 // NewFloatValue creates a FloatValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewFloatValue(opts ...runtime.Options) FloatValue {
-	return FloatValue{runtime.New(phaserType_FloatValue, runtime.OptionsOf(opts))}
+	return FloatValue{phaserimpl.New(phaserType_FloatValue, opts)}
 }
 
 // NewFloatValueIn creates a FloatValue in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewFloatValueIn(mem []byte, opts ...runtime.Options) (FloatValue, error) {
-	m, err := runtime.NewIn(phaserType_FloatValue, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_FloatValue, mem, opts)
 	return FloatValue{m}, err
 }
 
@@ -272,7 +273,7 @@ func NewFloatValueIn(mem []byte, opts ...runtime.Options) (FloatValue, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadFloatValue(data []byte) (FloatValue, error) {
-	m, err := runtime.Read(phaserType_FloatValue, data)
+	m, err := phaserimpl.Read(phaserType_FloatValue, data)
 	return FloatValue{m}, err
 }
 
@@ -280,25 +281,28 @@ func ReadFloatValue(data []byte) (FloatValue, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadFloatValueInto(p *runtime.Payload, data []byte) (FloatValue, error) {
-	m, err := runtime.ReadInto(p, phaserType_FloatValue, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_FloatValue, data)
 	return FloatValue{m}, err
 }
 
 // OpenFloatValue continues writing a payload that holds a FloatValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenFloatValue(mem []byte) (FloatValue, error) {
-	m, err := runtime.Open(phaserType_FloatValue, mem)
+	m, err := phaserimpl.Open(phaserType_FloatValue, mem)
 	return FloatValue{m}, err
 }
 
-// FloatValueOf wraps a message handle of type google.protobuf.FloatValue.
-func FloatValueOf(m runtime.Msg) FloatValue { return FloatValue{m} }
+// FloatValueOf returns the FloatValue that m, the untyped handle of a google.protobuf.FloatValue,
+// refers to.
+func FloatValueOf(m runtime.Msg) FloatValue {
+	return FloatValue{phaserimpl.Static(m, phaserType_FloatValue)}
+}
 
 // PhaserType returns the runtime type of FloatValue.
-func (FloatValue) PhaserType() *runtime.Type { return phaserType_FloatValue }
+func (FloatValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_FloatValue) }
 
-// Msg returns the untyped handle.
-func (x FloatValue) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x FloatValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_FloatValue) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x FloatValue) IsPresent() bool { return x.m.IsPresent() }
@@ -317,65 +321,57 @@ func (x FloatValue) Clear() { x.m.Clear(phaserType_FloatValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x FloatValue) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_FloatValue) }
+func (x FloatValue) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_FloatValue)
+}
 
 // FloatValueFromAny returns the FloatValue held by an Any and whether it holds one.
 func FloatValueFromAny(a runtime.Any) (FloatValue, bool) {
-	if !a.Is(phaserType_FloatValue) {
-		return FloatValue{}, false
-	}
-	return FloatValue{a.Value(phaserType_FloatValue)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_FloatValue)
+	return FloatValue{m}, ok
 }
 
 // MutableAnyFloatValue makes an Any hold a new, empty FloatValue and returns it.
 func MutableAnyFloatValue(a runtime.Any) FloatValue {
-	return FloatValue{a.Mutable(phaserType_FloatValue)}
+	return FloatValue{phaserimpl.MutableAny(a, phaserType_FloatValue)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x FloatValue) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_FloatValue) }
+func (x FloatValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x FloatValue) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_FloatValue)
-}
+func (x FloatValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x FloatValue) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_FloatValue)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x FloatValue) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_FloatValue)
-}
+func (x FloatValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x FloatValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_FloatValue) }
+func (x FloatValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x FloatValue) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_FloatValue)
-}
+func (x FloatValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x FloatValue) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_FloatValue)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x FloatValue) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_FloatValue)
-}
+func (x FloatValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -383,25 +379,25 @@ func (x FloatValue) CopyFrom(src FloatValue) bool { return x.m.CopyFrom(phaserTy
 
 // Value returns field value (1).
 func (x FloatValue) Value() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetValue sets field value (1).
 func (x FloatValue) SetValue(v float32) {
-	x.m.Set32(runtime.Field{Number: 1, Offset: 8}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, math.Float32bits(v))
 }
 
 // HasValue reports the presence of field value (1).
-func (x FloatValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x FloatValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x FloatValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x FloatValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // FloatValueView reads the singular scalar fields of a FloatValue in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type FloatValueView struct{ v runtime.View }
+type FloatValueView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -409,17 +405,17 @@ func (x FloatValue) View() FloatValueView { return FloatValueView{x.m.ViewOf(pha
 
 // Value returns field value (1).
 func (v FloatValueView) Value() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // HasValue reports the presence of field value (1).
-func (v FloatValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v FloatValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // FloatValueList is a handle on a repeated field of FloatValue messages.
-type FloatValueList struct{ l runtime.MessageList }
+type FloatValueList struct{ l phaserimpl.MessageList }
 
-// FloatValueListOf wraps an untyped list handle.
-func FloatValueListOf(l runtime.MessageList) FloatValueList { return FloatValueList{l} }
+// FloatValueListOf wraps a list handle, for the generated code of other packages.
+func FloatValueListOf(l phaserimpl.MessageList) FloatValueList { return FloatValueList{l} }
 
 // Len returns the number of elements.
 func (l FloatValueList) Len() int { return l.l.Len() }
@@ -446,10 +442,10 @@ func (l FloatValueList) Resize(n int) { l.l.Resize(n) }
 func (l FloatValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l FloatValueList) All() iter.Seq2[int, FloatValue] {
 	return func(yield func(int, FloatValue) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, FloatValue{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, FloatValue{m}) })
 	}
 }
 
@@ -459,20 +455,20 @@ var phaserType_Int64Value = file_google_protobuf_wrappers_proto.Type("google.pro
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Int64Value reads as the default
 // message and ignores writes.
-type Int64Value struct{ m runtime.Msg }
+type Int64Value struct{ m phaserimpl.Msg }
 
 // NewInt64Value creates a Int64Value in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInt64Value(opts ...runtime.Options) Int64Value {
-	return Int64Value{runtime.New(phaserType_Int64Value, runtime.OptionsOf(opts))}
+	return Int64Value{phaserimpl.New(phaserType_Int64Value, opts)}
 }
 
 // NewInt64ValueIn creates a Int64Value in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewInt64ValueIn(mem []byte, opts ...runtime.Options) (Int64Value, error) {
-	m, err := runtime.NewIn(phaserType_Int64Value, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Int64Value, mem, opts)
 	return Int64Value{m}, err
 }
 
@@ -480,7 +476,7 @@ func NewInt64ValueIn(mem []byte, opts ...runtime.Options) (Int64Value, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadInt64Value(data []byte) (Int64Value, error) {
-	m, err := runtime.Read(phaserType_Int64Value, data)
+	m, err := phaserimpl.Read(phaserType_Int64Value, data)
 	return Int64Value{m}, err
 }
 
@@ -488,25 +484,28 @@ func ReadInt64Value(data []byte) (Int64Value, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadInt64ValueInto(p *runtime.Payload, data []byte) (Int64Value, error) {
-	m, err := runtime.ReadInto(p, phaserType_Int64Value, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Int64Value, data)
 	return Int64Value{m}, err
 }
 
 // OpenInt64Value continues writing a payload that holds a Int64Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInt64Value(mem []byte) (Int64Value, error) {
-	m, err := runtime.Open(phaserType_Int64Value, mem)
+	m, err := phaserimpl.Open(phaserType_Int64Value, mem)
 	return Int64Value{m}, err
 }
 
-// Int64ValueOf wraps a message handle of type google.protobuf.Int64Value.
-func Int64ValueOf(m runtime.Msg) Int64Value { return Int64Value{m} }
+// Int64ValueOf returns the Int64Value that m, the untyped handle of a google.protobuf.Int64Value,
+// refers to.
+func Int64ValueOf(m runtime.Msg) Int64Value {
+	return Int64Value{phaserimpl.Static(m, phaserType_Int64Value)}
+}
 
 // PhaserType returns the runtime type of Int64Value.
-func (Int64Value) PhaserType() *runtime.Type { return phaserType_Int64Value }
+func (Int64Value) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Int64Value) }
 
-// Msg returns the untyped handle.
-func (x Int64Value) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Int64Value) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Int64Value) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Int64Value) IsPresent() bool { return x.m.IsPresent() }
@@ -525,103 +524,97 @@ func (x Int64Value) Clear() { x.m.Clear(phaserType_Int64Value) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Int64Value) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Int64Value) }
+func (x Int64Value) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_Int64Value)
+}
 
 // Int64ValueFromAny returns the Int64Value held by an Any and whether it holds one.
 func Int64ValueFromAny(a runtime.Any) (Int64Value, bool) {
-	if !a.Is(phaserType_Int64Value) {
-		return Int64Value{}, false
-	}
-	return Int64Value{a.Value(phaserType_Int64Value)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Int64Value)
+	return Int64Value{m}, ok
 }
 
 // MutableAnyInt64Value makes an Any hold a new, empty Int64Value and returns it.
 func MutableAnyInt64Value(a runtime.Any) Int64Value {
-	return Int64Value{a.Mutable(phaserType_Int64Value)}
+	return Int64Value{phaserimpl.MutableAny(a, phaserType_Int64Value)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Int64Value) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Int64Value) }
+func (x Int64Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Int64Value) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Int64Value)
-}
+func (x Int64Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Int64Value) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Int64Value)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Int64Value) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Int64Value)
-}
+func (x Int64Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Int64Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Int64Value) }
+func (x Int64Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Int64Value) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Int64Value)
-}
+func (x Int64Value) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Int64Value) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Int64Value)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Int64Value) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_Int64Value)
-}
+func (x Int64Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Int64Value) CopyFrom(src Int64Value) bool { return x.m.CopyFrom(phaserType_Int64Value, src.m) }
 
 // Value returns field value (1).
-func (x Int64Value) Value() int64 { return int64(x.m.Get64(runtime.Field{Number: 1, Offset: 8})) }
+func (x Int64Value) Value() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // SetValue sets field value (1).
-func (x Int64Value) SetValue(v int64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, uint64(v)) }
+func (x Int64Value) SetValue(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, uint64(v)) }
 
 // HasValue reports the presence of field value (1).
-func (x Int64Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Int64Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x Int64Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Int64Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Int64ValueView reads the singular scalar fields of a Int64Value in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Int64ValueView struct{ v runtime.View }
+type Int64ValueView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Int64Value) View() Int64ValueView { return Int64ValueView{x.m.ViewOf(phaserType_Int64Value)} }
 
 // Value returns field value (1).
-func (v Int64ValueView) Value() int64 { return int64(v.v.Get64(runtime.Field{Number: 1, Offset: 8})) }
+func (v Int64ValueView) Value() int64 {
+	return int64(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+}
 
 // HasValue reports the presence of field value (1).
-func (v Int64ValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v Int64ValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
-type Int64ValueList struct{ l runtime.MessageList }
+type Int64ValueList struct{ l phaserimpl.MessageList }
 
-// Int64ValueListOf wraps an untyped list handle.
-func Int64ValueListOf(l runtime.MessageList) Int64ValueList { return Int64ValueList{l} }
+// Int64ValueListOf wraps a list handle, for the generated code of other packages.
+func Int64ValueListOf(l phaserimpl.MessageList) Int64ValueList { return Int64ValueList{l} }
 
 // Len returns the number of elements.
 func (l Int64ValueList) Len() int { return l.l.Len() }
@@ -648,10 +641,10 @@ func (l Int64ValueList) Resize(n int) { l.l.Resize(n) }
 func (l Int64ValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l Int64ValueList) All() iter.Seq2[int, Int64Value] {
 	return func(yield func(int, Int64Value) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Int64Value{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Int64Value{m}) })
 	}
 }
 
@@ -661,20 +654,20 @@ var phaserType_UInt64Value = file_google_protobuf_wrappers_proto.Type("google.pr
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero UInt64Value reads as the default
 // message and ignores writes.
-type UInt64Value struct{ m runtime.Msg }
+type UInt64Value struct{ m phaserimpl.Msg }
 
 // NewUInt64Value creates a UInt64Value in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewUInt64Value(opts ...runtime.Options) UInt64Value {
-	return UInt64Value{runtime.New(phaserType_UInt64Value, runtime.OptionsOf(opts))}
+	return UInt64Value{phaserimpl.New(phaserType_UInt64Value, opts)}
 }
 
 // NewUInt64ValueIn creates a UInt64Value in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewUInt64ValueIn(mem []byte, opts ...runtime.Options) (UInt64Value, error) {
-	m, err := runtime.NewIn(phaserType_UInt64Value, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_UInt64Value, mem, opts)
 	return UInt64Value{m}, err
 }
 
@@ -682,7 +675,7 @@ func NewUInt64ValueIn(mem []byte, opts ...runtime.Options) (UInt64Value, error) 
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadUInt64Value(data []byte) (UInt64Value, error) {
-	m, err := runtime.Read(phaserType_UInt64Value, data)
+	m, err := phaserimpl.Read(phaserType_UInt64Value, data)
 	return UInt64Value{m}, err
 }
 
@@ -690,25 +683,28 @@ func ReadUInt64Value(data []byte) (UInt64Value, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadUInt64ValueInto(p *runtime.Payload, data []byte) (UInt64Value, error) {
-	m, err := runtime.ReadInto(p, phaserType_UInt64Value, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_UInt64Value, data)
 	return UInt64Value{m}, err
 }
 
 // OpenUInt64Value continues writing a payload that holds a UInt64Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenUInt64Value(mem []byte) (UInt64Value, error) {
-	m, err := runtime.Open(phaserType_UInt64Value, mem)
+	m, err := phaserimpl.Open(phaserType_UInt64Value, mem)
 	return UInt64Value{m}, err
 }
 
-// UInt64ValueOf wraps a message handle of type google.protobuf.UInt64Value.
-func UInt64ValueOf(m runtime.Msg) UInt64Value { return UInt64Value{m} }
+// UInt64ValueOf returns the UInt64Value that m, the untyped handle of a google.protobuf.UInt64Value,
+// refers to.
+func UInt64ValueOf(m runtime.Msg) UInt64Value {
+	return UInt64Value{phaserimpl.Static(m, phaserType_UInt64Value)}
+}
 
 // PhaserType returns the runtime type of UInt64Value.
-func (UInt64Value) PhaserType() *runtime.Type { return phaserType_UInt64Value }
+func (UInt64Value) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_UInt64Value) }
 
-// Msg returns the untyped handle.
-func (x UInt64Value) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x UInt64Value) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_UInt64Value) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x UInt64Value) IsPresent() bool { return x.m.IsPresent() }
@@ -727,67 +723,57 @@ func (x UInt64Value) Clear() { x.m.Clear(phaserType_UInt64Value) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x UInt64Value) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_UInt64Value) }
+func (x UInt64Value) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_UInt64Value)
+}
 
 // UInt64ValueFromAny returns the UInt64Value held by an Any and whether it holds one.
 func UInt64ValueFromAny(a runtime.Any) (UInt64Value, bool) {
-	if !a.Is(phaserType_UInt64Value) {
-		return UInt64Value{}, false
-	}
-	return UInt64Value{a.Value(phaserType_UInt64Value)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_UInt64Value)
+	return UInt64Value{m}, ok
 }
 
 // MutableAnyUInt64Value makes an Any hold a new, empty UInt64Value and returns it.
 func MutableAnyUInt64Value(a runtime.Any) UInt64Value {
-	return UInt64Value{a.Mutable(phaserType_UInt64Value)}
+	return UInt64Value{phaserimpl.MutableAny(a, phaserType_UInt64Value)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x UInt64Value) MarshalProto() ([]byte, error) {
-	return proto1.Marshal(x.m, phaserType_UInt64Value)
-}
+func (x UInt64Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x UInt64Value) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_UInt64Value)
-}
+func (x UInt64Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x UInt64Value) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_UInt64Value)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x UInt64Value) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_UInt64Value)
-}
+func (x UInt64Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x UInt64Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_UInt64Value) }
+func (x UInt64Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x UInt64Value) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_UInt64Value)
-}
+func (x UInt64Value) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x UInt64Value) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_UInt64Value)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x UInt64Value) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_UInt64Value)
-}
+func (x UInt64Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -796,22 +782,22 @@ func (x UInt64Value) CopyFrom(src UInt64Value) bool {
 }
 
 // Value returns field value (1).
-func (x UInt64Value) Value() uint64 { return x.m.Get64(runtime.Field{Number: 1, Offset: 8}) }
+func (x UInt64Value) Value() uint64 { return x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // SetValue sets field value (1).
-func (x UInt64Value) SetValue(v uint64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x UInt64Value) SetValue(v uint64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // HasValue reports the presence of field value (1).
-func (x UInt64Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x UInt64Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x UInt64Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x UInt64Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // UInt64ValueView reads the singular scalar fields of a UInt64Value in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type UInt64ValueView struct{ v runtime.View }
+type UInt64ValueView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -820,16 +806,16 @@ func (x UInt64Value) View() UInt64ValueView {
 }
 
 // Value returns field value (1).
-func (v UInt64ValueView) Value() uint64 { return v.v.Get64(runtime.Field{Number: 1, Offset: 8}) }
+func (v UInt64ValueView) Value() uint64 { return v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // HasValue reports the presence of field value (1).
-func (v UInt64ValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v UInt64ValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // UInt64ValueList is a handle on a repeated field of UInt64Value messages.
-type UInt64ValueList struct{ l runtime.MessageList }
+type UInt64ValueList struct{ l phaserimpl.MessageList }
 
-// UInt64ValueListOf wraps an untyped list handle.
-func UInt64ValueListOf(l runtime.MessageList) UInt64ValueList { return UInt64ValueList{l} }
+// UInt64ValueListOf wraps a list handle, for the generated code of other packages.
+func UInt64ValueListOf(l phaserimpl.MessageList) UInt64ValueList { return UInt64ValueList{l} }
 
 // Len returns the number of elements.
 func (l UInt64ValueList) Len() int { return l.l.Len() }
@@ -856,10 +842,10 @@ func (l UInt64ValueList) Resize(n int) { l.l.Resize(n) }
 func (l UInt64ValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l UInt64ValueList) All() iter.Seq2[int, UInt64Value] {
 	return func(yield func(int, UInt64Value) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, UInt64Value{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, UInt64Value{m}) })
 	}
 }
 
@@ -869,20 +855,20 @@ var phaserType_Int32Value = file_google_protobuf_wrappers_proto.Type("google.pro
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Int32Value reads as the default
 // message and ignores writes.
-type Int32Value struct{ m runtime.Msg }
+type Int32Value struct{ m phaserimpl.Msg }
 
 // NewInt32Value creates a Int32Value in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInt32Value(opts ...runtime.Options) Int32Value {
-	return Int32Value{runtime.New(phaserType_Int32Value, runtime.OptionsOf(opts))}
+	return Int32Value{phaserimpl.New(phaserType_Int32Value, opts)}
 }
 
 // NewInt32ValueIn creates a Int32Value in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewInt32ValueIn(mem []byte, opts ...runtime.Options) (Int32Value, error) {
-	m, err := runtime.NewIn(phaserType_Int32Value, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Int32Value, mem, opts)
 	return Int32Value{m}, err
 }
 
@@ -890,7 +876,7 @@ func NewInt32ValueIn(mem []byte, opts ...runtime.Options) (Int32Value, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadInt32Value(data []byte) (Int32Value, error) {
-	m, err := runtime.Read(phaserType_Int32Value, data)
+	m, err := phaserimpl.Read(phaserType_Int32Value, data)
 	return Int32Value{m}, err
 }
 
@@ -898,25 +884,28 @@ func ReadInt32Value(data []byte) (Int32Value, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadInt32ValueInto(p *runtime.Payload, data []byte) (Int32Value, error) {
-	m, err := runtime.ReadInto(p, phaserType_Int32Value, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Int32Value, data)
 	return Int32Value{m}, err
 }
 
 // OpenInt32Value continues writing a payload that holds a Int32Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInt32Value(mem []byte) (Int32Value, error) {
-	m, err := runtime.Open(phaserType_Int32Value, mem)
+	m, err := phaserimpl.Open(phaserType_Int32Value, mem)
 	return Int32Value{m}, err
 }
 
-// Int32ValueOf wraps a message handle of type google.protobuf.Int32Value.
-func Int32ValueOf(m runtime.Msg) Int32Value { return Int32Value{m} }
+// Int32ValueOf returns the Int32Value that m, the untyped handle of a google.protobuf.Int32Value,
+// refers to.
+func Int32ValueOf(m runtime.Msg) Int32Value {
+	return Int32Value{phaserimpl.Static(m, phaserType_Int32Value)}
+}
 
 // PhaserType returns the runtime type of Int32Value.
-func (Int32Value) PhaserType() *runtime.Type { return phaserType_Int32Value }
+func (Int32Value) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Int32Value) }
 
-// Msg returns the untyped handle.
-func (x Int32Value) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Int32Value) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Int32Value) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Int32Value) IsPresent() bool { return x.m.IsPresent() }
@@ -935,103 +924,97 @@ func (x Int32Value) Clear() { x.m.Clear(phaserType_Int32Value) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Int32Value) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Int32Value) }
+func (x Int32Value) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_Int32Value)
+}
 
 // Int32ValueFromAny returns the Int32Value held by an Any and whether it holds one.
 func Int32ValueFromAny(a runtime.Any) (Int32Value, bool) {
-	if !a.Is(phaserType_Int32Value) {
-		return Int32Value{}, false
-	}
-	return Int32Value{a.Value(phaserType_Int32Value)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Int32Value)
+	return Int32Value{m}, ok
 }
 
 // MutableAnyInt32Value makes an Any hold a new, empty Int32Value and returns it.
 func MutableAnyInt32Value(a runtime.Any) Int32Value {
-	return Int32Value{a.Mutable(phaserType_Int32Value)}
+	return Int32Value{phaserimpl.MutableAny(a, phaserType_Int32Value)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Int32Value) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Int32Value) }
+func (x Int32Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Int32Value) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Int32Value)
-}
+func (x Int32Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Int32Value) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Int32Value)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Int32Value) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Int32Value)
-}
+func (x Int32Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Int32Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Int32Value) }
+func (x Int32Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Int32Value) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Int32Value)
-}
+func (x Int32Value) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Int32Value) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Int32Value)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Int32Value) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_Int32Value)
-}
+func (x Int32Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Int32Value) CopyFrom(src Int32Value) bool { return x.m.CopyFrom(phaserType_Int32Value, src.m) }
 
 // Value returns field value (1).
-func (x Int32Value) Value() int32 { return int32(x.m.Get32(runtime.Field{Number: 1, Offset: 8})) }
+func (x Int32Value) Value() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // SetValue sets field value (1).
-func (x Int32Value) SetValue(v int32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, uint32(v)) }
+func (x Int32Value) SetValue(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v)) }
 
 // HasValue reports the presence of field value (1).
-func (x Int32Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Int32Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x Int32Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Int32Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Int32ValueView reads the singular scalar fields of a Int32Value in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Int32ValueView struct{ v runtime.View }
+type Int32ValueView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Int32Value) View() Int32ValueView { return Int32ValueView{x.m.ViewOf(phaserType_Int32Value)} }
 
 // Value returns field value (1).
-func (v Int32ValueView) Value() int32 { return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8})) }
+func (v Int32ValueView) Value() int32 {
+	return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
+}
 
 // HasValue reports the presence of field value (1).
-func (v Int32ValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v Int32ValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Int32ValueList is a handle on a repeated field of Int32Value messages.
-type Int32ValueList struct{ l runtime.MessageList }
+type Int32ValueList struct{ l phaserimpl.MessageList }
 
-// Int32ValueListOf wraps an untyped list handle.
-func Int32ValueListOf(l runtime.MessageList) Int32ValueList { return Int32ValueList{l} }
+// Int32ValueListOf wraps a list handle, for the generated code of other packages.
+func Int32ValueListOf(l phaserimpl.MessageList) Int32ValueList { return Int32ValueList{l} }
 
 // Len returns the number of elements.
 func (l Int32ValueList) Len() int { return l.l.Len() }
@@ -1058,10 +1041,10 @@ func (l Int32ValueList) Resize(n int) { l.l.Resize(n) }
 func (l Int32ValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l Int32ValueList) All() iter.Seq2[int, Int32Value] {
 	return func(yield func(int, Int32Value) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Int32Value{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Int32Value{m}) })
 	}
 }
 
@@ -1071,20 +1054,20 @@ var phaserType_UInt32Value = file_google_protobuf_wrappers_proto.Type("google.pr
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero UInt32Value reads as the default
 // message and ignores writes.
-type UInt32Value struct{ m runtime.Msg }
+type UInt32Value struct{ m phaserimpl.Msg }
 
 // NewUInt32Value creates a UInt32Value in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewUInt32Value(opts ...runtime.Options) UInt32Value {
-	return UInt32Value{runtime.New(phaserType_UInt32Value, runtime.OptionsOf(opts))}
+	return UInt32Value{phaserimpl.New(phaserType_UInt32Value, opts)}
 }
 
 // NewUInt32ValueIn creates a UInt32Value in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewUInt32ValueIn(mem []byte, opts ...runtime.Options) (UInt32Value, error) {
-	m, err := runtime.NewIn(phaserType_UInt32Value, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_UInt32Value, mem, opts)
 	return UInt32Value{m}, err
 }
 
@@ -1092,7 +1075,7 @@ func NewUInt32ValueIn(mem []byte, opts ...runtime.Options) (UInt32Value, error) 
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadUInt32Value(data []byte) (UInt32Value, error) {
-	m, err := runtime.Read(phaserType_UInt32Value, data)
+	m, err := phaserimpl.Read(phaserType_UInt32Value, data)
 	return UInt32Value{m}, err
 }
 
@@ -1100,25 +1083,28 @@ func ReadUInt32Value(data []byte) (UInt32Value, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadUInt32ValueInto(p *runtime.Payload, data []byte) (UInt32Value, error) {
-	m, err := runtime.ReadInto(p, phaserType_UInt32Value, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_UInt32Value, data)
 	return UInt32Value{m}, err
 }
 
 // OpenUInt32Value continues writing a payload that holds a UInt32Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenUInt32Value(mem []byte) (UInt32Value, error) {
-	m, err := runtime.Open(phaserType_UInt32Value, mem)
+	m, err := phaserimpl.Open(phaserType_UInt32Value, mem)
 	return UInt32Value{m}, err
 }
 
-// UInt32ValueOf wraps a message handle of type google.protobuf.UInt32Value.
-func UInt32ValueOf(m runtime.Msg) UInt32Value { return UInt32Value{m} }
+// UInt32ValueOf returns the UInt32Value that m, the untyped handle of a google.protobuf.UInt32Value,
+// refers to.
+func UInt32ValueOf(m runtime.Msg) UInt32Value {
+	return UInt32Value{phaserimpl.Static(m, phaserType_UInt32Value)}
+}
 
 // PhaserType returns the runtime type of UInt32Value.
-func (UInt32Value) PhaserType() *runtime.Type { return phaserType_UInt32Value }
+func (UInt32Value) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_UInt32Value) }
 
-// Msg returns the untyped handle.
-func (x UInt32Value) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x UInt32Value) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_UInt32Value) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x UInt32Value) IsPresent() bool { return x.m.IsPresent() }
@@ -1137,67 +1123,57 @@ func (x UInt32Value) Clear() { x.m.Clear(phaserType_UInt32Value) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x UInt32Value) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_UInt32Value) }
+func (x UInt32Value) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_UInt32Value)
+}
 
 // UInt32ValueFromAny returns the UInt32Value held by an Any and whether it holds one.
 func UInt32ValueFromAny(a runtime.Any) (UInt32Value, bool) {
-	if !a.Is(phaserType_UInt32Value) {
-		return UInt32Value{}, false
-	}
-	return UInt32Value{a.Value(phaserType_UInt32Value)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_UInt32Value)
+	return UInt32Value{m}, ok
 }
 
 // MutableAnyUInt32Value makes an Any hold a new, empty UInt32Value and returns it.
 func MutableAnyUInt32Value(a runtime.Any) UInt32Value {
-	return UInt32Value{a.Mutable(phaserType_UInt32Value)}
+	return UInt32Value{phaserimpl.MutableAny(a, phaserType_UInt32Value)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x UInt32Value) MarshalProto() ([]byte, error) {
-	return proto1.Marshal(x.m, phaserType_UInt32Value)
-}
+func (x UInt32Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x UInt32Value) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_UInt32Value)
-}
+func (x UInt32Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x UInt32Value) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_UInt32Value)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x UInt32Value) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_UInt32Value)
-}
+func (x UInt32Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x UInt32Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_UInt32Value) }
+func (x UInt32Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x UInt32Value) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_UInt32Value)
-}
+func (x UInt32Value) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x UInt32Value) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_UInt32Value)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x UInt32Value) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_UInt32Value)
-}
+func (x UInt32Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1206,22 +1182,22 @@ func (x UInt32Value) CopyFrom(src UInt32Value) bool {
 }
 
 // Value returns field value (1).
-func (x UInt32Value) Value() uint32 { return x.m.Get32(runtime.Field{Number: 1, Offset: 8}) }
+func (x UInt32Value) Value() uint32 { return x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // SetValue sets field value (1).
-func (x UInt32Value) SetValue(v uint32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x UInt32Value) SetValue(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // HasValue reports the presence of field value (1).
-func (x UInt32Value) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x UInt32Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x UInt32Value) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x UInt32Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // UInt32ValueView reads the singular scalar fields of a UInt32Value in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type UInt32ValueView struct{ v runtime.View }
+type UInt32ValueView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -1230,16 +1206,16 @@ func (x UInt32Value) View() UInt32ValueView {
 }
 
 // Value returns field value (1).
-func (v UInt32ValueView) Value() uint32 { return v.v.Get32(runtime.Field{Number: 1, Offset: 8}) }
+func (v UInt32ValueView) Value() uint32 { return v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // HasValue reports the presence of field value (1).
-func (v UInt32ValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v UInt32ValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // UInt32ValueList is a handle on a repeated field of UInt32Value messages.
-type UInt32ValueList struct{ l runtime.MessageList }
+type UInt32ValueList struct{ l phaserimpl.MessageList }
 
-// UInt32ValueListOf wraps an untyped list handle.
-func UInt32ValueListOf(l runtime.MessageList) UInt32ValueList { return UInt32ValueList{l} }
+// UInt32ValueListOf wraps a list handle, for the generated code of other packages.
+func UInt32ValueListOf(l phaserimpl.MessageList) UInt32ValueList { return UInt32ValueList{l} }
 
 // Len returns the number of elements.
 func (l UInt32ValueList) Len() int { return l.l.Len() }
@@ -1266,10 +1242,10 @@ func (l UInt32ValueList) Resize(n int) { l.l.Resize(n) }
 func (l UInt32ValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l UInt32ValueList) All() iter.Seq2[int, UInt32Value] {
 	return func(yield func(int, UInt32Value) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, UInt32Value{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, UInt32Value{m}) })
 	}
 }
 
@@ -1279,20 +1255,20 @@ var phaserType_BoolValue = file_google_protobuf_wrappers_proto.Type("google.prot
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero BoolValue reads as the default
 // message and ignores writes.
-type BoolValue struct{ m runtime.Msg }
+type BoolValue struct{ m phaserimpl.Msg }
 
 // NewBoolValue creates a BoolValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewBoolValue(opts ...runtime.Options) BoolValue {
-	return BoolValue{runtime.New(phaserType_BoolValue, runtime.OptionsOf(opts))}
+	return BoolValue{phaserimpl.New(phaserType_BoolValue, opts)}
 }
 
 // NewBoolValueIn creates a BoolValue in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewBoolValueIn(mem []byte, opts ...runtime.Options) (BoolValue, error) {
-	m, err := runtime.NewIn(phaserType_BoolValue, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_BoolValue, mem, opts)
 	return BoolValue{m}, err
 }
 
@@ -1300,7 +1276,7 @@ func NewBoolValueIn(mem []byte, opts ...runtime.Options) (BoolValue, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadBoolValue(data []byte) (BoolValue, error) {
-	m, err := runtime.Read(phaserType_BoolValue, data)
+	m, err := phaserimpl.Read(phaserType_BoolValue, data)
 	return BoolValue{m}, err
 }
 
@@ -1308,25 +1284,28 @@ func ReadBoolValue(data []byte) (BoolValue, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadBoolValueInto(p *runtime.Payload, data []byte) (BoolValue, error) {
-	m, err := runtime.ReadInto(p, phaserType_BoolValue, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_BoolValue, data)
 	return BoolValue{m}, err
 }
 
 // OpenBoolValue continues writing a payload that holds a BoolValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenBoolValue(mem []byte) (BoolValue, error) {
-	m, err := runtime.Open(phaserType_BoolValue, mem)
+	m, err := phaserimpl.Open(phaserType_BoolValue, mem)
 	return BoolValue{m}, err
 }
 
-// BoolValueOf wraps a message handle of type google.protobuf.BoolValue.
-func BoolValueOf(m runtime.Msg) BoolValue { return BoolValue{m} }
+// BoolValueOf returns the BoolValue that m, the untyped handle of a google.protobuf.BoolValue,
+// refers to.
+func BoolValueOf(m runtime.Msg) BoolValue {
+	return BoolValue{phaserimpl.Static(m, phaserType_BoolValue)}
+}
 
 // PhaserType returns the runtime type of BoolValue.
-func (BoolValue) PhaserType() *runtime.Type { return phaserType_BoolValue }
+func (BoolValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_BoolValue) }
 
-// Msg returns the untyped handle.
-func (x BoolValue) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x BoolValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_BoolValue) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x BoolValue) IsPresent() bool { return x.m.IsPresent() }
@@ -1345,103 +1324,97 @@ func (x BoolValue) Clear() { x.m.Clear(phaserType_BoolValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x BoolValue) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_BoolValue) }
+func (x BoolValue) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_BoolValue)
+}
 
 // BoolValueFromAny returns the BoolValue held by an Any and whether it holds one.
 func BoolValueFromAny(a runtime.Any) (BoolValue, bool) {
-	if !a.Is(phaserType_BoolValue) {
-		return BoolValue{}, false
-	}
-	return BoolValue{a.Value(phaserType_BoolValue)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_BoolValue)
+	return BoolValue{m}, ok
 }
 
 // MutableAnyBoolValue makes an Any hold a new, empty BoolValue and returns it.
-func MutableAnyBoolValue(a runtime.Any) BoolValue { return BoolValue{a.Mutable(phaserType_BoolValue)} }
+func MutableAnyBoolValue(a runtime.Any) BoolValue {
+	return BoolValue{phaserimpl.MutableAny(a, phaserType_BoolValue)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x BoolValue) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_BoolValue) }
+func (x BoolValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x BoolValue) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_BoolValue)
-}
+func (x BoolValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x BoolValue) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_BoolValue)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x BoolValue) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_BoolValue)
-}
+func (x BoolValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x BoolValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_BoolValue) }
+func (x BoolValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x BoolValue) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_BoolValue)
-}
+func (x BoolValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x BoolValue) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_BoolValue)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x BoolValue) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_BoolValue)
-}
+func (x BoolValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x BoolValue) CopyFrom(src BoolValue) bool { return x.m.CopyFrom(phaserType_BoolValue, src.m) }
 
 // Value returns field value (1).
-func (x BoolValue) Value() bool { return x.m.Get8(runtime.Field{Number: 1, Offset: 8}) != 0 }
+func (x BoolValue) Value() bool { return x.m.Get8(phaserimpl.Field{Number: 1, Offset: 8}) != 0 }
 
 // SetValue sets field value (1).
 func (x BoolValue) SetValue(v bool) {
-	x.m.Set8(runtime.Field{Number: 1, Offset: 8}, runtime.BoolByte(v))
+	x.m.Set8(phaserimpl.Field{Number: 1, Offset: 8}, phaserimpl.BoolByte(v))
 }
 
 // HasValue reports the presence of field value (1).
-func (x BoolValue) HasValue() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x BoolValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x BoolValue) ClearValue() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x BoolValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // BoolValueView reads the singular scalar fields of a BoolValue in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type BoolValueView struct{ v runtime.View }
+type BoolValueView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x BoolValue) View() BoolValueView { return BoolValueView{x.m.ViewOf(phaserType_BoolValue)} }
 
 // Value returns field value (1).
-func (v BoolValueView) Value() bool { return v.v.Get8(runtime.Field{Number: 1, Offset: 8}) != 0 }
+func (v BoolValueView) Value() bool { return v.v.Get8(phaserimpl.Field{Number: 1, Offset: 8}) != 0 }
 
 // HasValue reports the presence of field value (1).
-func (v BoolValueView) HasValue() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v BoolValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // BoolValueList is a handle on a repeated field of BoolValue messages.
-type BoolValueList struct{ l runtime.MessageList }
+type BoolValueList struct{ l phaserimpl.MessageList }
 
-// BoolValueListOf wraps an untyped list handle.
-func BoolValueListOf(l runtime.MessageList) BoolValueList { return BoolValueList{l} }
+// BoolValueListOf wraps a list handle, for the generated code of other packages.
+func BoolValueListOf(l phaserimpl.MessageList) BoolValueList { return BoolValueList{l} }
 
 // Len returns the number of elements.
 func (l BoolValueList) Len() int { return l.l.Len() }
@@ -1468,10 +1441,10 @@ func (l BoolValueList) Resize(n int) { l.l.Resize(n) }
 func (l BoolValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l BoolValueList) All() iter.Seq2[int, BoolValue] {
 	return func(yield func(int, BoolValue) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, BoolValue{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, BoolValue{m}) })
 	}
 }
 
@@ -1481,20 +1454,20 @@ var phaserType_StringValue = file_google_protobuf_wrappers_proto.Type("google.pr
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero StringValue reads as the default
 // message and ignores writes.
-type StringValue struct{ m runtime.Msg }
+type StringValue struct{ m phaserimpl.Msg }
 
 // NewStringValue creates a StringValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewStringValue(opts ...runtime.Options) StringValue {
-	return StringValue{runtime.New(phaserType_StringValue, runtime.OptionsOf(opts))}
+	return StringValue{phaserimpl.New(phaserType_StringValue, opts)}
 }
 
 // NewStringValueIn creates a StringValue in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewStringValueIn(mem []byte, opts ...runtime.Options) (StringValue, error) {
-	m, err := runtime.NewIn(phaserType_StringValue, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_StringValue, mem, opts)
 	return StringValue{m}, err
 }
 
@@ -1502,7 +1475,7 @@ func NewStringValueIn(mem []byte, opts ...runtime.Options) (StringValue, error) 
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadStringValue(data []byte) (StringValue, error) {
-	m, err := runtime.Read(phaserType_StringValue, data)
+	m, err := phaserimpl.Read(phaserType_StringValue, data)
 	return StringValue{m}, err
 }
 
@@ -1510,25 +1483,28 @@ func ReadStringValue(data []byte) (StringValue, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadStringValueInto(p *runtime.Payload, data []byte) (StringValue, error) {
-	m, err := runtime.ReadInto(p, phaserType_StringValue, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_StringValue, data)
 	return StringValue{m}, err
 }
 
 // OpenStringValue continues writing a payload that holds a StringValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenStringValue(mem []byte) (StringValue, error) {
-	m, err := runtime.Open(phaserType_StringValue, mem)
+	m, err := phaserimpl.Open(phaserType_StringValue, mem)
 	return StringValue{m}, err
 }
 
-// StringValueOf wraps a message handle of type google.protobuf.StringValue.
-func StringValueOf(m runtime.Msg) StringValue { return StringValue{m} }
+// StringValueOf returns the StringValue that m, the untyped handle of a google.protobuf.StringValue,
+// refers to.
+func StringValueOf(m runtime.Msg) StringValue {
+	return StringValue{phaserimpl.Static(m, phaserType_StringValue)}
+}
 
 // PhaserType returns the runtime type of StringValue.
-func (StringValue) PhaserType() *runtime.Type { return phaserType_StringValue }
+func (StringValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_StringValue) }
 
-// Msg returns the untyped handle.
-func (x StringValue) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x StringValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_StringValue) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x StringValue) IsPresent() bool { return x.m.IsPresent() }
@@ -1547,67 +1523,57 @@ func (x StringValue) Clear() { x.m.Clear(phaserType_StringValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x StringValue) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_StringValue) }
+func (x StringValue) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_StringValue)
+}
 
 // StringValueFromAny returns the StringValue held by an Any and whether it holds one.
 func StringValueFromAny(a runtime.Any) (StringValue, bool) {
-	if !a.Is(phaserType_StringValue) {
-		return StringValue{}, false
-	}
-	return StringValue{a.Value(phaserType_StringValue)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_StringValue)
+	return StringValue{m}, ok
 }
 
 // MutableAnyStringValue makes an Any hold a new, empty StringValue and returns it.
 func MutableAnyStringValue(a runtime.Any) StringValue {
-	return StringValue{a.Mutable(phaserType_StringValue)}
+	return StringValue{phaserimpl.MutableAny(a, phaserType_StringValue)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x StringValue) MarshalProto() ([]byte, error) {
-	return proto1.Marshal(x.m, phaserType_StringValue)
-}
+func (x StringValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x StringValue) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_StringValue)
-}
+func (x StringValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x StringValue) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_StringValue)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x StringValue) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_StringValue)
-}
+func (x StringValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x StringValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_StringValue) }
+func (x StringValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x StringValue) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_StringValue)
-}
+func (x StringValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x StringValue) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_StringValue)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x StringValue) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_StringValue)
-}
+func (x StringValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1617,36 +1583,38 @@ func (x StringValue) CopyFrom(src StringValue) bool {
 
 // Value returns a copy of field value (1).
 func (x StringValue) Value() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // ValueBytes returns without copying field value (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x StringValue) ValueBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
+func (x StringValue) ValueBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetValue sets field value (1).
-func (x StringValue) SetValue(v string) { x.m.SetString(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x StringValue) SetValue(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // SetValueBytes sets from bytes (which may alias the payload) field value (1).
-func (x StringValue) SetValueBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x StringValue) SetValueBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // AllocateValue makes n bytes long and returns them to fill in place: field value (1).
 func (x StringValue) AllocateValue(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasValue reports the presence of field value (1).
-func (x StringValue) HasValue() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
+func (x StringValue) HasValue() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x StringValue) ClearValue() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
+func (x StringValue) ClearValue() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // StringValueList is a handle on a repeated field of StringValue messages.
-type StringValueList struct{ l runtime.MessageList }
+type StringValueList struct{ l phaserimpl.MessageList }
 
-// StringValueListOf wraps an untyped list handle.
-func StringValueListOf(l runtime.MessageList) StringValueList { return StringValueList{l} }
+// StringValueListOf wraps a list handle, for the generated code of other packages.
+func StringValueListOf(l phaserimpl.MessageList) StringValueList { return StringValueList{l} }
 
 // Len returns the number of elements.
 func (l StringValueList) Len() int { return l.l.Len() }
@@ -1673,10 +1641,10 @@ func (l StringValueList) Resize(n int) { l.l.Resize(n) }
 func (l StringValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l StringValueList) All() iter.Seq2[int, StringValue] {
 	return func(yield func(int, StringValue) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, StringValue{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, StringValue{m}) })
 	}
 }
 
@@ -1686,20 +1654,20 @@ var phaserType_BytesValue = file_google_protobuf_wrappers_proto.Type("google.pro
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero BytesValue reads as the default
 // message and ignores writes.
-type BytesValue struct{ m runtime.Msg }
+type BytesValue struct{ m phaserimpl.Msg }
 
 // NewBytesValue creates a BytesValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewBytesValue(opts ...runtime.Options) BytesValue {
-	return BytesValue{runtime.New(phaserType_BytesValue, runtime.OptionsOf(opts))}
+	return BytesValue{phaserimpl.New(phaserType_BytesValue, opts)}
 }
 
 // NewBytesValueIn creates a BytesValue in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewBytesValueIn(mem []byte, opts ...runtime.Options) (BytesValue, error) {
-	m, err := runtime.NewIn(phaserType_BytesValue, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_BytesValue, mem, opts)
 	return BytesValue{m}, err
 }
 
@@ -1707,7 +1675,7 @@ func NewBytesValueIn(mem []byte, opts ...runtime.Options) (BytesValue, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadBytesValue(data []byte) (BytesValue, error) {
-	m, err := runtime.Read(phaserType_BytesValue, data)
+	m, err := phaserimpl.Read(phaserType_BytesValue, data)
 	return BytesValue{m}, err
 }
 
@@ -1715,25 +1683,28 @@ func ReadBytesValue(data []byte) (BytesValue, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadBytesValueInto(p *runtime.Payload, data []byte) (BytesValue, error) {
-	m, err := runtime.ReadInto(p, phaserType_BytesValue, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_BytesValue, data)
 	return BytesValue{m}, err
 }
 
 // OpenBytesValue continues writing a payload that holds a BytesValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenBytesValue(mem []byte) (BytesValue, error) {
-	m, err := runtime.Open(phaserType_BytesValue, mem)
+	m, err := phaserimpl.Open(phaserType_BytesValue, mem)
 	return BytesValue{m}, err
 }
 
-// BytesValueOf wraps a message handle of type google.protobuf.BytesValue.
-func BytesValueOf(m runtime.Msg) BytesValue { return BytesValue{m} }
+// BytesValueOf returns the BytesValue that m, the untyped handle of a google.protobuf.BytesValue,
+// refers to.
+func BytesValueOf(m runtime.Msg) BytesValue {
+	return BytesValue{phaserimpl.Static(m, phaserType_BytesValue)}
+}
 
 // PhaserType returns the runtime type of BytesValue.
-func (BytesValue) PhaserType() *runtime.Type { return phaserType_BytesValue }
+func (BytesValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_BytesValue) }
 
-// Msg returns the untyped handle.
-func (x BytesValue) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x BytesValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_BytesValue) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x BytesValue) IsPresent() bool { return x.m.IsPresent() }
@@ -1752,65 +1723,57 @@ func (x BytesValue) Clear() { x.m.Clear(phaserType_BytesValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x BytesValue) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_BytesValue) }
+func (x BytesValue) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_BytesValue)
+}
 
 // BytesValueFromAny returns the BytesValue held by an Any and whether it holds one.
 func BytesValueFromAny(a runtime.Any) (BytesValue, bool) {
-	if !a.Is(phaserType_BytesValue) {
-		return BytesValue{}, false
-	}
-	return BytesValue{a.Value(phaserType_BytesValue)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_BytesValue)
+	return BytesValue{m}, ok
 }
 
 // MutableAnyBytesValue makes an Any hold a new, empty BytesValue and returns it.
 func MutableAnyBytesValue(a runtime.Any) BytesValue {
-	return BytesValue{a.Mutable(phaserType_BytesValue)}
+	return BytesValue{phaserimpl.MutableAny(a, phaserType_BytesValue)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x BytesValue) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_BytesValue) }
+func (x BytesValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x BytesValue) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_BytesValue)
-}
+func (x BytesValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x BytesValue) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_BytesValue)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x BytesValue) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_BytesValue)
-}
+func (x BytesValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x BytesValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_BytesValue) }
+func (x BytesValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x BytesValue) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_BytesValue)
-}
+func (x BytesValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x BytesValue) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_BytesValue)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x BytesValue) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_BytesValue)
-}
+func (x BytesValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1818,33 +1781,35 @@ func (x BytesValue) CopyFrom(src BytesValue) bool { return x.m.CopyFrom(phaserTy
 
 // Value returns a copy of field value (1).
 func (x BytesValue) Value() []byte {
-	return append([]byte(nil), x.m.StringBytes(runtime.Field{Number: 1, Offset: 8})...)
+	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})...)
 }
 
 // ValueBytes returns without copying field value (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x BytesValue) ValueBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
+func (x BytesValue) ValueBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetValue sets (v may alias the payload) field value (1).
-func (x BytesValue) SetValue(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x BytesValue) SetValue(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // AllocateValue makes n bytes long and returns them to fill in place: field value (1).
 func (x BytesValue) AllocateValue(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasValue reports the presence of field value (1).
-func (x BytesValue) HasValue() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
+func (x BytesValue) HasValue() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearValue clears field value (1).
-func (x BytesValue) ClearValue() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
+func (x BytesValue) ClearValue() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // BytesValueList is a handle on a repeated field of BytesValue messages.
-type BytesValueList struct{ l runtime.MessageList }
+type BytesValueList struct{ l phaserimpl.MessageList }
 
-// BytesValueListOf wraps an untyped list handle.
-func BytesValueListOf(l runtime.MessageList) BytesValueList { return BytesValueList{l} }
+// BytesValueListOf wraps a list handle, for the generated code of other packages.
+func BytesValueListOf(l phaserimpl.MessageList) BytesValueList { return BytesValueList{l} }
 
 // Len returns the number of elements.
 func (l BytesValueList) Len() int { return l.l.Len() }
@@ -1871,9 +1836,9 @@ func (l BytesValueList) Resize(n int) { l.l.Resize(n) }
 func (l BytesValueList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l BytesValueList) All() iter.Seq2[int, BytesValue] {
 	return func(yield func(int, BytesValue) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, BytesValue{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, BytesValue{m}) })
 	}
 }

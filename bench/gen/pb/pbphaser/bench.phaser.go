@@ -9,17 +9,25 @@
 package pbphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
 	timestamppbphaser "github.com/phaser-go/phaser/types/known/timestamppbphaser"
-	proto "google.golang.org/protobuf/proto"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_bench_proto is the file's descriptor, registered with the runtime.
-var file_bench_proto = runtime.RegisterFile([]byte(file_bench_protoDesc))
+var file_bench_proto = phaserimpl.RegisterFile([]byte(file_bench_protoDesc))
 
 const file_bench_protoDesc = "" +
 	"\n\vbench.proto\x12\x05bench\x1a\x1fgoogle/protobuf/timestamp.proto\x1a\x14phaser/op" +
@@ -52,26 +60,31 @@ const file_bench_protoDesc = "" +
 	" \x03(\v2\f.bench.PointR\x06points:\x11\x8a\xb5\x18\r\n\vbench/CloudB*Z(github.com/phas" +
 	"er-go/phaser/bench/gen/pbb\x06proto3"
 
+// The types of the messages of other packages that fields refer to.
+var (
+	phaserType_timestamppbphaser_Timestamp = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
+)
+
 var phaserType_SmallStruct = file_bench_proto.Type("bench.SmallStruct")
 
 // SmallStruct is a handle on a bench.SmallStruct message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero SmallStruct reads as the default
 // message and ignores writes.
-type SmallStruct struct{ m runtime.Msg }
+type SmallStruct struct{ m phaserimpl.Msg }
 
 // NewSmallStruct creates a SmallStruct in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewSmallStruct(opts ...runtime.Options) SmallStruct {
-	return SmallStruct{runtime.New(phaserType_SmallStruct, runtime.OptionsOf(opts))}
+	return SmallStruct{phaserimpl.New(phaserType_SmallStruct, opts)}
 }
 
 // NewSmallStructIn creates a SmallStruct in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewSmallStructIn(mem []byte, opts ...runtime.Options) (SmallStruct, error) {
-	m, err := runtime.NewIn(phaserType_SmallStruct, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_SmallStruct, mem, opts)
 	return SmallStruct{m}, err
 }
 
@@ -79,7 +92,7 @@ func NewSmallStructIn(mem []byte, opts ...runtime.Options) (SmallStruct, error) 
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadSmallStruct(data []byte) (SmallStruct, error) {
-	m, err := runtime.Read(phaserType_SmallStruct, data)
+	m, err := phaserimpl.Read(phaserType_SmallStruct, data)
 	return SmallStruct{m}, err
 }
 
@@ -87,25 +100,28 @@ func ReadSmallStruct(data []byte) (SmallStruct, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadSmallStructInto(p *runtime.Payload, data []byte) (SmallStruct, error) {
-	m, err := runtime.ReadInto(p, phaserType_SmallStruct, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_SmallStruct, data)
 	return SmallStruct{m}, err
 }
 
 // OpenSmallStruct continues writing a payload that holds a SmallStruct (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenSmallStruct(mem []byte) (SmallStruct, error) {
-	m, err := runtime.Open(phaserType_SmallStruct, mem)
+	m, err := phaserimpl.Open(phaserType_SmallStruct, mem)
 	return SmallStruct{m}, err
 }
 
-// SmallStructOf wraps a message handle of type bench.SmallStruct.
-func SmallStructOf(m runtime.Msg) SmallStruct { return SmallStruct{m} }
+// SmallStructOf returns the SmallStruct that m, the untyped handle of a bench.SmallStruct,
+// refers to.
+func SmallStructOf(m runtime.Msg) SmallStruct {
+	return SmallStruct{phaserimpl.Static(m, phaserType_SmallStruct)}
+}
 
 // PhaserType returns the runtime type of SmallStruct.
-func (SmallStruct) PhaserType() *runtime.Type { return phaserType_SmallStruct }
+func (SmallStruct) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_SmallStruct) }
 
-// Msg returns the untyped handle.
-func (x SmallStruct) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x SmallStruct) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_SmallStruct) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x SmallStruct) IsPresent() bool { return x.m.IsPresent() }
@@ -124,67 +140,57 @@ func (x SmallStruct) Clear() { x.m.Clear(phaserType_SmallStruct) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x SmallStruct) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_SmallStruct) }
+func (x SmallStruct) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_SmallStruct)
+}
 
 // SmallStructFromAny returns the SmallStruct held by an Any and whether it holds one.
 func SmallStructFromAny(a runtime.Any) (SmallStruct, bool) {
-	if !a.Is(phaserType_SmallStruct) {
-		return SmallStruct{}, false
-	}
-	return SmallStruct{a.Value(phaserType_SmallStruct)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_SmallStruct)
+	return SmallStruct{m}, ok
 }
 
 // MutableAnySmallStruct makes an Any hold a new, empty SmallStruct and returns it.
 func MutableAnySmallStruct(a runtime.Any) SmallStruct {
-	return SmallStruct{a.Mutable(phaserType_SmallStruct)}
+	return SmallStruct{phaserimpl.MutableAny(a, phaserType_SmallStruct)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x SmallStruct) MarshalProto() ([]byte, error) {
-	return proto1.Marshal(x.m, phaserType_SmallStruct)
-}
+func (x SmallStruct) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x SmallStruct) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_SmallStruct)
-}
+func (x SmallStruct) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x SmallStruct) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_SmallStruct)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x SmallStruct) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_SmallStruct)
-}
+func (x SmallStruct) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x SmallStruct) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_SmallStruct) }
+func (x SmallStruct) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x SmallStruct) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_SmallStruct)
-}
+func (x SmallStruct) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x SmallStruct) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_SmallStruct)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x SmallStruct) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_SmallStruct)
-}
+func (x SmallStruct) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -194,123 +200,135 @@ func (x SmallStruct) CopyFrom(src SmallStruct) bool {
 
 // Name returns a copy of field name (1).
 func (x SmallStruct) Name() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // NameBytes returns without copying field name (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x SmallStruct) NameBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
+func (x SmallStruct) NameBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetName sets field name (1).
-func (x SmallStruct) SetName(v string) { x.m.SetString(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x SmallStruct) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (1).
-func (x SmallStruct) SetNameBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x SmallStruct) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (1).
 func (x SmallStruct) AllocateName(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasName reports the presence of field name (1).
-func (x SmallStruct) HasName() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
+func (x SmallStruct) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearName clears field name (1).
-func (x SmallStruct) ClearName() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
+func (x SmallStruct) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // BirthDay returns field birth_day (2).
-func (x SmallStruct) BirthDay() int64 { return int64(x.m.Get64(runtime.Field{Number: 2, Offset: 16})) }
+func (x SmallStruct) BirthDay() int64 {
+	return int64(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16}))
+}
 
 // SetBirthDay sets field birth_day (2).
-func (x SmallStruct) SetBirthDay(v int64) { x.m.Set64(runtime.Field{Number: 2, Offset: 16}, uint64(v)) }
+func (x SmallStruct) SetBirthDay(v int64) {
+	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16}, uint64(v))
+}
 
 // HasBirthDay reports the presence of field birth_day (2).
-func (x SmallStruct) HasBirthDay() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16}) }
+func (x SmallStruct) HasBirthDay() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16}) }
 
 // ClearBirthDay clears field birth_day (2).
-func (x SmallStruct) ClearBirthDay() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16}) }
+func (x SmallStruct) ClearBirthDay() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16}) }
 
 // Phone returns a copy of field phone (3).
 func (x SmallStruct) Phone() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 3, Offset: 24}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 24}))
 }
 
 // PhoneBytes returns without copying field phone (3).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x SmallStruct) PhoneBytes() []byte {
-	return x.m.StringBytes(runtime.Field{Number: 3, Offset: 24})
+	return x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 24})
 }
 
 // SetPhone sets field phone (3).
-func (x SmallStruct) SetPhone(v string) { x.m.SetString(runtime.Field{Number: 3, Offset: 24}, v) }
+func (x SmallStruct) SetPhone(v string) { x.m.SetString(phaserimpl.Field{Number: 3, Offset: 24}, v) }
 
 // SetPhoneBytes sets from bytes (which may alias the payload) field phone (3).
-func (x SmallStruct) SetPhoneBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 3, Offset: 24}, v) }
+func (x SmallStruct) SetPhoneBytes(v []byte) {
+	x.m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
+}
 
 // AllocatePhone makes n bytes long and returns them to fill in place: field phone (3).
 func (x SmallStruct) AllocatePhone(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 3, Offset: 24}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 3, Offset: 24}, n)
 }
 
 // HasPhone reports the presence of field phone (3).
-func (x SmallStruct) HasPhone() bool { return x.m.HasString(runtime.Field{Number: 3, Offset: 24}) }
+func (x SmallStruct) HasPhone() bool { return x.m.HasString(phaserimpl.Field{Number: 3, Offset: 24}) }
 
 // ClearPhone clears field phone (3).
-func (x SmallStruct) ClearPhone() { x.m.ClearString(runtime.Field{Number: 3, Offset: 24}) }
+func (x SmallStruct) ClearPhone() { x.m.ClearString(phaserimpl.Field{Number: 3, Offset: 24}) }
 
 // Siblings returns field siblings (4).
 func (x SmallStruct) Siblings() int32 {
-	return int32(x.m.Get32(runtime.Field{Number: 4, Offset: 28, ID: 1}))
+	return int32(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}))
 }
 
 // SetSiblings sets field siblings (4).
 func (x SmallStruct) SetSiblings(v int32) {
-	x.m.Set32(runtime.Field{Number: 4, Offset: 28, ID: 1}, uint32(v))
+	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}, uint32(v))
 }
 
 // HasSiblings reports the presence of field siblings (4).
-func (x SmallStruct) HasSiblings() bool { return x.m.Has(runtime.Field{Number: 4, Offset: 28, ID: 1}) }
+func (x SmallStruct) HasSiblings() bool {
+	return x.m.Has(phaserimpl.Field{Number: 4, Offset: 28, ID: 1})
+}
 
 // ClearSiblings clears field siblings (4).
-func (x SmallStruct) ClearSiblings() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 28, ID: 1}) }
+func (x SmallStruct) ClearSiblings() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}) }
 
 // Spouse returns field spouse (5).
-func (x SmallStruct) Spouse() bool { return x.m.Get8(runtime.Field{Number: 5, Offset: 32, ID: 2}) != 0 }
+func (x SmallStruct) Spouse() bool {
+	return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) != 0
+}
 
 // SetSpouse sets field spouse (5).
 func (x SmallStruct) SetSpouse(v bool) {
-	x.m.Set8(runtime.Field{Number: 5, Offset: 32, ID: 2}, runtime.BoolByte(v))
+	x.m.Set8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}, phaserimpl.BoolByte(v))
 }
 
 // HasSpouse reports the presence of field spouse (5).
-func (x SmallStruct) HasSpouse() bool { return x.m.Has(runtime.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x SmallStruct) HasSpouse() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
 
 // ClearSpouse clears field spouse (5).
-func (x SmallStruct) ClearSpouse() { x.m.ClearScalar(runtime.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x SmallStruct) ClearSpouse() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
 
 // Money returns field money (6).
 func (x SmallStruct) Money() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 6, Offset: 40, ID: 3}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}))
 }
 
 // SetMoney sets field money (6).
 func (x SmallStruct) SetMoney(v float64) {
-	x.m.Set64(runtime.Field{Number: 6, Offset: 40, ID: 3}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}, math.Float64bits(v))
 }
 
 // HasMoney reports the presence of field money (6).
-func (x SmallStruct) HasMoney() bool { return x.m.Has(runtime.Field{Number: 6, Offset: 40, ID: 3}) }
+func (x SmallStruct) HasMoney() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}) }
 
 // ClearMoney clears field money (6).
-func (x SmallStruct) ClearMoney() { x.m.ClearScalar(runtime.Field{Number: 6, Offset: 40, ID: 3}) }
+func (x SmallStruct) ClearMoney() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}) }
 
 // SmallStructView reads the singular scalar fields of a SmallStruct in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type SmallStructView struct{ v runtime.View }
+type SmallStructView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -320,45 +338,47 @@ func (x SmallStruct) View() SmallStructView {
 
 // BirthDay returns field birth_day (2).
 func (v SmallStructView) BirthDay() int64 {
-	return int64(v.v.Get64(runtime.Field{Number: 2, Offset: 16}))
+	return int64(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16}))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
-func (v SmallStructView) HasBirthDay() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16}) }
+func (v SmallStructView) HasBirthDay() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16}) }
 
 // Siblings returns field siblings (4).
 func (v SmallStructView) Siblings() int32 {
-	return int32(v.v.Get32(runtime.Field{Number: 4, Offset: 28, ID: 1}))
+	return int32(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (v SmallStructView) HasSiblings() bool {
-	return v.v.Has(runtime.Field{Number: 4, Offset: 28, ID: 1})
+	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 28, ID: 1})
 }
 
 // Spouse returns field spouse (5).
 func (v SmallStructView) Spouse() bool {
-	return v.v.Get8(runtime.Field{Number: 5, Offset: 32, ID: 2}) != 0
+	return v.v.Get8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) != 0
 }
 
 // HasSpouse reports the presence of field spouse (5).
 func (v SmallStructView) HasSpouse() bool {
-	return v.v.Has(runtime.Field{Number: 5, Offset: 32, ID: 2})
+	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2})
 }
 
 // Money returns field money (6).
 func (v SmallStructView) Money() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 6, Offset: 40, ID: 3}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}))
 }
 
 // HasMoney reports the presence of field money (6).
-func (v SmallStructView) HasMoney() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 40, ID: 3}) }
+func (v SmallStructView) HasMoney() bool {
+	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 40, ID: 3})
+}
 
 // SmallStructList is a handle on a repeated field of SmallStruct messages.
-type SmallStructList struct{ l runtime.MessageList }
+type SmallStructList struct{ l phaserimpl.MessageList }
 
-// SmallStructListOf wraps an untyped list handle.
-func SmallStructListOf(l runtime.MessageList) SmallStructList { return SmallStructList{l} }
+// SmallStructListOf wraps a list handle, for the generated code of other packages.
+func SmallStructListOf(l phaserimpl.MessageList) SmallStructList { return SmallStructList{l} }
 
 // Len returns the number of elements.
 func (l SmallStructList) Len() int { return l.l.Len() }
@@ -385,10 +405,10 @@ func (l SmallStructList) Resize(n int) { l.l.Resize(n) }
 func (l SmallStructList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l SmallStructList) All() iter.Seq2[int, SmallStruct] {
 	return func(yield func(int, SmallStruct) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, SmallStruct{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, SmallStruct{m}) })
 	}
 }
 
@@ -398,20 +418,20 @@ var phaserType_Header = file_bench_proto.Type("bench.Header")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Header reads as the default
 // message and ignores writes.
-type Header struct{ m runtime.Msg }
+type Header struct{ m phaserimpl.Msg }
 
 // NewHeader creates a Header in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewHeader(opts ...runtime.Options) Header {
-	return Header{runtime.New(phaserType_Header, runtime.OptionsOf(opts))}
+	return Header{phaserimpl.New(phaserType_Header, opts)}
 }
 
 // NewHeaderIn creates a Header in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewHeaderIn(mem []byte, opts ...runtime.Options) (Header, error) {
-	m, err := runtime.NewIn(phaserType_Header, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Header, mem, opts)
 	return Header{m}, err
 }
 
@@ -419,7 +439,7 @@ func NewHeaderIn(mem []byte, opts ...runtime.Options) (Header, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadHeader(data []byte) (Header, error) {
-	m, err := runtime.Read(phaserType_Header, data)
+	m, err := phaserimpl.Read(phaserType_Header, data)
 	return Header{m}, err
 }
 
@@ -427,25 +447,26 @@ func ReadHeader(data []byte) (Header, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadHeaderInto(p *runtime.Payload, data []byte) (Header, error) {
-	m, err := runtime.ReadInto(p, phaserType_Header, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Header, data)
 	return Header{m}, err
 }
 
 // OpenHeader continues writing a payload that holds a Header (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenHeader(mem []byte) (Header, error) {
-	m, err := runtime.Open(phaserType_Header, mem)
+	m, err := phaserimpl.Open(phaserType_Header, mem)
 	return Header{m}, err
 }
 
-// HeaderOf wraps a message handle of type bench.Header.
-func HeaderOf(m runtime.Msg) Header { return Header{m} }
+// HeaderOf returns the Header that m, the untyped handle of a bench.Header,
+// refers to.
+func HeaderOf(m runtime.Msg) Header { return Header{phaserimpl.Static(m, phaserType_Header)} }
 
 // PhaserType returns the runtime type of Header.
-func (Header) PhaserType() *runtime.Type { return phaserType_Header }
+func (Header) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Header) }
 
-// Msg returns the untyped handle.
-func (x Header) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Header) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Header) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Header) IsPresent() bool { return x.m.IsPresent() }
@@ -464,142 +485,140 @@ func (x Header) Clear() { x.m.Clear(phaserType_Header) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Header) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Header) }
+func (x Header) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Header) }
 
 // HeaderFromAny returns the Header held by an Any and whether it holds one.
 func HeaderFromAny(a runtime.Any) (Header, bool) {
-	if !a.Is(phaserType_Header) {
-		return Header{}, false
-	}
-	return Header{a.Value(phaserType_Header)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Header)
+	return Header{m}, ok
 }
 
 // MutableAnyHeader makes an Any hold a new, empty Header and returns it.
-func MutableAnyHeader(a runtime.Any) Header { return Header{a.Mutable(phaserType_Header)} }
+func MutableAnyHeader(a runtime.Any) Header {
+	return Header{phaserimpl.MutableAny(a, phaserType_Header)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Header) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Header) }
+func (x Header) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Header) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Header)
-}
+func (x Header) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Header) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Header)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Header) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Header)
-}
+func (x Header) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Header) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Header) }
+func (x Header) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Header) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Header) }
+func (x Header) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Header) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Header)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Header) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Header) }
+func (x Header) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Header) CopyFrom(src Header) bool { return x.m.CopyFrom(phaserType_Header, src.m) }
 
 // Seq returns field seq (1).
-func (x Header) Seq() uint32 { return x.m.Get32(runtime.Field{Number: 1, Offset: 8}) }
+func (x Header) Seq() uint32 { return x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // SetSeq sets field seq (1).
-func (x Header) SetSeq(v uint32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x Header) SetSeq(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // HasSeq reports the presence of field seq (1).
-func (x Header) HasSeq() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Header) HasSeq() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearSeq clears field seq (1).
-func (x Header) ClearSeq() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Header) ClearSeq() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Stamp returns (a default message if absent) field stamp (2).
 func (x Header) Stamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(x.m.Message(runtime.Field{Number: 2, Offset: 12}, timestamppbphaser.Timestamp{}.PhaserType()))
+	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableStamp returns, creating it if absent, field stamp (2).
 func (x Header) MutableStamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(x.m.MutableMessage(runtime.Field{Number: 2, Offset: 12}, timestamppbphaser.Timestamp{}.PhaserType()))
+	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasStamp reports the presence of field stamp (2).
-func (x Header) HasStamp() bool { return x.m.HasMessage(runtime.Field{Number: 2, Offset: 12}) }
+func (x Header) HasStamp() bool { return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearStamp clears and frees field stamp (2).
 func (x Header) ClearStamp() {
-	x.m.ClearMessage(runtime.Field{Number: 2, Offset: 12}, timestamppbphaser.Timestamp{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // FrameId returns a copy of field frame_id (3).
 func (x Header) FrameId() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 3, Offset: 16}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 16}))
 }
 
 // FrameIdBytes returns without copying field frame_id (3).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Header) FrameIdBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 3, Offset: 16}) }
+func (x Header) FrameIdBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 16})
+}
 
 // SetFrameId sets field frame_id (3).
-func (x Header) SetFrameId(v string) { x.m.SetString(runtime.Field{Number: 3, Offset: 16}, v) }
+func (x Header) SetFrameId(v string) { x.m.SetString(phaserimpl.Field{Number: 3, Offset: 16}, v) }
 
 // SetFrameIdBytes sets from bytes (which may alias the payload) field frame_id (3).
-func (x Header) SetFrameIdBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 3, Offset: 16}, v) }
+func (x Header) SetFrameIdBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 3, Offset: 16}, v) }
 
 // AllocateFrameId makes n bytes long and returns them to fill in place: field frame_id (3).
 func (x Header) AllocateFrameId(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 3, Offset: 16}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 3, Offset: 16}, n)
 }
 
 // HasFrameId reports the presence of field frame_id (3).
-func (x Header) HasFrameId() bool { return x.m.HasString(runtime.Field{Number: 3, Offset: 16}) }
+func (x Header) HasFrameId() bool { return x.m.HasString(phaserimpl.Field{Number: 3, Offset: 16}) }
 
 // ClearFrameId clears field frame_id (3).
-func (x Header) ClearFrameId() { x.m.ClearString(runtime.Field{Number: 3, Offset: 16}) }
+func (x Header) ClearFrameId() { x.m.ClearString(phaserimpl.Field{Number: 3, Offset: 16}) }
 
 // HeaderView reads the singular scalar fields of a Header in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type HeaderView struct{ v runtime.View }
+type HeaderView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Header) View() HeaderView { return HeaderView{x.m.ViewOf(phaserType_Header)} }
 
 // Seq returns field seq (1).
-func (v HeaderView) Seq() uint32 { return v.v.Get32(runtime.Field{Number: 1, Offset: 8}) }
+func (v HeaderView) Seq() uint32 { return v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // HasSeq reports the presence of field seq (1).
-func (v HeaderView) HasSeq() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v HeaderView) HasSeq() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // HeaderList is a handle on a repeated field of Header messages.
-type HeaderList struct{ l runtime.MessageList }
+type HeaderList struct{ l phaserimpl.MessageList }
 
-// HeaderListOf wraps an untyped list handle.
-func HeaderListOf(l runtime.MessageList) HeaderList { return HeaderList{l} }
+// HeaderListOf wraps a list handle, for the generated code of other packages.
+func HeaderListOf(l phaserimpl.MessageList) HeaderList { return HeaderList{l} }
 
 // Len returns the number of elements.
 func (l HeaderList) Len() int { return l.l.Len() }
@@ -626,10 +645,10 @@ func (l HeaderList) Resize(n int) { l.l.Resize(n) }
 func (l HeaderList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l HeaderList) All() iter.Seq2[int, Header] {
 	return func(yield func(int, Header) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Header{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Header{m}) })
 	}
 }
 
@@ -639,20 +658,20 @@ var phaserType_Quaternion = file_bench_proto.Type("bench.Quaternion")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Quaternion reads as the default
 // message and ignores writes.
-type Quaternion struct{ m runtime.Msg }
+type Quaternion struct{ m phaserimpl.Msg }
 
 // NewQuaternion creates a Quaternion in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewQuaternion(opts ...runtime.Options) Quaternion {
-	return Quaternion{runtime.New(phaserType_Quaternion, runtime.OptionsOf(opts))}
+	return Quaternion{phaserimpl.New(phaserType_Quaternion, opts)}
 }
 
 // NewQuaternionIn creates a Quaternion in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
-	m, err := runtime.NewIn(phaserType_Quaternion, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Quaternion, mem, opts)
 	return Quaternion{m}, err
 }
 
@@ -660,7 +679,7 @@ func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadQuaternion(data []byte) (Quaternion, error) {
-	m, err := runtime.Read(phaserType_Quaternion, data)
+	m, err := phaserimpl.Read(phaserType_Quaternion, data)
 	return Quaternion{m}, err
 }
 
@@ -668,25 +687,28 @@ func ReadQuaternion(data []byte) (Quaternion, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadQuaternionInto(p *runtime.Payload, data []byte) (Quaternion, error) {
-	m, err := runtime.ReadInto(p, phaserType_Quaternion, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Quaternion, data)
 	return Quaternion{m}, err
 }
 
 // OpenQuaternion continues writing a payload that holds a Quaternion (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenQuaternion(mem []byte) (Quaternion, error) {
-	m, err := runtime.Open(phaserType_Quaternion, mem)
+	m, err := phaserimpl.Open(phaserType_Quaternion, mem)
 	return Quaternion{m}, err
 }
 
-// QuaternionOf wraps a message handle of type bench.Quaternion.
-func QuaternionOf(m runtime.Msg) Quaternion { return Quaternion{m} }
+// QuaternionOf returns the Quaternion that m, the untyped handle of a bench.Quaternion,
+// refers to.
+func QuaternionOf(m runtime.Msg) Quaternion {
+	return Quaternion{phaserimpl.Static(m, phaserType_Quaternion)}
+}
 
 // PhaserType returns the runtime type of Quaternion.
-func (Quaternion) PhaserType() *runtime.Type { return phaserType_Quaternion }
+func (Quaternion) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Quaternion) }
 
-// Msg returns the untyped handle.
-func (x Quaternion) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Quaternion) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Quaternion) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Quaternion) IsPresent() bool { return x.m.IsPresent() }
@@ -705,65 +727,57 @@ func (x Quaternion) Clear() { x.m.Clear(phaserType_Quaternion) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Quaternion) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Quaternion) }
+func (x Quaternion) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_Quaternion)
+}
 
 // QuaternionFromAny returns the Quaternion held by an Any and whether it holds one.
 func QuaternionFromAny(a runtime.Any) (Quaternion, bool) {
-	if !a.Is(phaserType_Quaternion) {
-		return Quaternion{}, false
-	}
-	return Quaternion{a.Value(phaserType_Quaternion)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Quaternion)
+	return Quaternion{m}, ok
 }
 
 // MutableAnyQuaternion makes an Any hold a new, empty Quaternion and returns it.
 func MutableAnyQuaternion(a runtime.Any) Quaternion {
-	return Quaternion{a.Mutable(phaserType_Quaternion)}
+	return Quaternion{phaserimpl.MutableAny(a, phaserType_Quaternion)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Quaternion) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Quaternion) }
+func (x Quaternion) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Quaternion) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Quaternion)
-}
+func (x Quaternion) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Quaternion) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Quaternion)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Quaternion) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Quaternion)
-}
+func (x Quaternion) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Quaternion) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Quaternion) }
+func (x Quaternion) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Quaternion) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Quaternion)
-}
+func (x Quaternion) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Quaternion) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Quaternion)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Quaternion) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_Quaternion)
-}
+func (x Quaternion) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -771,73 +785,73 @@ func (x Quaternion) CopyFrom(src Quaternion) bool { return x.m.CopyFrom(phaserTy
 
 // X returns field x (1).
 func (x Quaternion) X() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetX sets field x (1).
 func (x Quaternion) SetX(v float64) {
-	x.m.Set64(runtime.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Quaternion) HasX() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Quaternion) ClearX() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // SetY sets field y (2).
 func (x Quaternion) SetY(v float64) {
-	x.m.Set64(runtime.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Quaternion) HasY() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Quaternion) ClearY() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // SetZ sets field z (3).
 func (x Quaternion) SetZ(v float64) {
-	x.m.Set64(runtime.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Quaternion) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Quaternion) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 4, Offset: 32, ID: 3}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}))
 }
 
 // SetW sets field w (4).
 func (x Quaternion) SetW(v float64) {
-	x.m.Set64(runtime.Field{Number: 4, Offset: 32, ID: 3}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}, math.Float64bits(v))
 }
 
 // HasW reports the presence of field w (4).
-func (x Quaternion) HasW() bool { return x.m.Has(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) HasW() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // ClearW clears field w (4).
-func (x Quaternion) ClearW() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) ClearW() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // QuaternionView reads the singular scalar fields of a Quaternion in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type QuaternionView struct{ v runtime.View }
+type QuaternionView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -845,41 +859,41 @@ func (x Quaternion) View() QuaternionView { return QuaternionView{x.m.ViewOf(pha
 
 // X returns field x (1).
 func (v QuaternionView) X() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // HasX reports the presence of field x (1).
-func (v QuaternionView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v QuaternionView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (v QuaternionView) Y() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // HasY reports the presence of field y (2).
-func (v QuaternionView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v QuaternionView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (v QuaternionView) Z() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v QuaternionView) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v QuaternionView) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // W returns field w (4).
 func (v QuaternionView) W() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 4, Offset: 32, ID: 3}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}))
 }
 
 // HasW reports the presence of field w (4).
-func (v QuaternionView) HasW() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
+func (v QuaternionView) HasW() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
-type QuaternionList struct{ l runtime.MessageList }
+type QuaternionList struct{ l phaserimpl.MessageList }
 
-// QuaternionListOf wraps an untyped list handle.
-func QuaternionListOf(l runtime.MessageList) QuaternionList { return QuaternionList{l} }
+// QuaternionListOf wraps a list handle, for the generated code of other packages.
+func QuaternionListOf(l phaserimpl.MessageList) QuaternionList { return QuaternionList{l} }
 
 // Len returns the number of elements.
 func (l QuaternionList) Len() int { return l.l.Len() }
@@ -906,10 +920,10 @@ func (l QuaternionList) Resize(n int) { l.l.Resize(n) }
 func (l QuaternionList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 	return func(yield func(int, Quaternion) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Quaternion{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Quaternion{m}) })
 	}
 }
 
@@ -919,20 +933,20 @@ var phaserType_Vector3 = file_bench_proto.Type("bench.Vector3")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Vector3 reads as the default
 // message and ignores writes.
-type Vector3 struct{ m runtime.Msg }
+type Vector3 struct{ m phaserimpl.Msg }
 
 // NewVector3 creates a Vector3 in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewVector3(opts ...runtime.Options) Vector3 {
-	return Vector3{runtime.New(phaserType_Vector3, runtime.OptionsOf(opts))}
+	return Vector3{phaserimpl.New(phaserType_Vector3, opts)}
 }
 
 // NewVector3In creates a Vector3 in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewVector3In(mem []byte, opts ...runtime.Options) (Vector3, error) {
-	m, err := runtime.NewIn(phaserType_Vector3, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Vector3, mem, opts)
 	return Vector3{m}, err
 }
 
@@ -940,7 +954,7 @@ func NewVector3In(mem []byte, opts ...runtime.Options) (Vector3, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadVector3(data []byte) (Vector3, error) {
-	m, err := runtime.Read(phaserType_Vector3, data)
+	m, err := phaserimpl.Read(phaserType_Vector3, data)
 	return Vector3{m}, err
 }
 
@@ -948,25 +962,26 @@ func ReadVector3(data []byte) (Vector3, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadVector3Into(p *runtime.Payload, data []byte) (Vector3, error) {
-	m, err := runtime.ReadInto(p, phaserType_Vector3, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Vector3, data)
 	return Vector3{m}, err
 }
 
 // OpenVector3 continues writing a payload that holds a Vector3 (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenVector3(mem []byte) (Vector3, error) {
-	m, err := runtime.Open(phaserType_Vector3, mem)
+	m, err := phaserimpl.Open(phaserType_Vector3, mem)
 	return Vector3{m}, err
 }
 
-// Vector3Of wraps a message handle of type bench.Vector3.
-func Vector3Of(m runtime.Msg) Vector3 { return Vector3{m} }
+// Vector3Of returns the Vector3 that m, the untyped handle of a bench.Vector3,
+// refers to.
+func Vector3Of(m runtime.Msg) Vector3 { return Vector3{phaserimpl.Static(m, phaserType_Vector3)} }
 
 // PhaserType returns the runtime type of Vector3.
-func (Vector3) PhaserType() *runtime.Type { return phaserType_Vector3 }
+func (Vector3) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Vector3) }
 
-// Msg returns the untyped handle.
-func (x Vector3) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Vector3) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Vector3) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Vector3) IsPresent() bool { return x.m.IsPresent() }
@@ -985,61 +1000,55 @@ func (x Vector3) Clear() { x.m.Clear(phaserType_Vector3) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Vector3) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Vector3) }
+func (x Vector3) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Vector3) }
 
 // Vector3FromAny returns the Vector3 held by an Any and whether it holds one.
 func Vector3FromAny(a runtime.Any) (Vector3, bool) {
-	if !a.Is(phaserType_Vector3) {
-		return Vector3{}, false
-	}
-	return Vector3{a.Value(phaserType_Vector3)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Vector3)
+	return Vector3{m}, ok
 }
 
 // MutableAnyVector3 makes an Any hold a new, empty Vector3 and returns it.
-func MutableAnyVector3(a runtime.Any) Vector3 { return Vector3{a.Mutable(phaserType_Vector3)} }
+func MutableAnyVector3(a runtime.Any) Vector3 {
+	return Vector3{phaserimpl.MutableAny(a, phaserType_Vector3)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Vector3) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Vector3) }
+func (x Vector3) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Vector3) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Vector3)
-}
+func (x Vector3) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Vector3) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Vector3)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Vector3) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Vector3)
-}
+func (x Vector3) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Vector3) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Vector3) }
+func (x Vector3) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Vector3) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Vector3)
-}
+func (x Vector3) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Vector3) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Vector3)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Vector3) }
+func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1047,55 +1056,57 @@ func (x Vector3) CopyFrom(src Vector3) bool { return x.m.CopyFrom(phaserType_Vec
 
 // X returns field x (1).
 func (x Vector3) X() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetX sets field x (1).
-func (x Vector3) SetX(v float64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, math.Float64bits(v)) }
+func (x Vector3) SetX(v float64) {
+	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+}
 
 // HasX reports the presence of field x (1).
-func (x Vector3) HasX() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Vector3) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Vector3) ClearX() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Vector3) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // SetY sets field y (2).
 func (x Vector3) SetY(v float64) {
-	x.m.Set64(runtime.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Vector3) HasY() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Vector3) ClearY() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // SetZ sets field z (3).
 func (x Vector3) SetZ(v float64) {
-	x.m.Set64(runtime.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Vector3) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Vector3) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // Vector3View reads the singular scalar fields of a Vector3 in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Vector3View struct{ v runtime.View }
+type Vector3View struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -1103,33 +1114,33 @@ func (x Vector3) View() Vector3View { return Vector3View{x.m.ViewOf(phaserType_V
 
 // X returns field x (1).
 func (v Vector3View) X() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // HasX reports the presence of field x (1).
-func (v Vector3View) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v Vector3View) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (v Vector3View) Y() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // HasY reports the presence of field y (2).
-func (v Vector3View) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v Vector3View) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (v Vector3View) Z() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v Vector3View) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v Vector3View) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
-type Vector3List struct{ l runtime.MessageList }
+type Vector3List struct{ l phaserimpl.MessageList }
 
-// Vector3ListOf wraps an untyped list handle.
-func Vector3ListOf(l runtime.MessageList) Vector3List { return Vector3List{l} }
+// Vector3ListOf wraps a list handle, for the generated code of other packages.
+func Vector3ListOf(l phaserimpl.MessageList) Vector3List { return Vector3List{l} }
 
 // Len returns the number of elements.
 func (l Vector3List) Len() int { return l.l.Len() }
@@ -1156,10 +1167,10 @@ func (l Vector3List) Resize(n int) { l.l.Resize(n) }
 func (l Vector3List) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
 	return func(yield func(int, Vector3) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Vector3{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Vector3{m}) })
 	}
 }
 
@@ -1169,20 +1180,20 @@ var phaserType_Imu = file_bench_proto.Type("bench.Imu")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Imu reads as the default
 // message and ignores writes.
-type Imu struct{ m runtime.Msg }
+type Imu struct{ m phaserimpl.Msg }
 
 // NewImu creates a Imu in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewImu(opts ...runtime.Options) Imu {
-	return Imu{runtime.New(phaserType_Imu, runtime.OptionsOf(opts))}
+	return Imu{phaserimpl.New(phaserType_Imu, opts)}
 }
 
 // NewImuIn creates a Imu in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
-	m, err := runtime.NewIn(phaserType_Imu, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Imu, mem, opts)
 	return Imu{m}, err
 }
 
@@ -1190,7 +1201,7 @@ func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadImu(data []byte) (Imu, error) {
-	m, err := runtime.Read(phaserType_Imu, data)
+	m, err := phaserimpl.Read(phaserType_Imu, data)
 	return Imu{m}, err
 }
 
@@ -1198,25 +1209,26 @@ func ReadImu(data []byte) (Imu, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadImuInto(p *runtime.Payload, data []byte) (Imu, error) {
-	m, err := runtime.ReadInto(p, phaserType_Imu, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Imu, data)
 	return Imu{m}, err
 }
 
 // OpenImu continues writing a payload that holds a Imu (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenImu(mem []byte) (Imu, error) {
-	m, err := runtime.Open(phaserType_Imu, mem)
+	m, err := phaserimpl.Open(phaserType_Imu, mem)
 	return Imu{m}, err
 }
 
-// ImuOf wraps a message handle of type bench.Imu.
-func ImuOf(m runtime.Msg) Imu { return Imu{m} }
+// ImuOf returns the Imu that m, the untyped handle of a bench.Imu,
+// refers to.
+func ImuOf(m runtime.Msg) Imu { return Imu{phaserimpl.Static(m, phaserType_Imu)} }
 
 // PhaserType returns the runtime type of Imu.
-func (Imu) PhaserType() *runtime.Type { return phaserType_Imu }
+func (Imu) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Imu) }
 
-// Msg returns the untyped handle.
-func (x Imu) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Imu) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Imu) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Imu) IsPresent() bool { return x.m.IsPresent() }
@@ -1235,55 +1247,53 @@ func (x Imu) Clear() { x.m.Clear(phaserType_Imu) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Imu) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Imu) }
+func (x Imu) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Imu) }
 
 // ImuFromAny returns the Imu held by an Any and whether it holds one.
 func ImuFromAny(a runtime.Any) (Imu, bool) {
-	if !a.Is(phaserType_Imu) {
-		return Imu{}, false
-	}
-	return Imu{a.Value(phaserType_Imu)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Imu)
+	return Imu{m}, ok
 }
 
 // MutableAnyImu makes an Any hold a new, empty Imu and returns it.
-func MutableAnyImu(a runtime.Any) Imu { return Imu{a.Mutable(phaserType_Imu)} }
+func MutableAnyImu(a runtime.Any) Imu { return Imu{phaserimpl.MutableAny(a, phaserType_Imu)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Imu) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Imu) }
+func (x Imu) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Imu) AppendProto(dst []byte) ([]byte, error) { return proto1.Append(dst, x.m, phaserType_Imu) }
+func (x Imu) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Imu) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Imu)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Imu) UnmarshalProto(data []byte) error { return proto1.Unmarshal(data, x.m, phaserType_Imu) }
+func (x Imu) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Imu) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Imu) }
+func (x Imu) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Imu) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Imu) }
+func (x Imu) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Imu) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Imu)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Imu) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Imu) }
+func (x Imu) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1291,102 +1301,106 @@ func (x Imu) CopyFrom(src Imu) bool { return x.m.CopyFrom(phaserType_Imu, src.m)
 
 // Header returns (a default message if absent) field header (1).
 func (x Imu) Header() Header {
-	return Header{x.m.Message(runtime.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
 }
 
 // MutableHeader returns, creating it if absent, field header (1).
 func (x Imu) MutableHeader() Header {
-	return Header{x.m.MutableMessage(runtime.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
 }
 
 // HasHeader reports the presence of field header (1).
-func (x Imu) HasHeader() bool { return x.m.HasMessage(runtime.Field{Number: 1, Offset: 8}) }
+func (x Imu) HasHeader() bool { return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearHeader clears and frees field header (1).
-func (x Imu) ClearHeader() { x.m.ClearMessage(runtime.Field{Number: 1, Offset: 8}, phaserType_Header) }
+func (x Imu) ClearHeader() {
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+}
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Imu) Orientation() Quaternion {
-	return Quaternion{x.m.Message(runtime.Field{Number: 2, Offset: 12}, phaserType_Quaternion)}
+	return Quaternion{x.m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)}
 }
 
 // MutableOrientation returns, creating it if absent, field orientation (2).
 func (x Imu) MutableOrientation() Quaternion {
-	return Quaternion{x.m.MutableMessage(runtime.Field{Number: 2, Offset: 12}, phaserType_Quaternion)}
+	return Quaternion{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)}
 }
 
 // HasOrientation reports the presence of field orientation (2).
-func (x Imu) HasOrientation() bool { return x.m.HasMessage(runtime.Field{Number: 2, Offset: 12}) }
+func (x Imu) HasOrientation() bool { return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearOrientation clears and frees field orientation (2).
 func (x Imu) ClearOrientation() {
-	x.m.ClearMessage(runtime.Field{Number: 2, Offset: 12}, phaserType_Quaternion)
+	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
-func (x Imu) OrientationCovariance() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 3, Offset: 16})
+func (x Imu) OrientationCovariance() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 3, Offset: 16})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
 func (x Imu) AngularVelocity() Vector3 {
-	return Vector3{x.m.Message(runtime.Field{Number: 4, Offset: 24}, phaserType_Vector3)}
+	return Vector3{x.m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)}
 }
 
 // MutableAngularVelocity returns, creating it if absent, field angular_velocity (4).
 func (x Imu) MutableAngularVelocity() Vector3 {
-	return Vector3{x.m.MutableMessage(runtime.Field{Number: 4, Offset: 24}, phaserType_Vector3)}
+	return Vector3{x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)}
 }
 
 // HasAngularVelocity reports the presence of field angular_velocity (4).
-func (x Imu) HasAngularVelocity() bool { return x.m.HasMessage(runtime.Field{Number: 4, Offset: 24}) }
+func (x Imu) HasAngularVelocity() bool {
+	return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 24})
+}
 
 // ClearAngularVelocity clears and frees field angular_velocity (4).
 func (x Imu) ClearAngularVelocity() {
-	x.m.ClearMessage(runtime.Field{Number: 4, Offset: 24}, phaserType_Vector3)
+	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
-func (x Imu) AngularVelocityCovariance() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 5, Offset: 32})
+func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 5, Offset: 32})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
 func (x Imu) LinearAcceleration() Vector3 {
-	return Vector3{x.m.Message(runtime.Field{Number: 6, Offset: 40}, phaserType_Vector3)}
+	return Vector3{x.m.Message(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)}
 }
 
 // MutableLinearAcceleration returns, creating it if absent, field linear_acceleration (6).
 func (x Imu) MutableLinearAcceleration() Vector3 {
-	return Vector3{x.m.MutableMessage(runtime.Field{Number: 6, Offset: 40}, phaserType_Vector3)}
+	return Vector3{x.m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)}
 }
 
 // HasLinearAcceleration reports the presence of field linear_acceleration (6).
 func (x Imu) HasLinearAcceleration() bool {
-	return x.m.HasMessage(runtime.Field{Number: 6, Offset: 40})
+	return x.m.HasMessage(phaserimpl.Field{Number: 6, Offset: 40})
 }
 
 // ClearLinearAcceleration clears and frees field linear_acceleration (6).
 func (x Imu) ClearLinearAcceleration() {
-	x.m.ClearMessage(runtime.Field{Number: 6, Offset: 40}, phaserType_Vector3)
+	x.m.ClearMessage(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
-func (x Imu) LinearAccelerationCovariance() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 7, Offset: 48})
+func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 7, Offset: 48})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
-type ImuList struct{ l runtime.MessageList }
+type ImuList struct{ l phaserimpl.MessageList }
 
-// ImuListOf wraps an untyped list handle.
-func ImuListOf(l runtime.MessageList) ImuList { return ImuList{l} }
+// ImuListOf wraps a list handle, for the generated code of other packages.
+func ImuListOf(l phaserimpl.MessageList) ImuList { return ImuList{l} }
 
 // Len returns the number of elements.
 func (l ImuList) Len() int { return l.l.Len() }
@@ -1413,10 +1427,10 @@ func (l ImuList) Resize(n int) { l.l.Resize(n) }
 func (l ImuList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l ImuList) All() iter.Seq2[int, Imu] {
 	return func(yield func(int, Imu) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Imu{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Imu{m}) })
 	}
 }
 
@@ -1426,20 +1440,20 @@ var phaserType_PointField = file_bench_proto.Type("bench.PointField")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointField reads as the default
 // message and ignores writes.
-type PointField struct{ m runtime.Msg }
+type PointField struct{ m phaserimpl.Msg }
 
 // NewPointField creates a PointField in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPointField(opts ...runtime.Options) PointField {
-	return PointField{runtime.New(phaserType_PointField, runtime.OptionsOf(opts))}
+	return PointField{phaserimpl.New(phaserType_PointField, opts)}
 }
 
 // NewPointFieldIn creates a PointField in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointFieldIn(mem []byte, opts ...runtime.Options) (PointField, error) {
-	m, err := runtime.NewIn(phaserType_PointField, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_PointField, mem, opts)
 	return PointField{m}, err
 }
 
@@ -1447,7 +1461,7 @@ func NewPointFieldIn(mem []byte, opts ...runtime.Options) (PointField, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadPointField(data []byte) (PointField, error) {
-	m, err := runtime.Read(phaserType_PointField, data)
+	m, err := phaserimpl.Read(phaserType_PointField, data)
 	return PointField{m}, err
 }
 
@@ -1455,25 +1469,28 @@ func ReadPointField(data []byte) (PointField, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadPointFieldInto(p *runtime.Payload, data []byte) (PointField, error) {
-	m, err := runtime.ReadInto(p, phaserType_PointField, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_PointField, data)
 	return PointField{m}, err
 }
 
 // OpenPointField continues writing a payload that holds a PointField (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPointField(mem []byte) (PointField, error) {
-	m, err := runtime.Open(phaserType_PointField, mem)
+	m, err := phaserimpl.Open(phaserType_PointField, mem)
 	return PointField{m}, err
 }
 
-// PointFieldOf wraps a message handle of type bench.PointField.
-func PointFieldOf(m runtime.Msg) PointField { return PointField{m} }
+// PointFieldOf returns the PointField that m, the untyped handle of a bench.PointField,
+// refers to.
+func PointFieldOf(m runtime.Msg) PointField {
+	return PointField{phaserimpl.Static(m, phaserType_PointField)}
+}
 
 // PhaserType returns the runtime type of PointField.
-func (PointField) PhaserType() *runtime.Type { return phaserType_PointField }
+func (PointField) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_PointField) }
 
-// Msg returns the untyped handle.
-func (x PointField) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x PointField) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_PointField) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x PointField) IsPresent() bool { return x.m.IsPresent() }
@@ -1492,65 +1509,57 @@ func (x PointField) Clear() { x.m.Clear(phaserType_PointField) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x PointField) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_PointField) }
+func (x PointField) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_PointField)
+}
 
 // PointFieldFromAny returns the PointField held by an Any and whether it holds one.
 func PointFieldFromAny(a runtime.Any) (PointField, bool) {
-	if !a.Is(phaserType_PointField) {
-		return PointField{}, false
-	}
-	return PointField{a.Value(phaserType_PointField)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_PointField)
+	return PointField{m}, ok
 }
 
 // MutableAnyPointField makes an Any hold a new, empty PointField and returns it.
 func MutableAnyPointField(a runtime.Any) PointField {
-	return PointField{a.Mutable(phaserType_PointField)}
+	return PointField{phaserimpl.MutableAny(a, phaserType_PointField)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x PointField) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_PointField) }
+func (x PointField) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x PointField) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_PointField)
-}
+func (x PointField) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointField) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_PointField)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x PointField) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_PointField)
-}
+func (x PointField) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x PointField) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_PointField) }
+func (x PointField) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x PointField) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_PointField)
-}
+func (x PointField) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x PointField) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_PointField)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x PointField) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_PointField)
-}
+func (x PointField) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1558,104 +1567,116 @@ func (x PointField) CopyFrom(src PointField) bool { return x.m.CopyFrom(phaserTy
 
 // Name returns a copy of field name (1).
 func (x PointField) Name() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // NameBytes returns without copying field name (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x PointField) NameBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
+func (x PointField) NameBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetName sets field name (1).
-func (x PointField) SetName(v string) { x.m.SetString(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x PointField) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (1).
-func (x PointField) SetNameBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x PointField) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (1).
 func (x PointField) AllocateName(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasName reports the presence of field name (1).
-func (x PointField) HasName() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
+func (x PointField) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearName clears field name (1).
-func (x PointField) ClearName() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
+func (x PointField) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Offset returns field offset (2).
-func (x PointField) Offset() uint32 { return x.m.Get32(runtime.Field{Number: 2, Offset: 12}) }
+func (x PointField) Offset() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // SetOffset sets field offset (2).
-func (x PointField) SetOffset(v uint32) { x.m.Set32(runtime.Field{Number: 2, Offset: 12}, v) }
+func (x PointField) SetOffset(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
 
 // HasOffset reports the presence of field offset (2).
-func (x PointField) HasOffset() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (x PointField) HasOffset() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearOffset clears field offset (2).
-func (x PointField) ClearOffset() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 12}) }
+func (x PointField) ClearOffset() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Datatype returns field datatype (3).
-func (x PointField) Datatype() uint32 { return x.m.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) Datatype() uint32 {
+	return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+}
 
 // SetDatatype sets field datatype (3).
-func (x PointField) SetDatatype(v uint32) { x.m.Set32(runtime.Field{Number: 3, Offset: 16, ID: 1}, v) }
+func (x PointField) SetDatatype(v uint32) {
+	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, v)
+}
 
 // HasDatatype reports the presence of field datatype (3).
-func (x PointField) HasDatatype() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) HasDatatype() bool {
+	return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+}
 
 // ClearDatatype clears field datatype (3).
-func (x PointField) ClearDatatype() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) ClearDatatype() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // Count returns field count (4).
-func (x PointField) Count() uint32 { return x.m.Get32(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) Count() uint32 { return x.m.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // SetCount sets field count (4).
-func (x PointField) SetCount(v uint32) { x.m.Set32(runtime.Field{Number: 4, Offset: 20, ID: 2}, v) }
+func (x PointField) SetCount(v uint32) { x.m.Set32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}, v) }
 
 // HasCount reports the presence of field count (4).
-func (x PointField) HasCount() bool { return x.m.Has(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) HasCount() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // ClearCount clears field count (4).
-func (x PointField) ClearCount() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) ClearCount() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // PointFieldView reads the singular scalar fields of a PointField in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointFieldView struct{ v runtime.View }
+type PointFieldView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x PointField) View() PointFieldView { return PointFieldView{x.m.ViewOf(phaserType_PointField)} }
 
 // Offset returns field offset (2).
-func (v PointFieldView) Offset() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 12}) }
+func (v PointFieldView) Offset() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // HasOffset reports the presence of field offset (2).
-func (v PointFieldView) HasOffset() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (v PointFieldView) HasOffset() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Datatype returns field datatype (3).
 func (v PointFieldView) Datatype() uint32 {
-	return v.v.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1})
+	return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (v PointFieldView) HasDatatype() bool {
-	return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 1})
+	return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
 }
 
 // Count returns field count (4).
-func (v PointFieldView) Count() uint32 { return v.v.Get32(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (v PointFieldView) Count() uint32 {
+	return v.v.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2})
+}
 
 // HasCount reports the presence of field count (4).
-func (v PointFieldView) HasCount() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (v PointFieldView) HasCount() bool {
+	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2})
+}
 
 // PointFieldList is a handle on a repeated field of PointField messages.
-type PointFieldList struct{ l runtime.MessageList }
+type PointFieldList struct{ l phaserimpl.MessageList }
 
-// PointFieldListOf wraps an untyped list handle.
-func PointFieldListOf(l runtime.MessageList) PointFieldList { return PointFieldList{l} }
+// PointFieldListOf wraps a list handle, for the generated code of other packages.
+func PointFieldListOf(l phaserimpl.MessageList) PointFieldList { return PointFieldList{l} }
 
 // Len returns the number of elements.
 func (l PointFieldList) Len() int { return l.l.Len() }
@@ -1682,10 +1703,10 @@ func (l PointFieldList) Resize(n int) { l.l.Resize(n) }
 func (l PointFieldList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l PointFieldList) All() iter.Seq2[int, PointField] {
 	return func(yield func(int, PointField) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, PointField{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, PointField{m}) })
 	}
 }
 
@@ -1695,20 +1716,20 @@ var phaserType_Point = file_bench_proto.Type("bench.Point")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Point reads as the default
 // message and ignores writes.
-type Point struct{ m runtime.Msg }
+type Point struct{ m phaserimpl.Msg }
 
 // NewPoint creates a Point in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPoint(opts ...runtime.Options) Point {
-	return Point{runtime.New(phaserType_Point, runtime.OptionsOf(opts))}
+	return Point{phaserimpl.New(phaserType_Point, opts)}
 }
 
 // NewPointIn creates a Point in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
-	m, err := runtime.NewIn(phaserType_Point, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Point, mem, opts)
 	return Point{m}, err
 }
 
@@ -1716,7 +1737,7 @@ func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadPoint(data []byte) (Point, error) {
-	m, err := runtime.Read(phaserType_Point, data)
+	m, err := phaserimpl.Read(phaserType_Point, data)
 	return Point{m}, err
 }
 
@@ -1724,25 +1745,26 @@ func ReadPoint(data []byte) (Point, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
-	m, err := runtime.ReadInto(p, phaserType_Point, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
 	return Point{m}, err
 }
 
 // OpenPoint continues writing a payload that holds a Point (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPoint(mem []byte) (Point, error) {
-	m, err := runtime.Open(phaserType_Point, mem)
+	m, err := phaserimpl.Open(phaserType_Point, mem)
 	return Point{m}, err
 }
 
-// PointOf wraps a message handle of type bench.Point.
-func PointOf(m runtime.Msg) Point { return Point{m} }
+// PointOf returns the Point that m, the untyped handle of a bench.Point,
+// refers to.
+func PointOf(m runtime.Msg) Point { return Point{phaserimpl.Static(m, phaserType_Point)} }
 
 // PhaserType returns the runtime type of Point.
-func (Point) PhaserType() *runtime.Type { return phaserType_Point }
+func (Point) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Point) }
 
-// Msg returns the untyped handle.
-func (x Point) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Point) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Point) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Point) IsPresent() bool { return x.m.IsPresent() }
@@ -1761,59 +1783,53 @@ func (x Point) Clear() { x.m.Clear(phaserType_Point) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Point) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Point) }
+func (x Point) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Point) }
 
 // PointFromAny returns the Point held by an Any and whether it holds one.
 func PointFromAny(a runtime.Any) (Point, bool) {
-	if !a.Is(phaserType_Point) {
-		return Point{}, false
-	}
-	return Point{a.Value(phaserType_Point)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Point)
+	return Point{m}, ok
 }
 
 // MutableAnyPoint makes an Any hold a new, empty Point and returns it.
-func MutableAnyPoint(a runtime.Any) Point { return Point{a.Mutable(phaserType_Point)} }
+func MutableAnyPoint(a runtime.Any) Point { return Point{phaserimpl.MutableAny(a, phaserType_Point)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Point) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Point) }
+func (x Point) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Point) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Point)
-}
+func (x Point) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Point)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Point) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Point)
-}
+func (x Point) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Point) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Point) }
+func (x Point) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Point) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Point) }
+func (x Point) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Point) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Point)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Point) }
+func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1821,71 +1837,73 @@ func (x Point) CopyFrom(src Point) bool { return x.m.CopyFrom(phaserType_Point, 
 
 // X returns field x (1).
 func (x Point) X() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetX sets field x (1).
-func (x Point) SetX(v float32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, math.Float32bits(v)) }
+func (x Point) SetX(v float32) {
+	x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, math.Float32bits(v))
+}
 
 // HasX reports the presence of field x (1).
-func (x Point) HasX() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Point) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Point) ClearX() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Point) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (x Point) Y() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 2, Offset: 12, ID: 1}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float32) {
-	x.m.Set32(runtime.Field{Number: 2, Offset: 12, ID: 1}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}, math.Float32bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Point) HasY() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 12, ID: 1}) }
+func (x Point) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Point) ClearY() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 12, ID: 1}) }
+func (x Point) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}) }
 
 // Z returns field z (3).
 func (x Point) Z() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 3, Offset: 16, ID: 2}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}))
 }
 
 // SetZ sets field z (3).
 func (x Point) SetZ(v float32) {
-	x.m.Set32(runtime.Field{Number: 3, Offset: 16, ID: 2}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}, math.Float32bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Point) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 16, ID: 2}) }
+func (x Point) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Point) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 16, ID: 2}) }
+func (x Point) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}) }
 
 // Intensity returns field intensity (4).
 func (x Point) Intensity() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 4, Offset: 20, ID: 3}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}))
 }
 
 // SetIntensity sets field intensity (4).
 func (x Point) SetIntensity(v float32) {
-	x.m.Set32(runtime.Field{Number: 4, Offset: 20, ID: 3}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}, math.Float32bits(v))
 }
 
 // HasIntensity reports the presence of field intensity (4).
-func (x Point) HasIntensity() bool { return x.m.Has(runtime.Field{Number: 4, Offset: 20, ID: 3}) }
+func (x Point) HasIntensity() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}) }
 
 // ClearIntensity clears field intensity (4).
-func (x Point) ClearIntensity() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 20, ID: 3}) }
+func (x Point) ClearIntensity() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}) }
 
 // PointView reads the singular scalar fields of a Point in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointView struct{ v runtime.View }
+type PointView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -1893,41 +1911,43 @@ func (x Point) View() PointView { return PointView{x.m.ViewOf(phaserType_Point)}
 
 // X returns field x (1).
 func (v PointView) X() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // HasX reports the presence of field x (1).
-func (v PointView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v PointView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (v PointView) Y() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 2, Offset: 12, ID: 1}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}))
 }
 
 // HasY reports the presence of field y (2).
-func (v PointView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12, ID: 1}) }
+func (v PointView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}) }
 
 // Z returns field z (3).
 func (v PointView) Z() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 3, Offset: 16, ID: 2}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v PointView) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 2}) }
+func (v PointView) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}) }
 
 // Intensity returns field intensity (4).
 func (v PointView) Intensity() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 4, Offset: 20, ID: 3}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}))
 }
 
 // HasIntensity reports the presence of field intensity (4).
-func (v PointView) HasIntensity() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 20, ID: 3}) }
+func (v PointView) HasIntensity() bool {
+	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 3})
+}
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList struct{ l runtime.MessageList }
+type PointList struct{ l phaserimpl.MessageList }
 
-// PointListOf wraps an untyped list handle.
-func PointListOf(l runtime.MessageList) PointList { return PointList{l} }
+// PointListOf wraps a list handle, for the generated code of other packages.
+func PointListOf(l phaserimpl.MessageList) PointList { return PointList{l} }
 
 // Len returns the number of elements.
 func (l PointList) Len() int { return l.l.Len() }
@@ -1954,10 +1974,10 @@ func (l PointList) Resize(n int) { l.l.Resize(n) }
 func (l PointList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Point{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Point{m}) })
 	}
 }
 
@@ -1967,20 +1987,20 @@ var phaserType_Cloud = file_bench_proto.Type("bench.Cloud")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Cloud reads as the default
 // message and ignores writes.
-type Cloud struct{ m runtime.Msg }
+type Cloud struct{ m phaserimpl.Msg }
 
 // NewCloud creates a Cloud in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewCloud(opts ...runtime.Options) Cloud {
-	return Cloud{runtime.New(phaserType_Cloud, runtime.OptionsOf(opts))}
+	return Cloud{phaserimpl.New(phaserType_Cloud, opts)}
 }
 
 // NewCloudIn creates a Cloud in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewCloudIn(mem []byte, opts ...runtime.Options) (Cloud, error) {
-	m, err := runtime.NewIn(phaserType_Cloud, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Cloud, mem, opts)
 	return Cloud{m}, err
 }
 
@@ -1988,7 +2008,7 @@ func NewCloudIn(mem []byte, opts ...runtime.Options) (Cloud, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadCloud(data []byte) (Cloud, error) {
-	m, err := runtime.Read(phaserType_Cloud, data)
+	m, err := phaserimpl.Read(phaserType_Cloud, data)
 	return Cloud{m}, err
 }
 
@@ -1996,25 +2016,26 @@ func ReadCloud(data []byte) (Cloud, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadCloudInto(p *runtime.Payload, data []byte) (Cloud, error) {
-	m, err := runtime.ReadInto(p, phaserType_Cloud, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Cloud, data)
 	return Cloud{m}, err
 }
 
 // OpenCloud continues writing a payload that holds a Cloud (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenCloud(mem []byte) (Cloud, error) {
-	m, err := runtime.Open(phaserType_Cloud, mem)
+	m, err := phaserimpl.Open(phaserType_Cloud, mem)
 	return Cloud{m}, err
 }
 
-// CloudOf wraps a message handle of type bench.Cloud.
-func CloudOf(m runtime.Msg) Cloud { return Cloud{m} }
+// CloudOf returns the Cloud that m, the untyped handle of a bench.Cloud,
+// refers to.
+func CloudOf(m runtime.Msg) Cloud { return Cloud{phaserimpl.Static(m, phaserType_Cloud)} }
 
 // PhaserType returns the runtime type of Cloud.
-func (Cloud) PhaserType() *runtime.Type { return phaserType_Cloud }
+func (Cloud) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Cloud) }
 
-// Msg returns the untyped handle.
-func (x Cloud) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Cloud) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Cloud) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Cloud) IsPresent() bool { return x.m.IsPresent() }
@@ -2033,59 +2054,53 @@ func (x Cloud) Clear() { x.m.Clear(phaserType_Cloud) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Cloud) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Cloud) }
+func (x Cloud) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Cloud) }
 
 // CloudFromAny returns the Cloud held by an Any and whether it holds one.
 func CloudFromAny(a runtime.Any) (Cloud, bool) {
-	if !a.Is(phaserType_Cloud) {
-		return Cloud{}, false
-	}
-	return Cloud{a.Value(phaserType_Cloud)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Cloud)
+	return Cloud{m}, ok
 }
 
 // MutableAnyCloud makes an Any hold a new, empty Cloud and returns it.
-func MutableAnyCloud(a runtime.Any) Cloud { return Cloud{a.Mutable(phaserType_Cloud)} }
+func MutableAnyCloud(a runtime.Any) Cloud { return Cloud{phaserimpl.MutableAny(a, phaserType_Cloud)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Cloud) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Cloud) }
+func (x Cloud) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Cloud) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Cloud)
-}
+func (x Cloud) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Cloud) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Cloud)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Cloud) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Cloud)
-}
+func (x Cloud) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Cloud) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Cloud) }
+func (x Cloud) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Cloud) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Cloud) }
+func (x Cloud) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Cloud) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Cloud)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Cloud) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Cloud) }
+func (x Cloud) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2093,185 +2108,195 @@ func (x Cloud) CopyFrom(src Cloud) bool { return x.m.CopyFrom(phaserType_Cloud, 
 
 // Header returns (a default message if absent) field header (1).
 func (x Cloud) Header() Header {
-	return Header{x.m.Message(runtime.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
 }
 
 // MutableHeader returns, creating it if absent, field header (1).
 func (x Cloud) MutableHeader() Header {
-	return Header{x.m.MutableMessage(runtime.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
 }
 
 // HasHeader reports the presence of field header (1).
-func (x Cloud) HasHeader() bool { return x.m.HasMessage(runtime.Field{Number: 1, Offset: 8}) }
+func (x Cloud) HasHeader() bool { return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearHeader clears and frees field header (1).
 func (x Cloud) ClearHeader() {
-	x.m.ClearMessage(runtime.Field{Number: 1, Offset: 8}, phaserType_Header)
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
 }
 
 // Height returns field height (2).
-func (x Cloud) Height() uint32 { return x.m.Get32(runtime.Field{Number: 2, Offset: 12}) }
+func (x Cloud) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // SetHeight sets field height (2).
-func (x Cloud) SetHeight(v uint32) { x.m.Set32(runtime.Field{Number: 2, Offset: 12}, v) }
+func (x Cloud) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
 
 // HasHeight reports the presence of field height (2).
-func (x Cloud) HasHeight() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (x Cloud) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearHeight clears field height (2).
-func (x Cloud) ClearHeight() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 12}) }
+func (x Cloud) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Width returns field width (3).
-func (x Cloud) Width() uint32 { return x.m.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Cloud) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // SetWidth sets field width (3).
-func (x Cloud) SetWidth(v uint32) { x.m.Set32(runtime.Field{Number: 3, Offset: 16, ID: 1}, v) }
+func (x Cloud) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, v) }
 
 // HasWidth reports the presence of field width (3).
-func (x Cloud) HasWidth() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Cloud) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // ClearWidth clears field width (3).
-func (x Cloud) ClearWidth() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Cloud) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // Fields returns the list handle of repeated field fields (4).
 func (x Cloud) Fields() PointFieldList {
-	return PointFieldList{runtime.NewMessageList(x.m, runtime.Field{Number: 4, Offset: 24, ID: 2}, phaserType_PointField)}
+	return PointFieldList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 4, Offset: 24, ID: 2}, phaserType_PointField)}
 }
 
 // IsBigendian returns field is_bigendian (5).
-func (x Cloud) IsBigendian() bool { return x.m.Get8(runtime.Field{Number: 5, Offset: 32, ID: 2}) != 0 }
+func (x Cloud) IsBigendian() bool {
+	return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) != 0
+}
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x Cloud) SetIsBigendian(v bool) {
-	x.m.Set8(runtime.Field{Number: 5, Offset: 32, ID: 2}, runtime.BoolByte(v))
+	x.m.Set8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}, phaserimpl.BoolByte(v))
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
-func (x Cloud) HasIsBigendian() bool { return x.m.Has(runtime.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x Cloud) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Cloud) ClearIsBigendian() { x.m.ClearScalar(runtime.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x Cloud) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
 
 // PointStep returns field point_step (6).
-func (x Cloud) PointStep() uint32 { return x.m.Get32(runtime.Field{Number: 6, Offset: 36, ID: 3}) }
+func (x Cloud) PointStep() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 36, ID: 3}) }
 
 // SetPointStep sets field point_step (6).
-func (x Cloud) SetPointStep(v uint32) { x.m.Set32(runtime.Field{Number: 6, Offset: 36, ID: 3}, v) }
+func (x Cloud) SetPointStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset: 36, ID: 3}, v) }
 
 // HasPointStep reports the presence of field point_step (6).
-func (x Cloud) HasPointStep() bool { return x.m.Has(runtime.Field{Number: 6, Offset: 36, ID: 3}) }
+func (x Cloud) HasPointStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 36, ID: 3}) }
 
 // ClearPointStep clears field point_step (6).
-func (x Cloud) ClearPointStep() { x.m.ClearScalar(runtime.Field{Number: 6, Offset: 36, ID: 3}) }
+func (x Cloud) ClearPointStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 36, ID: 3}) }
 
 // RowStep returns field row_step (7).
-func (x Cloud) RowStep() uint32 { return x.m.Get32(runtime.Field{Number: 7, Offset: 40, ID: 4}) }
+func (x Cloud) RowStep() uint32 { return x.m.Get32(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
 
 // SetRowStep sets field row_step (7).
-func (x Cloud) SetRowStep(v uint32) { x.m.Set32(runtime.Field{Number: 7, Offset: 40, ID: 4}, v) }
+func (x Cloud) SetRowStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}, v) }
 
 // HasRowStep reports the presence of field row_step (7).
-func (x Cloud) HasRowStep() bool { return x.m.Has(runtime.Field{Number: 7, Offset: 40, ID: 4}) }
+func (x Cloud) HasRowStep() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
 
 // ClearRowStep clears field row_step (7).
-func (x Cloud) ClearRowStep() { x.m.ClearScalar(runtime.Field{Number: 7, Offset: 40, ID: 4}) }
+func (x Cloud) ClearRowStep() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
 
 // Data returns a copy of field data (8).
 func (x Cloud) Data() []byte {
-	return append([]byte(nil), x.m.StringBytes(runtime.Field{Number: 8, Offset: 44})...)
+	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44})...)
 }
 
 // DataBytes returns without copying field data (8).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Cloud) DataBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 8, Offset: 44}) }
+func (x Cloud) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44}) }
 
 // SetData sets (v may alias the payload) field data (8).
-func (x Cloud) SetData(v []byte) { x.m.SetBytes(runtime.Field{Number: 8, Offset: 44}, v) }
+func (x Cloud) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, v) }
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (8).
 func (x Cloud) AllocateData(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 8, Offset: 44}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 8, Offset: 44}, n)
 }
 
 // HasData reports the presence of field data (8).
-func (x Cloud) HasData() bool { return x.m.HasString(runtime.Field{Number: 8, Offset: 44}) }
+func (x Cloud) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 8, Offset: 44}) }
 
 // ClearData clears field data (8).
-func (x Cloud) ClearData() { x.m.ClearString(runtime.Field{Number: 8, Offset: 44}) }
+func (x Cloud) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 8, Offset: 44}) }
 
 // IsDense returns field is_dense (9).
-func (x Cloud) IsDense() bool { return x.m.Get8(runtime.Field{Number: 9, Offset: 48, ID: 5}) != 0 }
+func (x Cloud) IsDense() bool { return x.m.Get8(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) != 0 }
 
 // SetIsDense sets field is_dense (9).
 func (x Cloud) SetIsDense(v bool) {
-	x.m.Set8(runtime.Field{Number: 9, Offset: 48, ID: 5}, runtime.BoolByte(v))
+	x.m.Set8(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}, phaserimpl.BoolByte(v))
 }
 
 // HasIsDense reports the presence of field is_dense (9).
-func (x Cloud) HasIsDense() bool { return x.m.Has(runtime.Field{Number: 9, Offset: 48, ID: 5}) }
+func (x Cloud) HasIsDense() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) }
 
 // ClearIsDense clears field is_dense (9).
-func (x Cloud) ClearIsDense() { x.m.ClearScalar(runtime.Field{Number: 9, Offset: 48, ID: 5}) }
+func (x Cloud) ClearIsDense() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) }
 
 // Points returns the list handle of repeated field points (10).
 func (x Cloud) Points() PointList {
-	return PointList{runtime.NewMessageList(x.m, runtime.Field{Number: 10, Offset: 56, ID: 6}, phaserType_Point)}
+	return PointList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 10, Offset: 56, ID: 6}, phaserType_Point)}
 }
 
 // CloudView reads the singular scalar fields of a Cloud in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type CloudView struct{ v runtime.View }
+type CloudView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Cloud) View() CloudView { return CloudView{x.m.ViewOf(phaserType_Cloud)} }
 
 // Height returns field height (2).
-func (v CloudView) Height() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 12}) }
+func (v CloudView) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // HasHeight reports the presence of field height (2).
-func (v CloudView) HasHeight() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (v CloudView) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Width returns field width (3).
-func (v CloudView) Width() uint32 { return v.v.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v CloudView) Width() uint32 { return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // HasWidth reports the presence of field width (3).
-func (v CloudView) HasWidth() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v CloudView) HasWidth() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // IsBigendian returns field is_bigendian (5).
 func (v CloudView) IsBigendian() bool {
-	return v.v.Get8(runtime.Field{Number: 5, Offset: 32, ID: 2}) != 0
+	return v.v.Get8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) != 0
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
-func (v CloudView) HasIsBigendian() bool { return v.v.Has(runtime.Field{Number: 5, Offset: 32, ID: 2}) }
+func (v CloudView) HasIsBigendian() bool {
+	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2})
+}
 
 // PointStep returns field point_step (6).
-func (v CloudView) PointStep() uint32 { return v.v.Get32(runtime.Field{Number: 6, Offset: 36, ID: 3}) }
+func (v CloudView) PointStep() uint32 {
+	return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 36, ID: 3})
+}
 
 // HasPointStep reports the presence of field point_step (6).
-func (v CloudView) HasPointStep() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 36, ID: 3}) }
+func (v CloudView) HasPointStep() bool {
+	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 36, ID: 3})
+}
 
 // RowStep returns field row_step (7).
-func (v CloudView) RowStep() uint32 { return v.v.Get32(runtime.Field{Number: 7, Offset: 40, ID: 4}) }
+func (v CloudView) RowStep() uint32 { return v.v.Get32(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
 
 // HasRowStep reports the presence of field row_step (7).
-func (v CloudView) HasRowStep() bool { return v.v.Has(runtime.Field{Number: 7, Offset: 40, ID: 4}) }
+func (v CloudView) HasRowStep() bool { return v.v.Has(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
 
 // IsDense returns field is_dense (9).
-func (v CloudView) IsDense() bool { return v.v.Get8(runtime.Field{Number: 9, Offset: 48, ID: 5}) != 0 }
+func (v CloudView) IsDense() bool {
+	return v.v.Get8(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) != 0
+}
 
 // HasIsDense reports the presence of field is_dense (9).
-func (v CloudView) HasIsDense() bool { return v.v.Has(runtime.Field{Number: 9, Offset: 48, ID: 5}) }
+func (v CloudView) HasIsDense() bool { return v.v.Has(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) }
 
 // CloudList is a handle on a repeated field of Cloud messages.
-type CloudList struct{ l runtime.MessageList }
+type CloudList struct{ l phaserimpl.MessageList }
 
-// CloudListOf wraps an untyped list handle.
-func CloudListOf(l runtime.MessageList) CloudList { return CloudList{l} }
+// CloudListOf wraps a list handle, for the generated code of other packages.
+func CloudListOf(l phaserimpl.MessageList) CloudList { return CloudList{l} }
 
 // Len returns the number of elements.
 func (l CloudList) Len() int { return l.l.Len() }
@@ -2298,9 +2323,9 @@ func (l CloudList) Resize(n int) { l.l.Resize(n) }
 func (l CloudList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l CloudList) All() iter.Seq2[int, Cloud] {
 	return func(yield func(int, Cloud) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Cloud{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Cloud{m}) })
 	}
 }

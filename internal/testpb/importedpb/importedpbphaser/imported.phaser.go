@@ -9,16 +9,24 @@
 package importedpbphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
-	proto "google.golang.org/protobuf/proto"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	strconv "strconv"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
-var file_importedpb_imported_proto = runtime.RegisterFile([]byte(file_importedpb_imported_protoDesc))
+var file_importedpb_imported_proto = phaserimpl.RegisterFile([]byte(file_importedpb_imported_protoDesc))
 
 const file_importedpb_imported_protoDesc = "" +
 	"\n\x19importedpb/imported.proto\x12\x10phasertest.other\"\xef\x01\n\x06Remote\x12\x0e\n\x02id\x18\x01" +
@@ -58,20 +66,20 @@ var phaserType_Remote = file_importedpb_imported_proto.Type("phasertest.other.Re
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Remote reads as the default
 // message and ignores writes.
-type Remote struct{ m runtime.Msg }
+type Remote struct{ m phaserimpl.Msg }
 
 // NewRemote creates a Remote in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRemote(opts ...runtime.Options) Remote {
-	return Remote{runtime.New(phaserType_Remote, runtime.OptionsOf(opts))}
+	return Remote{phaserimpl.New(phaserType_Remote, opts)}
 }
 
 // NewRemoteIn creates a Remote in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewRemoteIn(mem []byte, opts ...runtime.Options) (Remote, error) {
-	m, err := runtime.NewIn(phaserType_Remote, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Remote, mem, opts)
 	return Remote{m}, err
 }
 
@@ -79,7 +87,7 @@ func NewRemoteIn(mem []byte, opts ...runtime.Options) (Remote, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadRemote(data []byte) (Remote, error) {
-	m, err := runtime.Read(phaserType_Remote, data)
+	m, err := phaserimpl.Read(phaserType_Remote, data)
 	return Remote{m}, err
 }
 
@@ -87,25 +95,26 @@ func ReadRemote(data []byte) (Remote, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadRemoteInto(p *runtime.Payload, data []byte) (Remote, error) {
-	m, err := runtime.ReadInto(p, phaserType_Remote, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Remote, data)
 	return Remote{m}, err
 }
 
 // OpenRemote continues writing a payload that holds a Remote (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRemote(mem []byte) (Remote, error) {
-	m, err := runtime.Open(phaserType_Remote, mem)
+	m, err := phaserimpl.Open(phaserType_Remote, mem)
 	return Remote{m}, err
 }
 
-// RemoteOf wraps a message handle of type phasertest.other.Remote.
-func RemoteOf(m runtime.Msg) Remote { return Remote{m} }
+// RemoteOf returns the Remote that m, the untyped handle of a phasertest.other.Remote,
+// refers to.
+func RemoteOf(m runtime.Msg) Remote { return Remote{phaserimpl.Static(m, phaserType_Remote)} }
 
 // PhaserType returns the runtime type of Remote.
-func (Remote) PhaserType() *runtime.Type { return phaserType_Remote }
+func (Remote) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Remote) }
 
-// Msg returns the untyped handle.
-func (x Remote) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Remote) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Remote) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Remote) IsPresent() bool { return x.m.IsPresent() }
@@ -124,134 +133,132 @@ func (x Remote) Clear() { x.m.Clear(phaserType_Remote) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Remote) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Remote) }
+func (x Remote) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Remote) }
 
 // RemoteFromAny returns the Remote held by an Any and whether it holds one.
 func RemoteFromAny(a runtime.Any) (Remote, bool) {
-	if !a.Is(phaserType_Remote) {
-		return Remote{}, false
-	}
-	return Remote{a.Value(phaserType_Remote)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Remote)
+	return Remote{m}, ok
 }
 
 // MutableAnyRemote makes an Any hold a new, empty Remote and returns it.
-func MutableAnyRemote(a runtime.Any) Remote { return Remote{a.Mutable(phaserType_Remote)} }
+func MutableAnyRemote(a runtime.Any) Remote {
+	return Remote{phaserimpl.MutableAny(a, phaserType_Remote)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Remote) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Remote) }
+func (x Remote) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Remote) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Remote)
-}
+func (x Remote) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Remote) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Remote)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Remote) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Remote)
-}
+func (x Remote) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Remote) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Remote) }
+func (x Remote) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Remote) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Remote) }
+func (x Remote) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Remote) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Remote)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Remote) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Remote) }
+func (x Remote) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Remote) CopyFrom(src Remote) bool { return x.m.CopyFrom(phaserType_Remote, src.m) }
 
 // Id returns a copy of field id (1).
-func (x Remote) Id() string { return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8})) }
+func (x Remote) Id() string { return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // IdBytes returns without copying field id (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Remote) IdBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
+func (x Remote) IdBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // SetId sets field id (1).
-func (x Remote) SetId(v string) { x.m.SetString(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x Remote) SetId(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // SetIdBytes sets from bytes (which may alias the payload) field id (1).
-func (x Remote) SetIdBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x Remote) SetIdBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // AllocateId makes n bytes long and returns them to fill in place: field id (1).
 func (x Remote) AllocateId(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasId reports the presence of field id (1).
-func (x Remote) HasId() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
+func (x Remote) HasId() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearId clears field id (1).
-func (x Remote) ClearId() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
+func (x Remote) ClearId() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Level returns field level (2).
-func (x Remote) Level() Level { return Level(int32(x.m.Get32(runtime.Field{Number: 2, Offset: 12}))) }
+func (x Remote) Level() Level {
+	return Level(int32(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12})))
+}
 
 // SetLevel sets field level (2).
-func (x Remote) SetLevel(v Level) { x.m.Set32(runtime.Field{Number: 2, Offset: 12}, uint32(v)) }
+func (x Remote) SetLevel(v Level) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, uint32(v)) }
 
 // HasLevel reports the presence of field level (2).
-func (x Remote) HasLevel() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (x Remote) HasLevel() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearLevel clears field level (2).
-func (x Remote) ClearLevel() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 12}) }
+func (x Remote) ClearLevel() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Values returns the list handle of repeated field values (3).
-func (x Remote) Values() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 3, Offset: 16, ID: 1})
+func (x Remote) Values() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
 }
 
 // Part returns (a default message if absent) field part (4).
 func (x Remote) Part() Remote_Part {
-	return Remote_Part{x.m.Message(runtime.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)}
+	return Remote_Part{x.m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)}
 }
 
 // MutablePart returns, creating it if absent, field part (4).
 func (x Remote) MutablePart() Remote_Part {
-	return Remote_Part{x.m.MutableMessage(runtime.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)}
+	return Remote_Part{x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)}
 }
 
 // HasPart reports the presence of field part (4).
-func (x Remote) HasPart() bool { return x.m.HasMessage(runtime.Field{Number: 4, Offset: 24}) }
+func (x Remote) HasPart() bool { return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 24}) }
 
 // ClearPart clears and frees field part (4).
 func (x Remote) ClearPart() {
-	x.m.ClearMessage(runtime.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
+	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
 }
 
 // Parts returns the list handle of repeated field parts (5).
 func (x Remote) Parts() Remote_PartList {
-	return Remote_PartList{runtime.NewMessageList(x.m, runtime.Field{Number: 5, Offset: 32, ID: 1}, phaserType_Remote_Part)}
+	return Remote_PartList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 5, Offset: 32, ID: 1}, phaserType_Remote_Part)}
 }
 
 // RemoteView reads the singular scalar fields of a Remote in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type RemoteView struct{ v runtime.View }
+type RemoteView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -259,17 +266,17 @@ func (x Remote) View() RemoteView { return RemoteView{x.m.ViewOf(phaserType_Remo
 
 // Level returns field level (2).
 func (v RemoteView) Level() Level {
-	return Level(int32(v.v.Get32(runtime.Field{Number: 2, Offset: 12})))
+	return Level(int32(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12})))
 }
 
 // HasLevel reports the presence of field level (2).
-func (v RemoteView) HasLevel() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (v RemoteView) HasLevel() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // RemoteList is a handle on a repeated field of Remote messages.
-type RemoteList struct{ l runtime.MessageList }
+type RemoteList struct{ l phaserimpl.MessageList }
 
-// RemoteListOf wraps an untyped list handle.
-func RemoteListOf(l runtime.MessageList) RemoteList { return RemoteList{l} }
+// RemoteListOf wraps a list handle, for the generated code of other packages.
+func RemoteListOf(l phaserimpl.MessageList) RemoteList { return RemoteList{l} }
 
 // Len returns the number of elements.
 func (l RemoteList) Len() int { return l.l.Len() }
@@ -296,10 +303,10 @@ func (l RemoteList) Resize(n int) { l.l.Resize(n) }
 func (l RemoteList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l RemoteList) All() iter.Seq2[int, Remote] {
 	return func(yield func(int, Remote) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Remote{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Remote{m}) })
 	}
 }
 
@@ -309,20 +316,20 @@ var phaserType_Remote_Part = file_importedpb_imported_proto.Type("phasertest.oth
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Remote_Part reads as the default
 // message and ignores writes.
-type Remote_Part struct{ m runtime.Msg }
+type Remote_Part struct{ m phaserimpl.Msg }
 
 // NewRemote_Part creates a Remote_Part in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRemote_Part(opts ...runtime.Options) Remote_Part {
-	return Remote_Part{runtime.New(phaserType_Remote_Part, runtime.OptionsOf(opts))}
+	return Remote_Part{phaserimpl.New(phaserType_Remote_Part, opts)}
 }
 
 // NewRemote_PartIn creates a Remote_Part in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewRemote_PartIn(mem []byte, opts ...runtime.Options) (Remote_Part, error) {
-	m, err := runtime.NewIn(phaserType_Remote_Part, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Remote_Part, mem, opts)
 	return Remote_Part{m}, err
 }
 
@@ -330,7 +337,7 @@ func NewRemote_PartIn(mem []byte, opts ...runtime.Options) (Remote_Part, error) 
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadRemote_Part(data []byte) (Remote_Part, error) {
-	m, err := runtime.Read(phaserType_Remote_Part, data)
+	m, err := phaserimpl.Read(phaserType_Remote_Part, data)
 	return Remote_Part{m}, err
 }
 
@@ -338,25 +345,28 @@ func ReadRemote_Part(data []byte) (Remote_Part, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadRemote_PartInto(p *runtime.Payload, data []byte) (Remote_Part, error) {
-	m, err := runtime.ReadInto(p, phaserType_Remote_Part, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Remote_Part, data)
 	return Remote_Part{m}, err
 }
 
 // OpenRemote_Part continues writing a payload that holds a Remote_Part (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRemote_Part(mem []byte) (Remote_Part, error) {
-	m, err := runtime.Open(phaserType_Remote_Part, mem)
+	m, err := phaserimpl.Open(phaserType_Remote_Part, mem)
 	return Remote_Part{m}, err
 }
 
-// Remote_PartOf wraps a message handle of type phasertest.other.Remote.Part.
-func Remote_PartOf(m runtime.Msg) Remote_Part { return Remote_Part{m} }
+// Remote_PartOf returns the Remote_Part that m, the untyped handle of a phasertest.other.Remote.Part,
+// refers to.
+func Remote_PartOf(m runtime.Msg) Remote_Part {
+	return Remote_Part{phaserimpl.Static(m, phaserType_Remote_Part)}
+}
 
 // PhaserType returns the runtime type of Remote_Part.
-func (Remote_Part) PhaserType() *runtime.Type { return phaserType_Remote_Part }
+func (Remote_Part) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Remote_Part) }
 
-// Msg returns the untyped handle.
-func (x Remote_Part) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Remote_Part) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Remote_Part) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Remote_Part) IsPresent() bool { return x.m.IsPresent() }
@@ -375,67 +385,57 @@ func (x Remote_Part) Clear() { x.m.Clear(phaserType_Remote_Part) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Remote_Part) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Remote_Part) }
+func (x Remote_Part) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_Remote_Part)
+}
 
 // Remote_PartFromAny returns the Remote_Part held by an Any and whether it holds one.
 func Remote_PartFromAny(a runtime.Any) (Remote_Part, bool) {
-	if !a.Is(phaserType_Remote_Part) {
-		return Remote_Part{}, false
-	}
-	return Remote_Part{a.Value(phaserType_Remote_Part)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Remote_Part)
+	return Remote_Part{m}, ok
 }
 
 // MutableAnyRemote_Part makes an Any hold a new, empty Remote_Part and returns it.
 func MutableAnyRemote_Part(a runtime.Any) Remote_Part {
-	return Remote_Part{a.Mutable(phaserType_Remote_Part)}
+	return Remote_Part{phaserimpl.MutableAny(a, phaserType_Remote_Part)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Remote_Part) MarshalProto() ([]byte, error) {
-	return proto1.Marshal(x.m, phaserType_Remote_Part)
-}
+func (x Remote_Part) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Remote_Part) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Remote_Part)
-}
+func (x Remote_Part) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Remote_Part) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Remote_Part)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Remote_Part) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Remote_Part)
-}
+func (x Remote_Part) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Remote_Part) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Remote_Part) }
+func (x Remote_Part) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Remote_Part) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Remote_Part)
-}
+func (x Remote_Part) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Remote_Part) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Remote_Part)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Remote_Part) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_Remote_Part)
-}
+func (x Remote_Part) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -444,49 +444,51 @@ func (x Remote_Part) CopyFrom(src Remote_Part) bool {
 }
 
 // N returns field n (1).
-func (x Remote_Part) N() int32 { return int32(x.m.Get32(runtime.Field{Number: 1, Offset: 8})) }
+func (x Remote_Part) N() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // SetN sets field n (1).
-func (x Remote_Part) SetN(v int32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, uint32(v)) }
+func (x Remote_Part) SetN(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v)) }
 
 // HasN reports the presence of field n (1).
-func (x Remote_Part) HasN() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Remote_Part) HasN() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearN clears field n (1).
-func (x Remote_Part) ClearN() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Remote_Part) ClearN() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Tag returns a copy of field tag (2).
 func (x Remote_Part) Tag() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 2, Offset: 12}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
 }
 
 // TagBytes returns without copying field tag (2).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Remote_Part) TagBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 2, Offset: 12}) }
+func (x Remote_Part) TagBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // SetTag sets field tag (2).
-func (x Remote_Part) SetTag(v string) { x.m.SetString(runtime.Field{Number: 2, Offset: 12}, v) }
+func (x Remote_Part) SetTag(v string) { x.m.SetString(phaserimpl.Field{Number: 2, Offset: 12}, v) }
 
 // SetTagBytes sets from bytes (which may alias the payload) field tag (2).
-func (x Remote_Part) SetTagBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 2, Offset: 12}, v) }
+func (x Remote_Part) SetTagBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v) }
 
 // AllocateTag makes n bytes long and returns them to fill in place: field tag (2).
 func (x Remote_Part) AllocateTag(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 2, Offset: 12}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
 }
 
 // HasTag reports the presence of field tag (2).
-func (x Remote_Part) HasTag() bool { return x.m.HasString(runtime.Field{Number: 2, Offset: 12}) }
+func (x Remote_Part) HasTag() bool { return x.m.HasString(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearTag clears field tag (2).
-func (x Remote_Part) ClearTag() { x.m.ClearString(runtime.Field{Number: 2, Offset: 12}) }
+func (x Remote_Part) ClearTag() { x.m.ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Remote_PartView reads the singular scalar fields of a Remote_Part in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Remote_PartView struct{ v runtime.View }
+type Remote_PartView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -495,16 +497,16 @@ func (x Remote_Part) View() Remote_PartView {
 }
 
 // N returns field n (1).
-func (v Remote_PartView) N() int32 { return int32(v.v.Get32(runtime.Field{Number: 1, Offset: 8})) }
+func (v Remote_PartView) N() int32 { return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // HasN reports the presence of field n (1).
-func (v Remote_PartView) HasN() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v Remote_PartView) HasN() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.
-type Remote_PartList struct{ l runtime.MessageList }
+type Remote_PartList struct{ l phaserimpl.MessageList }
 
-// Remote_PartListOf wraps an untyped list handle.
-func Remote_PartListOf(l runtime.MessageList) Remote_PartList { return Remote_PartList{l} }
+// Remote_PartListOf wraps a list handle, for the generated code of other packages.
+func Remote_PartListOf(l phaserimpl.MessageList) Remote_PartList { return Remote_PartList{l} }
 
 // Len returns the number of elements.
 func (l Remote_PartList) Len() int { return l.l.Len() }
@@ -531,9 +533,9 @@ func (l Remote_PartList) Resize(n int) { l.l.Resize(n) }
 func (l Remote_PartList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l Remote_PartList) All() iter.Seq2[int, Remote_Part] {
 	return func(yield func(int, Remote_Part) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Remote_Part{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Remote_Part{m}) })
 	}
 }

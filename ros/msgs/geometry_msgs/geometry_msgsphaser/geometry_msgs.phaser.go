@@ -9,16 +9,24 @@
 package geometry_msgsphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
-	proto "google.golang.org/protobuf/proto"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
-var file_geometry_msgs_geometry_msgs_proto = runtime.RegisterFile([]byte(file_geometry_msgs_geometry_msgs_protoDesc))
+var file_geometry_msgs_geometry_msgs_proto = phaserimpl.RegisterFile([]byte(file_geometry_msgs_geometry_msgs_protoDesc))
 
 const file_geometry_msgs_geometry_msgs_protoDesc = "" +
 	"\n!geometry_msgs/geometry_msgs.proto\x12\rgeometry_msgs\x1a\x14phaser/optio" +
@@ -33,26 +41,26 @@ const file_geometry_msgs_geometry_msgs_protoDesc = "" +
 	"or3R\aangular:\x19\x8a\xb5\x18\x15\n\x13geometry_msgs/TwistB4Z2github.com/phaser-go/" +
 	"phaser/ros/msgs/geometry_msgsb\x06proto3"
 
-var phaserType_Point = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Point", runtime.ROSFrontend)
+var phaserType_Point = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Point", phaserimpl.ROSFrontend)
 
 // Point is a handle on a geometry_msgs.Point message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Point reads as the default
 // message and ignores writes.
-type Point struct{ m runtime.Msg }
+type Point struct{ m phaserimpl.Msg }
 
 // NewPoint creates a Point in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPoint(opts ...runtime.Options) Point {
-	return Point{runtime.New(phaserType_Point, runtime.OptionsOf(opts))}
+	return Point{phaserimpl.New(phaserType_Point, opts)}
 }
 
 // NewPointIn creates a Point in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
-	m, err := runtime.NewIn(phaserType_Point, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Point, mem, opts)
 	return Point{m}, err
 }
 
@@ -60,7 +68,7 @@ func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadPoint(data []byte) (Point, error) {
-	m, err := runtime.Read(phaserType_Point, data)
+	m, err := phaserimpl.Read(phaserType_Point, data)
 	return Point{m}, err
 }
 
@@ -68,25 +76,26 @@ func ReadPoint(data []byte) (Point, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
-	m, err := runtime.ReadInto(p, phaserType_Point, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
 	return Point{m}, err
 }
 
 // OpenPoint continues writing a payload that holds a Point (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPoint(mem []byte) (Point, error) {
-	m, err := runtime.Open(phaserType_Point, mem)
+	m, err := phaserimpl.Open(phaserType_Point, mem)
 	return Point{m}, err
 }
 
-// PointOf wraps a message handle of type geometry_msgs.Point.
-func PointOf(m runtime.Msg) Point { return Point{m} }
+// PointOf returns the Point that m, the untyped handle of a geometry_msgs.Point,
+// refers to.
+func PointOf(m runtime.Msg) Point { return Point{phaserimpl.Static(m, phaserType_Point)} }
 
 // PhaserType returns the runtime type of Point.
-func (Point) PhaserType() *runtime.Type { return phaserType_Point }
+func (Point) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Point) }
 
-// Msg returns the untyped handle.
-func (x Point) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Point) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Point) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Point) IsPresent() bool { return x.m.IsPresent() }
@@ -105,59 +114,53 @@ func (x Point) Clear() { x.m.Clear(phaserType_Point) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Point) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Point) }
+func (x Point) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Point) }
 
 // PointFromAny returns the Point held by an Any and whether it holds one.
 func PointFromAny(a runtime.Any) (Point, bool) {
-	if !a.Is(phaserType_Point) {
-		return Point{}, false
-	}
-	return Point{a.Value(phaserType_Point)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Point)
+	return Point{m}, ok
 }
 
 // MutableAnyPoint makes an Any hold a new, empty Point and returns it.
-func MutableAnyPoint(a runtime.Any) Point { return Point{a.Mutable(phaserType_Point)} }
+func MutableAnyPoint(a runtime.Any) Point { return Point{phaserimpl.MutableAny(a, phaserType_Point)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Point) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Point) }
+func (x Point) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Point) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Point)
-}
+func (x Point) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Point)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Point) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Point)
-}
+func (x Point) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Point) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Point) }
+func (x Point) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Point) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Point) }
+func (x Point) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Point) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Point)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Point) }
+func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -175,55 +178,57 @@ func (x Point) ROSMD5() string { return "4a842b65f413084dc2b10fb484ea7f17" }
 
 // X returns field x (1).
 func (x Point) X() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetX sets field x (1).
-func (x Point) SetX(v float64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, math.Float64bits(v)) }
+func (x Point) SetX(v float64) {
+	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+}
 
 // HasX reports the presence of field x (1).
-func (x Point) HasX() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Point) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Point) ClearX() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Point) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (x Point) Y() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float64) {
-	x.m.Set64(runtime.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Point) HasY() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Point) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Point) ClearY() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Point) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (x Point) Z() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // SetZ sets field z (3).
 func (x Point) SetZ(v float64) {
-	x.m.Set64(runtime.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Point) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Point) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Point) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Point) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // PointView reads the singular scalar fields of a Point in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointView struct{ v runtime.View }
+type PointView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -231,33 +236,33 @@ func (x Point) View() PointView { return PointView{x.m.ViewOf(phaserType_Point)}
 
 // X returns field x (1).
 func (v PointView) X() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // HasX reports the presence of field x (1).
-func (v PointView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v PointView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (v PointView) Y() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // HasY reports the presence of field y (2).
-func (v PointView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v PointView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (v PointView) Z() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v PointView) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v PointView) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList struct{ l runtime.MessageList }
+type PointList struct{ l phaserimpl.MessageList }
 
-// PointListOf wraps an untyped list handle.
-func PointListOf(l runtime.MessageList) PointList { return PointList{l} }
+// PointListOf wraps a list handle, for the generated code of other packages.
+func PointListOf(l phaserimpl.MessageList) PointList { return PointList{l} }
 
 // Len returns the number of elements.
 func (l PointList) Len() int { return l.l.Len() }
@@ -284,33 +289,33 @@ func (l PointList) Resize(n int) { l.l.Resize(n) }
 func (l PointList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Point{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Point{m}) })
 	}
 }
 
-var phaserType_Quaternion = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Quaternion", runtime.ROSFrontend)
+var phaserType_Quaternion = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Quaternion", phaserimpl.ROSFrontend)
 
 // Quaternion is a handle on a geometry_msgs.Quaternion message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Quaternion reads as the default
 // message and ignores writes.
-type Quaternion struct{ m runtime.Msg }
+type Quaternion struct{ m phaserimpl.Msg }
 
 // NewQuaternion creates a Quaternion in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewQuaternion(opts ...runtime.Options) Quaternion {
-	return Quaternion{runtime.New(phaserType_Quaternion, runtime.OptionsOf(opts))}
+	return Quaternion{phaserimpl.New(phaserType_Quaternion, opts)}
 }
 
 // NewQuaternionIn creates a Quaternion in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
-	m, err := runtime.NewIn(phaserType_Quaternion, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Quaternion, mem, opts)
 	return Quaternion{m}, err
 }
 
@@ -318,7 +323,7 @@ func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadQuaternion(data []byte) (Quaternion, error) {
-	m, err := runtime.Read(phaserType_Quaternion, data)
+	m, err := phaserimpl.Read(phaserType_Quaternion, data)
 	return Quaternion{m}, err
 }
 
@@ -326,25 +331,28 @@ func ReadQuaternion(data []byte) (Quaternion, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadQuaternionInto(p *runtime.Payload, data []byte) (Quaternion, error) {
-	m, err := runtime.ReadInto(p, phaserType_Quaternion, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Quaternion, data)
 	return Quaternion{m}, err
 }
 
 // OpenQuaternion continues writing a payload that holds a Quaternion (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenQuaternion(mem []byte) (Quaternion, error) {
-	m, err := runtime.Open(phaserType_Quaternion, mem)
+	m, err := phaserimpl.Open(phaserType_Quaternion, mem)
 	return Quaternion{m}, err
 }
 
-// QuaternionOf wraps a message handle of type geometry_msgs.Quaternion.
-func QuaternionOf(m runtime.Msg) Quaternion { return Quaternion{m} }
+// QuaternionOf returns the Quaternion that m, the untyped handle of a geometry_msgs.Quaternion,
+// refers to.
+func QuaternionOf(m runtime.Msg) Quaternion {
+	return Quaternion{phaserimpl.Static(m, phaserType_Quaternion)}
+}
 
 // PhaserType returns the runtime type of Quaternion.
-func (Quaternion) PhaserType() *runtime.Type { return phaserType_Quaternion }
+func (Quaternion) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Quaternion) }
 
-// Msg returns the untyped handle.
-func (x Quaternion) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Quaternion) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Quaternion) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Quaternion) IsPresent() bool { return x.m.IsPresent() }
@@ -363,65 +371,57 @@ func (x Quaternion) Clear() { x.m.Clear(phaserType_Quaternion) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Quaternion) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Quaternion) }
+func (x Quaternion) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_Quaternion)
+}
 
 // QuaternionFromAny returns the Quaternion held by an Any and whether it holds one.
 func QuaternionFromAny(a runtime.Any) (Quaternion, bool) {
-	if !a.Is(phaserType_Quaternion) {
-		return Quaternion{}, false
-	}
-	return Quaternion{a.Value(phaserType_Quaternion)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Quaternion)
+	return Quaternion{m}, ok
 }
 
 // MutableAnyQuaternion makes an Any hold a new, empty Quaternion and returns it.
 func MutableAnyQuaternion(a runtime.Any) Quaternion {
-	return Quaternion{a.Mutable(phaserType_Quaternion)}
+	return Quaternion{phaserimpl.MutableAny(a, phaserType_Quaternion)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Quaternion) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Quaternion) }
+func (x Quaternion) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Quaternion) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Quaternion)
-}
+func (x Quaternion) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Quaternion) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Quaternion)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Quaternion) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Quaternion)
-}
+func (x Quaternion) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Quaternion) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Quaternion) }
+func (x Quaternion) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Quaternion) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Quaternion)
-}
+func (x Quaternion) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Quaternion) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Quaternion)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Quaternion) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_Quaternion)
-}
+func (x Quaternion) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -439,73 +439,73 @@ func (x Quaternion) ROSMD5() string { return "a779879fadf0160734f906b8c19c7004" 
 
 // X returns field x (1).
 func (x Quaternion) X() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetX sets field x (1).
 func (x Quaternion) SetX(v float64) {
-	x.m.Set64(runtime.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Quaternion) HasX() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Quaternion) ClearX() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // SetY sets field y (2).
 func (x Quaternion) SetY(v float64) {
-	x.m.Set64(runtime.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Quaternion) HasY() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Quaternion) ClearY() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // SetZ sets field z (3).
 func (x Quaternion) SetZ(v float64) {
-	x.m.Set64(runtime.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Quaternion) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Quaternion) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 4, Offset: 32, ID: 3}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}))
 }
 
 // SetW sets field w (4).
 func (x Quaternion) SetW(v float64) {
-	x.m.Set64(runtime.Field{Number: 4, Offset: 32, ID: 3}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}, math.Float64bits(v))
 }
 
 // HasW reports the presence of field w (4).
-func (x Quaternion) HasW() bool { return x.m.Has(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) HasW() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // ClearW clears field w (4).
-func (x Quaternion) ClearW() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) ClearW() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // QuaternionView reads the singular scalar fields of a Quaternion in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type QuaternionView struct{ v runtime.View }
+type QuaternionView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -513,41 +513,41 @@ func (x Quaternion) View() QuaternionView { return QuaternionView{x.m.ViewOf(pha
 
 // X returns field x (1).
 func (v QuaternionView) X() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // HasX reports the presence of field x (1).
-func (v QuaternionView) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v QuaternionView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (v QuaternionView) Y() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // HasY reports the presence of field y (2).
-func (v QuaternionView) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v QuaternionView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (v QuaternionView) Z() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v QuaternionView) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v QuaternionView) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // W returns field w (4).
 func (v QuaternionView) W() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 4, Offset: 32, ID: 3}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}))
 }
 
 // HasW reports the presence of field w (4).
-func (v QuaternionView) HasW() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 32, ID: 3}) }
+func (v QuaternionView) HasW() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
-type QuaternionList struct{ l runtime.MessageList }
+type QuaternionList struct{ l phaserimpl.MessageList }
 
-// QuaternionListOf wraps an untyped list handle.
-func QuaternionListOf(l runtime.MessageList) QuaternionList { return QuaternionList{l} }
+// QuaternionListOf wraps a list handle, for the generated code of other packages.
+func QuaternionListOf(l phaserimpl.MessageList) QuaternionList { return QuaternionList{l} }
 
 // Len returns the number of elements.
 func (l QuaternionList) Len() int { return l.l.Len() }
@@ -574,33 +574,33 @@ func (l QuaternionList) Resize(n int) { l.l.Resize(n) }
 func (l QuaternionList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 	return func(yield func(int, Quaternion) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Quaternion{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Quaternion{m}) })
 	}
 }
 
-var phaserType_Pose = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Pose", runtime.ROSFrontend)
+var phaserType_Pose = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Pose", phaserimpl.ROSFrontend)
 
 // Pose is a handle on a geometry_msgs.Pose message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Pose reads as the default
 // message and ignores writes.
-type Pose struct{ m runtime.Msg }
+type Pose struct{ m phaserimpl.Msg }
 
 // NewPose creates a Pose in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPose(opts ...runtime.Options) Pose {
-	return Pose{runtime.New(phaserType_Pose, runtime.OptionsOf(opts))}
+	return Pose{phaserimpl.New(phaserType_Pose, opts)}
 }
 
 // NewPoseIn creates a Pose in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewPoseIn(mem []byte, opts ...runtime.Options) (Pose, error) {
-	m, err := runtime.NewIn(phaserType_Pose, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Pose, mem, opts)
 	return Pose{m}, err
 }
 
@@ -608,7 +608,7 @@ func NewPoseIn(mem []byte, opts ...runtime.Options) (Pose, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadPose(data []byte) (Pose, error) {
-	m, err := runtime.Read(phaserType_Pose, data)
+	m, err := phaserimpl.Read(phaserType_Pose, data)
 	return Pose{m}, err
 }
 
@@ -616,25 +616,26 @@ func ReadPose(data []byte) (Pose, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadPoseInto(p *runtime.Payload, data []byte) (Pose, error) {
-	m, err := runtime.ReadInto(p, phaserType_Pose, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Pose, data)
 	return Pose{m}, err
 }
 
 // OpenPose continues writing a payload that holds a Pose (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPose(mem []byte) (Pose, error) {
-	m, err := runtime.Open(phaserType_Pose, mem)
+	m, err := phaserimpl.Open(phaserType_Pose, mem)
 	return Pose{m}, err
 }
 
-// PoseOf wraps a message handle of type geometry_msgs.Pose.
-func PoseOf(m runtime.Msg) Pose { return Pose{m} }
+// PoseOf returns the Pose that m, the untyped handle of a geometry_msgs.Pose,
+// refers to.
+func PoseOf(m runtime.Msg) Pose { return Pose{phaserimpl.Static(m, phaserType_Pose)} }
 
 // PhaserType returns the runtime type of Pose.
-func (Pose) PhaserType() *runtime.Type { return phaserType_Pose }
+func (Pose) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Pose) }
 
-// Msg returns the untyped handle.
-func (x Pose) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Pose) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Pose) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Pose) IsPresent() bool { return x.m.IsPresent() }
@@ -653,57 +654,53 @@ func (x Pose) Clear() { x.m.Clear(phaserType_Pose) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Pose) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Pose) }
+func (x Pose) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Pose) }
 
 // PoseFromAny returns the Pose held by an Any and whether it holds one.
 func PoseFromAny(a runtime.Any) (Pose, bool) {
-	if !a.Is(phaserType_Pose) {
-		return Pose{}, false
-	}
-	return Pose{a.Value(phaserType_Pose)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Pose)
+	return Pose{m}, ok
 }
 
 // MutableAnyPose makes an Any hold a new, empty Pose and returns it.
-func MutableAnyPose(a runtime.Any) Pose { return Pose{a.Mutable(phaserType_Pose)} }
+func MutableAnyPose(a runtime.Any) Pose { return Pose{phaserimpl.MutableAny(a, phaserType_Pose)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Pose) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Pose) }
+func (x Pose) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Pose) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Pose)
-}
+func (x Pose) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Pose) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Pose)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Pose) UnmarshalProto(data []byte) error { return proto1.Unmarshal(data, x.m, phaserType_Pose) }
+func (x Pose) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Pose) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Pose) }
+func (x Pose) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Pose) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Pose) }
+func (x Pose) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Pose) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Pose)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Pose) }
+func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -723,49 +720,51 @@ func (x Pose) ROSMD5() string { return "e45d45a5a1ce597b249e23fb30fc871f" }
 
 // Position returns (a default message if absent) field position (1).
 func (x Pose) Position() Point {
-	return Point{x.m.Message(runtime.Field{Number: 1, Offset: 8, ID: 255}, phaserType_Point)}
+	return Point{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Point)}
 }
 
 // MutablePosition returns field position (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Pose) MutablePosition() Point {
-	return Point{x.m.MutableMessage(runtime.Field{Number: 1, Offset: 8, ID: 255}, phaserType_Point)}
+	return Point{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Point)}
 }
 
 // HasPosition reports the presence of field position (1).
-func (x Pose) HasPosition() bool { return x.m.HasMessage(runtime.Field{Number: 1, Offset: 8, ID: 255}) }
+func (x Pose) HasPosition() bool {
+	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID})
+}
 
 // ClearPosition clears, freeing what it holds, field position (1).
 func (x Pose) ClearPosition() {
-	x.m.ClearMessage(runtime.Field{Number: 1, Offset: 8, ID: 255}, phaserType_Point)
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Point)
 }
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Pose) Orientation() Quaternion {
-	return Quaternion{x.m.Message(runtime.Field{Number: 2, Offset: 40, ID: 255}, phaserType_Quaternion)}
+	return Quaternion{x.m.Message(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Quaternion)}
 }
 
 // MutableOrientation returns field orientation (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Pose) MutableOrientation() Quaternion {
-	return Quaternion{x.m.MutableMessage(runtime.Field{Number: 2, Offset: 40, ID: 255}, phaserType_Quaternion)}
+	return Quaternion{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Quaternion)}
 }
 
 // HasOrientation reports the presence of field orientation (2).
 func (x Pose) HasOrientation() bool {
-	return x.m.HasMessage(runtime.Field{Number: 2, Offset: 40, ID: 255})
+	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID})
 }
 
 // ClearOrientation clears, freeing what it holds, field orientation (2).
 func (x Pose) ClearOrientation() {
-	x.m.ClearMessage(runtime.Field{Number: 2, Offset: 40, ID: 255}, phaserType_Quaternion)
+	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Quaternion)
 }
 
 // PoseList is a handle on a repeated field of Pose messages.
-type PoseList struct{ l runtime.MessageList }
+type PoseList struct{ l phaserimpl.MessageList }
 
-// PoseListOf wraps an untyped list handle.
-func PoseListOf(l runtime.MessageList) PoseList { return PoseList{l} }
+// PoseListOf wraps a list handle, for the generated code of other packages.
+func PoseListOf(l phaserimpl.MessageList) PoseList { return PoseList{l} }
 
 // Len returns the number of elements.
 func (l PoseList) Len() int { return l.l.Len() }
@@ -792,33 +791,33 @@ func (l PoseList) Resize(n int) { l.l.Resize(n) }
 func (l PoseList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l PoseList) All() iter.Seq2[int, Pose] {
 	return func(yield func(int, Pose) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Pose{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Pose{m}) })
 	}
 }
 
-var phaserType_Vector3 = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Vector3", runtime.ROSFrontend)
+var phaserType_Vector3 = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Vector3", phaserimpl.ROSFrontend)
 
 // Vector3 is a handle on a geometry_msgs.Vector3 message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Vector3 reads as the default
 // message and ignores writes.
-type Vector3 struct{ m runtime.Msg }
+type Vector3 struct{ m phaserimpl.Msg }
 
 // NewVector3 creates a Vector3 in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewVector3(opts ...runtime.Options) Vector3 {
-	return Vector3{runtime.New(phaserType_Vector3, runtime.OptionsOf(opts))}
+	return Vector3{phaserimpl.New(phaserType_Vector3, opts)}
 }
 
 // NewVector3In creates a Vector3 in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewVector3In(mem []byte, opts ...runtime.Options) (Vector3, error) {
-	m, err := runtime.NewIn(phaserType_Vector3, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Vector3, mem, opts)
 	return Vector3{m}, err
 }
 
@@ -826,7 +825,7 @@ func NewVector3In(mem []byte, opts ...runtime.Options) (Vector3, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadVector3(data []byte) (Vector3, error) {
-	m, err := runtime.Read(phaserType_Vector3, data)
+	m, err := phaserimpl.Read(phaserType_Vector3, data)
 	return Vector3{m}, err
 }
 
@@ -834,25 +833,26 @@ func ReadVector3(data []byte) (Vector3, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadVector3Into(p *runtime.Payload, data []byte) (Vector3, error) {
-	m, err := runtime.ReadInto(p, phaserType_Vector3, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Vector3, data)
 	return Vector3{m}, err
 }
 
 // OpenVector3 continues writing a payload that holds a Vector3 (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenVector3(mem []byte) (Vector3, error) {
-	m, err := runtime.Open(phaserType_Vector3, mem)
+	m, err := phaserimpl.Open(phaserType_Vector3, mem)
 	return Vector3{m}, err
 }
 
-// Vector3Of wraps a message handle of type geometry_msgs.Vector3.
-func Vector3Of(m runtime.Msg) Vector3 { return Vector3{m} }
+// Vector3Of returns the Vector3 that m, the untyped handle of a geometry_msgs.Vector3,
+// refers to.
+func Vector3Of(m runtime.Msg) Vector3 { return Vector3{phaserimpl.Static(m, phaserType_Vector3)} }
 
 // PhaserType returns the runtime type of Vector3.
-func (Vector3) PhaserType() *runtime.Type { return phaserType_Vector3 }
+func (Vector3) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Vector3) }
 
-// Msg returns the untyped handle.
-func (x Vector3) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Vector3) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Vector3) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Vector3) IsPresent() bool { return x.m.IsPresent() }
@@ -871,61 +871,55 @@ func (x Vector3) Clear() { x.m.Clear(phaserType_Vector3) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Vector3) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Vector3) }
+func (x Vector3) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Vector3) }
 
 // Vector3FromAny returns the Vector3 held by an Any and whether it holds one.
 func Vector3FromAny(a runtime.Any) (Vector3, bool) {
-	if !a.Is(phaserType_Vector3) {
-		return Vector3{}, false
-	}
-	return Vector3{a.Value(phaserType_Vector3)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Vector3)
+	return Vector3{m}, ok
 }
 
 // MutableAnyVector3 makes an Any hold a new, empty Vector3 and returns it.
-func MutableAnyVector3(a runtime.Any) Vector3 { return Vector3{a.Mutable(phaserType_Vector3)} }
+func MutableAnyVector3(a runtime.Any) Vector3 {
+	return Vector3{phaserimpl.MutableAny(a, phaserType_Vector3)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Vector3) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Vector3) }
+func (x Vector3) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Vector3) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Vector3)
-}
+func (x Vector3) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Vector3) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Vector3)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Vector3) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Vector3)
-}
+func (x Vector3) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Vector3) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Vector3) }
+func (x Vector3) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Vector3) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_Vector3)
-}
+func (x Vector3) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Vector3) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Vector3)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Vector3) }
+func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -943,55 +937,57 @@ func (x Vector3) ROSMD5() string { return "4a842b65f413084dc2b10fb484ea7f17" }
 
 // X returns field x (1).
 func (x Vector3) X() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // SetX sets field x (1).
-func (x Vector3) SetX(v float64) { x.m.Set64(runtime.Field{Number: 1, Offset: 8}, math.Float64bits(v)) }
+func (x Vector3) SetX(v float64) {
+	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+}
 
 // HasX reports the presence of field x (1).
-func (x Vector3) HasX() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Vector3) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearX clears field x (1).
-func (x Vector3) ClearX() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Vector3) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // SetY sets field y (2).
 func (x Vector3) SetY(v float64) {
-	x.m.Set64(runtime.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Vector3) HasY() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // ClearY clears field y (2).
-func (x Vector3) ClearY() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
-	return math.Float64frombits(x.m.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // SetZ sets field z (3).
 func (x Vector3) SetZ(v float64) {
-	x.m.Set64(runtime.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Vector3) HasZ() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // ClearZ clears field z (3).
-func (x Vector3) ClearZ() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // Vector3View reads the singular scalar fields of a Vector3 in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Vector3View struct{ v runtime.View }
+type Vector3View struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -999,33 +995,33 @@ func (x Vector3) View() Vector3View { return Vector3View{x.m.ViewOf(phaserType_V
 
 // X returns field x (1).
 func (v Vector3View) X() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // HasX reports the presence of field x (1).
-func (v Vector3View) HasX() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v Vector3View) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Y returns field y (2).
 func (v Vector3View) Y() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
 }
 
 // HasY reports the presence of field y (2).
-func (v Vector3View) HasY() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v Vector3View) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
 
 // Z returns field z (3).
 func (v Vector3View) Z() float64 {
-	return math.Float64frombits(v.v.Get64(runtime.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v Vector3View) HasZ() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v Vector3View) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
-type Vector3List struct{ l runtime.MessageList }
+type Vector3List struct{ l phaserimpl.MessageList }
 
-// Vector3ListOf wraps an untyped list handle.
-func Vector3ListOf(l runtime.MessageList) Vector3List { return Vector3List{l} }
+// Vector3ListOf wraps a list handle, for the generated code of other packages.
+func Vector3ListOf(l phaserimpl.MessageList) Vector3List { return Vector3List{l} }
 
 // Len returns the number of elements.
 func (l Vector3List) Len() int { return l.l.Len() }
@@ -1052,33 +1048,33 @@ func (l Vector3List) Resize(n int) { l.l.Resize(n) }
 func (l Vector3List) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
 	return func(yield func(int, Vector3) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Vector3{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Vector3{m}) })
 	}
 }
 
-var phaserType_Twist = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Twist", runtime.ROSFrontend)
+var phaserType_Twist = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Twist", phaserimpl.ROSFrontend)
 
 // Twist is a handle on a geometry_msgs.Twist message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Twist reads as the default
 // message and ignores writes.
-type Twist struct{ m runtime.Msg }
+type Twist struct{ m phaserimpl.Msg }
 
 // NewTwist creates a Twist in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewTwist(opts ...runtime.Options) Twist {
-	return Twist{runtime.New(phaserType_Twist, runtime.OptionsOf(opts))}
+	return Twist{phaserimpl.New(phaserType_Twist, opts)}
 }
 
 // NewTwistIn creates a Twist in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewTwistIn(mem []byte, opts ...runtime.Options) (Twist, error) {
-	m, err := runtime.NewIn(phaserType_Twist, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Twist, mem, opts)
 	return Twist{m}, err
 }
 
@@ -1086,7 +1082,7 @@ func NewTwistIn(mem []byte, opts ...runtime.Options) (Twist, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadTwist(data []byte) (Twist, error) {
-	m, err := runtime.Read(phaserType_Twist, data)
+	m, err := phaserimpl.Read(phaserType_Twist, data)
 	return Twist{m}, err
 }
 
@@ -1094,25 +1090,26 @@ func ReadTwist(data []byte) (Twist, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadTwistInto(p *runtime.Payload, data []byte) (Twist, error) {
-	m, err := runtime.ReadInto(p, phaserType_Twist, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Twist, data)
 	return Twist{m}, err
 }
 
 // OpenTwist continues writing a payload that holds a Twist (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenTwist(mem []byte) (Twist, error) {
-	m, err := runtime.Open(phaserType_Twist, mem)
+	m, err := phaserimpl.Open(phaserType_Twist, mem)
 	return Twist{m}, err
 }
 
-// TwistOf wraps a message handle of type geometry_msgs.Twist.
-func TwistOf(m runtime.Msg) Twist { return Twist{m} }
+// TwistOf returns the Twist that m, the untyped handle of a geometry_msgs.Twist,
+// refers to.
+func TwistOf(m runtime.Msg) Twist { return Twist{phaserimpl.Static(m, phaserType_Twist)} }
 
 // PhaserType returns the runtime type of Twist.
-func (Twist) PhaserType() *runtime.Type { return phaserType_Twist }
+func (Twist) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Twist) }
 
-// Msg returns the untyped handle.
-func (x Twist) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Twist) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Twist) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Twist) IsPresent() bool { return x.m.IsPresent() }
@@ -1131,59 +1128,53 @@ func (x Twist) Clear() { x.m.Clear(phaserType_Twist) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Twist) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Twist) }
+func (x Twist) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Twist) }
 
 // TwistFromAny returns the Twist held by an Any and whether it holds one.
 func TwistFromAny(a runtime.Any) (Twist, bool) {
-	if !a.Is(phaserType_Twist) {
-		return Twist{}, false
-	}
-	return Twist{a.Value(phaserType_Twist)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Twist)
+	return Twist{m}, ok
 }
 
 // MutableAnyTwist makes an Any hold a new, empty Twist and returns it.
-func MutableAnyTwist(a runtime.Any) Twist { return Twist{a.Mutable(phaserType_Twist)} }
+func MutableAnyTwist(a runtime.Any) Twist { return Twist{phaserimpl.MutableAny(a, phaserType_Twist)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Twist) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Twist) }
+func (x Twist) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Twist) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Twist)
-}
+func (x Twist) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Twist) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Twist)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Twist) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Twist)
-}
+func (x Twist) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Twist) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Twist) }
+func (x Twist) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Twist) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Twist) }
+func (x Twist) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Twist) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Twist)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Twist) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Twist) }
+func (x Twist) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1203,49 +1194,51 @@ func (x Twist) ROSMD5() string { return "9f195f881246fdfa2798d1d3eebca84a" }
 
 // Linear returns (a default message if absent) field linear (1).
 func (x Twist) Linear() Vector3 {
-	return Vector3{x.m.Message(runtime.Field{Number: 1, Offset: 8, ID: 255}, phaserType_Vector3)}
+	return Vector3{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Vector3)}
 }
 
 // MutableLinear returns field linear (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Twist) MutableLinear() Vector3 {
-	return Vector3{x.m.MutableMessage(runtime.Field{Number: 1, Offset: 8, ID: 255}, phaserType_Vector3)}
+	return Vector3{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Vector3)}
 }
 
 // HasLinear reports the presence of field linear (1).
-func (x Twist) HasLinear() bool { return x.m.HasMessage(runtime.Field{Number: 1, Offset: 8, ID: 255}) }
+func (x Twist) HasLinear() bool {
+	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID})
+}
 
 // ClearLinear clears, freeing what it holds, field linear (1).
 func (x Twist) ClearLinear() {
-	x.m.ClearMessage(runtime.Field{Number: 1, Offset: 8, ID: 255}, phaserType_Vector3)
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Vector3)
 }
 
 // Angular returns (a default message if absent) field angular (2).
 func (x Twist) Angular() Vector3 {
-	return Vector3{x.m.Message(runtime.Field{Number: 2, Offset: 40, ID: 255}, phaserType_Vector3)}
+	return Vector3{x.m.Message(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Vector3)}
 }
 
 // MutableAngular returns field angular (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Twist) MutableAngular() Vector3 {
-	return Vector3{x.m.MutableMessage(runtime.Field{Number: 2, Offset: 40, ID: 255}, phaserType_Vector3)}
+	return Vector3{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Vector3)}
 }
 
 // HasAngular reports the presence of field angular (2).
 func (x Twist) HasAngular() bool {
-	return x.m.HasMessage(runtime.Field{Number: 2, Offset: 40, ID: 255})
+	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID})
 }
 
 // ClearAngular clears, freeing what it holds, field angular (2).
 func (x Twist) ClearAngular() {
-	x.m.ClearMessage(runtime.Field{Number: 2, Offset: 40, ID: 255}, phaserType_Vector3)
+	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Vector3)
 }
 
 // TwistList is a handle on a repeated field of Twist messages.
-type TwistList struct{ l runtime.MessageList }
+type TwistList struct{ l phaserimpl.MessageList }
 
-// TwistListOf wraps an untyped list handle.
-func TwistListOf(l runtime.MessageList) TwistList { return TwistList{l} }
+// TwistListOf wraps a list handle, for the generated code of other packages.
+func TwistListOf(l phaserimpl.MessageList) TwistList { return TwistList{l} }
 
 // Len returns the number of elements.
 func (l TwistList) Len() int { return l.l.Len() }
@@ -1272,9 +1265,9 @@ func (l TwistList) Resize(n int) { l.l.Resize(n) }
 func (l TwistList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l TwistList) All() iter.Seq2[int, Twist] {
 	return func(yield func(int, Twist) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Twist{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Twist{m}) })
 	}
 }

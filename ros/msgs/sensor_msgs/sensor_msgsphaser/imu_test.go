@@ -2,13 +2,16 @@ package sensor_msgsphaser_test
 
 import (
 	"bytes"
-	"math"
 	"testing"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/ros"
 	"github.com/phaser-go/phaser/ros/msgs/sensor_msgs/sensor_msgsphaser"
 	"github.com/phaser-go/phaser/runtime"
+	"github.com/phaser-go/phaser/runtime/phaserimpl"
 )
 
 // fillImu sets every field of an Imu.
@@ -60,8 +63,10 @@ func TestImuInline(t *testing.T) {
 	if !m.HasHeader() || !m.Header().HasStamp() || m.Header().Stamp().Seconds() != 5 || m.Orientation().W() != 1 {
 		t.Fatal("inline messages do not read back")
 	}
-	if h.Msg().Offset() <= m.Msg().Offset() || h.Msg().Offset() >= m.Msg().Offset()+m.PhaserType().BinarySize(payloadbuffer.V3) {
-		t.Errorf("header at %d is not inside the Imu at %d (%d bytes)", h.Msg().Offset(), m.Msg().Offset(), m.PhaserType().BinarySize(payloadbuffer.V3))
+	offset := func(m runtime.Msg) uint32 { return impl.Dynamic(m).Msg().Offset() }
+	size := impl.Dynamic(m.Msg()).Type().BinarySize(payloadbuffer.V3)
+	if offset(h.Msg()) <= offset(m.Msg()) || offset(h.Msg()) >= offset(m.Msg())+size {
+		t.Errorf("header at %d is not inside the Imu at %d (%d bytes)", offset(h.Msg()), offset(m.Msg()), size)
 	}
 	m.ClearHeader()
 	if m.HasHeader() || m.Header().Stamp().Seconds() != 0 {
@@ -101,14 +106,15 @@ func TestImuInline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pbType == m.PhaserType() || bytes.Equal(pbType.Table(), m.PhaserType().Table()) {
+	table := func(t *runtime.Type) []byte { return phaserimpl.EngineType(t).Table() }
+	if pbType == m.PhaserType() || bytes.Equal(table(pbType), table(m.PhaserType())) {
 		t.Fatal("the protobuf frontend's Imu has the ROS frontend's layout")
 	}
 	r, err := runtime.Read(pbType, m.Bytes())
 	if err != nil {
 		t.Fatal(err)
 	}
-	viaPB, err := ros.Marshal(r, pbType)
+	viaPB, err := ros.Marshal(r)
 	if err != nil || !bytes.Equal(viaPB, want) {
 		t.Fatalf("read through the protobuf frontend: % x (%v), want % x", viaPB, err, want)
 	}
@@ -124,23 +130,24 @@ func TestImuInline(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hdr := pbType.FieldByName("header")
-	stamp := hdr.Type.FieldByName("stamp")
-	seconds := stamp.Type.FieldByName("seconds")
-	cont.MutableMessage(hdr.Field, hdr.Type).MutableMessage(stamp.Field, stamp.Type).Set64(seconds.Field, 77)
+	fields := pbType.Descriptor().Fields()
+	hdr := fields.ByName("header")
+	stamp := hdr.Message().Fields().ByName("stamp")
+	seconds := stamp.Message().Fields().ByName("seconds")
+	cont.Mutable(hdr).Mutable(stamp).Set(seconds, protoreflect.ValueOfInt64(77))
 	// An absent inline message made present by a protobuf-frontend handle
 	// gets the ROS frontend's layout, which its holder made room for.
-	orient := pbType.FieldByName("orientation")
-	w := orient.Type.FieldByName("w")
-	cont.ClearMessage(orient.Field, orient.Type)
-	if cont.HasMessage(orient.Field) {
-		t.Fatal("orientation still present after ClearMessage")
+	orient := fields.ByName("orientation")
+	w := orient.Message().Fields().ByName("w")
+	cont.ClearField(orient)
+	if cont.Has(orient) {
+		t.Fatal("orientation still present after ClearField")
 	}
-	cont.MutableMessage(orient.Field, orient.Type).Set64(w.Field, math.Float64bits(0.5))
+	cont.Mutable(orient).Set(w, protoreflect.ValueOfFloat64(0.5))
 	if cont.Failed() || cont.Err() != nil {
 		t.Fatal(cont.Err())
 	}
-	again, err := sensor_msgsphaser.ReadImu(cont.PayloadBytes())
+	again, err := sensor_msgsphaser.ReadImu(cont.Bytes())
 	if err != nil || again.Orientation().W() != 0.5 || again.Orientation().X() != 0 {
 		t.Fatalf("orientation after a protobuf-frontend Mutable: %v, %v (%v)", again.Orientation().W(), again.Orientation().X(), err)
 	}
@@ -156,7 +163,7 @@ func TestImuIdentity(t *testing.T) {
 	if m.ROSDataType() != "sensor_msgs/Imu" || m.ROSMD5() != "6a62c6daae103f4ff57a132d6f95cec2" {
 		t.Fatalf("Imu is %s %s", m.ROSDataType(), m.ROSMD5())
 	}
-	md5, err := ros.MD5(m.PhaserType())
+	md5, err := ros.MD5(m.PhaserType().Descriptor())
 	if err != nil || md5 != m.ROSMD5() {
 		t.Fatalf("ros.MD5 = %s (%v), generated %s", md5, err, m.ROSMD5())
 	}

@@ -9,18 +9,26 @@
 package sensor_msgsphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	geometry_msgsphaser "github.com/phaser-go/phaser/ros/msgs/geometry_msgs/geometry_msgsphaser"
 	std_msgsphaser "github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"
 	runtime "github.com/phaser-go/phaser/runtime"
-	proto "google.golang.org/protobuf/proto"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
-var file_sensor_msgs_sensor_msgs_proto = runtime.RegisterFile([]byte(file_sensor_msgs_sensor_msgs_protoDesc))
+var file_sensor_msgs_sensor_msgs_proto = phaserimpl.RegisterFile([]byte(file_sensor_msgs_sensor_msgs_protoDesc))
 
 const file_sensor_msgs_sensor_msgs_protoDesc = "" +
 	"\n\x1dsensor_msgs/sensor_msgs.proto\x12\vsensor_msgs\x1a!geometry_msgs/geom" +
@@ -57,26 +65,33 @@ const file_sensor_msgs_sensor_msgs_protoDesc = "" +
 	"\n\x06effort\x18\x05 \x03(\x01R\x06effort:\x1c\x8a\xb5\x18\x18\n\x16sensor_msgs/JointStateB2Z0github.c" +
 	"om/phaser-go/phaser/ros/msgs/sensor_msgsb\x06proto3"
 
-var phaserType_Imu = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Imu", runtime.ROSFrontend)
+// The types of the messages of other packages that fields refer to.
+var (
+	phaserType_std_msgsphaser_Header          = phaserimpl.EngineType(std_msgsphaser.Header{}.PhaserType())
+	phaserType_geometry_msgsphaser_Quaternion = phaserimpl.EngineType(geometry_msgsphaser.Quaternion{}.PhaserType())
+	phaserType_geometry_msgsphaser_Vector3    = phaserimpl.EngineType(geometry_msgsphaser.Vector3{}.PhaserType())
+)
+
+var phaserType_Imu = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Imu", phaserimpl.ROSFrontend)
 
 // Imu is a handle on a sensor_msgs.Imu message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Imu reads as the default
 // message and ignores writes.
-type Imu struct{ m runtime.Msg }
+type Imu struct{ m phaserimpl.Msg }
 
 // NewImu creates a Imu in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewImu(opts ...runtime.Options) Imu {
-	return Imu{runtime.New(phaserType_Imu, runtime.OptionsOf(opts))}
+	return Imu{phaserimpl.New(phaserType_Imu, opts)}
 }
 
 // NewImuIn creates a Imu in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
-	m, err := runtime.NewIn(phaserType_Imu, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Imu, mem, opts)
 	return Imu{m}, err
 }
 
@@ -84,7 +99,7 @@ func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadImu(data []byte) (Imu, error) {
-	m, err := runtime.Read(phaserType_Imu, data)
+	m, err := phaserimpl.Read(phaserType_Imu, data)
 	return Imu{m}, err
 }
 
@@ -92,25 +107,26 @@ func ReadImu(data []byte) (Imu, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadImuInto(p *runtime.Payload, data []byte) (Imu, error) {
-	m, err := runtime.ReadInto(p, phaserType_Imu, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Imu, data)
 	return Imu{m}, err
 }
 
 // OpenImu continues writing a payload that holds a Imu (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenImu(mem []byte) (Imu, error) {
-	m, err := runtime.Open(phaserType_Imu, mem)
+	m, err := phaserimpl.Open(phaserType_Imu, mem)
 	return Imu{m}, err
 }
 
-// ImuOf wraps a message handle of type sensor_msgs.Imu.
-func ImuOf(m runtime.Msg) Imu { return Imu{m} }
+// ImuOf returns the Imu that m, the untyped handle of a sensor_msgs.Imu,
+// refers to.
+func ImuOf(m runtime.Msg) Imu { return Imu{phaserimpl.Static(m, phaserType_Imu)} }
 
 // PhaserType returns the runtime type of Imu.
-func (Imu) PhaserType() *runtime.Type { return phaserType_Imu }
+func (Imu) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Imu) }
 
-// Msg returns the untyped handle.
-func (x Imu) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Imu) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Imu) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Imu) IsPresent() bool { return x.m.IsPresent() }
@@ -129,55 +145,53 @@ func (x Imu) Clear() { x.m.Clear(phaserType_Imu) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Imu) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Imu) }
+func (x Imu) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Imu) }
 
 // ImuFromAny returns the Imu held by an Any and whether it holds one.
 func ImuFromAny(a runtime.Any) (Imu, bool) {
-	if !a.Is(phaserType_Imu) {
-		return Imu{}, false
-	}
-	return Imu{a.Value(phaserType_Imu)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Imu)
+	return Imu{m}, ok
 }
 
 // MutableAnyImu makes an Any hold a new, empty Imu and returns it.
-func MutableAnyImu(a runtime.Any) Imu { return Imu{a.Mutable(phaserType_Imu)} }
+func MutableAnyImu(a runtime.Any) Imu { return Imu{phaserimpl.MutableAny(a, phaserType_Imu)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Imu) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Imu) }
+func (x Imu) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Imu) AppendProto(dst []byte) ([]byte, error) { return proto1.Append(dst, x.m, phaserType_Imu) }
+func (x Imu) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Imu) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Imu)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Imu) UnmarshalProto(data []byte) error { return proto1.Unmarshal(data, x.m, phaserType_Imu) }
+func (x Imu) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Imu) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Imu) }
+func (x Imu) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Imu) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Imu) }
+func (x Imu) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Imu) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Imu)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Imu) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Imu) }
+func (x Imu) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -197,112 +211,114 @@ func (x Imu) ROSMD5() string { return "6a62c6daae103f4ff57a132d6f95cec2" }
 
 // Header returns (a default message if absent) field header (1).
 func (x Imu) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.Message(runtime.Field{Number: 1, Offset: 32, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.MutableMessage(runtime.Field{Number: 1, Offset: 32, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
-func (x Imu) HasHeader() bool { return x.m.HasMessage(runtime.Field{Number: 1, Offset: 32, ID: 255}) }
+func (x Imu) HasHeader() bool {
+	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID})
+}
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Imu) ClearHeader() {
-	x.m.ClearMessage(runtime.Field{Number: 1, Offset: 32, ID: 255}, std_msgsphaser.Header{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
 }
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Imu) Orientation() geometry_msgsphaser.Quaternion {
-	return geometry_msgsphaser.QuaternionOf(x.m.Message(runtime.Field{Number: 2, Offset: 72, ID: 255}, geometry_msgsphaser.Quaternion{}.PhaserType()))
+	return geometry_msgsphaser.QuaternionOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 2, Offset: 72, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Quaternion), phaserType_geometry_msgsphaser_Quaternion))
 }
 
 // MutableOrientation returns field orientation (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableOrientation() geometry_msgsphaser.Quaternion {
-	return geometry_msgsphaser.QuaternionOf(x.m.MutableMessage(runtime.Field{Number: 2, Offset: 72, ID: 255}, geometry_msgsphaser.Quaternion{}.PhaserType()))
+	return geometry_msgsphaser.QuaternionOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Quaternion), phaserType_geometry_msgsphaser_Quaternion))
 }
 
 // HasOrientation reports the presence of field orientation (2).
 func (x Imu) HasOrientation() bool {
-	return x.m.HasMessage(runtime.Field{Number: 2, Offset: 72, ID: 255})
+	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 72, ID: phaserimpl.InlineID})
 }
 
 // ClearOrientation clears, freeing what it holds, field orientation (2).
 func (x Imu) ClearOrientation() {
-	x.m.ClearMessage(runtime.Field{Number: 2, Offset: 72, ID: 255}, geometry_msgsphaser.Quaternion{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 72, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Quaternion)
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
-func (x Imu) OrientationCovariance() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 3, Offset: 8})
+func (x Imu) OrientationCovariance() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 3, Offset: 8})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
 func (x Imu) AngularVelocity() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3Of(x.m.Message(runtime.Field{Number: 4, Offset: 112, ID: 255}, geometry_msgsphaser.Vector3{}.PhaserType()))
+	return geometry_msgsphaser.Vector3Of(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 4, Offset: 112, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3), phaserType_geometry_msgsphaser_Vector3))
 }
 
 // MutableAngularVelocity returns field angular_velocity (4), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableAngularVelocity() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3Of(x.m.MutableMessage(runtime.Field{Number: 4, Offset: 112, ID: 255}, geometry_msgsphaser.Vector3{}.PhaserType()))
+	return geometry_msgsphaser.Vector3Of(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3), phaserType_geometry_msgsphaser_Vector3))
 }
 
 // HasAngularVelocity reports the presence of field angular_velocity (4).
 func (x Imu) HasAngularVelocity() bool {
-	return x.m.HasMessage(runtime.Field{Number: 4, Offset: 112, ID: 255})
+	return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 112, ID: phaserimpl.InlineID})
 }
 
 // ClearAngularVelocity clears, freeing what it holds, field angular_velocity (4).
 func (x Imu) ClearAngularVelocity() {
-	x.m.ClearMessage(runtime.Field{Number: 4, Offset: 112, ID: 255}, geometry_msgsphaser.Vector3{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 112, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3)
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
-func (x Imu) AngularVelocityCovariance() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 5, Offset: 16})
+func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 5, Offset: 16})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
 func (x Imu) LinearAcceleration() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3Of(x.m.Message(runtime.Field{Number: 6, Offset: 144, ID: 255}, geometry_msgsphaser.Vector3{}.PhaserType()))
+	return geometry_msgsphaser.Vector3Of(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 6, Offset: 144, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3), phaserType_geometry_msgsphaser_Vector3))
 }
 
 // MutableLinearAcceleration returns field linear_acceleration (6), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableLinearAcceleration() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3Of(x.m.MutableMessage(runtime.Field{Number: 6, Offset: 144, ID: 255}, geometry_msgsphaser.Vector3{}.PhaserType()))
+	return geometry_msgsphaser.Vector3Of(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3), phaserType_geometry_msgsphaser_Vector3))
 }
 
 // HasLinearAcceleration reports the presence of field linear_acceleration (6).
 func (x Imu) HasLinearAcceleration() bool {
-	return x.m.HasMessage(runtime.Field{Number: 6, Offset: 144, ID: 255})
+	return x.m.HasMessage(phaserimpl.Field{Number: 6, Offset: 144, ID: phaserimpl.InlineID})
 }
 
 // ClearLinearAcceleration clears, freeing what it holds, field linear_acceleration (6).
 func (x Imu) ClearLinearAcceleration() {
-	x.m.ClearMessage(runtime.Field{Number: 6, Offset: 144, ID: 255}, geometry_msgsphaser.Vector3{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 6, Offset: 144, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3)
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
-func (x Imu) LinearAccelerationCovariance() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 7, Offset: 24})
+func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 7, Offset: 24})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
-type ImuList struct{ l runtime.MessageList }
+type ImuList struct{ l phaserimpl.MessageList }
 
-// ImuListOf wraps an untyped list handle.
-func ImuListOf(l runtime.MessageList) ImuList { return ImuList{l} }
+// ImuListOf wraps a list handle, for the generated code of other packages.
+func ImuListOf(l phaserimpl.MessageList) ImuList { return ImuList{l} }
 
 // Len returns the number of elements.
 func (l ImuList) Len() int { return l.l.Len() }
@@ -329,33 +345,33 @@ func (l ImuList) Resize(n int) { l.l.Resize(n) }
 func (l ImuList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l ImuList) All() iter.Seq2[int, Imu] {
 	return func(yield func(int, Imu) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Imu{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Imu{m}) })
 	}
 }
 
-var phaserType_Image = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Image", runtime.ROSFrontend)
+var phaserType_Image = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Image", phaserimpl.ROSFrontend)
 
 // Image is a handle on a sensor_msgs.Image message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Image reads as the default
 // message and ignores writes.
-type Image struct{ m runtime.Msg }
+type Image struct{ m phaserimpl.Msg }
 
 // NewImage creates a Image in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewImage(opts ...runtime.Options) Image {
-	return Image{runtime.New(phaserType_Image, runtime.OptionsOf(opts))}
+	return Image{phaserimpl.New(phaserType_Image, opts)}
 }
 
 // NewImageIn creates a Image in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
-	m, err := runtime.NewIn(phaserType_Image, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Image, mem, opts)
 	return Image{m}, err
 }
 
@@ -363,7 +379,7 @@ func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadImage(data []byte) (Image, error) {
-	m, err := runtime.Read(phaserType_Image, data)
+	m, err := phaserimpl.Read(phaserType_Image, data)
 	return Image{m}, err
 }
 
@@ -371,25 +387,26 @@ func ReadImage(data []byte) (Image, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadImageInto(p *runtime.Payload, data []byte) (Image, error) {
-	m, err := runtime.ReadInto(p, phaserType_Image, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Image, data)
 	return Image{m}, err
 }
 
 // OpenImage continues writing a payload that holds a Image (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenImage(mem []byte) (Image, error) {
-	m, err := runtime.Open(phaserType_Image, mem)
+	m, err := phaserimpl.Open(phaserType_Image, mem)
 	return Image{m}, err
 }
 
-// ImageOf wraps a message handle of type sensor_msgs.Image.
-func ImageOf(m runtime.Msg) Image { return Image{m} }
+// ImageOf returns the Image that m, the untyped handle of a sensor_msgs.Image,
+// refers to.
+func ImageOf(m runtime.Msg) Image { return Image{phaserimpl.Static(m, phaserType_Image)} }
 
 // PhaserType returns the runtime type of Image.
-func (Image) PhaserType() *runtime.Type { return phaserType_Image }
+func (Image) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Image) }
 
-// Msg returns the untyped handle.
-func (x Image) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Image) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Image) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Image) IsPresent() bool { return x.m.IsPresent() }
@@ -408,59 +425,53 @@ func (x Image) Clear() { x.m.Clear(phaserType_Image) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Image) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Image) }
+func (x Image) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Image) }
 
 // ImageFromAny returns the Image held by an Any and whether it holds one.
 func ImageFromAny(a runtime.Any) (Image, bool) {
-	if !a.Is(phaserType_Image) {
-		return Image{}, false
-	}
-	return Image{a.Value(phaserType_Image)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Image)
+	return Image{m}, ok
 }
 
 // MutableAnyImage makes an Any hold a new, empty Image and returns it.
-func MutableAnyImage(a runtime.Any) Image { return Image{a.Mutable(phaserType_Image)} }
+func MutableAnyImage(a runtime.Any) Image { return Image{phaserimpl.MutableAny(a, phaserType_Image)} }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Image) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Image) }
+func (x Image) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Image) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Image)
-}
+func (x Image) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Image) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Image)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Image) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Image)
-}
+func (x Image) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Image) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Image) }
+func (x Image) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Image) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Image) }
+func (x Image) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Image) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Image)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Image) }
+func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -480,163 +491,169 @@ func (x Image) ROSMD5() string { return "060021388200f6f0f447d0fcd9c64743" }
 
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.Message(runtime.Field{Number: 1, Offset: 32, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Image) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.MutableMessage(runtime.Field{Number: 1, Offset: 32, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
-func (x Image) HasHeader() bool { return x.m.HasMessage(runtime.Field{Number: 1, Offset: 32, ID: 255}) }
+func (x Image) HasHeader() bool {
+	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID})
+}
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Image) ClearHeader() {
-	x.m.ClearMessage(runtime.Field{Number: 1, Offset: 32, ID: 255}, std_msgsphaser.Header{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
 }
 
 // Height returns field height (2).
-func (x Image) Height() uint32 { return x.m.Get32(runtime.Field{Number: 2, Offset: 8}) }
+func (x Image) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // SetHeight sets field height (2).
-func (x Image) SetHeight(v uint32) { x.m.Set32(runtime.Field{Number: 2, Offset: 8}, v) }
+func (x Image) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 8}, v) }
 
 // HasHeight reports the presence of field height (2).
-func (x Image) HasHeight() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 8}) }
+func (x Image) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // ClearHeight clears field height (2).
-func (x Image) ClearHeight() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 8}) }
+func (x Image) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // Width returns field width (3).
-func (x Image) Width() uint32 { return x.m.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Image) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // SetWidth sets field width (3).
-func (x Image) SetWidth(v uint32) { x.m.Set32(runtime.Field{Number: 3, Offset: 12, ID: 1}, v) }
+func (x Image) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, v) }
 
 // HasWidth reports the presence of field width (3).
-func (x Image) HasWidth() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Image) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // ClearWidth clears field width (3).
-func (x Image) ClearWidth() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Image) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // Encoding returns a copy of field encoding (4).
 func (x Image) Encoding() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 4, Offset: 16}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16}))
 }
 
 // EncodingBytes returns without copying field encoding (4).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Image) EncodingBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 4, Offset: 16}) }
+func (x Image) EncodingBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16})
+}
 
 // SetEncoding sets field encoding (4).
-func (x Image) SetEncoding(v string) { x.m.SetString(runtime.Field{Number: 4, Offset: 16}, v) }
+func (x Image) SetEncoding(v string) { x.m.SetString(phaserimpl.Field{Number: 4, Offset: 16}, v) }
 
 // SetEncodingBytes sets from bytes (which may alias the payload) field encoding (4).
-func (x Image) SetEncodingBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 4, Offset: 16}, v) }
+func (x Image) SetEncodingBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v) }
 
 // AllocateEncoding makes n bytes long and returns them to fill in place: field encoding (4).
 func (x Image) AllocateEncoding(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 4, Offset: 16}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 4, Offset: 16}, n)
 }
 
 // HasEncoding reports the presence of field encoding (4).
-func (x Image) HasEncoding() bool { return x.m.HasString(runtime.Field{Number: 4, Offset: 16}) }
+func (x Image) HasEncoding() bool { return x.m.HasString(phaserimpl.Field{Number: 4, Offset: 16}) }
 
 // ClearEncoding clears field encoding (4).
-func (x Image) ClearEncoding() { x.m.ClearString(runtime.Field{Number: 4, Offset: 16}) }
+func (x Image) ClearEncoding() { x.m.ClearString(phaserimpl.Field{Number: 4, Offset: 16}) }
 
 // IsBigendian returns field is_bigendian (5).
-func (x Image) IsBigendian() uint32 { return x.m.Get32(runtime.Field{Number: 5, Offset: 20, ID: 2}) }
+func (x Image) IsBigendian() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
 
 // SetIsBigendian sets field is_bigendian (5).
-func (x Image) SetIsBigendian(v uint32) { x.m.Set32(runtime.Field{Number: 5, Offset: 20, ID: 2}, v) }
+func (x Image) SetIsBigendian(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}, v) }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
-func (x Image) HasIsBigendian() bool { return x.m.Has(runtime.Field{Number: 5, Offset: 20, ID: 2}) }
+func (x Image) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Image) ClearIsBigendian() { x.m.ClearScalar(runtime.Field{Number: 5, Offset: 20, ID: 2}) }
+func (x Image) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
 
 // Step returns field step (6).
-func (x Image) Step() uint32 { return x.m.Get32(runtime.Field{Number: 6, Offset: 24, ID: 3}) }
+func (x Image) Step() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
 
 // SetStep sets field step (6).
-func (x Image) SetStep(v uint32) { x.m.Set32(runtime.Field{Number: 6, Offset: 24, ID: 3}, v) }
+func (x Image) SetStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}, v) }
 
 // HasStep reports the presence of field step (6).
-func (x Image) HasStep() bool { return x.m.Has(runtime.Field{Number: 6, Offset: 24, ID: 3}) }
+func (x Image) HasStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
 
 // ClearStep clears field step (6).
-func (x Image) ClearStep() { x.m.ClearScalar(runtime.Field{Number: 6, Offset: 24, ID: 3}) }
+func (x Image) ClearStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
 
 // Data returns a copy of field data (7).
 func (x Image) Data() []byte {
-	return append([]byte(nil), x.m.StringBytes(runtime.Field{Number: 7, Offset: 28})...)
+	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28})...)
 }
 
 // DataBytes returns without copying field data (7).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Image) DataBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 7, Offset: 28}) }
+func (x Image) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28}) }
 
 // SetData sets (v may alias the payload) field data (7).
-func (x Image) SetData(v []byte) { x.m.SetBytes(runtime.Field{Number: 7, Offset: 28}, v) }
+func (x Image) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v) }
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (7).
 func (x Image) AllocateData(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 7, Offset: 28}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 7, Offset: 28}, n)
 }
 
 // HasData reports the presence of field data (7).
-func (x Image) HasData() bool { return x.m.HasString(runtime.Field{Number: 7, Offset: 28}) }
+func (x Image) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 7, Offset: 28}) }
 
 // ClearData clears field data (7).
-func (x Image) ClearData() { x.m.ClearString(runtime.Field{Number: 7, Offset: 28}) }
+func (x Image) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 7, Offset: 28}) }
 
 // ImageView reads the singular scalar fields of a Image in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type ImageView struct{ v runtime.View }
+type ImageView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Image) View() ImageView { return ImageView{x.m.ViewOf(phaserType_Image)} }
 
 // Height returns field height (2).
-func (v ImageView) Height() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 8}) }
+func (v ImageView) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // HasHeight reports the presence of field height (2).
-func (v ImageView) HasHeight() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 8}) }
+func (v ImageView) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // Width returns field width (3).
-func (v ImageView) Width() uint32 { return v.v.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (v ImageView) Width() uint32 { return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // HasWidth reports the presence of field width (3).
-func (v ImageView) HasWidth() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (v ImageView) HasWidth() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // IsBigendian returns field is_bigendian (5).
 func (v ImageView) IsBigendian() uint32 {
-	return v.v.Get32(runtime.Field{Number: 5, Offset: 20, ID: 2})
+	return v.v.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2})
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
-func (v ImageView) HasIsBigendian() bool { return v.v.Has(runtime.Field{Number: 5, Offset: 20, ID: 2}) }
+func (v ImageView) HasIsBigendian() bool {
+	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 2})
+}
 
 // Step returns field step (6).
-func (v ImageView) Step() uint32 { return v.v.Get32(runtime.Field{Number: 6, Offset: 24, ID: 3}) }
+func (v ImageView) Step() uint32 { return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
 
 // HasStep reports the presence of field step (6).
-func (v ImageView) HasStep() bool { return v.v.Has(runtime.Field{Number: 6, Offset: 24, ID: 3}) }
+func (v ImageView) HasStep() bool { return v.v.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
 
 // ImageList is a handle on a repeated field of Image messages.
-type ImageList struct{ l runtime.MessageList }
+type ImageList struct{ l phaserimpl.MessageList }
 
-// ImageListOf wraps an untyped list handle.
-func ImageListOf(l runtime.MessageList) ImageList { return ImageList{l} }
+// ImageListOf wraps a list handle, for the generated code of other packages.
+func ImageListOf(l phaserimpl.MessageList) ImageList { return ImageList{l} }
 
 // Len returns the number of elements.
 func (l ImageList) Len() int { return l.l.Len() }
@@ -663,33 +680,33 @@ func (l ImageList) Resize(n int) { l.l.Resize(n) }
 func (l ImageList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l ImageList) All() iter.Seq2[int, Image] {
 	return func(yield func(int, Image) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Image{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Image{m}) })
 	}
 }
 
-var phaserType_PointField = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointField", runtime.ROSFrontend)
+var phaserType_PointField = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointField", phaserimpl.ROSFrontend)
 
 // PointField is a handle on a sensor_msgs.PointField message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointField reads as the default
 // message and ignores writes.
-type PointField struct{ m runtime.Msg }
+type PointField struct{ m phaserimpl.Msg }
 
 // NewPointField creates a PointField in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPointField(opts ...runtime.Options) PointField {
-	return PointField{runtime.New(phaserType_PointField, runtime.OptionsOf(opts))}
+	return PointField{phaserimpl.New(phaserType_PointField, opts)}
 }
 
 // NewPointFieldIn creates a PointField in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointFieldIn(mem []byte, opts ...runtime.Options) (PointField, error) {
-	m, err := runtime.NewIn(phaserType_PointField, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_PointField, mem, opts)
 	return PointField{m}, err
 }
 
@@ -697,7 +714,7 @@ func NewPointFieldIn(mem []byte, opts ...runtime.Options) (PointField, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadPointField(data []byte) (PointField, error) {
-	m, err := runtime.Read(phaserType_PointField, data)
+	m, err := phaserimpl.Read(phaserType_PointField, data)
 	return PointField{m}, err
 }
 
@@ -705,25 +722,28 @@ func ReadPointField(data []byte) (PointField, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadPointFieldInto(p *runtime.Payload, data []byte) (PointField, error) {
-	m, err := runtime.ReadInto(p, phaserType_PointField, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_PointField, data)
 	return PointField{m}, err
 }
 
 // OpenPointField continues writing a payload that holds a PointField (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPointField(mem []byte) (PointField, error) {
-	m, err := runtime.Open(phaserType_PointField, mem)
+	m, err := phaserimpl.Open(phaserType_PointField, mem)
 	return PointField{m}, err
 }
 
-// PointFieldOf wraps a message handle of type sensor_msgs.PointField.
-func PointFieldOf(m runtime.Msg) PointField { return PointField{m} }
+// PointFieldOf returns the PointField that m, the untyped handle of a sensor_msgs.PointField,
+// refers to.
+func PointFieldOf(m runtime.Msg) PointField {
+	return PointField{phaserimpl.Static(m, phaserType_PointField)}
+}
 
 // PhaserType returns the runtime type of PointField.
-func (PointField) PhaserType() *runtime.Type { return phaserType_PointField }
+func (PointField) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_PointField) }
 
-// Msg returns the untyped handle.
-func (x PointField) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x PointField) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_PointField) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x PointField) IsPresent() bool { return x.m.IsPresent() }
@@ -742,65 +762,57 @@ func (x PointField) Clear() { x.m.Clear(phaserType_PointField) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x PointField) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_PointField) }
+func (x PointField) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_PointField)
+}
 
 // PointFieldFromAny returns the PointField held by an Any and whether it holds one.
 func PointFieldFromAny(a runtime.Any) (PointField, bool) {
-	if !a.Is(phaserType_PointField) {
-		return PointField{}, false
-	}
-	return PointField{a.Value(phaserType_PointField)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_PointField)
+	return PointField{m}, ok
 }
 
 // MutableAnyPointField makes an Any hold a new, empty PointField and returns it.
 func MutableAnyPointField(a runtime.Any) PointField {
-	return PointField{a.Mutable(phaserType_PointField)}
+	return PointField{phaserimpl.MutableAny(a, phaserType_PointField)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x PointField) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_PointField) }
+func (x PointField) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x PointField) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_PointField)
-}
+func (x PointField) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointField) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_PointField)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x PointField) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_PointField)
-}
+func (x PointField) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x PointField) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_PointField) }
+func (x PointField) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x PointField) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_PointField)
-}
+func (x PointField) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x PointField) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_PointField)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x PointField) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_PointField)
-}
+func (x PointField) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -820,104 +832,116 @@ func (x PointField) ROSMD5() string { return "268eacb2962780ceac86cbd17e328150" 
 
 // Name returns a copy of field name (1).
 func (x PointField) Name() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // NameBytes returns without copying field name (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x PointField) NameBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
+func (x PointField) NameBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetName sets field name (1).
-func (x PointField) SetName(v string) { x.m.SetString(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x PointField) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (1).
-func (x PointField) SetNameBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x PointField) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (1).
 func (x PointField) AllocateName(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasName reports the presence of field name (1).
-func (x PointField) HasName() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
+func (x PointField) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearName clears field name (1).
-func (x PointField) ClearName() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
+func (x PointField) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Offset returns field offset (2).
-func (x PointField) Offset() uint32 { return x.m.Get32(runtime.Field{Number: 2, Offset: 12}) }
+func (x PointField) Offset() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // SetOffset sets field offset (2).
-func (x PointField) SetOffset(v uint32) { x.m.Set32(runtime.Field{Number: 2, Offset: 12}, v) }
+func (x PointField) SetOffset(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
 
 // HasOffset reports the presence of field offset (2).
-func (x PointField) HasOffset() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (x PointField) HasOffset() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // ClearOffset clears field offset (2).
-func (x PointField) ClearOffset() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 12}) }
+func (x PointField) ClearOffset() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Datatype returns field datatype (3).
-func (x PointField) Datatype() uint32 { return x.m.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) Datatype() uint32 {
+	return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+}
 
 // SetDatatype sets field datatype (3).
-func (x PointField) SetDatatype(v uint32) { x.m.Set32(runtime.Field{Number: 3, Offset: 16, ID: 1}, v) }
+func (x PointField) SetDatatype(v uint32) {
+	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, v)
+}
 
 // HasDatatype reports the presence of field datatype (3).
-func (x PointField) HasDatatype() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) HasDatatype() bool {
+	return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+}
 
 // ClearDatatype clears field datatype (3).
-func (x PointField) ClearDatatype() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) ClearDatatype() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
 
 // Count returns field count (4).
-func (x PointField) Count() uint32 { return x.m.Get32(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) Count() uint32 { return x.m.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // SetCount sets field count (4).
-func (x PointField) SetCount(v uint32) { x.m.Set32(runtime.Field{Number: 4, Offset: 20, ID: 2}, v) }
+func (x PointField) SetCount(v uint32) { x.m.Set32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}, v) }
 
 // HasCount reports the presence of field count (4).
-func (x PointField) HasCount() bool { return x.m.Has(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) HasCount() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // ClearCount clears field count (4).
-func (x PointField) ClearCount() { x.m.ClearScalar(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) ClearCount() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
 
 // PointFieldView reads the singular scalar fields of a PointField in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointFieldView struct{ v runtime.View }
+type PointFieldView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x PointField) View() PointFieldView { return PointFieldView{x.m.ViewOf(phaserType_PointField)} }
 
 // Offset returns field offset (2).
-func (v PointFieldView) Offset() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 12}) }
+func (v PointFieldView) Offset() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // HasOffset reports the presence of field offset (2).
-func (v PointFieldView) HasOffset() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 12}) }
+func (v PointFieldView) HasOffset() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Datatype returns field datatype (3).
 func (v PointFieldView) Datatype() uint32 {
-	return v.v.Get32(runtime.Field{Number: 3, Offset: 16, ID: 1})
+	return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (v PointFieldView) HasDatatype() bool {
-	return v.v.Has(runtime.Field{Number: 3, Offset: 16, ID: 1})
+	return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
 }
 
 // Count returns field count (4).
-func (v PointFieldView) Count() uint32 { return v.v.Get32(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (v PointFieldView) Count() uint32 {
+	return v.v.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2})
+}
 
 // HasCount reports the presence of field count (4).
-func (v PointFieldView) HasCount() bool { return v.v.Has(runtime.Field{Number: 4, Offset: 20, ID: 2}) }
+func (v PointFieldView) HasCount() bool {
+	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2})
+}
 
 // PointFieldList is a handle on a repeated field of PointField messages.
-type PointFieldList struct{ l runtime.MessageList }
+type PointFieldList struct{ l phaserimpl.MessageList }
 
-// PointFieldListOf wraps an untyped list handle.
-func PointFieldListOf(l runtime.MessageList) PointFieldList { return PointFieldList{l} }
+// PointFieldListOf wraps a list handle, for the generated code of other packages.
+func PointFieldListOf(l phaserimpl.MessageList) PointFieldList { return PointFieldList{l} }
 
 // Len returns the number of elements.
 func (l PointFieldList) Len() int { return l.l.Len() }
@@ -944,33 +968,33 @@ func (l PointFieldList) Resize(n int) { l.l.Resize(n) }
 func (l PointFieldList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l PointFieldList) All() iter.Seq2[int, PointField] {
 	return func(yield func(int, PointField) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, PointField{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, PointField{m}) })
 	}
 }
 
-var phaserType_PointCloud2 = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointCloud2", runtime.ROSFrontend)
+var phaserType_PointCloud2 = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointCloud2", phaserimpl.ROSFrontend)
 
 // PointCloud2 is a handle on a sensor_msgs.PointCloud2 message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointCloud2 reads as the default
 // message and ignores writes.
-type PointCloud2 struct{ m runtime.Msg }
+type PointCloud2 struct{ m phaserimpl.Msg }
 
 // NewPointCloud2 creates a PointCloud2 in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPointCloud2(opts ...runtime.Options) PointCloud2 {
-	return PointCloud2{runtime.New(phaserType_PointCloud2, runtime.OptionsOf(opts))}
+	return PointCloud2{phaserimpl.New(phaserType_PointCloud2, opts)}
 }
 
 // NewPointCloud2In creates a PointCloud2 in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointCloud2In(mem []byte, opts ...runtime.Options) (PointCloud2, error) {
-	m, err := runtime.NewIn(phaserType_PointCloud2, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_PointCloud2, mem, opts)
 	return PointCloud2{m}, err
 }
 
@@ -978,7 +1002,7 @@ func NewPointCloud2In(mem []byte, opts ...runtime.Options) (PointCloud2, error) 
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadPointCloud2(data []byte) (PointCloud2, error) {
-	m, err := runtime.Read(phaserType_PointCloud2, data)
+	m, err := phaserimpl.Read(phaserType_PointCloud2, data)
 	return PointCloud2{m}, err
 }
 
@@ -986,25 +1010,28 @@ func ReadPointCloud2(data []byte) (PointCloud2, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadPointCloud2Into(p *runtime.Payload, data []byte) (PointCloud2, error) {
-	m, err := runtime.ReadInto(p, phaserType_PointCloud2, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_PointCloud2, data)
 	return PointCloud2{m}, err
 }
 
 // OpenPointCloud2 continues writing a payload that holds a PointCloud2 (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPointCloud2(mem []byte) (PointCloud2, error) {
-	m, err := runtime.Open(phaserType_PointCloud2, mem)
+	m, err := phaserimpl.Open(phaserType_PointCloud2, mem)
 	return PointCloud2{m}, err
 }
 
-// PointCloud2Of wraps a message handle of type sensor_msgs.PointCloud2.
-func PointCloud2Of(m runtime.Msg) PointCloud2 { return PointCloud2{m} }
+// PointCloud2Of returns the PointCloud2 that m, the untyped handle of a sensor_msgs.PointCloud2,
+// refers to.
+func PointCloud2Of(m runtime.Msg) PointCloud2 {
+	return PointCloud2{phaserimpl.Static(m, phaserType_PointCloud2)}
+}
 
 // PhaserType returns the runtime type of PointCloud2.
-func (PointCloud2) PhaserType() *runtime.Type { return phaserType_PointCloud2 }
+func (PointCloud2) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_PointCloud2) }
 
-// Msg returns the untyped handle.
-func (x PointCloud2) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x PointCloud2) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_PointCloud2) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x PointCloud2) IsPresent() bool { return x.m.IsPresent() }
@@ -1023,67 +1050,57 @@ func (x PointCloud2) Clear() { x.m.Clear(phaserType_PointCloud2) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x PointCloud2) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_PointCloud2) }
+func (x PointCloud2) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_PointCloud2)
+}
 
 // PointCloud2FromAny returns the PointCloud2 held by an Any and whether it holds one.
 func PointCloud2FromAny(a runtime.Any) (PointCloud2, bool) {
-	if !a.Is(phaserType_PointCloud2) {
-		return PointCloud2{}, false
-	}
-	return PointCloud2{a.Value(phaserType_PointCloud2)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_PointCloud2)
+	return PointCloud2{m}, ok
 }
 
 // MutableAnyPointCloud2 makes an Any hold a new, empty PointCloud2 and returns it.
 func MutableAnyPointCloud2(a runtime.Any) PointCloud2 {
-	return PointCloud2{a.Mutable(phaserType_PointCloud2)}
+	return PointCloud2{phaserimpl.MutableAny(a, phaserType_PointCloud2)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x PointCloud2) MarshalProto() ([]byte, error) {
-	return proto1.Marshal(x.m, phaserType_PointCloud2)
-}
+func (x PointCloud2) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x PointCloud2) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_PointCloud2)
-}
+func (x PointCloud2) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointCloud2) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_PointCloud2)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x PointCloud2) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_PointCloud2)
-}
+func (x PointCloud2) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x PointCloud2) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_PointCloud2) }
+func (x PointCloud2) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x PointCloud2) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_PointCloud2)
-}
+func (x PointCloud2) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x PointCloud2) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_PointCloud2)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x PointCloud2) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_PointCloud2)
-}
+func (x PointCloud2) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1105,145 +1122,161 @@ func (x PointCloud2) ROSMD5() string { return "1158d486dd51d683ce2f1be655c3c181"
 
 // Header returns (a default message if absent) field header (1).
 func (x PointCloud2) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.Message(runtime.Field{Number: 1, Offset: 48, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 48, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x PointCloud2) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.MutableMessage(runtime.Field{Number: 1, Offset: 48, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x PointCloud2) HasHeader() bool {
-	return x.m.HasMessage(runtime.Field{Number: 1, Offset: 48, ID: 255})
+	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 48, ID: phaserimpl.InlineID})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x PointCloud2) ClearHeader() {
-	x.m.ClearMessage(runtime.Field{Number: 1, Offset: 48, ID: 255}, std_msgsphaser.Header{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 48, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
 }
 
 // Height returns field height (2).
-func (x PointCloud2) Height() uint32 { return x.m.Get32(runtime.Field{Number: 2, Offset: 8}) }
+func (x PointCloud2) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // SetHeight sets field height (2).
-func (x PointCloud2) SetHeight(v uint32) { x.m.Set32(runtime.Field{Number: 2, Offset: 8}, v) }
+func (x PointCloud2) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 8}, v) }
 
 // HasHeight reports the presence of field height (2).
-func (x PointCloud2) HasHeight() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 8}) }
+func (x PointCloud2) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // ClearHeight clears field height (2).
-func (x PointCloud2) ClearHeight() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 8}) }
+func (x PointCloud2) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // Width returns field width (3).
-func (x PointCloud2) Width() uint32 { return x.m.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x PointCloud2) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // SetWidth sets field width (3).
-func (x PointCloud2) SetWidth(v uint32) { x.m.Set32(runtime.Field{Number: 3, Offset: 12, ID: 1}, v) }
+func (x PointCloud2) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, v) }
 
 // HasWidth reports the presence of field width (3).
-func (x PointCloud2) HasWidth() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x PointCloud2) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // ClearWidth clears field width (3).
-func (x PointCloud2) ClearWidth() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x PointCloud2) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // Fields returns the list handle of repeated field fields (4).
 func (x PointCloud2) Fields() PointFieldList {
-	return PointFieldList{runtime.NewMessageList(x.m, runtime.Field{Number: 4, Offset: 16, ID: 2}, phaserType_PointField)}
+	return PointFieldList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 4, Offset: 16, ID: 2}, phaserType_PointField)}
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (x PointCloud2) IsBigendian() bool {
-	return x.m.Get8(runtime.Field{Number: 5, Offset: 24, ID: 2}) != 0
+	return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) != 0
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x PointCloud2) SetIsBigendian(v bool) {
-	x.m.Set8(runtime.Field{Number: 5, Offset: 24, ID: 2}, runtime.BoolByte(v))
+	x.m.Set8(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}, phaserimpl.BoolByte(v))
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x PointCloud2) HasIsBigendian() bool {
-	return x.m.Has(runtime.Field{Number: 5, Offset: 24, ID: 2})
+	return x.m.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x PointCloud2) ClearIsBigendian() { x.m.ClearScalar(runtime.Field{Number: 5, Offset: 24, ID: 2}) }
+func (x PointCloud2) ClearIsBigendian() {
+	x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+}
 
 // PointStep returns field point_step (6).
 func (x PointCloud2) PointStep() uint32 {
-	return x.m.Get32(runtime.Field{Number: 6, Offset: 28, ID: 3})
+	return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
 }
 
 // SetPointStep sets field point_step (6).
 func (x PointCloud2) SetPointStep(v uint32) {
-	x.m.Set32(runtime.Field{Number: 6, Offset: 28, ID: 3}, v)
+	x.m.Set32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}, v)
 }
 
 // HasPointStep reports the presence of field point_step (6).
-func (x PointCloud2) HasPointStep() bool { return x.m.Has(runtime.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x PointCloud2) HasPointStep() bool {
+	return x.m.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
+}
 
 // ClearPointStep clears field point_step (6).
-func (x PointCloud2) ClearPointStep() { x.m.ClearScalar(runtime.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x PointCloud2) ClearPointStep() {
+	x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
+}
 
 // RowStep returns field row_step (7).
-func (x PointCloud2) RowStep() uint32 { return x.m.Get32(runtime.Field{Number: 7, Offset: 32, ID: 4}) }
+func (x PointCloud2) RowStep() uint32 {
+	return x.m.Get32(phaserimpl.Field{Number: 7, Offset: 32, ID: 4})
+}
 
 // SetRowStep sets field row_step (7).
-func (x PointCloud2) SetRowStep(v uint32) { x.m.Set32(runtime.Field{Number: 7, Offset: 32, ID: 4}, v) }
+func (x PointCloud2) SetRowStep(v uint32) {
+	x.m.Set32(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}, v)
+}
 
 // HasRowStep reports the presence of field row_step (7).
-func (x PointCloud2) HasRowStep() bool { return x.m.Has(runtime.Field{Number: 7, Offset: 32, ID: 4}) }
+func (x PointCloud2) HasRowStep() bool {
+	return x.m.Has(phaserimpl.Field{Number: 7, Offset: 32, ID: 4})
+}
 
 // ClearRowStep clears field row_step (7).
-func (x PointCloud2) ClearRowStep() { x.m.ClearScalar(runtime.Field{Number: 7, Offset: 32, ID: 4}) }
+func (x PointCloud2) ClearRowStep() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}) }
 
 // Data returns a copy of field data (8).
 func (x PointCloud2) Data() []byte {
-	return append([]byte(nil), x.m.StringBytes(runtime.Field{Number: 8, Offset: 36})...)
+	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 8, Offset: 36})...)
 }
 
 // DataBytes returns without copying field data (8).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x PointCloud2) DataBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 8, Offset: 36}) }
+func (x PointCloud2) DataBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 8, Offset: 36})
+}
 
 // SetData sets (v may alias the payload) field data (8).
-func (x PointCloud2) SetData(v []byte) { x.m.SetBytes(runtime.Field{Number: 8, Offset: 36}, v) }
+func (x PointCloud2) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v) }
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (8).
 func (x PointCloud2) AllocateData(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 8, Offset: 36}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 8, Offset: 36}, n)
 }
 
 // HasData reports the presence of field data (8).
-func (x PointCloud2) HasData() bool { return x.m.HasString(runtime.Field{Number: 8, Offset: 36}) }
+func (x PointCloud2) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 8, Offset: 36}) }
 
 // ClearData clears field data (8).
-func (x PointCloud2) ClearData() { x.m.ClearString(runtime.Field{Number: 8, Offset: 36}) }
+func (x PointCloud2) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 8, Offset: 36}) }
 
 // IsDense returns field is_dense (9).
 func (x PointCloud2) IsDense() bool {
-	return x.m.Get8(runtime.Field{Number: 9, Offset: 40, ID: 5}) != 0
+	return x.m.Get8(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) != 0
 }
 
 // SetIsDense sets field is_dense (9).
 func (x PointCloud2) SetIsDense(v bool) {
-	x.m.Set8(runtime.Field{Number: 9, Offset: 40, ID: 5}, runtime.BoolByte(v))
+	x.m.Set8(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}, phaserimpl.BoolByte(v))
 }
 
 // HasIsDense reports the presence of field is_dense (9).
-func (x PointCloud2) HasIsDense() bool { return x.m.Has(runtime.Field{Number: 9, Offset: 40, ID: 5}) }
+func (x PointCloud2) HasIsDense() bool {
+	return x.m.Has(phaserimpl.Field{Number: 9, Offset: 40, ID: 5})
+}
 
 // ClearIsDense clears field is_dense (9).
-func (x PointCloud2) ClearIsDense() { x.m.ClearScalar(runtime.Field{Number: 9, Offset: 40, ID: 5}) }
+func (x PointCloud2) ClearIsDense() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) }
 
 // PointCloud2View reads the singular scalar fields of a PointCloud2 in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointCloud2View struct{ v runtime.View }
+type PointCloud2View struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -1252,64 +1285,66 @@ func (x PointCloud2) View() PointCloud2View {
 }
 
 // Height returns field height (2).
-func (v PointCloud2View) Height() uint32 { return v.v.Get32(runtime.Field{Number: 2, Offset: 8}) }
+func (v PointCloud2View) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // HasHeight reports the presence of field height (2).
-func (v PointCloud2View) HasHeight() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 8}) }
+func (v PointCloud2View) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // Width returns field width (3).
 func (v PointCloud2View) Width() uint32 {
-	return v.v.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1})
+	return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1})
 }
 
 // HasWidth reports the presence of field width (3).
-func (v PointCloud2View) HasWidth() bool { return v.v.Has(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (v PointCloud2View) HasWidth() bool {
+	return v.v.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1})
+}
 
 // IsBigendian returns field is_bigendian (5).
 func (v PointCloud2View) IsBigendian() bool {
-	return v.v.Get8(runtime.Field{Number: 5, Offset: 24, ID: 2}) != 0
+	return v.v.Get8(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) != 0
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v PointCloud2View) HasIsBigendian() bool {
-	return v.v.Has(runtime.Field{Number: 5, Offset: 24, ID: 2})
+	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
 }
 
 // PointStep returns field point_step (6).
 func (v PointCloud2View) PointStep() uint32 {
-	return v.v.Get32(runtime.Field{Number: 6, Offset: 28, ID: 3})
+	return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (v PointCloud2View) HasPointStep() bool {
-	return v.v.Has(runtime.Field{Number: 6, Offset: 28, ID: 3})
+	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
 }
 
 // RowStep returns field row_step (7).
 func (v PointCloud2View) RowStep() uint32 {
-	return v.v.Get32(runtime.Field{Number: 7, Offset: 32, ID: 4})
+	return v.v.Get32(phaserimpl.Field{Number: 7, Offset: 32, ID: 4})
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (v PointCloud2View) HasRowStep() bool {
-	return v.v.Has(runtime.Field{Number: 7, Offset: 32, ID: 4})
+	return v.v.Has(phaserimpl.Field{Number: 7, Offset: 32, ID: 4})
 }
 
 // IsDense returns field is_dense (9).
 func (v PointCloud2View) IsDense() bool {
-	return v.v.Get8(runtime.Field{Number: 9, Offset: 40, ID: 5}) != 0
+	return v.v.Get8(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) != 0
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (v PointCloud2View) HasIsDense() bool {
-	return v.v.Has(runtime.Field{Number: 9, Offset: 40, ID: 5})
+	return v.v.Has(phaserimpl.Field{Number: 9, Offset: 40, ID: 5})
 }
 
 // PointCloud2List is a handle on a repeated field of PointCloud2 messages.
-type PointCloud2List struct{ l runtime.MessageList }
+type PointCloud2List struct{ l phaserimpl.MessageList }
 
-// PointCloud2ListOf wraps an untyped list handle.
-func PointCloud2ListOf(l runtime.MessageList) PointCloud2List { return PointCloud2List{l} }
+// PointCloud2ListOf wraps a list handle, for the generated code of other packages.
+func PointCloud2ListOf(l phaserimpl.MessageList) PointCloud2List { return PointCloud2List{l} }
 
 // Len returns the number of elements.
 func (l PointCloud2List) Len() int { return l.l.Len() }
@@ -1336,33 +1371,33 @@ func (l PointCloud2List) Resize(n int) { l.l.Resize(n) }
 func (l PointCloud2List) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l PointCloud2List) All() iter.Seq2[int, PointCloud2] {
 	return func(yield func(int, PointCloud2) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, PointCloud2{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, PointCloud2{m}) })
 	}
 }
 
-var phaserType_LaserScan = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.LaserScan", runtime.ROSFrontend)
+var phaserType_LaserScan = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.LaserScan", phaserimpl.ROSFrontend)
 
 // LaserScan is a handle on a sensor_msgs.LaserScan message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero LaserScan reads as the default
 // message and ignores writes.
-type LaserScan struct{ m runtime.Msg }
+type LaserScan struct{ m phaserimpl.Msg }
 
 // NewLaserScan creates a LaserScan in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewLaserScan(opts ...runtime.Options) LaserScan {
-	return LaserScan{runtime.New(phaserType_LaserScan, runtime.OptionsOf(opts))}
+	return LaserScan{phaserimpl.New(phaserType_LaserScan, opts)}
 }
 
 // NewLaserScanIn creates a LaserScan in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewLaserScanIn(mem []byte, opts ...runtime.Options) (LaserScan, error) {
-	m, err := runtime.NewIn(phaserType_LaserScan, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_LaserScan, mem, opts)
 	return LaserScan{m}, err
 }
 
@@ -1370,7 +1405,7 @@ func NewLaserScanIn(mem []byte, opts ...runtime.Options) (LaserScan, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadLaserScan(data []byte) (LaserScan, error) {
-	m, err := runtime.Read(phaserType_LaserScan, data)
+	m, err := phaserimpl.Read(phaserType_LaserScan, data)
 	return LaserScan{m}, err
 }
 
@@ -1378,25 +1413,28 @@ func ReadLaserScan(data []byte) (LaserScan, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadLaserScanInto(p *runtime.Payload, data []byte) (LaserScan, error) {
-	m, err := runtime.ReadInto(p, phaserType_LaserScan, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_LaserScan, data)
 	return LaserScan{m}, err
 }
 
 // OpenLaserScan continues writing a payload that holds a LaserScan (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenLaserScan(mem []byte) (LaserScan, error) {
-	m, err := runtime.Open(phaserType_LaserScan, mem)
+	m, err := phaserimpl.Open(phaserType_LaserScan, mem)
 	return LaserScan{m}, err
 }
 
-// LaserScanOf wraps a message handle of type sensor_msgs.LaserScan.
-func LaserScanOf(m runtime.Msg) LaserScan { return LaserScan{m} }
+// LaserScanOf returns the LaserScan that m, the untyped handle of a sensor_msgs.LaserScan,
+// refers to.
+func LaserScanOf(m runtime.Msg) LaserScan {
+	return LaserScan{phaserimpl.Static(m, phaserType_LaserScan)}
+}
 
 // PhaserType returns the runtime type of LaserScan.
-func (LaserScan) PhaserType() *runtime.Type { return phaserType_LaserScan }
+func (LaserScan) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_LaserScan) }
 
-// Msg returns the untyped handle.
-func (x LaserScan) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x LaserScan) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_LaserScan) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x LaserScan) IsPresent() bool { return x.m.IsPresent() }
@@ -1415,63 +1453,57 @@ func (x LaserScan) Clear() { x.m.Clear(phaserType_LaserScan) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x LaserScan) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_LaserScan) }
+func (x LaserScan) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_LaserScan)
+}
 
 // LaserScanFromAny returns the LaserScan held by an Any and whether it holds one.
 func LaserScanFromAny(a runtime.Any) (LaserScan, bool) {
-	if !a.Is(phaserType_LaserScan) {
-		return LaserScan{}, false
-	}
-	return LaserScan{a.Value(phaserType_LaserScan)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_LaserScan)
+	return LaserScan{m}, ok
 }
 
 // MutableAnyLaserScan makes an Any hold a new, empty LaserScan and returns it.
-func MutableAnyLaserScan(a runtime.Any) LaserScan { return LaserScan{a.Mutable(phaserType_LaserScan)} }
+func MutableAnyLaserScan(a runtime.Any) LaserScan {
+	return LaserScan{phaserimpl.MutableAny(a, phaserType_LaserScan)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x LaserScan) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_LaserScan) }
+func (x LaserScan) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x LaserScan) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_LaserScan)
-}
+func (x LaserScan) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x LaserScan) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_LaserScan)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x LaserScan) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_LaserScan)
-}
+func (x LaserScan) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x LaserScan) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_LaserScan) }
+func (x LaserScan) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x LaserScan) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_LaserScan)
-}
+func (x LaserScan) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x LaserScan) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_LaserScan)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x LaserScan) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_LaserScan)
-}
+func (x LaserScan) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1491,158 +1523,160 @@ func (x LaserScan) ROSMD5() string { return "90c7ef2dc6895d81024acba2ac42f369" }
 
 // Header returns (a default message if absent) field header (1).
 func (x LaserScan) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.Message(runtime.Field{Number: 1, Offset: 56, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 56, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x LaserScan) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.MutableMessage(runtime.Field{Number: 1, Offset: 56, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x LaserScan) HasHeader() bool {
-	return x.m.HasMessage(runtime.Field{Number: 1, Offset: 56, ID: 255})
+	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 56, ID: phaserimpl.InlineID})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x LaserScan) ClearHeader() {
-	x.m.ClearMessage(runtime.Field{Number: 1, Offset: 56, ID: 255}, std_msgsphaser.Header{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 56, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
 }
 
 // AngleMin returns field angle_min (2).
 func (x LaserScan) AngleMin() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 2, Offset: 8}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 8}))
 }
 
 // SetAngleMin sets field angle_min (2).
 func (x LaserScan) SetAngleMin(v float32) {
-	x.m.Set32(runtime.Field{Number: 2, Offset: 8}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 8}, math.Float32bits(v))
 }
 
 // HasAngleMin reports the presence of field angle_min (2).
-func (x LaserScan) HasAngleMin() bool { return x.m.Has(runtime.Field{Number: 2, Offset: 8}) }
+func (x LaserScan) HasAngleMin() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // ClearAngleMin clears field angle_min (2).
-func (x LaserScan) ClearAngleMin() { x.m.ClearScalar(runtime.Field{Number: 2, Offset: 8}) }
+func (x LaserScan) ClearAngleMin() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // AngleMax returns field angle_max (3).
 func (x LaserScan) AngleMax() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}))
 }
 
 // SetAngleMax sets field angle_max (3).
 func (x LaserScan) SetAngleMax(v float32) {
-	x.m.Set32(runtime.Field{Number: 3, Offset: 12, ID: 1}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, math.Float32bits(v))
 }
 
 // HasAngleMax reports the presence of field angle_max (3).
-func (x LaserScan) HasAngleMax() bool { return x.m.Has(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x LaserScan) HasAngleMax() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // ClearAngleMax clears field angle_max (3).
-func (x LaserScan) ClearAngleMax() { x.m.ClearScalar(runtime.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x LaserScan) ClearAngleMax() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
 
 // AngleIncrement returns field angle_increment (4).
 func (x LaserScan) AngleIncrement() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 4, Offset: 16, ID: 2}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 16, ID: 2}))
 }
 
 // SetAngleIncrement sets field angle_increment (4).
 func (x LaserScan) SetAngleIncrement(v float32) {
-	x.m.Set32(runtime.Field{Number: 4, Offset: 16, ID: 2}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 16, ID: 2}, math.Float32bits(v))
 }
 
 // HasAngleIncrement reports the presence of field angle_increment (4).
 func (x LaserScan) HasAngleIncrement() bool {
-	return x.m.Has(runtime.Field{Number: 4, Offset: 16, ID: 2})
+	return x.m.Has(phaserimpl.Field{Number: 4, Offset: 16, ID: 2})
 }
 
 // ClearAngleIncrement clears field angle_increment (4).
 func (x LaserScan) ClearAngleIncrement() {
-	x.m.ClearScalar(runtime.Field{Number: 4, Offset: 16, ID: 2})
+	x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 16, ID: 2})
 }
 
 // TimeIncrement returns field time_increment (5).
 func (x LaserScan) TimeIncrement() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 5, Offset: 20, ID: 3}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 3}))
 }
 
 // SetTimeIncrement sets field time_increment (5).
 func (x LaserScan) SetTimeIncrement(v float32) {
-	x.m.Set32(runtime.Field{Number: 5, Offset: 20, ID: 3}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 5, Offset: 20, ID: 3}, math.Float32bits(v))
 }
 
 // HasTimeIncrement reports the presence of field time_increment (5).
 func (x LaserScan) HasTimeIncrement() bool {
-	return x.m.Has(runtime.Field{Number: 5, Offset: 20, ID: 3})
+	return x.m.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 3})
 }
 
 // ClearTimeIncrement clears field time_increment (5).
-func (x LaserScan) ClearTimeIncrement() { x.m.ClearScalar(runtime.Field{Number: 5, Offset: 20, ID: 3}) }
+func (x LaserScan) ClearTimeIncrement() {
+	x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, ID: 3})
+}
 
 // ScanTime returns field scan_time (6).
 func (x LaserScan) ScanTime() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 6, Offset: 24, ID: 4}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}))
 }
 
 // SetScanTime sets field scan_time (6).
 func (x LaserScan) SetScanTime(v float32) {
-	x.m.Set32(runtime.Field{Number: 6, Offset: 24, ID: 4}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}, math.Float32bits(v))
 }
 
 // HasScanTime reports the presence of field scan_time (6).
-func (x LaserScan) HasScanTime() bool { return x.m.Has(runtime.Field{Number: 6, Offset: 24, ID: 4}) }
+func (x LaserScan) HasScanTime() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}) }
 
 // ClearScanTime clears field scan_time (6).
-func (x LaserScan) ClearScanTime() { x.m.ClearScalar(runtime.Field{Number: 6, Offset: 24, ID: 4}) }
+func (x LaserScan) ClearScanTime() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}) }
 
 // RangeMin returns field range_min (7).
 func (x LaserScan) RangeMin() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 7, Offset: 28, ID: 5}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}))
 }
 
 // SetRangeMin sets field range_min (7).
 func (x LaserScan) SetRangeMin(v float32) {
-	x.m.Set32(runtime.Field{Number: 7, Offset: 28, ID: 5}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}, math.Float32bits(v))
 }
 
 // HasRangeMin reports the presence of field range_min (7).
-func (x LaserScan) HasRangeMin() bool { return x.m.Has(runtime.Field{Number: 7, Offset: 28, ID: 5}) }
+func (x LaserScan) HasRangeMin() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}) }
 
 // ClearRangeMin clears field range_min (7).
-func (x LaserScan) ClearRangeMin() { x.m.ClearScalar(runtime.Field{Number: 7, Offset: 28, ID: 5}) }
+func (x LaserScan) ClearRangeMin() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}) }
 
 // RangeMax returns field range_max (8).
 func (x LaserScan) RangeMax() float32 {
-	return math.Float32frombits(x.m.Get32(runtime.Field{Number: 8, Offset: 32, ID: 6}))
+	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}))
 }
 
 // SetRangeMax sets field range_max (8).
 func (x LaserScan) SetRangeMax(v float32) {
-	x.m.Set32(runtime.Field{Number: 8, Offset: 32, ID: 6}, math.Float32bits(v))
+	x.m.Set32(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}, math.Float32bits(v))
 }
 
 // HasRangeMax reports the presence of field range_max (8).
-func (x LaserScan) HasRangeMax() bool { return x.m.Has(runtime.Field{Number: 8, Offset: 32, ID: 6}) }
+func (x LaserScan) HasRangeMax() bool { return x.m.Has(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}) }
 
 // ClearRangeMax clears field range_max (8).
-func (x LaserScan) ClearRangeMax() { x.m.ClearScalar(runtime.Field{Number: 8, Offset: 32, ID: 6}) }
+func (x LaserScan) ClearRangeMax() { x.m.ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}) }
 
 // Ranges returns the list handle of repeated field ranges (9).
-func (x LaserScan) Ranges() runtime.Float32List {
-	return runtime.NewFloat32List(x.m, runtime.Field{Number: 9, Offset: 40, ID: 7})
+func (x LaserScan) Ranges() runtime.List[float32] {
+	return phaserimpl.List[float32](x.m, phaserimpl.Field{Number: 9, Offset: 40, ID: 7})
 }
 
 // Intensities returns the list handle of repeated field intensities (10).
-func (x LaserScan) Intensities() runtime.Float32List {
-	return runtime.NewFloat32List(x.m, runtime.Field{Number: 10, Offset: 48, ID: 7})
+func (x LaserScan) Intensities() runtime.List[float32] {
+	return phaserimpl.List[float32](x.m, phaserimpl.Field{Number: 10, Offset: 48, ID: 7})
 }
 
 // LaserScanView reads the singular scalar fields of a LaserScan in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type LaserScanView struct{ v runtime.View }
+type LaserScanView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
@@ -1650,77 +1684,77 @@ func (x LaserScan) View() LaserScanView { return LaserScanView{x.m.ViewOf(phaser
 
 // AngleMin returns field angle_min (2).
 func (v LaserScanView) AngleMin() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 2, Offset: 8}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 8}))
 }
 
 // HasAngleMin reports the presence of field angle_min (2).
-func (v LaserScanView) HasAngleMin() bool { return v.v.Has(runtime.Field{Number: 2, Offset: 8}) }
+func (v LaserScanView) HasAngleMin() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
 
 // AngleMax returns field angle_max (3).
 func (v LaserScanView) AngleMax() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 3, Offset: 12, ID: 1}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}))
 }
 
 // HasAngleMax reports the presence of field angle_max (3).
 func (v LaserScanView) HasAngleMax() bool {
-	return v.v.Has(runtime.Field{Number: 3, Offset: 12, ID: 1})
+	return v.v.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1})
 }
 
 // AngleIncrement returns field angle_increment (4).
 func (v LaserScanView) AngleIncrement() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 4, Offset: 16, ID: 2}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 16, ID: 2}))
 }
 
 // HasAngleIncrement reports the presence of field angle_increment (4).
 func (v LaserScanView) HasAngleIncrement() bool {
-	return v.v.Has(runtime.Field{Number: 4, Offset: 16, ID: 2})
+	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 16, ID: 2})
 }
 
 // TimeIncrement returns field time_increment (5).
 func (v LaserScanView) TimeIncrement() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 5, Offset: 20, ID: 3}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 3}))
 }
 
 // HasTimeIncrement reports the presence of field time_increment (5).
 func (v LaserScanView) HasTimeIncrement() bool {
-	return v.v.Has(runtime.Field{Number: 5, Offset: 20, ID: 3})
+	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 3})
 }
 
 // ScanTime returns field scan_time (6).
 func (v LaserScanView) ScanTime() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 6, Offset: 24, ID: 4}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}))
 }
 
 // HasScanTime reports the presence of field scan_time (6).
 func (v LaserScanView) HasScanTime() bool {
-	return v.v.Has(runtime.Field{Number: 6, Offset: 24, ID: 4})
+	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 4})
 }
 
 // RangeMin returns field range_min (7).
 func (v LaserScanView) RangeMin() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 7, Offset: 28, ID: 5}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}))
 }
 
 // HasRangeMin reports the presence of field range_min (7).
 func (v LaserScanView) HasRangeMin() bool {
-	return v.v.Has(runtime.Field{Number: 7, Offset: 28, ID: 5})
+	return v.v.Has(phaserimpl.Field{Number: 7, Offset: 28, ID: 5})
 }
 
 // RangeMax returns field range_max (8).
 func (v LaserScanView) RangeMax() float32 {
-	return math.Float32frombits(v.v.Get32(runtime.Field{Number: 8, Offset: 32, ID: 6}))
+	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}))
 }
 
 // HasRangeMax reports the presence of field range_max (8).
 func (v LaserScanView) HasRangeMax() bool {
-	return v.v.Has(runtime.Field{Number: 8, Offset: 32, ID: 6})
+	return v.v.Has(phaserimpl.Field{Number: 8, Offset: 32, ID: 6})
 }
 
 // LaserScanList is a handle on a repeated field of LaserScan messages.
-type LaserScanList struct{ l runtime.MessageList }
+type LaserScanList struct{ l phaserimpl.MessageList }
 
-// LaserScanListOf wraps an untyped list handle.
-func LaserScanListOf(l runtime.MessageList) LaserScanList { return LaserScanList{l} }
+// LaserScanListOf wraps a list handle, for the generated code of other packages.
+func LaserScanListOf(l phaserimpl.MessageList) LaserScanList { return LaserScanList{l} }
 
 // Len returns the number of elements.
 func (l LaserScanList) Len() int { return l.l.Len() }
@@ -1747,33 +1781,33 @@ func (l LaserScanList) Resize(n int) { l.l.Resize(n) }
 func (l LaserScanList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l LaserScanList) All() iter.Seq2[int, LaserScan] {
 	return func(yield func(int, LaserScan) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, LaserScan{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, LaserScan{m}) })
 	}
 }
 
-var phaserType_JointState = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.JointState", runtime.ROSFrontend)
+var phaserType_JointState = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.JointState", phaserimpl.ROSFrontend)
 
 // JointState is a handle on a sensor_msgs.JointState message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero JointState reads as the default
 // message and ignores writes.
-type JointState struct{ m runtime.Msg }
+type JointState struct{ m phaserimpl.Msg }
 
 // NewJointState creates a JointState in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewJointState(opts ...runtime.Options) JointState {
-	return JointState{runtime.New(phaserType_JointState, runtime.OptionsOf(opts))}
+	return JointState{phaserimpl.New(phaserType_JointState, opts)}
 }
 
 // NewJointStateIn creates a JointState in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewJointStateIn(mem []byte, opts ...runtime.Options) (JointState, error) {
-	m, err := runtime.NewIn(phaserType_JointState, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_JointState, mem, opts)
 	return JointState{m}, err
 }
 
@@ -1781,7 +1815,7 @@ func NewJointStateIn(mem []byte, opts ...runtime.Options) (JointState, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadJointState(data []byte) (JointState, error) {
-	m, err := runtime.Read(phaserType_JointState, data)
+	m, err := phaserimpl.Read(phaserType_JointState, data)
 	return JointState{m}, err
 }
 
@@ -1789,25 +1823,28 @@ func ReadJointState(data []byte) (JointState, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadJointStateInto(p *runtime.Payload, data []byte) (JointState, error) {
-	m, err := runtime.ReadInto(p, phaserType_JointState, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_JointState, data)
 	return JointState{m}, err
 }
 
 // OpenJointState continues writing a payload that holds a JointState (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenJointState(mem []byte) (JointState, error) {
-	m, err := runtime.Open(phaserType_JointState, mem)
+	m, err := phaserimpl.Open(phaserType_JointState, mem)
 	return JointState{m}, err
 }
 
-// JointStateOf wraps a message handle of type sensor_msgs.JointState.
-func JointStateOf(m runtime.Msg) JointState { return JointState{m} }
+// JointStateOf returns the JointState that m, the untyped handle of a sensor_msgs.JointState,
+// refers to.
+func JointStateOf(m runtime.Msg) JointState {
+	return JointState{phaserimpl.Static(m, phaserType_JointState)}
+}
 
 // PhaserType returns the runtime type of JointState.
-func (JointState) PhaserType() *runtime.Type { return phaserType_JointState }
+func (JointState) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_JointState) }
 
-// Msg returns the untyped handle.
-func (x JointState) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x JointState) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_JointState) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x JointState) IsPresent() bool { return x.m.IsPresent() }
@@ -1826,65 +1863,57 @@ func (x JointState) Clear() { x.m.Clear(phaserType_JointState) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x JointState) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_JointState) }
+func (x JointState) ToProto() (protoreflect.ProtoMessage, error) {
+	return x.m.ToProto(phaserType_JointState)
+}
 
 // JointStateFromAny returns the JointState held by an Any and whether it holds one.
 func JointStateFromAny(a runtime.Any) (JointState, bool) {
-	if !a.Is(phaserType_JointState) {
-		return JointState{}, false
-	}
-	return JointState{a.Value(phaserType_JointState)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_JointState)
+	return JointState{m}, ok
 }
 
 // MutableAnyJointState makes an Any hold a new, empty JointState and returns it.
 func MutableAnyJointState(a runtime.Any) JointState {
-	return JointState{a.Mutable(phaserType_JointState)}
+	return JointState{phaserimpl.MutableAny(a, phaserType_JointState)}
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x JointState) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_JointState) }
+func (x JointState) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x JointState) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_JointState)
-}
+func (x JointState) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x JointState) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_JointState)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x JointState) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_JointState)
-}
+func (x JointState) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x JointState) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_JointState) }
+func (x JointState) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x JointState) AppendROS(dst []byte) ([]byte, error) {
-	return ros.Append(dst, x.m, phaserType_JointState)
-}
+func (x JointState) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x JointState) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_JointState)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x JointState) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.m, phaserType_JointState)
-}
+func (x JointState) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1904,50 +1933,50 @@ func (x JointState) ROSMD5() string { return "3066dcd76a6cfaef579bd0f34173e9fd" 
 
 // Header returns (a default message if absent) field header (1).
 func (x JointState) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.Message(runtime.Field{Number: 1, Offset: 40, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 40, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x JointState) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(x.m.MutableMessage(runtime.Field{Number: 1, Offset: 40, ID: 255}, std_msgsphaser.Header{}.PhaserType()))
+	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x JointState) HasHeader() bool {
-	return x.m.HasMessage(runtime.Field{Number: 1, Offset: 40, ID: 255})
+	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 40, ID: phaserimpl.InlineID})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x JointState) ClearHeader() {
-	x.m.ClearMessage(runtime.Field{Number: 1, Offset: 40, ID: 255}, std_msgsphaser.Header{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 40, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
 }
 
 // Name returns the list handle of repeated field name (2).
 func (x JointState) Name() runtime.StringList {
-	return runtime.NewStringList(x.m, runtime.Field{Number: 2, Offset: 8})
+	return phaserimpl.Strings(x.m, phaserimpl.Field{Number: 2, Offset: 8})
 }
 
 // Position returns the list handle of repeated field position (3).
-func (x JointState) Position() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 3, Offset: 16})
+func (x JointState) Position() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 3, Offset: 16})
 }
 
 // Velocity returns the list handle of repeated field velocity (4).
-func (x JointState) Velocity() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 4, Offset: 24})
+func (x JointState) Velocity() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 4, Offset: 24})
 }
 
 // Effort returns the list handle of repeated field effort (5).
-func (x JointState) Effort() runtime.Float64List {
-	return runtime.NewFloat64List(x.m, runtime.Field{Number: 5, Offset: 32})
+func (x JointState) Effort() runtime.List[float64] {
+	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 5, Offset: 32})
 }
 
 // JointStateList is a handle on a repeated field of JointState messages.
-type JointStateList struct{ l runtime.MessageList }
+type JointStateList struct{ l phaserimpl.MessageList }
 
-// JointStateListOf wraps an untyped list handle.
-func JointStateListOf(l runtime.MessageList) JointStateList { return JointStateList{l} }
+// JointStateListOf wraps a list handle, for the generated code of other packages.
+func JointStateListOf(l phaserimpl.MessageList) JointStateList { return JointStateList{l} }
 
 // Len returns the number of elements.
 func (l JointStateList) Len() int { return l.l.Len() }
@@ -1974,9 +2003,9 @@ func (l JointStateList) Resize(n int) { l.l.Resize(n) }
 func (l JointStateList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l JointStateList) All() iter.Seq2[int, JointState] {
 	return func(yield func(int, JointState) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, JointState{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, JointState{m}) })
 	}
 }

@@ -9,16 +9,24 @@
 package std_msgsphaser
 
 import (
-	proto1 "github.com/phaser-go/phaser/proto"
+	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
+	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
 	timestamppbphaser "github.com/phaser-go/phaser/types/known/timestamppbphaser"
-	proto "google.golang.org/protobuf/proto"
+	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 )
 
+const (
+	// Verify that this generated code is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	// Verify that runtime/phaserimpl is sufficiently up to date.
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+)
+
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
-var file_std_msgs_std_msgs_proto = runtime.RegisterFile([]byte(file_std_msgs_std_msgs_protoDesc))
+var file_std_msgs_std_msgs_proto = phaserimpl.RegisterFile([]byte(file_std_msgs_std_msgs_protoDesc))
 
 const file_std_msgs_std_msgs_protoDesc = "" +
 	"\n\x17std_msgs/std_msgs.proto\x12\bstd_msgs\x1a\x1fgoogle/protobuf/timestamp.p" +
@@ -27,26 +35,31 @@ const file_std_msgs_std_msgs_protoDesc = "" +
 	"eId\"3\n\x06String\x12\x12\n\x04data\x18\x01 \x01(\tR\x04data:\x15\x8a\xb5\x18\x11\n\x0fstd_msgs/StringB/Z-gith" +
 	"ub.com/phaser-go/phaser/ros/msgs/std_msgsb\x06proto3"
 
-var phaserType_Header = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.Header", runtime.ROSFrontend)
+// The types of the messages of other packages that fields refer to.
+var (
+	phaserType_timestamppbphaser_Timestamp = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
+)
+
+var phaserType_Header = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.Header", phaserimpl.ROSFrontend)
 
 // Header is a handle on a std_msgs.Header message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Header reads as the default
 // message and ignores writes.
-type Header struct{ m runtime.Msg }
+type Header struct{ m phaserimpl.Msg }
 
 // NewHeader creates a Header in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewHeader(opts ...runtime.Options) Header {
-	return Header{runtime.New(phaserType_Header, runtime.OptionsOf(opts))}
+	return Header{phaserimpl.New(phaserType_Header, opts)}
 }
 
 // NewHeaderIn creates a Header in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewHeaderIn(mem []byte, opts ...runtime.Options) (Header, error) {
-	m, err := runtime.NewIn(phaserType_Header, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_Header, mem, opts)
 	return Header{m}, err
 }
 
@@ -54,7 +67,7 @@ func NewHeaderIn(mem []byte, opts ...runtime.Options) (Header, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadHeader(data []byte) (Header, error) {
-	m, err := runtime.Read(phaserType_Header, data)
+	m, err := phaserimpl.Read(phaserType_Header, data)
 	return Header{m}, err
 }
 
@@ -62,25 +75,26 @@ func ReadHeader(data []byte) (Header, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadHeaderInto(p *runtime.Payload, data []byte) (Header, error) {
-	m, err := runtime.ReadInto(p, phaserType_Header, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_Header, data)
 	return Header{m}, err
 }
 
 // OpenHeader continues writing a payload that holds a Header (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenHeader(mem []byte) (Header, error) {
-	m, err := runtime.Open(phaserType_Header, mem)
+	m, err := phaserimpl.Open(phaserType_Header, mem)
 	return Header{m}, err
 }
 
-// HeaderOf wraps a message handle of type std_msgs.Header.
-func HeaderOf(m runtime.Msg) Header { return Header{m} }
+// HeaderOf returns the Header that m, the untyped handle of a std_msgs.Header,
+// refers to.
+func HeaderOf(m runtime.Msg) Header { return Header{phaserimpl.Static(m, phaserType_Header)} }
 
 // PhaserType returns the runtime type of Header.
-func (Header) PhaserType() *runtime.Type { return phaserType_Header }
+func (Header) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Header) }
 
-// Msg returns the untyped handle.
-func (x Header) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Header) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Header) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x Header) IsPresent() bool { return x.m.IsPresent() }
@@ -99,59 +113,55 @@ func (x Header) Clear() { x.m.Clear(phaserType_Header) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Header) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_Header) }
+func (x Header) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Header) }
 
 // HeaderFromAny returns the Header held by an Any and whether it holds one.
 func HeaderFromAny(a runtime.Any) (Header, bool) {
-	if !a.Is(phaserType_Header) {
-		return Header{}, false
-	}
-	return Header{a.Value(phaserType_Header)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_Header)
+	return Header{m}, ok
 }
 
 // MutableAnyHeader makes an Any hold a new, empty Header and returns it.
-func MutableAnyHeader(a runtime.Any) Header { return Header{a.Mutable(phaserType_Header)} }
+func MutableAnyHeader(a runtime.Any) Header {
+	return Header{phaserimpl.MutableAny(a, phaserType_Header)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x Header) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_Header) }
+func (x Header) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x Header) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_Header)
-}
+func (x Header) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Header) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_Header)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x Header) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_Header)
-}
+func (x Header) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x Header) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_Header) }
+func (x Header) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Header) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_Header) }
+func (x Header) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Header) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_Header)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Header) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_Header) }
+func (x Header) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -168,84 +178,88 @@ func (x Header) ROSDefinition() string { return "uint32 seq\ntime stamp\nstring 
 func (x Header) ROSMD5() string { return "2176decaecbce78abc3b96ef049fabed" }
 
 // Seq returns field seq (1).
-func (x Header) Seq() uint32 { return x.m.Get32(runtime.Field{Number: 1, Offset: 8}) }
+func (x Header) Seq() uint32 { return x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // SetSeq sets field seq (1).
-func (x Header) SetSeq(v uint32) { x.m.Set32(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x Header) SetSeq(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // HasSeq reports the presence of field seq (1).
-func (x Header) HasSeq() bool { return x.m.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (x Header) HasSeq() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearSeq clears field seq (1).
-func (x Header) ClearSeq() { x.m.ClearScalar(runtime.Field{Number: 1, Offset: 8}) }
+func (x Header) ClearSeq() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Stamp returns (a default message if absent) field stamp (2).
 func (x Header) Stamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(x.m.Message(runtime.Field{Number: 2, Offset: 16, ID: 255}, timestamppbphaser.Timestamp{}.PhaserType()))
+	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 2, Offset: 16, ID: phaserimpl.InlineID}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableStamp returns field stamp (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Header) MutableStamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(x.m.MutableMessage(runtime.Field{Number: 2, Offset: 16, ID: 255}, timestamppbphaser.Timestamp{}.PhaserType()))
+	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, ID: phaserimpl.InlineID}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasStamp reports the presence of field stamp (2).
-func (x Header) HasStamp() bool { return x.m.HasMessage(runtime.Field{Number: 2, Offset: 16, ID: 255}) }
+func (x Header) HasStamp() bool {
+	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 16, ID: phaserimpl.InlineID})
+}
 
 // ClearStamp clears, freeing what it holds, field stamp (2).
 func (x Header) ClearStamp() {
-	x.m.ClearMessage(runtime.Field{Number: 2, Offset: 16, ID: 255}, timestamppbphaser.Timestamp{}.PhaserType())
+	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 16, ID: phaserimpl.InlineID}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // FrameId returns a copy of field frame_id (3).
 func (x Header) FrameId() string {
-	return string(x.m.StringBytes(runtime.Field{Number: 3, Offset: 12}))
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 12}))
 }
 
 // FrameIdBytes returns without copying field frame_id (3).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Header) FrameIdBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 3, Offset: 12}) }
+func (x Header) FrameIdBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 12})
+}
 
 // SetFrameId sets field frame_id (3).
-func (x Header) SetFrameId(v string) { x.m.SetString(runtime.Field{Number: 3, Offset: 12}, v) }
+func (x Header) SetFrameId(v string) { x.m.SetString(phaserimpl.Field{Number: 3, Offset: 12}, v) }
 
 // SetFrameIdBytes sets from bytes (which may alias the payload) field frame_id (3).
-func (x Header) SetFrameIdBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 3, Offset: 12}, v) }
+func (x Header) SetFrameIdBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v) }
 
 // AllocateFrameId makes n bytes long and returns them to fill in place: field frame_id (3).
 func (x Header) AllocateFrameId(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 3, Offset: 12}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 3, Offset: 12}, n)
 }
 
 // HasFrameId reports the presence of field frame_id (3).
-func (x Header) HasFrameId() bool { return x.m.HasString(runtime.Field{Number: 3, Offset: 12}) }
+func (x Header) HasFrameId() bool { return x.m.HasString(phaserimpl.Field{Number: 3, Offset: 12}) }
 
 // ClearFrameId clears field frame_id (3).
-func (x Header) ClearFrameId() { x.m.ClearString(runtime.Field{Number: 3, Offset: 12}) }
+func (x Header) ClearFrameId() { x.m.ClearString(phaserimpl.Field{Number: 3, Offset: 12}) }
 
 // HeaderView reads the singular scalar fields of a Header in place with
-// loads the compiler inlines (runtime.View), for loops over many
+// loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type HeaderView struct{ v runtime.View }
+type HeaderView struct{ v phaserimpl.View }
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Header) View() HeaderView { return HeaderView{x.m.ViewOf(phaserType_Header)} }
 
 // Seq returns field seq (1).
-func (v HeaderView) Seq() uint32 { return v.v.Get32(runtime.Field{Number: 1, Offset: 8}) }
+func (v HeaderView) Seq() uint32 { return v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // HasSeq reports the presence of field seq (1).
-func (v HeaderView) HasSeq() bool { return v.v.Has(runtime.Field{Number: 1, Offset: 8}) }
+func (v HeaderView) HasSeq() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // HeaderList is a handle on a repeated field of Header messages.
-type HeaderList struct{ l runtime.MessageList }
+type HeaderList struct{ l phaserimpl.MessageList }
 
-// HeaderListOf wraps an untyped list handle.
-func HeaderListOf(l runtime.MessageList) HeaderList { return HeaderList{l} }
+// HeaderListOf wraps a list handle, for the generated code of other packages.
+func HeaderListOf(l phaserimpl.MessageList) HeaderList { return HeaderList{l} }
 
 // Len returns the number of elements.
 func (l HeaderList) Len() int { return l.l.Len() }
@@ -272,33 +286,33 @@ func (l HeaderList) Resize(n int) { l.l.Resize(n) }
 func (l HeaderList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l HeaderList) All() iter.Seq2[int, Header] {
 	return func(yield func(int, Header) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, Header{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Header{m}) })
 	}
 }
 
-var phaserType_String = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.String", runtime.ROSFrontend)
+var phaserType_String = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.String", phaserimpl.ROSFrontend)
 
 // String is a handle on a std_msgs.String message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero String reads as the default
 // message and ignores writes.
-type String struct{ m runtime.Msg }
+type String struct{ m phaserimpl.Msg }
 
 // NewString creates a String in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewString(opts ...runtime.Options) String {
-	return String{runtime.New(phaserType_String, runtime.OptionsOf(opts))}
+	return String{phaserimpl.New(phaserType_String, opts)}
 }
 
 // NewStringIn creates a String in caller memory, such as a shared-memory
 // segment, which is never grown: when it is full, writes fail and Failed
 // reports it. It returns an error if mem cannot hold the message.
 func NewStringIn(mem []byte, opts ...runtime.Options) (String, error) {
-	m, err := runtime.NewIn(phaserType_String, mem, runtime.OptionsOf(opts))
+	m, err := phaserimpl.NewIn(phaserType_String, mem, opts)
 	return String{m}, err
 }
 
@@ -306,7 +320,7 @@ func NewStringIn(mem []byte, opts ...runtime.Options) (String, error) {
 // read is bounded by len(data); fields that lie outside it read as absent.
 // Writes through the handle are ignored and reported by Err.
 func ReadString(data []byte) (String, error) {
-	m, err := runtime.Read(phaserType_String, data)
+	m, err := phaserimpl.Read(phaserType_String, data)
 	return String{m}, err
 }
 
@@ -314,25 +328,26 @@ func ReadString(data []byte) (String, error) {
 // allocates nothing per payload; handles from p's previous read become
 // invalid.
 func ReadStringInto(p *runtime.Payload, data []byte) (String, error) {
-	m, err := runtime.ReadInto(p, phaserType_String, data)
+	m, err := phaserimpl.ReadInto(p, phaserType_String, data)
 	return String{m}, err
 }
 
 // OpenString continues writing a payload that holds a String (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenString(mem []byte) (String, error) {
-	m, err := runtime.Open(phaserType_String, mem)
+	m, err := phaserimpl.Open(phaserType_String, mem)
 	return String{m}, err
 }
 
-// StringOf wraps a message handle of type std_msgs.String.
-func StringOf(m runtime.Msg) String { return String{m} }
+// StringOf returns the String that m, the untyped handle of a std_msgs.String,
+// refers to.
+func StringOf(m runtime.Msg) String { return String{phaserimpl.Static(m, phaserType_String)} }
 
 // PhaserType returns the runtime type of String.
-func (String) PhaserType() *runtime.Type { return phaserType_String }
+func (String) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_String) }
 
-// Msg returns the untyped handle.
-func (x String) Msg() runtime.Msg { return x.m }
+// Msg returns the untyped handle, the dynamic view of x.
+func (x String) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_String) }
 
 // IsPresent reports whether x refers to a message in a payload.
 func (x String) IsPresent() bool { return x.m.IsPresent() }
@@ -351,59 +366,55 @@ func (x String) Clear() { x.m.Clear(phaserType_String) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x String) ToProto() (proto.Message, error) { return x.m.ToProto(phaserType_String) }
+func (x String) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_String) }
 
 // StringFromAny returns the String held by an Any and whether it holds one.
 func StringFromAny(a runtime.Any) (String, bool) {
-	if !a.Is(phaserType_String) {
-		return String{}, false
-	}
-	return String{a.Value(phaserType_String)}, true
+	m, ok := phaserimpl.FromAny(a, phaserType_String)
+	return String{m}, ok
 }
 
 // MutableAnyString makes an Any hold a new, empty String and returns it.
-func MutableAnyString(a runtime.Any) String { return String{a.Mutable(phaserType_String)} }
+func MutableAnyString(a runtime.Any) String {
+	return String{phaserimpl.MutableAny(a, phaserType_String)}
+}
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
-func (x String) MarshalProto() ([]byte, error) { return proto1.Marshal(x.m, phaserType_String) }
+func (x String) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
 
 // AppendProto appends the protobuf encoding of x to dst; it allocates
 // nothing when dst has room.
-func (x String) AppendProto(dst []byte) ([]byte, error) {
-	return proto1.Append(dst, x.m, phaserType_String)
-}
+func (x String) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x String) ProtoSize() int {
-	n, _ := proto1.Size(x.m, phaserType_String)
+	n, _ := proto.Size(x.Msg())
 	return n
 }
 
 // UnmarshalProto replaces the content of x with the protobuf encoding in
 // data, written straight into x's payload.
-func (x String) UnmarshalProto(data []byte) error {
-	return proto1.Unmarshal(data, x.m, phaserType_String)
-}
+func (x String) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
 // MarshalROS returns the ROS1 serialization of x.
-func (x String) MarshalROS() ([]byte, error) { return ros.Marshal(x.m, phaserType_String) }
+func (x String) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x String) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.m, phaserType_String) }
+func (x String) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x String) ROSSize() int {
-	n, _ := ros.Size(x.m, phaserType_String)
+	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x String) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.m, phaserType_String) }
+func (x String) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -420,35 +431,35 @@ func (x String) ROSDefinition() string { return "string data\n" }
 func (x String) ROSMD5() string { return "992ce8a1687cec8c8bd883ec73ca41d1" }
 
 // Data returns a copy of field data (1).
-func (x String) Data() string { return string(x.m.StringBytes(runtime.Field{Number: 1, Offset: 8})) }
+func (x String) Data() string { return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})) }
 
 // DataBytes returns without copying field data (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x String) DataBytes() []byte { return x.m.StringBytes(runtime.Field{Number: 1, Offset: 8}) }
+func (x String) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // SetData sets field data (1).
-func (x String) SetData(v string) { x.m.SetString(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x String) SetData(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // SetDataBytes sets from bytes (which may alias the payload) field data (1).
-func (x String) SetDataBytes(v []byte) { x.m.SetBytes(runtime.Field{Number: 1, Offset: 8}, v) }
+func (x String) SetDataBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (1).
 func (x String) AllocateData(n int) []byte {
-	return x.m.AllocateString(runtime.Field{Number: 1, Offset: 8}, n)
+	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasData reports the presence of field data (1).
-func (x String) HasData() bool { return x.m.HasString(runtime.Field{Number: 1, Offset: 8}) }
+func (x String) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // ClearData clears field data (1).
-func (x String) ClearData() { x.m.ClearString(runtime.Field{Number: 1, Offset: 8}) }
+func (x String) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // StringList is a handle on a repeated field of String messages.
-type StringList struct{ l runtime.MessageList }
+type StringList struct{ l phaserimpl.MessageList }
 
-// StringListOf wraps an untyped list handle.
-func StringListOf(l runtime.MessageList) StringList { return StringList{l} }
+// StringListOf wraps a list handle, for the generated code of other packages.
+func StringListOf(l phaserimpl.MessageList) StringList { return StringList{l} }
 
 // Len returns the number of elements.
 func (l StringList) Len() int { return l.l.Len() }
@@ -475,9 +486,9 @@ func (l StringList) Resize(n int) { l.l.Resize(n) }
 func (l StringList) Clear() { l.l.Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
-// and checking the element table once (see runtime.MessageList.All).
+// and checking the element table once.
 func (l StringList) All() iter.Seq2[int, String] {
 	return func(yield func(int, String) bool) {
-		l.l.All()(func(i int, m runtime.Msg) bool { return yield(i, String{m}) })
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, String{m}) })
 	}
 }

@@ -1,0 +1,253 @@
+package impl
+
+import (
+	"iter"
+	"slices"
+)
+
+// Handles on repeated fields. Each holds the message handle and the field;
+// none holds elements. runtime.List and runtime.StringList are Repeated
+// values (package runtime gives them their typed methods); MessageList is
+// what generated message list types wrap.
+
+// Repeated is a repeated scalar, string or bytes field of a message. Its
+// methods give the elements as stored bits (see FromBits and ToBits) or
+// bytes, with the element size passed in.
+type Repeated struct {
+	m Msg
+	f Field
+}
+
+// RepeatedOf returns the handle of repeated field f of m.
+func RepeatedOf(m Msg, f Field) Repeated { return Repeated{m, f} }
+
+// Msg returns the message that holds the field.
+func (r Repeated) Msg() Msg { return r.m }
+
+// Len returns the number of elements of size bytes (4 for strings).
+func (r Repeated) Len(size uintptr) int { return r.m.Len(r.f, int(size)) }
+
+// ElemBits returns the stored bits of element i of size bytes (0 if out of
+// range) in the form FromBits reads: a bool element is 0 or 1.
+func (r Repeated) ElemBits(i int, size uintptr) uint64 {
+	o := r.m.Elem(r.f, i, int(size))
+	if o == 0 {
+		return 0
+	}
+	mem := r.m.p.mem
+	switch size {
+	case 1:
+		if mem[o] != 0 {
+			return placeBits(1, 1)
+		}
+		return 0
+	case 4:
+		return placeBits(uint64(le.Uint32(mem[o:])), 4)
+	}
+	return le.Uint64(mem[o:])
+}
+
+// SetElemBits stores element i of size bytes (ignored if out of range);
+// bits are as ToBits gives them.
+func (r Repeated) SetElemBits(i int, size uintptr, bits uint64) {
+	if o := r.m.welem(r.f, i, int(size)); o != 0 {
+		putBits(r.m.p.mem[o:], size, bits)
+	}
+}
+
+// PushBits appends an element of size bytes; bits are as ToBits gives
+// them.
+func (r Repeated) PushBits(size uintptr, bits uint64) {
+	if e := r.m.push(r.f, int(size)); e != 0 {
+		putBits(r.m.p.mem[e:], size, bits)
+	}
+}
+
+// putBits stores the size-byte value of bits (ToBits's form) at b[0:size].
+func putBits(b []byte, size uintptr, bits uint64) {
+	switch v := unplaceBits(bits, size); size {
+	case 1:
+		b[0] = uint8(v)
+	case 4:
+		le.PutUint32(b, uint32(v))
+	default:
+		le.PutUint64(b, v)
+	}
+}
+
+// Elems returns the stored bytes of the elements (size bytes each),
+// aliasing the payload, bounds-checked once.
+func (r Repeated) Elems(size uintptr) []byte { return r.m.Span(r.f, int(size)) }
+
+// Reserve makes room for n elements of size bytes.
+func (r Repeated) Reserve(n int, size uintptr) { r.m.Reserve(r.f, n, int(size)) }
+
+// Resize sets the length to n elements of size bytes; new elements are
+// zero (empty, for strings).
+func (r Repeated) Resize(n int, size uintptr) { r.m.Resize(r.f, n, int(size)) }
+
+// Clear empties a repeated scalar field and frees its storage.
+func (r Repeated) Clear() { r.m.ClearVector(r.f) }
+
+// Insert makes room for count zero elements of size bytes at index i and
+// returns their stored bytes to fill, or nil (count 0, i out of range or
+// the buffer full).
+func (r Repeated) Insert(i, count int, size uintptr) []byte {
+	if count <= 0 {
+		return nil
+	}
+	at := r.m.InsertElems(r.f, i, count, int(size))
+	if at == 0 {
+		return nil
+	}
+	return r.m.p.mem[at : at+uint32(count)*uint32(size)]
+}
+
+// Grow appends n zero elements of size bytes with at most one allocation
+// and returns their stored bytes to fill; ok is false if the buffer is full
+// (n <= 0 appends nothing and succeeds).
+func (r Repeated) Grow(n int, size uintptr) (b []byte, ok bool) {
+	if n <= 0 {
+		return nil, true
+	}
+	at := r.m.AppendElems(r.f, n, int(size))
+	if at == 0 {
+		return nil, false
+	}
+	return r.m.p.mem[at : at+uint32(n)*uint32(size)], true
+}
+
+// Erase removes elements [i, j) of size bytes.
+func (r Repeated) Erase(i, j int, size uintptr) bool { return r.m.EraseElems(r.f, i, j, int(size)) }
+
+// Swap exchanges the contents of r and o in O(1); both must live in the
+// same payload.
+func (r Repeated) Swap(o Repeated) bool { return r.m.SwapRepeated(r.f, o.m, o.f) }
+
+// String returns element i of a repeated string or bytes field (nil if out
+// of range), aliasing the payload.
+func (r Repeated) String(i int) []byte { return r.m.ElemString(r.f, i) }
+
+// SetString stores s as element i, growing the field if i is past its end.
+func (r Repeated) SetString(i int, s string) { r.m.SetElemString(r.f, i, s) }
+
+// SetBytes is SetString for bytes; s may alias the payload.
+func (r Repeated) SetBytes(i int, s []byte) { r.m.SetElemBytes(r.f, i, s) }
+
+// AppendString appends s.
+func (r Repeated) AppendString(s string) { r.m.PushString(r.f, s) }
+
+// AppendBytes appends s, which may alias the payload.
+func (r Repeated) AppendBytes(s []byte) { r.m.PushBytes(r.f, s) }
+
+// InsertString inserts s at index i.
+func (r Repeated) InsertString(i int, s string) bool { return r.m.InsertString(r.f, i, s) }
+
+// EraseStrings removes elements [i, j), freeing their strings.
+func (r Repeated) EraseStrings(i, j int) bool { return r.m.EraseStrings(r.f, i, j) }
+
+// ClearStrings empties a repeated string or bytes field, freeing its
+// strings.
+func (r Repeated) ClearStrings() { r.m.ClearStrings(r.f) }
+
+// Failed reports whether a write did not fit in the message's fixed buffer.
+func (r Repeated) Failed() bool { return r.m.Failed() }
+
+// AppendElems appends the elements of repeated scalar field r to dst and
+// returns the extended slice, resolving and bounds-checking the field once.
+func AppendElems[T Scalar](dst []T, r Repeated) []T {
+	size := sizeOf[T]()
+	b := r.Elems(size)
+	n := len(b) / int(size)
+	if n == 0 {
+		return dst
+	}
+	dst = slices.Grow(dst, n)[:len(dst)+n]
+	loadElems(dst[len(dst)-n:], b)
+	return dst
+}
+
+// StoreElems stores vs as the stored bytes b of len(vs) elements.
+func StoreElems[T Scalar](b []byte, vs []T) {
+	size := sizeOf[T]()
+	for k, v := range vs {
+		putBits(b[uintptr(k)*size:], size, ToBits(v))
+	}
+}
+
+// MessageList is a repeated message field; generated code wraps it in a
+// list type that returns its own message handles.
+type MessageList struct {
+	m Msg
+	f Field
+	t *Type
+}
+
+// NewMessageList returns the list handle of field f (elements of type t).
+func NewMessageList(m Msg, f Field, t *Type) MessageList { return MessageList{m, f, t} }
+
+// Len returns the number of elements.
+func (l MessageList) Len() int { return l.m.MessagesLen(l.f) }
+
+// At returns element i (a default message if out of range).
+func (l MessageList) At(i int) Msg { return l.m.ElemMessage(l.f, i, l.t) }
+
+// Mutable returns element i, growing the list and creating the element as
+// needed.
+func (l MessageList) Mutable(i int) Msg { return l.m.MutableElem(l.f, i, l.t) }
+
+// Append adds a new, empty element and returns it.
+func (l MessageList) Append() Msg { return l.m.AddMessage(l.f, l.t) }
+
+// Allocate replaces the list with n new, empty elements made in one
+// allocation (C++ allocate_x).
+func (l MessageList) Allocate(n int) { l.m.AllocateMessages(l.f, n, l.t) }
+
+// Reserve makes room for n elements.
+func (l MessageList) Reserve(n int) { l.m.ReserveMessages(l.f, n, l.t) }
+
+// Resize sets the length to n; new elements are absent until Mutable.
+func (l MessageList) Resize(n int) { l.m.ResizeMessages(l.f, n, l.t) }
+
+// Clear empties the list, clearing and freeing every element.
+func (l MessageList) Clear() { l.m.ClearMessages(l.f, l.t) }
+
+// All iterates over the elements as At returns them, resolving the field
+// once and, in a v3 payload, checking the element table once for the
+// elements that share it (At does both per element). The elements are
+// those of the list when the iteration starts: writing the elements'
+// fields is fine, but after adding, erasing or clearing elements during the
+// iteration, the elements it yields are unspecified (each reads within the
+// payload's bounds, like any handle).
+func (l MessageList) All() iter.Seq2[int, Msg] {
+	// Small enough to inline, so that a range over it allocates nothing.
+	return func(yield func(int, Msg) bool) { l.m.eachMessage(l.f, l.t, yield) }
+}
+
+// Insert inserts a new, empty element at index i and returns it.
+func (l MessageList) Insert(i int) Msg { return l.m.InsertMessage(l.f, i, l.t) }
+
+// Erase removes elements [i, j), clearing and freeing them.
+func (l MessageList) Erase(i, j int) bool { return l.m.EraseMessages(l.f, i, j, l.t) }
+
+// Swap exchanges the contents of l and o in O(1); both must live in the
+// same payload.
+func (l MessageList) Swap(o MessageList) bool {
+	return l.t == o.t && l.m.SwapRepeated(l.f, o.m, o.f)
+}
+
+// AppendN adds n new elements and calls fill for each.
+func (l MessageList) AppendN(n int, fill func(i int, elem Msg)) bool {
+	l.Reserve(l.Len() + n)
+	for k := range n {
+		e := l.Append()
+		if !e.IsPresent() {
+			return false
+		}
+		fill(k, e)
+	}
+	return true
+}
+
+// StoreElem stores v as the stored bytes b[0:SizeOf[T]()] of one element.
+func StoreElem[T Scalar](b []byte, v T) { putBits(b, sizeOf[T](), ToBits(v)) }

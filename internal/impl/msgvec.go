@@ -1,0 +1,430 @@
+package impl
+
+import (
+	"math/bits"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
+
+// Repeated messages in format v3 (spec 8.8 PROPOSAL): the VectorHeader
+// {num, data} of the field points to a MessageVectorBlock
+//
+//	+0   uint32 stride           align8(BinarySize)
+//	+4   uint32 first capacity c
+//	+8   uint32 metadata         the element type's table
+//	+12  uint32 chunks in use
+//	+16  uint32 chunk[32]        chunk[0] = data+144; chunk k holds c<<k elements
+//	+144 the first chunk
+//
+// Elements are complete message images (word 0 = metadata) laid out in the
+// chunks; chunks never move, so a handle on an element stays valid while the
+// field grows, and Add into room that exists calls no allocator.
+
+const (
+	mvbStride   = 0
+	mvbCap      = 4
+	mvbMeta     = 8
+	mvbChunks   = 12
+	mvbChunk    = 16
+	mvbHeader   = 144
+	mvbMaxChunk = 32
+)
+
+// msgVec is a validated view of a MessageVectorBlock.
+type msgVec struct {
+	data, stride, c, chunks uint32
+}
+
+// mvb returns the block of the vector at header offset o, checked against
+// the payload (spec 8.8: validated once per access).
+func (p *Payload) mvb(o uint32) (msgVec, bool) {
+	mem := p.mem
+	data := le.Uint32(mem[o+4:])
+	if data == 0 || uint64(data)+mvbHeader > uint64(len(mem)) {
+		return msgVec{}, false
+	}
+	v := msgVec{data: data, stride: le.Uint32(mem[data:]), c: le.Uint32(mem[data+mvbCap:]), chunks: le.Uint32(mem[data+mvbChunks:])}
+	if v.stride < 4 || v.stride%4 != 0 || v.c == 0 || v.chunks == 0 || v.chunks > mvbMaxChunk ||
+		uint64(data)+mvbHeader+uint64(v.c)*uint64(v.stride) > uint64(len(mem)) {
+		return msgVec{}, false
+	}
+	return v, true
+}
+
+// capacity returns how many elements the allocated chunks hold.
+func (v msgVec) capacity() uint64 { return uint64(v.c) * (1<<uint64(v.chunks) - 1) }
+
+// elem returns the offset of element i, checking its chunk lies in the
+// payload.
+func (p *Payload) elem(v msgVec, i uint32) (uint32, bool) {
+	var k uint32 // the chunk: 0 without a division for the first c elements
+	if i >= v.c {
+		k = uint32(bits.Len64(uint64(i)/uint64(v.c)+1) - 1)
+	}
+	if k >= v.chunks {
+		return 0, false
+	}
+	base := le.Uint32(p.mem[v.data+mvbChunk+4*k:])
+	idx := uint64(i) - uint64(v.c)*(1<<uint64(k)-1)
+	end := uint64(base) + (uint64(v.c)<<k)*uint64(v.stride)
+	if base == 0 || end > uint64(len(p.mem)) {
+		return 0, false
+	}
+	return base + uint32(idx)*v.stride, true
+}
+
+// mvbLen returns the element count of a v3 message vector.
+func (m Msg) mvbLen(f Field) (msgVec, uint32, int) {
+	o, ok := m.at(f, 8)
+	if !ok {
+		return msgVec{}, 0, 0
+	}
+	num := le.Uint32(m.p.mem[o:])
+	v, ok := m.p.mvb(o)
+	// Each element takes stride bytes of its own: a count the payload
+	// cannot hold is a lie, and reading it would be work the input cannot
+	// justify (a few hundred bytes claiming 2^32 elements).
+	if num == 0 || !ok || uint64(num) > v.capacity() || uint64(num)*uint64(v.stride) > uint64(len(m.p.mem)) {
+		return msgVec{}, o, 0
+	}
+	return v, o, int(num)
+}
+
+// eachMessage calls yield with each element of repeated message field f of
+// type t, in order, until it returns false (MessageList.All). In v3 it goes
+// chunk by chunk, each chunk checked against the payload once, and binds an
+// element without a table check when its table offset is one already found
+// to be t's compiled table.
+func (m Msg) eachMessage(f Field, t *Type, yield func(int, Msg) bool) {
+	if !m.v3() {
+		for i := range m.MessagesLen(f) {
+			if !yield(i, m.ElemMessage(f, i, t)) {
+				return
+			}
+		}
+		return
+	}
+	v, _, n := m.mvbLen(f)
+	var tab uint32 // a table offset verified as t's, or 0
+	i := 0
+	for k := uint32(0); i < n; k++ {
+		size := uint64(v.c) << k // elements in chunk k
+		var base uint32
+		if k < v.chunks && uint64(v.data)+mvbHeader <= uint64(len(m.p.mem)) {
+			base = le.Uint32(m.p.mem[v.data+mvbChunk+4*k:])
+		}
+		if base == 0 || uint64(base)+size*uint64(v.stride) > uint64(len(m.p.mem)) {
+			base = 0 // its elements read as absent, as At has them
+		}
+		for j := uint64(0); j < size && i < n; j, i = j+1, i+1 {
+			e := Msg{p: m.p}
+			if o := base + uint32(j)*v.stride; base != 0 && uint64(o)+4 <= uint64(len(m.p.mem)) {
+				if w := le.Uint32(m.p.mem[o:]); w == tab && tab != 0 {
+					e = Msg{p: m.p, off: o, fast: true}
+				} else if e = m.p.bind(o, t); e.fast {
+					tab = w
+				}
+			}
+			if !yield(i, e) {
+				return
+			}
+		}
+	}
+}
+
+// newMVB creates the block of an empty vector at header offset o with room
+// for c elements of type t.
+func (p *Payload) newMVB(o uint32, c uint32, t *Type) (msgVec, bool) {
+	stride := (t.BinarySize(p.version) + 7) &^ 7
+	if uint64(c)*uint64(stride) > 1<<31 { // as growMVB: no chunk that big
+		p.fail()
+		return msgVec{}, false
+	}
+	data := p.buf.Allocate(int(mvbHeader+c*stride), payloadbuffer.Zero|payloadbuffer.Small)
+	p.sync()
+	if data == 0 {
+		p.fail()
+		return msgVec{}, false
+	}
+	le.PutUint32(p.mem[data:], stride)
+	le.PutUint32(p.mem[data+mvbCap:], c)
+	le.PutUint32(p.mem[data+mvbChunks:], 1)
+	le.PutUint32(p.mem[data+mvbChunk:], data+mvbHeader)
+	// The element type's table, installed through a scratch word.
+	if !p.installMetadata(data+mvbMeta, t) {
+		return msgVec{}, false
+	}
+	le.PutUint32(p.mem[o:], 0)
+	le.PutUint32(p.mem[o+4:], data)
+	return msgVec{data: data, stride: stride, c: c, chunks: 1}, true
+}
+
+// growMVB adds chunks until the vector holds n elements.
+func (p *Payload) growMVB(v msgVec, n uint64) (msgVec, bool) {
+	for v.capacity() < n {
+		if v.chunks >= mvbMaxChunk {
+			p.fail()
+			return v, false
+		}
+		size := uint64(v.c) << v.chunks * uint64(v.stride)
+		if size > 1<<31 {
+			p.fail()
+			return v, false
+		}
+		chunk := p.buf.Allocate(int(size), payloadbuffer.Zero|payloadbuffer.Small)
+		p.sync()
+		if chunk == 0 {
+			p.fail()
+			return v, false
+		}
+		le.PutUint32(p.mem[v.data+mvbChunk+4*v.chunks:], chunk)
+		v.chunks++
+		le.PutUint32(p.mem[v.data+mvbChunks:], v.chunks)
+	}
+	return v, true
+}
+
+// mvbAdd appends a new, empty element (zeroed image, metadata word set).
+func (m Msg) mvbAdd(f Field, t *Type) Msg {
+	o, ok := m.vslot(f)
+	if !ok {
+		return Msg{p: m.p}
+	}
+	num := le.Uint32(m.p.mem[o:])
+	v, ok := m.p.mvb(o)
+	if !ok {
+		if v, ok = m.p.newMVB(o, 2, t); !ok {
+			return Msg{p: m.p}
+		}
+		num = 0
+	}
+	if v, ok = m.p.growMVB(v, uint64(num)+1); !ok {
+		return Msg{p: m.p}
+	}
+	e, ok := m.p.elem(v, num)
+	if !ok { // a chunk a received payload lost: no room to write into
+		m.p.fail()
+		return Msg{p: m.p}
+	}
+	clear(m.p.mem[e : e+v.stride])
+	le.PutUint32(m.p.mem[e:], le.Uint32(m.p.mem[v.data+mvbMeta:]))
+	le.PutUint32(m.p.mem[o:], num+1)
+	return m.p.bind(e, t) // the vector's element table may be another writer's
+}
+
+// mvbFill appends n new, empty elements to the empty vector at header
+// offset o whose chunks were just allocated (zeroed), or as many as they
+// hold: it sets each element's metadata word chunk by chunk and the count
+// once, where n calls of mvbAdd would validate the block n times.
+func (p *Payload) mvbFill(o uint32, n int) {
+	v, ok := p.mvb(o)
+	if !ok || n <= 0 {
+		return
+	}
+	meta := le.Uint32(p.mem[v.data+mvbMeta:])
+	want := min(uint64(n), v.capacity())
+	num := uint64(0)
+	for k := uint32(0); num < want; k++ {
+		base := uint64(le.Uint32(p.mem[v.data+mvbChunk+4*k:]))
+		if base == 0 || base+(uint64(v.c)<<k)*uint64(v.stride) > uint64(len(p.mem)) {
+			break // as elem has it
+		}
+		size := min(uint64(v.c)<<k, want-num) // elements to fill in chunk k
+		for e := base; e < base+size*uint64(v.stride); e += uint64(v.stride) {
+			le.PutUint32(p.mem[e:], meta)
+		}
+		num += size
+	}
+	le.PutUint32(p.mem[o:], uint32(num))
+}
+
+// mvbReserve makes room for n elements.
+func (m Msg) mvbReserve(f Field, n int, t *Type) {
+	o, ok := m.vslot(f)
+	if !ok || n <= 0 {
+		return
+	}
+	v, ok := m.p.mvb(o)
+	if !ok {
+		if v, ok = m.p.newMVB(o, uint32(n), t); !ok {
+			return
+		}
+	}
+	m.p.growMVB(v, uint64(n))
+}
+
+// mvbClear releases every element's contents, frees the chunks and the
+// block, and empties the field.
+func (m Msg) mvbClear(f Field, t *Type) {
+	o, ok := m.vslot(f)
+	if !ok {
+		return
+	}
+	v, _, n := m.mvbLen(f)
+	for i := range uint32(n) {
+		if e, ok := m.p.elem(v, i); ok {
+			m.p.bind(e, t).Clear(t)
+		}
+	}
+	if v, ok := m.p.mvb(o); ok {
+		for k := uint32(1); k < v.chunks; k++ {
+			m.p.buf.Free(le.Uint32(m.p.mem[v.data+mvbChunk+4*k:]))
+		}
+		m.p.buf.Free(v.data)
+	}
+	le.PutUint64(m.p.mem[o:], 0)
+}
+
+// mvbMove copies element images: dst and src are element indexes. An
+// element whose chunk a received payload lost is neither read nor written.
+func (p *Payload) mvbMove(v msgVec, dst, src uint32) {
+	d, okd := p.elem(v, dst)
+	s, oks := p.elem(v, src)
+	if okd && oks {
+		copy(p.mem[d:d+v.stride], p.mem[s:s+v.stride])
+	}
+}
+
+// mvbInsert inserts a new, empty element at index i.
+func (m Msg) mvbInsert(f Field, i int, t *Type) Msg {
+	_, _, n := m.mvbLen(f)
+	if i < 0 || i > n {
+		return Msg{p: m.p}
+	}
+	last := m.mvbAdd(f, t)
+	if !last.IsPresent() {
+		return last
+	}
+	v, _, _ := m.mvbLen(f)
+	for k := uint32(n); k > uint32(i); k-- {
+		m.p.mvbMove(v, k, k-1)
+	}
+	e, ok := m.p.elem(v, uint32(i))
+	if !ok { // a chunk a received payload lost
+		m.p.fail()
+		return Msg{p: m.p}
+	}
+	clear(m.p.mem[e : e+v.stride])
+	le.PutUint32(m.p.mem[e:], le.Uint32(m.p.mem[v.data+mvbMeta:]))
+	return m.p.bind(e, t) // the vector's element table may be another writer's
+}
+
+// mvbErase removes elements [i, j), releasing their contents.
+func (m Msg) mvbErase(f Field, i, j int, t *Type) bool {
+	v, o, n := m.mvbLen(f)
+	if i < 0 || j < i || j > n {
+		return false
+	}
+	for k := i; k < j; k++ {
+		if e, ok := m.p.elem(v, uint32(k)); ok {
+			m.p.bind(e, t).Clear(t)
+		}
+	}
+	for k := j; k < n; k++ {
+		m.p.mvbMove(v, uint32(k-(j-i)), uint32(k))
+	}
+	for k := n - (j - i); k < n; k++ {
+		if e, ok := m.p.elem(v, uint32(k)); ok {
+			clear(m.p.mem[e : e+v.stride])
+		}
+	}
+	if j > i {
+		le.PutUint32(m.p.mem[o:], uint32(n-(j-i)))
+	}
+	return true
+}
+
+// MessageAppender appends elements to one repeated message field, as
+// MessageList.Append does, for a caller that appends many in a row (a
+// decoder whose elements arrive one by one). Between its own appends it
+// keeps the field's vector as its last append left it: an append first
+// checks that the payload still holds exactly that state (the same buffer,
+// no shorter, the same count, block header and chunk), writes the element
+// in the room that chunk has, and otherwise (the first append, a new chunk,
+// a write through another handle, a Phaser 2 payload, a holder read
+// through a received table) takes Append's full path. Every append returns
+// and writes what Append would.
+//
+// The zero MessageAppender appends to nothing. An appender is not safe for
+// concurrent use; it holds no memory of its own beyond its size.
+type MessageAppender struct {
+	l MessageList
+
+	// The state after the last append, valid when ok.
+	ok         bool
+	buf        *payloadbuffer.Buffer
+	n          int    // len(mem) when checked: what was in bounds stays so
+	o          uint32 // the VectorHeader {num, data}
+	num, data  uint32 // its words
+	head0      uint64 // block words stride, c
+	head1      uint64 // block words metadata, chunks in use
+	base       uint32 // chunk k's offset
+	k          uint32 // the chunk of element num
+	start, end uint64 // the indexes chunk k holds, [start, end)
+}
+
+// Appender returns an appender to the list (see MessageAppender).
+func (l MessageList) Appender() MessageAppender { return MessageAppender{l: l} }
+
+// Append adds a new, empty element and returns it, as MessageList.Append.
+func (a *MessageAppender) Append() Msg {
+	if a.ok {
+		p := a.l.m.p
+		mem := p.mem
+		if p.buf == a.buf && len(mem) >= a.n && uint64(a.num) < a.end &&
+			le.Uint64(mem[a.o:]) == uint64(a.num)|uint64(a.data)<<32 &&
+			le.Uint64(mem[a.data:]) == a.head0 && le.Uint64(mem[a.data+mvbMeta:]) == a.head1 &&
+			le.Uint32(mem[a.data+mvbChunk+4*a.k:]) == a.base {
+			// mvbAdd's writes, for the state it would find.
+			stride := uint32(a.head0)
+			e := a.base + uint32(uint64(a.num)-a.start)*stride
+			clear(mem[e : e+stride])
+			le.PutUint32(mem[e:], uint32(a.head1))
+			a.num++
+			le.PutUint32(mem[a.o:], a.num)
+			// bind, its common case first: the table last found to be t's.
+			if h := p.hit; h < p.nverify && p.verified[h].typ == a.l.t && p.verified[h].off == uint32(a.head1) {
+				return Msg{p: p, off: e, fast: true}
+			}
+			return p.bind(e, a.l.t)
+		}
+	}
+	e := a.l.m.AddMessage(a.l.f, a.l.t)
+	a.keep(e)
+	return e
+}
+
+// keep records the state an append left, if the next append can use it:
+// the holder's field resolves without its table, the vector is a valid
+// block and its next element lies in an allocated chunk.
+func (a *MessageAppender) keep(e Msg) {
+	a.ok = false
+	m := a.l.m
+	if !e.IsPresent() || !m.fast || !m.v3() || m.p.buf == nil {
+		return
+	}
+	o, ok := m.at(a.l.f, 8)
+	if !ok {
+		return
+	}
+	mem := m.p.mem
+	num := le.Uint32(mem[o:])
+	v, ok := m.p.mvb(o)
+	if !ok || uint64(num) >= v.capacity() {
+		return
+	}
+	var k uint32 // as elem finds it
+	if num >= v.c {
+		k = uint32(bits.Len64(uint64(num)/uint64(v.c)+1) - 1)
+	}
+	size := uint64(v.c) << k
+	base := le.Uint32(mem[v.data+mvbChunk+4*k:])
+	if k >= v.chunks || base == 0 || uint64(base)+size*uint64(v.stride) > uint64(len(mem)) {
+		return
+	}
+	a.ok, a.buf, a.n, a.o, a.num, a.data = true, m.p.buf, len(mem), o, num, v.data
+	a.head0, a.head1 = le.Uint64(mem[v.data:]), le.Uint64(mem[v.data+mvbMeta:])
+	a.base, a.k = base, k
+	a.start = uint64(v.c) * (1<<uint64(k) - 1)
+	a.end = a.start + size
+}

@@ -1,0 +1,413 @@
+package impl
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
+
+var le = binary.LittleEndian
+
+// Errors reported by messages.
+var (
+	// ErrReadOnly reports a write through a message read from received bytes.
+	ErrReadOnly = errors.New("phaser: message is read-only")
+	// ErrFull reports that a fixed buffer had no room for a write.
+	ErrFull = payloadbuffer.ErrFull
+	// ErrTooSmall reports memory too small for the buffer header.
+	ErrTooSmall = payloadbuffer.ErrTooSmall
+	// ErrNoFit reports memory that holds the header but not the message.
+	ErrNoFit = errors.New("phaser: message does not fit in the buffer")
+	// ErrNotPayload reports bytes that are not a Phaser payload.
+	ErrNotPayload = errors.New("phaser: not a Phaser payload")
+)
+
+// Options choose the payload format and allocator tuning of a new message.
+type Options struct {
+	// Version is the payload format: payloadbuffer.V3 (Phaser 3, the
+	// default for the zero value) or payloadbuffer.V2 (C++ Phaser 2.x, for
+	// peers that run C++ Phaser 2).
+	Version payloadbuffer.Version
+	// Tuning is payloadbuffer.Performance (the C++ default, the zero value)
+	// or payloadbuffer.Size.
+	Tuning payloadbuffer.Tuning
+	// InitialSize is the initial size of an owned buffer
+	// (DefaultInitialSize if 0).
+	InitialSize int
+}
+
+// optionsOf returns the first of opts, or the zero Options: generated
+// constructors take options as an optional trailing argument.
+func optionsOf(opts []Options) Options {
+	if len(opts) == 0 {
+		return Options{}
+	}
+	return opts[0]
+}
+
+func (o Options) buffer() payloadbuffer.Options {
+	return payloadbuffer.Options{Version: o.version(), Tuning: o.Tuning}
+}
+
+func (o Options) version() payloadbuffer.Version {
+	if o.Version == payloadbuffer.V2 {
+		return payloadbuffer.V2
+	}
+	return payloadbuffer.V3
+}
+
+// DefaultInitialSize is the initial size of an owned buffer, as in C++.
+const DefaultInitialSize = 8192
+
+// Payload is the buffer a tree of message handles shares: a writable
+// payloadbuffer.Buffer, or read-only received bytes.
+type Payload struct {
+	buf     *payloadbuffer.Buffer // nil when read-only
+	mem     []byte                // buf.Memory(), or the received bytes
+	version payloadbuffer.Version
+	err     error // first error of a write (read-only or full buffer)
+
+	// clearing holds the messages whose Clear is under way, innermost
+	// last: their nesting is bounded on hostile payloads, and none of
+	// them is freed by a Clear nested in it (see releasable).
+	clearing []uint32
+
+	root *Type  // the root's type when this process created the root
+	img  []byte // root's creation image for this buffer, once reset used it
+
+	// Read-only: tables found identical to a compiled one; verified[hit]
+	// is the last one found, tried first (elements of a repeated field
+	// share their table).
+	verified [8]verifiedTable
+	nverify  int
+	hit      int
+}
+
+type verifiedTable struct {
+	typ *Type
+	off uint32
+}
+
+// sync refreshes mem after an allocation, which may grow an owned buffer.
+func (p *Payload) sync() { p.mem = p.buf.Memory() }
+
+// writable reports whether p can be written, recording ErrReadOnly if not.
+func (p *Payload) writable() bool {
+	if p.buf != nil {
+		return true
+	}
+	if p.err == nil {
+		p.err = ErrReadOnly
+	}
+	return false
+}
+
+// failed records that an allocation failed.
+func (p *Payload) fail() {
+	if p.err == nil {
+		p.err = ErrFull
+	}
+}
+
+// Buffer returns the payload buffer of a writable payload (nil if read-only).
+func (p *Payload) Buffer() *payloadbuffer.Buffer { return p.buf }
+
+// Bytes returns the payload bytes a sender transmits.
+func (p *Payload) Bytes() []byte {
+	if p.buf != nil {
+		return p.buf.Bytes()
+	}
+	return p.mem
+}
+
+// Failed reports whether a write did not fit in a fixed buffer.
+func (p *Payload) Failed() bool { return p.buf != nil && p.buf.Failed() }
+
+// Err returns the first error a write reported: ErrFull or ErrReadOnly.
+func (p *Payload) Err() error {
+	if p.buf != nil && p.buf.Failed() && p.err == nil {
+		return ErrFull
+	}
+	return p.err
+}
+
+// New creates a message of type t in an owned, growable buffer of
+// opts.InitialSize bytes (DefaultInitialSize if 0; twice the message size if
+// that is larger, as C++ does).
+func New(t *Type, options ...Options) Msg {
+	opts := optionsOf(options)
+	initial := opts.InitialSize
+	if initial <= 0 {
+		initial = DefaultInitialSize
+	}
+	if size := int(t.BinarySize(opts.version())); size > initial {
+		initial = 2 * size
+	}
+	p := &Payload{buf: payloadbuffer.New(initial, opts.buffer()), version: opts.version()}
+	p.sync()
+	m, _ := p.createRoot(t)
+	return m
+}
+
+// NewIn creates a message of type t in caller memory (e.g. shared memory),
+// which is never grown. It fails with ErrTooSmall if mem cannot hold the
+// buffer header and with ErrNoFit if the message does not fit.
+func NewIn(t *Type, mem []byte, options ...Options) (Msg, error) {
+	opts := optionsOf(options)
+	buf, err := payloadbuffer.NewFixed(mem, opts.buffer())
+	if err != nil {
+		return Msg{}, fmt.Errorf("phaser: create %s: %w", t.name, err)
+	}
+	p := &Payload{buf: buf, version: opts.version()}
+	p.sync()
+	m, err := p.createRoot(t)
+	if err != nil {
+		return Msg{}, fmt.Errorf("phaser: create %s in %d bytes: %w", t.name, len(mem), err)
+	}
+	return m, nil
+}
+
+// createRoot runs the C++ CreateMutable sequence (spec 3.4): root message,
+// runtime control block, metadata.
+func (p *Payload) createRoot(t *Type) (Msg, error) {
+	if p.version == payloadbuffer.V3 {
+		return p.createRootV3(t)
+	}
+	root := p.buf.Allocate(int(t.BinarySize(p.version)), payloadbuffer.Zero|payloadbuffer.Small)
+	if root == 0 {
+		return Msg{}, ErrNoFit
+	}
+	p.buf.SetMessage(root)
+	capacity := uint32(max(1, t.typeCount))
+	cb := p.buf.Allocate(int(p.controlHeader()+p.entrySize()*capacity), payloadbuffer.Zero|payloadbuffer.Small)
+	if cb == 0 {
+		return Msg{}, ErrNoFit
+	}
+	p.sync()
+	p.initControl(cb, capacity)
+	p.buf.SetMetadata(cb)
+	m := Msg{p: p, off: root, fast: t.native(p.version)}
+	if !p.installMetadata(root, t) {
+		return Msg{}, ErrNoFit
+	}
+	p.root = t
+	return m, nil
+}
+
+// Read binds a read-only message of type t to received payload bytes. Every
+// access is bounded by len(data); the header's sizes are never trusted.
+// Read fails only when data is not a Phaser payload (too short, bad magic,
+// root offset outside data); fields that are out of range read as absent.
+func Read(t *Type, data []byte) (Msg, error) {
+	return ReadInto(new(Payload), t, data)
+}
+
+// Release drops p's reference to its bytes, for a p kept for reuse with
+// ReadInto. Handles on p become invalid.
+func (p *Payload) Release() { *p = Payload{} }
+
+// ReadInto is Read reusing p, whose earlier handles become invalid: a
+// reader of many payloads (a bridge, a logger) allocates nothing per
+// payload.
+func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
+	// Field by field: the wide stores of *p = Payload{...} would stall the
+	// loads of the same fields just below (store-to-load forwarding).
+	p.buf, p.mem, p.version, p.err, p.root, p.img = nil, data, 0, nil, nil, nil
+	p.nverify, p.hit = 0, 0
+	if len(data) < payloadbuffer.FixedHeaderSize {
+		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
+	}
+	switch {
+	case data[0] == 'P' && data[1] == 'H':
+		p.version = payloadbuffer.V3
+		if data[2]&(1<<2) != 0 { // allocation failed: the payload reads as empty
+			return Msg{p: p}, nil
+		}
+	case le.Uint32(data)&^1 == 0xE5F6F1C4 || le.Uint32(data)&^1 == 0xC5F6F1C4:
+		p.version = payloadbuffer.V2
+	default:
+		return Msg{}, fmt.Errorf("phaser: read %s: magic % x: %w", t.name, data[:4], ErrNotPayload)
+	}
+	root := le.Uint32(data[4:])
+	if root == 0 {
+		return Msg{p: p}, nil
+	}
+	if uint64(root)+4 > uint64(len(data)) {
+		return Msg{}, fmt.Errorf("phaser: read %s: root offset %d beyond %d bytes: %w", t.name, root, len(data), ErrNotPayload)
+	}
+	// bind, knowing that nothing is verified yet.
+	return Msg{p: p, off: root, fast: p.verify(data, le.Uint32(data[root:]), t)}, nil
+}
+
+// Open continues writing a payload held in mem (created here or by C++
+// Phaser): see payloadbuffer.Open. The root message must be of type t.
+func Open(t *Type, mem []byte) (Msg, error) {
+	buf, err := payloadbuffer.Open(mem)
+	if err != nil {
+		return Msg{}, fmt.Errorf("phaser: open %s: %w", t.name, err)
+	}
+	p := &Payload{buf: buf, version: buf.Version()}
+	p.sync()
+	root := buf.Message()
+	if root == 0 {
+		return Msg{}, fmt.Errorf("phaser: open %s: no root message: %w", t.name, ErrNotPayload)
+	}
+	return p.bind(root, t), nil
+}
+
+// bind returns a handle on the message at off. The handle uses the compiled
+// offsets when the message's table is the compiled one (always so for
+// messages this process wrote), and the payload's table otherwise.
+func (p *Payload) bind(off uint32, t *Type) Msg {
+	if off == 0 {
+		return Msg{p: p}
+	}
+	return Msg{p: p, off: off, fast: p.matches(off, t)}
+}
+
+// matches reports whether the table of the message at off is byte-identical
+// to t's compiled table.
+func (p *Payload) matches(off uint32, t *Type) bool {
+	if uint64(off)+4 > uint64(len(p.mem)) {
+		return false
+	}
+	tab := le.Uint32(p.mem[off:])
+	if p.hit < p.nverify {
+		if v := p.verified[p.hit]; v.typ == t && v.off == tab {
+			return true
+		}
+	}
+	for i := range p.nverify {
+		if v := p.verified[i]; v.typ == t && v.off == tab {
+			p.hit = i
+			return true
+		}
+	}
+	return p.verify(p.mem, tab, t)
+}
+
+// verify reports whether the table at offset tab of mem, p's bytes, is
+// byte-identical to t's compiled table, and records it if so.
+func (p *Payload) verify(mem []byte, tab uint32, t *Type) bool {
+	if tab == 0 || uint64(tab)+uint64(len(t.table)) > uint64(len(mem)) ||
+		string(mem[tab:tab+uint32(len(t.table))]) != string(t.table) {
+		return false
+	}
+	if p.nverify < len(p.verified) {
+		p.verified[p.nverify] = verifiedTable{t, tab}
+		p.nverify++
+	} else {
+		copy(p.verified[:], p.verified[1:])
+		p.verified[len(p.verified)-1] = verifiedTable{t, tab}
+	}
+	p.hit = p.nverify - 1
+	return true
+}
+
+// maxEagerMetadata is the most table bytes a v3 payload installs when it is
+// created (spec 8.7 PROPOSAL: kMaxEagerMetadataSize).
+const maxEagerMetadata = 4096
+
+// createRootV3 creates the root of a v3 payload (spec 8.7): root message,
+// control block (none for a type that reaches no other), then the tables of
+// every reachable type in one block, registered up front.
+func (p *Payload) createRootV3(t *Type) (Msg, error) {
+	root := p.buf.Allocate(int(t.BinarySize(p.version)), payloadbuffer.Zero|payloadbuffer.Small)
+	if root == 0 {
+		return Msg{}, ErrNoFit
+	}
+	p.buf.SetMessage(root)
+	capacity := uint32(max(1, t.typeCount))
+	var cb uint32
+	if t.typeCount > 1 {
+		cb = p.buf.Allocate(int(p.controlHeader()+p.entrySize()*capacity), payloadbuffer.Zero|payloadbuffer.Small)
+		if cb == 0 {
+			return Msg{}, ErrNoFit
+		}
+		p.sync()
+		p.initControl(cb, capacity)
+		p.buf.SetMetadata(cb)
+	}
+	total := 0
+	for _, r := range t.reach {
+		total += len(r.tableFor(p.version))
+	}
+	if cb == 0 || total > maxEagerMetadata || len(t.reach) != t.typeCount {
+		if !p.installMetadata(root, t) {
+			return Msg{}, ErrNoFit
+		}
+		p.root = t
+		return Msg{p: p, off: root, fast: t.native(p.version)}, nil
+	}
+	block := p.buf.Allocate(total, payloadbuffer.Small)
+	if block == 0 {
+		return Msg{}, ErrNoFit
+	}
+	p.sync()
+	off := block
+	for i, r := range t.reach {
+		table := r.tableFor(p.version)
+		copy(p.mem[off:], table)
+		e := cb + p.controlHeader() + uint32(i)*p.entrySize()
+		le.PutUint64(p.mem[e:], r.hash)
+		le.PutUint32(p.mem[e+8:], off)
+		off += uint32(len(table))
+	}
+	le.PutUint32(p.mem[cb+offCount:], uint32(len(t.reach)))
+	le.PutUint32(p.mem[root:], block)
+	p.root = t
+	return Msg{p: p, off: root, fast: t.native(p.version)}, nil
+}
+
+// imageKey identifies the buffers whose creation images are alike.
+type imageKey struct {
+	version payloadbuffer.Version
+	tuning  payloadbuffer.Tuning
+	movable bool
+}
+
+// reset returns the payload to its state right after the root was
+// created, which it rebuilds from t's creation image: spec 8.6 for a buffer
+// that filled up, and every Clear of a v3 root (docs/format.md). It reports
+// false, changing nothing, when the image does not apply to the buffer.
+func (p *Payload) reset(t *Type) bool {
+	if p.img == nil {
+		p.img = t.image(imageKey{p.version, p.buf.Tuning(), !p.buf.Fixed()})
+	}
+	// The image's root must be this one, so that handles to it stay valid.
+	if len(p.img) < 8 || le.Uint32(p.img[4:]) != p.buf.Message() || p.buf.Reset(p.img) != nil {
+		return false
+	}
+	p.sync()
+	p.err = nil
+	p.nverify = 0
+	return true
+}
+
+// image returns the payload bytes of a new message of type t in a buffer
+// of the given kind, computed once.
+func (t *Type) image(k imageKey) []byte {
+	t.imagesMu.Lock()
+	defer t.imagesMu.Unlock()
+	if img, ok := t.images[k]; ok {
+		return img
+	}
+	opts := Options{Version: k.version, Tuning: k.tuning, InitialSize: 1 << 16}
+	var m Msg
+	if k.movable {
+		m = New(t, opts)
+	} else {
+		var err error
+		if m, err = NewIn(t, make([]byte, 1<<16), opts); err != nil {
+			return nil
+		}
+	}
+	img := append([]byte(nil), m.p.buf.Bytes()...)
+	if t.images == nil {
+		t.images = make(map[imageKey][]byte)
+	}
+	t.images[k] = img
+	return img
+}

@@ -1,0 +1,105 @@
+package impl_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"testing"
+
+	"github.com/phaser-go/phaser/internal/impl"
+)
+
+// TestReadIntoForgetsVerifiedTables reads, into one reused Payload, a
+// payload whose root table is the compiled one and then the same bytes
+// with the table's entry for seq pointing at frame_id's slot: the second
+// read must resolve seq through its own table, as a fresh Read does, not
+// with the compiled offsets the first read verified at the same table
+// offset.
+func TestReadIntoForgetsVerifiedTables(t *testing.T) {
+	header, _, _ := testTypes(t)
+	seq, frame := field(header, "seq"), field(header, "frame_id")
+	m := impl.New(header)
+	m.Set32(seq.Field, 7)
+	m.SetString(frame.Field, "base_link")
+	good := bytes.Clone(m.PayloadBytes())
+	le := binary.LittleEndian
+	root := le.Uint32(good[4:])
+	tab := le.Uint32(good[root:])
+	if !bytes.Equal(good[tab:tab+uint32(len(header.Table()))], header.Table()) {
+		t.Fatal("the payload's root table is not the compiled one")
+	}
+	// The dense entry of field 1 (seq) is at table+16: offset | id<<24.
+	bad := bytes.Clone(good)
+	entry := tab + 16 + 4*(seq.Number-le.Uint32(good[tab+4:]))
+	if got := le.Uint32(bad[entry:]); got != seq.Offset|uint32(seq.ID)<<24 {
+		t.Fatalf("seq's table entry %#x, want offset %d id %d", got, seq.Offset, seq.ID)
+	}
+	le.PutUint32(bad[entry:], frame.Offset|uint32(seq.ID)<<24)
+	want := le.Uint32(bad[root+frame.Offset:]) // what seq reads through bad's table
+	if want == 7 {
+		t.Fatal("frame_id's slot holds 7: the test cannot tell the offsets apart")
+	}
+	fresh, err := impl.Read(header, bad)
+	if err != nil || fresh.Get32(seq.Field) != want {
+		t.Fatalf("Read: seq %d (%v), want %d", fresh.Get32(seq.Field), err, want)
+	}
+	p := new(impl.Payload)
+	for range 2 {
+		r, err := impl.ReadInto(p, header, good)
+		if err != nil || r.Get32(seq.Field) != 7 {
+			t.Fatalf("ReadInto good: seq %d (%v)", r.Get32(seq.Field), err)
+		}
+		r, err = impl.ReadInto(p, header, bad)
+		if err != nil || r.Get32(seq.Field) != want {
+			t.Fatalf("ReadInto bad after good: seq %d (%v), want %d", r.Get32(seq.Field), err, want)
+		}
+	}
+}
+
+// TestWriteHostilePresenceID opens, for writing, a payload whose root
+// message is the last bytes of the buffer and whose table gives seq the
+// presence id 254 (word 7, past the end of the message and of the buffer):
+// Set32 must refuse the write, not index past the payload.
+func TestWriteHostilePresenceID(t *testing.T) {
+	header, _, _ := testTypes(t)
+	seq, frame := field(header, "seq"), field(header, "frame_id")
+	le := binary.LittleEndian
+	tried := 0
+	for size := 64; size <= 4096; size += 4 {
+		mem := make([]byte, size)
+		m, err := impl.NewIn(header, mem)
+		if err != nil {
+			continue
+		}
+		m.SetString(frame.Field, string(make([]byte, 12)))
+		if m.Failed() {
+			continue
+		}
+		root := le.Uint32(mem[4:])
+		tab := le.Uint32(mem[root:])
+		s := le.Uint32(mem[root+frame.Offset:]) // string block: length, then bytes
+		msg := s + 4                            // the bytes become the root message
+		if uint64(msg)+4+4*(254>>5)+4 <= uint64(len(mem)) {
+			continue // the presence word would still lie in the buffer
+		}
+		entry := tab + 16 + 4*(seq.Number-le.Uint32(mem[tab+4:]))
+		if le.Uint32(mem[entry:]) != seq.Offset|uint32(seq.ID)<<24 {
+			t.Fatalf("seq's table entry %#x is not the compiled one", le.Uint32(mem[entry:]))
+		}
+		le.PutUint32(mem[entry:], seq.Offset|254<<24)
+		le.PutUint32(mem[msg:], tab)
+		le.PutUint32(mem[4:], msg)
+		tried++
+		w, err := impl.Open(header, mem)
+		if err != nil {
+			continue // not a payload Open accepts: nothing to write through
+		}
+		before := bytes.Clone(mem)
+		w.Set32(seq.Field, 7)
+		w.ClearScalar(seq.Field)
+		if !bytes.Equal(before, mem) {
+			t.Errorf("size %d: a write through presence id 254 changed the payload", size)
+		}
+		return
+	}
+	t.Fatalf("no buffer size put the root message's presence word past the end (%d tried)", tried)
+}

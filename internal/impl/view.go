@@ -1,0 +1,166 @@
+package impl
+
+// View is the bytes of one message, bounds-checked once, for code that
+// reads many of its scalar fields (the wire encoders): its getters are
+// small enough for the compiler to inline, where Msg's must also handle a
+// message whose table differs from the compiled one. A View exists only
+// for a message laid out with its compiled table: Msg.View reports false
+// otherwise, and the Msg getters are the way to read it.
+//
+// The zero View reads every field as absent. A View aliases the payload:
+// like StringBytes, it is valid until the payload is next written.
+type View struct {
+	b []byte // the message: table word, presence words, fields
+}
+
+// View returns the view of m, a message of type t, and whether m is laid
+// out with t's compiled table and lies whole in the payload.
+func (m Msg) View(t *Type) (View, bool) {
+	if !m.fast || m.off == 0 {
+		return View{}, false
+	}
+	end := uint64(m.off) + uint64(t.csize)
+	if end > uint64(len(m.p.mem)) {
+		return View{}, false
+	}
+	return View{m.p.mem[m.off:end:end]}, true
+}
+
+// has reports whether presence bit id is set (word id/32 after the table
+// word, little-endian: byte id/8, bit id%8).
+func (v View) has(id uint8) bool {
+	w := 4 + int(id>>3)
+	return w < len(v.b) && v.b[w]>>(id&7)&1 != 0
+}
+
+// Has reports whether scalar field f is present.
+func (v View) Has(f Field) bool { return v.has(f.ID) }
+
+// Get8 returns the 1-byte value of scalar field f, or 0 if f is absent.
+func (v View) Get8(f Field) uint8 {
+	if o := int(f.Offset); o < len(v.b) && v.has(f.ID) {
+		return v.b[o]
+	}
+	return 0
+}
+
+// Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
+func (v View) Get32(f Field) uint32 {
+	if o := int(f.Offset); o+4 <= len(v.b) && v.has(f.ID) {
+		return le.Uint32(v.b[o:])
+	}
+	return 0
+}
+
+// Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
+func (v View) Get64(f Field) uint64 {
+	if o := int(f.Offset); o+8 <= len(v.b) && v.has(f.ID) {
+		return le.Uint64(v.b[o:])
+	}
+	return 0
+}
+
+// ViewOf returns a view of m, a message of type t, whatever its layout:
+// m's bytes when it has t's compiled table (View), else a copy of its
+// singular scalar fields, outside oneofs, laid out with t's compiled table
+// and allocated here (a payload written with another version of the
+// schema). An absent m gives the zero View.
+func (m Msg) ViewOf(t *Type) View {
+	if v, ok := m.View(t); ok {
+		return v
+	}
+	if !m.IsPresent() {
+		return View{}
+	}
+	n := uint32(8) // table word and a presence word at least
+	for _, f := range t.fields {
+		if viewable(f) {
+			n = max(n, f.Offset+f.Size, 4+uint32(f.ID>>3)+1)
+		}
+	}
+	b := make([]byte, n)
+	for _, f := range t.fields {
+		if !viewable(f) || !m.Has(f.Field) {
+			continue
+		}
+		switch f.Size {
+		case 1:
+			b[f.Offset] = m.Get8(f.Field)
+		case 4:
+			le.PutUint32(b[f.Offset:], m.Get32(f.Field))
+		case 8:
+			le.PutUint64(b[f.Offset:], m.Get64(f.Field))
+		default:
+			continue
+		}
+		b[4+f.ID>>3] |= 1 << (f.ID & 7)
+	}
+	return View{b}
+}
+
+// viewable reports whether ViewOf copies field f: a singular scalar
+// outside any oneof.
+func viewable(f *FieldInfo) bool {
+	switch f.Kind {
+	case Message, String, Bytes:
+		return false
+	}
+	return !f.Repeated && f.Union == nil && f.Size <= 8
+}
+
+// Setter writes the singular scalars of one message in place with stores
+// the compiler inlines, for code that writes many (the wire decoders,
+// generated XSetter types). It exists only for a writable message laid out
+// with its compiled table: Msg.Setter reports false otherwise, and the Msg
+// setters are the way to write it. Like a Msg, it holds the payload and the
+// message's offset, so it stays valid when an owned buffer grows.
+type Setter struct {
+	p   *Payload
+	off uint32
+}
+
+// Setter returns a setter of m, a message of type t, and whether m is
+// writable, laid out with t's compiled table and lies whole in the
+// payload.
+func (m Msg) Setter(t *Type) (Setter, bool) {
+	if !m.fast || m.off == 0 || m.p.buf == nil || uint64(m.off)+uint64(t.csize) > uint64(len(m.p.mem)) {
+		return Setter{}, false
+	}
+	return Setter{m.p, m.off}, true
+}
+
+// Set8 stores a 1-byte value in scalar field f and marks it present.
+func (s Setter) Set8(f Field, v uint8) {
+	if s.p == nil {
+		return
+	}
+	mem := s.p.mem
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o < uint64(len(mem)) && w < uint64(len(mem)) {
+		mem[o] = v
+		mem[w] |= 1 << (f.ID & 7)
+	}
+}
+
+// Set32 stores a 4-byte value in scalar field f and marks it present.
+func (s Setter) Set32(f Field, v uint32) {
+	if s.p == nil {
+		return
+	}
+	mem := s.p.mem
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o+4 <= uint64(len(mem)) && w < uint64(len(mem)) {
+		le.PutUint32(mem[o:], v)
+		mem[w] |= 1 << (f.ID & 7)
+	}
+}
+
+// Set64 stores an 8-byte value in scalar field f and marks it present.
+func (s Setter) Set64(f Field, v uint64) {
+	if s.p == nil {
+		return
+	}
+	mem := s.p.mem
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o+8 <= uint64(len(mem)) && w < uint64(len(mem)) {
+		le.PutUint64(mem[o:], v)
+		mem[w] |= 1 << (f.ID & 7)
+	}
+}
