@@ -26,11 +26,12 @@ PHASER_GO_DEPS = [
     Label("//proto"),
     Label("//ros"),
     Label("//runtime"),
+    Label("//runtime/phaserimpl"),
     Label("//types/known/durationpbphaser"),
     Label("//types/known/emptypbphaser"),
     Label("//types/known/timestamppbphaser"),
     Label("//types/known/wrapperspbphaser"),
-    Label("@org_golang_google_protobuf//proto"),
+    Label("@org_golang_google_protobuf//reflect/protoreflect"),
 ]
 
 # rules_go's go_proto_library passes each library's importpath to the
