@@ -174,7 +174,7 @@ func (m Msg) ClearField(f *FieldInfo) {
 	case f.Kind == String || f.Kind == Bytes:
 		m.ClearString(f.Field)
 	default:
-		m.ClearScalarValue(f.Field, f.Size)
+		m.ClearScalar(f.Field)
 	}
 }
 
