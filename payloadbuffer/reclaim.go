@@ -1,6 +1,9 @@
 package payloadbuffer
 
-import "slices"
+import (
+	"cmp"
+	"slices"
+)
 
 // Collect records, after the root message was cleared, every allocated
 // block of the buffer but those whose data offsets are in keep and the
@@ -132,7 +135,7 @@ func (b *Buffer) unused(keep []uint32) (garbage []uint32, ok bool) {
 		if b.version == V2 && low&smallBit != 0 || uint64(p)+uint64(low) > uint64(full) {
 			return garbage[:0], false
 		}
-		k, isRun := slices.BinarySearchFunc(runs, p, func(r uint64, p uint32) int { return cmpU32(uint32(r>>32), p) })
+		k, isRun := slices.BinarySearchFunc(runs, p, func(r uint64, p uint32) int { return cmp.Compare(uint32(r>>32), p) })
 		switch {
 		case isRun:
 			c := int(uint32(runs[k]))
@@ -155,16 +158,6 @@ func (b *Buffer) unused(keep []uint32) (garbage []uint32, ok bool) {
 
 // headroom returns s with capacity for at least twice its length.
 func headroom[T any](s []T) []T { return slices.Grow(s, len(s))[:len(s)] }
-
-func cmpU32(a, b uint32) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
 
 // Reclaimed reports whether an allocation has freed the blocks Collect
 // recorded to find room since the buffer was created, opened or reset:

@@ -6,9 +6,6 @@ import (
 	"runtime"
 	"testing"
 
-	"google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/descriptorpb"
-
 	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -19,32 +16,10 @@ import (
 // allocate what the payload cannot justify. Each test reproduces a finding
 // of an open-and-write campaign on owned payloads.
 
-// openOwned writes a DescriptorProto (two nested types, two reserved
-// names, options) into an owned buffer, lets mutate rewrite the bytes of
-// its memory and opens a copy for writing.
+// openOwned is openDesc for an owned (movable) payload.
 func openOwned(t *testing.T, v payloadbuffer.Version, mutate func(data []byte, root uint32, dt *impl.Type)) (impl.Msg, *impl.Type, []byte) {
 	t.Helper()
-	dt := typeOfMessage(t, &descriptorpb.DescriptorProto{})
-	m := impl.New(dt, impl.Options{Version: v, Tuning: payloadbuffer.Size, InitialSize: 640})
-	fillMsg(m, dt, (&descriptorpb.DescriptorProto{
-		Name:         proto.String("M"),
-		NestedType:   []*descriptorpb.DescriptorProto{{Name: proto.String("N")}, {Name: proto.String("O")}},
-		ReservedName: []string{"x", "y"},
-		Options:      &descriptorpb.MessageOptions{Deprecated: proto.Bool(true)},
-	}).ProtoReflect())
-	if m.Err() != nil {
-		t.Fatal(m.Err())
-	}
-	mem := bytes.Clone(m.Payload().Buffer().Memory())
-	mutate(mem, m.Offset(), dt)
-	w, err := impl.Open(dt, mem)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if w.Payload().Buffer().Fixed() {
-		t.Fatal("opened an owned payload as fixed")
-	}
-	return w, dt, mem
+	return openDescIn(t, v, true, mutate)
 }
 
 // allocated runs f and returns how many bytes the Go heap allocated.

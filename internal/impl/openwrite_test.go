@@ -1,6 +1,7 @@
 package impl_test
 
 import (
+	"bytes"
 	"testing"
 
 	"google.golang.org/protobuf/proto"
@@ -14,26 +15,47 @@ import (
 // Writes through impl.Open to payloads written elsewhere (hostile input
 // on the write path; FuzzOpenWrite finds these).
 
-// openDesc writes a DescriptorProto with two nested types and two reserved
-// names into fixed memory, lets mutate rewrite its bytes, and opens the
-// result for writing.
+// openDesc writes a DescriptorProto with two nested types, two reserved
+// names and options into fixed memory, lets mutate rewrite its bytes, and
+// opens the result for writing.
 func openDesc(t *testing.T, v payloadbuffer.Version, mutate func(data []byte, root uint32, dt *impl.Type)) (impl.Msg, *impl.Type, []byte) {
 	t.Helper()
+	return openDescIn(t, v, false, mutate)
+}
+
+// openDescIn is openDesc in fixed memory or, owned, in an owned buffer
+// whose memory a copy of which is opened (a movable payload: Open makes it
+// owned and growable).
+func openDescIn(t *testing.T, v payloadbuffer.Version, owned bool, mutate func(data []byte, root uint32, dt *impl.Type)) (impl.Msg, *impl.Type, []byte) {
+	t.Helper()
 	dt := typeOfMessage(t, &descriptorpb.DescriptorProto{})
-	mem := make([]byte, 4096)
-	m, err := impl.NewIn(dt, mem, impl.Options{Version: v, Tuning: payloadbuffer.Size})
-	if err != nil {
-		t.Fatal(err)
+	opts := impl.Options{Version: v, Tuning: payloadbuffer.Size, InitialSize: 640}
+	var m impl.Msg
+	if owned {
+		m = impl.New(dt, opts)
+	} else {
+		var err error
+		if m, err = impl.NewIn(dt, make([]byte, 4096), opts); err != nil {
+			t.Fatal(err)
+		}
 	}
 	fillMsg(m, dt, (&descriptorpb.DescriptorProto{
 		Name:         proto.String("M"),
 		NestedType:   []*descriptorpb.DescriptorProto{{Name: proto.String("N")}, {Name: proto.String("O")}},
 		ReservedName: []string{"x", "y"},
+		Options:      &descriptorpb.MessageOptions{Deprecated: proto.Bool(true)},
 	}).ProtoReflect())
+	if m.Err() != nil {
+		t.Fatal(m.Err())
+	}
+	mem := bytes.Clone(m.Payload().Buffer().Memory())
 	mutate(mem, m.Offset(), dt)
 	w, err := impl.Open(dt, mem)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if w.Payload().Buffer().Fixed() == owned {
+		t.Fatalf("opened an owned=%t payload as fixed=%t", owned, w.Payload().Buffer().Fixed())
 	}
 	return w, dt, mem
 }
