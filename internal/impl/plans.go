@@ -9,8 +9,9 @@ type PlanSlot uint8
 
 // The plan slots.
 const (
-	ProtoPlan PlanSlot = iota // package proto
-	ROSPlan                   // package ros
+	ProtoPlan   PlanSlot = iota // package proto
+	ROSPlan                     // package ros
+	ReflectPlan                 // protobuf reflection (reflect_type.go)
 	planSlots
 )
 
