@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/bufbuild/protocompile v0.14.1
+	github.com/google/go-cmp v0.7.0
 	golang.org/x/sys v0.50.0
 	google.golang.org/protobuf v1.36.12
 )

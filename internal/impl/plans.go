@@ -11,7 +11,8 @@ type PlanSlot uint8
 const (
 	ProtoPlan   PlanSlot = iota // package proto
 	ROSPlan                     // package ros
-	ReflectPlan                 // protobuf reflection (reflect_type.go)
+	ReflectPlan                 // protobuf reflection: root views (reflect_type.go)
+	HandlePlan                  // protobuf reflection: the generated handle type
 	planSlots
 )
 

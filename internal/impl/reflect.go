@@ -23,16 +23,22 @@ import (
 // recorded in the payload (Failed, Err), and reported by CheckInitialized,
 // which protojson, prototext and proto call after decoding.
 type message struct {
-	m  Msg
-	mt *MessageType
+	m    Msg
+	mt   *MessageType
+	info *reflectInfo
+	// An Any's value set before a type URL that names a known type: kept
+	// here until the URL comes (proto.Merge from a dynamicpb message sets
+	// the fields in map order), and recorded in the payload as not stored
+	// (pendingErr) until then.
+	pending    []byte
+	pendingErr error
 }
 
 var _ protoreflect.Message = (*message)(nil)
 
-func (x *message) info() *reflectInfo { return x.mt.info }
 
 // Descriptor returns the message descriptor.
-func (x *message) Descriptor() protoreflect.MessageDescriptor { return x.mt.info.t.desc }
+func (x *message) Descriptor() protoreflect.MessageDescriptor { return x.info.md }
 
 // Type returns the message type.
 func (x *message) Type() protoreflect.MessageType { return x.mt }
@@ -40,7 +46,7 @@ func (x *message) Type() protoreflect.MessageType { return x.mt }
 // New returns a new, empty message of the same type in a new owned payload
 // of the same format.
 func (x *message) New() protoreflect.Message {
-	return x.mt.Message(New(x.mt.info.t, reflectOptions(x.m.p)))
+	return x.mt.newIn(x.m.p)
 }
 
 // Interface returns the message as its handle: the generated handle type,
@@ -58,13 +64,13 @@ func (x *message) Range(f func(protoreflect.FieldDescriptor, protoreflect.Value)
 	if !x.m.IsPresent() {
 		return
 	}
-	if x.mt.info.t.isAny {
+	if x.info.t.isAny {
 		x.rangeAny(f)
 		return
 	}
-	fields := x.mt.info.fields
+	fields := x.info.fields
 	for i := range fields {
-		rf := &fields[i]
+		rf := fields[i]
 		if x.has(rf) && !f(rf.fd, x.get(rf)) {
 			return
 		}
@@ -79,8 +85,8 @@ func (x *message) Has(fd protoreflect.FieldDescriptor) bool {
 	if fd.IsExtension() {
 		return false
 	}
-	rf := x.info().field(fd)
-	if x.mt.info.t.isAny {
+	rf := x.info.field(fd)
+	if x.info.t.isAny {
 		return x.hasAny(rf)
 	}
 	return x.has(rf)
@@ -116,8 +122,8 @@ func (x *message) Get(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	if fd.IsExtension() {
 		return extensionZero(fd)
 	}
-	rf := x.info().field(fd)
-	if x.mt.info.t.isAny {
+	rf := x.info.field(fd)
+	if x.info.t.isAny {
 		return x.getAny(rf)
 	}
 	return x.get(rf)
@@ -131,7 +137,7 @@ func (x *message) get(rf *rfield) protoreflect.Value {
 	case f.Repeated:
 		return protoreflect.ValueOfList(&listView{m: m, rf: rf, mt: x.mt})
 	case f.Kind == Message:
-		return protoreflect.ValueOfMessage(x.mt.of(f.Type).Message(m.MessageField(f)))
+		return protoreflect.ValueOfMessage(x.mt.field(rf).Message(m.MessageField(f)))
 	}
 	return getScalar(m, rf)
 }
@@ -172,7 +178,7 @@ func extensionZero(fd protoreflect.FieldDescriptor) protoreflect.Value {
 // read-only messages do.
 func (x *message) writable(fd protoreflect.FieldDescriptor) {
 	if !x.m.writableNoRecord() {
-		name := protoreflect.FullName(x.mt.info.t.name)
+		name := protoreflect.FullName(x.info.t.name)
 		if fd != nil {
 			name = fd.FullName()
 		}
@@ -194,8 +200,8 @@ func (x *message) Clear(fd protoreflect.FieldDescriptor) {
 	if fd.IsExtension() {
 		return
 	}
-	rf := x.info().field(fd)
-	if x.mt.info.t.isAny {
+	rf := x.info.field(fd)
+	if x.info.t.isAny {
 		x.clearAny(rf)
 		return
 	}
@@ -219,9 +225,9 @@ func (x *message) Set(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
 		x.m.p.notStored(fmt.Sprintf("extension %v", fd.FullName()))
 		return
 	}
-	rf := x.info().field(fd)
+	rf := x.info.field(fd)
 	x.writable(fd)
-	if x.mt.info.t.isAny {
+	if x.info.t.isAny {
 		x.setAny(rf, v)
 		return
 	}
@@ -233,7 +239,7 @@ func (x *message) Set(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
 	case rf.Kind == Message:
 		src := messageValue(rf.fd, v)
 		dst := x.m.MutableField(rf.FieldInfo)
-		copyInto(dst, x.mt.of(rf.Type), src)
+		copyInto(dst, x.mt.field(rf), src)
 	default:
 		x.m.setScalar(rf, v)
 	}
@@ -337,7 +343,7 @@ func (x *message) Mutable(fd protoreflect.FieldDescriptor) protoreflect.Value {
 		}
 		panic(fmt.Errorf("phaser: %v: extension field descriptor does not implement ExtensionTypeDescriptor", fd.FullName()))
 	}
-	rf := x.info().field(fd)
+	rf := x.info.field(fd)
 	if !rf.Repeated && rf.Kind != Message {
 		panic(fmt.Errorf("phaser: %v: getting mutable reference to non-composite type", fd.FullName()))
 	}
@@ -348,7 +354,7 @@ func (x *message) Mutable(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	case rf.Repeated:
 		return protoreflect.ValueOfList(&listView{m: x.m, rf: rf, mt: x.mt})
 	}
-	return protoreflect.ValueOfMessage(x.mt.of(rf.Type).Message(x.m.MutableField(rf.FieldInfo)))
+	return protoreflect.ValueOfMessage(x.mt.field(rf).Message(x.m.MutableField(rf.FieldInfo)))
 }
 
 // NewField returns a new value assignable to field fd: a new message in a
@@ -361,20 +367,14 @@ func (x *message) NewField(fd protoreflect.FieldDescriptor) protoreflect.Value {
 		}
 		panic(fmt.Errorf("phaser: %v: extension field descriptor does not implement ExtensionTypeDescriptor", fd.FullName()))
 	}
-	rf := x.info().field(fd)
+	rf := x.info.field(fd)
 	switch {
 	case rf.Repeated:
-		return dynamicpb.NewMessage(x.mt.info.t.desc).NewField(rf.fd)
+		return dynamicpb.NewMessage(x.info.md).NewField(rf.fd)
 	case rf.Kind == Message:
-		return protoreflect.ValueOfMessage(x.mt.of(rf.Type).newIn(x.m.p))
+		return protoreflect.ValueOfMessage(x.mt.field(rf).newIn(x.m.p))
 	}
 	return defaultValue(rf.fd)
-}
-
-// newIn returns a new message of the type in a new owned payload of the
-// format of p (Phaser 3 if p is nil).
-func (mt *MessageType) newIn(p *Payload) protoreflect.Message {
-	return mt.Message(New(mt.info.t, reflectOptions(p)))
 }
 
 // WhichOneof returns the populated field of oneof od, or nil.
@@ -383,7 +383,7 @@ func (x *message) WhichOneof(od protoreflect.OneofDescriptor) protoreflect.Field
 	if fields.Len() == 0 {
 		return nil
 	}
-	rf := x.info().field(fields.Get(0))
+	rf := x.info.field(fields.Get(0))
 	if rf.Union == nil {
 		return nil
 	}
@@ -393,7 +393,7 @@ func (x *message) WhichOneof(od protoreflect.OneofDescriptor) protoreflect.Field
 	}
 	for _, f := range rf.Union.Members {
 		if f.Number == n {
-			return x.info().field(f.Desc).fd
+			return x.info.field(f.Desc).fd
 		}
 	}
 	return nil
@@ -409,7 +409,7 @@ func (x *message) SetUnknown(raw protoreflect.RawFields) {
 		return
 	}
 	x.writable(nil)
-	x.m.p.notStored("unknown fields of " + x.mt.info.t.name)
+	x.m.p.notStored("unknown fields of " + x.info.t.name)
 }
 
 // ErrNotStored is wrapped by the error a payload records when a write
@@ -430,7 +430,7 @@ func (p *Payload) notStored(what string) {
 // copyInto replaces the content of dst, a message of mt's type, with that
 // of src, a message of the same full name.
 func copyInto(dst Msg, mt *MessageType, src protoreflect.Message) {
-	t := mt.info.t
+	t := mt.t
 	if !dst.IsPresent() {
 		return // the buffer is full (recorded) or the message could not be made
 	}
@@ -442,7 +442,7 @@ func copyInto(dst Msg, mt *MessageType, src protoreflect.Message) {
 		if sm.p == dst.p && sm.p != nil {
 			// src may lie inside dst, which CopyFrom clears first: copy
 			// from a snapshot.
-			sm = Clone(sm, s.mt.info.t)
+			sm = Clone(sm, s.mt.t)
 		}
 		dst.CopyFrom(t, sm.As(t))
 		return

@@ -56,6 +56,9 @@ func (x *message) hasAny(rf *rfield) bool {
 	if rf.Number == anyTypeURL.Number {
 		return len(x.m.StringBytes(anyTypeURL)) > 0
 	}
+	if x.pending != nil {
+		return true
+	}
 	inner, t, present := x.anyContent()
 	if !present {
 		return false
@@ -71,12 +74,15 @@ func (x *message) getAny(rf *rfield) protoreflect.Value {
 	if rf.Number == anyTypeURL.Number {
 		return protoreflect.ValueOfString(x.m.AnyTypeURL())
 	}
+	if x.pending != nil {
+		return protoreflect.ValueOfBytes(x.pending)
+	}
 	return protoreflect.ValueOfBytes(x.anyBytes())
 }
 
 func (x *message) rangeAny(f func(protoreflect.FieldDescriptor, protoreflect.Value) bool) {
-	for i := range x.mt.info.fields {
-		rf := &x.mt.info.fields[i]
+	for i := range x.info.fields {
+		rf := x.info.fields[i]
 		if x.hasAny(rf) && !f(rf.fd, x.getAny(rf)) {
 			return
 		}
@@ -90,6 +96,16 @@ func (x *message) setAny(rf *rfield, v protoreflect.Value) {
 		return
 	}
 	url := v.String()
+	if b := x.pending; b != nil {
+		// The value came first.
+		x.pending = nil
+		if x.m.p.err == x.pendingErr {
+			x.m.p.err = nil
+		}
+		x.setAnyURL(url)
+		x.storeAnyValue(b)
+		return
+	}
 	_, t, _ := x.anyContent()
 	if t != nil && typeNameOf(url) != t.name {
 		// The value is reinterpreted as the new type, as protobuf would
@@ -131,7 +147,16 @@ func (x *message) storeAnyValue(b []byte) {
 	url := x.m.AnyTypeURL()
 	t := FindType(protoreflect.FullName(typeNameOf(url)))
 	if t == nil || wire == nil {
-		x.m.p.notStored(fmt.Sprintf("google.protobuf.Any value of type %q, which is not registered", url))
+		// Kept until a type URL the runtime knows comes (setAny).
+		x.pending = append([]byte(nil), b...)
+		what := fmt.Sprintf("google.protobuf.Any value of type %q, which is not registered", url)
+		if url == "" {
+			what = "google.protobuf.Any value without a type URL"
+		}
+		if x.m.p.err == nil {
+			x.m.p.notStored(what)
+			x.pendingErr = x.m.p.err
+		}
 		return
 	}
 	if overlaps(b, x.m.p.mem) {
@@ -150,6 +175,12 @@ func (x *message) storeAnyValue(b []byte) {
 }
 
 func (x *message) clearAnyValue() {
+	if x.pending != nil {
+		x.pending = nil
+		if x.m.p.err == x.pendingErr {
+			x.m.p.err = nil
+		}
+	}
 	inner, t, present := x.anyContent()
 	if !present {
 		return

@@ -39,7 +39,7 @@ func (l *listView) elem(i int) protoreflect.Value {
 	case Bytes:
 		return protoreflect.ValueOfBytes(m.ElemString(f.Field, i))
 	case Message:
-		return protoreflect.ValueOfMessage(l.mt.of(f.Type).Message(m.ElemMessage(f.Field, i, f.Type)))
+		return protoreflect.ValueOfMessage(l.mt.field(l.rf).Message(m.ElemMessage(f.Field, i, f.Type)))
 	}
 	return elemScalar(m, f, i)
 }
@@ -73,7 +73,7 @@ func (l *listView) Set(i int, v protoreflect.Value) {
 	switch f.Kind {
 	case Message:
 		src := messageValue(l.rf.fd, v)
-		copyInto(m.MutableElem(f.Field, i, f.Type), l.mt.of(f.Type), src)
+		copyInto(m.MutableElem(f.Field, i, f.Type), l.mt.field(l.rf), src)
 		return
 	case String, Bytes:
 		checkScalar(l.rf.fd, v)
@@ -103,7 +103,7 @@ func (l *listView) Append(v protoreflect.Value) {
 	f := l.rf.FieldInfo
 	if f.Kind == Message {
 		src := messageValue(l.rf.fd, v)
-		copyInto(l.m.AddMessage(f.Field, f.Type), l.mt.of(f.Type), src)
+		copyInto(l.m.AddMessage(f.Field, f.Type), l.mt.field(l.rf), src)
 		return
 	}
 	checkScalar(l.rf.fd, v)
@@ -118,7 +118,7 @@ func (l *listView) AppendMutable() protoreflect.Value {
 		panic(fmt.Errorf("phaser: %v: AppendMutable of a list of %v", l.rf.fd.FullName(), l.rf.fd.Kind()))
 	}
 	l.writable()
-	return protoreflect.ValueOfMessage(l.mt.of(f.Type).Message(l.m.AddMessage(f.Field, f.Type)))
+	return protoreflect.ValueOfMessage(l.mt.field(l.rf).Message(l.m.AddMessage(f.Field, f.Type)))
 }
 
 // Truncate removes the elements from n on; it panics if n is out of range.
@@ -146,7 +146,7 @@ func (l *listView) Truncate(n int) {
 // payload of its own (Append copies it), or the zero value of a scalar.
 func (l *listView) NewElement() protoreflect.Value {
 	if l.rf.Kind == Message {
-		return protoreflect.ValueOfMessage(l.mt.of(l.rf.Type).newIn(l.m.p))
+		return protoreflect.ValueOfMessage(l.mt.field(l.rf).newIn(l.m.p))
 	}
 	return defaultValue(l.rf.fd)
 }
@@ -162,7 +162,7 @@ func (x *message) setList(rf *rfield, src protoreflect.List) {
 		}
 		// src lives in this payload, maybe inside this field: copy it out
 		// first.
-		tmp := &listView{m: New(s.mt.info.t, reflectOptions(nil)), rf: s.rf, mt: s.mt}
+		tmp := &listView{m: New(s.mt.t, reflectOptions(nil)), rf: s.rf, mt: s.mt}
 		for i := range s.Len() {
 			tmp.Append(s.elem(i))
 		}

@@ -69,7 +69,7 @@ func (mv *mapView) keyOf(e Msg) protoreflect.MapKey {
 func (mv *mapView) valueOf(e Msg) protoreflect.Value {
 	vf := mv.rf.val
 	if vf.Kind == Message {
-		return protoreflect.ValueOfMessage(mv.mt.of(vf.Type).Message(e.MessageField(vf.FieldInfo)))
+		return protoreflect.ValueOfMessage(mv.mt.field(vf).Message(e.MessageField(vf.FieldInfo)))
 	}
 	return getScalar(e, vf)
 }
@@ -186,7 +186,7 @@ func (mv *mapView) Set(k protoreflect.MapKey, v protoreflect.Value) {
 	if vf.Kind == Message {
 		src := messageValue(vf.fd, v)
 		e := mv.entryFor(k)
-		copyInto(e.MutableField(vf.FieldInfo), mv.mt.of(vf.Type), src)
+		copyInto(e.MutableField(vf.FieldInfo), mv.mt.field(vf), src)
 		return
 	}
 	checkScalar(vf.fd, v)
@@ -215,7 +215,7 @@ func (mv *mapView) Mutable(k protoreflect.MapKey) protoreflect.Value {
 	mv.writable()
 	checkScalar(mv.rf.key.fd, k.Value())
 	e := mv.entryFor(k)
-	return protoreflect.ValueOfMessage(mv.mt.of(vf.Type).Message(e.MutableField(vf.FieldInfo)))
+	return protoreflect.ValueOfMessage(mv.mt.field(vf).Message(e.MutableField(vf.FieldInfo)))
 }
 
 // NewValue returns a new value for the map: a new message in a payload of
@@ -223,7 +223,7 @@ func (mv *mapView) Mutable(k protoreflect.MapKey) protoreflect.Value {
 func (mv *mapView) NewValue() protoreflect.Value {
 	vf := mv.rf.val
 	if vf.Kind == Message {
-		return protoreflect.ValueOfMessage(mv.mt.of(vf.Type).newIn(mv.m.p))
+		return protoreflect.ValueOfMessage(mv.mt.field(vf).newIn(mv.m.p))
 	}
 	return defaultValue(vf.fd)
 }
@@ -237,7 +237,7 @@ func (x *message) setMap(rf *rfield, src protoreflect.Map) {
 		if s.m.off == x.m.off && s.rf.Number == rf.Number {
 			return
 		}
-		tmp := &mapView{m: New(s.mt.info.t, reflectOptions(nil)), rf: s.rf, mt: s.mt}
+		tmp := &mapView{m: New(s.mt.t, reflectOptions(nil)), rf: s.rf, mt: s.mt}
 		s.Range(func(k protoreflect.MapKey, v protoreflect.Value) bool {
 			tmp.Set(k, v)
 			return true

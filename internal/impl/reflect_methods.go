@@ -45,7 +45,7 @@ func RegisterWireCodec(c WireCodec) {
 
 func sizeMethod(in protoiface.SizeInput) protoiface.SizeOutput {
 	x := in.Message.(*message)
-	n, err := wire.Size(x.m, x.mt.info.t)
+	n, err := wire.Size(x.m, x.info.t)
 	if err != nil {
 		return protoiface.SizeOutput{} // Marshal reports the error
 	}
@@ -54,7 +54,7 @@ func sizeMethod(in protoiface.SizeInput) protoiface.SizeOutput {
 
 func marshalMethod(in protoiface.MarshalInput) (protoiface.MarshalOutput, error) {
 	x := in.Message.(*message)
-	b, err := wire.Append(in.Buf, x.m, x.mt.info.t)
+	b, err := wire.Append(in.Buf, x.m, x.info.t)
 	return protoiface.MarshalOutput{Buf: b}, err
 }
 
@@ -65,7 +65,7 @@ func marshalMethod(in protoiface.MarshalInput) (protoiface.MarshalOutput, error)
 func unmarshalMethod(in protoiface.UnmarshalInput) (protoiface.UnmarshalOutput, error) {
 	var out protoiface.UnmarshalOutput
 	x := in.Message.(*message)
-	t := x.mt.info.t
+	t := x.info.t
 	if !x.m.writableNoRecord() {
 		return out, fmt.Errorf("phaser: unmarshal %s: %w", t.name, ErrReadOnly)
 	}
@@ -86,7 +86,7 @@ func mergeMethod(in protoiface.MergeInput) protoiface.MergeOutput {
 	dst, ok := in.Destination.(*message)
 	src, ok2 := in.Source.(*message)
 	if !ok || !ok2 || !src.m.IsPresent() || !dst.m.writableNoRecord() || dst.populatedAny() ||
-		src.mt.info.t.name != dst.mt.info.t.name {
+		src.mt.t.name != dst.mt.t.name {
 		return protoiface.MergeOutput{}
 	}
 	copyInto(dst.m, dst.mt, src)
@@ -115,7 +115,7 @@ func checkInitializedMethod(in protoiface.CheckInitializedInput) (protoiface.Che
 		return out, nil
 	}
 	if x.m.Failed() {
-		return out, fmt.Errorf("phaser: %s: %w", x.mt.info.t.name, ErrFull)
+		return out, fmt.Errorf("phaser: %s: %w", x.info.t.name, ErrFull)
 	}
 	if err := x.m.p.err; err != nil && !errors.Is(err, ErrReadOnly) {
 		return out, err
@@ -125,7 +125,7 @@ func checkInitializedMethod(in protoiface.CheckInitializedInput) (protoiface.Che
 
 // check walks the message for CheckInitialized.
 func (x *message) check(depth int) error {
-	info := x.mt.info
+	info := x.info
 	if !info.walk || !x.m.IsPresent() {
 		return nil
 	}
@@ -137,16 +137,16 @@ func (x *message) check(depth int) error {
 			return err
 		}
 		if inner, t, _ := x.anyContent(); t != nil {
-			return x.mt.of(t).Message(inner).(*message).check(depth + 1)
+			return DynamicType(t).Message(inner).(*message).check(depth + 1)
 		}
 		return nil
 	}
 	for i := range info.fields {
-		rf := &info.fields[i]
+		rf := info.fields[i]
 		if rf.required && !x.has(rf) {
 			return fmt.Errorf("phaser: required field %v not set", rf.fd.FullName())
 		}
-		if rf.Kind != Message || !reflectInfoOf(rf.Type).walk || !x.has(rf) {
+		if rf.Kind != Message || !rf.nestedInfo().walk || !x.has(rf) {
 			continue
 		}
 		var err error
