@@ -3,6 +3,7 @@ module github.com/phaser-go/phaser
 go 1.26.0
 
 require (
+	github.com/bluenviron/goroslib/v2 v2.1.5
 	github.com/bufbuild/protocompile v0.14.1
 	github.com/google/go-cmp v0.7.0
 	golang.org/x/sys v0.50.0

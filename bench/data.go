@@ -7,12 +7,13 @@
 package bench
 
 import (
+	"encoding/binary"
 	"math"
 	"math/rand/v2"
 )
 
 // Shapes, in the order the benchmarks run them.
-var Shapes = []string{"small", "header", "imu", "cloud"}
+var Shapes = []string{"small", "header", "imu", "cloud", "image1M", "image16M"}
 
 // The plain values every library is given, and compared with after a round
 // trip.
@@ -71,22 +72,40 @@ type Cloud struct {
 	Points      []Point
 }
 
+// Image is sensor_msgs/Image.
+type Image struct {
+	Header      Header
+	Height      uint32
+	Width       uint32
+	Encoding    string
+	IsBigendian uint8
+	Step        uint32
+	Data        []byte
+}
+
 // Sizes of the value sets: benchmarks cycle through them.
 const (
 	NSmall  = 16 // values of small, header and imu
 	NCloud  = 2  // values of cloud
+	NImage  = 2  // values of each image shape
 	NPoints = 32768
 	// CloudData is the length of Cloud.Data: NPoints points of 16 bytes,
 	// 512 KiB; the Points list is another 512 KiB.
 	CloudData = NPoints * 16
+	// The image shapes: bgra8 (4 bytes a pixel), 512 x 512 (1 MiB of
+	// data) and 2048 x 2048 (16 MiB).
+	Image1MSide  = 512
+	Image16MSide = 2048
 )
 
 // Values holds the pre-generated random values, the same for every library.
 type ValueSet struct {
-	Small  []Small
-	Header []Header
-	Imu    []Imu
-	Cloud  []Cloud
+	Small    []Small
+	Header   []Header
+	Imu      []Imu
+	Cloud    []Cloud
+	Image1M  []Image
+	Image16M []Image
 }
 
 // Values is generated once from a fixed seed.
@@ -94,8 +113,11 @@ var Values = generate(rand.New(rand.NewPCG(0x9e3779b97f4a7c15, 0x2545f4914f6cdd1
 
 // N returns the number of values of a shape.
 func N(shape string) int {
-	if shape == "cloud" {
+	switch shape {
+	case "cloud":
 		return NCloud
+	case "image1M", "image16M":
+		return NImage
 	}
 	return NSmall
 }
@@ -175,6 +197,22 @@ func generate(r *rand.Rand) ValueSet {
 		}
 		v.Cloud = append(v.Cloud, c)
 	}
+	// The images come last, so that the other shapes' values do not
+	// depend on them.
+	for _, side := range []uint32{Image1MSide, Image16MSide} {
+		for range NImage {
+			img := Image{Header: randHeader(r), Height: side, Width: side, Encoding: "bgra8",
+				Step: 4 * side, Data: make([]byte, 4*int(side)*int(side))}
+			for i := 0; i < len(img.Data); i += 8 {
+				binary.LittleEndian.PutUint64(img.Data[i:], r.Uint64())
+			}
+			if side == Image1MSide {
+				v.Image1M = append(v.Image1M, img)
+			} else {
+				v.Image16M = append(v.Image16M, img)
+			}
+		}
+	}
 	return v
 }
 
@@ -193,6 +231,14 @@ func useBytes(s []byte) uint64 {
 		return 0
 	}
 	return uint64(len(s)) + uint64(s[0]) + uint64(s[len(s)-1])
+}
+
+// useMid is read-one of an image: the byte in the middle of its data.
+func useMid(d []byte) uint64 {
+	if len(d) == 0 {
+		return 0
+	}
+	return uint64(d[len(d)/2])
 }
 
 func f64(v float64) uint64 { return math.Float64bits(v) }
@@ -231,6 +277,9 @@ func UseAll(v any) uint64 {
 			s += f32(p.X) + f32(p.Y) + f32(p.Z) + f32(p.Intensity)
 		}
 		return s
+	case *Image:
+		return UseAll(&v.Header) + uint64(v.Height) + uint64(v.Width) + useStr(v.Encoding) +
+			uint64(v.IsBigendian) + uint64(v.Step) + useBytes(v.Data)
 	}
 	panic("UseAll: unknown shape")
 }
@@ -242,6 +291,7 @@ func UseAll(v any) uint64 {
 //	header: stamp.nsec
 //	imu:    linear_acceleration.z
 //	cloud:  points[NPoints/2].z
+//	image:  data[len(data)/2], a byte of the middle row
 func UseOne(v any) uint64 {
 	switch v := v.(type) {
 	case *Small:
@@ -252,6 +302,8 @@ func UseOne(v any) uint64 {
 		return f64(v.LinearAcceleration[2])
 	case *Cloud:
 		return f32(v.Points[NPoints/2].Z)
+	case *Image:
+		return useMid(v.Data)
 	}
 	panic("UseOne: unknown shape")
 }
@@ -267,6 +319,39 @@ func Value(shape string, i int) any {
 		return &Values.Imu[i%NSmall]
 	case "cloud":
 		return &Values.Cloud[i%NCloud]
+	case "image1M":
+		return &Values.Image1M[i%NImage]
+	case "image16M":
+		return &Values.Image16M[i%NImage]
+	}
+	panic("unknown shape " + shape)
+}
+
+// Republished is what Republish(i) must publish: value 0 of the shape with
+// the one field a publisher changes between sends set to value i's: money
+// for small, the header's stamp.nsec for the others.
+func Republished(shape string, i int) any {
+	switch v := Value(shape, 0).(type) {
+	case *Small:
+		c := *v
+		c.Money = Value(shape, i).(*Small).Money
+		return &c
+	case *Header:
+		c := *v
+		c.Nsec = Value(shape, i).(*Header).Nsec
+		return &c
+	case *Imu:
+		c := *v
+		c.Header.Nsec = Value(shape, i).(*Imu).Header.Nsec
+		return &c
+	case *Cloud:
+		c := *v
+		c.Header.Nsec = Value(shape, i).(*Cloud).Header.Nsec
+		return &c
+	case *Image:
+		c := *v
+		c.Header.Nsec = Value(shape, i).(*Image).Header.Nsec
+		return &c
 	}
 	panic("unknown shape " + shape)
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
 	"github.com/bluenviron/goroslib/v2/pkg/protocommon"
-	protobuf "google.golang.org/protobuf/proto"
 
 	"github.com/phaser-go/phaser/bench/gen/pb"
 )
@@ -93,14 +92,77 @@ func rosHeader(v *Header) std_msgs.Header {
 	return std_msgs.Header{Seq: v.Seq, Stamp: time.Unix(v.Sec, int64(v.Nsec)).UTC(), FrameId: v.FrameID}
 }
 
-func rosGetHeader(h *std_msgs.Header) Header {
+func rosHeaderValue(h *std_msgs.Header) Header {
 	return Header{Seq: h.Seq, Sec: h.Stamp.Unix(), Nsec: int32(h.Stamp.Nanosecond()), FrameID: h.FrameId}
 }
 
-// rosSmall etc. set value i on a (reused) goroslib struct.
+// rosEncode writes m's body into w (reused) and returns it.
+func rosEncode(w *bytes.Buffer, m any) []byte {
+	w.Reset()
+	must(protocommon.MessageEncode(w, m))
+	return w.Bytes()[4:]
+}
+
+// rosDecoder returns Codec.Decode: goroslib's MessageDecode into a new
+// struct, then get.
+func rosDecoder[R any](get func(*R) any) func([]byte) (any, error) {
+	return func(data []byte) (any, error) {
+		var m R
+		var r framedReader
+		r.reset(data)
+		if err := protocommon.MessageDecode(&r, &m); err != nil {
+			return nil, err
+		}
+		return get(&m), nil
+	}
+}
+
+func rosUseHeader(h *std_msgs.Header) uint64 {
+	return uint64(h.Seq) + uint64(h.Stamp.Unix()) + uint64(h.Stamp.Nanosecond()) + useStr(h.FrameId)
+}
+
+// rosTouchStamp sets the nanoseconds of a header's stamp.
+func rosTouchStamp(h *std_msgs.Header, nsec int32) {
+	h.Stamp = time.Unix(h.Stamp.Unix(), int64(nsec)).UTC()
+}
+
+// SmallStruct.
+
 func rosSetSmall(m *RosSmall, v *Small) {
 	m.Name, m.BirthDay, m.Phone, m.Siblings, m.Spouse, m.Money = v.Name, v.BirthDay, v.Phone, v.Siblings, v.Spouse, v.Money
 }
+
+func rosTouchSmall(m *RosSmall, v *Small) { m.Money = v.Money }
+
+func rosGetSmall(m *RosSmall) any {
+	return &Small{m.Name, m.BirthDay, m.Phone, m.Siblings, m.Spouse, m.Money}
+}
+
+func rosAllSmall(m *RosSmall) uint64 {
+	return useStr(m.Name) + uint64(m.BirthDay) + useStr(m.Phone) + uint64(m.Siblings) + b2u(m.Spouse) + f64(m.Money)
+}
+
+func rosOneSmall(m *RosSmall) uint64 { return f64(m.Money) }
+
+func rosResetSmall(*RosSmall) {}
+
+// Header.
+
+func rosSetHeader(m *std_msgs.Header, v *Header) { *m = rosHeader(v) }
+
+func rosTouchHeader(m *std_msgs.Header, v *Header) { rosTouchStamp(m, v.Nsec) }
+
+func rosGetHeader(m *std_msgs.Header) any { h := rosHeaderValue(m); return &h }
+
+func rosAllHeader(m *std_msgs.Header) uint64 { return rosUseHeader(m) }
+
+func rosOneHeader(m *std_msgs.Header) uint64 { return uint64(m.Stamp.Nanosecond()) }
+
+func rosResetHeader(*std_msgs.Header) {}
+
+func rosFromPbHeader(m *std_msgs.Header, p *pb.Header) { *m = rosFromPb(p) }
+
+// Imu.
 
 func rosSetImu(m *sensor_msgs.Imu, v *Imu) {
 	m.Header = rosHeader(&v.Header)
@@ -112,9 +174,11 @@ func rosSetImu(m *sensor_msgs.Imu, v *Imu) {
 	m.LinearAccelerationCovariance = v.LinearAccelerationCov
 }
 
-func rosGetImu(m *sensor_msgs.Imu) *Imu {
+func rosTouchImu(m *sensor_msgs.Imu, v *Imu) { rosTouchStamp(&m.Header, v.Header.Nsec) }
+
+func rosGetImu(m *sensor_msgs.Imu) any {
 	return &Imu{
-		Header:                rosGetHeader(&m.Header),
+		Header:                rosHeaderValue(&m.Header),
 		Orientation:           [4]float64{m.Orientation.X, m.Orientation.Y, m.Orientation.Z, m.Orientation.W},
 		OrientationCov:        m.OrientationCovariance,
 		AngularVelocity:       [3]float64{m.AngularVelocity.X, m.AngularVelocity.Y, m.AngularVelocity.Z},
@@ -123,6 +187,30 @@ func rosGetImu(m *sensor_msgs.Imu) *Imu {
 		LinearAccelerationCov: m.LinearAccelerationCovariance,
 	}
 }
+
+func rosAllImu(m *sensor_msgs.Imu) uint64 {
+	s := rosUseHeader(&m.Header)
+	o, a, l := &m.Orientation, &m.AngularVelocity, &m.LinearAcceleration
+	s += f64(o.X) + f64(o.Y) + f64(o.Z) + f64(o.W)
+	s += f64(a.X) + f64(a.Y) + f64(a.Z)
+	s += f64(l.X) + f64(l.Y) + f64(l.Z)
+	for _, f := range m.OrientationCovariance {
+		s += f64(f)
+	}
+	for _, f := range m.AngularVelocityCovariance {
+		s += f64(f)
+	}
+	for _, f := range m.LinearAccelerationCovariance {
+		s += f64(f)
+	}
+	return s
+}
+
+func rosOneImu(m *sensor_msgs.Imu) uint64 { return f64(m.LinearAcceleration.Z) }
+
+func rosResetImu(*sensor_msgs.Imu) {}
+
+// Cloud.
 
 func rosSetCloud(m *RosCloud, v *Cloud) {
 	m.Header = rosHeader(&v.Header)
@@ -140,8 +228,10 @@ func rosSetCloud(m *RosCloud, v *Cloud) {
 	}
 }
 
-func rosGetCloud(m *RosCloud) *Cloud {
-	v := &Cloud{Header: rosGetHeader(&m.Header), Height: m.Height, Width: m.Width, IsBigendian: m.IsBigendian,
+func rosTouchCloud(m *RosCloud, v *Cloud) { rosTouchStamp(&m.Header, v.Header.Nsec) }
+
+func rosGetCloud(m *RosCloud) any {
+	v := &Cloud{Header: rosHeaderValue(&m.Header), Height: m.Height, Width: m.Width, IsBigendian: m.IsBigendian,
 		PointStep: m.PointStep, RowStep: m.RowStep, Data: append([]byte(nil), m.Data...), IsDense: m.IsDense}
 	for _, f := range m.Fields {
 		v.Fields = append(v.Fields, PointField{f.Name, f.Offset, f.Datatype, f.Count})
@@ -152,9 +242,59 @@ func rosGetCloud(m *RosCloud) *Cloud {
 	return v
 }
 
+func rosAllCloud(m *RosCloud) uint64 {
+	s := rosUseHeader(&m.Header) + uint64(m.Height) + uint64(m.Width) + b2u(m.IsBigendian) +
+		uint64(m.PointStep) + uint64(m.RowStep) + useBytes(m.Data) + b2u(m.IsDense)
+	for _, f := range m.Fields {
+		s += useStr(f.Name) + uint64(f.Offset) + uint64(f.Datatype) + uint64(f.Count)
+	}
+	for _, p := range m.Points {
+		s += f32(p.X) + f32(p.Y) + f32(p.Z) + f32(p.Intensity)
+	}
+	return s
+}
+
+func rosOneCloud(m *RosCloud) uint64 {
+	if len(m.Points) <= NPoints/2 {
+		return 0
+	}
+	return f32(m.Points[NPoints/2].Z)
+}
+
+// rosResetCloud empties the lists before a decode into a reused struct
+// (goroslib appends to them). Data keeps its length: goroslib v2.1.5
+// decodes a []uint8 into the old slice's capacity without resetting its
+// length.
+func rosResetCloud(m *RosCloud) { m.Fields, m.Points = m.Fields[:0], m.Points[:0] }
+
+// Image.
+
+func rosSetImage(m *sensor_msgs.Image, v *Image) {
+	m.Header = rosHeader(&v.Header)
+	m.Height, m.Width, m.Encoding, m.IsBigendian, m.Step = v.Height, v.Width, v.Encoding, v.IsBigendian, v.Step
+	m.Data = v.Data
+}
+
+func rosTouchImage(m *sensor_msgs.Image, v *Image) { rosTouchStamp(&m.Header, v.Header.Nsec) }
+
+func rosGetImage(m *sensor_msgs.Image) any {
+	return &Image{Header: rosHeaderValue(&m.Header), Height: m.Height, Width: m.Width, Encoding: m.Encoding,
+		IsBigendian: m.IsBigendian, Step: m.Step, Data: append([]byte(nil), m.Data...)}
+}
+
+func rosAllImage(m *sensor_msgs.Image) uint64 {
+	return rosUseHeader(&m.Header) + uint64(m.Height) + uint64(m.Width) + useStr(m.Encoding) +
+		uint64(m.IsBigendian) + uint64(m.Step) + useBytes(m.Data)
+}
+
+func rosOneImage(m *sensor_msgs.Image) uint64 { return useMid(m.Data) }
+
+// rosResetImage keeps Data, as rosResetCloud does.
+func rosResetImage(*sensor_msgs.Image) {}
+
 // From the protobuf-go structs, for the transcode peers.
 
-func rosFromPbHeader(h *pb.Header) std_msgs.Header {
+func rosFromPb(h *pb.Header) std_msgs.Header {
 	st := h.GetStamp()
 	return std_msgs.Header{Seq: h.GetSeq(), Stamp: time.Unix(st.GetSeconds(), int64(st.GetNanos())).UTC(), FrameId: h.GetFrameId()}
 }
@@ -164,7 +304,7 @@ func rosFromPbSmall(m *RosSmall, p *pb.SmallStruct) {
 }
 
 func rosFromPbImu(m *sensor_msgs.Imu, p *pb.Imu) {
-	m.Header = rosFromPbHeader(p.GetHeader())
+	m.Header = rosFromPb(p.GetHeader())
 	o, a, l := p.GetOrientation(), p.GetAngularVelocity(), p.GetLinearAcceleration()
 	m.Orientation = geometry_msgs.Quaternion{X: o.GetX(), Y: o.GetY(), Z: o.GetZ(), W: o.GetW()}
 	copy(m.OrientationCovariance[:], p.OrientationCovariance)
@@ -175,7 +315,7 @@ func rosFromPbImu(m *sensor_msgs.Imu, p *pb.Imu) {
 }
 
 func rosFromPbCloud(m *RosCloud, p *pb.Cloud) {
-	m.Header = rosFromPbHeader(p.GetHeader())
+	m.Header = rosFromPb(p.GetHeader())
 	m.Height, m.Width = p.Height, p.Width
 	m.Fields = m.Fields[:0]
 	for _, f := range p.Fields {
@@ -190,122 +330,21 @@ func rosFromPbCloud(m *RosCloud, p *pb.Cloud) {
 	}
 }
 
-// rosShape holds the goroslib functions of one shape.
-type rosShape[R any, P vtMsg] struct {
-	shape  string
-	set    func(*R, int)
-	get    func(*R) any
-	reset  func(*R) // before decoding into a reused struct (goroslib appends to slices)
-	newPb  func() P
-	fromPb func(*R, P)
+func rosFromPbImage(m *sensor_msgs.Image, p *pb.Image) {
+	m.Header = rosFromPb(p.GetHeader())
+	m.Height, m.Width, m.Encoding, m.IsBigendian, m.Step = p.Height, p.Width, p.Encoding, uint8(p.IsBigendian), p.Step
+	m.Data = p.Data
 }
 
-// rosEncode writes m's body into w (reused) and returns it.
-func rosEncode(w *bytes.Buffer, m any) []byte {
-	w.Reset()
-	must(protocommon.MessageEncode(w, m))
-	return w.Bytes()[4:]
-}
-
-func goroslibCodec[R any, P vtMsg](s rosShape[R, P]) func() *Codec {
+// rosOverLimit is goroslib's codec for a shape over goroslib v2.1.5's
+// message limit (protocommon's maxMessageLength, 16 MiB): MessageEncode
+// writes it, MessageDecode refuses it. Only the writing operations take
+// part; what they write is checked with decode (phaser's ROS1 decoder).
+func rosOverLimit(mk func() *Codec, decode func([]byte) (any, error)) func() *Codec {
 	return func() *Codec {
-		n := N(s.shape)
-		src := make([]R, n)
-		for i := range src {
-			s.set(&src[i], i)
-		}
-		var dst R
-		var w bytes.Buffer
-		var r framedReader
-		return &Codec{
-			ROSMarshal: func(i int) []byte { return rosEncode(&w, &src[i%n]) },
-			ROSUnmarshal: func(body []byte) error {
-				s.reset(&dst)
-				r.reset(body)
-				return protocommon.MessageDecode(&r, &dst)
-			},
-			ROSResult: func() (any, error) { return s.get(&dst), nil },
-		}
+		c := mk()
+		c.ReadAll, c.ReadOne, c.ROSUnmarshal, c.ROSResult = nil, nil, nil, nil
+		c.Decode = decode
+		return c
 	}
-}
-
-// pbGoroslibCodec is protobuf+goroslib: transcode by protobuf-go Unmarshal,
-// filling the goroslib struct, and MessageEncode.
-func pbGoroslibCodec[R any, P vtMsg](s rosShape[R, P]) func() *Codec {
-	return func() *Codec {
-		var tmp R
-		var w bytes.Buffer
-		pbm := s.newPb()
-		return &Codec{
-			Transcode: func(pbb []byte) ([]byte, error) {
-				if err := protobuf.Unmarshal(pbb, pbm); err != nil {
-					return nil, err
-				}
-				s.fromPb(&tmp, pbm)
-				return rosEncode(&w, &tmp), nil
-			},
-		}
-	}
-}
-
-func vtGoroslibCodec[R any, P vtMsg](s rosShape[R, P]) func() *Codec {
-	return func() *Codec {
-		var tmp R
-		var w bytes.Buffer
-		pbm := s.newPb()
-		return &Codec{
-			Transcode: func(pbb []byte) ([]byte, error) {
-				if err := vtUnmarshal(pbb, pbm); err != nil {
-					return nil, err
-				}
-				s.fromPb(&tmp, pbm)
-				return rosEncode(&w, &tmp), nil
-			},
-		}
-	}
-}
-
-func rosRegister[R any, P vtMsg](s rosShape[R, P]) {
-	register("goroslib", s.shape, goroslibCodec(s))
-	register("protobuf+goroslib", s.shape, pbGoroslibCodec(s))
-	register("vtproto+goroslib", s.shape, vtGoroslibCodec(s))
-}
-
-func init() {
-	rosRegister(rosShape[RosSmall, *pb.SmallStruct]{
-		shape: "small",
-		set:   func(m *RosSmall, i int) { rosSetSmall(m, &Values.Small[i%NSmall]) },
-		get: func(m *RosSmall) any {
-			return &Small{m.Name, m.BirthDay, m.Phone, m.Siblings, m.Spouse, m.Money}
-		},
-		reset:  func(*RosSmall) {},
-		newPb:  func() *pb.SmallStruct { return new(pb.SmallStruct) },
-		fromPb: rosFromPbSmall,
-	})
-	rosRegister(rosShape[std_msgs.Header, *pb.Header]{
-		shape:  "header",
-		set:    func(m *std_msgs.Header, i int) { *m = rosHeader(&Values.Header[i%NSmall]) },
-		get:    func(m *std_msgs.Header) any { h := rosGetHeader(m); return &h },
-		reset:  func(*std_msgs.Header) {},
-		newPb:  func() *pb.Header { return new(pb.Header) },
-		fromPb: func(m *std_msgs.Header, p *pb.Header) { *m = rosFromPbHeader(p) },
-	})
-	rosRegister(rosShape[sensor_msgs.Imu, *pb.Imu]{
-		shape:  "imu",
-		set:    func(m *sensor_msgs.Imu, i int) { rosSetImu(m, &Values.Imu[i%NSmall]) },
-		get:    func(m *sensor_msgs.Imu) any { return rosGetImu(m) },
-		reset:  func(*sensor_msgs.Imu) {},
-		newPb:  func() *pb.Imu { return new(pb.Imu) },
-		fromPb: rosFromPbImu,
-	})
-	rosRegister(rosShape[RosCloud, *pb.Cloud]{
-		shape: "cloud",
-		set:   func(m *RosCloud, i int) { rosSetCloud(m, &Values.Cloud[i%NCloud]) },
-		get:   func(m *RosCloud) any { return rosGetCloud(m) },
-		// Data keeps its length: goroslib v2.1.5 decodes a []uint8 into
-		// the old slice's capacity without resetting its length.
-		reset:  func(m *RosCloud) { m.Fields, m.Points = m.Fields[:0], m.Points[:0] },
-		newPb:  func() *pb.Cloud { return new(pb.Cloud) },
-		fromPb: rosFromPbCloud,
-	})
 }

@@ -1,16 +1,23 @@
 package bench
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Codec is one library's code for one shape. A nil function is an
-// operation the library does not take part in.
+// operation the library does not take part in. Every function takes a
+// value index i in [0, N(shape)): the harness wraps it, so that no
+// library pays for a modulo.
 type Codec struct {
-	// Build sets the fields of value i (cyclically) in a warm, reused
-	// message or buffer and returns the bytes a publisher sends, valid
-	// until the next Build.
+	// Build sets the fields of value i in a warm, reused message or buffer
+	// and returns the bytes a publisher sends, valid until the next Build.
 	Build func(i int) []byte
-	// Decode reads published bytes (from Build) back into a plain value,
-	// allocating: for the round-trip checks only.
+	// Republish changes one field of a message built once with value 0
+	// (see Republished) to value i's, and returns the bytes to send again.
+	Republish func(i int) []byte
+	// Decode reads published bytes (from Build or Republish) back into a
+	// plain value, allocating: for the round-trip checks only.
 	Decode func(data []byte) (any, error)
 	// ReadAll opens received bytes and reads every field; ReadOne opens
 	// them and reads one nested field (see UseOne). Both return the sum of
@@ -38,30 +45,66 @@ type Codec struct {
 	Transcode func(pb []byte) ([]byte, error)
 }
 
-// Libs are the libraries, in the order tables list them. phaser is
-// phaser-go in its default payload format (Phaser 3); phaser-v2 the same in
-// the Phaser 2 format (for C++ Phaser 2.x peers); phaser-new is phaser
-// building with NewXIn on reused memory instead of Clear; phaser-ros is
-// phaser with handles generated with frontend=ros (inline singular messages),
-// for the shapes that have singular messages.
-var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "protobuf", "vtproto", "flatbuffers", "capnp", "goroslib", "protobuf+goroslib", "vtproto+goroslib"}
+// Libs are the libraries, in the order tables list them.
+//
+//   - phaser is phaser-go in its default payload format (Phaser 3);
+//     phaser-v2 the same in the Phaser 2 format (for C++ Phaser 2.x peers);
+//     phaser-ros phaser with handles generated with frontend=ros (inline
+//     singular messages), for header and imu; phaser-new phaser building
+//     with NewXIn on reused memory instead of Clear.
+//   - flatbuffers-safe is flatbuffers with its reads under a deferred
+//     recover: flatbuffers-go does not verify what it reads, and this is
+//     the cheapest way to make its reads of hostile bytes safe.
+//   - ros1-floor is a hand-written straight-line ROS1 writer over phaser's
+//     payload bytes (floor.go), the floor of phaser's ROS1 marshal.
+var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
+	"capnp", "goroslib", "ros1-floor", "protobuf+goroslib", "vtproto+goroslib"}
 
-var codecs = map[string]map[string]func() *Codec{}
+// The operations each kind of codec takes part in (EndToEnd: every codec
+// with Build and ReadAll), declared so that listing them builds no codec
+// (and no buffers: 100 MiB for image16M). TestTakes checks them against
+// the codecs' functions.
+const (
+	opsPhaser     = "Build Republish ReadAll ReadOne ProtoMarshal ProtoUnmarshal ROSMarshal ROSUnmarshal Transcode"
+	opsBuild      = "Build"
+	opsProtobuf   = "Build Republish ReadAll ReadOne ProtoMarshal ProtoUnmarshal"
+	opsInPlace    = "Build Republish ReadAll ReadOne"
+	opsRead       = "Build ReadAll ReadOne"
+	opsROS        = "Build Republish ReadAll ReadOne ROSMarshal ROSUnmarshal"
+	opsROSWrite   = "Build Republish ROSMarshal"
+	opsROSMarshal = "ROSMarshal"
+	opsTranscode  = "Transcode"
+)
 
-func register(lib, shape string, mk func() *Codec) {
+var codecs = map[string]map[string]registered{}
+
+type registered struct {
+	ops map[string]bool
+	mk  func() *Codec
+}
+
+func register(lib, shape, ops string, mk func() *Codec) {
 	if codecs[lib] == nil {
-		codecs[lib] = map[string]func() *Codec{}
+		codecs[lib] = map[string]registered{}
 	}
-	codecs[lib][shape] = mk
+	r := registered{ops: map[string]bool{}, mk: mk}
+	for _, op := range strings.Fields(ops) {
+		r.ops[op] = true
+	}
+	r.ops["EndToEnd"] = r.ops["Build"] && r.ops["ReadAll"]
+	codecs[lib][shape] = r
 }
 
 // NewCodec returns a fresh codec (own buffers) of lib for shape, or nil.
 func NewCodec(lib, shape string) *Codec {
-	if mk := codecs[lib][shape]; mk != nil {
-		return mk()
+	if r, ok := codecs[lib][shape]; ok {
+		return r.mk()
 	}
 	return nil
 }
+
+// Takes reports whether lib takes part in op on shape.
+func Takes(lib, shape, op string) bool { return codecs[lib][shape].ops[op] }
 
 func must(err error) {
 	if err != nil {
@@ -70,3 +113,5 @@ func must(err error) {
 }
 
 func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
+
+//go:generate go run ./cmd/genops -o ops.go

@@ -233,10 +233,57 @@ func (b *Buffer) grow(full uint32) bool {
 	case last != 0 && uint64(last)+uint64(b.freeLen(last)) == old:
 		b.put32(last, b.freeLen(last)+uint32(size-old))
 	default:
-		b.writeFree(uint32(old), uint32(size-old), 0)
-		b.link(last, uint32(old))
+		// C++ appends the new free block at old. When old is not a
+		// multiple of 8 (a dynamic buffer created with such a size whose
+		// last free block was taken whole), that block and every block
+		// carved from it would be misaligned, against spec 2.3; phaser-go
+		// starts it at align8(old) and gives the bytes in between to the
+		// block that ends at old (docs/format.md, "2.1 bugs").
+		start := align8(old)
+		switch {
+		case old-uint64(b.hdr) < 8:
+			// Too small for any block: the free block starts at the header.
+			start = uint64(b.hdr)
+		case start != old && !b.padBlockEndingAt(uint32(old), uint32(start)):
+			b.corrupt()
+			return false
+		}
+		b.writeFree(uint32(start), uint32(size-start), 0)
+		b.link(last, uint32(start))
 	}
 	return true
+}
+
+// padBlockEndingAt finds the allocated block that ends at end (a multiple
+// of 8 plus the odd part of a buffer size) and lengthens it to newEnd. It
+// walks the heap from the header, following the free list and the length
+// words; it reports false if they do not lead to end. Only the growth of a
+// buffer of odd size needs it, once.
+func (b *Buffer) padBlockEndingAt(end, newEnd uint32) bool {
+	x, f := b.hdr, b.get32(offFreeList)
+	for steps := len(b.data) / 8; x < end && steps > 0; steps-- {
+		if x == f {
+			if !b.freeOK(f) {
+				return false
+			}
+			x, f = x+b.freeLen(f), b.freeNext(f)
+			continue
+		}
+		if x%8 != 0 || end-x < 8 {
+			return false
+		}
+		w := b.word(x + 8)
+		if w>>32 != 0 || uint64(x)+8+w > uint64(end) {
+			return false
+		}
+		if next := x + 8 + uint32(w); next != end {
+			x = next
+			continue
+		}
+		b.putWord(x+8, w+uint64(newEnd-end))
+		return true
+	}
+	return false
 }
 
 // fail records a failed allocation (spec 8.6). A v3 buffer also stores the
@@ -380,7 +427,10 @@ func (b *Buffer) Realloc(p uint32, n int, flags Flags) uint32 {
 			return p // v3 never shrinks
 		}
 		if b.small && isClassLen(w) {
-			return b.moveBlock(p, length, n, flags)
+			// v3 zeroes the grown part up to the aligned size: the
+			// 3.0 notes do not say, and a zeroed tail leaves no stale
+			// bytes of another block in the new one.
+			return b.moveBlock(p, length, n, a, flags)
 		}
 	}
 	switch {
@@ -467,20 +517,22 @@ func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
 		}
 		return dst
 	}
-	return b.moveBlock(p, length, n, flags)
+	// The regular fallback (spec 2.6): zero [L, align8(n)).
+	return b.moveBlock(p, length, n, a, flags)
 }
 
-// moveBlock allocates a new block, copies the old contents and frees the old
-// block.
-func (b *Buffer) moveBlock(p, old uint32, n int, flags Flags) uint32 {
+// moveBlock allocates a new block of n bytes, copies the old contents (old
+// bytes), zeroes [old, zeroTo) with Zero and frees the old block. Where the
+// zeroing ends is the caller's: each format and path has its own rule.
+func (b *Buffer) moveBlock(p, old uint32, n int, zeroTo uint32, flags Flags) uint32 {
 	np := b.Allocate(n, flags&Small)
 	if np == 0 {
 		return 0
 	}
 	keep := min(old, b.BlockSize(np))
 	copy(b.data[np:np+keep], b.data[p:p+keep])
-	if flags&Zero != 0 && uint32(n) > keep {
-		clear(b.data[np+keep : np+uint32(align8(uint64(n)))])
+	if flags&Zero != 0 && zeroTo > keep {
+		clear(b.data[np+keep : np+zeroTo])
 	}
 	b.Free(p)
 	return np

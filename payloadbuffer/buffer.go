@@ -128,7 +128,9 @@ func NewFixed(mem []byte, opts Options) (*Buffer, error) {
 
 // New creates an empty owned buffer of initial bytes (at least
 // MovableHeaderSize) that grows as needed. Its memory is zeroed, so its bytes
-// are deterministic.
+// are deterministic. The size is used as given, as C++ CreateDynamicMutable
+// does (spec 2.8): a size that is not a multiple of 8 gives a last free block
+// of that odd length, and growth doubles it (1001, 2002, 4004, ...).
 func New(initial int, opts Options) *Buffer {
 	if initial < MovableHeaderSize {
 		initial = MovableHeaderSize
@@ -136,8 +138,6 @@ func New(initial int, opts Options) *Buffer {
 	if initial > maxSize {
 		initial = maxSize
 	}
-	// A multiple of 8, so that growth appends 8-aligned free blocks.
-	initial = (initial + 7) &^ 7
 	b := &Buffer{data: make([]byte, initial), hdr: MovableHeaderSize, movable: true}
 	b.init(opts)
 	return b

@@ -216,7 +216,10 @@ func (b *Buffer) reallocBitmap(p, low, n uint32, flags Flags) uint32 {
 		}
 		return p
 	}
-	return b.moveBlock(p, old, int(n), flags)
+	// C++ 2.1 moves a small block to another class with
+	// Allocate(n, clear=false), then zeroes exactly [old, n): the new
+	// block's bytes from n to its end keep what they held (spec 2.6 step 3).
+	return b.moveBlock(p, old, int(n), n, flags)
 }
 
 // The v3 small-block allocator: per-class LIFO free lists (spec 8.3). A small

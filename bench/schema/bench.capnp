@@ -74,3 +74,13 @@ struct Cloud {
   isDense @8 :Bool;
   points @9 :List(Point);
 }
+
+struct Image {
+  header @0 :Header;
+  height @1 :UInt32;
+  width @2 :UInt32;
+  encoding @3 :Text;
+  isBigendian @4 :UInt8;
+  step @5 :UInt32;
+  data @6 :Data;
+}

@@ -12,12 +12,23 @@
 //   - [Manifest] to parse MANIFEST.tsv into typed [Case] rows, and
 //     [Case.Read] to load the per-case files;
 //   - [Files], [Types] and [Case.Values] to compile the golden schemas with
-//     protocompile and decode NAME.txt into a dynamic message, and
+//     protocompile and decode NAME.txt into a dynamic message (its NaNs with
+//     the bits of NAME.pbref.bin, which text format loses), and
 //     [MarshalCanonical] to re-encode a message the way libprotobuf does
 //     (field-number order), which is what NAME.pbref.bin holds;
 //   - [ParseOps], an AST for the C++ statements of NAME.ops, and
 //     [Evaluator], which evaluates the pure parts of those statements
-//     (literals, Pattern, kBin, casts, arithmetic, the "// i = N" variables)
-//     and hands everything that touches a message to caller-supplied hooks,
-//     so that a Phaser implementation can replay the operations in order.
+//     (literals, Pattern, kBin, casts, arithmetic with x86-64's NaNs, the
+//     "// i = N" variables) and hands everything that touches a message to
+//     caller-supplied hooks, so that a Phaser implementation can replay the
+//     operations in order;
+//   - [Scope], which resolves the C++ class and enum names of a case
+//     ("core::Part", "xph::Color", "::acme::fleet::v1::phaser::Status") to
+//     the case's schema by the C++ generator's namespace convention, with
+//     nothing about the golden set built in, and
+//     [Program.ClearedScalars], which finds the scalars a case clears and
+//     does not set again (C++ 2.1 serializes their stale bytes to ROS1).
+//
+// Nothing here depends on the names of the golden cases: a new case in the
+// same notation, over any schema, replays the same way.
 package goldens

@@ -327,3 +327,38 @@ func (e *Index) String() string { return exprString(e.X) + "[" + exprString(e.In
 
 // String implements Expr.
 func (e *Assign) String() string { return exprString(e.LHS) + " = " + exprString(e.RHS) }
+
+// walk calls f for e and every sub-expression of e, parents first, the
+// operands of a call (its receiver, then its arguments) in order.
+func walk(e Expr, f func(Expr)) {
+	if e == nil {
+		return
+	}
+	f(e)
+	switch e := e.(type) {
+	case *Paren:
+		walk(e.X, f)
+	case *Unary:
+		walk(e.X, f)
+	case *Binary:
+		walk(e.X, f)
+		walk(e.Y, f)
+	case *Cond:
+		walk(e.Cond, f)
+		walk(e.Then, f)
+		walk(e.Else, f)
+	case *Call:
+		walk(e.Recv, f)
+		for _, a := range e.Args {
+			walk(a, f)
+		}
+	case *Member:
+		walk(e.X, f)
+	case *Index:
+		walk(e.X, f)
+		walk(e.Index, f)
+	case *Assign:
+		walk(e.LHS, f)
+		walk(e.RHS, f)
+	}
+}

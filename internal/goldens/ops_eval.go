@@ -780,7 +780,8 @@ func unaryOp(op string, x Value) (Value, error) {
 		return n.value(), nil
 	case "-":
 		if n.isFloat() {
-			return fromFloat(n.k, -n.f).value(), nil
+			// Negation flips the sign bit, of a NaN too (-NaN).
+			return fromFloat(n.k, math.Float64frombits(math.Float64bits(n.f)^1<<63)).value(), nil
 		}
 		return fromBits(n.k, -n.bits()).value(), nil
 	case "~":
@@ -876,6 +877,7 @@ func binaryOp(op string, x, y Value) (Value, error) {
 		default:
 			return nil, fmt.Errorf("operator %s on floating values", op)
 		}
+		r = x86NaN(r, a.f, b.f)
 		if k == kFloat32 {
 			// IEEE float32 arithmetic: rounding the exact float64 result of
 			// +, -, *, / on float32 operands gives the float32 result.
@@ -1045,6 +1047,26 @@ func castTo(typ string, v Value) (Value, error) {
 		return int32(int16(b)), nil
 	}
 	return fromBits(st.kind, b).value(), nil
+}
+
+// x86NaN gives a NaN result of a floating operation on x and y the bits
+// that x86-64 SSE arithmetic (which wrote the goldens) gives it, whatever
+// the machine running the replay: the first NaN operand, made quiet, or the
+// "default NaN" 0xFFF8000000000000 (negative, -nan) when neither operand is
+// a NaN (0.0/0.0, inf-inf, 0*inf). Converted to float32 it stays the
+// matching float32 NaN (0xFFC00000 by default).
+func x86NaN(r, x, y float64) float64 {
+	if !math.IsNaN(r) {
+		return r
+	}
+	const quiet = 1 << 51
+	switch {
+	case math.IsNaN(x):
+		return math.Float64frombits(math.Float64bits(x) | quiet)
+	case math.IsNaN(y):
+		return math.Float64frombits(math.Float64bits(y) | quiet)
+	}
+	return math.Float64frombits(0xFFF8000000000000)
 }
 
 // numericLimit evaluates std::numeric_limits<typ>::fn().

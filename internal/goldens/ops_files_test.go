@@ -113,7 +113,11 @@ func TestOpsFiles(t *testing.T) {
 					}
 					// Every statement executes with recording hooks, and
 					// every enumerator passed as a value exists in the schema.
-					pkg := protoreflect.FullName(c.MessageType).Parent()
+					md, err := c.MessageDescriptor(dir)
+					if err != nil {
+						t.Fatal(err)
+					}
+					scope := NewScope(files, md)
 					ev, _ := recorder()
 					created := false
 					ev.Call = wrapCreate(t, ev.Call, c, &created)
@@ -131,7 +135,7 @@ func TestOpsFiles(t *testing.T) {
 							if err != nil || !ok || strings.HasPrefix(en.Type, "phaser::") {
 								return
 							}
-							if _, err := en.Number(files, pkg); err != nil {
+							if _, err := en.Number(scope); err != nil {
 								t.Errorf("line %d: %v", s.Line, err)
 							}
 						})
@@ -163,40 +167,6 @@ func wrapCreate(t *testing.T, next func(*Call, Value, []Value) (Value, error), c
 			}
 		}
 		return next(call, recv, args)
-	}
-}
-
-// walk calls f for every sub-expression of e.
-func walk(e Expr, f func(Expr)) {
-	if e == nil {
-		return
-	}
-	f(e)
-	switch e := e.(type) {
-	case *Paren:
-		walk(e.X, f)
-	case *Unary:
-		walk(e.X, f)
-	case *Binary:
-		walk(e.X, f)
-		walk(e.Y, f)
-	case *Cond:
-		walk(e.Cond, f)
-		walk(e.Then, f)
-		walk(e.Else, f)
-	case *Call:
-		walk(e.Recv, f)
-		for _, a := range e.Args {
-			walk(a, f)
-		}
-	case *Member:
-		walk(e.X, f)
-	case *Index:
-		walk(e.X, f)
-		walk(e.Index, f)
-	case *Assign:
-		walk(e.LHS, f)
-		walk(e.RHS, f)
 	}
 }
 

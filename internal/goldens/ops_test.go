@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
 )
 
 // sameValue compares values including their dynamic type and float bits.
@@ -389,6 +391,18 @@ func TestEvalValues(t *testing.T) {
 		"std::numeric_limits<uint8_t>::max()":   int32(255),
 		"std::numeric_limits<int16_t>::min()":   int32(math.MinInt16),
 		"std::numeric_limits<std::size_t>::max()": uint64(math.MaxUint64),
+		// NaNs keep their sign; arithmetic gives the NaNs of x86-64.
+		"std::numeric_limits<double>::quiet_NaN()":    math.Float64frombits(0x7ff8000000000000),
+		"-std::numeric_limits<double>::quiet_NaN()":   math.Float64frombits(0xfff8000000000000),
+		"-std::numeric_limits<float>::quiet_NaN()":    math.Float32frombits(0xffc00000),
+		"-(-std::numeric_limits<float>::quiet_NaN())": math.Float32frombits(0x7fc00000),
+		"0.0 / 0.0":    math.Float64frombits(0xfff8000000000000),
+		"0.0f / 0.0f":  math.Float32frombits(0xffc00000),
+		"-(0.0 / 0.0)": math.Float64frombits(0x7ff8000000000000),
+		"std::numeric_limits<double>::quiet_NaN() + 1.0":   math.Float64frombits(0x7ff8000000000000),
+		"1.0 - -std::numeric_limits<double>::quiet_NaN()":  math.Float64frombits(0xfff8000000000000),
+		"double(-std::numeric_limits<float>::quiet_NaN())": math.Float64frombits(0xfff8000000000000),
+		"-0.0":                   math.Float64frombits(1 << 63),
 		"::ros::Time()":          RosTime{},
 		"::ros::Duration(1, -2)": RosDuration{Sec: 1, Nsec: -2},
 		"1 ? 2 : 3.0":            2.0, // common type of the arms
@@ -421,34 +435,66 @@ func TestEnumNumber(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	root := func(name protoreflect.FullName) protoreflect.MessageDescriptor {
+		d, err := files.FindDescriptorByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.(protoreflect.MessageDescriptor)
+	}
 	for _, tt := range []struct {
 		e    Enum
-		pkg  string
+		root protoreflect.FullName
 		want int32
 	}{
-		{Enum{Type: "core::Mood", Name: "MOOD_CALM"}, "", 0x93},
-		{Enum{Type: "core::Simple_Phase", Name: "Simple_Phase_PHASE_RISING"}, "", 1},
-		{Enum{Type: "pbfe_ros::Gauge_Limits", Name: "Gauge_Limits_LIMITS_HIGH"}, "", 200},
-		{Enum{Type: "rosfe::Shade", Name: "SHADE_LIGHT"}, "", 2},
-		{Enum{Type: "core::Level", Value: 12345}, "", 12345},
-		{Enum{Type: "Mood", Name: "MOOD_STORMY"}, "oracle.core", 0xc8},
+		{Enum{Type: "core::Mood", Name: "MOOD_CALM"}, "oracle.core.Record", 0x93},
+		{Enum{Type: "core::Simple_Phase", Name: "Simple_Phase_PHASE_RISING"}, "oracle.core.Record", 1},
+		{Enum{Type: "pbfe_ros::Gauge_Limits", Name: "Gauge_Limits_LIMITS_HIGH"}, "oracle.ros.Gauge", 200},
+		{Enum{Type: "rosfe::Shade", Name: "SHADE_LIGHT"}, "oracle.ros.Robot", 2},
+		{Enum{Type: "core::Level", Value: 12345}, "oracle.core.Record", 12345},
+		{Enum{Type: "Mood", Name: "MOOD_STORMY"}, "oracle.core.Record", 0xc8},
+		{Enum{Type: "xph::Color", Name: "COLOR_BIG"}, "oracle.extra.AllRepeated", 100000},
+		// The full namespace, with and without an add_namespace component.
+		{Enum{Type: "::oracle::extra::Color", Name: "COLOR_NEGATIVE"}, "oracle.core.Record", -5},
+		{Enum{Type: "oracle::extra::phaser::Color", Name: "COLOR_RED"}, "oracle.core.Record", 1},
+		{Enum{Type: "extra::Color", Name: "COLOR_GREEN"}, "oracle.core.Record", 2},
 	} {
-		got, err := tt.e.Number(files, protoreflectName(tt.pkg))
+		got, err := tt.e.Number(NewScope(files, root(tt.root)))
 		if err != nil || int32(got) != tt.want {
 			t.Errorf("%v.Number() = %d, %v; want %d", tt.e, got, err, tt.want)
 		}
 	}
+	scope := NewScope(files, root("oracle.core.Record"))
 	for _, e := range []Enum{{Type: "core::Mood", Name: "MOOD_NOPE"}, {Type: "core::Part", Name: "X"}, {Type: "phaser::Tuning", Name: "kSize"}} {
-		if _, err := e.Number(files, ""); err == nil {
+		if _, err := e.Number(scope); err == nil {
 			t.Errorf("%v.Number(): no error", e)
 		}
 	}
-	d, err := ResolveType(files, "core::Simple_Sub", "")
-	if err != nil || d.FullName() != "oracle.core.Simple.Sub" {
-		t.Errorf("ResolveType(core::Simple_Sub) = %v, %v", d, err)
+	for name, want := range map[string]protoreflect.FullName{
+		"core::Simple_Sub":           "oracle.core.Simple.Sub",
+		"core::Simple::Sub":          "oracle.core.Simple.Sub",
+		"gph::Timestamp":             "google.protobuf.Timestamp",
+		"common::Badge":              "oracle.common.Badge",
+		"xph::Leaf":                  "oracle.extra.Leaf",
+		"Record":                     "oracle.core.Record",
+		"::oracle::p2::phaser::P2":   "oracle.p2.P2",
+		"std_msgs::Header":           "std_msgs.Header",
+		"google::protobuf::Duration": "google.protobuf.Duration",
+	} {
+		d, err := scope.ResolveType(name)
+		if err != nil || d.FullName() != want {
+			t.Errorf("ResolveType(%s) = %v, %v; want %s", name, d, err, want)
+		}
 	}
-	if p, ok := Package("::xph"); !ok || p != "oracle.extra" {
-		t.Errorf("Package(::xph) = %q, %v", p, ok)
+	if p, ok := scope.Package("::xph"); !ok || p != "oracle.extra" {
+		t.Errorf("Package(::xph) = %q, %v after xph::Leaf", p, ok)
+	}
+	if p, ok := scope.Package("oracle::p2::phaser"); !ok || p != "oracle.p2" {
+		t.Errorf("Package(oracle::p2::phaser) = %q, %v", p, ok)
+	}
+	// An alias that has named one package cannot name another.
+	if d, err := scope.ResolveType("xph::Badge"); err == nil {
+		t.Errorf("ResolveType(xph::Badge) = %v after xph named oracle.extra", d)
 	}
 }
 
@@ -493,4 +539,54 @@ func FuzzParseOps(f *testing.F) {
 			_, _ = ev.Exec(s) // must not panic
 		}
 	})
+}
+
+func TestClearedScalars(t *testing.T) {
+	files, err := Files(Dir(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := func(name protoreflect.FullName) protoreflect.MessageDescriptor {
+		d, err := files.FindDescriptorByName(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d.(protoreflect.MessageDescriptor)
+	}
+	for _, tt := range []struct {
+		root protoreflect.FullName
+		ops  string
+		want string
+	}{
+		{"oracle.core.Scalars", "m.set_v_bool(true)\nm.clear_v_bool()", "[oracle.core.Scalars.v_bool]"},
+		{"oracle.core.Scalars", "m.clear_v_bool()\nm.set_v_bool(false)", "[]"},
+		{"oracle.core.Scalars", "m.clear_v_string()\nm.clear_v_bytes()", "[]"},
+		{"oracle.extra.Optionals", "m.clear_o_int32()\nm.clear_plain_int32()", "[oracle.extra.Optionals.plain_int32]"},
+		// A nested message's scalar, reached through a handle.
+		{"oracle.core.ScalarsList", "auto s = m.add_items();\ns->set_v_int32(3);\ns->clear_v_int32()", "[oracle.core.Scalars.v_int32]"},
+		{"oracle.core.Scalars", "m.set_v_int32(1)\nm.Clear()\nm.set_v_int32(2)",
+			"[oracle.core.Scalars.v_bool oracle.core.Scalars.v_double oracle.core.Scalars.v_enum oracle.core.Scalars.v_fixed32 oracle.core.Scalars.v_fixed64 " +
+				"oracle.core.Scalars.v_float oracle.core.Scalars.v_int64 oracle.core.Scalars.v_sfixed32 oracle.core.Scalars.v_sfixed64 oracle.core.Scalars.v_sint32 " +
+				"oracle.core.Scalars.v_sint64 oracle.core.Scalars.v_uint32 oracle.core.Scalars.v_uint64]"},
+		// A type the program creates besides the root.
+		{"oracle.extra.WithAny", "auto src = xph::Leaf::CreateDynamicMutable(256);\nsrc.clear_id()", "[oracle.extra.Leaf.id]"},
+		// ROS-frontend assignment sets again.
+		{"oracle.core.Scalars", "m.clear_v_int32()\nm.v_int32 = 4", "[]"},
+	} {
+		t.Run(tt.ops, func(t *testing.T) {
+			src := fmt.Sprintf("// case t (%s, fixed, size)\n%s\n", tt.root, tt.ops)
+			p, err := ParseOps([]byte(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := msg(tt.root)
+			var names []string
+			for _, fd := range p.ClearedScalars(root, NewScope(files, root)) {
+				names = append(names, string(fd.FullName()))
+			}
+			if got := fmt.Sprint(names); got != tt.want && !(got == "[]" && tt.want == "[]") {
+				t.Errorf("ClearedScalars = %s, want %s", got, tt.want)
+			}
+		})
+	}
 }

@@ -2,6 +2,7 @@ package goldens
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math"
@@ -148,6 +149,12 @@ func (c Case) MessageDescriptor(dir string) (protoreflect.MessageDescriptor, err
 // comments) into a dynamic message of the case's MessageType. Any fields
 // written with the [type.googleapis.com/...] expansion are resolved against
 // [Files](dir).
+//
+// Text format writes every NaN as "nan", losing its sign and payload, so
+// each NaN takes its bits from the same value in NAME.pbref.bin (the same
+// content in binary) when that file exists, and is the canonical quiet NaN
+// (what protoc's text parser gives) otherwise. Compare the result by bits
+// (for example by its deterministic encoding), not through text.
 func (c Case) Values(dir string) (proto.Message, error) {
 	md, err := c.MessageDescriptor(dir)
 	if err != nil {
@@ -165,8 +172,101 @@ func (c Case) Values(dir string) (proto.Message, error) {
 	if err := (prototext.UnmarshalOptions{Resolver: types}).Unmarshal(txt, m); err != nil {
 		return nil, fmt.Errorf("goldens: %s.txt: %w", c.Name, err)
 	}
-	canonicalNaNs(m)
+	canonicalNaNs(m, types)
+	ref, err := c.Read(dir, ".pbref.bin")
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return m, nil
+	case err != nil:
+		return nil, err
+	}
+	bin := dynamicpb.NewMessage(md)
+	if err := (proto.UnmarshalOptions{Resolver: types}).Unmarshal(ref, bin); err != nil {
+		return nil, fmt.Errorf("goldens: %s.pbref.bin: %w", c.Name, err)
+	}
+	nanBitsFrom(m, bin, types)
 	return m, nil
+}
+
+// nanBitsFrom gives every NaN of dst the bits of the value at the same place
+// in src, a message with the same content, and reports whether it changed
+// one. Values whose places do not correspond are left alone. The payload of
+// an Any is decoded with r, and re-encoded only when a NaN in it changed.
+func nanBitsFrom(dst, src protoreflect.Message, r *dynamicpb.Types) bool {
+	changed := false
+	fix := func(fd protoreflect.FieldDescriptor, d, s protoreflect.Value) (protoreflect.Value, bool) {
+		switch fd.Kind() {
+		case protoreflect.DoubleKind, protoreflect.FloatKind:
+			if math.IsNaN(d.Float()) && math.IsNaN(s.Float()) {
+				if fd.Kind() == protoreflect.FloatKind {
+					sb := math.Float32bits(float32(s.Float()))
+					if sb != math.Float32bits(float32(d.Float())) {
+						return protoreflect.ValueOfFloat32(math.Float32frombits(sb)), true
+					}
+				} else if sb := math.Float64bits(s.Float()); sb != math.Float64bits(d.Float()) {
+					return protoreflect.ValueOfFloat64(math.Float64frombits(sb)), true
+				}
+			}
+		case protoreflect.MessageKind, protoreflect.GroupKind:
+			if nanBitsFrom(d.Message(), s.Message(), r) {
+				changed = true
+			}
+		}
+		return d, false
+	}
+	if dst.Descriptor().FullName() == "google.protobuf.Any" && src.Descriptor().FullName() == dst.Descriptor().FullName() {
+		return nanBitsInAny(dst, src, r)
+	}
+	dst.Range(func(fd protoreflect.FieldDescriptor, dv protoreflect.Value) bool {
+		if !src.Has(fd) {
+			return true
+		}
+		sv := src.Get(fd)
+		switch {
+		case fd.IsMap():
+			dm, sm := dv.Map(), sv.Map()
+			dm.Range(func(k protoreflect.MapKey, ev protoreflect.Value) bool {
+				if sm.Has(k) {
+					if nv, ok := fix(fd.MapValue(), ev, sm.Get(k)); ok {
+						dm.Set(k, nv)
+						changed = true
+					}
+				}
+				return true
+			})
+		case fd.IsList():
+			dl, sl := dv.List(), sv.List()
+			if dl.Len() != sl.Len() {
+				return true
+			}
+			for i := range dl.Len() {
+				if nv, ok := fix(fd, dl.Get(i), sl.Get(i)); ok {
+					dl.Set(i, nv)
+					changed = true
+				}
+			}
+		default:
+			if nv, ok := fix(fd, dv, sv); ok {
+				dst.Set(fd, nv)
+				changed = true
+			}
+		}
+		return true
+	})
+	return changed
+}
+
+// nanBitsInAny applies nanBitsFrom to the payloads of two Any messages.
+func nanBitsInAny(dst, src protoreflect.Message, r *dynamicpb.Types) bool {
+	url := dst.Descriptor().Fields().ByNumber(1)
+	if url == nil || dst.Get(url).String() != src.Get(url).String() {
+		return false
+	}
+	s, ok := unpackAny(src, r)
+	if !ok {
+		return false
+	}
+	return inAny(dst, r, func(d protoreflect.Message) bool { return nanBitsFrom(d, s, r) })
 }
 
 // Canonical quiet NaNs: what C++ std::numeric_limits<T>::quiet_NaN() and
@@ -176,21 +276,29 @@ var (
 	nan32 = math.Float32frombits(0x7fc00000)
 )
 
-// canonicalNaNs replaces every NaN float/double in m by the canonical quiet
-// NaN, as protoc does when it parses "nan" from text format.
-func canonicalNaNs(m protoreflect.Message) {
+// canonicalNaNs replaces every NaN float/double in m (the payloads of Any
+// messages included, decoded with r) by the canonical quiet NaN, as protoc
+// does when it parses "nan" from text format. It reports whether it changed
+// one.
+func canonicalNaNs(m protoreflect.Message, r *dynamicpb.Types) bool {
+	if m.Descriptor().FullName() == "google.protobuf.Any" {
+		return inAny(m, r, func(inner protoreflect.Message) bool { return canonicalNaNs(inner, r) })
+	}
+	changed := false
 	fix := func(fd protoreflect.FieldDescriptor, v protoreflect.Value) (protoreflect.Value, bool) {
 		switch fd.Kind() {
 		case protoreflect.DoubleKind:
-			if math.IsNaN(v.Float()) {
+			if math.IsNaN(v.Float()) && math.Float64bits(v.Float()) != math.Float64bits(nan64) {
 				return protoreflect.ValueOfFloat64(nan64), true
 			}
 		case protoreflect.FloatKind:
-			if math.IsNaN(v.Float()) {
+			if math.IsNaN(v.Float()) && math.Float32bits(float32(v.Float())) != math.Float32bits(nan32) {
 				return protoreflect.ValueOfFloat32(nan32), true
 			}
 		case protoreflect.MessageKind, protoreflect.GroupKind:
-			canonicalNaNs(v.Message())
+			if canonicalNaNs(v.Message(), r) {
+				changed = true
+			}
 		}
 		return v, false
 	}
@@ -201,6 +309,7 @@ func canonicalNaNs(m protoreflect.Message) {
 			mp.Range(func(k protoreflect.MapKey, ev protoreflect.Value) bool {
 				if nv, ok := fix(fd.MapValue(), ev); ok {
 					mp.Set(k, nv)
+					changed = true
 				}
 				return true
 			})
@@ -209,15 +318,51 @@ func canonicalNaNs(m protoreflect.Message) {
 			for i := 0; i < l.Len(); i++ {
 				if nv, ok := fix(fd, l.Get(i)); ok {
 					l.Set(i, nv)
+					changed = true
 				}
 			}
 		default:
 			if nv, ok := fix(fd, v); ok {
 				m.Set(fd, nv)
+				changed = true
 			}
 		}
 		return true
 	})
+	return changed
+}
+
+// inAny decodes the payload of the Any message m with r, applies f to it,
+// and re-encodes the payload when f reports a change.
+func inAny(m protoreflect.Message, r *dynamicpb.Types, f func(protoreflect.Message) bool) bool {
+	inner, ok := unpackAny(m, r)
+	if !ok || !f(inner) {
+		return false
+	}
+	b, err := proto.MarshalOptions{Deterministic: true}.Marshal(inner.Interface())
+	if err != nil {
+		return false
+	}
+	m.Set(m.Descriptor().Fields().ByNumber(2), protoreflect.ValueOfBytes(b))
+	return true
+}
+
+// unpackAny decodes the payload of the Any message m with r.
+func unpackAny(m protoreflect.Message, r *dynamicpb.Types) (protoreflect.Message, bool) {
+	fields := m.Descriptor().Fields()
+	url, value := fields.ByNumber(1), fields.ByNumber(2)
+	if url == nil || value == nil {
+		return nil, false
+	}
+	mt, err := r.FindMessageByURL(m.Get(url).String())
+	if err != nil {
+		return nil, false
+	}
+	inner := mt.New()
+	if err := (proto.UnmarshalOptions{Resolver: r}).Unmarshal(m.Get(value).Bytes(), inner.Interface()); err != nil {
+		return nil, false
+	}
+	return inner, true
 }
 
 // Messages returns every message type the golden schemas declare, nested

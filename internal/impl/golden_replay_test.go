@@ -102,6 +102,7 @@ type msgVector []handle
 type replayer struct {
 	t     *testing.T
 	files *protoregistry.Files
+	scope *goldens.Scope // the case's C++ names
 	c     goldens.Case
 	dir   string
 	root  handle
@@ -125,6 +126,7 @@ func (r *replayer) run(prog *goldens.Program) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	r.scope = goldens.NewScope(r.files, md)
 	typ, err := r.typeOf(md)
 	if err != nil {
 		return nil, err
@@ -187,6 +189,13 @@ func (r *replayer) call(root *impl.Type, c *goldens.Call, recv goldens.Value, ar
 		if c.Method == "data" {
 			return recv, nil
 		}
+	case string: // a std::string (or a literal's char array)
+		switch c.Method {
+		case "data", "c_str":
+			return recv, nil
+		case "size", "length":
+			return uint64(len(recv)), nil
+		}
 	case fieldRef:
 		return r.rosCall(recv, c, args)
 	}
@@ -197,7 +206,7 @@ func (r *replayer) call(root *impl.Type, c *goldens.Call, recv goldens.Value, ar
 func (r *replayer) function(root *impl.Type, c *goldens.Call, args []goldens.Value) (goldens.Value, error) {
 	typeOf := func(suffix string) (*impl.Type, error) {
 		name := strings.TrimSuffix(c.Method, suffix)
-		d, err := goldens.ResolveType(r.files, name, root.Descriptor().ParentFile().Package())
+		d, err := r.scope.ResolveType(name)
 		if err != nil {
 			return nil, err
 		}
@@ -276,7 +285,7 @@ func (r *replayer) method(h handle, c *goldens.Call, args []goldens.Value) (gold
 		if len(c.TemplateArgs) != 1 {
 			return nil, fmt.Errorf("MutableAny needs a type")
 		}
-		d, err := goldens.ResolveType(r.files, c.TemplateArgs[0], "")
+		d, err := r.scope.ResolveType(c.TemplateArgs[0])
 		if err != nil {
 			return nil, err
 		}
@@ -327,7 +336,21 @@ func (r *replayer) method(h handle, c *goldens.Call, args []goldens.Value) (gold
 		}
 		return handle{h.m.MutableMessage(f.Field, f.Type), f.Type}, nil
 	case "allocate":
-		n, _ := asInt(args[0])
+		if len(args) != 1 {
+			return nil, fmt.Errorf("%s: want 1 argument", c.Method)
+		}
+		n, ok := asInt(args[0])
+		if !ok || n < 0 {
+			return nil, fmt.Errorf("%s: bad length %v", c.Method, args[0])
+		}
+		if f.Kind != impl.String && f.Kind != impl.Bytes {
+			return nil, fmt.Errorf("%s: %s is not a string or bytes field", c.Method, f.Name)
+		}
+		if f.Union != nil {
+			// A oneof arm (a proto3 optional too): allocating makes it
+			// the active member.
+			return span(h.m.AllocateMember(f.Union, f.Field, int(n))), nil
+		}
 		return span(h.m.AllocateString(f.Field, int(n))), nil
 	case "set":
 		if len(args) != 1 {
@@ -422,7 +445,7 @@ func (r *replayer) set(h handle, f *impl.FieldInfo, v goldens.Value) error {
 // bits converts a replay value to the stored bits of scalar field f.
 func (r *replayer) bits(f *impl.FieldInfo, v goldens.Value) (uint64, error) {
 	if e, ok := v.(goldens.Enum); ok {
-		n, err := e.Number(r.files, "")
+		n, err := e.Number(r.scope)
 		if err != nil {
 			if ed := f.Desc.Enum(); ed != nil {
 				for i := range ed.Values().Len() {

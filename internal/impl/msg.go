@@ -342,6 +342,12 @@ func (m Msg) AllocateString(f Field, n int) []byte {
 	if !ok {
 		return nil
 	}
+	return m.allocateAt(o, n)
+}
+
+// allocateAt makes the string whose StringHeader is at o n bytes long and
+// returns its bytes, or nil if the buffer is full.
+func (m Msg) allocateAt(o uint32, n int) []byte {
 	d := m.p.buf.AllocateString(o, n, m.p.allocateFlags())
 	m.p.sync()
 	if d == 0 {

@@ -163,6 +163,18 @@ func (m Msg) SetMemberBytes(u *Union, f Field, s []byte) {
 	}
 }
 
+// AllocateMember makes string or bytes member f of u active with a value of
+// n bytes and returns the bytes for the caller to fill (C++ allocate_x on a
+// oneof arm, a proto3 optional field included: the active arm is released
+// first, spec 5.7), or nil if the buffer is full.
+func (m Msg) AllocateMember(u *Union, f Field, n int) []byte {
+	o, ok := m.arm(u, f)
+	if !ok {
+		return nil
+	}
+	return m.allocateAt(o, n)
+}
+
 // MutableMember makes message member f of type t active, creating it.
 func (m Msg) MutableMember(u *Union, f Field, t *Type) Msg {
 	o, ok := m.arm(u, f)

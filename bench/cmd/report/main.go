@@ -1,21 +1,20 @@
-// Command report turns benchstat's CSV output for the bench suite into
-// RESULTS.md (ratios to the fastest library of each operation and shape,
-// ns/op with benchstat's spread, allocations, the goals) and an SVG chart.
+// Command report turns the bench suite's results into RESULTS.md (the
+// goals, per binary; code placement; the harness; bytes published; ratios
+// to the fastest library of each operation and shape, with benchstat's
+// medians and confidence intervals, allocations) and an SVG chart.
 //
-//	go run ./cmd/report -stats results/stats.csv -raw results/raw.txt -out RESULTS.md -svg results.svg
+//	go run ./cmd/report -stats results/stats.csv -raw results/raw.txt \
+//		-binaries results/binaries.txt -out RESULTS.md -svg results.svg
 package main
 
 import (
-	"bufio"
-	"encoding/csv"
 	"flag"
 	"fmt"
-	"io"
 	"log"
 	"math"
 	"os"
-	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,87 +23,6 @@ import (
 
 	"github.com/phaser-go/phaser/bench"
 )
-
-// stat is one benchmark's medians.
-type stat struct {
-	sec, cpu, bytes, allocs float64
-	secCI, cpuCI            string
-	ok                      bool
-}
-
-// t is the time ratios are taken on: CPU time per op when the run
-// recorded it (a shared machine disturbs it far less than wall time), else
-// wall time.
-func (s *stat) t() float64 {
-	if s.cpu > 0 {
-		return s.cpu
-	}
-	return s.sec
-}
-
-type key struct{ op, shape, lib string }
-
-var suffix = regexp.MustCompile(`-\d+$`)
-
-// parseStats reads benchstat -format csv: blocks of ",unit,CI" headers and
-// name,value,CI rows.
-func parseStats(r io.Reader) (map[key]*stat, string, error) {
-	out := map[key]*stat{}
-	procs := ""
-	unit := ""
-	cr := csv.NewReader(r)
-	cr.FieldsPerRecord = -1
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, "", err
-		}
-		if len(rec) < 2 {
-			continue
-		}
-		if rec[0] == "" {
-			unit = rec[1]
-			continue
-		}
-		parts := strings.Split(rec[0], "/")
-		if len(parts) != 3 {
-			continue
-		}
-		lib := parts[2]
-		if m := suffix.FindString(lib); m != "" {
-			procs = m[1:]
-			lib = strings.TrimSuffix(lib, m)
-		}
-		v, err := strconv.ParseFloat(rec[1], 64)
-		if err != nil {
-			continue
-		}
-		k := key{parts[0], parts[1], lib}
-		s := out[k]
-		if s == nil {
-			s = &stat{}
-			out[k] = s
-		}
-		ci := ""
-		if len(rec) > 2 {
-			ci = rec[2]
-		}
-		switch unit {
-		case "sec/op":
-			s.sec, s.secCI, s.ok = v*1e9, ci, true
-		case "cpu-sec/op": // benchstat's name for cpu-ns/op, in seconds
-			s.cpu, s.cpuCI = v*1e9, ci
-		case "B/op":
-			s.bytes = v
-		case "allocs/op":
-			s.allocs = v
-		}
-	}
-	return out, procs, nil
-}
 
 func fmtNs(ns float64) string {
 	switch {
@@ -127,10 +45,23 @@ func fmtCI(ci string) string {
 	return " " + ci
 }
 
+func fmtBytes(n float64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.3f MiB", n/(1<<20))
+	case n >= 100<<10:
+		return fmt.Sprintf("%.1f KiB", n/(1<<10))
+	default:
+		return fmt.Sprintf("%.0f B", n)
+	}
+}
+
 var opTitle = map[string]string{
 	"Build":          "Build + publish (set every field in a warm message, take the bytes to send)",
+	"Republish":      "Republish (change one field of a built message: money, or the header's stamp.nsec; take the bytes to send again)",
 	"ReadAll":        "Read all (open received bytes, read every field)",
 	"ReadOne":        "Read one (open received bytes, read one nested field)",
+	"EndToEnd":       "Publish, then read (Build, then a subscriber's read-all of the published bytes)",
 	"ProtoMarshal":   "Protobuf wire marshal (from each library's in-memory form)",
 	"ProtoUnmarshal": "Protobuf wire unmarshal (into a reused message)",
 	"ROSMarshal":     "ROS1 marshal (message body)",
@@ -138,115 +69,110 @@ var opTitle = map[string]string{
 	"Transcode":      "Protobuf wire → ROS1",
 }
 
-// goal is one of the issue's targets: phaser's time over a peer's.
+// goal is one of issue 12's targets: phaser's time over a peer's, at most
+// max[shape] (a shape without a bound shows the ratio without a verdict).
 type goal struct {
 	op, peer string
-	max      float64
+	max      map[string]float64
 	text     string
 }
 
-var goals = []goal{
-	{"Build", "vtproto", 0.5, "build+publish ≤ 0.5× vtprotobuf marshal"},
-	{"ReadAll", "flatbuffers", 1.0, "read-all ≤ 1.0× flatbuffers"},
-	{"ReadOne", "flatbuffers", 1.2, "read-one ≤ 1.2× flatbuffers"},
-	{"ROSMarshal", "goroslib", 0.05, "ROS1 marshal ≤ 0.05× goroslib"},
-	{"ProtoMarshal", "vtproto", 1.0, "protobuf marshal from the payload ≤ 1.0× vtprotobuf"},
+func every(x float64) map[string]float64 {
+	m := map[string]float64{}
+	for _, s := range bench.Shapes {
+		m[s] = x
+	}
+	return m
 }
 
+var goals = []goal{
+	{"Build", "vtproto", map[string]float64{"small": 0.8, "header": 0.8, "imu": 0.5, "cloud": 0.5},
+		"build+publish ≤ 0.8× vtprotobuf marshal (small, header), ≤ 0.5× (imu, cloud)"},
+	{"EndToEnd", "vtproto", every(0.5), "publish-then-read ≤ 0.5× vtprotobuf marshal+unmarshal"},
+	{"ReadOne", "flatbuffers", every(1.2), "read-one ≤ 1.2× flatbuffers"},
+	{"ReadOne", "flatbuffers-safe", every(1.2), "read-one ≤ 1.2× flatbuffers-safe (verifier-free read made crash-safe)"},
+	{"ReadAll", "flatbuffers", every(1.0), "read-all ≤ 1.0× flatbuffers"},
+	{"ReadAll", "flatbuffers-safe", every(1.0), "read-all ≤ 1.0× flatbuffers-safe"},
+	{"ProtoMarshal", "vtproto", every(1.0), "protobuf marshal from the payload ≤ 1.0× vtprotobuf"},
+	{"ProtoUnmarshal", "vtproto", every(1.0), "protobuf unmarshal ≤ 1.0× vtprotobuf"},
+	{"ROSMarshal", "goroslib", every(0.05), "ROS1 marshal ≤ 0.05× goroslib"},
+	{"ROSMarshal", "ros1-floor", every(1.5), "ROS1 marshal ≤ 1.5× the hand-written floor (ros1-floor)"},
+}
+
+// allocLibs are the phaser rows whose hot paths must not allocate
+// (phaser-new allocates its Payload by design).
+var allocLibs = []string{"phaser", "phaser-v2", "phaser-ros"}
+
 func main() {
-	statsPath := flag.String("stats", "results/stats.csv", "benchstat -format csv output")
-	rawPath := flag.String("raw", "results/raw.txt", "go test -bench output (for its header)")
+	statsPath := flag.String("stats", "results/stats.csv", "benchstat -format csv output of every binary's runs together")
+	rawPath := flag.String("raw", "results/raw.txt", "go test -bench output of every binary's runs together (for its header)")
+	binPath := flag.String("binaries", "results/binaries.txt", "the run's test binaries: name<TAB>layout<TAB>raw output, a line each")
 	outPath := flag.String("out", "RESULTS.md", "markdown output")
 	svgPath := flag.String("svg", "results.svg", "SVG chart output")
 	findings := flag.String("findings", "FINDINGS.md", "hand-written analysis to include, if present")
-	count := flag.String("count", "?", "the -count of the run")
+	extra := flag.String("sections", "results/channel.md,results/rosnode.md", "markdown sections other suites write, included when present")
+	count := flag.String("count", "?", "the -count of the run (passes of each binary)")
+	command := flag.String("command", "COUNT=3 ./run", "the command that made the run")
 	flag.Parse()
 
 	f, err := os.Open(*statsPath)
 	if err != nil {
 		log.Fatal(err)
 	}
-	stats, procs, err := parseStats(f)
+	pooled, procs, err := parseStats(f)
 	f.Close()
 	if err != nil {
 		log.Fatal(err)
 	}
-	header := map[string]string{}
-	if rf, err := os.Open(*rawPath); err == nil {
-		sc := bufio.NewScanner(rf)
-		for sc.Scan() {
-			if k, v, ok := strings.Cut(sc.Text(), ": "); ok && (k == "goos" || k == "goarch" || k == "cpu" || k == "pkg") {
-				header[k] = v
-			}
-		}
-		rf.Close()
+	raw, header, err := parseRaw(*rawPath)
+	if err != nil {
+		log.Fatal(err)
+	}
+	bins, err := readBinaries(*binPath)
+	if err != nil {
+		log.Fatal(err)
 	}
 
 	var md strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&md, format, args...) }
 	w("# phaser-go benchmarks\n\n")
 	w("Generated by `bench/run` (`go run ./cmd/report`); the chart is [results.svg](results.svg). ")
-	w("Each cell is the time relative to the fastest library for that operation and shape (1.00× is the fastest), ")
-	w("then the benchstat medians, with their 95%% confidence intervals, of the CPU time per op (`cpu-ns/op`: ")
+	w("The suite ran as %d separately linked test binaries of the same source (%s), ", len(bins), binList(bins))
+	w("their runs interleaved; the goals are reported from each binary, because code placement alone moves single rows by 30-40%%. ")
+	w("Each cell of the results tables is the time relative to the fastest library for that operation and shape (1.00× is the fastest), ")
+	w("then the benchstat medians over every run of every binary, with their 95%% confidence intervals, of the CPU time per op (`cpu-ns/op`: ")
 	w("user+system time of the process over the timed loop, GC included) and of the wall time per op (`ns/op`), and allocations per op. ")
-	w("Ratios and goals use the CPU time: other jobs shared the 2 cores while the suite ran, which inflates wall time ")
+	w("Ratios and goals use the CPU time: other jobs may share the cores while the suite runs, which inflates wall time ")
 	w("by whatever share of the CPU the benchmark did not get, but CPU time far less. ")
-	w("Lower is better. Raw numbers: `results/raw.txt`, `results/benchstat.txt`.\n\n")
+	w("Lower is better. Raw numbers: `results/raw-<binary>.txt`, `results/benchstat.txt`, `results/placement.txt`.\n\n")
+	w("**flatbuffers-go does not verify what it reads.** Its Go runtime has no verifier: a read trusts the offsets in the bytes, ")
+	w("and corrupted or hostile bytes make it panic (index out of range), where phaser's reads check every offset against the received ")
+	w("length and every table against the compiled one. The `flatbuffers-safe` rows are flatbuffers' reads under a deferred `recover`, ")
+	w("the cheapest way to make them crash-safe (`TestFlatbuffersSafe`); the read goals are reported against both rows.\n\n")
 	w("| | |\n| --- | --- |\n")
 	w("| report written | %s |\n", time.Now().UTC().Format("2006-01-02 15:04 UTC"))
+	w("| command | `%s` (in bench/) |\n", *command)
 	w("| Go | %s %s/%s |\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	w("| CPU (cpuid) | %s; %d physical / %d logical cores, family %d model %d, L1d %d KiB, L2 %d KiB, L3 %d KiB |\n",
 		cpuid.CPU.BrandName, cpuid.CPU.PhysicalCores, cpuid.CPU.LogicalCores, cpuid.CPU.Family, cpuid.CPU.Model,
 		cpuid.CPU.Cache.L1D/1024, cpuid.CPU.Cache.L2/1024, cpuid.CPU.Cache.L3/1024)
 	w("| CPU (go test) | %s |\n", header["cpu"])
 	w("| GOMAXPROCS | %s (benchmark name suffix); this machine: %d |\n", procs, runtime.GOMAXPROCS(0))
-	w("| -count | %s, -benchmem |\n", *count)
-	w("| machine | shared with other jobs while it ran: expect noise; compare ratios, not absolute times |\n\n")
+	w("| binaries | %s |\n", binTable(bins))
+	if h := raw[key{"Harness", "Build", "empty"}]; h != nil && h.live > 0 {
+		w("| live heap | %.0f MiB while the benchmarks ran (the value sets and reference bytes); GOGC=%s |\n", h.live, gogc())
+	}
+	w("| -count | %s passes of each binary, interleaved, -benchmem |\n\n", *count)
 
-	// Goals.
-	w("## Goals\n\nphaser-go's time over the peer's, per shape (the issue's targets); ✅ met, ❌ missed.\n\n")
-	w("| goal |")
-	for _, s := range bench.Shapes {
-		w(" %s |", s)
-	}
-	w("\n| --- |%s\n", strings.Repeat(" --- |", len(bench.Shapes)))
-	for _, g := range goals {
-		w("| %s |", g.text)
-		for _, s := range bench.Shapes {
-			p, q := stats[key{g.op, s, "phaser"}], stats[key{g.op, s, g.peer}]
-			if p == nil || q == nil || !p.ok || !q.ok {
-				w(" – |")
-				continue
-			}
-			r := p.t() / q.t()
-			mark := "✅"
-			if r > g.max {
-				mark = "❌"
-			}
-			w(" %s %.2f× |", mark, r)
-		}
-		w("\n")
-	}
-	w("| 0 allocs on every phaser hot path |")
-	for _, s := range bench.Shapes {
-		var bad []string
-		for _, op := range bench.Ops {
-			if st := stats[key{op, s, "phaser"}]; st != nil && st.allocs > 0 {
-				bad = append(bad, fmt.Sprintf("%s %.0f", op, st.allocs))
-			}
-		}
-		if len(bad) == 0 {
-			w(" ✅ |")
-		} else {
-			w(" ❌ %s |", strings.Join(bad, ", "))
-		}
-	}
-	w("\n\n")
+	writeGoals(w, pooled, bins)
+	writePlacement(w, bins)
+	writeHarness(w, pooled, bins)
+	writeBytes(w)
 
 	// Per op tables.
 	w("## Results\n\n")
 	for _, op := range bench.Ops {
-		libs := libsOf(stats, op)
+		libs := libsOf(pooled, op)
 		if len(libs) == 0 {
 			continue
 		}
@@ -258,12 +184,12 @@ func main() {
 		for _, lib := range libs {
 			w("| %s |", lib)
 			for _, s := range bench.Shapes {
-				st := stats[key{op, s, lib}]
+				st := pooled[key{op, s, lib}]
 				if st == nil || !st.ok {
 					w(" – |")
 					continue
 				}
-				r := st.t() / fastest(stats, op, s)
+				r := st.t() / fastest(pooled, op, s)
 				cell := fmt.Sprintf("%.2f×", r)
 				if r < 1.005 {
 					cell = "**" + cell + "**"
@@ -278,22 +204,272 @@ func main() {
 		}
 		w("\n")
 	}
+	for _, p := range strings.Split(*extra, ",") {
+		if b, err := os.ReadFile(p); err == nil && len(strings.TrimSpace(string(b))) > 0 {
+			w("%s\n", strings.TrimRight(string(b), "\n")+"\n")
+		} else if err == nil || !os.IsNotExist(err) {
+			log.Printf("%s: %v (left out)", p, err)
+		}
+	}
 	if b, err := os.ReadFile(*findings); err == nil {
 		w("%s", b)
 	}
 	if err := os.WriteFile(*outPath, []byte(md.String()), 0o644); err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile(*svgPath, []byte(chart(stats)), 0o644); err != nil {
+	if err := os.WriteFile(*svgPath, []byte(chart(pooled)), 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
 
-func libsOf(stats map[key]*stat, op string) []string {
+func gogc() string {
+	if v := os.Getenv("GOGC"); v != "" {
+		return v
+	}
+	return "100 (default)"
+}
+
+func binList(bins []binary) string {
+	var s []string
+	for _, b := range bins {
+		s = append(s, b.name)
+	}
+	return strings.Join(s, ", ")
+}
+
+func binTable(bins []binary) string {
+	var s []string
+	for _, b := range bins {
+		s = append(s, fmt.Sprintf("%s: %s", b.name, b.layout))
+	}
+	return strings.Join(s, "; ")
+}
+
+// writeGoals writes the goals table: each cell is the ratio in every
+// binary; a verdict holds only if every binary agrees.
+func writeGoals(w func(string, ...any), pooled stats, bins []binary) {
+	w("## Goals\n\n")
+	w("phaser's CPU time over the peer's (medians), in each binary (%s); ✅ met in every binary, ❌ missed in every binary, ", binList(bins))
+	w("⚠️ flips (met in one binary, missed in another: not a verdict); a ratio without a mark is a shape the goal does not cover.\n\n")
+	w("| goal |")
+	for _, s := range bench.Shapes {
+		w(" %s |", s)
+	}
+	w("\n| --- |%s\n", strings.Repeat(" --- |", len(bench.Shapes)))
+	for _, g := range goals {
+		w("| %s |", g.text)
+		for _, s := range bench.Shapes {
+			var rs []string
+			met, missed := 0, 0
+			for _, b := range bins {
+				p, q := b.stats[key{g.op, s, "phaser"}], b.stats[key{g.op, s, g.peer}]
+				if p == nil || q == nil || !p.ok || !q.ok || q.t() == 0 {
+					continue
+				}
+				r := p.t() / q.t()
+				rs = append(rs, fmtRatio(r))
+				if m, ok := g.max[s]; ok {
+					if r <= m {
+						met++
+					} else {
+						missed++
+					}
+				}
+			}
+			switch {
+			case len(rs) == 0:
+				w(" – |")
+			case met > 0 && missed > 0:
+				w(" ⚠️ %s flips |", strings.Join(rs, " / "))
+			case met > 0:
+				w(" ✅ %s |", strings.Join(rs, " / "))
+			case missed > 0:
+				w(" ❌ %s |", strings.Join(rs, " / "))
+			default:
+				w(" %s |", strings.Join(rs, " / "))
+			}
+		}
+		w("\n")
+	}
+	w("| 0 allocs on every phaser hot path (%s) |", strings.Join(allocLibs, ", "))
+	for _, s := range bench.Shapes {
+		var bad []string
+		for _, lib := range allocLibs {
+			for _, op := range bench.Ops {
+				if st := pooled[key{op, s, lib}]; st != nil && st.allocs > 0 {
+					bad = append(bad, fmt.Sprintf("%s %s %.0f", lib, op, st.allocs))
+				}
+			}
+		}
+		if len(bad) == 0 {
+			w(" ✅ |")
+		} else {
+			w(" ❌ %s |", strings.Join(bad, ", "))
+		}
+	}
+	w("\n\n")
+}
+
+func fmtRatio(r float64) string {
+	if r < 0.1 {
+		return fmt.Sprintf("%.3f×", r)
+	}
+	return fmt.Sprintf("%.2f×", r)
+}
+
+// writePlacement lists the rows whose time differs most between the
+// binaries: the same code, placed differently.
+func writePlacement(w func(string, ...any), bins []binary) {
+	if len(bins) < 2 {
+		return
+	}
+	type moved struct {
+		k      key
+		spread float64 // slowest binary over fastest, minus 1
+		ts     []float64
+	}
+	var all []moved
+	for k, st := range bins[0].stats {
+		if k.op == "Harness" || !st.ok {
+			continue
+		}
+		m := moved{k: k}
+		for _, b := range bins {
+			if s := b.stats[k]; s != nil && s.ok && s.t() > 0 {
+				m.ts = append(m.ts, s.t())
+			}
+		}
+		if len(m.ts) != len(bins) {
+			continue
+		}
+		m.spread = slices.Max(m.ts)/slices.Min(m.ts) - 1
+		all = append(all, m)
+	}
+	slices.SortFunc(all, func(a, b moved) int {
+		if a.spread != b.spread {
+			if a.spread > b.spread {
+				return -1
+			}
+			return 1
+		}
+		return strings.Compare(fmt.Sprint(a.k), fmt.Sprint(b.k))
+	})
+	n10, n20 := 0, 0
+	for _, m := range all {
+		if m.spread > 0.10 {
+			n10++
+		}
+		if m.spread > 0.20 {
+			n20++
+		}
+	}
+	w("## Code placement\n\n")
+	w("The same source linked %d ways (%s): of %d rows, %d differ by more than 10%% between the binaries' medians and %d by more than 20%% ",
+		len(bins), binTable(bins), len(all), n10, n20)
+	w("(part of it is the noise of a shared machine: compare the spread of rows that are the same code, such as flatbuffers' and ")
+	w("flatbuffers-safe's Build). The 20 that moved most (`results/placement.txt` has benchstat's comparison of every row):\n\n")
+	w("| row |")
+	for _, b := range bins {
+		w(" %s |", b.name)
+	}
+	w(" spread |\n| --- |%s --- |\n", strings.Repeat(" --- |", len(bins)))
+	for i, m := range all {
+		if i == 20 || m.spread <= 0.05 {
+			break
+		}
+		w("| %s/%s/%s |", m.k.op, m.k.shape, m.k.lib)
+		for _, t := range m.ts {
+			w(" %s |", fmtNs(t))
+		}
+		w(" %+.0f%% |\n", 100*m.spread)
+	}
+	w("\n")
+}
+
+// writeHarness writes the cost of the measured loop alone.
+func writeHarness(w func(string, ...any), pooled stats, bins []binary) {
+	w("## The harness\n\n")
+	w("`BenchmarkHarness/<op>/empty`: each operation's loop with codec functions that do nothing, so the CPU time of the loop itself: ")
+	w("one indirect call of the codec function an iteration (two for EndToEnd), the value index wrapped by a compare (no modulo), the result summed. ")
+	w("Every library's row of the operation pays it once, and nothing else of the harness (`internal/opsgen`: every codec calls its ")
+	w("library directly). The last column is its share of the fastest phaser row of the operation.\n\n")
+	w("| op | cpu-ns/op |")
+	for _, b := range bins {
+		w(" %s |", b.name)
+	}
+	w(" share of phaser's fastest row |\n| --- | --- |%s --- |\n", strings.Repeat(" --- |", len(bins)))
+	for _, op := range bench.Ops {
+		h := pooled[key{"Harness", op, "empty"}]
+		if h == nil || !h.ok {
+			continue
+		}
+		w("| %s | %.2f |", op, h.t())
+		for _, b := range bins {
+			if s := b.stats[key{"Harness", op, "empty"}]; s != nil && s.ok {
+				w(" %.2f |", s.t())
+			} else {
+				w(" – |")
+			}
+		}
+		best := math.Inf(1)
+		for _, s := range bench.Shapes {
+			if st := pooled[key{op, s, "phaser"}]; st != nil && st.ok {
+				best = min(best, st.t())
+			}
+		}
+		if math.IsInf(best, 1) {
+			w(" – |\n")
+		} else {
+			w(" %.1f%% |\n", 100*h.t()/best)
+		}
+	}
+	w("\n")
+}
+
+// writeBytes writes what each library publishes per message: the bytes
+// Build returns, averaged over the shape's values.
+func writeBytes(w func(string, ...any)) {
+	w("## Bytes published per message\n\n")
+	w("What Build returns (the bytes a publisher sends), averaged over each shape's values: phaser's payload as it lies in its buffer ")
+	w("(the header, the tables of the types it holds, the messages, strings and vectors as blocks), protobuf's wire bytes, ")
+	w("FlatBuffers' and Cap'n Proto's buffers (Cap'n Proto with its 8-byte stream frame), goroslib's ROS1 message body ")
+	w("(TCPROS adds a 4-byte length).\n\n")
+	w("| lib |")
+	for _, s := range bench.Shapes {
+		w(" %s |", s)
+	}
+	w("\n| --- |%s\n", strings.Repeat(" --- |", len(bench.Shapes)))
+	for _, lib := range bench.Libs {
+		if lib == "flatbuffers-safe" { // flatbuffers' bytes
+			continue
+		}
+		var cells []string
+		any := false
+		for _, s := range bench.Shapes {
+			if !bench.Takes(lib, s, "Build") {
+				cells = append(cells, "–")
+				continue
+			}
+			c := bench.NewCodec(lib, s)
+			total := 0
+			for i := range bench.N(s) {
+				total += len(c.Build(i))
+			}
+			cells = append(cells, fmtBytes(float64(total)/float64(bench.N(s))))
+			any = true
+		}
+		if any {
+			w("| %s | %s |\n", lib, strings.Join(cells, " | "))
+		}
+	}
+	w("\n")
+}
+
+func libsOf(st stats, op string) []string {
 	var out []string
 	for _, lib := range bench.Libs {
 		for _, s := range bench.Shapes {
-			if st := stats[key{op, s, lib}]; st != nil && st.ok {
+			if x := st[key{op, s, lib}]; x != nil && x.ok {
 				out = append(out, lib)
 				break
 			}
@@ -302,146 +478,12 @@ func libsOf(stats map[key]*stat, op string) []string {
 	return out
 }
 
-func fastest(stats map[key]*stat, op, shape string) float64 {
+func fastest(st stats, op, shape string) float64 {
 	best := math.Inf(1)
-	for k, st := range stats {
-		if k.op == op && k.shape == shape && st.ok && st.t() < best {
-			best = st.t()
+	for k, x := range st {
+		if k.op == op && k.shape == shape && x.ok && x.t() < best {
+			best = x.t()
 		}
 	}
 	return best
-}
-
-var libColor = map[string]string{
-	"phaser":            "#d62728",
-	"phaser-new":        "#ff9896",
-	"protobuf":          "#1f77b4",
-	"vtproto":           "#17becf",
-	"flatbuffers":       "#2ca02c",
-	"capnp":             "#9467bd",
-	"goroslib":          "#8c564b",
-	"protobuf+goroslib": "#7f7f7f",
-	"vtproto+goroslib":  "#bcbd22",
-}
-
-func peerOf(g *goal) string {
-	if g == nil {
-		return ""
-	}
-	return g.peer
-}
-
-func esc(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
-}
-
-// chart draws, per operation, a panel of horizontal bars: for each shape,
-// each library's time relative to the fastest, on a log scale.
-func chart(stats map[key]*stat) string {
-	const (
-		width    = 560
-		labelW   = 150
-		barH     = 11
-		gap      = 2
-		shapeGap = 10
-		cols     = 2
-		margin   = 20
-	)
-	type panel struct {
-		svg    strings.Builder
-		height int
-	}
-	var panels []*panel
-	for _, op := range bench.Ops {
-		libs := libsOf(stats, op)
-		if len(libs) == 0 {
-			continue
-		}
-		// Each panel has its own log scale, whole decades.
-		maxRatio := 1.0
-		for k, st := range stats {
-			if st.ok && k.op == op {
-				maxRatio = max(maxRatio, st.t()/fastest(stats, k.op, k.shape))
-			}
-		}
-		decades := max(1, math.Ceil(math.Log10(maxRatio)+0.01))
-		plotW := float64(width - labelW - 150)
-		xOf := func(r float64) float64 { return float64(labelW) + plotW*math.Log10(r)/decades }
-		var g *goal
-		for i := range goals {
-			if goals[i].op == op {
-				g = &goals[i]
-			}
-		}
-		p := &panel{}
-		y := 34
-		fmt.Fprintf(&p.svg, `<text x="0" y="14" font-size="13" font-weight="bold">%s</text>`+"\n", esc(op))
-		fmt.Fprintf(&p.svg, `<text x="0" y="27" font-size="9" fill="#555">%s</text>`+"\n", esc(opTitle[op]))
-		top := y
-		for _, s := range bench.Shapes {
-			fmt.Fprintf(&p.svg, `<text x="0" y="%d" font-size="11" font-weight="bold">%s</text>`+"\n", y+barH-1, s)
-			y += barH + gap
-			best := fastest(stats, op, s)
-			for _, lib := range libs {
-				st := stats[key{op, s, lib}]
-				if st == nil || !st.ok {
-					continue
-				}
-				r := st.t() / best
-				x1 := xOf(r)
-				weight := "normal"
-				if lib == "phaser" {
-					weight = "bold"
-				}
-				fmt.Fprintf(&p.svg, `<text x="%d" y="%d" font-size="9" text-anchor="end" font-weight="%s">%s</text>`+"\n", labelW-4, y+barH-2, weight, esc(lib))
-				fmt.Fprintf(&p.svg, `<rect x="%d" y="%d" width="%.1f" height="%d" fill="%s"/>`+"\n", labelW, y, max(2, x1-labelW), barH, libColor[lib])
-				if q := stats[key{op, s, peerOf(g)}]; lib == "phaser" && g != nil && q != nil && q.ok {
-					// The goal: g.max times the peer's time.
-					gx := xOf(max(1, q.t()/best*g.max))
-					fmt.Fprintf(&p.svg, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="black" stroke-width="2"/>`+"\n", gx, y-2, gx, y+barH+2)
-				}
-				allocs := ""
-				if st.allocs > 0 {
-					allocs = fmt.Sprintf(", %g allocs", st.allocs)
-				}
-				fmt.Fprintf(&p.svg, `<text x="%.1f" y="%d" font-size="9">%.2f× %s%s</text>`+"\n", x1+3, y+barH-2, r, esc(fmtNs(st.t())), esc(allocs))
-				y += barH + gap
-			}
-			y += shapeGap
-		}
-		// Decade grid lines.
-		for d := 0.0; d <= decades; d++ {
-			x := xOf(math.Pow(10, d))
-			fmt.Fprintf(&p.svg, `<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#ccc" stroke-width="0.5"/>`+"\n", x, top, x, y-shapeGap)
-			fmt.Fprintf(&p.svg, `<text x="%.1f" y="%d" font-size="8" fill="#777" text-anchor="middle">%g×</text>`+"\n", x, y-shapeGap+9, math.Pow(10, d))
-		}
-		p.height = y + 4
-		panels = append(panels, p)
-	}
-	// Lay the panels out in columns, row by row.
-	var body strings.Builder
-	rowY := 60
-	for i := 0; i < len(panels); i += cols {
-		h := 0
-		for c := 0; c < cols && i+c < len(panels); c++ {
-			p := panels[i+c]
-			fmt.Fprintf(&body, `<g transform="translate(%d,%d)">`+"\n%s</g>\n", margin+c*(width+margin), rowY, p.svg.String())
-			h = max(h, p.height)
-		}
-		rowY += h + 10
-	}
-	total := cols*(width+margin) + margin
-	var out strings.Builder
-	fmt.Fprintf(&out, `<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" font-family="sans-serif">`+"\n", total, rowY+10)
-	fmt.Fprintf(&out, `<rect width="100%%" height="100%%" fill="white"/>`+"\n")
-	fmt.Fprintf(&out, `<text x="%d" y="24" font-size="16" font-weight="bold">phaser-go vs peers: CPU time per op relative to the fastest (log scale, shorter is better)</text>`+"\n", margin)
-	x := margin
-	for _, lib := range bench.Libs {
-		fmt.Fprintf(&out, `<rect x="%d" y="36" width="10" height="10" fill="%s"/><text x="%d" y="45" font-size="10">%s</text>`+"\n", x, libColor[lib], x+13, esc(lib))
-		x += 20 + 6*len(lib) + 10
-	}
-	fmt.Fprintf(&out, `<line x1="%d" y1="34" x2="%d" y2="48" stroke="black" stroke-width="2"/><text x="%d" y="45" font-size="10">goal for phaser (drawn at 1× when below the fastest)</text>`+"\n", x, x, x+5)
-	out.WriteString(body.String())
-	out.WriteString("</svg>\n")
-	return out.String()
 }

@@ -635,6 +635,11 @@ func (x Robot) SetGoalBytes(v []byte) {
 	x.m.SetMemberBytes(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
 }
 
+// AllocateGoal makes active, n bytes long, and returns to fill in place oneof member field goal (9).
+func (x Robot) AllocateGoal(n int) []byte {
+	return x.m.AllocateMember(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, n)
+}
+
 // HasGoal reports whether it is the active member: field goal (9).
 func (x Robot) HasGoal() bool { return x.m.HasMember(phaserimpl.Field{Number: 9, Offset: 56}) }
 

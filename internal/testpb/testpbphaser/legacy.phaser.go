@@ -463,6 +463,11 @@ func (x Legacy) SetPickNameBytes(v []byte) {
 	x.m.SetMemberBytes(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, v)
 }
 
+// AllocatePickName makes active, n bytes long, and returns to fill in place oneof member field pick_name (21).
+func (x Legacy) AllocatePickName(n int) []byte {
+	return x.m.AllocateMember(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, n)
+}
+
 // HasPickName reports whether it is the active member: field pick_name (21).
 func (x Legacy) HasPickName() bool {
 	return x.m.HasMember(phaserimpl.Field{Number: 21, Offset: 80, ID: 1})

@@ -3531,6 +3531,11 @@ func (x Everything) SetChoiceStringBytes(v []byte) {
 	x.m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232, ID: 3}, v)
 }
 
+// AllocateChoiceString makes active, n bytes long, and returns to fill in place oneof member field choice_string (23).
+func (x Everything) AllocateChoiceString(n int) []byte {
+	return x.m.AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232, ID: 3}, n)
+}
+
 // HasChoiceString reports whether it is the active member: field choice_string (23).
 func (x Everything) HasChoiceString() bool {
 	return x.m.HasMember(phaserimpl.Field{Number: 23, Offset: 232, ID: 3})
@@ -3556,6 +3561,11 @@ func (x Everything) ChoiceBytesBytes() []byte {
 // SetChoiceBytes sets (v may alias the payload) field choice_bytes (24).
 func (x Everything) SetChoiceBytes(v []byte) {
 	x.m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232, ID: 4}, v)
+}
+
+// AllocateChoiceBytes makes active, n bytes long, and returns to fill in place oneof member field choice_bytes (24).
+func (x Everything) AllocateChoiceBytes(n int) []byte {
+	return x.m.AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232, ID: 4}, n)
 }
 
 // HasChoiceBytes reports whether it is the active member: field choice_bytes (24).
@@ -3674,6 +3684,11 @@ func (x Everything) SetOptStringBytes(v []byte) {
 	x.m.SetMemberBytes(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, v)
 }
 
+// AllocateOptString makes active, n bytes long, and returns to fill in place oneof member field opt_string (31).
+func (x Everything) AllocateOptString(n int) []byte {
+	return x.m.AllocateMember(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, n)
+}
+
 // HasOptString reports whether it is the active member: field opt_string (31).
 func (x Everything) HasOptString() bool {
 	return x.m.HasMember(phaserimpl.Field{Number: 31, Offset: 252})
@@ -3789,6 +3804,11 @@ func (x Everything) OptBytesBytes() []byte {
 // SetOptBytes sets (v may alias the payload) field opt_bytes (36).
 func (x Everything) SetOptBytes(v []byte) {
 	x.m.SetMemberBytes(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, v)
+}
+
+// AllocateOptBytes makes active, n bytes long, and returns to fill in place oneof member field opt_bytes (36).
+func (x Everything) AllocateOptBytes(n int) []byte {
+	return x.m.AllocateMember(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, n)
 }
 
 // HasOptBytes reports whether it is the active member: field opt_bytes (36).

@@ -430,6 +430,9 @@ func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout
 		g.P()
 	}
 	if f.Oneof != nil {
+		g.doc("Allocate"+n, f, "makes active, n bytes long, and returns to fill in place oneof member")
+		g.P(recv, "Allocate", n, "(n int) []byte { return x.m.AllocateMember(", uv, ", ", fl, ", n) }")
+		g.P()
 		g.memberHasClear(recv, f, n, fl, uv)
 		return
 	}

@@ -57,8 +57,12 @@ const file_bench_protoDesc = "" +
 	"\x06fields\x18\x04 \x03(\v2\x11.bench.PointFieldR\x06fields\x12!\n\fis_bigendian\x18\x05 \x01(\bR\v" +
 	"isBigendian\x12\x1d\n\npoint_step\x18\x06 \x01(\rR\tpointStep\x12\x19\n\brow_step\x18\a \x01(\rR\aro" +
 	"wStep\x12\x12\n\x04data\x18\b \x01(\fR\x04data\x12\x19\n\bis_dense\x18\t \x01(\bR\aisDense\x12$\n\x06points\x18\n" +
-	" \x03(\v2\f.bench.PointR\x06points:\x11\x8a\xb5\x18\r\n\vbench/CloudB*Z(github.com/phas" +
-	"er-go/phaser/bench/gen/pbb\x06proto3"
+	" \x03(\v2\f.bench.PointR\x06points:\x11\x8a\xb5\x18\r\n\vbench/Cloud\"\xe9\x01\n\x05Image\x12%\n\x06heade" +
+	"r\x18\x01 \x01(\v2\r.bench.HeaderR\x06header\x12\x16\n\x06height\x18\x02 \x01(\rR\x06height\x12\x14\n\x05width\x18" +
+	"\x03 \x01(\rR\x05width\x12\x1a\n\bencoding\x18\x04 \x01(\tR\bencoding\x12.\n\fis_bigendian\x18\x05 \x01(\rB\v" +
+	"\x92\xb5\x18\a\n\x05uint8R\visBigendian\x12\x12\n\x04step\x18\x06 \x01(\rR\x04step\x12\x12\n\x04data\x18\a \x01(\fR\x04data" +
+	":\x17\x8a\xb5\x18\x13\n\x11sensor_msgs/ImageB*Z(github.com/phaser-go/phaser/bench/g" +
+	"en/pbb\x06proto3"
 
 // The types of the messages of other packages that fields refer to.
 var (
@@ -2523,5 +2527,328 @@ func (l CloudList) Clear() { l.l.Clear() }
 func (l CloudList) All() iter.Seq2[int, Cloud] {
 	return func(yield func(int, Cloud) bool) {
 		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Cloud{m}) })
+	}
+}
+
+var phaserType_Image = file_bench_proto.TypeFor("bench.Image", phaserimpl.ROSFrontend)
+
+// Image is a handle on a bench.Image message in a Phaser payload. It
+// holds the payload and the message's offset, never the field values: getters
+// read the payload and setters write it. The zero Image reads as the default
+// message and ignores writes.
+type Image struct{ m phaserimpl.Msg }
+
+// NewImage creates a Image in a new owned buffer that grows as needed.
+// opts choose the payload format and allocator tuning (default: Phaser 3
+// format, performance tuning, 8 KiB).
+func NewImage(opts ...runtime.Options) Image {
+	return Image{phaserimpl.New(phaserType_Image, opts)}
+}
+
+// NewImageIn creates a Image in caller memory, such as a shared-memory
+// segment, which is never grown: when it is full, writes fail and Failed
+// reports it. It returns an error if mem cannot hold the message.
+func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
+	m, err := phaserimpl.NewIn(phaserType_Image, mem, opts)
+	return Image{m}, err
+}
+
+// ReadImage returns a read-only Image over received payload bytes. Every
+// read is bounded by len(data); fields that lie outside it read as absent.
+// Writes through the handle are ignored and reported by Err.
+func ReadImage(data []byte) (Image, error) {
+	m, err := phaserimpl.Read(phaserType_Image, data)
+	return Image{m}, err
+}
+
+// ReadImageInto is ReadImage reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadImageInto(p *runtime.Payload, data []byte) (Image, error) {
+	m, err := phaserimpl.ReadInto(p, phaserType_Image, data)
+	return Image{m}, err
+}
+
+// OpenImage continues writing a payload that holds a Image (made here or by
+// C++ Phaser) in mem, the whole buffer.
+func OpenImage(mem []byte) (Image, error) {
+	m, err := phaserimpl.Open(phaserType_Image, mem)
+	return Image{m}, err
+}
+
+// ImageOf returns the Image that m, the untyped handle of a bench.Image,
+// refers to.
+func ImageOf(m runtime.Msg) Image { return Image{phaserimpl.Static(m, phaserType_Image)} }
+
+// PhaserType returns the runtime type of Image.
+func (Image) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Image) }
+
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Image) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Image) }
+
+// IsPresent reports whether x refers to a message in a payload.
+func (x Image) IsPresent() bool { return x.m.IsPresent() }
+
+// Bytes returns the payload that holds x, ready to send.
+func (x Image) Bytes() []byte { return x.m.PayloadBytes() }
+
+// Failed reports whether a write did not fit in a fixed buffer.
+func (x Image) Failed() bool { return x.m.Failed() }
+
+// Err returns the first error a write reported, or nil.
+func (x Image) Err() error { return x.m.Err() }
+
+// Clear clears every field.
+func (x Image) Clear() { x.m.Clear(phaserType_Image) }
+
+// ToProto copies x into a dynamic protobuf message, for printing and
+// comparison.
+func (x Image) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Image) }
+
+// ImageFromAny returns the Image held by an Any and whether it holds one.
+func ImageFromAny(a runtime.Any) (Image, bool) {
+	m, ok := phaserimpl.FromAny(a, phaserType_Image)
+	return Image{m}, ok
+}
+
+// MutableAnyImage makes an Any hold a new, empty Image and returns it.
+func MutableAnyImage(a runtime.Any) Image { return Image{phaserimpl.MutableAny(a, phaserType_Image)} }
+
+// MarshalProto returns the protobuf encoding of x (canonical: what
+// protobuf-go's deterministic Marshal gives).
+func (x Image) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+
+// AppendProto appends the protobuf encoding of x to dst; it allocates
+// nothing when dst has room.
+func (x Image) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Image) ProtoSize() int {
+	n, _ := proto.Size(x.Msg())
+	return n
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload.
+func (x Image) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Image) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Image) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Image) ROSSize() int {
+	n, _ := ros.Size(x.Msg())
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Image) CopyFrom(src Image) bool { return x.m.CopyFrom(phaserType_Image, src.m) }
+
+// Header returns (a default message if absent) field header (1).
+func (x Image) Header() Header {
+	return Header{x.m.Message(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_Header)}
+}
+
+// MutableHeader returns field header (1), marking it present if absent.
+// In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
+func (x Image) MutableHeader() Header {
+	return Header{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_Header)}
+}
+
+// HasHeader reports the presence of field header (1).
+func (x Image) HasHeader() bool {
+	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID})
+}
+
+// ClearHeader clears, freeing what it holds, field header (1).
+func (x Image) ClearHeader() {
+	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_Header)
+}
+
+// Height returns field height (2).
+func (x Image) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
+
+// SetHeight sets field height (2).
+func (x Image) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 8}, v) }
+
+// HasHeight reports the presence of field height (2).
+func (x Image) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
+
+// ClearHeight clears field height (2).
+func (x Image) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+
+// Width returns field width (3).
+func (x Image) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// SetWidth sets field width (3).
+func (x Image) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, v) }
+
+// HasWidth reports the presence of field width (3).
+func (x Image) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// ClearWidth clears field width (3).
+func (x Image) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// Encoding returns a copy of field encoding (4).
+func (x Image) Encoding() string {
+	return string(x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16}))
+}
+
+// EncodingBytes returns without copying field encoding (4).
+// The slice aliases the payload: it is valid until the field is written
+// or an owned buffer grows, and must not be modified.
+func (x Image) EncodingBytes() []byte {
+	return x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16})
+}
+
+// SetEncoding sets field encoding (4).
+func (x Image) SetEncoding(v string) { x.m.SetString(phaserimpl.Field{Number: 4, Offset: 16}, v) }
+
+// SetEncodingBytes sets from bytes (which may alias the payload) field encoding (4).
+func (x Image) SetEncodingBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v) }
+
+// AllocateEncoding makes n bytes long and returns them to fill in place: field encoding (4).
+func (x Image) AllocateEncoding(n int) []byte {
+	return x.m.AllocateString(phaserimpl.Field{Number: 4, Offset: 16}, n)
+}
+
+// HasEncoding reports the presence of field encoding (4).
+func (x Image) HasEncoding() bool { return x.m.HasString(phaserimpl.Field{Number: 4, Offset: 16}) }
+
+// ClearEncoding clears field encoding (4).
+func (x Image) ClearEncoding() { x.m.ClearString(phaserimpl.Field{Number: 4, Offset: 16}) }
+
+// IsBigendian returns field is_bigendian (5).
+func (x Image) IsBigendian() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
+
+// SetIsBigendian sets field is_bigendian (5).
+func (x Image) SetIsBigendian(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}, v) }
+
+// HasIsBigendian reports the presence of field is_bigendian (5).
+func (x Image) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
+
+// ClearIsBigendian clears field is_bigendian (5).
+func (x Image) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
+
+// Step returns field step (6).
+func (x Image) Step() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+
+// SetStep sets field step (6).
+func (x Image) SetStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}, v) }
+
+// HasStep reports the presence of field step (6).
+func (x Image) HasStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+
+// ClearStep clears field step (6).
+func (x Image) ClearStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+
+// Data returns a copy of field data (7).
+func (x Image) Data() []byte {
+	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28})...)
+}
+
+// DataBytes returns without copying field data (7).
+// The slice aliases the payload: it is valid until the field is written
+// or an owned buffer grows, and must not be modified.
+func (x Image) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28}) }
+
+// SetData sets (v may alias the payload) field data (7).
+func (x Image) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v) }
+
+// AllocateData makes n bytes long and returns them to fill in place: field data (7).
+func (x Image) AllocateData(n int) []byte {
+	return x.m.AllocateString(phaserimpl.Field{Number: 7, Offset: 28}, n)
+}
+
+// HasData reports the presence of field data (7).
+func (x Image) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 7, Offset: 28}) }
+
+// ClearData clears field data (7).
+func (x Image) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 7, Offset: 28}) }
+
+// ImageView reads the singular scalar fields of a Image in place with
+// loads the compiler inlines, for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type ImageView struct{ v phaserimpl.View }
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Image) View() ImageView { return ImageView{x.m.ViewOf(phaserType_Image)} }
+
+// Height returns field height (2).
+func (v ImageView) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
+
+// HasHeight reports the presence of field height (2).
+func (v ImageView) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
+
+// Width returns field width (3).
+func (v ImageView) Width() uint32 { return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// HasWidth reports the presence of field width (3).
+func (v ImageView) HasWidth() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+
+// IsBigendian returns field is_bigendian (5).
+func (v ImageView) IsBigendian() uint32 {
+	return v.v.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2})
+}
+
+// HasIsBigendian reports the presence of field is_bigendian (5).
+func (v ImageView) HasIsBigendian() bool {
+	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 2})
+}
+
+// Step returns field step (6).
+func (v ImageView) Step() uint32 { return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+
+// HasStep reports the presence of field step (6).
+func (v ImageView) HasStep() bool { return v.v.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+
+// ImageList is a handle on a repeated field of Image messages.
+type ImageList struct{ l phaserimpl.MessageList }
+
+// ImageListOf wraps a list handle, for the generated code of other packages.
+func ImageListOf(l phaserimpl.MessageList) ImageList { return ImageList{l} }
+
+// Len returns the number of elements.
+func (l ImageList) Len() int { return l.l.Len() }
+
+// At returns element i (a default message if out of range).
+func (l ImageList) At(i int) Image { return Image{l.l.At(i)} }
+
+// Mutable returns element i, growing the list and creating it as needed.
+func (l ImageList) Mutable(i int) Image { return Image{l.l.Mutable(i)} }
+
+// Append adds a new, empty element and returns it.
+func (l ImageList) Append() Image { return Image{l.l.Append()} }
+
+// Allocate replaces the list with n new elements made in one allocation.
+func (l ImageList) Allocate(n int) { l.l.Allocate(n) }
+
+// Reserve makes room for n elements.
+func (l ImageList) Reserve(n int) { l.l.Reserve(n) }
+
+// Resize sets the length to n; new elements are absent until Mutable.
+func (l ImageList) Resize(n int) { l.l.Resize(n) }
+
+// Clear empties the list, clearing and freeing every element.
+func (l ImageList) Clear() { l.l.Clear() }
+
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once.
+func (l ImageList) All() iter.Seq2[int, Image] {
+	return func(yield func(int, Image) bool) {
+		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Image{m}) })
 	}
 }
