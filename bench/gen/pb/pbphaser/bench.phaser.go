@@ -2641,6 +2641,28 @@ func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 // another payload. It reports false if x's buffer filled up.
 func (x Image) CopyFrom(src Image) bool { return x.m.CopyFrom(phaserType_Image, src.m) }
 
+// phaserProto_Image is the protobuf reflection type of Image.
+var phaserProto_Image = phaserimpl.RegisterHandleType(phaserType_Image, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Image{m} })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Image) ProtoReflect() protoreflect.Message { return phaserProto_Image.Message(x.m) }
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Image) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Image) Equal(y Image) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Image if x is absent).
+func (x Image) Clone() Image { return Image{phaserimpl.Clone(x.m, phaserType_Image)} }
+
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() Header {
 	return Header{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
