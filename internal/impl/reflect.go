@@ -23,19 +23,26 @@ import (
 // recorded in the payload (Failed, Err), and reported by CheckInitialized,
 // which protojson, prototext and proto call after decoding.
 type message struct {
-	m    Msg
-	mt   *MessageType
-	info *reflectInfo
-	// An Any's value set before a type URL that names a known type: kept
-	// here until the URL comes (proto.Merge from a dynamicpb message sets
-	// the fields in map order), and recorded in the payload as not stored
-	// (pendingErr) until then.
+	m     Msg
+	mt    *MessageType
+	info  *reflectInfo
+	extra *viewExtra // rarely needed state
+}
+
+// viewExtra is the state few views need.
+type viewExtra struct {
+	// err: the payload failed the walk of MessageType.Message; the view
+	// reads as empty.
+	err error
+	// pending is an Any's value set before a type URL that names a known
+	// type: kept until the URL comes (proto.Merge from a dynamicpb message
+	// sets the fields in map order), and recorded in the payload as not
+	// stored (pendingErr) until then.
 	pending    []byte
 	pendingErr error
 }
 
 var _ protoreflect.Message = (*message)(nil)
-
 
 // Descriptor returns the message descriptor.
 func (x *message) Descriptor() protoreflect.MessageDescriptor { return x.info.md }
@@ -137,7 +144,7 @@ func (x *message) get(rf *rfield) protoreflect.Value {
 	case f.Repeated:
 		return protoreflect.ValueOfList(&listView{m: m, rf: rf, mt: x.mt})
 	case f.Kind == Message:
-		return protoreflect.ValueOfMessage(x.mt.field(rf).Message(m.MessageField(f)))
+		return protoreflect.ValueOfMessage(x.mt.field(rf).view(m.MessageField(f)))
 	}
 	return getScalar(m, rf)
 }
@@ -354,7 +361,7 @@ func (x *message) Mutable(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	case rf.Repeated:
 		return protoreflect.ValueOfList(&listView{m: x.m, rf: rf, mt: x.mt})
 	}
-	return protoreflect.ValueOfMessage(x.mt.field(rf).Message(x.m.MutableField(rf.FieldInfo)))
+	return protoreflect.ValueOfMessage(x.mt.field(rf).view(x.m.MutableField(rf.FieldInfo)))
 }
 
 // NewField returns a new value assignable to field fd: a new message in a
@@ -448,7 +455,7 @@ func copyInto(dst Msg, mt *MessageType, src protoreflect.Message) {
 		return
 	}
 	dst.Clear(t)
-	mergeFrom(mt.Message(dst), src)
+	mergeFrom(mt.view(dst), src)
 }
 
 // mergeFrom merges src, a message of another implementation, into dst, as

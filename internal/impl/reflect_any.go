@@ -15,6 +15,25 @@ import (
 // print an Any as its type and the fields of its value, and proto.Equal,
 // which compares the encodings, see what they see of a protobuf-go Any.
 
+// dropPending forgets x's pending value and the error it recorded.
+func (x *message) dropPending() {
+	if x.extra == nil || x.extra.pending == nil {
+		return
+	}
+	if x.m.p.err == x.extra.pendingErr {
+		x.m.p.err = nil
+	}
+	x.extra.pending, x.extra.pendingErr = nil, nil
+}
+
+// pendingValue returns the Any value waiting for its type URL, or nil.
+func (x *message) pendingValue() []byte {
+	if x.extra == nil {
+		return nil
+	}
+	return x.extra.pending
+}
+
 // anyContent returns the embedded message of the Any x and its type;
 // present reports whether the Any holds a value at all, whose type t is nil
 // if the runtime does not know it.
@@ -56,7 +75,7 @@ func (x *message) hasAny(rf *rfield) bool {
 	if rf.Number == anyTypeURL.Number {
 		return len(x.m.StringBytes(anyTypeURL)) > 0
 	}
-	if x.pending != nil {
+	if x.pendingValue() != nil {
 		return true
 	}
 	inner, t, present := x.anyContent()
@@ -74,8 +93,8 @@ func (x *message) getAny(rf *rfield) protoreflect.Value {
 	if rf.Number == anyTypeURL.Number {
 		return protoreflect.ValueOfString(x.m.AnyTypeURL())
 	}
-	if x.pending != nil {
-		return protoreflect.ValueOfBytes(x.pending)
+	if b := x.pendingValue(); b != nil {
+		return protoreflect.ValueOfBytes(b)
 	}
 	return protoreflect.ValueOfBytes(x.anyBytes())
 }
@@ -96,12 +115,9 @@ func (x *message) setAny(rf *rfield, v protoreflect.Value) {
 		return
 	}
 	url := v.String()
-	if b := x.pending; b != nil {
+	if b := x.pendingValue(); b != nil {
 		// The value came first.
-		x.pending = nil
-		if x.m.p.err == x.pendingErr {
-			x.m.p.err = nil
-		}
+		x.dropPending()
 		x.setAnyURL(url)
 		x.storeAnyValue(b)
 		return
@@ -148,14 +164,17 @@ func (x *message) storeAnyValue(b []byte) {
 	t := FindType(protoreflect.FullName(typeNameOf(url)))
 	if t == nil || wire == nil {
 		// Kept until a type URL the runtime knows comes (setAny).
-		x.pending = append([]byte(nil), b...)
+		if x.extra == nil {
+			x.extra = new(viewExtra)
+		}
+		x.extra.pending = append([]byte(nil), b...)
 		what := fmt.Sprintf("google.protobuf.Any value of type %q, which is not registered", url)
 		if url == "" {
 			what = "google.protobuf.Any value without a type URL"
 		}
 		if x.m.p.err == nil {
 			x.m.p.notStored(what)
-			x.pendingErr = x.m.p.err
+			x.extra.pendingErr = x.m.p.err
 		}
 		return
 	}
@@ -175,12 +194,7 @@ func (x *message) storeAnyValue(b []byte) {
 }
 
 func (x *message) clearAnyValue() {
-	if x.pending != nil {
-		x.pending = nil
-		if x.m.p.err == x.pendingErr {
-			x.m.p.err = nil
-		}
-	}
+	x.dropPending()
 	inner, t, present := x.anyContent()
 	if !present {
 		return

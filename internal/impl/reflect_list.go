@@ -39,7 +39,7 @@ func (l *listView) elem(i int) protoreflect.Value {
 	case Bytes:
 		return protoreflect.ValueOfBytes(m.ElemString(f.Field, i))
 	case Message:
-		return protoreflect.ValueOfMessage(l.mt.field(l.rf).Message(m.ElemMessage(f.Field, i, f.Type)))
+		return protoreflect.ValueOfMessage(l.mt.field(l.rf).view(m.ElemMessage(f.Field, i, f.Type)))
 	}
 	return elemScalar(m, f, i)
 }
@@ -118,7 +118,7 @@ func (l *listView) AppendMutable() protoreflect.Value {
 		panic(fmt.Errorf("phaser: %v: AppendMutable of a list of %v", l.rf.fd.FullName(), l.rf.fd.Kind()))
 	}
 	l.writable()
-	return protoreflect.ValueOfMessage(l.mt.field(l.rf).Message(l.m.AddMessage(f.Field, f.Type)))
+	return protoreflect.ValueOfMessage(l.mt.field(l.rf).view(l.m.AddMessage(f.Field, f.Type)))
 }
 
 // Truncate removes the elements from n on; it panics if n is out of range.

@@ -69,7 +69,7 @@ func (mv *mapView) keyOf(e Msg) protoreflect.MapKey {
 func (mv *mapView) valueOf(e Msg) protoreflect.Value {
 	vf := mv.rf.val
 	if vf.Kind == Message {
-		return protoreflect.ValueOfMessage(mv.mt.field(vf).Message(e.MessageField(vf.FieldInfo)))
+		return protoreflect.ValueOfMessage(mv.mt.field(vf).view(e.MessageField(vf.FieldInfo)))
 	}
 	return getScalar(e, vf)
 }
@@ -215,7 +215,7 @@ func (mv *mapView) Mutable(k protoreflect.MapKey) protoreflect.Value {
 	mv.writable()
 	checkScalar(mv.rf.key.fd, k.Value())
 	e := mv.entryFor(k)
-	return protoreflect.ValueOfMessage(mv.mt.field(vf).Message(e.MutableField(vf.FieldInfo)))
+	return protoreflect.ValueOfMessage(mv.mt.field(vf).view(e.MutableField(vf.FieldInfo)))
 }
 
 // NewValue returns a new value for the map: a new message in a payload of

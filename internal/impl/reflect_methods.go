@@ -40,6 +40,7 @@ func RegisterWireCodec(c WireCodec) {
 		Unmarshal:        unmarshalMethod,
 		Merge:            mergeMethod,
 		CheckInitialized: checkInitializedMethod,
+		Equal:            equalMethod,
 	}
 }
 
@@ -111,6 +112,9 @@ func (x *message) populatedAny() bool {
 func checkInitializedMethod(in protoiface.CheckInitializedInput) (protoiface.CheckInitializedOutput, error) {
 	x := in.Message.(*message)
 	var out protoiface.CheckInitializedOutput
+	if x.extra != nil && x.extra.err != nil {
+		return out, x.extra.err
+	}
 	if !x.m.IsPresent() {
 		return out, nil
 	}
@@ -137,7 +141,7 @@ func (x *message) check(depth int) error {
 			return err
 		}
 		if inner, t, _ := x.anyContent(); t != nil {
-			return DynamicType(t).Message(inner).(*message).check(depth + 1)
+			return DynamicType(t).view(inner).check(depth + 1)
 		}
 		return nil
 	}

@@ -271,17 +271,37 @@ func (mt *MessageType) Descriptor() protoreflect.MessageDescriptor { return mt.r
 func (mt *MessageType) New() protoreflect.Message { return mt.newIn(nil) }
 
 // Zero returns an invalid (empty, read-only) message.
-func (mt *MessageType) Zero() protoreflect.Message { return mt.Message(Msg{}) }
+func (mt *MessageType) Zero() protoreflect.Message { return mt.view(Msg{}) }
 
-// Message returns the view of m, a message of the type.
+// Message returns the view of m, a message of the type. The messages of
+// a payload this process did not lay out (received bytes, a payload
+// continued with Open) are walked first, once per view, as the walks of
+// ToProto and CopyFrom are bounded: a payload whose offsets are shared or
+// cyclic, or that nests deeper than 100 messages, gives a view that reads
+// as an absent message and whose CheckInitialized (which protojson and prototext call)
+// says why, so that no traversal of a hostile payload explodes or recurses
+// without end. Hold the view rather than call ProtoReflect for each read
+// of such a payload.
 func (mt *MessageType) Message(m Msg) protoreflect.Message {
+	v := mt.view(m)
+	if m.off != 0 && m.p.root == nil {
+		if err := m.bounded(mt.t, newWalk(m)); err != nil {
+			v.m, v.extra = Msg{p: m.p}, &viewExtra{err: err}
+		}
+	}
+	return v
+}
+
+// view returns the view of m, a message of the type, reached from another
+// view (or made here): not walked again.
+func (mt *MessageType) view(m Msg) *message {
 	return &message{m: m, mt: mt, info: mt.reflectInfo()}
 }
 
 // newIn returns a new message of the type in a new owned payload of the
 // format of p (Phaser 3 if p is nil).
 func (mt *MessageType) newIn(p *Payload) protoreflect.Message {
-	return mt.Message(New(mt.t, reflectOptions(p)))
+	return mt.view(New(mt.t, reflectOptions(p)))
 }
 
 // Handle returns m as the type's handle: the generated handle, or a

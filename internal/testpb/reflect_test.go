@@ -243,7 +243,7 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 	rebuilt["proto.Merge"] = merged
 	rebuilt["proto.Clone"] = gproto.Clone(ro)
 	for how, m := range rebuilt {
-		if !gproto.Equal(m, want) {
+		if !gproto.Equal(m, want) || !gproto.Equal(m, ro) || !gproto.Equal(h, m) {
 			t.Fatalf("%s: %s: %s", name, how, cmp.Diff(want, m, cmpOptions...))
 		}
 		if err := msgOf(m).Err(); err != nil {
