@@ -48,6 +48,7 @@ const (
 	FormatPhaser          // a Phaser payload (format v2 or v3)
 )
 
+// String returns the format's name.
 func (f Format) String() string {
 	switch f {
 	case FormatProtobuf:

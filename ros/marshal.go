@@ -285,10 +285,11 @@ var anyValue = impl.Field{Number: 2, Offset: 8}
 
 func hasAnyValue(m impl.Msg) bool { return m.HasString(anyValue) }
 
-// Timestamp and Duration: seconds (1) and nanos (2) in both.
+// Timestamp and Duration: seconds (1) and nanos (2) in both, presence ids
+// 0 and 1 (bits 0 and 1 of byte 4).
 var (
-	tsSeconds = impl.Field{Number: 1, Offset: 8}
-	tsNanos   = impl.Field{Number: 2, Offset: 16, ID: 1}
+	tsSeconds = impl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 1 << 0}
+	tsNanos   = impl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 1 << 1}
 )
 
 func writeTime(w *Writer, m impl.Msg, rt Type) {

@@ -67,6 +67,18 @@
 // URLs to phaser-go's types for protojson and prototext where that output
 // is not linked.
 //
+// # Concurrency
+//
+// A payload is written by one goroutine at a time; writes are not
+// synchronized. Reading is safe from any number of goroutines at once,
+// through any handles on the payload, for received payloads (Read,
+// ReadInto) and for payloads written here while nothing writes them: the
+// field tables a reader verifies are remembered on the Payload with atomic
+// operations. A setter called on a read-only message records ErrReadOnly,
+// which is a write. ReadInto and Release rebind their Payload, whose
+// earlier handles then become invalid (using one may panic), so a Payload
+// reused with ReadInto belongs to one goroutine.
+//
 // # Formats
 //
 // New payloads use the Phaser 3 format unless [Options] asks for Phaser 2

@@ -18,35 +18,30 @@ type Scalar = impl.Scalar
 // are ignored and reported by the message's Err.
 type List[T Scalar] impl.Repeated
 
-func (l List[T]) r() impl.Repeated { return impl.Repeated(l) }
-
-// size is the stored size of an element.
-func (l List[T]) size() uintptr { return impl.SizeOf[T]() }
-
 // Len returns the number of elements.
-func (l List[T]) Len() int { return l.r().Len(l.size()) }
+func (l List[T]) Len() int { return impl.Repeated(l).Len(impl.SizeOf[T]()) }
 
 // At returns element i (the zero value if out of range).
-func (l List[T]) At(i int) T { return impl.FromBits[T](l.r().ElemBits(i, l.size())) }
+func (l List[T]) At(i int) T { return impl.FromBits[T](impl.Repeated(l).ElemBits(i, impl.SizeOf[T]())) }
 
 // Set stores v as element i (ignored if out of range).
-func (l List[T]) Set(i int, v T) { l.r().SetElemBits(i, l.size(), impl.ToBits(v)) }
+func (l List[T]) Set(i int, v T) { impl.Repeated(l).SetElemBits(i, impl.SizeOf[T](), impl.ToBits(v)) }
 
 // Append adds v at the end.
-func (l List[T]) Append(v T) { l.r().PushBits(l.size(), impl.ToBits(v)) }
+func (l List[T]) Append(v T) { impl.Repeated(l).PushBits(impl.SizeOf[T](), impl.ToBits(v)) }
 
 // Reserve makes room for n elements.
-func (l List[T]) Reserve(n int) { l.r().Reserve(n, l.size()) }
+func (l List[T]) Reserve(n int) { impl.Repeated(l).Reserve(n, impl.SizeOf[T]()) }
 
 // Resize sets the length to n; new elements are zero.
-func (l List[T]) Resize(n int) { l.r().Resize(n, l.size()) }
+func (l List[T]) Resize(n int) { impl.Repeated(l).Resize(n, impl.SizeOf[T]()) }
 
 // Clear empties the list and frees its storage.
-func (l List[T]) Clear() { l.r().Clear() }
+func (l List[T]) Clear() { impl.Repeated(l).Clear() }
 
 // AppendTo appends the elements to dst and returns the extended slice,
 // resolving and bounds-checking the field once (At does it per element).
-func (l List[T]) AppendTo(dst []T) []T { return impl.AppendElems(dst, l.r()) }
+func (l List[T]) AppendTo(dst []T) []T { return impl.AppendElems(dst, impl.Repeated(l)) }
 
 // All iterates over the elements.
 func (l List[T]) All() iter.Seq2[int, T] {
@@ -62,7 +57,7 @@ func (l List[T]) All() iter.Seq2[int, T] {
 // Insert inserts vs at index i (0 <= i <= Len). It reports false if i is
 // out of range or the buffer is full; the list is then unchanged.
 func (l List[T]) Insert(i int, vs ...T) bool {
-	b := l.r().Insert(i, len(vs), l.size())
+	b := impl.Repeated(l).Insert(i, len(vs), impl.SizeOf[T]())
 	if b == nil {
 		return len(vs) == 0
 	}
@@ -71,21 +66,21 @@ func (l List[T]) Insert(i int, vs ...T) bool {
 }
 
 // Erase removes elements [i, j).
-func (l List[T]) Erase(i, j int) bool { return l.r().Erase(i, j, l.size()) }
+func (l List[T]) Erase(i, j int) bool { return impl.Repeated(l).Erase(i, j, impl.SizeOf[T]()) }
 
 // Swap exchanges the contents of l and o in O(1); both must live in the
 // same payload.
-func (l List[T]) Swap(o List[T]) bool { return l.r().Swap(o.r()) }
+func (l List[T]) Swap(o List[T]) bool { return impl.Repeated(l).Swap(impl.Repeated(o)) }
 
 // AppendN adds n elements with at most one allocation, element i set to
 // fill(i). It reports false if the buffer is full.
 func (l List[T]) AppendN(n int, fill func(i int) T) bool {
-	b, ok := l.r().Grow(n, l.size())
+	b, ok := impl.Repeated(l).Grow(n, impl.SizeOf[T]())
 	if !ok {
 		return false
 	}
 	for k := range n {
-		impl.StoreElem(b[uintptr(k)*l.size():], fill(k))
+		impl.StoreElem(b[uintptr(k)*impl.SizeOf[T]():], fill(k))
 	}
 	return true
 }

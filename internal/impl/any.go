@@ -111,7 +111,7 @@ func (a Msg) MutableAny(t *Type) Msg {
 	if !a.p.installMetadata(d, t) {
 		return Msg{p: a.p}
 	}
-	return Msg{p: a.p, off: d, fast: t.native(a.p.version)}
+	return Msg{p: a.p, off: d, acc: a.p.accessFor(t)}
 }
 
 var anyDescriptor = (&anypb.Any{}).ProtoReflect().Descriptor()

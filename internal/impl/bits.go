@@ -15,14 +15,11 @@ type Scalar interface {
 // those bytes as the element's Go type, which is why one generic list
 // serves every scalar type without a conversion per type.
 
-// sizeOf returns the stored size of a T: 1, 4 or 8.
-func sizeOf[T Scalar]() uintptr {
+// SizeOf returns the stored size of a T: 1, 4 or 8.
+func SizeOf[T Scalar]() uintptr {
 	var v T
 	return unsafe.Sizeof(v)
 }
-
-// SizeOf returns the stored size of a T: 1, 4 or 8.
-func SizeOf[T Scalar]() uintptr { return sizeOf[T]() }
 
 // FromBits returns the element whose stored bits (Repeated's form) are b.
 func FromBits[T Scalar](b uint64) T { return *(*T)(unsafe.Pointer(&b)) }
@@ -36,7 +33,7 @@ func ToBits[T Scalar](v T) uint64 {
 
 // loadElems converts the stored bytes b of len(dst) elements into dst.
 func loadElems[T Scalar](dst []T, b []byte) {
-	size := sizeOf[T]()
+	size := SizeOf[T]()
 	if size == 1 { // bool: a stored byte other than 0 or 1 reads as true
 		for i := range dst {
 			dst[i] = FromBits[T](placeBits(uint64(min(b[i], 1)), 1))

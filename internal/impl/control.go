@@ -85,6 +85,15 @@ func (p *Payload) findTable(cb uint32, t *Type) uint32 {
 // message at off, copying the table into the buffer and registering it the
 // first time t is used (InstallMetadata, spec 3.4 step 4).
 func (p *Payload) installMetadata(off uint32, t *Type) bool {
+	if t.trust&p.trust == 0 {
+		p.trust = 0 // a table of another frontend's Type: see tables.go
+	}
+	if table, ok := p.installed(t); ok {
+		// The table this payload registered for t: registered tables are
+		// never freed before the payload is reset, which forgets them.
+		le.PutUint32(p.mem[off:], table)
+		return true
+	}
 	want := t.tableFor(p.version)
 	cb := p.control()
 	registered := false
@@ -93,6 +102,7 @@ func (p *Payload) installMetadata(off uint32, t *Type) bool {
 			if uint64(table)+uint64(len(want)) <= uint64(len(p.mem)) &&
 				string(p.mem[table:table+uint32(len(want))]) == string(want) {
 				le.PutUint32(p.mem[off:], table)
+				p.remember(t, table, registeredFlags(t, p.version))
 				return true
 			}
 			// The payload registered another table under t's name (another
@@ -111,7 +121,10 @@ func (p *Payload) installMetadata(off uint32, t *Type) bool {
 	copy(p.mem[table:], want)
 	le.PutUint32(p.mem[off:], table)
 	if cb != 0 && !registered {
-		return p.addMetadata(cb, t, table)
+		if !p.addMetadata(cb, t, table) {
+			return false
+		}
+		p.remember(t, table, registeredFlags(t, p.version))
 	}
 	return true
 }

@@ -374,10 +374,22 @@ func (w *fuzzWalker) any(m impl.Msg, depth int) {
 
 func (w *fuzzWalker) field(m impl.Msg, typ *impl.Type, f *impl.FieldInfo, depth int) {
 	// Every width at every field: hostile tables can make any read land
-	// at the end of the payload.
-	_, _, _ = m.Get8(f.Field), m.Get32(f.Field), m.Get64(f.Field)
+	// at the end of the payload. (A compiled handle reads its compiled
+	// offsets, each value as wide as its field, as generated code does.)
+	switch size := f.Size; {
+	case !m.Compiled():
+		_, _, _ = m.Get8(f.Field), m.Get32(f.Field), m.Get64(f.Field)
+		_ = m.Has(f.Field)
+	case f.Union != nil:
+		_ = m.Get32(f.Field) // the discriminator
+	case size >= 8:
+		_ = m.Get64(f.Field)
+	case size >= 4:
+		_ = m.Get32(f.Field)
+	default:
+		_ = m.Get8(f.Field)
+	}
 	_, _, _ = m.Raw8(f.Field), m.Raw32(f.Field), m.Raw64(f.Field)
-	_ = m.Has(f.Field)
 	if s := m.StringBytes(f.Field); !w.inData(s) {
 		w.fail("%s.%s: StringBytes outside the payload", typ.Name(), f.Name)
 	}
@@ -392,8 +404,11 @@ func (w *fuzzWalker) field(m impl.Msg, typ *impl.Type, f *impl.FieldInfo, depth 
 		_ = v
 	}
 	sizes := []int{4}
-	if f.Repeated {
+	switch {
+	case f.Repeated:
 		sizes = []int{1, 4, 8}
+	case m.Compiled():
+		sizes = nil // the vector accessors of a compiled handle take its repeated fields
 	}
 	for _, size := range sizes {
 		n := m.Len(f.Field, size)
@@ -838,7 +853,10 @@ func TestFuzzReadChild(t *testing.T) {
 // tryWrites calls every write accessor on the read-only message m (and on
 // an absent nested handle); the payload must stay unchanged.
 func tryWrites(t *testing.T, m impl.Msg, typ *impl.Type) {
-	absent := m.Message(impl.Field{Number: 0x1FFFFFFF, Offset: 1 << 30}, typ)
+	// An absent handle in m's payload: element -1 of any list. (Accessors
+	// take the fields of the handle's own type: a compiled handle reads a
+	// Field of another type at its offset, unchecked.)
+	absent := impl.NewMessageList(m, impl.Field{}, typ).At(-1)
 	for _, h := range []impl.Msg{m, absent} {
 		for _, f := range typ.Fields() {
 			tryFieldWrites(h, f)

@@ -3,6 +3,7 @@ package impl
 import (
 	"iter"
 	"slices"
+	"unsafe"
 )
 
 // Handles on repeated fields. Each holds the message handle and the field;
@@ -30,7 +31,7 @@ func (r Repeated) Len(size uintptr) int { return r.m.Len(r.f, int(size)) }
 // ElemBits returns the stored bits of element i of size bytes (0 if out of
 // range) in the form FromBits reads: a bool element is 0 or 1.
 func (r Repeated) ElemBits(i int, size uintptr) uint64 {
-	o := r.m.Elem(r.f, i, int(size))
+	o := r.elem(i, size)
 	if o == 0 {
 		return 0
 	}
@@ -50,9 +51,32 @@ func (r Repeated) ElemBits(i int, size uintptr) uint64 {
 // SetElemBits stores element i of size bytes (ignored if out of range);
 // bits are as ToBits gives them.
 func (r Repeated) SetElemBits(i int, size uintptr, bits uint64) {
-	if o := r.m.welem(r.f, i, int(size)); o != 0 {
+	var o uint32
+	if r.m.acc == compiledWrite {
+		o = r.elem(i, size)
+	} else {
+		o = r.m.welem(r.f, i, int(size))
+	}
+	if o != 0 {
 		putBits(r.m.p.mem[o:], size, bits)
 	}
+}
+
+// elem returns the offset of element i of size bytes, or 0: the
+// VectorHeader of a compiled handle read at its compiled offset, that of
+// any other handle through Msg.Elem.
+func (r Repeated) elem(i int, size uintptr) uint32 {
+	m := r.m
+	if m.acc == throughTable {
+		return m.Elem(r.f, i, int(size))
+	}
+	mem := m.p.mem
+	h := mem[m.off+r.f.Offset:]
+	num, data := le.Uint32(h), le.Uint32(h[4:])
+	if uint64(i) >= uint64(num) || data == 0 || uint64(data)+uint64(num)*uint64(size) > uint64(len(mem)) {
+		return 0
+	}
+	return data + uint32(i)*uint32(size)
 }
 
 // PushBits appends an element of size bytes; bits are as ToBits gives
@@ -156,7 +180,7 @@ func (r Repeated) Failed() bool { return r.m.Failed() }
 // AppendElems appends the elements of repeated scalar field r to dst and
 // returns the extended slice, resolving and bounds-checking the field once.
 func AppendElems[T Scalar](dst []T, r Repeated) []T {
-	size := sizeOf[T]()
+	size := SizeOf[T]()
 	b := r.Elems(size)
 	n := len(b) / int(size)
 	if n == 0 {
@@ -169,7 +193,11 @@ func AppendElems[T Scalar](dst []T, r Repeated) []T {
 
 // StoreElems stores vs as the stored bytes b of len(vs) elements.
 func StoreElems[T Scalar](b []byte, vs []T) {
-	size := sizeOf[T]()
+	size := SizeOf[T]()
+	if !bigEndian && len(vs) > 0 { // a Go bool is stored as 0 or 1, as the payload holds it
+		copy(b, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vs))), uintptr(len(vs))*size))
+		return
+	}
 	for k, v := range vs {
 		putBits(b[uintptr(k)*size:], size, ToBits(v))
 	}
@@ -214,14 +242,24 @@ func (l MessageList) Clear() { l.m.ClearMessages(l.f, l.t) }
 
 // All iterates over the elements as At returns them, resolving the field
 // once and, in a v3 payload, checking the element table once for the
-// elements that share it (At does both per element). The elements are
-// those of the list when the iteration starts: writing the elements'
-// fields is fine, but after adding, erasing or clearing elements during the
-// iteration, the elements it yields are unspecified (each reads within the
-// payload's bounds, like any handle).
+// elements that share it (At does both per element): see Cursor. The
+// elements are those of the list when the iteration starts: writing the
+// elements' fields is fine, but after adding, erasing or clearing elements
+// during the iteration, the elements it yields are unspecified (each reads
+// within the payload's bounds, like any handle).
 func (l MessageList) All() iter.Seq2[int, Msg] {
-	// Small enough to inline, so that a range over it allocates nothing.
-	return func(yield func(int, Msg) bool) { l.m.eachMessage(l.f, l.t, yield) }
+	// Inlined with its Cursor into a range over it, which then allocates
+	// nothing and makes no call per element (Cursor).
+	return func(yield func(int, Msg) bool) {
+		c := l.m.cursor(l.f, l.t)
+		for {
+			i := c.i
+			e, ok := c.next((*Cursor).step)
+			if !ok || !yield(i, e) {
+				return
+			}
+		}
+	}
 }
 
 // Insert inserts a new, empty element at index i and returns it.
@@ -250,4 +288,4 @@ func (l MessageList) AppendN(n int, fill func(i int, elem Msg)) bool {
 }
 
 // StoreElem stores v as the stored bytes b[0:SizeOf[T]()] of one element.
-func StoreElem[T Scalar](b []byte, v T) { putBits(b, sizeOf[T](), ToBits(v)) }
+func StoreElem[T Scalar](b []byte, v T) { putBits(b, SizeOf[T](), ToBits(v)) }

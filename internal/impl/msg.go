@@ -10,10 +10,39 @@ import (
 // absent nested message, read every field as its default and ignore writes.
 // Generated message types wrap a Msg.
 type Msg struct {
-	p    *Payload
-	off  uint32
-	fast bool // the message's table is the compiled one: use compiled offsets
+	p   *Payload
+	off uint32
+	acc access // how the handle reaches the message's fields
 }
+
+// access is how a handle reaches its message's fields: at the compiled
+// offsets of its Type, or through the payload's own table.
+type access uint8
+
+const (
+	// throughTable resolves each field through the table the message
+	// carries (a payload from another version of the .proto or the other
+	// frontend, a message that does not lie whole in the payload), and is
+	// the access of the zero Msg and of absent messages.
+	throughTable access = iota
+	// compiledRead is a message whose table is its Type's compiled one and
+	// whose compiled fields lie in the payload (off+Type.extent <=
+	// len(mem), checked when the handle is made: the memory of a payload
+	// never shrinks under its handles), in a read-only payload.
+	compiledRead
+	// compiledWrite is compiledRead in a writable payload.
+	compiledWrite
+)
+
+// compiled reports whether m reads its fields at the compiled offsets.
+func (m Msg) compiled() bool { return m.acc != throughTable }
+
+// Compiled reports whether m reads and writes its fields at the compiled
+// offsets of its Type (its table is the compiled one and its compiled
+// fields lie in the payload), rather than through the payload's table.
+// The accessors of a compiled handle take the fields of its own Type, each
+// as wide as the field.
+func (m Msg) Compiled() bool { return m.compiled() }
 
 // Payload returns the payload the message lives in (nil for the zero Msg).
 func (m Msg) Payload() *Payload { return m.p }
@@ -52,13 +81,19 @@ func BoolByte(v bool) uint8 {
 // IsPresent reports whether the handle refers to a message in a payload.
 func (m Msg) IsPresent() bool { return m.off != 0 }
 
-// loc resolves field f: its offset in the payload and its presence id.
+// loc resolves field f: its offset in the payload and its presence id. For
+// a compiled handle the id only tells an inline message (InlineID) from
+// other fields: its scalars' presence bits are f.Byte and f.Mask, which the
+// accessors' compiled paths use.
 func (m Msg) loc(f Field) (off uint32, id uint8, ok bool) {
 	if m.off == 0 {
 		return 0, 0, false
 	}
-	if m.fast {
-		return m.off + f.Offset, f.ID, true
+	if m.compiled() {
+		if f.Inline {
+			id = InlineID
+		}
+		return m.off + f.Offset, id, true
 	}
 	return m.lookup(f.Number)
 }
@@ -84,7 +119,7 @@ func (m Msg) lookup(number uint32) (uint32, uint8, bool) {
 // at returns the offset of an n-byte value at field f, if it lies in the
 // payload.
 func (m Msg) at(f Field, n uint32) (uint32, bool) {
-	if m.fast && m.off != 0 { // loc's common case, without its call
+	if m.compiled() { // loc's common case, without its call
 		if off := uint64(m.off) + uint64(f.Offset); off+uint64(n) <= uint64(len(m.p.mem)) {
 			return uint32(off), true
 		}
@@ -108,40 +143,76 @@ func (m Msg) writable() bool {
 	return m.p.writable()
 }
 
+// The scalar accessors of a compiled handle are a load or store at the
+// field's compiled offset and its presence bit, and inline into generated
+// code and its callers; every other handle takes the general path, out of
+// line. Each accessor is written as a function of the general path it
+// falls back on: the inliner charges a call through a parameter 17 where
+// it charges any other call 57, which keeps the accessor within its
+// budget, and the exported accessor passes its general path as a
+// constant, which inlining turns into a direct call. The compiled offsets
+// need no bounds checks of their own: a compiled handle's fields lie in
+// the payload (see compiledRead), and the compiler's checks stay.
+
+// bytes returns the payload from the compiled handle m's message on.
+func (m Msg) bytes() []byte { return m.p.mem[m.off:] }
+
 // Get8 returns the 1-byte value of scalar field f, or 0 if f is absent.
-func (m Msg) Get8(f Field) uint8 {
+func (m Msg) Get8(f Field) uint8 { return m.get8(f, Msg.present8) }
+
+func (m Msg) get8(f Field, general func(Msg, Field) uint8) uint8 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return b[f.Offset]
+		}
+		return 0
+	}
+	return general(m, f)
+}
+
+// Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
+func (m Msg) Get32(f Field) uint32 { return m.get32(f, Msg.present32) }
+
+func (m Msg) get32(f Field, general func(Msg, Field) uint32) uint32 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return le.Uint32(b[f.Offset:])
+		}
+		return 0
+	}
+	return general(m, f)
+}
+
+// Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
+func (m Msg) Get64(f Field) uint64 { return m.get64(f, Msg.present64) }
+
+func (m Msg) get64(f Field, general func(Msg, Field) uint64) uint64 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return le.Uint64(b[f.Offset:])
+		}
+		return 0
+	}
+	return general(m, f)
+}
+
+// present8, present32 and present64 are the general paths of Get8, Get32
+// and Get64.
+func (m Msg) present8(f Field) uint8 {
 	if o, ok := m.present(f, 1); ok {
 		return m.p.mem[o]
 	}
 	return 0
 }
 
-// Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
-func (m Msg) Get32(f Field) uint32 {
-	if m.fast { // the common case, kept small enough to inline
-		mem := m.p.mem
-		o, w := uint64(m.off)+uint64(f.Offset), uint64(m.off)+4+4*uint64(f.ID>>5)
-		if o+4 <= uint64(len(mem)) && w+4 <= uint64(len(mem)) && le.Uint32(mem[w:])&(1<<(f.ID&31)) != 0 {
-			return le.Uint32(mem[o:])
-		}
-		return 0
-	}
+func (m Msg) present32(f Field) uint32 {
 	if o, ok := m.present(f, 4); ok {
 		return le.Uint32(m.p.mem[o:])
 	}
 	return 0
 }
 
-// Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
-func (m Msg) Get64(f Field) uint64 {
-	if m.fast {
-		mem := m.p.mem
-		o, w := uint64(m.off)+uint64(f.Offset), uint64(m.off)+4+4*uint64(f.ID>>5)
-		if o+8 <= uint64(len(mem)) && w+4 <= uint64(len(mem)) && le.Uint32(mem[w:])&(1<<(f.ID&31)) != 0 {
-			return le.Uint64(mem[o:])
-		}
-		return 0
-	}
+func (m Msg) present64(f Field) uint64 {
 	if o, ok := m.present(f, 8); ok {
 		return le.Uint64(m.p.mem[o:])
 	}
@@ -179,10 +250,8 @@ func (m Msg) Raw8(f Field) uint8 {
 // the value without looking at the bit, so a cleared field reads stale
 // there; here it reads 0.)
 func (m Msg) present(f Field, n uint32) (uint32, bool) {
-	off, id, ok := uint32(0), f.ID, m.fast && m.off != 0
-	if ok { // loc's common case, without its call
-		off = m.off + f.Offset
-	} else if off, id, ok = m.loc(f); !ok {
+	off, id, ok := m.loc(f)
+	if !ok {
 		return 0, false
 	}
 	w := uint64(m.off) + 4 + 4*uint64(id>>5)
@@ -195,7 +264,16 @@ func (m Msg) present(f Field, n uint32) (uint32, bool) {
 }
 
 // Has reports whether the scalar field f is present (its presence bit).
-func (m Msg) Has(f Field) bool {
+func (m Msg) Has(f Field) bool { return m.has(f, Msg.hasGeneral) }
+
+func (m Msg) has(f Field, general func(Msg, Field) bool) bool {
+	if m.acc != throughTable {
+		return m.p.mem[m.off+uint32(f.Byte)]&f.Mask != 0
+	}
+	return general(m, f)
+}
+
+func (m Msg) hasGeneral(f Field) bool {
 	_, ok := m.present(f, 0)
 	return ok
 }
@@ -216,12 +294,21 @@ func (m Msg) setBit(id uint8, on bool) {
 // presence word of its id lies in the payload too (a received table can
 // give any id).
 func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
-	off, id, ok := uint32(0), f.ID, m.fast && m.off != 0 && m.p.buf != nil
-	if ok { // loc's common case, without its call
-		off = m.off + f.Offset
-	} else if !m.writable() {
+	if m.acc == compiledWrite { // loc's common case, without its call
+		var id uint8
+		if f.Inline {
+			id = InlineID
+		}
+		if off := m.off + f.Offset; uint64(off)+uint64(n) <= uint64(len(m.p.mem)) {
+			return off, id, true
+		}
 		return 0, 0, false
-	} else if off, id, ok = m.loc(f); !ok {
+	}
+	if !m.writable() {
+		return 0, 0, false
+	}
+	off, id, ok := m.loc(f)
+	if !ok {
 		return 0, 0, false
 	}
 	if mem := m.p.mem; uint64(off)+uint64(n) > uint64(len(mem)) || uint64(m.off)+8+4*uint64(id>>5) > uint64(len(mem)) {
@@ -231,11 +318,19 @@ func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
 }
 
 // Set8 stores a 1-byte value in field f and marks it present.
-func (m Msg) Set8(f Field, v uint8) {
-	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
-		Setter{m.p, m.off}.Set8(f, v)
+func (m Msg) Set8(f Field, v uint8) { m.set8(f, v, Msg.set8General) }
+
+func (m Msg) set8(f Field, v uint8, general func(Msg, Field, uint8)) {
+	if m.acc == compiledWrite {
+		b := m.p.mem[m.off:]
+		b[f.Offset] = v
+		b[f.Byte] |= f.Mask
 		return
 	}
+	general(m, f, v)
+}
+
+func (m Msg) set8General(f Field, v uint8) {
 	if o, id, ok := m.wloc(f, 1); ok {
 		m.p.mem[o] = v
 		m.setBit(id, true)
@@ -243,11 +338,19 @@ func (m Msg) Set8(f Field, v uint8) {
 }
 
 // Set32 stores a 4-byte value in field f and marks it present.
-func (m Msg) Set32(f Field, v uint32) {
-	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
-		Setter{m.p, m.off}.Set32(f, v)
+func (m Msg) Set32(f Field, v uint32) { m.set32(f, v, Msg.set32General) }
+
+func (m Msg) set32(f Field, v uint32, general func(Msg, Field, uint32)) {
+	if m.acc == compiledWrite {
+		b := m.p.mem[m.off:]
+		le.PutUint32(b[f.Offset:], v)
+		b[f.Byte] |= f.Mask
 		return
 	}
+	general(m, f, v)
+}
+
+func (m Msg) set32General(f Field, v uint32) {
 	if o, id, ok := m.wloc(f, 4); ok {
 		le.PutUint32(m.p.mem[o:], v)
 		m.setBit(id, true)
@@ -255,11 +358,19 @@ func (m Msg) Set32(f Field, v uint32) {
 }
 
 // Set64 stores an 8-byte value in field f and marks it present.
-func (m Msg) Set64(f Field, v uint64) {
-	if m.fast && m.off != 0 && m.p.buf != nil { // the common case, as a Setter writes it
-		Setter{m.p, m.off}.Set64(f, v)
+func (m Msg) Set64(f Field, v uint64) { m.set64(f, v, Msg.set64General) }
+
+func (m Msg) set64(f Field, v uint64, general func(Msg, Field, uint64)) {
+	if m.acc == compiledWrite {
+		b := m.p.mem[m.off:]
+		le.PutUint64(b[f.Offset:], v)
+		b[f.Byte] |= f.Mask
 		return
 	}
+	general(m, f, v)
+}
+
+func (m Msg) set64General(f Field, v uint64) {
 	if o, id, ok := m.wloc(f, 8); ok {
 		le.PutUint64(m.p.mem[o:], v)
 		m.setBit(id, true)
@@ -268,7 +379,18 @@ func (m Msg) Set64(f Field, v uint64) {
 
 // ClearScalar clears the presence bit of field f. The value bytes stay, as
 // in C++; getters of an absent field should check Has.
-func (m Msg) ClearScalar(f Field) {
+func (m Msg) ClearScalar(f Field) { m.clearScalar(f, Msg.clearGeneral) }
+
+func (m Msg) clearScalar(f Field, general func(Msg, Field)) {
+	if m.acc == compiledWrite {
+		b := m.p.mem[m.off:]
+		b[f.Byte] &^= f.Mask
+		return
+	}
+	general(m, f)
+}
+
+func (m Msg) clearGeneral(f Field) {
 	if _, id, ok := m.wloc(f, 0); ok {
 		m.setBit(id, false)
 	}
@@ -305,6 +427,18 @@ func (p *Payload) stringAt(o uint32) []byte {
 // (nil if absent). The slice aliases the payload: it is valid until the
 // field is next written or an owned buffer grows.
 func (m Msg) StringBytes(f Field) []byte {
+	if m.compiled() { // the slot at the compiled offset, then the string's bounds
+		mem := m.p.mem
+		s := le.Uint32(mem[m.off+f.Offset:])
+		if s == 0 || uint64(s)+4 > uint64(len(mem)) {
+			return nil
+		}
+		n := le.Uint32(mem[s:])
+		if uint64(s)+4+uint64(n) > uint64(len(mem)) {
+			return nil
+		}
+		return mem[s+4 : s+4+n : s+4+n]
+	}
 	o, ok := m.at(f, 4)
 	if !ok {
 		return nil
@@ -376,13 +510,43 @@ func (m Msg) ClearString(f Field) {
 
 // Message returns a handle on message field f of type t. An absent field
 // gives a handle that reads as the default message (IsPresent is false).
-func (m Msg) Message(f Field, t *Type) Msg {
-	if m.fast && m.off != 0 && f.ID != InlineID { // the compiled layout: a slot
-		var s uint32
-		if o := uint64(m.off) + uint64(f.Offset); o+4 <= uint64(len(m.p.mem)) {
-			s = le.Uint32(m.p.mem[o:])
+//
+// In a payload that trusts what it wrote (tables.go), the nested message of
+// a compiled handle is compiled too: its slot is read and the handle made
+// inline, without reading the nested message's table.
+func (m Msg) Message(f Field, t *Type) Msg { return m.message(f, t, Msg.messageGeneral) }
+
+func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg) Msg {
+	if m.acc != throughTable && m.p.trust&t.trust != 0 && !f.Inline {
+		if s := le.Uint32(m.p.mem[m.off+f.Offset:]); s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(m.p.mem)) {
+			return Msg{m.p, s, m.acc}
 		}
-		return m.p.bind(s, t)
+	}
+	return general(m, f, t)
+}
+
+// InlineMessage is Message for a field whose compiled layout stores the
+// message inside its holder (Field.Inline: the ROS frontend's layout in
+// format v3): a compiled handle in a payload that trusts what it wrote
+// makes the nested handle inline.
+func (m Msg) InlineMessage(f Field, t *Type) Msg { return m.inlineMessage(f, t, Msg.messageGeneral) }
+
+func (m Msg) inlineMessage(f Field, t *Type, general func(Msg, Field, *Type) Msg) Msg {
+	// The message in the holder has the table of the ROS frontend's Type of
+	// its name, whoever made it (MutableMessage): in a trusted payload
+	// whose compiled handle m has an inline field, t is that Type.
+	if m.acc != throughTable && m.p.trust != 0 {
+		if o := m.off + f.Offset; le.Uint32(m.p.mem[o:]) != 0 {
+			return Msg{m.p, o, m.acc}
+		}
+	}
+	return general(m, f, t)
+}
+
+// messageGeneral is the general path of Message.
+func (m Msg) messageGeneral(f Field, t *Type) Msg {
+	if m.compiled() && !f.Inline { // the compiled layout: a slot
+		return m.p.bind(le.Uint32(m.bytes()[f.Offset:]), t)
 	}
 	s, ok := m.inlineSlot(f)
 	if ok {
@@ -405,14 +569,8 @@ func (m Msg) inlineSlot(f Field) (uint32, bool) {
 	if m.off == 0 {
 		return 0, false
 	}
-	off, id := m.off+f.Offset, f.ID
-	if !m.fast {
-		var ok bool
-		if off, id, ok = m.lookup(f.Number); !ok {
-			return 0, false
-		}
-	}
-	if id != InlineID || uint64(off)+4 > uint64(len(m.p.mem)) {
+	off, id, ok := m.loc(f)
+	if !ok || id != InlineID || uint64(off)+4 > uint64(len(m.p.mem)) {
 		return 0, false
 	}
 	return off, true
@@ -454,7 +612,7 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
-	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
+	return Msg{p: m.p, off: n, acc: m.p.accessFor(t)}
 }
 
 // newMessage allocates a zeroed message of type t (no metadata yet).

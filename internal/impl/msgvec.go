@@ -91,45 +91,118 @@ func (m Msg) mvbLen(f Field) (msgVec, uint32, int) {
 }
 
 // eachMessage calls yield with each element of repeated message field f of
-// type t, in order, until it returns false (MessageList.All). In v3 it goes
-// chunk by chunk, each chunk checked against the payload once, and binds an
-// element without a table check when its table offset is one already found
-// to be t's compiled table.
+// type t, in order, until it returns false (MessageList.All).
 func (m Msg) eachMessage(f Field, t *Type, yield func(int, Msg) bool) {
+	c := m.cursor(f, t)
+	for {
+		i := c.i
+		e, ok := c.next((*Cursor).step)
+		if !ok || !yield(i, e) {
+			return
+		}
+	}
+}
+
+// A Cursor walks the elements of a repeated message field in order, as
+// MessageList.At gives them: the field is resolved once, and in a Phaser 3
+// payload each chunk of the MessageVectorBlock is checked once, and each
+// element's table compared with the one found to be its Type's compiled
+// table (not at all in a payload that trusts what it wrote). Next is small
+// enough to inline: a loop over a Cursor makes no call per element, but one
+// per chunk, and one per element whose table is another one. The elements
+// are those of the field when the walk starts: after adding, erasing or
+// clearing elements during it, the elements it yields are unspecified
+// (each reads within the payload's bounds, like any handle).
+type Cursor struct {
+	m      Msg // the holder; m.p is the payload
+	f      Field
+	t      *Type
+	acc    access // the access of an element whose table is tab
+	tab    uint64 // a table offset found to be t's compiled table; 1<<32 (no table) until then
+	trust  bool   // the payload trusts what it wrote: every element is compiled
+	e, end uint32 // v3: the next element of the chunk walked, and the chunk's end
+	stride uint32
+	i, n   int    // the index of the next element, and the count
+	lost   int    // v3: the elements left of a chunk the payload lost
+	k      uint32 // v3: the chunk walked
+	v      msgVec
+}
+
+// Cursor returns a cursor on repeated message field f of type t.
+func (m Msg) Cursor(f Field, t *Type) Cursor { return m.cursor(f, t) }
+
+func (m Msg) cursor(f Field, t *Type) Cursor {
+	c := Cursor{m: m, f: f, t: t, tab: 1 << 32}
+	if m.p == nil {
+		return c
+	}
+	c.acc = m.p.compiledAccess()
+	c.trust = m.p.trust&t.trust != 0
 	if !m.v3() {
-		for i := range m.MessagesLen(f) {
-			if !yield(i, m.ElemMessage(f, i, t)) {
-				return
-			}
-		}
-		return
+		c.n = m.MessagesLen(f)
+		return c
 	}
-	v, _, n := m.mvbLen(f)
-	var tab uint32 // a table offset verified as t's, or 0
-	i := 0
-	for k := uint32(0); i < n; k++ {
-		size := uint64(v.c) << k // elements in chunk k
+	c.v, _, c.n = m.mvbLen(f)
+	c.stride = c.v.stride
+	c.k = ^uint32(0) // before chunk 0
+	return c
+}
+
+// Next returns the next element, and false when there is none.
+func (c *Cursor) Next() (Msg, bool) { return c.next((*Cursor).step) }
+
+func (c *Cursor) next(step func(*Cursor) (Msg, bool)) (Msg, bool) {
+	if o := c.e; o < c.end && (c.trust || uint64(le.Uint32(c.m.p.mem[o:])) == c.tab) {
+		c.e += c.stride
+		c.i++
+		return Msg{c.m.p, o, c.acc}, true
+	}
+	return step(c)
+}
+
+// step is Next's general path: the end of the walk, the next chunk, an
+// element of a Phaser 2 payload, one of a lost chunk, or one whose table is
+// not tab.
+func (c *Cursor) step() (Msg, bool) {
+	if c.i >= c.n {
+		return Msg{}, false
+	}
+	p := c.m.p
+	if !c.m.v3() {
+		e := c.m.ElemMessage(c.f, c.i, c.t)
+		c.i++
+		return e, true
+	}
+	if c.e >= c.end && c.lost == 0 { // the next chunk: its elements up to the count
+		c.k++
+		first := uint64(c.v.c) * (1<<uint64(c.k) - 1) // the index of its first element, c.i
+		size := uint64(c.v.c) << c.k
+		count := uint32(min(size, uint64(c.n)-first))
 		var base uint32
-		if k < v.chunks && uint64(v.data)+mvbHeader <= uint64(len(m.p.mem)) {
-			base = le.Uint32(m.p.mem[v.data+mvbChunk+4*k:])
+		if c.k < c.v.chunks && uint64(c.v.data)+mvbHeader <= uint64(len(p.mem)) {
+			base = le.Uint32(p.mem[c.v.data+mvbChunk+4*c.k:])
 		}
-		if base == 0 || uint64(base)+size*uint64(v.stride) > uint64(len(m.p.mem)) {
-			base = 0 // its elements read as absent, as At has them
+		if base == 0 || uint64(base)+size*uint64(c.stride) > uint64(len(p.mem)) {
+			c.lost = int(count) // its elements read as absent, as At has them
+		} else {
+			c.e, c.end = base, base+count*c.stride
 		}
-		for j := uint64(0); j < size && i < n; j, i = j+1, i+1 {
-			e := Msg{p: m.p}
-			if o := base + uint32(j)*v.stride; base != 0 && uint64(o)+4 <= uint64(len(m.p.mem)) {
-				if w := le.Uint32(m.p.mem[o:]); w == tab && tab != 0 {
-					e = Msg{p: m.p, off: o, fast: true}
-				} else if e = m.p.bind(o, t); e.fast {
-					tab = w
-				}
-			}
-			if !yield(i, e) {
-				return
-			}
+		if c.t.extent > c.stride { // elements too small for the compiled fields
+			c.trust, c.tab = false, 1<<32
 		}
 	}
+	c.i++
+	if c.lost > 0 {
+		c.lost--
+		return Msg{p: p}, true
+	}
+	o := c.e
+	c.e += c.stride
+	e := p.bind(o, c.t)
+	if e.compiled() && c.t.extent <= c.stride {
+		c.tab = uint64(le.Uint32(p.mem[o:]))
+	}
+	return e, true
 }
 
 // newMVB creates the block of an empty vector at header offset o with room
@@ -383,8 +456,8 @@ func (a *MessageAppender) Append() Msg {
 			a.num++
 			le.PutUint32(mem[a.o:], a.num)
 			// bind, its common case first: the table last found to be t's.
-			if h := p.hit; h < p.nverify && p.verified[h].typ == a.l.t && p.verified[h].off == uint32(a.head1) {
-				return Msg{p: p, off: e, fast: true}
+			if p.knownCompiled(a.l.t, uint32(a.head1)) && p.whole(e, a.l.t) {
+				return Msg{p: p, off: e, acc: compiledWrite}
 			}
 			return p.bind(e, a.l.t)
 		}
@@ -400,7 +473,7 @@ func (a *MessageAppender) Append() Msg {
 func (a *MessageAppender) keep(e Msg) {
 	a.ok = false
 	m := a.l.m
-	if !e.IsPresent() || !m.fast || !m.v3() || m.p.buf == nil {
+	if !e.IsPresent() || !m.compiled() || !m.v3() || m.p.buf == nil {
 		return
 	}
 	o, ok := m.at(a.l.f, 8)

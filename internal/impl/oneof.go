@@ -189,7 +189,7 @@ func (m Msg) MutableMember(u *Union, f Field, t *Type) Msg {
 		return Msg{p: m.p}
 	}
 	le.PutUint32(m.p.mem[o:], n)
-	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
+	return Msg{p: m.p, off: n, acc: m.p.accessFor(t)}
 }
 
 // ClearOneof clears member f of u if it is active.

@@ -77,17 +77,17 @@ type Payload struct {
 	root *Type  // the root's type when this process created the root
 	img  []byte // root's creation image for this buffer, once reset used it
 
-	// Read-only: tables found identical to a compiled one; verified[hit]
-	// is the last one found, tried first (elements of a repeated field
-	// share their table).
-	verified [8]verifiedTable
-	nverify  int
-	hit      int
-}
+	// What the payload knows of its tables (tables.go): the trust key of a
+	// payload this process created, while every table in it is the
+	// compiled one of a Type of its frontend (0 otherwise), and the tables
+	// found or installed per Type.
+	trust  uint8
+	tables [tableSlots]tableEntry
 
-type verifiedTable struct {
-	typ *Type
-	off uint32
+	// The trust and tables seed gave the root this process created, which
+	// a reset to the root's creation image restores.
+	seedTrust  uint8
+	seedTables [tableSlots]tableEntry
 }
 
 // sync refreshes mem after an allocation, which may grow an owned buffer.
@@ -188,11 +188,12 @@ func (p *Payload) createRoot(t *Type) (Msg, error) {
 	p.sync()
 	p.initControl(cb, capacity)
 	p.buf.SetMetadata(cb)
-	m := Msg{p: p, off: root, fast: t.native(p.version)}
+	m := Msg{p: p, off: root, acc: p.accessFor(t)}
 	if !p.installMetadata(root, t) {
 		return Msg{}, ErrNoFit
 	}
 	p.root = t
+	p.seed(t)
 	return m, nil
 }
 
@@ -214,8 +215,8 @@ func (p *Payload) Release() { *p = Payload{} }
 func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
-	p.buf, p.mem, p.version, p.err, p.root, p.img = nil, data, 0, nil, nil, nil
-	p.nverify, p.hit = 0, 0
+	p.buf, p.mem, p.version, p.err, p.root, p.img, p.trust = nil, data, 0, nil, nil, nil, 0
+	p.forget()
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
 	}
@@ -237,8 +238,12 @@ func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	if uint64(root)+4 > uint64(len(data)) {
 		return Msg{}, fmt.Errorf("phaser: read %s: root offset %d beyond %d bytes: %w", t.name, root, len(data), ErrNotPayload)
 	}
-	// bind, knowing that nothing is verified yet.
-	return Msg{p: p, off: root, fast: p.verify(data, le.Uint32(data[root:]), t)}, nil
+	// matches, knowing that nothing is verified yet.
+	acc := throughTable
+	if p.whole(root, t) && p.verify(le.Uint32(data[root:]), t) {
+		acc = compiledRead
+	}
+	return Msg{p: p, off: root, acc: acc}, nil
 }
 
 // Open continues writing a payload held in mem (created here or by C++
@@ -259,50 +264,63 @@ func Open(t *Type, mem []byte) (Msg, error) {
 
 // bind returns a handle on the message at off. The handle uses the compiled
 // offsets when the message's table is the compiled one (always so for
-// messages this process wrote), and the payload's table otherwise.
+// messages this process wrote) and its compiled fields lie in the payload,
+// and the payload's table otherwise.
 func (p *Payload) bind(off uint32, t *Type) Msg {
 	if off == 0 {
 		return Msg{p: p}
 	}
-	return Msg{p: p, off: off, fast: p.matches(off, t)}
+	return Msg{p: p, off: off, acc: p.matches(off, t)}
 }
 
-// matches reports whether the table of the message at off is byte-identical
-// to t's compiled table.
-func (p *Payload) matches(off uint32, t *Type) bool {
-	if uint64(off)+4 > uint64(len(p.mem)) {
-		return false
+// accessFor returns the access of a message of type t this process creates
+// in p: compiled when the table a new message gets is t's compiled one.
+func (p *Payload) accessFor(t *Type) access {
+	if !t.native(p.version) {
+		return throughTable
 	}
-	tab := le.Uint32(p.mem[off:])
-	if p.hit < p.nverify {
-		if v := p.verified[p.hit]; v.typ == t && v.off == tab {
-			return true
-		}
-	}
-	for i := range p.nverify {
-		if v := p.verified[i]; v.typ == t && v.off == tab {
-			p.hit = i
-			return true
-		}
-	}
-	return p.verify(p.mem, tab, t)
+	return p.compiledAccess()
 }
 
-// verify reports whether the table at offset tab of mem, p's bytes, is
-// byte-identical to t's compiled table, and records it if so.
-func (p *Payload) verify(mem []byte, tab uint32, t *Type) bool {
-	if tab == 0 || uint64(tab)+uint64(len(t.table)) > uint64(len(mem)) ||
-		string(mem[tab:tab+uint32(len(t.table))]) != string(t.table) {
+// compiledAccess returns compiledWrite for a writable payload, else
+// compiledRead.
+func (p *Payload) compiledAccess() access {
+	if p.buf != nil {
+		return compiledWrite
+	}
+	return compiledRead
+}
+
+// whole reports whether the compiled fields of a message of type t at off
+// lie in the payload.
+func (p *Payload) whole(off uint32, t *Type) bool {
+	return uint64(off)+uint64(t.extent) <= uint64(len(p.mem))
+}
+
+// matches returns the access of the message at off as one of type t: the
+// compiled one if its table is byte-identical to t's compiled table and its
+// compiled fields lie in the payload.
+func (p *Payload) matches(off uint32, t *Type) access {
+	if !p.whole(off, t) {
+		return throughTable
+	}
+	if p.trust&t.trust != 0 { // a payload that trusts what it wrote (tables.go)
+		return p.compiledAccess()
+	}
+	if tab := le.Uint32(p.mem[off:]); !p.knownCompiled(t, tab) && !p.verify(tab, t) {
+		return throughTable
+	}
+	return p.compiledAccess()
+}
+
+// verify reports whether the table at offset tab is byte-identical to t's
+// compiled table, and remembers it if so.
+func (p *Payload) verify(tab uint32, t *Type) bool {
+	if tab == 0 || uint64(tab)+uint64(len(t.table)) > uint64(len(p.mem)) ||
+		string(p.mem[tab:tab+uint32(len(t.table))]) != string(t.table) {
 		return false
 	}
-	if p.nverify < len(p.verified) {
-		p.verified[p.nverify] = verifiedTable{t, tab}
-		p.nverify++
-	} else {
-		copy(p.verified[:], p.verified[1:])
-		p.verified[len(p.verified)-1] = verifiedTable{t, tab}
-	}
-	p.hit = p.nverify - 1
+	p.remember(t, tab, tableCompiled)
 	return true
 }
 
@@ -339,7 +357,8 @@ func (p *Payload) createRootV3(t *Type) (Msg, error) {
 			return Msg{}, ErrNoFit
 		}
 		p.root = t
-		return Msg{p: p, off: root, fast: t.native(p.version)}, nil
+		p.seed(t)
+		return Msg{p: p, off: root, acc: p.accessFor(t)}, nil
 	}
 	block := p.buf.Allocate(total, payloadbuffer.Small)
 	if block == 0 {
@@ -358,7 +377,8 @@ func (p *Payload) createRootV3(t *Type) (Msg, error) {
 	le.PutUint32(p.mem[cb+offCount:], uint32(len(t.reach)))
 	le.PutUint32(p.mem[root:], block)
 	p.root = t
-	return Msg{p: p, off: root, fast: t.native(p.version)}, nil
+	p.seed(t)
+	return Msg{p: p, off: root, acc: p.accessFor(t)}, nil
 }
 
 // imageKey identifies the buffers whose creation images are alike.
@@ -382,7 +402,7 @@ func (p *Payload) reset(t *Type) bool {
 	}
 	p.sync()
 	p.err = nil
-	p.nverify = 0
+	p.reseed(t)
 	return true
 }
 

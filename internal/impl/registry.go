@@ -35,6 +35,7 @@ var files struct {
 // resolver finds a file among the registered ones, then protobuf-go's.
 type resolver struct{}
 
+// FindFileByPath finds a file by path, in the registered files first.
 func (resolver) FindFileByPath(p string) (protoreflect.FileDescriptor, error) {
 	if fd, err := files.reg.FindFileByPath(p); err == nil {
 		return fd, nil
@@ -42,6 +43,8 @@ func (resolver) FindFileByPath(p string) (protoreflect.FileDescriptor, error) {
 	return protoregistry.GlobalFiles.FindFileByPath(p)
 }
 
+// FindDescriptorByName finds a descriptor by full name, in the registered
+// files first.
 func (resolver) FindDescriptorByName(n protoreflect.FullName) (protoreflect.Descriptor, error) {
 	if d, err := files.reg.FindDescriptorByName(n); err == nil {
 		return d, nil

@@ -14,6 +14,27 @@ import (
 // size bytes, bounded by the payload: a vector whose elements would not all
 // lie in the payload reads as empty.
 func (m Msg) vec(f Field, size uint32) (data uint32, n int) {
+	return m.vecOf(f, size, Msg.vecGeneral)
+}
+
+// vecOf is vec with its general path as a parameter (see the scalar
+// accessors): a compiled handle reads the VectorHeader at its compiled
+// offset inline.
+func (m Msg) vecOf(f Field, size uint32, general func(Msg, Field, uint32) (uint32, int)) (uint32, int) {
+	if m.acc != throughTable {
+		mem := m.p.mem
+		h := mem[m.off+f.Offset:]
+		num, data := le.Uint32(h), le.Uint32(h[4:])
+		if num == 0 || data == 0 || uint64(data)+uint64(num)*uint64(size) > uint64(len(mem)) {
+			return 0, 0
+		}
+		return data, int(num)
+	}
+	return general(m, f, size)
+}
+
+// vecGeneral is the general path of vec.
+func (m Msg) vecGeneral(f Field, size uint32) (data uint32, n int) {
 	o, ok := m.at(f, 8)
 	if !ok {
 		return 0, 0
@@ -280,7 +301,7 @@ func (m Msg) AddMessage(f Field, t *Type) Msg {
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
-	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
+	return Msg{p: m.p, off: n, acc: m.p.accessFor(t)}
 }
 
 // MutableElem returns element i of repeated message field f, growing the
@@ -318,7 +339,7 @@ func (m Msg) MutableElem(f Field, i int, t *Type) Msg {
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
-	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
+	return Msg{p: m.p, off: n, acc: m.p.accessFor(t)}
 }
 
 // AllocateMessages sets repeated message field f to n new messages of type
@@ -504,7 +525,7 @@ func (m Msg) InsertMessage(f Field, i int, t *Type) Msg {
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
-	return Msg{p: m.p, off: n, fast: t.native(m.p.version)}
+	return Msg{p: m.p, off: n, acc: m.p.accessFor(t)}
 }
 
 // InsertString inserts s at index i of a repeated string field.

@@ -31,19 +31,35 @@ const (
 // Field locates a field in the compiled layout of its message type. The
 // generated code passes Fields to Msg's accessors as constants.
 type Field struct {
-	Number uint32 // field number
+	Number uint32 // field number: where the payload's table has the field
 	Offset uint32 // offset in the message; a oneof member's is its union's
-	ID     uint8  // presence id, or the member's index in its oneof
+	// Byte and Mask locate a singular scalar's presence bit: byte Byte of
+	// the message (the presence words follow the table word), bit Mask.
+	// They are 0 for other fields.
+	Byte, Mask uint8
+	// Inline marks a singular message stored inside its holder (ROS
+	// frontend, format v3), rather than in a slot holding its offset.
+	Inline bool
+}
+
+// fieldOf returns the Field of a compiled field at offset with presence id
+// id (InlineID for an inline message).
+func fieldOf(number, offset uint32, id uint8, scalar bool) Field {
+	f := Field{Number: number, Offset: offset, Inline: id == InlineID}
+	if scalar {
+		f.Byte, f.Mask = 4+id>>3, 1<<(id&7)
+	}
+	return f
 }
 
 // FieldInfo describes a field for generic code (Clear, the dynamic view,
 // the wire formats).
 type FieldInfo struct {
 	Field
+	ID       uint8 // presence id, or the member's index in its oneof
 	Name     string
 	Kind     Kind
 	Repeated bool   // repeated or map: a VectorHeader slot
-	Inline   bool   // a message stored inside its holder (ROS frontend, format v3)
 	Size     uint32 // the value slot; an inline message's BinarySize
 	Union    *Union // the oneof the field belongs to, or nil
 	Type     *Type  // the message type of a message-kind field
@@ -100,7 +116,10 @@ type Type struct {
 	tables    [2][]byte // the table a new message gets in format v2, v3
 	nativeIn  [2]bool   // tables[i] is table
 	size      [2]uint32
+	id        uint32 // unique, from 1: the Type's slot in a payload's table cache
+	trust     uint8  // the trust keys under which payloads give t its compiled table (tables.go)
 	csize     uint32 // BinarySize of the compiled layout (table's)
+	extent    uint32 // the end of the compiled layout's last field: what a compiled handle needs in the payload
 	typeCount int
 	isAny     bool
 	fields    []*FieldInfo // declaration order, oneof members included
@@ -190,6 +209,7 @@ type typeKey struct {
 var registry struct {
 	sync.Mutex
 	types map[typeKey]*Type
+	ids   uint32 // the last Type's id
 	v2    *layout.Cache
 	v3    *layout.Cache
 	v3ROS *layout.Cache
@@ -274,6 +294,9 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 		desc:      md,
 	}
 	t.nativeIn = [2]bool{string(l2.Table) == string(lc.Table), string(l3.Table) == string(lc.Table)}
+	registry.ids++
+	t.id = registry.ids
+	t.trust = trustOf(t, layout.FollowsFrontend(md))
 	registry.types[key] = t // before recursing: types can be recursive
 	fail := func(err error) (*Type, error) {
 		delete(registry.types, key)
@@ -298,12 +321,14 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 		t.unions = append(t.unions, u)
 	}
 	for _, lf := range lc.Fields {
+		kind := kindOf(lf.Kind)
+		scalar := !lf.Repeated && lf.Union == nil && kind != String && kind != Bytes && kind != Message
 		f := &FieldInfo{
-			Field:    Field{Number: uint32(lf.Number), Offset: lf.Offset, ID: lf.ID},
+			Field:    fieldOf(uint32(lf.Number), lf.Offset, lf.ID, scalar),
+			ID:       lf.ID,
 			Name:     lf.Name,
-			Kind:     kindOf(lf.Kind),
+			Kind:     kind,
 			Repeated: lf.Repeated,
-			Inline:   lf.Inline,
 			Size:     lf.SlotSize,
 			Desc:     lf.Desc,
 		}
@@ -321,6 +346,13 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 		t.fields = append(t.fields, f)
 		t.byNumber[f.Number] = f
 		t.byName[f.Name] = f
+	}
+	t.extent = 4 // the table word
+	for _, f := range t.fields {
+		t.extent = max(t.extent, f.Offset+f.Size)
+	}
+	for _, u := range t.unions {
+		t.extent = max(t.extent, u.Offset+u.Size)
 	}
 	return t, nil
 }

@@ -14,31 +14,34 @@ type View struct {
 }
 
 // View returns the view of m, a message of type t, and whether m is laid
-// out with t's compiled table and lies whole in the payload.
+// out with t's compiled table (its compiled fields lie in the payload: see
+// compiledRead).
 func (m Msg) View(t *Type) (View, bool) {
-	if !m.fast || m.off == 0 {
+	if m.acc == throughTable {
 		return View{}, false
 	}
-	end := uint64(m.off) + uint64(t.csize)
-	if end > uint64(len(m.p.mem)) {
-		return View{}, false
-	}
+	end := m.off + t.extent
 	return View{m.p.mem[m.off:end:end]}, true
 }
 
-// has reports whether presence bit id is set (word id/32 after the table
-// word, little-endian: byte id/8, bit id%8).
-func (v View) has(id uint8) bool {
-	w := 4 + int(id>>3)
-	return w < len(v.b) && v.b[w]>>(id&7)&1 != 0
+// Bytes returns the bytes of the View: for Msg.View's, the message's own
+// (its table word, presence words and compiled fields, Type.extent bytes),
+// for code that reads them at the compiled offsets itself (generated
+// codecs), aliasing the payload like the View; for a copy ViewOf made, the
+// copy, which holds the singular scalars only.
+func (v View) Bytes() []byte { return v.b }
+
+// has reports whether the presence bit of scalar field f is set.
+func (v View) has(f Field) bool {
+	return int(f.Byte) < len(v.b) && v.b[f.Byte]&f.Mask != 0
 }
 
 // Has reports whether scalar field f is present.
-func (v View) Has(f Field) bool { return v.has(f.ID) }
+func (v View) Has(f Field) bool { return v.has(f) }
 
 // Get8 returns the 1-byte value of scalar field f, or 0 if f is absent.
 func (v View) Get8(f Field) uint8 {
-	if o := int(f.Offset); o < len(v.b) && v.has(f.ID) {
+	if o := int(f.Offset); o < len(v.b) && v.has(f) {
 		return v.b[o]
 	}
 	return 0
@@ -46,7 +49,7 @@ func (v View) Get8(f Field) uint8 {
 
 // Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
 func (v View) Get32(f Field) uint32 {
-	if o := int(f.Offset); o+4 <= len(v.b) && v.has(f.ID) {
+	if o := int(f.Offset); o+4 <= len(v.b) && v.has(f) {
 		return le.Uint32(v.b[o:])
 	}
 	return 0
@@ -54,7 +57,7 @@ func (v View) Get32(f Field) uint32 {
 
 // Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
 func (v View) Get64(f Field) uint64 {
-	if o := int(f.Offset); o+8 <= len(v.b) && v.has(f.ID) {
+	if o := int(f.Offset); o+8 <= len(v.b) && v.has(f) {
 		return le.Uint64(v.b[o:])
 	}
 	return 0
@@ -65,17 +68,27 @@ func (v View) Get64(f Field) uint64 {
 // singular scalar fields, outside oneofs, laid out with t's compiled table
 // and allocated here (a payload written with another version of the
 // schema). An absent m gives the zero View.
-func (m Msg) ViewOf(t *Type) View {
+func (m Msg) ViewOf(t *Type) View { return m.viewOf(t, Msg.viewCopy) }
+
+// viewOf is ViewOf with its copy as a parameter (see the scalar
+// accessors): it inlines.
+func (m Msg) viewOf(t *Type, copied func(Msg, *Type) View) View {
 	if v, ok := m.View(t); ok {
 		return v
 	}
+	return copied(m, t)
+}
+
+// viewCopy is the general path of ViewOf: a copy of m's singular scalars
+// laid out with t's compiled table.
+func (m Msg) viewCopy(t *Type) View {
 	if !m.IsPresent() {
 		return View{}
 	}
 	n := uint32(8) // table word and a presence word at least
 	for _, f := range t.fields {
 		if viewable(f) {
-			n = max(n, f.Offset+f.Size, 4+uint32(f.ID>>3)+1)
+			n = max(n, f.Offset+f.Size, uint32(f.Byte)+1)
 		}
 	}
 	b := make([]byte, n)
@@ -93,7 +106,7 @@ func (m Msg) ViewOf(t *Type) View {
 		default:
 			continue
 		}
-		b[4+f.ID>>3] |= 1 << (f.ID & 7)
+		b[f.Byte] |= f.Mask
 	}
 	return View{b}
 }
@@ -123,7 +136,7 @@ type Setter struct {
 // writable, laid out with t's compiled table and lies whole in the
 // payload.
 func (m Msg) Setter(t *Type) (Setter, bool) {
-	if !m.fast || m.off == 0 || m.p.buf == nil || uint64(m.off)+uint64(t.csize) > uint64(len(m.p.mem)) {
+	if m.acc != compiledWrite || uint64(m.off)+uint64(t.csize) > uint64(len(m.p.mem)) {
 		return Setter{}, false
 	}
 	return Setter{m.p, m.off}, true
@@ -135,9 +148,9 @@ func (s Setter) Set8(f Field, v uint8) {
 		return
 	}
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o < uint64(len(mem)) && w < uint64(len(mem)) {
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte); o < uint64(len(mem)) && w < uint64(len(mem)) {
 		mem[o] = v
-		mem[w] |= 1 << (f.ID & 7)
+		mem[w] |= f.Mask
 	}
 }
 
@@ -147,9 +160,9 @@ func (s Setter) Set32(f Field, v uint32) {
 		return
 	}
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o+4 <= uint64(len(mem)) && w < uint64(len(mem)) {
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte); o+4 <= uint64(len(mem)) && w < uint64(len(mem)) {
 		le.PutUint32(mem[o:], v)
-		mem[w] |= 1 << (f.ID & 7)
+		mem[w] |= f.Mask
 	}
 }
 
@@ -159,8 +172,8 @@ func (s Setter) Set64(f Field, v uint64) {
 		return
 	}
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+4+uint64(f.ID>>3); o+8 <= uint64(len(mem)) && w < uint64(len(mem)) {
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte); o+8 <= uint64(len(mem)) && w < uint64(len(mem)) {
 		le.PutUint64(mem[o:], v)
-		mem[w] |= 1 << (f.ID & 7)
+		mem[w] |= f.Mask
 	}
 }

@@ -160,8 +160,15 @@ func FromAny(a runtime.Any, t *Type) (Msg, bool) {
 // MutableAny makes a hold a new, empty message of type t and returns it.
 func MutableAny(a runtime.Any, t *Type) Msg { return impl.Any(a).Msg().MutableAny(t) }
 
-// BoolByte returns the stored byte of a bool.
-func BoolByte(v bool) uint8 { return impl.BoolByte(v) }
+// BoolByte returns the stored byte of a bool. (It is impl.BoolByte's own
+// body rather than a call of it: a setter of a bool field is within the
+// inliner's budget by one level of calls.)
+func BoolByte(v bool) uint8 {
+	if v {
+		return 1
+	}
+	return 0
+}
 
 // EngineType returns the engine's Type of t.
 func EngineType(t *runtime.Type) *Type { return (*Type)(t) }

@@ -48,6 +48,8 @@ var (
 )
 
 // Mode is the enum example.quickstart.Mode.
+//
+// Mode is what a robot is doing.
 type Mode int32
 
 // Values of Mode.
@@ -72,17 +74,19 @@ func (x Mode) String() string {
 
 var phaserType_Pose = file_robot_proto.Type("example.quickstart.Pose")
 
+// Pose is a position on the floor plan.
+//
 // Pose is a handle on a example.quickstart.Pose message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Pose reads as the default
 // message and ignores writes.
-type Pose struct{ m phaserimpl.Msg }
+type Pose phaserimpl.Msg
 
 // NewPose creates a Pose in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPose(opts ...runtime.Options) Pose {
-	return Pose{phaserimpl.New(phaserType_Pose, opts)}
+	return Pose(phaserimpl.New(phaserType_Pose, opts))
 }
 
 // NewPoseIn creates a Pose in caller memory, such as a shared-memory
@@ -90,7 +94,7 @@ func NewPose(opts ...runtime.Options) Pose {
 // reports it. It returns an error if mem cannot hold the message.
 func NewPoseIn(mem []byte, opts ...runtime.Options) (Pose, error) {
 	m, err := phaserimpl.NewIn(phaserType_Pose, mem, opts)
-	return Pose{m}, err
+	return Pose(m), err
 }
 
 // ReadPose returns a read-only Pose over received payload bytes. Every
@@ -98,7 +102,7 @@ func NewPoseIn(mem []byte, opts ...runtime.Options) (Pose, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadPose(data []byte) (Pose, error) {
 	m, err := phaserimpl.Read(phaserType_Pose, data)
-	return Pose{m}, err
+	return Pose(m), err
 }
 
 // ReadPoseInto is ReadPose reusing p, so that a reader of many payloads
@@ -106,53 +110,55 @@ func ReadPose(data []byte) (Pose, error) {
 // invalid.
 func ReadPoseInto(p *runtime.Payload, data []byte) (Pose, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Pose, data)
-	return Pose{m}, err
+	return Pose(m), err
 }
 
 // OpenPose continues writing a payload that holds a Pose (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPose(mem []byte) (Pose, error) {
 	m, err := phaserimpl.Open(phaserType_Pose, mem)
-	return Pose{m}, err
+	return Pose(m), err
 }
 
 // PoseOf returns the Pose that m, the untyped handle of a example.quickstart.Pose,
 // refers to.
-func PoseOf(m runtime.Msg) Pose { return Pose{phaserimpl.Static(m, phaserType_Pose)} }
+func PoseOf(m runtime.Msg) Pose { return Pose(phaserimpl.Static(m, phaserType_Pose)) }
 
 // PhaserType returns the runtime type of Pose.
 func (Pose) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Pose) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Pose) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Pose) }
+func (x Pose) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Pose) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Pose) IsPresent() bool { return x.m.IsPresent() }
+func (x Pose) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Pose) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Pose) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Pose) Failed() bool { return x.m.Failed() }
+func (x Pose) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Pose) Err() error { return x.m.Err() }
+func (x Pose) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Pose) Clear() { x.m.Clear(phaserType_Pose) }
+func (x Pose) Clear() { phaserimpl.Msg(x).Clear(phaserType_Pose) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Pose) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Pose) }
+func (x Pose) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Pose)
+}
 
 // PoseFromAny returns the Pose held by an Any and whether it holds one.
 func PoseFromAny(a runtime.Any) (Pose, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Pose)
-	return Pose{m}, ok
+	return Pose(m), ok
 }
 
 // MutableAnyPose makes an Any hold a new, empty Pose and returns it.
-func MutableAnyPose(a runtime.Any) Pose { return Pose{phaserimpl.MutableAny(a, phaserType_Pose)} }
+func MutableAnyPose(a runtime.Any) Pose { return Pose(phaserimpl.MutableAny(a, phaserType_Pose)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -193,17 +199,19 @@ func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Pose) CopyFrom(src Pose) bool { return x.m.CopyFrom(phaserType_Pose, src.m) }
+func (x Pose) CopyFrom(src Pose) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Pose, phaserimpl.Msg(src))
+}
 
 // phaserProto_Pose is the protobuf reflection type of Pose.
-var phaserProto_Pose = phaserimpl.RegisterHandleType(phaserType_Pose, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Pose{m} })
+var phaserProto_Pose = phaserimpl.RegisterHandleType(phaserType_Pose, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Pose(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Pose) ProtoReflect() protoreflect.Message { return phaserProto_Pose.Message(x.m) }
+func (x Pose) ProtoReflect() protoreflect.Message { return phaserProto_Pose.Message(phaserimpl.Msg(x)) }
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -215,139 +223,174 @@ func (x Pose) Equal(y Pose) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Pose if x is absent).
-func (x Pose) Clone() Pose { return Pose{phaserimpl.Clone(x.m, phaserType_Pose)} }
+func (x Pose) Clone() Pose { return Pose(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Pose)) }
 
 // X returns field x (1).
+//
+// metres east of the origin
 func (x Pose) X() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
-func (x Pose) SetX(v float64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v)) }
+func (x Pose) SetX(v float64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+}
 
 // HasX reports the presence of field x (1).
-func (x Pose) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Pose) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Pose) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Pose) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
+//
+// metres north of the origin
 func (x Pose) Y() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Pose) SetY(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Pose) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Pose) HasY() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearY clears field y (2).
-func (x Pose) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Pose) ClearY() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Theta returns field theta (3).
+//
+// heading, radians counterclockwise from east
 func (x Pose) Theta() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetTheta sets field theta (3).
 func (x Pose) SetTheta(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasTheta reports the presence of field theta (3).
-func (x Pose) HasTheta() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Pose) HasTheta() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearTheta clears field theta (3).
-func (x Pose) ClearTheta() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Pose) ClearTheta() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // PoseView reads the singular scalar fields of a Pose in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PoseView struct{ v phaserimpl.View }
+type PoseView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Pose) View() PoseView { return PoseView{x.m.ViewOf(phaserType_Pose)} }
+func (x Pose) View() PoseView { return PoseView(phaserimpl.Msg(x).ViewOf(phaserType_Pose)) }
 
 // X returns field x (1).
+//
+// metres east of the origin
 func (v PoseView) X() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
-func (v PoseView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v PoseView) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
+//
+// metres north of the origin
 func (v PoseView) Y() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
-func (v PoseView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v PoseView) HasY() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Theta returns field theta (3).
+//
+// heading, radians counterclockwise from east
 func (v PoseView) Theta() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasTheta reports the presence of field theta (3).
-func (v PoseView) HasTheta() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v PoseView) HasTheta() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // PoseList is a handle on a repeated field of Pose messages.
-type PoseList struct{ l phaserimpl.MessageList }
-
-// PoseListOf wraps a list handle, for the generated code of other packages.
-func PoseListOf(l phaserimpl.MessageList) PoseList { return PoseList{l} }
+type PoseList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l PoseList) Len() int { return l.l.Len() }
+func (l PoseList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PoseList) At(i int) Pose { return Pose{l.l.At(i)} }
+func (l PoseList) At(i int) Pose { return Pose(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PoseList) Mutable(i int) Pose { return Pose{l.l.Mutable(i)} }
+func (l PoseList) Mutable(i int) Pose { return Pose(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l PoseList) Append() Pose { return Pose{l.l.Append()} }
+func (l PoseList) Append() Pose { return Pose(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PoseList) Allocate(n int) { l.l.Allocate(n) }
+func (l PoseList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PoseList) Reserve(n int) { l.l.Reserve(n) }
+func (l PoseList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PoseList) Resize(n int) { l.l.Resize(n) }
+func (l PoseList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PoseList) Clear() { l.l.Clear() }
+func (l PoseList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PoseList) All() iter.Seq2[int, Pose] {
 	return func(yield func(int, Pose) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Pose{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Pose(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Robot = file_robot_proto.Type("example.quickstart.Robot")
 
+// Robot is the state a robot publishes.
+//
 // Robot is a handle on a example.quickstart.Robot message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Robot reads as the default
 // message and ignores writes.
-type Robot struct{ m phaserimpl.Msg }
+type Robot phaserimpl.Msg
 
 // NewRobot creates a Robot in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRobot(opts ...runtime.Options) Robot {
-	return Robot{phaserimpl.New(phaserType_Robot, opts)}
+	return Robot(phaserimpl.New(phaserType_Robot, opts))
 }
 
 // NewRobotIn creates a Robot in caller memory, such as a shared-memory
@@ -355,7 +398,7 @@ func NewRobot(opts ...runtime.Options) Robot {
 // reports it. It returns an error if mem cannot hold the message.
 func NewRobotIn(mem []byte, opts ...runtime.Options) (Robot, error) {
 	m, err := phaserimpl.NewIn(phaserType_Robot, mem, opts)
-	return Robot{m}, err
+	return Robot(m), err
 }
 
 // ReadRobot returns a read-only Robot over received payload bytes. Every
@@ -363,7 +406,7 @@ func NewRobotIn(mem []byte, opts ...runtime.Options) (Robot, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadRobot(data []byte) (Robot, error) {
 	m, err := phaserimpl.Read(phaserType_Robot, data)
-	return Robot{m}, err
+	return Robot(m), err
 }
 
 // ReadRobotInto is ReadRobot reusing p, so that a reader of many payloads
@@ -371,53 +414,55 @@ func ReadRobot(data []byte) (Robot, error) {
 // invalid.
 func ReadRobotInto(p *runtime.Payload, data []byte) (Robot, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Robot, data)
-	return Robot{m}, err
+	return Robot(m), err
 }
 
 // OpenRobot continues writing a payload that holds a Robot (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRobot(mem []byte) (Robot, error) {
 	m, err := phaserimpl.Open(phaserType_Robot, mem)
-	return Robot{m}, err
+	return Robot(m), err
 }
 
 // RobotOf returns the Robot that m, the untyped handle of a example.quickstart.Robot,
 // refers to.
-func RobotOf(m runtime.Msg) Robot { return Robot{phaserimpl.Static(m, phaserType_Robot)} }
+func RobotOf(m runtime.Msg) Robot { return Robot(phaserimpl.Static(m, phaserType_Robot)) }
 
 // PhaserType returns the runtime type of Robot.
 func (Robot) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Robot) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Robot) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Robot) }
+func (x Robot) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Robot) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Robot) IsPresent() bool { return x.m.IsPresent() }
+func (x Robot) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Robot) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Robot) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Robot) Failed() bool { return x.m.Failed() }
+func (x Robot) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Robot) Err() error { return x.m.Err() }
+func (x Robot) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Robot) Clear() { x.m.Clear(phaserType_Robot) }
+func (x Robot) Clear() { phaserimpl.Msg(x).Clear(phaserType_Robot) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Robot) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Robot) }
+func (x Robot) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Robot)
+}
 
 // RobotFromAny returns the Robot held by an Any and whether it holds one.
 func RobotFromAny(a runtime.Any) (Robot, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Robot)
-	return Robot{m}, ok
+	return Robot(m), ok
 }
 
 // MutableAnyRobot makes an Any hold a new, empty Robot and returns it.
-func MutableAnyRobot(a runtime.Any) Robot { return Robot{phaserimpl.MutableAny(a, phaserType_Robot)} }
+func MutableAnyRobot(a runtime.Any) Robot { return Robot(phaserimpl.MutableAny(a, phaserType_Robot)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -458,17 +503,21 @@ func (x Robot) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Robot) CopyFrom(src Robot) bool { return x.m.CopyFrom(phaserType_Robot, src.m) }
+func (x Robot) CopyFrom(src Robot) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Robot, phaserimpl.Msg(src))
+}
 
 // phaserProto_Robot is the protobuf reflection type of Robot.
-var phaserProto_Robot = phaserimpl.RegisterHandleType(phaserType_Robot, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Robot{m} })
+var phaserProto_Robot = phaserimpl.RegisterHandleType(phaserType_Robot, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Robot(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Robot) ProtoReflect() protoreflect.Message { return phaserProto_Robot.Message(x.m) }
+func (x Robot) ProtoReflect() protoreflect.Message {
+	return phaserProto_Robot.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -480,11 +529,13 @@ func (x Robot) Equal(y Robot) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Robot if x is absent).
-func (x Robot) Clone() Robot { return Robot{phaserimpl.Clone(x.m, phaserType_Robot)} }
+func (x Robot) Clone() Robot { return Robot(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Robot)) }
 
 var phaserUnion_Robot_Task = phaserType_Robot.Unions()[0]
 
 // Robot_TaskCase is the field number of the active member of oneof task, or 0.
+//
+// What the robot is doing next.
 type Robot_TaskCase uint32
 
 // Cases of oneof task.
@@ -510,218 +561,271 @@ func (c Robot_TaskCase) String() string {
 
 // WhichTask returns the active member of oneof task.
 func (x Robot) WhichTask() Robot_TaskCase {
-	return Robot_TaskCase(x.m.WhichOneof(phaserUnion_Robot_Task))
+	return Robot_TaskCase(phaserimpl.Msg(x).WhichOneof(phaserUnion_Robot_Task))
 }
 
 // Name returns a copy of field name (1).
-func (x Robot) Name() string { return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (x Robot) Name() string {
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+}
 
 // NameBytes returns without copying field name (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Robot) NameBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Robot) NameBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetName sets field name (1).
-func (x Robot) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x Robot) SetName(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (1).
-func (x Robot) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x Robot) SetNameBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (1).
 func (x Robot) AllocateName(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasName reports the presence of field name (1).
-func (x Robot) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Robot) HasName() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearName clears field name (1).
-func (x Robot) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Robot) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Id returns field id (2).
-func (x Robot) Id() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Robot) Id() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // SetId sets field id (2).
-func (x Robot) SetId(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Robot) SetId(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasId reports the presence of field id (2).
-func (x Robot) HasId() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Robot) HasId() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // ClearId clears field id (2).
-func (x Robot) ClearId() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Robot) ClearId() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Mode returns field mode (3).
 func (x Robot) Mode() Mode {
-	return Mode(int32(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})))
+	return Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
 }
 
 // SetMode sets field mode (3).
-func (x Robot) SetMode(v Mode) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, uint32(v)) }
+func (x Robot) SetMode(v Mode) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+}
 
 // HasMode reports the presence of field mode (3).
-func (x Robot) HasMode() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Robot) HasMode() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearMode clears field mode (3).
-func (x Robot) ClearMode() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Robot) ClearMode() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Pose returns (a default message if absent) field pose (4).
 func (x Robot) Pose() Pose {
-	return Pose{x.m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)}
+	return Pose(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose))
 }
 
 // MutablePose returns, creating it if absent, field pose (4).
 func (x Robot) MutablePose() Pose {
-	return Pose{x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)}
+	return Pose(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose))
 }
 
 // HasPose reports the presence of field pose (4).
-func (x Robot) HasPose() bool { return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 20}) }
+func (x Robot) HasPose() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 20})
+}
 
 // ClearPose clears and frees field pose (4).
 func (x Robot) ClearPose() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
 }
 
 // Stamp returns (a default message if absent) field stamp (5).
+//
+// When the state was measured.
 func (x Robot) Stamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableStamp returns, creating it if absent, field stamp (5).
 func (x Robot) MutableStamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasStamp reports the presence of field stamp (5).
-func (x Robot) HasStamp() bool { return x.m.HasMessage(phaserimpl.Field{Number: 5, Offset: 24}) }
+func (x Robot) HasStamp() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 5, Offset: 24})
+}
 
 // ClearStamp clears and frees field stamp (5).
 func (x Robot) ClearStamp() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // BatteryCells returns the list handle of repeated field battery_cells (6).
+//
+// volts, one per cell
 func (x Robot) BatteryCells() runtime.List[float32] {
-	return phaserimpl.List[float32](x.m, phaserimpl.Field{Number: 6, Offset: 32, ID: 2})
+	return phaserimpl.List[float32](phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 32})
 }
 
 // Path returns the list handle of repeated field path (7).
+//
+// The planned path, nearest point first.
 func (x Robot) Path() PoseList {
-	return PoseList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 7, Offset: 40, ID: 2}, phaserType_Pose)}
+	return PoseList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose))
 }
 
 // Tags returns the list handle of repeated field tags (8).
 func (x Robot) Tags() runtime.StringList {
-	return phaserimpl.Strings(x.m, phaserimpl.Field{Number: 8, Offset: 48, ID: 2})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 48})
 }
 
 // Goal returns a copy of field goal (9).
+//
+// a named place to drive to
 func (x Robot) Goal() string {
-	return string(x.m.MemberString(phaserimpl.Field{Number: 9, Offset: 56}))
+	return string(phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 9, Offset: 56}))
 }
 
 // GoalBytes returns without copying field goal (9).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Robot) GoalBytes() []byte { return x.m.MemberString(phaserimpl.Field{Number: 9, Offset: 56}) }
+func (x Robot) GoalBytes() []byte {
+	return phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 9, Offset: 56})
+}
 
 // SetGoal sets field goal (9).
 func (x Robot) SetGoal(v string) {
-	x.m.SetMemberString(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
+	phaserimpl.Msg(x).SetMemberString(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
 }
 
 // SetGoalBytes sets from bytes (which may alias the payload) field goal (9).
 func (x Robot) SetGoalBytes(v []byte) {
-	x.m.SetMemberBytes(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
+	phaserimpl.Msg(x).SetMemberBytes(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
 }
 
 // AllocateGoal makes active, n bytes long, and returns to fill in place oneof member field goal (9).
 func (x Robot) AllocateGoal(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, n)
 }
 
 // HasGoal reports whether it is the active member: field goal (9).
-func (x Robot) HasGoal() bool { return x.m.HasMember(phaserimpl.Field{Number: 9, Offset: 56}) }
+func (x Robot) HasGoal() bool {
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 9, Offset: 56})
+}
 
 // ClearGoal clears, if active, field goal (9).
 func (x Robot) ClearGoal() {
-	x.m.ClearOneof(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56})
 }
 
 // Dock returns oneof member field dock (10).
-func (x Robot) Dock() uint32 { return x.m.Member32(phaserimpl.Field{Number: 10, Offset: 56, ID: 1}) }
+//
+// the charging dock to go to
+func (x Robot) Dock() uint32 {
+	return phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 10, Offset: 56})
+}
 
 // SetDock makes active and sets oneof member field dock (10).
 func (x Robot) SetDock(v uint32) {
-	x.m.SetMember32(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56, ID: 1}, v)
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56}, v)
 }
 
 // HasDock reports whether it is the active member: field dock (10).
-func (x Robot) HasDock() bool { return x.m.HasMember(phaserimpl.Field{Number: 10, Offset: 56, ID: 1}) }
+func (x Robot) HasDock() bool {
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 10, Offset: 56})
+}
 
 // ClearDock clears, if active, field dock (10).
 func (x Robot) ClearDock() {
-	x.m.ClearOneof(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56, ID: 1})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56})
 }
 
 // RobotView reads the singular scalar fields of a Robot in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type RobotView struct{ v phaserimpl.View }
+type RobotView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Robot) View() RobotView { return RobotView{x.m.ViewOf(phaserType_Robot)} }
+func (x Robot) View() RobotView { return RobotView(phaserimpl.Msg(x).ViewOf(phaserType_Robot)) }
 
 // Id returns field id (2).
-func (v RobotView) Id() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v RobotView) Id() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // HasId reports the presence of field id (2).
-func (v RobotView) HasId() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v RobotView) HasId() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Mode returns field mode (3).
 func (v RobotView) Mode() Mode {
-	return Mode(int32(v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})))
+	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
 }
 
 // HasMode reports the presence of field mode (3).
-func (v RobotView) HasMode() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v RobotView) HasMode() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // RobotList is a handle on a repeated field of Robot messages.
-type RobotList struct{ l phaserimpl.MessageList }
-
-// RobotListOf wraps a list handle, for the generated code of other packages.
-func RobotListOf(l phaserimpl.MessageList) RobotList { return RobotList{l} }
+type RobotList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l RobotList) Len() int { return l.l.Len() }
+func (l RobotList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l RobotList) At(i int) Robot { return Robot{l.l.At(i)} }
+func (l RobotList) At(i int) Robot { return Robot(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l RobotList) Mutable(i int) Robot { return Robot{l.l.Mutable(i)} }
+func (l RobotList) Mutable(i int) Robot { return Robot(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l RobotList) Append() Robot { return Robot{l.l.Append()} }
+func (l RobotList) Append() Robot { return Robot(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l RobotList) Allocate(n int) { l.l.Allocate(n) }
+func (l RobotList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l RobotList) Reserve(n int) { l.l.Reserve(n) }
+func (l RobotList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l RobotList) Resize(n int) { l.l.Resize(n) }
+func (l RobotList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l RobotList) Clear() { l.l.Clear() }
+func (l RobotList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l RobotList) All() iter.Seq2[int, Robot] {
 	return func(yield func(int, Robot) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Robot{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Robot(m)) {
+				return
+			}
+		}
 	}
 }

@@ -3,9 +3,6 @@
 // 	protoc-gen-phaser-go v0.1.0
 // source: legacy.proto
 
-// Package testpbphaser holds Phaser message handles for legacy.proto:
-// values that read and write the fields of a message in place, in a Phaser
-// payload that can live in shared memory or be sent as it is.
 package testpbphaser
 
 import (
@@ -70,13 +67,13 @@ var phaserType_Legacy = file_legacy_proto.Type("phasertest.Legacy")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Legacy reads as the default
 // message and ignores writes.
-type Legacy struct{ m phaserimpl.Msg }
+type Legacy phaserimpl.Msg
 
 // NewLegacy creates a Legacy in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewLegacy(opts ...runtime.Options) Legacy {
-	return Legacy{phaserimpl.New(phaserType_Legacy, opts)}
+	return Legacy(phaserimpl.New(phaserType_Legacy, opts))
 }
 
 // NewLegacyIn creates a Legacy in caller memory, such as a shared-memory
@@ -84,7 +81,7 @@ func NewLegacy(opts ...runtime.Options) Legacy {
 // reports it. It returns an error if mem cannot hold the message.
 func NewLegacyIn(mem []byte, opts ...runtime.Options) (Legacy, error) {
 	m, err := phaserimpl.NewIn(phaserType_Legacy, mem, opts)
-	return Legacy{m}, err
+	return Legacy(m), err
 }
 
 // ReadLegacy returns a read-only Legacy over received payload bytes. Every
@@ -92,7 +89,7 @@ func NewLegacyIn(mem []byte, opts ...runtime.Options) (Legacy, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadLegacy(data []byte) (Legacy, error) {
 	m, err := phaserimpl.Read(phaserType_Legacy, data)
-	return Legacy{m}, err
+	return Legacy(m), err
 }
 
 // ReadLegacyInto is ReadLegacy reusing p, so that a reader of many payloads
@@ -100,54 +97,56 @@ func ReadLegacy(data []byte) (Legacy, error) {
 // invalid.
 func ReadLegacyInto(p *runtime.Payload, data []byte) (Legacy, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Legacy, data)
-	return Legacy{m}, err
+	return Legacy(m), err
 }
 
 // OpenLegacy continues writing a payload that holds a Legacy (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenLegacy(mem []byte) (Legacy, error) {
 	m, err := phaserimpl.Open(phaserType_Legacy, mem)
-	return Legacy{m}, err
+	return Legacy(m), err
 }
 
 // LegacyOf returns the Legacy that m, the untyped handle of a phasertest.Legacy,
 // refers to.
-func LegacyOf(m runtime.Msg) Legacy { return Legacy{phaserimpl.Static(m, phaserType_Legacy)} }
+func LegacyOf(m runtime.Msg) Legacy { return Legacy(phaserimpl.Static(m, phaserType_Legacy)) }
 
 // PhaserType returns the runtime type of Legacy.
 func (Legacy) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Legacy) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Legacy) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Legacy) }
+func (x Legacy) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Legacy) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Legacy) IsPresent() bool { return x.m.IsPresent() }
+func (x Legacy) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Legacy) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Legacy) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Legacy) Failed() bool { return x.m.Failed() }
+func (x Legacy) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Legacy) Err() error { return x.m.Err() }
+func (x Legacy) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Legacy) Clear() { x.m.Clear(phaserType_Legacy) }
+func (x Legacy) Clear() { phaserimpl.Msg(x).Clear(phaserType_Legacy) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Legacy) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Legacy) }
+func (x Legacy) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Legacy)
+}
 
 // LegacyFromAny returns the Legacy held by an Any and whether it holds one.
 func LegacyFromAny(a runtime.Any) (Legacy, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Legacy)
-	return Legacy{m}, ok
+	return Legacy(m), ok
 }
 
 // MutableAnyLegacy makes an Any hold a new, empty Legacy and returns it.
 func MutableAnyLegacy(a runtime.Any) Legacy {
-	return Legacy{phaserimpl.MutableAny(a, phaserType_Legacy)}
+	return Legacy(phaserimpl.MutableAny(a, phaserType_Legacy))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -189,17 +188,21 @@ func (x Legacy) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.M
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Legacy) CopyFrom(src Legacy) bool { return x.m.CopyFrom(phaserType_Legacy, src.m) }
+func (x Legacy) CopyFrom(src Legacy) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Legacy, phaserimpl.Msg(src))
+}
 
 // phaserProto_Legacy is the protobuf reflection type of Legacy.
-var phaserProto_Legacy = phaserimpl.RegisterHandleType(phaserType_Legacy, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Legacy{m} })
+var phaserProto_Legacy = phaserimpl.RegisterHandleType(phaserType_Legacy, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Legacy(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Legacy) ProtoReflect() protoreflect.Message { return phaserProto_Legacy.Message(x.m) }
+func (x Legacy) ProtoReflect() protoreflect.Message {
+	return phaserProto_Legacy.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -211,7 +214,7 @@ func (x Legacy) Equal(y Legacy) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Legacy if x is absent).
-func (x Legacy) Clone() Legacy { return Legacy{phaserimpl.Clone(x.m, phaserType_Legacy)} }
+func (x Legacy) Clone() Legacy { return Legacy(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Legacy)) }
 
 var phaserUnion_Legacy_Pick = phaserType_Legacy.Unions()[0]
 
@@ -241,323 +244,396 @@ func (c Legacy_PickCase) String() string {
 
 // WhichPick returns the active member of oneof pick.
 func (x Legacy) WhichPick() Legacy_PickCase {
-	return Legacy_PickCase(x.m.WhichOneof(phaserUnion_Legacy_Pick))
+	return Legacy_PickCase(phaserimpl.Msg(x).WhichOneof(phaserUnion_Legacy_Pick))
 }
 
 // Id returns field id (1).
-func (x Legacy) Id() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (x Legacy) Id() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetId sets field id (1).
-func (x Legacy) SetId(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v)) }
+func (x Legacy) SetId(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+}
 
 // HasId reports the presence of field id (1).
-func (x Legacy) HasId() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Legacy) HasId() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearId clears field id (1).
-func (x Legacy) ClearId() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Legacy) ClearId() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Name returns a copy of field name (2).
 func (x Legacy) Name() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
 }
 
 // NameBytes returns without copying field name (2).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Legacy) NameBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Legacy) NameBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // SetName sets field name (2).
-func (x Legacy) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Legacy) SetName(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 2, Offset: 12}, v)
+}
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (2).
-func (x Legacy) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Legacy) SetNameBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+}
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (2).
 func (x Legacy) AllocateName(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
 }
 
 // HasName reports the presence of field name (2).
-func (x Legacy) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Legacy) HasName() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // ClearName clears field name (2).
-func (x Legacy) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Legacy) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Big returns field big (3).
-func (x Legacy) Big() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})) }
+func (x Legacy) Big() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+}
 
 // SetBig sets field big (3).
-func (x Legacy) SetBig(v int64) { x.m.Set64(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, uint64(v)) }
+func (x Legacy) SetBig(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint64(v))
+}
 
 // HasBig reports the presence of field big (3).
-func (x Legacy) HasBig() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Legacy) HasBig() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearBig clears field big (3).
-func (x Legacy) ClearBig() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Legacy) ClearBig() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Kind returns field kind (4).
 func (x Legacy) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 24, ID: 2})))
+	return Legacy_Kind(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})))
 }
 
 // SetKind sets field kind (4).
 func (x Legacy) SetKind(v Legacy_Kind) {
-	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
 }
 
 // HasKind reports the presence of field kind (4).
-func (x Legacy) HasKind() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}) }
+func (x Legacy) HasKind() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearKind clears field kind (4).
-func (x Legacy) ClearKind() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}) }
+func (x Legacy) ClearKind() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // Flag returns field flag (5).
-func (x Legacy) Flag() bool { return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) != 0 }
+func (x Legacy) Flag() bool {
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}) != 0
+}
 
 // SetFlag sets field flag (5).
 func (x Legacy) SetFlag(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, phaserimpl.BoolByte(v))
 }
 
 // HasFlag reports the presence of field flag (5).
-func (x Legacy) HasFlag() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) }
+func (x Legacy) HasFlag() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // ClearFlag clears field flag (5).
-func (x Legacy) ClearFlag() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) }
+func (x Legacy) ClearFlag() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // Ratio returns field ratio (6).
 func (x Legacy) Ratio() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}))
 }
 
 // SetRatio sets field ratio (6).
 func (x Legacy) SetRatio(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, math.Float64bits(v))
 }
 
 // HasRatio reports the presence of field ratio (6).
-func (x Legacy) HasRatio() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}) }
+func (x Legacy) HasRatio() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10})
+}
 
 // ClearRatio clears field ratio (6).
-func (x Legacy) ClearRatio() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}) }
+func (x Legacy) ClearRatio() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10})
+}
 
 // Nums returns the list handle of repeated field nums (7).
 func (x Legacy) Nums() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 7, Offset: 40, ID: 5})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 40})
 }
 
 // PackedNums returns the list handle of repeated field packed_nums (8).
 func (x Legacy) PackedNums() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 8, Offset: 48, ID: 5})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 48})
 }
 
 // Child returns (a default message if absent) field child (9).
 func (x Legacy) Child() Legacy {
-	return Legacy{x.m.Message(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)}
+	return Legacy(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy))
 }
 
 // MutableChild returns, creating it if absent, field child (9).
 func (x Legacy) MutableChild() Legacy {
-	return Legacy{x.m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)}
+	return Legacy(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy))
 }
 
 // HasChild reports the presence of field child (9).
-func (x Legacy) HasChild() bool { return x.m.HasMessage(phaserimpl.Field{Number: 9, Offset: 56}) }
+func (x Legacy) HasChild() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 9, Offset: 56})
+}
 
 // ClearChild clears and frees field child (9).
 func (x Legacy) ClearChild() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)
 }
 
 // Blob returns a copy of field blob (10).
 func (x Legacy) Blob() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 10, Offset: 60})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 10, Offset: 60})...)
 }
 
 // BlobBytes returns without copying field blob (10).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Legacy) BlobBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 10, Offset: 60}) }
+func (x Legacy) BlobBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 10, Offset: 60})
+}
 
 // SetBlob sets (v may alias the payload) field blob (10).
-func (x Legacy) SetBlob(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 10, Offset: 60}, v) }
+func (x Legacy) SetBlob(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 10, Offset: 60}, v)
+}
 
 // AllocateBlob makes n bytes long and returns them to fill in place: field blob (10).
 func (x Legacy) AllocateBlob(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 10, Offset: 60}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 10, Offset: 60}, n)
 }
 
 // HasBlob reports the presence of field blob (10).
-func (x Legacy) HasBlob() bool { return x.m.HasString(phaserimpl.Field{Number: 10, Offset: 60}) }
+func (x Legacy) HasBlob() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 10, Offset: 60})
+}
 
 // ClearBlob clears field blob (10).
-func (x Legacy) ClearBlob() { x.m.ClearString(phaserimpl.Field{Number: 10, Offset: 60}) }
+func (x Legacy) ClearBlob() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 10, Offset: 60}) }
 
 // Label returns a copy of field label (11).
 func (x Legacy) Label() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 11, Offset: 64}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 11, Offset: 64}))
 }
 
 // LabelBytes returns without copying field label (11).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Legacy) LabelBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 11, Offset: 64}) }
+func (x Legacy) LabelBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 11, Offset: 64})
+}
 
 // SetLabel sets field label (11).
-func (x Legacy) SetLabel(v string) { x.m.SetString(phaserimpl.Field{Number: 11, Offset: 64}, v) }
+func (x Legacy) SetLabel(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 11, Offset: 64}, v)
+}
 
 // SetLabelBytes sets from bytes (which may alias the payload) field label (11).
-func (x Legacy) SetLabelBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 11, Offset: 64}, v) }
+func (x Legacy) SetLabelBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 11, Offset: 64}, v)
+}
 
 // AllocateLabel makes n bytes long and returns them to fill in place: field label (11).
 func (x Legacy) AllocateLabel(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 11, Offset: 64}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 11, Offset: 64}, n)
 }
 
 // HasLabel reports the presence of field label (11).
-func (x Legacy) HasLabel() bool { return x.m.HasString(phaserimpl.Field{Number: 11, Offset: 64}) }
+func (x Legacy) HasLabel() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 11, Offset: 64})
+}
 
 // ClearLabel clears field label (11).
-func (x Legacy) ClearLabel() { x.m.ClearString(phaserimpl.Field{Number: 11, Offset: 64}) }
+func (x Legacy) ClearLabel() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 11, Offset: 64}) }
 
 // Kinds returns the list handle of repeated field kinds (12).
 func (x Legacy) Kinds() runtime.List[Legacy_Kind] {
-	return phaserimpl.List[Legacy_Kind](x.m, phaserimpl.Field{Number: 12, Offset: 72, ID: 5})
+	return phaserimpl.List[Legacy_Kind](phaserimpl.Msg(x), phaserimpl.Field{Number: 12, Offset: 72})
 }
 
 // PickInt returns oneof member field pick_int (20).
-func (x Legacy) PickInt() int32 { return int32(x.m.Member32(phaserimpl.Field{Number: 20, Offset: 80})) }
+func (x Legacy) PickInt() int32 {
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 80}))
+}
 
 // SetPickInt makes active and sets oneof member field pick_int (20).
 func (x Legacy) SetPickInt(v int32) {
-	x.m.SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80}, uint32(v))
 }
 
 // HasPickInt reports whether it is the active member: field pick_int (20).
-func (x Legacy) HasPickInt() bool { return x.m.HasMember(phaserimpl.Field{Number: 20, Offset: 80}) }
+func (x Legacy) HasPickInt() bool {
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 80})
+}
 
 // ClearPickInt clears, if active, field pick_int (20).
 func (x Legacy) ClearPickInt() {
-	x.m.ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80})
 }
 
 // PickName returns a copy of field pick_name (21).
 func (x Legacy) PickName() string {
-	return string(x.m.MemberString(phaserimpl.Field{Number: 21, Offset: 80, ID: 1}))
+	return string(phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 21, Offset: 80}))
 }
 
 // PickNameBytes returns without copying field pick_name (21).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Legacy) PickNameBytes() []byte {
-	return x.m.MemberString(phaserimpl.Field{Number: 21, Offset: 80, ID: 1})
+	return phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 21, Offset: 80})
 }
 
 // SetPickName sets field pick_name (21).
 func (x Legacy) SetPickName(v string) {
-	x.m.SetMemberString(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, v)
+	phaserimpl.Msg(x).SetMemberString(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80}, v)
 }
 
 // SetPickNameBytes sets from bytes (which may alias the payload) field pick_name (21).
 func (x Legacy) SetPickNameBytes(v []byte) {
-	x.m.SetMemberBytes(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, v)
+	phaserimpl.Msg(x).SetMemberBytes(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80}, v)
 }
 
 // AllocatePickName makes active, n bytes long, and returns to fill in place oneof member field pick_name (21).
 func (x Legacy) AllocatePickName(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80}, n)
 }
 
 // HasPickName reports whether it is the active member: field pick_name (21).
 func (x Legacy) HasPickName() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 21, Offset: 80, ID: 1})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 21, Offset: 80})
 }
 
 // ClearPickName clears, if active, field pick_name (21).
 func (x Legacy) ClearPickName() {
-	x.m.ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80, ID: 1})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80})
 }
 
 // LegacyView reads the singular scalar fields of a Legacy in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type LegacyView struct{ v phaserimpl.View }
+type LegacyView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Legacy) View() LegacyView { return LegacyView{x.m.ViewOf(phaserType_Legacy)} }
+func (x Legacy) View() LegacyView { return LegacyView(phaserimpl.Msg(x).ViewOf(phaserType_Legacy)) }
 
 // Id returns field id (1).
-func (v LegacyView) Id() int32 { return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (v LegacyView) Id() int32 {
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // HasId reports the presence of field id (1).
-func (v LegacyView) HasId() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v LegacyView) HasId() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Big returns field big (3).
 func (v LegacyView) Big() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasBig reports the presence of field big (3).
-func (v LegacyView) HasBig() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v LegacyView) HasBig() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Kind returns field kind (4).
 func (v LegacyView) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 24, ID: 2})))
+	return Legacy_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})))
 }
 
 // HasKind reports the presence of field kind (4).
-func (v LegacyView) HasKind() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 24, ID: 2}) }
+func (v LegacyView) HasKind() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // Flag returns field flag (5).
-func (v LegacyView) Flag() bool { return v.v.Get8(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) != 0 }
+func (v LegacyView) Flag() bool {
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}) != 0
+}
 
 // HasFlag reports the presence of field flag (5).
-func (v LegacyView) HasFlag() bool { return v.v.Has(phaserimpl.Field{Number: 5, Offset: 28, ID: 3}) }
+func (v LegacyView) HasFlag() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // Ratio returns field ratio (6).
 func (v LegacyView) Ratio() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}))
 }
 
 // HasRatio reports the presence of field ratio (6).
-func (v LegacyView) HasRatio() bool { return v.v.Has(phaserimpl.Field{Number: 6, Offset: 32, ID: 4}) }
+func (v LegacyView) HasRatio() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10})
+}
 
 // LegacyList is a handle on a repeated field of Legacy messages.
-type LegacyList struct{ l phaserimpl.MessageList }
-
-// LegacyListOf wraps a list handle, for the generated code of other packages.
-func LegacyListOf(l phaserimpl.MessageList) LegacyList { return LegacyList{l} }
+type LegacyList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l LegacyList) Len() int { return l.l.Len() }
+func (l LegacyList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l LegacyList) At(i int) Legacy { return Legacy{l.l.At(i)} }
+func (l LegacyList) At(i int) Legacy { return Legacy(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l LegacyList) Mutable(i int) Legacy { return Legacy{l.l.Mutable(i)} }
+func (l LegacyList) Mutable(i int) Legacy { return Legacy(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l LegacyList) Append() Legacy { return Legacy{l.l.Append()} }
+func (l LegacyList) Append() Legacy { return Legacy(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l LegacyList) Allocate(n int) { l.l.Allocate(n) }
+func (l LegacyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l LegacyList) Reserve(n int) { l.l.Reserve(n) }
+func (l LegacyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l LegacyList) Resize(n int) { l.l.Resize(n) }
+func (l LegacyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l LegacyList) Clear() { l.l.Clear() }
+func (l LegacyList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l LegacyList) All() iter.Seq2[int, Legacy] {
 	return func(yield func(int, Legacy) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Legacy{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Legacy(m)) {
+				return
+			}
+		}
 	}
 }

@@ -3,7 +3,7 @@
 // 	protoc-gen-phaser-go v0.1.0
 // source: testpb.proto
 
-// Package testpbphaser holds Phaser message handles for testpb.proto:
+// Package testpbphaser holds Phaser message handles for testpb.proto, legacy.proto:
 // values that read and write the fields of a message in place, in a Phaser
 // payload that can live in shared memory or be sent as it is.
 package testpbphaser
@@ -128,6 +128,8 @@ var (
 )
 
 // Color is the enum phasertest.Color.
+//
+// Color has negative values, the smallest int32 and an alias.
 type Color int32
 
 // Values of Color.
@@ -185,17 +187,19 @@ func (x Everything_Mode) String() string {
 
 var phaserType_Scalars = file_testpb_proto.Type("phasertest.Scalars")
 
+// Scalars has every scalar type once, singular, with implicit presence.
+//
 // Scalars is a handle on a phasertest.Scalars message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Scalars reads as the default
 // message and ignores writes.
-type Scalars struct{ m phaserimpl.Msg }
+type Scalars phaserimpl.Msg
 
 // NewScalars creates a Scalars in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewScalars(opts ...runtime.Options) Scalars {
-	return Scalars{phaserimpl.New(phaserType_Scalars, opts)}
+	return Scalars(phaserimpl.New(phaserType_Scalars, opts))
 }
 
 // NewScalarsIn creates a Scalars in caller memory, such as a shared-memory
@@ -203,7 +207,7 @@ func NewScalars(opts ...runtime.Options) Scalars {
 // reports it. It returns an error if mem cannot hold the message.
 func NewScalarsIn(mem []byte, opts ...runtime.Options) (Scalars, error) {
 	m, err := phaserimpl.NewIn(phaserType_Scalars, mem, opts)
-	return Scalars{m}, err
+	return Scalars(m), err
 }
 
 // ReadScalars returns a read-only Scalars over received payload bytes. Every
@@ -211,7 +215,7 @@ func NewScalarsIn(mem []byte, opts ...runtime.Options) (Scalars, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadScalars(data []byte) (Scalars, error) {
 	m, err := phaserimpl.Read(phaserType_Scalars, data)
-	return Scalars{m}, err
+	return Scalars(m), err
 }
 
 // ReadScalarsInto is ReadScalars reusing p, so that a reader of many payloads
@@ -219,54 +223,56 @@ func ReadScalars(data []byte) (Scalars, error) {
 // invalid.
 func ReadScalarsInto(p *runtime.Payload, data []byte) (Scalars, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Scalars, data)
-	return Scalars{m}, err
+	return Scalars(m), err
 }
 
 // OpenScalars continues writing a payload that holds a Scalars (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenScalars(mem []byte) (Scalars, error) {
 	m, err := phaserimpl.Open(phaserType_Scalars, mem)
-	return Scalars{m}, err
+	return Scalars(m), err
 }
 
 // ScalarsOf returns the Scalars that m, the untyped handle of a phasertest.Scalars,
 // refers to.
-func ScalarsOf(m runtime.Msg) Scalars { return Scalars{phaserimpl.Static(m, phaserType_Scalars)} }
+func ScalarsOf(m runtime.Msg) Scalars { return Scalars(phaserimpl.Static(m, phaserType_Scalars)) }
 
 // PhaserType returns the runtime type of Scalars.
 func (Scalars) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Scalars) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Scalars) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Scalars) }
+func (x Scalars) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Scalars) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Scalars) IsPresent() bool { return x.m.IsPresent() }
+func (x Scalars) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Scalars) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Scalars) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Scalars) Failed() bool { return x.m.Failed() }
+func (x Scalars) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Scalars) Err() error { return x.m.Err() }
+func (x Scalars) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Scalars) Clear() { x.m.Clear(phaserType_Scalars) }
+func (x Scalars) Clear() { phaserimpl.Msg(x).Clear(phaserType_Scalars) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Scalars) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Scalars) }
+func (x Scalars) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Scalars)
+}
 
 // ScalarsFromAny returns the Scalars held by an Any and whether it holds one.
 func ScalarsFromAny(a runtime.Any) (Scalars, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Scalars)
-	return Scalars{m}, ok
+	return Scalars(m), ok
 }
 
 // MutableAnyScalars makes an Any hold a new, empty Scalars and returns it.
 func MutableAnyScalars(a runtime.Any) Scalars {
-	return Scalars{phaserimpl.MutableAny(a, phaserType_Scalars)}
+	return Scalars(phaserimpl.MutableAny(a, phaserType_Scalars))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -308,17 +314,21 @@ func (x Scalars) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Scalars) CopyFrom(src Scalars) bool { return x.m.CopyFrom(phaserType_Scalars, src.m) }
+func (x Scalars) CopyFrom(src Scalars) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Scalars, phaserimpl.Msg(src))
+}
 
 // phaserProto_Scalars is the protobuf reflection type of Scalars.
-var phaserProto_Scalars = phaserimpl.RegisterHandleType(phaserType_Scalars, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Scalars{m} })
+var phaserProto_Scalars = phaserimpl.RegisterHandleType(phaserType_Scalars, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Scalars(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Scalars) ProtoReflect() protoreflect.Message { return phaserProto_Scalars.Message(x.m) }
+func (x Scalars) ProtoReflect() protoreflect.Message {
+	return phaserProto_Scalars.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -330,468 +340,564 @@ func (x Scalars) Equal(y Scalars) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Scalars if x is absent).
-func (x Scalars) Clone() Scalars { return Scalars{phaserimpl.Clone(x.m, phaserType_Scalars)} }
+func (x Scalars) Clone() Scalars {
+	return Scalars(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Scalars))
+}
 
 // FDouble returns field f_double (1).
 func (x Scalars) FDouble() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetFDouble sets field f_double (1).
 func (x Scalars) SetFDouble(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasFDouble reports the presence of field f_double (1).
-func (x Scalars) HasFDouble() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Scalars) HasFDouble() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearFDouble clears field f_double (1).
-func (x Scalars) ClearFDouble() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Scalars) ClearFDouble() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // FFloat returns field f_float (2).
 func (x Scalars) FFloat() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetFFloat sets field f_float (2).
 func (x Scalars) SetFFloat(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float32bits(v))
 }
 
 // HasFFloat reports the presence of field f_float (2).
-func (x Scalars) HasFFloat() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Scalars) HasFFloat() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearFFloat clears field f_float (2).
-func (x Scalars) ClearFFloat() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Scalars) ClearFFloat() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
 }
 
 // SetFInt32 sets field f_int32 (3).
 func (x Scalars) SetFInt32(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
-func (x Scalars) HasFInt32() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}) }
+func (x Scalars) HasFInt32() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // ClearFInt32 clears field f_int32 (3).
-func (x Scalars) ClearFInt32() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}) }
+func (x Scalars) ClearFInt32() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(x.m.Get64(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
 }
 
 // SetFInt64 sets field f_int64 (4).
 func (x Scalars) SetFInt64(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}, uint64(v))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
-func (x Scalars) HasFInt64() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}) }
+func (x Scalars) HasFInt64() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+}
 
 // ClearFInt64 clears field f_int64 (4).
-func (x Scalars) ClearFInt64() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}) }
+func (x Scalars) ClearFInt64() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+}
 
 // FUint32 returns field f_uint32 (5).
-func (x Scalars) FUint32() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 32, ID: 4}) }
+func (x Scalars) FUint32() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+}
 
 // SetFUint32 sets field f_uint32 (5).
-func (x Scalars) SetFUint32(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Offset: 32, ID: 4}, v) }
+func (x Scalars) SetFUint32(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, v)
+}
 
 // HasFUint32 reports the presence of field f_uint32 (5).
-func (x Scalars) HasFUint32() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 4}) }
+func (x Scalars) HasFUint32() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+}
 
 // ClearFUint32 clears field f_uint32 (5).
-func (x Scalars) ClearFUint32() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, ID: 4}) }
+func (x Scalars) ClearFUint32() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+}
 
 // FUint64 returns field f_uint64 (6).
-func (x Scalars) FUint64() uint64 { return x.m.Get64(phaserimpl.Field{Number: 6, Offset: 40, ID: 5}) }
+func (x Scalars) FUint64() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+}
 
 // SetFUint64 sets field f_uint64 (6).
-func (x Scalars) SetFUint64(v uint64) { x.m.Set64(phaserimpl.Field{Number: 6, Offset: 40, ID: 5}, v) }
+func (x Scalars) SetFUint64(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
+}
 
 // HasFUint64 reports the presence of field f_uint64 (6).
-func (x Scalars) HasFUint64() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 40, ID: 5}) }
+func (x Scalars) HasFUint64() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+}
 
 // ClearFUint64 clears field f_uint64 (6).
-func (x Scalars) ClearFUint64() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, ID: 5}) }
+func (x Scalars) ClearFUint64() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+}
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 7, Offset: 48, ID: 6}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
 func (x Scalars) SetFSint32(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 7, Offset: 48, ID: 6}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}, uint32(v))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
-func (x Scalars) HasFSint32() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 48, ID: 6}) }
+func (x Scalars) HasFSint32() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+}
 
 // ClearFSint32 clears field f_sint32 (7).
-func (x Scalars) ClearFSint32() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, ID: 6}) }
+func (x Scalars) ClearFSint32() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+}
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(x.m.Get64(phaserimpl.Field{Number: 8, Offset: 56, ID: 7}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
 func (x Scalars) SetFSint64(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 8, Offset: 56, ID: 7}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}, uint64(v))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
-func (x Scalars) HasFSint64() bool { return x.m.Has(phaserimpl.Field{Number: 8, Offset: 56, ID: 7}) }
+func (x Scalars) HasFSint64() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+}
 
 // ClearFSint64 clears field f_sint64 (8).
-func (x Scalars) ClearFSint64() { x.m.ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, ID: 7}) }
+func (x Scalars) ClearFSint64() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+}
 
 // FFixed32 returns field f_fixed32 (9).
-func (x Scalars) FFixed32() uint32 { return x.m.Get32(phaserimpl.Field{Number: 9, Offset: 64, ID: 8}) }
+func (x Scalars) FFixed32() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+}
 
 // SetFFixed32 sets field f_fixed32 (9).
-func (x Scalars) SetFFixed32(v uint32) { x.m.Set32(phaserimpl.Field{Number: 9, Offset: 64, ID: 8}, v) }
+func (x Scalars) SetFFixed32(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, v)
+}
 
 // HasFFixed32 reports the presence of field f_fixed32 (9).
-func (x Scalars) HasFFixed32() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 64, ID: 8}) }
+func (x Scalars) HasFFixed32() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+}
 
 // ClearFFixed32 clears field f_fixed32 (9).
-func (x Scalars) ClearFFixed32() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, ID: 8}) }
+func (x Scalars) ClearFFixed32() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+}
 
 // FFixed64 returns field f_fixed64 (10).
-func (x Scalars) FFixed64() uint64 { return x.m.Get64(phaserimpl.Field{Number: 10, Offset: 72, ID: 9}) }
+func (x Scalars) FFixed64() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+}
 
 // SetFFixed64 sets field f_fixed64 (10).
-func (x Scalars) SetFFixed64(v uint64) { x.m.Set64(phaserimpl.Field{Number: 10, Offset: 72, ID: 9}, v) }
+func (x Scalars) SetFFixed64(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, v)
+}
 
 // HasFFixed64 reports the presence of field f_fixed64 (10).
-func (x Scalars) HasFFixed64() bool { return x.m.Has(phaserimpl.Field{Number: 10, Offset: 72, ID: 9}) }
+func (x Scalars) HasFFixed64() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+}
 
 // ClearFFixed64 clears field f_fixed64 (10).
-func (x Scalars) ClearFFixed64() { x.m.ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, ID: 9}) }
+func (x Scalars) ClearFFixed64() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+}
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 11, Offset: 80, ID: 10}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
 func (x Scalars) SetFSfixed32(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 11, Offset: 80, ID: 10}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}, uint32(v))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return x.m.Has(phaserimpl.Field{Number: 11, Offset: 80, ID: 10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
-func (x Scalars) ClearFSfixed32() { x.m.ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, ID: 10}) }
+func (x Scalars) ClearFSfixed32() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+}
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(x.m.Get64(phaserimpl.Field{Number: 12, Offset: 88, ID: 11}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
 func (x Scalars) SetFSfixed64(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 12, Offset: 88, ID: 11}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}, uint64(v))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return x.m.Has(phaserimpl.Field{Number: 12, Offset: 88, ID: 11})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
-func (x Scalars) ClearFSfixed64() { x.m.ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, ID: 11}) }
+func (x Scalars) ClearFSfixed64() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+}
 
 // FBool returns field f_bool (13).
-func (x Scalars) FBool() bool { return x.m.Get8(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}) != 0 }
+func (x Scalars) FBool() bool {
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}) != 0
+}
 
 // SetFBool sets field f_bool (13).
 func (x Scalars) SetFBool(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v))
 }
 
 // HasFBool reports the presence of field f_bool (13).
-func (x Scalars) HasFBool() bool { return x.m.Has(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}) }
+func (x Scalars) HasFBool() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
+}
 
 // ClearFBool clears field f_bool (13).
-func (x Scalars) ClearFBool() { x.m.ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}) }
+func (x Scalars) ClearFBool() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
+}
 
 // FString returns a copy of field f_string (14).
 func (x Scalars) FString() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 14, Offset: 100}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 14, Offset: 100}))
 }
 
 // FStringBytes returns without copying field f_string (14).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Scalars) FStringBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 14, Offset: 100})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 14, Offset: 100})
 }
 
 // SetFString sets field f_string (14).
-func (x Scalars) SetFString(v string) { x.m.SetString(phaserimpl.Field{Number: 14, Offset: 100}, v) }
+func (x Scalars) SetFString(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 14, Offset: 100}, v)
+}
 
 // SetFStringBytes sets from bytes (which may alias the payload) field f_string (14).
 func (x Scalars) SetFStringBytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
 }
 
 // AllocateFString makes n bytes long and returns them to fill in place: field f_string (14).
 func (x Scalars) AllocateFString(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 14, Offset: 100}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 14, Offset: 100}, n)
 }
 
 // HasFString reports the presence of field f_string (14).
-func (x Scalars) HasFString() bool { return x.m.HasString(phaserimpl.Field{Number: 14, Offset: 100}) }
+func (x Scalars) HasFString() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 14, Offset: 100})
+}
 
 // ClearFString clears field f_string (14).
-func (x Scalars) ClearFString() { x.m.ClearString(phaserimpl.Field{Number: 14, Offset: 100}) }
+func (x Scalars) ClearFString() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 14, Offset: 100})
+}
 
 // FBytes returns a copy of field f_bytes (15).
 func (x Scalars) FBytes() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 15, Offset: 104})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 15, Offset: 104})...)
 }
 
 // FBytesBytes returns without copying field f_bytes (15).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Scalars) FBytesBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 15, Offset: 104})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 15, Offset: 104})
 }
 
 // SetFBytes sets (v may alias the payload) field f_bytes (15).
-func (x Scalars) SetFBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v) }
+func (x Scalars) SetFBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v)
+}
 
 // AllocateFBytes makes n bytes long and returns them to fill in place: field f_bytes (15).
 func (x Scalars) AllocateFBytes(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 15, Offset: 104}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 15, Offset: 104}, n)
 }
 
 // HasFBytes reports the presence of field f_bytes (15).
-func (x Scalars) HasFBytes() bool { return x.m.HasString(phaserimpl.Field{Number: 15, Offset: 104}) }
+func (x Scalars) HasFBytes() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 15, Offset: 104})
+}
 
 // ClearFBytes clears field f_bytes (15).
-func (x Scalars) ClearFBytes() { x.m.ClearString(phaserimpl.Field{Number: 15, Offset: 104}) }
+func (x Scalars) ClearFBytes() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 15, Offset: 104})
+}
 
 // FColor returns field f_color (16).
 func (x Scalars) FColor() Color {
-	return Color(int32(x.m.Get32(phaserimpl.Field{Number: 16, Offset: 108, ID: 13})))
+	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
 }
 
 // SetFColor sets field f_color (16).
 func (x Scalars) SetFColor(v Color) {
-	x.m.Set32(phaserimpl.Field{Number: 16, Offset: 108, ID: 13}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20}, uint32(v))
 }
 
 // HasFColor reports the presence of field f_color (16).
-func (x Scalars) HasFColor() bool { return x.m.Has(phaserimpl.Field{Number: 16, Offset: 108, ID: 13}) }
+func (x Scalars) HasFColor() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+}
 
 // ClearFColor clears field f_color (16).
-func (x Scalars) ClearFColor() { x.m.ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, ID: 13}) }
+func (x Scalars) ClearFColor() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+}
 
 // ScalarsView reads the singular scalar fields of a Scalars in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type ScalarsView struct{ v phaserimpl.View }
+type ScalarsView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Scalars) View() ScalarsView { return ScalarsView{x.m.ViewOf(phaserType_Scalars)} }
+func (x Scalars) View() ScalarsView { return ScalarsView(phaserimpl.Msg(x).ViewOf(phaserType_Scalars)) }
 
 // FDouble returns field f_double (1).
 func (v ScalarsView) FDouble() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasFDouble reports the presence of field f_double (1).
-func (v ScalarsView) HasFDouble() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v ScalarsView) HasFDouble() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // FFloat returns field f_float (2).
 func (v ScalarsView) FFloat() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasFFloat reports the presence of field f_float (2).
-func (v ScalarsView) HasFFloat() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v ScalarsView) HasFFloat() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
-func (v ScalarsView) HasFInt32() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 20, ID: 2}) }
+func (v ScalarsView) HasFInt32() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
-func (v ScalarsView) HasFInt64() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 24, ID: 3}) }
+func (v ScalarsView) HasFInt64() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+}
 
 // FUint32 returns field f_uint32 (5).
 func (v ScalarsView) FUint32() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 5, Offset: 32, ID: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // HasFUint32 reports the presence of field f_uint32 (5).
 func (v ScalarsView) HasFUint32() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // FUint64 returns field f_uint64 (6).
 func (v ScalarsView) FUint64() uint64 {
-	return v.v.Get64(phaserimpl.Field{Number: 6, Offset: 40, ID: 5})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // HasFUint64 reports the presence of field f_uint64 (6).
 func (v ScalarsView) HasFUint64() bool {
-	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 40, ID: 5})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 7, Offset: 48, ID: 6}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return v.v.Has(phaserimpl.Field{Number: 7, Offset: 48, ID: 6})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 8, Offset: 56, ID: 7}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return v.v.Has(phaserimpl.Field{Number: 8, Offset: 56, ID: 7})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
 }
 
 // FFixed32 returns field f_fixed32 (9).
 func (v ScalarsView) FFixed32() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 9, Offset: 64, ID: 8})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
 }
 
 // HasFFixed32 reports the presence of field f_fixed32 (9).
 func (v ScalarsView) HasFFixed32() bool {
-	return v.v.Has(phaserimpl.Field{Number: 9, Offset: 64, ID: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
 }
 
 // FFixed64 returns field f_fixed64 (10).
 func (v ScalarsView) FFixed64() uint64 {
-	return v.v.Get64(phaserimpl.Field{Number: 10, Offset: 72, ID: 9})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
 }
 
 // HasFFixed64 reports the presence of field f_fixed64 (10).
 func (v ScalarsView) HasFFixed64() bool {
-	return v.v.Has(phaserimpl.Field{Number: 10, Offset: 72, ID: 9})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
 }
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 11, Offset: 80, ID: 10}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return v.v.Has(phaserimpl.Field{Number: 11, Offset: 80, ID: 10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 12, Offset: 88, ID: 11}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return v.v.Has(phaserimpl.Field{Number: 12, Offset: 88, ID: 11})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
 }
 
 // FBool returns field f_bool (13).
 func (v ScalarsView) FBool() bool {
-	return v.v.Get8(phaserimpl.Field{Number: 13, Offset: 96, ID: 12}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}) != 0
 }
 
 // HasFBool reports the presence of field f_bool (13).
 func (v ScalarsView) HasFBool() bool {
-	return v.v.Has(phaserimpl.Field{Number: 13, Offset: 96, ID: 12})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
 }
 
 // FColor returns field f_color (16).
 func (v ScalarsView) FColor() Color {
-	return Color(int32(v.v.Get32(phaserimpl.Field{Number: 16, Offset: 108, ID: 13})))
+	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (v ScalarsView) HasFColor() bool {
-	return v.v.Has(phaserimpl.Field{Number: 16, Offset: 108, ID: 13})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
-type ScalarsList struct{ l phaserimpl.MessageList }
-
-// ScalarsListOf wraps a list handle, for the generated code of other packages.
-func ScalarsListOf(l phaserimpl.MessageList) ScalarsList { return ScalarsList{l} }
+type ScalarsList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l ScalarsList) Len() int { return l.l.Len() }
+func (l ScalarsList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ScalarsList) At(i int) Scalars { return Scalars{l.l.At(i)} }
+func (l ScalarsList) At(i int) Scalars { return Scalars(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ScalarsList) Mutable(i int) Scalars { return Scalars{l.l.Mutable(i)} }
+func (l ScalarsList) Mutable(i int) Scalars { return Scalars(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l ScalarsList) Append() Scalars { return Scalars{l.l.Append()} }
+func (l ScalarsList) Append() Scalars { return Scalars(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ScalarsList) Allocate(n int) { l.l.Allocate(n) }
+func (l ScalarsList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ScalarsList) Reserve(n int) { l.l.Reserve(n) }
+func (l ScalarsList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ScalarsList) Resize(n int) { l.l.Resize(n) }
+func (l ScalarsList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ScalarsList) Clear() { l.l.Clear() }
+func (l ScalarsList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ScalarsList) All() iter.Seq2[int, Scalars] {
 	return func(yield func(int, Scalars) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Scalars{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Scalars(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Repeated = file_testpb_proto.Type("phasertest.Repeated")
 
+// Repeated has every scalar type repeated: packed (the proto3 default),
+// unpacked, and strings, bytes and enums.
+//
 // Repeated is a handle on a phasertest.Repeated message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Repeated reads as the default
 // message and ignores writes.
-type Repeated struct{ m phaserimpl.Msg }
+type Repeated phaserimpl.Msg
 
 // NewRepeated creates a Repeated in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRepeated(opts ...runtime.Options) Repeated {
-	return Repeated{phaserimpl.New(phaserType_Repeated, opts)}
+	return Repeated(phaserimpl.New(phaserType_Repeated, opts))
 }
 
 // NewRepeatedIn creates a Repeated in caller memory, such as a shared-memory
@@ -799,7 +905,7 @@ func NewRepeated(opts ...runtime.Options) Repeated {
 // reports it. It returns an error if mem cannot hold the message.
 func NewRepeatedIn(mem []byte, opts ...runtime.Options) (Repeated, error) {
 	m, err := phaserimpl.NewIn(phaserType_Repeated, mem, opts)
-	return Repeated{m}, err
+	return Repeated(m), err
 }
 
 // ReadRepeated returns a read-only Repeated over received payload bytes. Every
@@ -807,7 +913,7 @@ func NewRepeatedIn(mem []byte, opts ...runtime.Options) (Repeated, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadRepeated(data []byte) (Repeated, error) {
 	m, err := phaserimpl.Read(phaserType_Repeated, data)
-	return Repeated{m}, err
+	return Repeated(m), err
 }
 
 // ReadRepeatedInto is ReadRepeated reusing p, so that a reader of many payloads
@@ -815,56 +921,58 @@ func ReadRepeated(data []byte) (Repeated, error) {
 // invalid.
 func ReadRepeatedInto(p *runtime.Payload, data []byte) (Repeated, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Repeated, data)
-	return Repeated{m}, err
+	return Repeated(m), err
 }
 
 // OpenRepeated continues writing a payload that holds a Repeated (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRepeated(mem []byte) (Repeated, error) {
 	m, err := phaserimpl.Open(phaserType_Repeated, mem)
-	return Repeated{m}, err
+	return Repeated(m), err
 }
 
 // RepeatedOf returns the Repeated that m, the untyped handle of a phasertest.Repeated,
 // refers to.
-func RepeatedOf(m runtime.Msg) Repeated { return Repeated{phaserimpl.Static(m, phaserType_Repeated)} }
+func RepeatedOf(m runtime.Msg) Repeated { return Repeated(phaserimpl.Static(m, phaserType_Repeated)) }
 
 // PhaserType returns the runtime type of Repeated.
 func (Repeated) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Repeated) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Repeated) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Repeated) }
+func (x Repeated) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Repeated)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Repeated) IsPresent() bool { return x.m.IsPresent() }
+func (x Repeated) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Repeated) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Repeated) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Repeated) Failed() bool { return x.m.Failed() }
+func (x Repeated) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Repeated) Err() error { return x.m.Err() }
+func (x Repeated) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Repeated) Clear() { x.m.Clear(phaserType_Repeated) }
+func (x Repeated) Clear() { phaserimpl.Msg(x).Clear(phaserType_Repeated) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Repeated) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Repeated)
+	return phaserimpl.Msg(x).ToProto(phaserType_Repeated)
 }
 
 // RepeatedFromAny returns the Repeated held by an Any and whether it holds one.
 func RepeatedFromAny(a runtime.Any) (Repeated, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Repeated)
-	return Repeated{m}, ok
+	return Repeated(m), ok
 }
 
 // MutableAnyRepeated makes an Any hold a new, empty Repeated and returns it.
 func MutableAnyRepeated(a runtime.Any) Repeated {
-	return Repeated{phaserimpl.MutableAny(a, phaserType_Repeated)}
+	return Repeated(phaserimpl.MutableAny(a, phaserType_Repeated))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -906,17 +1014,21 @@ func (x Repeated) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Repeated) CopyFrom(src Repeated) bool { return x.m.CopyFrom(phaserType_Repeated, src.m) }
+func (x Repeated) CopyFrom(src Repeated) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Repeated, phaserimpl.Msg(src))
+}
 
 // phaserProto_Repeated is the protobuf reflection type of Repeated.
-var phaserProto_Repeated = phaserimpl.RegisterHandleType(phaserType_Repeated, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Repeated{m} })
+var phaserProto_Repeated = phaserimpl.RegisterHandleType(phaserType_Repeated, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Repeated(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Repeated) ProtoReflect() protoreflect.Message { return phaserProto_Repeated.Message(x.m) }
+func (x Repeated) ProtoReflect() protoreflect.Message {
+	return phaserProto_Repeated.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -928,209 +1040,214 @@ func (x Repeated) Equal(y Repeated) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Repeated if x is absent).
-func (x Repeated) Clone() Repeated { return Repeated{phaserimpl.Clone(x.m, phaserType_Repeated)} }
+func (x Repeated) Clone() Repeated {
+	return Repeated(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Repeated))
+}
 
 // RDouble returns the list handle of repeated field r_double (1).
 func (x Repeated) RDouble() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // RFloat returns the list handle of repeated field r_float (2).
 func (x Repeated) RFloat() runtime.List[float32] {
-	return phaserimpl.List[float32](x.m, phaserimpl.Field{Number: 2, Offset: 16})
+	return phaserimpl.List[float32](phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16})
 }
 
 // RInt32 returns the list handle of repeated field r_int32 (3).
 func (x Repeated) RInt32() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 3, Offset: 24})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24})
 }
 
 // RInt64 returns the list handle of repeated field r_int64 (4).
 func (x Repeated) RInt64() runtime.List[int64] {
-	return phaserimpl.List[int64](x.m, phaserimpl.Field{Number: 4, Offset: 32})
+	return phaserimpl.List[int64](phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 32})
 }
 
 // RUint32 returns the list handle of repeated field r_uint32 (5).
 func (x Repeated) RUint32() runtime.List[uint32] {
-	return phaserimpl.List[uint32](x.m, phaserimpl.Field{Number: 5, Offset: 40})
+	return phaserimpl.List[uint32](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 40})
 }
 
 // RUint64 returns the list handle of repeated field r_uint64 (6).
 func (x Repeated) RUint64() runtime.List[uint64] {
-	return phaserimpl.List[uint64](x.m, phaserimpl.Field{Number: 6, Offset: 48})
+	return phaserimpl.List[uint64](phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 48})
 }
 
 // RSint32 returns the list handle of repeated field r_sint32 (7).
 func (x Repeated) RSint32() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 7, Offset: 56})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 56})
 }
 
 // RSint64 returns the list handle of repeated field r_sint64 (8).
 func (x Repeated) RSint64() runtime.List[int64] {
-	return phaserimpl.List[int64](x.m, phaserimpl.Field{Number: 8, Offset: 64})
+	return phaserimpl.List[int64](phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 64})
 }
 
 // RFixed32 returns the list handle of repeated field r_fixed32 (9).
 func (x Repeated) RFixed32() runtime.List[uint32] {
-	return phaserimpl.List[uint32](x.m, phaserimpl.Field{Number: 9, Offset: 72})
+	return phaserimpl.List[uint32](phaserimpl.Msg(x), phaserimpl.Field{Number: 9, Offset: 72})
 }
 
 // RFixed64 returns the list handle of repeated field r_fixed64 (10).
 func (x Repeated) RFixed64() runtime.List[uint64] {
-	return phaserimpl.List[uint64](x.m, phaserimpl.Field{Number: 10, Offset: 80})
+	return phaserimpl.List[uint64](phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 80})
 }
 
 // RSfixed32 returns the list handle of repeated field r_sfixed32 (11).
 func (x Repeated) RSfixed32() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 11, Offset: 88})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 11, Offset: 88})
 }
 
 // RSfixed64 returns the list handle of repeated field r_sfixed64 (12).
 func (x Repeated) RSfixed64() runtime.List[int64] {
-	return phaserimpl.List[int64](x.m, phaserimpl.Field{Number: 12, Offset: 96})
+	return phaserimpl.List[int64](phaserimpl.Msg(x), phaserimpl.Field{Number: 12, Offset: 96})
 }
 
 // RBool returns the list handle of repeated field r_bool (13).
 func (x Repeated) RBool() runtime.List[bool] {
-	return phaserimpl.List[bool](x.m, phaserimpl.Field{Number: 13, Offset: 104})
+	return phaserimpl.List[bool](phaserimpl.Msg(x), phaserimpl.Field{Number: 13, Offset: 104})
 }
 
 // RString returns the list handle of repeated field r_string (14).
 func (x Repeated) RString() runtime.StringList {
-	return phaserimpl.Strings(x.m, phaserimpl.Field{Number: 14, Offset: 112})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 14, Offset: 112})
 }
 
 // RBytes returns the list handle of repeated field r_bytes (15).
 func (x Repeated) RBytes() runtime.StringList {
-	return phaserimpl.Strings(x.m, phaserimpl.Field{Number: 15, Offset: 120})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 15, Offset: 120})
 }
 
 // RColor returns the list handle of repeated field r_color (16).
 func (x Repeated) RColor() runtime.List[Color] {
-	return phaserimpl.List[Color](x.m, phaserimpl.Field{Number: 16, Offset: 128})
+	return phaserimpl.List[Color](phaserimpl.Msg(x), phaserimpl.Field{Number: 16, Offset: 128})
 }
 
 // UDouble returns the list handle of repeated field u_double (101).
 func (x Repeated) UDouble() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 101, Offset: 136})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 101, Offset: 136})
 }
 
 // UFloat returns the list handle of repeated field u_float (102).
 func (x Repeated) UFloat() runtime.List[float32] {
-	return phaserimpl.List[float32](x.m, phaserimpl.Field{Number: 102, Offset: 144})
+	return phaserimpl.List[float32](phaserimpl.Msg(x), phaserimpl.Field{Number: 102, Offset: 144})
 }
 
 // UInt32 returns the list handle of repeated field u_int32 (103).
 func (x Repeated) UInt32() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 103, Offset: 152})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 103, Offset: 152})
 }
 
 // UInt64 returns the list handle of repeated field u_int64 (104).
 func (x Repeated) UInt64() runtime.List[int64] {
-	return phaserimpl.List[int64](x.m, phaserimpl.Field{Number: 104, Offset: 160})
+	return phaserimpl.List[int64](phaserimpl.Msg(x), phaserimpl.Field{Number: 104, Offset: 160})
 }
 
 // UUint32 returns the list handle of repeated field u_uint32 (105).
 func (x Repeated) UUint32() runtime.List[uint32] {
-	return phaserimpl.List[uint32](x.m, phaserimpl.Field{Number: 105, Offset: 168})
+	return phaserimpl.List[uint32](phaserimpl.Msg(x), phaserimpl.Field{Number: 105, Offset: 168})
 }
 
 // UUint64 returns the list handle of repeated field u_uint64 (106).
 func (x Repeated) UUint64() runtime.List[uint64] {
-	return phaserimpl.List[uint64](x.m, phaserimpl.Field{Number: 106, Offset: 176})
+	return phaserimpl.List[uint64](phaserimpl.Msg(x), phaserimpl.Field{Number: 106, Offset: 176})
 }
 
 // USint32 returns the list handle of repeated field u_sint32 (107).
 func (x Repeated) USint32() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 107, Offset: 184})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 107, Offset: 184})
 }
 
 // USint64 returns the list handle of repeated field u_sint64 (108).
 func (x Repeated) USint64() runtime.List[int64] {
-	return phaserimpl.List[int64](x.m, phaserimpl.Field{Number: 108, Offset: 192})
+	return phaserimpl.List[int64](phaserimpl.Msg(x), phaserimpl.Field{Number: 108, Offset: 192})
 }
 
 // UFixed32 returns the list handle of repeated field u_fixed32 (109).
 func (x Repeated) UFixed32() runtime.List[uint32] {
-	return phaserimpl.List[uint32](x.m, phaserimpl.Field{Number: 109, Offset: 200})
+	return phaserimpl.List[uint32](phaserimpl.Msg(x), phaserimpl.Field{Number: 109, Offset: 200})
 }
 
 // UFixed64 returns the list handle of repeated field u_fixed64 (110).
 func (x Repeated) UFixed64() runtime.List[uint64] {
-	return phaserimpl.List[uint64](x.m, phaserimpl.Field{Number: 110, Offset: 208})
+	return phaserimpl.List[uint64](phaserimpl.Msg(x), phaserimpl.Field{Number: 110, Offset: 208})
 }
 
 // USfixed32 returns the list handle of repeated field u_sfixed32 (111).
 func (x Repeated) USfixed32() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 111, Offset: 216})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 111, Offset: 216})
 }
 
 // USfixed64 returns the list handle of repeated field u_sfixed64 (112).
 func (x Repeated) USfixed64() runtime.List[int64] {
-	return phaserimpl.List[int64](x.m, phaserimpl.Field{Number: 112, Offset: 224})
+	return phaserimpl.List[int64](phaserimpl.Msg(x), phaserimpl.Field{Number: 112, Offset: 224})
 }
 
 // UBool returns the list handle of repeated field u_bool (113).
 func (x Repeated) UBool() runtime.List[bool] {
-	return phaserimpl.List[bool](x.m, phaserimpl.Field{Number: 113, Offset: 232})
+	return phaserimpl.List[bool](phaserimpl.Msg(x), phaserimpl.Field{Number: 113, Offset: 232})
 }
 
 // UColor returns the list handle of repeated field u_color (116).
 func (x Repeated) UColor() runtime.List[Color] {
-	return phaserimpl.List[Color](x.m, phaserimpl.Field{Number: 116, Offset: 240})
+	return phaserimpl.List[Color](phaserimpl.Msg(x), phaserimpl.Field{Number: 116, Offset: 240})
 }
 
 // RepeatedList is a handle on a repeated field of Repeated messages.
-type RepeatedList struct{ l phaserimpl.MessageList }
-
-// RepeatedListOf wraps a list handle, for the generated code of other packages.
-func RepeatedListOf(l phaserimpl.MessageList) RepeatedList { return RepeatedList{l} }
+type RepeatedList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l RepeatedList) Len() int { return l.l.Len() }
+func (l RepeatedList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l RepeatedList) At(i int) Repeated { return Repeated{l.l.At(i)} }
+func (l RepeatedList) At(i int) Repeated { return Repeated(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l RepeatedList) Mutable(i int) Repeated { return Repeated{l.l.Mutable(i)} }
+func (l RepeatedList) Mutable(i int) Repeated { return Repeated(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l RepeatedList) Append() Repeated { return Repeated{l.l.Append()} }
+func (l RepeatedList) Append() Repeated { return Repeated(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l RepeatedList) Allocate(n int) { l.l.Allocate(n) }
+func (l RepeatedList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l RepeatedList) Reserve(n int) { l.l.Reserve(n) }
+func (l RepeatedList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l RepeatedList) Resize(n int) { l.l.Resize(n) }
+func (l RepeatedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l RepeatedList) Clear() { l.l.Clear() }
+func (l RepeatedList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l RepeatedList) All() iter.Seq2[int, Repeated] {
 	return func(yield func(int, Repeated) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Repeated{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Repeated(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Inner = file_testpb_proto.Type("phasertest.Inner")
 
+// Inner is nested in other messages; Deep is a nested type.
+//
 // Inner is a handle on a phasertest.Inner message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Inner reads as the default
 // message and ignores writes.
-type Inner struct{ m phaserimpl.Msg }
+type Inner phaserimpl.Msg
 
 // NewInner creates a Inner in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInner(opts ...runtime.Options) Inner {
-	return Inner{phaserimpl.New(phaserType_Inner, opts)}
+	return Inner(phaserimpl.New(phaserType_Inner, opts))
 }
 
 // NewInnerIn creates a Inner in caller memory, such as a shared-memory
@@ -1138,7 +1255,7 @@ func NewInner(opts ...runtime.Options) Inner {
 // reports it. It returns an error if mem cannot hold the message.
 func NewInnerIn(mem []byte, opts ...runtime.Options) (Inner, error) {
 	m, err := phaserimpl.NewIn(phaserType_Inner, mem, opts)
-	return Inner{m}, err
+	return Inner(m), err
 }
 
 // ReadInner returns a read-only Inner over received payload bytes. Every
@@ -1146,7 +1263,7 @@ func NewInnerIn(mem []byte, opts ...runtime.Options) (Inner, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadInner(data []byte) (Inner, error) {
 	m, err := phaserimpl.Read(phaserType_Inner, data)
-	return Inner{m}, err
+	return Inner(m), err
 }
 
 // ReadInnerInto is ReadInner reusing p, so that a reader of many payloads
@@ -1154,53 +1271,55 @@ func ReadInner(data []byte) (Inner, error) {
 // invalid.
 func ReadInnerInto(p *runtime.Payload, data []byte) (Inner, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Inner, data)
-	return Inner{m}, err
+	return Inner(m), err
 }
 
 // OpenInner continues writing a payload that holds a Inner (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInner(mem []byte) (Inner, error) {
 	m, err := phaserimpl.Open(phaserType_Inner, mem)
-	return Inner{m}, err
+	return Inner(m), err
 }
 
 // InnerOf returns the Inner that m, the untyped handle of a phasertest.Inner,
 // refers to.
-func InnerOf(m runtime.Msg) Inner { return Inner{phaserimpl.Static(m, phaserType_Inner)} }
+func InnerOf(m runtime.Msg) Inner { return Inner(phaserimpl.Static(m, phaserType_Inner)) }
 
 // PhaserType returns the runtime type of Inner.
 func (Inner) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Inner) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Inner) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Inner) }
+func (x Inner) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Inner) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Inner) IsPresent() bool { return x.m.IsPresent() }
+func (x Inner) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Inner) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Inner) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Inner) Failed() bool { return x.m.Failed() }
+func (x Inner) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Inner) Err() error { return x.m.Err() }
+func (x Inner) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Inner) Clear() { x.m.Clear(phaserType_Inner) }
+func (x Inner) Clear() { phaserimpl.Msg(x).Clear(phaserType_Inner) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Inner) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Inner) }
+func (x Inner) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Inner)
+}
 
 // InnerFromAny returns the Inner held by an Any and whether it holds one.
 func InnerFromAny(a runtime.Any) (Inner, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Inner)
-	return Inner{m}, ok
+	return Inner(m), ok
 }
 
 // MutableAnyInner makes an Any hold a new, empty Inner and returns it.
-func MutableAnyInner(a runtime.Any) Inner { return Inner{phaserimpl.MutableAny(a, phaserType_Inner)} }
+func MutableAnyInner(a runtime.Any) Inner { return Inner(phaserimpl.MutableAny(a, phaserType_Inner)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -1241,17 +1360,21 @@ func (x Inner) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Inner) CopyFrom(src Inner) bool { return x.m.CopyFrom(phaserType_Inner, src.m) }
+func (x Inner) CopyFrom(src Inner) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Inner, phaserimpl.Msg(src))
+}
 
 // phaserProto_Inner is the protobuf reflection type of Inner.
-var phaserProto_Inner = phaserimpl.RegisterHandleType(phaserType_Inner, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Inner{m} })
+var phaserProto_Inner = phaserimpl.RegisterHandleType(phaserType_Inner, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Inner(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Inner) ProtoReflect() protoreflect.Message { return phaserProto_Inner.Message(x.m) }
+func (x Inner) ProtoReflect() protoreflect.Message {
+	return phaserProto_Inner.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1263,114 +1386,139 @@ func (x Inner) Equal(y Inner) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Inner if x is absent).
-func (x Inner) Clone() Inner { return Inner{phaserimpl.Clone(x.m, phaserType_Inner)} }
+func (x Inner) Clone() Inner { return Inner(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Inner)) }
 
 // A returns field a (1).
-func (x Inner) A() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (x Inner) A() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetA sets field a (1).
-func (x Inner) SetA(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v)) }
+func (x Inner) SetA(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+}
 
 // HasA reports the presence of field a (1).
-func (x Inner) HasA() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Inner) HasA() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearA clears field a (1).
-func (x Inner) ClearA() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Inner) ClearA() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // S returns a copy of field s (2).
-func (x Inner) S() string { return string(x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})) }
+func (x Inner) S() string {
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
+}
 
 // SBytes returns without copying field s (2).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Inner) SBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Inner) SBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // SetS sets field s (2).
-func (x Inner) SetS(v string) { x.m.SetString(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Inner) SetS(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 2, Offset: 12}, v)
+}
 
 // SetSBytes sets from bytes (which may alias the payload) field s (2).
-func (x Inner) SetSBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Inner) SetSBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+}
 
 // AllocateS makes n bytes long and returns them to fill in place: field s (2).
 func (x Inner) AllocateS(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
 }
 
 // HasS reports the presence of field s (2).
-func (x Inner) HasS() bool { return x.m.HasString(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Inner) HasS() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // ClearS clears field s (2).
-func (x Inner) ClearS() { x.m.ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Inner) ClearS() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
 
 // Deep returns (a default message if absent) field deep (3).
 func (x Inner) Deep() Inner_Deep {
-	return Inner_Deep{x.m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)}
+	return Inner_Deep(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep))
 }
 
 // MutableDeep returns, creating it if absent, field deep (3).
 func (x Inner) MutableDeep() Inner_Deep {
-	return Inner_Deep{x.m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)}
+	return Inner_Deep(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep))
 }
 
 // HasDeep reports the presence of field deep (3).
-func (x Inner) HasDeep() bool { return x.m.HasMessage(phaserimpl.Field{Number: 3, Offset: 16}) }
+func (x Inner) HasDeep() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 3, Offset: 16})
+}
 
 // ClearDeep clears and frees field deep (3).
 func (x Inner) ClearDeep() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
 }
 
 // InnerView reads the singular scalar fields of a Inner in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type InnerView struct{ v phaserimpl.View }
+type InnerView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Inner) View() InnerView { return InnerView{x.m.ViewOf(phaserType_Inner)} }
+func (x Inner) View() InnerView { return InnerView(phaserimpl.Msg(x).ViewOf(phaserType_Inner)) }
 
 // A returns field a (1).
-func (v InnerView) A() int32 { return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (v InnerView) A() int32 {
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // HasA reports the presence of field a (1).
-func (v InnerView) HasA() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v InnerView) HasA() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // InnerList is a handle on a repeated field of Inner messages.
-type InnerList struct{ l phaserimpl.MessageList }
-
-// InnerListOf wraps a list handle, for the generated code of other packages.
-func InnerListOf(l phaserimpl.MessageList) InnerList { return InnerList{l} }
+type InnerList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l InnerList) Len() int { return l.l.Len() }
+func (l InnerList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l InnerList) At(i int) Inner { return Inner{l.l.At(i)} }
+func (l InnerList) At(i int) Inner { return Inner(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l InnerList) Mutable(i int) Inner { return Inner{l.l.Mutable(i)} }
+func (l InnerList) Mutable(i int) Inner { return Inner(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l InnerList) Append() Inner { return Inner{l.l.Append()} }
+func (l InnerList) Append() Inner { return Inner(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l InnerList) Allocate(n int) { l.l.Allocate(n) }
+func (l InnerList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l InnerList) Reserve(n int) { l.l.Reserve(n) }
+func (l InnerList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l InnerList) Resize(n int) { l.l.Resize(n) }
+func (l InnerList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l InnerList) Clear() { l.l.Clear() }
+func (l InnerList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l InnerList) All() iter.Seq2[int, Inner] {
 	return func(yield func(int, Inner) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Inner{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Inner(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -1380,13 +1528,13 @@ var phaserType_Inner_Deep = file_testpb_proto.Type("phasertest.Inner.Deep")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Inner_Deep reads as the default
 // message and ignores writes.
-type Inner_Deep struct{ m phaserimpl.Msg }
+type Inner_Deep phaserimpl.Msg
 
 // NewInner_Deep creates a Inner_Deep in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInner_Deep(opts ...runtime.Options) Inner_Deep {
-	return Inner_Deep{phaserimpl.New(phaserType_Inner_Deep, opts)}
+	return Inner_Deep(phaserimpl.New(phaserType_Inner_Deep, opts))
 }
 
 // NewInner_DeepIn creates a Inner_Deep in caller memory, such as a shared-memory
@@ -1394,7 +1542,7 @@ func NewInner_Deep(opts ...runtime.Options) Inner_Deep {
 // reports it. It returns an error if mem cannot hold the message.
 func NewInner_DeepIn(mem []byte, opts ...runtime.Options) (Inner_Deep, error) {
 	m, err := phaserimpl.NewIn(phaserType_Inner_Deep, mem, opts)
-	return Inner_Deep{m}, err
+	return Inner_Deep(m), err
 }
 
 // ReadInner_Deep returns a read-only Inner_Deep over received payload bytes. Every
@@ -1402,7 +1550,7 @@ func NewInner_DeepIn(mem []byte, opts ...runtime.Options) (Inner_Deep, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadInner_Deep(data []byte) (Inner_Deep, error) {
 	m, err := phaserimpl.Read(phaserType_Inner_Deep, data)
-	return Inner_Deep{m}, err
+	return Inner_Deep(m), err
 }
 
 // ReadInner_DeepInto is ReadInner_Deep reusing p, so that a reader of many payloads
@@ -1410,58 +1558,60 @@ func ReadInner_Deep(data []byte) (Inner_Deep, error) {
 // invalid.
 func ReadInner_DeepInto(p *runtime.Payload, data []byte) (Inner_Deep, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Inner_Deep, data)
-	return Inner_Deep{m}, err
+	return Inner_Deep(m), err
 }
 
 // OpenInner_Deep continues writing a payload that holds a Inner_Deep (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInner_Deep(mem []byte) (Inner_Deep, error) {
 	m, err := phaserimpl.Open(phaserType_Inner_Deep, mem)
-	return Inner_Deep{m}, err
+	return Inner_Deep(m), err
 }
 
 // Inner_DeepOf returns the Inner_Deep that m, the untyped handle of a phasertest.Inner.Deep,
 // refers to.
 func Inner_DeepOf(m runtime.Msg) Inner_Deep {
-	return Inner_Deep{phaserimpl.Static(m, phaserType_Inner_Deep)}
+	return Inner_Deep(phaserimpl.Static(m, phaserType_Inner_Deep))
 }
 
 // PhaserType returns the runtime type of Inner_Deep.
 func (Inner_Deep) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Inner_Deep) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Inner_Deep) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Inner_Deep) }
+func (x Inner_Deep) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Inner_Deep)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Inner_Deep) IsPresent() bool { return x.m.IsPresent() }
+func (x Inner_Deep) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Inner_Deep) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Inner_Deep) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Inner_Deep) Failed() bool { return x.m.Failed() }
+func (x Inner_Deep) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Inner_Deep) Err() error { return x.m.Err() }
+func (x Inner_Deep) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Inner_Deep) Clear() { x.m.Clear(phaserType_Inner_Deep) }
+func (x Inner_Deep) Clear() { phaserimpl.Msg(x).Clear(phaserType_Inner_Deep) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Inner_Deep) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Inner_Deep)
+	return phaserimpl.Msg(x).ToProto(phaserType_Inner_Deep)
 }
 
 // Inner_DeepFromAny returns the Inner_Deep held by an Any and whether it holds one.
 func Inner_DeepFromAny(a runtime.Any) (Inner_Deep, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Inner_Deep)
-	return Inner_Deep{m}, ok
+	return Inner_Deep(m), ok
 }
 
 // MutableAnyInner_Deep makes an Any hold a new, empty Inner_Deep and returns it.
 func MutableAnyInner_Deep(a runtime.Any) Inner_Deep {
-	return Inner_Deep{phaserimpl.MutableAny(a, phaserType_Inner_Deep)}
+	return Inner_Deep(phaserimpl.MutableAny(a, phaserType_Inner_Deep))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1503,17 +1653,21 @@ func (x Inner_Deep) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Inner_Deep) CopyFrom(src Inner_Deep) bool { return x.m.CopyFrom(phaserType_Inner_Deep, src.m) }
+func (x Inner_Deep) CopyFrom(src Inner_Deep) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Inner_Deep, phaserimpl.Msg(src))
+}
 
 // phaserProto_Inner_Deep is the protobuf reflection type of Inner_Deep.
-var phaserProto_Inner_Deep = phaserimpl.RegisterHandleType(phaserType_Inner_Deep, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Inner_Deep{m} })
+var phaserProto_Inner_Deep = phaserimpl.RegisterHandleType(phaserType_Inner_Deep, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Inner_Deep(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Inner_Deep) ProtoReflect() protoreflect.Message { return phaserProto_Inner_Deep.Message(x.m) }
+func (x Inner_Deep) ProtoReflect() protoreflect.Message {
+	return phaserProto_Inner_Deep.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1526,93 +1680,112 @@ func (x Inner_Deep) Equal(y Inner_Deep) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Inner_Deep if x is absent).
 func (x Inner_Deep) Clone() Inner_Deep {
-	return Inner_Deep{phaserimpl.Clone(x.m, phaserType_Inner_Deep)}
+	return Inner_Deep(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Inner_Deep))
 }
 
 // X returns field x (1).
-func (x Inner_Deep) X() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (x Inner_Deep) X() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetX sets field x (1).
-func (x Inner_Deep) SetX(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, uint64(v)) }
+func (x Inner_Deep) SetX(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+}
 
 // HasX reports the presence of field x (1).
-func (x Inner_Deep) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Inner_Deep) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Inner_Deep) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Inner_Deep) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Names returns the list handle of repeated field names (2).
 func (x Inner_Deep) Names() runtime.StringList {
-	return phaserimpl.Strings(x.m, phaserimpl.Field{Number: 2, Offset: 16, ID: 1})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16})
 }
 
 // Inner_DeepView reads the singular scalar fields of a Inner_Deep in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Inner_DeepView struct{ v phaserimpl.View }
+type Inner_DeepView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Inner_Deep) View() Inner_DeepView { return Inner_DeepView{x.m.ViewOf(phaserType_Inner_Deep)} }
+func (x Inner_Deep) View() Inner_DeepView {
+	return Inner_DeepView(phaserimpl.Msg(x).ViewOf(phaserType_Inner_Deep))
+}
 
 // X returns field x (1).
-func (v Inner_DeepView) X() int64 { return int64(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (v Inner_DeepView) X() int64 {
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // HasX reports the presence of field x (1).
-func (v Inner_DeepView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v Inner_DeepView) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
-type Inner_DeepList struct{ l phaserimpl.MessageList }
-
-// Inner_DeepListOf wraps a list handle, for the generated code of other packages.
-func Inner_DeepListOf(l phaserimpl.MessageList) Inner_DeepList { return Inner_DeepList{l} }
+type Inner_DeepList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Inner_DeepList) Len() int { return l.l.Len() }
+func (l Inner_DeepList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Inner_DeepList) At(i int) Inner_Deep { return Inner_Deep{l.l.At(i)} }
+func (l Inner_DeepList) At(i int) Inner_Deep { return Inner_Deep(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l Inner_DeepList) Mutable(i int) Inner_Deep { return Inner_Deep{l.l.Mutable(i)} }
+func (l Inner_DeepList) Mutable(i int) Inner_Deep {
+	return Inner_Deep(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l Inner_DeepList) Append() Inner_Deep { return Inner_Deep{l.l.Append()} }
+func (l Inner_DeepList) Append() Inner_Deep { return Inner_Deep(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Inner_DeepList) Allocate(n int) { l.l.Allocate(n) }
+func (l Inner_DeepList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Inner_DeepList) Reserve(n int) { l.l.Reserve(n) }
+func (l Inner_DeepList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Inner_DeepList) Resize(n int) { l.l.Resize(n) }
+func (l Inner_DeepList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Inner_DeepList) Clear() { l.l.Clear() }
+func (l Inner_DeepList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Inner_DeepList) All() iter.Seq2[int, Inner_Deep] {
 	return func(yield func(int, Inner_Deep) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Inner_Deep{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Inner_Deep(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Empty = file_testpb_proto.Type("phasertest.Empty")
 
+// Empty has no fields.
+//
 // Empty is a handle on a phasertest.Empty message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Empty reads as the default
 // message and ignores writes.
-type Empty struct{ m phaserimpl.Msg }
+type Empty phaserimpl.Msg
 
 // NewEmpty creates a Empty in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEmpty(opts ...runtime.Options) Empty {
-	return Empty{phaserimpl.New(phaserType_Empty, opts)}
+	return Empty(phaserimpl.New(phaserType_Empty, opts))
 }
 
 // NewEmptyIn creates a Empty in caller memory, such as a shared-memory
@@ -1620,7 +1793,7 @@ func NewEmpty(opts ...runtime.Options) Empty {
 // reports it. It returns an error if mem cannot hold the message.
 func NewEmptyIn(mem []byte, opts ...runtime.Options) (Empty, error) {
 	m, err := phaserimpl.NewIn(phaserType_Empty, mem, opts)
-	return Empty{m}, err
+	return Empty(m), err
 }
 
 // ReadEmpty returns a read-only Empty over received payload bytes. Every
@@ -1628,7 +1801,7 @@ func NewEmptyIn(mem []byte, opts ...runtime.Options) (Empty, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadEmpty(data []byte) (Empty, error) {
 	m, err := phaserimpl.Read(phaserType_Empty, data)
-	return Empty{m}, err
+	return Empty(m), err
 }
 
 // ReadEmptyInto is ReadEmpty reusing p, so that a reader of many payloads
@@ -1636,53 +1809,55 @@ func ReadEmpty(data []byte) (Empty, error) {
 // invalid.
 func ReadEmptyInto(p *runtime.Payload, data []byte) (Empty, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Empty, data)
-	return Empty{m}, err
+	return Empty(m), err
 }
 
 // OpenEmpty continues writing a payload that holds a Empty (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEmpty(mem []byte) (Empty, error) {
 	m, err := phaserimpl.Open(phaserType_Empty, mem)
-	return Empty{m}, err
+	return Empty(m), err
 }
 
 // EmptyOf returns the Empty that m, the untyped handle of a phasertest.Empty,
 // refers to.
-func EmptyOf(m runtime.Msg) Empty { return Empty{phaserimpl.Static(m, phaserType_Empty)} }
+func EmptyOf(m runtime.Msg) Empty { return Empty(phaserimpl.Static(m, phaserType_Empty)) }
 
 // PhaserType returns the runtime type of Empty.
 func (Empty) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Empty) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Empty) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Empty) }
+func (x Empty) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Empty) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Empty) IsPresent() bool { return x.m.IsPresent() }
+func (x Empty) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Empty) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Empty) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Empty) Failed() bool { return x.m.Failed() }
+func (x Empty) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Empty) Err() error { return x.m.Err() }
+func (x Empty) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Empty) Clear() { x.m.Clear(phaserType_Empty) }
+func (x Empty) Clear() { phaserimpl.Msg(x).Clear(phaserType_Empty) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Empty) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Empty) }
+func (x Empty) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Empty)
+}
 
 // EmptyFromAny returns the Empty held by an Any and whether it holds one.
 func EmptyFromAny(a runtime.Any) (Empty, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Empty)
-	return Empty{m}, ok
+	return Empty(m), ok
 }
 
 // MutableAnyEmpty makes an Any hold a new, empty Empty and returns it.
-func MutableAnyEmpty(a runtime.Any) Empty { return Empty{phaserimpl.MutableAny(a, phaserType_Empty)} }
+func MutableAnyEmpty(a runtime.Any) Empty { return Empty(phaserimpl.MutableAny(a, phaserType_Empty)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -1723,17 +1898,21 @@ func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Empty) CopyFrom(src Empty) bool { return x.m.CopyFrom(phaserType_Empty, src.m) }
+func (x Empty) CopyFrom(src Empty) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Empty, phaserimpl.Msg(src))
+}
 
 // phaserProto_Empty is the protobuf reflection type of Empty.
-var phaserProto_Empty = phaserimpl.RegisterHandleType(phaserType_Empty, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Empty{m} })
+var phaserProto_Empty = phaserimpl.RegisterHandleType(phaserType_Empty, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Empty(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Empty) ProtoReflect() protoreflect.Message { return phaserProto_Empty.Message(x.m) }
+func (x Empty) ProtoReflect() protoreflect.Message {
+	return phaserProto_Empty.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1745,59 +1924,62 @@ func (x Empty) Equal(y Empty) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Empty if x is absent).
-func (x Empty) Clone() Empty { return Empty{phaserimpl.Clone(x.m, phaserType_Empty)} }
+func (x Empty) Clone() Empty { return Empty(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Empty)) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
-type EmptyList struct{ l phaserimpl.MessageList }
-
-// EmptyListOf wraps a list handle, for the generated code of other packages.
-func EmptyListOf(l phaserimpl.MessageList) EmptyList { return EmptyList{l} }
+type EmptyList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l EmptyList) Len() int { return l.l.Len() }
+func (l EmptyList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EmptyList) At(i int) Empty { return Empty{l.l.At(i)} }
+func (l EmptyList) At(i int) Empty { return Empty(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EmptyList) Mutable(i int) Empty { return Empty{l.l.Mutable(i)} }
+func (l EmptyList) Mutable(i int) Empty { return Empty(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l EmptyList) Append() Empty { return Empty{l.l.Append()} }
+func (l EmptyList) Append() Empty { return Empty(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EmptyList) Allocate(n int) { l.l.Allocate(n) }
+func (l EmptyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EmptyList) Reserve(n int) { l.l.Reserve(n) }
+func (l EmptyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EmptyList) Resize(n int) { l.l.Resize(n) }
+func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EmptyList) Clear() { l.l.Clear() }
+func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {
 	return func(yield func(int, Empty) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Empty{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Empty(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Node = file_testpb_proto.Type("phasertest.Node")
 
+// Node is recursive.
+//
 // Node is a handle on a phasertest.Node message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Node reads as the default
 // message and ignores writes.
-type Node struct{ m phaserimpl.Msg }
+type Node phaserimpl.Msg
 
 // NewNode creates a Node in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewNode(opts ...runtime.Options) Node {
-	return Node{phaserimpl.New(phaserType_Node, opts)}
+	return Node(phaserimpl.New(phaserType_Node, opts))
 }
 
 // NewNodeIn creates a Node in caller memory, such as a shared-memory
@@ -1805,7 +1987,7 @@ func NewNode(opts ...runtime.Options) Node {
 // reports it. It returns an error if mem cannot hold the message.
 func NewNodeIn(mem []byte, opts ...runtime.Options) (Node, error) {
 	m, err := phaserimpl.NewIn(phaserType_Node, mem, opts)
-	return Node{m}, err
+	return Node(m), err
 }
 
 // ReadNode returns a read-only Node over received payload bytes. Every
@@ -1813,7 +1995,7 @@ func NewNodeIn(mem []byte, opts ...runtime.Options) (Node, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadNode(data []byte) (Node, error) {
 	m, err := phaserimpl.Read(phaserType_Node, data)
-	return Node{m}, err
+	return Node(m), err
 }
 
 // ReadNodeInto is ReadNode reusing p, so that a reader of many payloads
@@ -1821,53 +2003,55 @@ func ReadNode(data []byte) (Node, error) {
 // invalid.
 func ReadNodeInto(p *runtime.Payload, data []byte) (Node, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Node, data)
-	return Node{m}, err
+	return Node(m), err
 }
 
 // OpenNode continues writing a payload that holds a Node (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenNode(mem []byte) (Node, error) {
 	m, err := phaserimpl.Open(phaserType_Node, mem)
-	return Node{m}, err
+	return Node(m), err
 }
 
 // NodeOf returns the Node that m, the untyped handle of a phasertest.Node,
 // refers to.
-func NodeOf(m runtime.Msg) Node { return Node{phaserimpl.Static(m, phaserType_Node)} }
+func NodeOf(m runtime.Msg) Node { return Node(phaserimpl.Static(m, phaserType_Node)) }
 
 // PhaserType returns the runtime type of Node.
 func (Node) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Node) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Node) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Node) }
+func (x Node) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Node) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Node) IsPresent() bool { return x.m.IsPresent() }
+func (x Node) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Node) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Node) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Node) Failed() bool { return x.m.Failed() }
+func (x Node) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Node) Err() error { return x.m.Err() }
+func (x Node) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Node) Clear() { x.m.Clear(phaserType_Node) }
+func (x Node) Clear() { phaserimpl.Msg(x).Clear(phaserType_Node) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Node) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Node) }
+func (x Node) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Node)
+}
 
 // NodeFromAny returns the Node held by an Any and whether it holds one.
 func NodeFromAny(a runtime.Any) (Node, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Node)
-	return Node{m}, ok
+	return Node(m), ok
 }
 
 // MutableAnyNode makes an Any hold a new, empty Node and returns it.
-func MutableAnyNode(a runtime.Any) Node { return Node{phaserimpl.MutableAny(a, phaserType_Node)} }
+func MutableAnyNode(a runtime.Any) Node { return Node(phaserimpl.MutableAny(a, phaserType_Node)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -1908,17 +2092,19 @@ func (x Node) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Node) CopyFrom(src Node) bool { return x.m.CopyFrom(phaserType_Node, src.m) }
+func (x Node) CopyFrom(src Node) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Node, phaserimpl.Msg(src))
+}
 
 // phaserProto_Node is the protobuf reflection type of Node.
-var phaserProto_Node = phaserimpl.RegisterHandleType(phaserType_Node, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Node{m} })
+var phaserProto_Node = phaserimpl.RegisterHandleType(phaserType_Node, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Node(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Node) ProtoReflect() protoreflect.Message { return phaserProto_Node.Message(x.m) }
+func (x Node) ProtoReflect() protoreflect.Message { return phaserProto_Node.Message(phaserimpl.Msg(x)) }
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1930,108 +2116,127 @@ func (x Node) Equal(y Node) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Node if x is absent).
-func (x Node) Clone() Node { return Node{phaserimpl.Clone(x.m, phaserType_Node)} }
+func (x Node) Clone() Node { return Node(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Node)) }
 
 // Value returns field value (1).
-func (x Node) Value() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (x Node) Value() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetValue sets field value (1).
-func (x Node) SetValue(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v)) }
+func (x Node) SetValue(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+}
 
 // HasValue reports the presence of field value (1).
-func (x Node) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Node) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearValue clears field value (1).
-func (x Node) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Node) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Next returns (a default message if absent) field next (2).
 func (x Node) Next() Node {
-	return Node{x.m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node)}
+	return Node(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node))
 }
 
 // MutableNext returns, creating it if absent, field next (2).
 func (x Node) MutableNext() Node {
-	return Node{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node)}
+	return Node(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node))
 }
 
 // HasNext reports the presence of field next (2).
-func (x Node) HasNext() bool { return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Node) HasNext() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // ClearNext clears and frees field next (2).
-func (x Node) ClearNext() { x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node) }
+func (x Node) ClearNext() {
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node)
+}
 
 // Children returns the list handle of repeated field children (3).
 func (x Node) Children() NodeList {
-	return NodeList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, phaserType_Node)}
+	return NodeList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node))
 }
 
 // NodeView reads the singular scalar fields of a Node in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type NodeView struct{ v phaserimpl.View }
+type NodeView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Node) View() NodeView { return NodeView{x.m.ViewOf(phaserType_Node)} }
+func (x Node) View() NodeView { return NodeView(phaserimpl.Msg(x).ViewOf(phaserType_Node)) }
 
 // Value returns field value (1).
-func (v NodeView) Value() int32 { return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (v NodeView) Value() int32 {
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // HasValue reports the presence of field value (1).
-func (v NodeView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v NodeView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // NodeList is a handle on a repeated field of Node messages.
-type NodeList struct{ l phaserimpl.MessageList }
-
-// NodeListOf wraps a list handle, for the generated code of other packages.
-func NodeListOf(l phaserimpl.MessageList) NodeList { return NodeList{l} }
+type NodeList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l NodeList) Len() int { return l.l.Len() }
+func (l NodeList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l NodeList) At(i int) Node { return Node{l.l.At(i)} }
+func (l NodeList) At(i int) Node { return Node(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l NodeList) Mutable(i int) Node { return Node{l.l.Mutable(i)} }
+func (l NodeList) Mutable(i int) Node { return Node(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l NodeList) Append() Node { return Node{l.l.Append()} }
+func (l NodeList) Append() Node { return Node(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l NodeList) Allocate(n int) { l.l.Allocate(n) }
+func (l NodeList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l NodeList) Reserve(n int) { l.l.Reserve(n) }
+func (l NodeList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l NodeList) Resize(n int) { l.l.Resize(n) }
+func (l NodeList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l NodeList) Clear() { l.l.Clear() }
+func (l NodeList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l NodeList) All() iter.Seq2[int, Node] {
 	return func(yield func(int, Node) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Node{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Node(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Wide = file_testpb_proto.Type("phasertest.Wide")
 
+// Wide has more than 32 scalar fields: its presence mask takes two words.
+//
 // Wide is a handle on a phasertest.Wide message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Wide reads as the default
 // message and ignores writes.
-type Wide struct{ m phaserimpl.Msg }
+type Wide phaserimpl.Msg
 
 // NewWide creates a Wide in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewWide(opts ...runtime.Options) Wide {
-	return Wide{phaserimpl.New(phaserType_Wide, opts)}
+	return Wide(phaserimpl.New(phaserType_Wide, opts))
 }
 
 // NewWideIn creates a Wide in caller memory, such as a shared-memory
@@ -2039,7 +2244,7 @@ func NewWide(opts ...runtime.Options) Wide {
 // reports it. It returns an error if mem cannot hold the message.
 func NewWideIn(mem []byte, opts ...runtime.Options) (Wide, error) {
 	m, err := phaserimpl.NewIn(phaserType_Wide, mem, opts)
-	return Wide{m}, err
+	return Wide(m), err
 }
 
 // ReadWide returns a read-only Wide over received payload bytes. Every
@@ -2047,7 +2252,7 @@ func NewWideIn(mem []byte, opts ...runtime.Options) (Wide, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadWide(data []byte) (Wide, error) {
 	m, err := phaserimpl.Read(phaserType_Wide, data)
-	return Wide{m}, err
+	return Wide(m), err
 }
 
 // ReadWideInto is ReadWide reusing p, so that a reader of many payloads
@@ -2055,53 +2260,55 @@ func ReadWide(data []byte) (Wide, error) {
 // invalid.
 func ReadWideInto(p *runtime.Payload, data []byte) (Wide, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Wide, data)
-	return Wide{m}, err
+	return Wide(m), err
 }
 
 // OpenWide continues writing a payload that holds a Wide (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenWide(mem []byte) (Wide, error) {
 	m, err := phaserimpl.Open(phaserType_Wide, mem)
-	return Wide{m}, err
+	return Wide(m), err
 }
 
 // WideOf returns the Wide that m, the untyped handle of a phasertest.Wide,
 // refers to.
-func WideOf(m runtime.Msg) Wide { return Wide{phaserimpl.Static(m, phaserType_Wide)} }
+func WideOf(m runtime.Msg) Wide { return Wide(phaserimpl.Static(m, phaserType_Wide)) }
 
 // PhaserType returns the runtime type of Wide.
 func (Wide) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Wide) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Wide) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Wide) }
+func (x Wide) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Wide) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Wide) IsPresent() bool { return x.m.IsPresent() }
+func (x Wide) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Wide) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Wide) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Wide) Failed() bool { return x.m.Failed() }
+func (x Wide) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Wide) Err() error { return x.m.Err() }
+func (x Wide) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Wide) Clear() { x.m.Clear(phaserType_Wide) }
+func (x Wide) Clear() { phaserimpl.Msg(x).Clear(phaserType_Wide) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Wide) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Wide) }
+func (x Wide) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Wide)
+}
 
 // WideFromAny returns the Wide held by an Any and whether it holds one.
 func WideFromAny(a runtime.Any) (Wide, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Wide)
-	return Wide{m}, ok
+	return Wide(m), ok
 }
 
 // MutableAnyWide makes an Any hold a new, empty Wide and returns it.
-func MutableAnyWide(a runtime.Any) Wide { return Wide{phaserimpl.MutableAny(a, phaserType_Wide)} }
+func MutableAnyWide(a runtime.Any) Wide { return Wide(phaserimpl.MutableAny(a, phaserType_Wide)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -2142,17 +2349,19 @@ func (x Wide) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Wide) CopyFrom(src Wide) bool { return x.m.CopyFrom(phaserType_Wide, src.m) }
+func (x Wide) CopyFrom(src Wide) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Wide, phaserimpl.Msg(src))
+}
 
 // phaserProto_Wide is the protobuf reflection type of Wide.
-var phaserProto_Wide = phaserimpl.RegisterHandleType(phaserType_Wide, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Wide{m} })
+var phaserProto_Wide = phaserimpl.RegisterHandleType(phaserType_Wide, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Wide(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Wide) ProtoReflect() protoreflect.Message { return phaserProto_Wide.Message(x.m) }
+func (x Wide) ProtoReflect() protoreflect.Message { return phaserProto_Wide.Message(phaserimpl.Msg(x)) }
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -2164,897 +2373,1273 @@ func (x Wide) Equal(y Wide) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Wide if x is absent).
-func (x Wide) Clone() Wide { return Wide{phaserimpl.Clone(x.m, phaserType_Wide)} }
+func (x Wide) Clone() Wide { return Wide(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Wide)) }
 
 // W00 returns field w00 (1).
 func (x Wide) W00() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 12}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetW00 sets field w00 (1).
 func (x Wide) SetW00(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 12}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasW00 reports the presence of field w00 (1).
-func (x Wide) HasW00() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 12}) }
+func (x Wide) HasW00() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // ClearW00 clears field w00 (1).
-func (x Wide) ClearW00() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 12}) }
+func (x Wide) ClearW00() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // W01 returns field w01 (2).
 func (x Wide) W01() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}))
 }
 
 // SetW01 sets field w01 (2).
 func (x Wide) SetW01(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}, math.Float32bits(v))
 }
 
 // HasW01 reports the presence of field w01 (2).
-func (x Wide) HasW01() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}) }
+func (x Wide) HasW01() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})
+}
 
 // ClearW01 clears field w01 (2).
-func (x Wide) ClearW01() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}) }
+func (x Wide) ClearW01() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})
+}
 
 // W02 returns field w02 (3).
-func (x Wide) W02() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 24, ID: 2})) }
+func (x Wide) W02() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+}
 
 // SetW02 sets field w02 (3).
-func (x Wide) SetW02(v int32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, uint32(v)) }
+func (x Wide) SetW02(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+}
 
 // HasW02 reports the presence of field w02 (3).
-func (x Wide) HasW02() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Wide) HasW02() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearW02 clears field w02 (3).
-func (x Wide) ClearW02() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Wide) ClearW02() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // W03 returns field w03 (4).
-func (x Wide) W03() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 4, Offset: 28, ID: 3})) }
+func (x Wide) W03() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
+}
 
 // SetW03 sets field w03 (4).
-func (x Wide) SetW03(v int64) { x.m.Set64(phaserimpl.Field{Number: 4, Offset: 28, ID: 3}, uint64(v)) }
+func (x Wide) SetW03(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}, uint64(v))
+}
 
 // HasW03 reports the presence of field w03 (4).
-func (x Wide) HasW03() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 28, ID: 3}) }
+func (x Wide) HasW03() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // ClearW03 clears field w03 (4).
-func (x Wide) ClearW03() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, ID: 3}) }
+func (x Wide) ClearW03() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // W04 returns field w04 (5).
-func (x Wide) W04() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}) }
+func (x Wide) W04() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+}
 
 // SetW04 sets field w04 (5).
-func (x Wide) SetW04(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}, v) }
+func (x Wide) SetW04(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10}, v)
+}
 
 // HasW04 reports the presence of field w04 (5).
-func (x Wide) HasW04() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}) }
+func (x Wide) HasW04() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+}
 
 // ClearW04 clears field w04 (5).
-func (x Wide) ClearW04() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}) }
+func (x Wide) ClearW04() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+}
 
 // W05 returns field w05 (6).
-func (x Wide) W05() uint64 { return x.m.Get64(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}) }
+func (x Wide) W05() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+}
 
 // SetW05 sets field w05 (6).
-func (x Wide) SetW05(v uint64) { x.m.Set64(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}, v) }
+func (x Wide) SetW05(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20}, v)
+}
 
 // HasW05 reports the presence of field w05 (6).
-func (x Wide) HasW05() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}) }
+func (x Wide) HasW05() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+}
 
 // ClearW05 clears field w05 (6).
-func (x Wide) ClearW05() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}) }
+func (x Wide) ClearW05() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+}
 
 // W06 returns field w06 (7).
-func (x Wide) W06() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 7, Offset: 52, ID: 6})) }
+func (x Wide) W06() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
+}
 
 // SetW06 sets field w06 (7).
-func (x Wide) SetW06(v int32) { x.m.Set32(phaserimpl.Field{Number: 7, Offset: 52, ID: 6}, uint32(v)) }
+func (x Wide) SetW06(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}, uint32(v))
+}
 
 // HasW06 reports the presence of field w06 (7).
-func (x Wide) HasW06() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 52, ID: 6}) }
+func (x Wide) HasW06() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+}
 
 // ClearW06 clears field w06 (7).
-func (x Wide) ClearW06() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, ID: 6}) }
+func (x Wide) ClearW06() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+}
 
 // W07 returns field w07 (8).
-func (x Wide) W07() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 8, Offset: 60, ID: 7})) }
+func (x Wide) W07() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
+}
 
 // SetW07 sets field w07 (8).
-func (x Wide) SetW07(v int64) { x.m.Set64(phaserimpl.Field{Number: 8, Offset: 60, ID: 7}, uint64(v)) }
+func (x Wide) SetW07(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}, uint64(v))
+}
 
 // HasW07 reports the presence of field w07 (8).
-func (x Wide) HasW07() bool { return x.m.Has(phaserimpl.Field{Number: 8, Offset: 60, ID: 7}) }
+func (x Wide) HasW07() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+}
 
 // ClearW07 clears field w07 (8).
-func (x Wide) ClearW07() { x.m.ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, ID: 7}) }
+func (x Wide) ClearW07() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+}
 
 // W08 returns field w08 (9).
-func (x Wide) W08() uint32 { return x.m.Get32(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}) }
+func (x Wide) W08() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+}
 
 // SetW08 sets field w08 (9).
-func (x Wide) SetW08(v uint32) { x.m.Set32(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}, v) }
+func (x Wide) SetW08(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01}, v)
+}
 
 // HasW08 reports the presence of field w08 (9).
-func (x Wide) HasW08() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}) }
+func (x Wide) HasW08() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+}
 
 // ClearW08 clears field w08 (9).
-func (x Wide) ClearW08() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}) }
+func (x Wide) ClearW08() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+}
 
 // W09 returns field w09 (10).
-func (x Wide) W09() uint64 { return x.m.Get64(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}) }
+func (x Wide) W09() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+}
 
 // SetW09 sets field w09 (10).
-func (x Wide) SetW09(v uint64) { x.m.Set64(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}, v) }
+func (x Wide) SetW09(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02}, v)
+}
 
 // HasW09 reports the presence of field w09 (10).
-func (x Wide) HasW09() bool { return x.m.Has(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}) }
+func (x Wide) HasW09() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+}
 
 // ClearW09 clears field w09 (10).
-func (x Wide) ClearW09() { x.m.ClearScalar(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}) }
+func (x Wide) ClearW09() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+}
 
 // W10 returns field w10 (11).
-func (x Wide) W10() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 11, Offset: 84, ID: 10})) }
+func (x Wide) W10() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
+}
 
 // SetW10 sets field w10 (11).
-func (x Wide) SetW10(v int32) { x.m.Set32(phaserimpl.Field{Number: 11, Offset: 84, ID: 10}, uint32(v)) }
+func (x Wide) SetW10(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}, uint32(v))
+}
 
 // HasW10 reports the presence of field w10 (11).
-func (x Wide) HasW10() bool { return x.m.Has(phaserimpl.Field{Number: 11, Offset: 84, ID: 10}) }
+func (x Wide) HasW10() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+}
 
 // ClearW10 clears field w10 (11).
-func (x Wide) ClearW10() { x.m.ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, ID: 10}) }
+func (x Wide) ClearW10() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+}
 
 // W11 returns field w11 (12).
-func (x Wide) W11() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 12, Offset: 92, ID: 11})) }
+func (x Wide) W11() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
+}
 
 // SetW11 sets field w11 (12).
-func (x Wide) SetW11(v int64) { x.m.Set64(phaserimpl.Field{Number: 12, Offset: 92, ID: 11}, uint64(v)) }
+func (x Wide) SetW11(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}, uint64(v))
+}
 
 // HasW11 reports the presence of field w11 (12).
-func (x Wide) HasW11() bool { return x.m.Has(phaserimpl.Field{Number: 12, Offset: 92, ID: 11}) }
+func (x Wide) HasW11() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+}
 
 // ClearW11 clears field w11 (12).
-func (x Wide) ClearW11() { x.m.ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, ID: 11}) }
+func (x Wide) ClearW11() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+}
 
 // W12 returns field w12 (13).
-func (x Wide) W12() bool { return x.m.Get8(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}) != 0 }
+func (x Wide) W12() bool {
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}) != 0
+}
 
 // SetW12 sets field w12 (13).
 func (x Wide) SetW12(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v))
 }
 
 // HasW12 reports the presence of field w12 (13).
-func (x Wide) HasW12() bool { return x.m.Has(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}) }
+func (x Wide) HasW12() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10})
+}
 
 // ClearW12 clears field w12 (13).
-func (x Wide) ClearW12() { x.m.ClearScalar(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}) }
+func (x Wide) ClearW12() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10})
+}
 
 // W13 returns field w13 (14).
 func (x Wide) W13() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}))
 }
 
 // SetW13 sets field w13 (14).
 func (x Wide) SetW13(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}, math.Float64bits(v))
 }
 
 // HasW13 reports the presence of field w13 (14).
-func (x Wide) HasW13() bool { return x.m.Has(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}) }
+func (x Wide) HasW13() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})
+}
 
 // ClearW13 clears field w13 (14).
-func (x Wide) ClearW13() { x.m.ClearScalar(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}) }
+func (x Wide) ClearW13() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})
+}
 
 // W14 returns field w14 (15).
 func (x Wide) W14() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}))
 }
 
 // SetW14 sets field w14 (15).
 func (x Wide) SetW14(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}, math.Float32bits(v))
 }
 
 // HasW14 reports the presence of field w14 (15).
-func (x Wide) HasW14() bool { return x.m.Has(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}) }
+func (x Wide) HasW14() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})
+}
 
 // ClearW14 clears field w14 (15).
-func (x Wide) ClearW14() { x.m.ClearScalar(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}) }
+func (x Wide) ClearW14() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})
+}
 
 // W15 returns field w15 (16).
-func (x Wide) W15() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 16, Offset: 120, ID: 15})) }
+func (x Wide) W15() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
+}
 
 // SetW15 sets field w15 (16).
 func (x Wide) SetW15(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 16, Offset: 120, ID: 15}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}, uint32(v))
 }
 
 // HasW15 reports the presence of field w15 (16).
-func (x Wide) HasW15() bool { return x.m.Has(phaserimpl.Field{Number: 16, Offset: 120, ID: 15}) }
+func (x Wide) HasW15() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+}
 
 // ClearW15 clears field w15 (16).
-func (x Wide) ClearW15() { x.m.ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, ID: 15}) }
+func (x Wide) ClearW15() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+}
 
 // W16 returns field w16 (17).
-func (x Wide) W16() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 17, Offset: 124, ID: 16})) }
+func (x Wide) W16() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
+}
 
 // SetW16 sets field w16 (17).
 func (x Wide) SetW16(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 17, Offset: 124, ID: 16}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}, uint64(v))
 }
 
 // HasW16 reports the presence of field w16 (17).
-func (x Wide) HasW16() bool { return x.m.Has(phaserimpl.Field{Number: 17, Offset: 124, ID: 16}) }
+func (x Wide) HasW16() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+}
 
 // ClearW16 clears field w16 (17).
-func (x Wide) ClearW16() { x.m.ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, ID: 16}) }
+func (x Wide) ClearW16() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+}
 
 // W17 returns field w17 (18).
-func (x Wide) W17() uint32 { return x.m.Get32(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}) }
+func (x Wide) W17() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+}
 
 // SetW17 sets field w17 (18).
-func (x Wide) SetW17(v uint32) { x.m.Set32(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}, v) }
+func (x Wide) SetW17(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02}, v)
+}
 
 // HasW17 reports the presence of field w17 (18).
-func (x Wide) HasW17() bool { return x.m.Has(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}) }
+func (x Wide) HasW17() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+}
 
 // ClearW17 clears field w17 (18).
-func (x Wide) ClearW17() { x.m.ClearScalar(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}) }
+func (x Wide) ClearW17() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+}
 
 // W18 returns field w18 (19).
-func (x Wide) W18() uint64 { return x.m.Get64(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}) }
+func (x Wide) W18() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+}
 
 // SetW18 sets field w18 (19).
-func (x Wide) SetW18(v uint64) { x.m.Set64(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}, v) }
+func (x Wide) SetW18(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04}, v)
+}
 
 // HasW18 reports the presence of field w18 (19).
-func (x Wide) HasW18() bool { return x.m.Has(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}) }
+func (x Wide) HasW18() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+}
 
 // ClearW18 clears field w18 (19).
-func (x Wide) ClearW18() { x.m.ClearScalar(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}) }
+func (x Wide) ClearW18() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+}
 
 // W19 returns field w19 (20).
-func (x Wide) W19() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 20, Offset: 148, ID: 19})) }
+func (x Wide) W19() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
+}
 
 // SetW19 sets field w19 (20).
 func (x Wide) SetW19(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 20, Offset: 148, ID: 19}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}, uint32(v))
 }
 
 // HasW19 reports the presence of field w19 (20).
-func (x Wide) HasW19() bool { return x.m.Has(phaserimpl.Field{Number: 20, Offset: 148, ID: 19}) }
+func (x Wide) HasW19() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+}
 
 // ClearW19 clears field w19 (20).
-func (x Wide) ClearW19() { x.m.ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, ID: 19}) }
+func (x Wide) ClearW19() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+}
 
 // W20 returns field w20 (21).
-func (x Wide) W20() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 21, Offset: 156, ID: 20})) }
+func (x Wide) W20() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
+}
 
 // SetW20 sets field w20 (21).
 func (x Wide) SetW20(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 21, Offset: 156, ID: 20}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}, uint64(v))
 }
 
 // HasW20 reports the presence of field w20 (21).
-func (x Wide) HasW20() bool { return x.m.Has(phaserimpl.Field{Number: 21, Offset: 156, ID: 20}) }
+func (x Wide) HasW20() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+}
 
 // ClearW20 clears field w20 (21).
-func (x Wide) ClearW20() { x.m.ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, ID: 20}) }
+func (x Wide) ClearW20() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+}
 
 // W21 returns field w21 (22).
-func (x Wide) W21() uint32 { return x.m.Get32(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}) }
+func (x Wide) W21() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+}
 
 // SetW21 sets field w21 (22).
-func (x Wide) SetW21(v uint32) { x.m.Set32(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}, v) }
+func (x Wide) SetW21(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20}, v)
+}
 
 // HasW21 reports the presence of field w21 (22).
-func (x Wide) HasW21() bool { return x.m.Has(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}) }
+func (x Wide) HasW21() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+}
 
 // ClearW21 clears field w21 (22).
-func (x Wide) ClearW21() { x.m.ClearScalar(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}) }
+func (x Wide) ClearW21() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+}
 
 // W22 returns field w22 (23).
-func (x Wide) W22() uint64 { return x.m.Get64(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}) }
+func (x Wide) W22() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+}
 
 // SetW22 sets field w22 (23).
-func (x Wide) SetW22(v uint64) { x.m.Set64(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}, v) }
+func (x Wide) SetW22(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40}, v)
+}
 
 // HasW22 reports the presence of field w22 (23).
-func (x Wide) HasW22() bool { return x.m.Has(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}) }
+func (x Wide) HasW22() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+}
 
 // ClearW22 clears field w22 (23).
-func (x Wide) ClearW22() { x.m.ClearScalar(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}) }
+func (x Wide) ClearW22() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+}
 
 // W23 returns field w23 (24).
-func (x Wide) W23() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 24, Offset: 180, ID: 23})) }
+func (x Wide) W23() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
+}
 
 // SetW23 sets field w23 (24).
 func (x Wide) SetW23(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 24, Offset: 180, ID: 23}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}, uint32(v))
 }
 
 // HasW23 reports the presence of field w23 (24).
-func (x Wide) HasW23() bool { return x.m.Has(phaserimpl.Field{Number: 24, Offset: 180, ID: 23}) }
+func (x Wide) HasW23() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+}
 
 // ClearW23 clears field w23 (24).
-func (x Wide) ClearW23() { x.m.ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, ID: 23}) }
+func (x Wide) ClearW23() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+}
 
 // W24 returns field w24 (25).
-func (x Wide) W24() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 25, Offset: 188, ID: 24})) }
+func (x Wide) W24() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
+}
 
 // SetW24 sets field w24 (25).
 func (x Wide) SetW24(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 25, Offset: 188, ID: 24}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}, uint64(v))
 }
 
 // HasW24 reports the presence of field w24 (25).
-func (x Wide) HasW24() bool { return x.m.Has(phaserimpl.Field{Number: 25, Offset: 188, ID: 24}) }
+func (x Wide) HasW24() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+}
 
 // ClearW24 clears field w24 (25).
-func (x Wide) ClearW24() { x.m.ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, ID: 24}) }
+func (x Wide) ClearW24() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+}
 
 // W25 returns field w25 (26).
-func (x Wide) W25() bool { return x.m.Get8(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}) != 0 }
+func (x Wide) W25() bool {
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}) != 0
+}
 
 // SetW25 sets field w25 (26).
 func (x Wide) SetW25(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}, phaserimpl.BoolByte(v))
 }
 
 // HasW25 reports the presence of field w25 (26).
-func (x Wide) HasW25() bool { return x.m.Has(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}) }
+func (x Wide) HasW25() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02})
+}
 
 // ClearW25 clears field w25 (26).
-func (x Wide) ClearW25() { x.m.ClearScalar(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}) }
+func (x Wide) ClearW25() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02})
+}
 
 // W26 returns field w26 (27).
 func (x Wide) W26() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}))
 }
 
 // SetW26 sets field w26 (27).
 func (x Wide) SetW26(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasW26 reports the presence of field w26 (27).
-func (x Wide) HasW26() bool { return x.m.Has(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}) }
+func (x Wide) HasW26() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})
+}
 
 // ClearW26 clears field w26 (27).
-func (x Wide) ClearW26() { x.m.ClearScalar(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}) }
+func (x Wide) ClearW26() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})
+}
 
 // W27 returns field w27 (28).
 func (x Wide) W27() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}))
 }
 
 // SetW27 sets field w27 (28).
 func (x Wide) SetW27(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}, math.Float32bits(v))
 }
 
 // HasW27 reports the presence of field w27 (28).
-func (x Wide) HasW27() bool { return x.m.Has(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}) }
+func (x Wide) HasW27() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})
+}
 
 // ClearW27 clears field w27 (28).
-func (x Wide) ClearW27() { x.m.ClearScalar(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}) }
+func (x Wide) ClearW27() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})
+}
 
 // W28 returns field w28 (29).
-func (x Wide) W28() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 29, Offset: 216, ID: 28})) }
+func (x Wide) W28() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
+}
 
 // SetW28 sets field w28 (29).
 func (x Wide) SetW28(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 29, Offset: 216, ID: 28}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}, uint32(v))
 }
 
 // HasW28 reports the presence of field w28 (29).
-func (x Wide) HasW28() bool { return x.m.Has(phaserimpl.Field{Number: 29, Offset: 216, ID: 28}) }
+func (x Wide) HasW28() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+}
 
 // ClearW28 clears field w28 (29).
-func (x Wide) ClearW28() { x.m.ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, ID: 28}) }
+func (x Wide) ClearW28() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+}
 
 // W29 returns field w29 (30).
-func (x Wide) W29() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 30, Offset: 220, ID: 29})) }
+func (x Wide) W29() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
+}
 
 // SetW29 sets field w29 (30).
 func (x Wide) SetW29(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 30, Offset: 220, ID: 29}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}, uint64(v))
 }
 
 // HasW29 reports the presence of field w29 (30).
-func (x Wide) HasW29() bool { return x.m.Has(phaserimpl.Field{Number: 30, Offset: 220, ID: 29}) }
+func (x Wide) HasW29() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+}
 
 // ClearW29 clears field w29 (30).
-func (x Wide) ClearW29() { x.m.ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, ID: 29}) }
+func (x Wide) ClearW29() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+}
 
 // W30 returns field w30 (31).
-func (x Wide) W30() uint32 { return x.m.Get32(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}) }
+func (x Wide) W30() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+}
 
 // SetW30 sets field w30 (31).
-func (x Wide) SetW30(v uint32) { x.m.Set32(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}, v) }
+func (x Wide) SetW30(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40}, v)
+}
 
 // HasW30 reports the presence of field w30 (31).
-func (x Wide) HasW30() bool { return x.m.Has(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}) }
+func (x Wide) HasW30() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+}
 
 // ClearW30 clears field w30 (31).
-func (x Wide) ClearW30() { x.m.ClearScalar(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}) }
+func (x Wide) ClearW30() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+}
 
 // W31 returns field w31 (32).
-func (x Wide) W31() uint64 { return x.m.Get64(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}) }
+func (x Wide) W31() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+}
 
 // SetW31 sets field w31 (32).
-func (x Wide) SetW31(v uint64) { x.m.Set64(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}, v) }
+func (x Wide) SetW31(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80}, v)
+}
 
 // HasW31 reports the presence of field w31 (32).
-func (x Wide) HasW31() bool { return x.m.Has(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}) }
+func (x Wide) HasW31() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+}
 
 // ClearW31 clears field w31 (32).
-func (x Wide) ClearW31() { x.m.ClearScalar(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}) }
+func (x Wide) ClearW31() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+}
 
 // W32 returns field w32 (33).
-func (x Wide) W32() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 33, Offset: 244, ID: 32})) }
+func (x Wide) W32() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
+}
 
 // SetW32 sets field w32 (33).
 func (x Wide) SetW32(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 33, Offset: 244, ID: 32}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}, uint32(v))
 }
 
 // HasW32 reports the presence of field w32 (33).
-func (x Wide) HasW32() bool { return x.m.Has(phaserimpl.Field{Number: 33, Offset: 244, ID: 32}) }
+func (x Wide) HasW32() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+}
 
 // ClearW32 clears field w32 (33).
-func (x Wide) ClearW32() { x.m.ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, ID: 32}) }
+func (x Wide) ClearW32() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+}
 
 // W33 returns field w33 (34).
-func (x Wide) W33() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 34, Offset: 252, ID: 33})) }
+func (x Wide) W33() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
+}
 
 // SetW33 sets field w33 (34).
 func (x Wide) SetW33(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 34, Offset: 252, ID: 33}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}, uint64(v))
 }
 
 // HasW33 reports the presence of field w33 (34).
-func (x Wide) HasW33() bool { return x.m.Has(phaserimpl.Field{Number: 34, Offset: 252, ID: 33}) }
+func (x Wide) HasW33() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+}
 
 // ClearW33 clears field w33 (34).
-func (x Wide) ClearW33() { x.m.ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, ID: 33}) }
+func (x Wide) ClearW33() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+}
 
 // W34 returns field w34 (35).
-func (x Wide) W34() uint32 { return x.m.Get32(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}) }
+func (x Wide) W34() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+}
 
 // SetW34 sets field w34 (35).
-func (x Wide) SetW34(v uint32) { x.m.Set32(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}, v) }
+func (x Wide) SetW34(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04}, v)
+}
 
 // HasW34 reports the presence of field w34 (35).
-func (x Wide) HasW34() bool { return x.m.Has(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}) }
+func (x Wide) HasW34() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+}
 
 // ClearW34 clears field w34 (35).
-func (x Wide) ClearW34() { x.m.ClearScalar(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}) }
+func (x Wide) ClearW34() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+}
 
 // W35 returns field w35 (36).
-func (x Wide) W35() uint64 { return x.m.Get64(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}) }
+func (x Wide) W35() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+}
 
 // SetW35 sets field w35 (36).
-func (x Wide) SetW35(v uint64) { x.m.Set64(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}, v) }
+func (x Wide) SetW35(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08}, v)
+}
 
 // HasW35 reports the presence of field w35 (36).
-func (x Wide) HasW35() bool { return x.m.Has(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}) }
+func (x Wide) HasW35() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+}
 
 // ClearW35 clears field w35 (36).
-func (x Wide) ClearW35() { x.m.ClearScalar(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}) }
+func (x Wide) ClearW35() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+}
 
 // W36 returns field w36 (37).
-func (x Wide) W36() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 37, Offset: 276, ID: 36})) }
+func (x Wide) W36() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
+}
 
 // SetW36 sets field w36 (37).
 func (x Wide) SetW36(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 37, Offset: 276, ID: 36}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}, uint32(v))
 }
 
 // HasW36 reports the presence of field w36 (37).
-func (x Wide) HasW36() bool { return x.m.Has(phaserimpl.Field{Number: 37, Offset: 276, ID: 36}) }
+func (x Wide) HasW36() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+}
 
 // ClearW36 clears field w36 (37).
-func (x Wide) ClearW36() { x.m.ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, ID: 36}) }
+func (x Wide) ClearW36() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+}
 
 // W37 returns field w37 (38).
-func (x Wide) W37() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 38, Offset: 284, ID: 37})) }
+func (x Wide) W37() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
+}
 
 // SetW37 sets field w37 (38).
 func (x Wide) SetW37(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 38, Offset: 284, ID: 37}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}, uint64(v))
 }
 
 // HasW37 reports the presence of field w37 (38).
-func (x Wide) HasW37() bool { return x.m.Has(phaserimpl.Field{Number: 38, Offset: 284, ID: 37}) }
+func (x Wide) HasW37() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+}
 
 // ClearW37 clears field w37 (38).
-func (x Wide) ClearW37() { x.m.ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, ID: 37}) }
+func (x Wide) ClearW37() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+}
 
 // W38 returns field w38 (39).
-func (x Wide) W38() bool { return x.m.Get8(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}) != 0 }
+func (x Wide) W38() bool {
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}) != 0
+}
 
 // SetW38 sets field w38 (39).
 func (x Wide) SetW38(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}, phaserimpl.BoolByte(v))
 }
 
 // HasW38 reports the presence of field w38 (39).
-func (x Wide) HasW38() bool { return x.m.Has(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}) }
+func (x Wide) HasW38() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40})
+}
 
 // ClearW38 clears field w38 (39).
-func (x Wide) ClearW38() { x.m.ClearScalar(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}) }
+func (x Wide) ClearW38() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40})
+}
 
 // W39 returns field w39 (40).
 func (x Wide) W39() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}))
 }
 
 // SetW39 sets field w39 (40).
 func (x Wide) SetW39(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}, math.Float64bits(v))
 }
 
 // HasW39 reports the presence of field w39 (40).
-func (x Wide) HasW39() bool { return x.m.Has(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}) }
+func (x Wide) HasW39() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})
+}
 
 // ClearW39 clears field w39 (40).
-func (x Wide) ClearW39() { x.m.ClearScalar(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}) }
+func (x Wide) ClearW39() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})
+}
 
 // WideView reads the singular scalar fields of a Wide in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type WideView struct{ v phaserimpl.View }
+type WideView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Wide) View() WideView { return WideView{x.m.ViewOf(phaserType_Wide)} }
+func (x Wide) View() WideView { return WideView(phaserimpl.Msg(x).ViewOf(phaserType_Wide)) }
 
 // W00 returns field w00 (1).
 func (v WideView) W00() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 12}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasW00 reports the presence of field w00 (1).
-func (v WideView) HasW00() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 12}) }
+func (v WideView) HasW00() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // W01 returns field w01 (2).
 func (v WideView) W01() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}))
 }
 
 // HasW01 reports the presence of field w01 (2).
-func (v WideView) HasW01() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 20, ID: 1}) }
+func (v WideView) HasW01() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})
+}
 
 // W02 returns field w02 (3).
 func (v WideView) W02() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasW02 reports the presence of field w02 (3).
-func (v WideView) HasW02() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v WideView) HasW02() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // W03 returns field w03 (4).
 func (v WideView) W03() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 4, Offset: 28, ID: 3}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // HasW03 reports the presence of field w03 (4).
-func (v WideView) HasW03() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 28, ID: 3}) }
+func (v WideView) HasW03() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // W04 returns field w04 (5).
-func (v WideView) W04() uint32 { return v.v.Get32(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}) }
+func (v WideView) W04() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+}
 
 // HasW04 reports the presence of field w04 (5).
-func (v WideView) HasW04() bool { return v.v.Has(phaserimpl.Field{Number: 5, Offset: 36, ID: 4}) }
+func (v WideView) HasW04() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+}
 
 // W05 returns field w05 (6).
-func (v WideView) W05() uint64 { return v.v.Get64(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}) }
+func (v WideView) W05() uint64 {
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+}
 
 // HasW05 reports the presence of field w05 (6).
-func (v WideView) HasW05() bool { return v.v.Has(phaserimpl.Field{Number: 6, Offset: 44, ID: 5}) }
+func (v WideView) HasW05() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+}
 
 // W06 returns field w06 (7).
 func (v WideView) W06() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 7, Offset: 52, ID: 6}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
 }
 
 // HasW06 reports the presence of field w06 (7).
-func (v WideView) HasW06() bool { return v.v.Has(phaserimpl.Field{Number: 7, Offset: 52, ID: 6}) }
+func (v WideView) HasW06() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+}
 
 // W07 returns field w07 (8).
 func (v WideView) W07() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 8, Offset: 60, ID: 7}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
 }
 
 // HasW07 reports the presence of field w07 (8).
-func (v WideView) HasW07() bool { return v.v.Has(phaserimpl.Field{Number: 8, Offset: 60, ID: 7}) }
+func (v WideView) HasW07() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+}
 
 // W08 returns field w08 (9).
-func (v WideView) W08() uint32 { return v.v.Get32(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}) }
+func (v WideView) W08() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+}
 
 // HasW08 reports the presence of field w08 (9).
-func (v WideView) HasW08() bool { return v.v.Has(phaserimpl.Field{Number: 9, Offset: 68, ID: 8}) }
+func (v WideView) HasW08() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+}
 
 // W09 returns field w09 (10).
-func (v WideView) W09() uint64 { return v.v.Get64(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}) }
+func (v WideView) W09() uint64 {
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+}
 
 // HasW09 reports the presence of field w09 (10).
-func (v WideView) HasW09() bool { return v.v.Has(phaserimpl.Field{Number: 10, Offset: 76, ID: 9}) }
+func (v WideView) HasW09() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+}
 
 // W10 returns field w10 (11).
 func (v WideView) W10() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 11, Offset: 84, ID: 10}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
 }
 
 // HasW10 reports the presence of field w10 (11).
-func (v WideView) HasW10() bool { return v.v.Has(phaserimpl.Field{Number: 11, Offset: 84, ID: 10}) }
+func (v WideView) HasW10() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+}
 
 // W11 returns field w11 (12).
 func (v WideView) W11() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 12, Offset: 92, ID: 11}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
 }
 
 // HasW11 reports the presence of field w11 (12).
-func (v WideView) HasW11() bool { return v.v.Has(phaserimpl.Field{Number: 12, Offset: 92, ID: 11}) }
+func (v WideView) HasW11() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+}
 
 // W12 returns field w12 (13).
-func (v WideView) W12() bool { return v.v.Get8(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}) != 0 }
+func (v WideView) W12() bool {
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}) != 0
+}
 
 // HasW12 reports the presence of field w12 (13).
-func (v WideView) HasW12() bool { return v.v.Has(phaserimpl.Field{Number: 13, Offset: 100, ID: 12}) }
+func (v WideView) HasW12() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10})
+}
 
 // W13 returns field w13 (14).
 func (v WideView) W13() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}))
 }
 
 // HasW13 reports the presence of field w13 (14).
-func (v WideView) HasW13() bool { return v.v.Has(phaserimpl.Field{Number: 14, Offset: 108, ID: 13}) }
+func (v WideView) HasW13() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})
+}
 
 // W14 returns field w14 (15).
 func (v WideView) W14() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}))
 }
 
 // HasW14 reports the presence of field w14 (15).
-func (v WideView) HasW14() bool { return v.v.Has(phaserimpl.Field{Number: 15, Offset: 116, ID: 14}) }
+func (v WideView) HasW14() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})
+}
 
 // W15 returns field w15 (16).
 func (v WideView) W15() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 16, Offset: 120, ID: 15}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
 }
 
 // HasW15 reports the presence of field w15 (16).
-func (v WideView) HasW15() bool { return v.v.Has(phaserimpl.Field{Number: 16, Offset: 120, ID: 15}) }
+func (v WideView) HasW15() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+}
 
 // W16 returns field w16 (17).
 func (v WideView) W16() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 17, Offset: 124, ID: 16}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
 }
 
 // HasW16 reports the presence of field w16 (17).
-func (v WideView) HasW16() bool { return v.v.Has(phaserimpl.Field{Number: 17, Offset: 124, ID: 16}) }
+func (v WideView) HasW16() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+}
 
 // W17 returns field w17 (18).
-func (v WideView) W17() uint32 { return v.v.Get32(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}) }
+func (v WideView) W17() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+}
 
 // HasW17 reports the presence of field w17 (18).
-func (v WideView) HasW17() bool { return v.v.Has(phaserimpl.Field{Number: 18, Offset: 132, ID: 17}) }
+func (v WideView) HasW17() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+}
 
 // W18 returns field w18 (19).
-func (v WideView) W18() uint64 { return v.v.Get64(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}) }
+func (v WideView) W18() uint64 {
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+}
 
 // HasW18 reports the presence of field w18 (19).
-func (v WideView) HasW18() bool { return v.v.Has(phaserimpl.Field{Number: 19, Offset: 140, ID: 18}) }
+func (v WideView) HasW18() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+}
 
 // W19 returns field w19 (20).
 func (v WideView) W19() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 20, Offset: 148, ID: 19}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
 }
 
 // HasW19 reports the presence of field w19 (20).
-func (v WideView) HasW19() bool { return v.v.Has(phaserimpl.Field{Number: 20, Offset: 148, ID: 19}) }
+func (v WideView) HasW19() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+}
 
 // W20 returns field w20 (21).
 func (v WideView) W20() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 21, Offset: 156, ID: 20}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
 }
 
 // HasW20 reports the presence of field w20 (21).
-func (v WideView) HasW20() bool { return v.v.Has(phaserimpl.Field{Number: 21, Offset: 156, ID: 20}) }
+func (v WideView) HasW20() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+}
 
 // W21 returns field w21 (22).
-func (v WideView) W21() uint32 { return v.v.Get32(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}) }
+func (v WideView) W21() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+}
 
 // HasW21 reports the presence of field w21 (22).
-func (v WideView) HasW21() bool { return v.v.Has(phaserimpl.Field{Number: 22, Offset: 164, ID: 21}) }
+func (v WideView) HasW21() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+}
 
 // W22 returns field w22 (23).
-func (v WideView) W22() uint64 { return v.v.Get64(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}) }
+func (v WideView) W22() uint64 {
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+}
 
 // HasW22 reports the presence of field w22 (23).
-func (v WideView) HasW22() bool { return v.v.Has(phaserimpl.Field{Number: 23, Offset: 172, ID: 22}) }
+func (v WideView) HasW22() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+}
 
 // W23 returns field w23 (24).
 func (v WideView) W23() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 24, Offset: 180, ID: 23}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
 }
 
 // HasW23 reports the presence of field w23 (24).
-func (v WideView) HasW23() bool { return v.v.Has(phaserimpl.Field{Number: 24, Offset: 180, ID: 23}) }
+func (v WideView) HasW23() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+}
 
 // W24 returns field w24 (25).
 func (v WideView) W24() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 25, Offset: 188, ID: 24}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
 }
 
 // HasW24 reports the presence of field w24 (25).
-func (v WideView) HasW24() bool { return v.v.Has(phaserimpl.Field{Number: 25, Offset: 188, ID: 24}) }
+func (v WideView) HasW24() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+}
 
 // W25 returns field w25 (26).
-func (v WideView) W25() bool { return v.v.Get8(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}) != 0 }
+func (v WideView) W25() bool {
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}) != 0
+}
 
 // HasW25 reports the presence of field w25 (26).
-func (v WideView) HasW25() bool { return v.v.Has(phaserimpl.Field{Number: 26, Offset: 196, ID: 25}) }
+func (v WideView) HasW25() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02})
+}
 
 // W26 returns field w26 (27).
 func (v WideView) W26() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}))
 }
 
 // HasW26 reports the presence of field w26 (27).
-func (v WideView) HasW26() bool { return v.v.Has(phaserimpl.Field{Number: 27, Offset: 204, ID: 26}) }
+func (v WideView) HasW26() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})
+}
 
 // W27 returns field w27 (28).
 func (v WideView) W27() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}))
 }
 
 // HasW27 reports the presence of field w27 (28).
-func (v WideView) HasW27() bool { return v.v.Has(phaserimpl.Field{Number: 28, Offset: 212, ID: 27}) }
+func (v WideView) HasW27() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})
+}
 
 // W28 returns field w28 (29).
 func (v WideView) W28() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 29, Offset: 216, ID: 28}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
 }
 
 // HasW28 reports the presence of field w28 (29).
-func (v WideView) HasW28() bool { return v.v.Has(phaserimpl.Field{Number: 29, Offset: 216, ID: 28}) }
+func (v WideView) HasW28() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+}
 
 // W29 returns field w29 (30).
 func (v WideView) W29() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 30, Offset: 220, ID: 29}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
 }
 
 // HasW29 reports the presence of field w29 (30).
-func (v WideView) HasW29() bool { return v.v.Has(phaserimpl.Field{Number: 30, Offset: 220, ID: 29}) }
+func (v WideView) HasW29() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+}
 
 // W30 returns field w30 (31).
-func (v WideView) W30() uint32 { return v.v.Get32(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}) }
+func (v WideView) W30() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+}
 
 // HasW30 reports the presence of field w30 (31).
-func (v WideView) HasW30() bool { return v.v.Has(phaserimpl.Field{Number: 31, Offset: 228, ID: 30}) }
+func (v WideView) HasW30() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+}
 
 // W31 returns field w31 (32).
-func (v WideView) W31() uint64 { return v.v.Get64(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}) }
+func (v WideView) W31() uint64 {
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+}
 
 // HasW31 reports the presence of field w31 (32).
-func (v WideView) HasW31() bool { return v.v.Has(phaserimpl.Field{Number: 32, Offset: 236, ID: 31}) }
+func (v WideView) HasW31() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+}
 
 // W32 returns field w32 (33).
 func (v WideView) W32() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 33, Offset: 244, ID: 32}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
 }
 
 // HasW32 reports the presence of field w32 (33).
-func (v WideView) HasW32() bool { return v.v.Has(phaserimpl.Field{Number: 33, Offset: 244, ID: 32}) }
+func (v WideView) HasW32() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+}
 
 // W33 returns field w33 (34).
 func (v WideView) W33() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 34, Offset: 252, ID: 33}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
 }
 
 // HasW33 reports the presence of field w33 (34).
-func (v WideView) HasW33() bool { return v.v.Has(phaserimpl.Field{Number: 34, Offset: 252, ID: 33}) }
+func (v WideView) HasW33() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+}
 
 // W34 returns field w34 (35).
-func (v WideView) W34() uint32 { return v.v.Get32(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}) }
+func (v WideView) W34() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+}
 
 // HasW34 reports the presence of field w34 (35).
-func (v WideView) HasW34() bool { return v.v.Has(phaserimpl.Field{Number: 35, Offset: 260, ID: 34}) }
+func (v WideView) HasW34() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+}
 
 // W35 returns field w35 (36).
-func (v WideView) W35() uint64 { return v.v.Get64(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}) }
+func (v WideView) W35() uint64 {
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+}
 
 // HasW35 reports the presence of field w35 (36).
-func (v WideView) HasW35() bool { return v.v.Has(phaserimpl.Field{Number: 36, Offset: 268, ID: 35}) }
+func (v WideView) HasW35() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+}
 
 // W36 returns field w36 (37).
 func (v WideView) W36() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 37, Offset: 276, ID: 36}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
 }
 
 // HasW36 reports the presence of field w36 (37).
-func (v WideView) HasW36() bool { return v.v.Has(phaserimpl.Field{Number: 37, Offset: 276, ID: 36}) }
+func (v WideView) HasW36() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+}
 
 // W37 returns field w37 (38).
 func (v WideView) W37() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 38, Offset: 284, ID: 37}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
 }
 
 // HasW37 reports the presence of field w37 (38).
-func (v WideView) HasW37() bool { return v.v.Has(phaserimpl.Field{Number: 38, Offset: 284, ID: 37}) }
+func (v WideView) HasW37() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+}
 
 // W38 returns field w38 (39).
-func (v WideView) W38() bool { return v.v.Get8(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}) != 0 }
+func (v WideView) W38() bool {
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}) != 0
+}
 
 // HasW38 reports the presence of field w38 (39).
-func (v WideView) HasW38() bool { return v.v.Has(phaserimpl.Field{Number: 39, Offset: 292, ID: 38}) }
+func (v WideView) HasW38() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40})
+}
 
 // W39 returns field w39 (40).
 func (v WideView) W39() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}))
 }
 
 // HasW39 reports the presence of field w39 (40).
-func (v WideView) HasW39() bool { return v.v.Has(phaserimpl.Field{Number: 40, Offset: 300, ID: 39}) }
+func (v WideView) HasW39() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})
+}
 
 // WideList is a handle on a repeated field of Wide messages.
-type WideList struct{ l phaserimpl.MessageList }
-
-// WideListOf wraps a list handle, for the generated code of other packages.
-func WideListOf(l phaserimpl.MessageList) WideList { return WideList{l} }
+type WideList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l WideList) Len() int { return l.l.Len() }
+func (l WideList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l WideList) At(i int) Wide { return Wide{l.l.At(i)} }
+func (l WideList) At(i int) Wide { return Wide(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l WideList) Mutable(i int) Wide { return Wide{l.l.Mutable(i)} }
+func (l WideList) Mutable(i int) Wide { return Wide(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l WideList) Append() Wide { return Wide{l.l.Append()} }
+func (l WideList) Append() Wide { return Wide(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l WideList) Allocate(n int) { l.l.Allocate(n) }
+func (l WideList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l WideList) Reserve(n int) { l.l.Reserve(n) }
+func (l WideList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l WideList) Resize(n int) { l.l.Resize(n) }
+func (l WideList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l WideList) Clear() { l.l.Clear() }
+func (l WideList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l WideList) All() iter.Seq2[int, Wide] {
 	return func(yield func(int, Wide) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Wide{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Wide(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Everything = file_testpb_proto.Type("phasertest.Everything")
 
+// Everything has message, enum, oneof, optional, map, well-known and
+// fixed-array fields, and fields whose accessors would clash.
+//
 // Everything is a handle on a phasertest.Everything message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Everything reads as the default
 // message and ignores writes.
-type Everything struct{ m phaserimpl.Msg }
+type Everything phaserimpl.Msg
 
 // NewEverything creates a Everything in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything(opts ...runtime.Options) Everything {
-	return Everything{phaserimpl.New(phaserType_Everything, opts)}
+	return Everything(phaserimpl.New(phaserType_Everything, opts))
 }
 
 // NewEverythingIn creates a Everything in caller memory, such as a shared-memory
@@ -3062,7 +3647,7 @@ func NewEverything(opts ...runtime.Options) Everything {
 // reports it. It returns an error if mem cannot hold the message.
 func NewEverythingIn(mem []byte, opts ...runtime.Options) (Everything, error) {
 	m, err := phaserimpl.NewIn(phaserType_Everything, mem, opts)
-	return Everything{m}, err
+	return Everything(m), err
 }
 
 // ReadEverything returns a read-only Everything over received payload bytes. Every
@@ -3070,7 +3655,7 @@ func NewEverythingIn(mem []byte, opts ...runtime.Options) (Everything, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadEverything(data []byte) (Everything, error) {
 	m, err := phaserimpl.Read(phaserType_Everything, data)
-	return Everything{m}, err
+	return Everything(m), err
 }
 
 // ReadEverythingInto is ReadEverything reusing p, so that a reader of many payloads
@@ -3078,58 +3663,60 @@ func ReadEverything(data []byte) (Everything, error) {
 // invalid.
 func ReadEverythingInto(p *runtime.Payload, data []byte) (Everything, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything, data)
-	return Everything{m}, err
+	return Everything(m), err
 }
 
 // OpenEverything continues writing a payload that holds a Everything (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEverything(mem []byte) (Everything, error) {
 	m, err := phaserimpl.Open(phaserType_Everything, mem)
-	return Everything{m}, err
+	return Everything(m), err
 }
 
 // EverythingOf returns the Everything that m, the untyped handle of a phasertest.Everything,
 // refers to.
 func EverythingOf(m runtime.Msg) Everything {
-	return Everything{phaserimpl.Static(m, phaserType_Everything)}
+	return Everything(phaserimpl.Static(m, phaserType_Everything))
 }
 
 // PhaserType returns the runtime type of Everything.
 func (Everything) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Everything) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Everything) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Everything) }
+func (x Everything) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Everything)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Everything) IsPresent() bool { return x.m.IsPresent() }
+func (x Everything) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Everything) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Everything) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Everything) Failed() bool { return x.m.Failed() }
+func (x Everything) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Everything) Err() error { return x.m.Err() }
+func (x Everything) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Everything) Clear() { x.m.Clear(phaserType_Everything) }
+func (x Everything) Clear() { phaserimpl.Msg(x).Clear(phaserType_Everything) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Everything) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Everything)
+	return phaserimpl.Msg(x).ToProto(phaserType_Everything)
 }
 
 // EverythingFromAny returns the Everything held by an Any and whether it holds one.
 func EverythingFromAny(a runtime.Any) (Everything, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Everything)
-	return Everything{m}, ok
+	return Everything(m), ok
 }
 
 // MutableAnyEverything makes an Any hold a new, empty Everything and returns it.
 func MutableAnyEverything(a runtime.Any) Everything {
-	return Everything{phaserimpl.MutableAny(a, phaserType_Everything)}
+	return Everything(phaserimpl.MutableAny(a, phaserType_Everything))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -3171,17 +3758,21 @@ func (x Everything) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Everything) CopyFrom(src Everything) bool { return x.m.CopyFrom(phaserType_Everything, src.m) }
+func (x Everything) CopyFrom(src Everything) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything, phaserimpl.Msg(src))
+}
 
 // phaserProto_Everything is the protobuf reflection type of Everything.
-var phaserProto_Everything = phaserimpl.RegisterHandleType(phaserType_Everything, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything{m} })
+var phaserProto_Everything = phaserimpl.RegisterHandleType(phaserType_Everything, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Everything) ProtoReflect() protoreflect.Message { return phaserProto_Everything.Message(x.m) }
+func (x Everything) ProtoReflect() protoreflect.Message {
+	return phaserProto_Everything.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -3194,7 +3785,7 @@ func (x Everything) Equal(y Everything) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Everything if x is absent).
 func (x Everything) Clone() Everything {
-	return Everything{phaserimpl.Clone(x.m, phaserType_Everything)}
+	return Everything(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything))
 }
 
 var phaserUnion_Everything_Choice = phaserType_Everything.Unions()[0]
@@ -3243,1066 +3834,1142 @@ func (c Everything_ChoiceCase) String() string {
 
 // WhichChoice returns the active member of oneof choice.
 func (x Everything) WhichChoice() Everything_ChoiceCase {
-	return Everything_ChoiceCase(x.m.WhichOneof(phaserUnion_Everything_Choice))
+	return Everything_ChoiceCase(phaserimpl.Msg(x).WhichOneof(phaserUnion_Everything_Choice))
 }
 
 // Scalars returns (a default message if absent) field scalars (1).
 func (x Everything) Scalars() Scalars {
-	return Scalars{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)}
+	return Scalars(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars))
 }
 
 // MutableScalars returns, creating it if absent, field scalars (1).
 func (x Everything) MutableScalars() Scalars {
-	return Scalars{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)}
+	return Scalars(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars))
 }
 
 // HasScalars reports the presence of field scalars (1).
-func (x Everything) HasScalars() bool { return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Everything) HasScalars() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearScalars clears and frees field scalars (1).
 func (x Everything) ClearScalars() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)
 }
 
 // Repeated returns (a default message if absent) field repeated (2).
 func (x Everything) Repeated() Repeated {
-	return Repeated{x.m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)}
+	return Repeated(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated))
 }
 
 // MutableRepeated returns, creating it if absent, field repeated (2).
 func (x Everything) MutableRepeated() Repeated {
-	return Repeated{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)}
+	return Repeated(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated))
 }
 
 // HasRepeated reports the presence of field repeated (2).
 func (x Everything) HasRepeated() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
 }
 
 // ClearRepeated clears and frees field repeated (2).
 func (x Everything) ClearRepeated() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)
 }
 
 // Inner returns (a default message if absent) field inner (3).
 func (x Everything) Inner() Inner {
-	return Inner{x.m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)}
+	return Inner(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner))
 }
 
 // MutableInner returns, creating it if absent, field inner (3).
 func (x Everything) MutableInner() Inner {
-	return Inner{x.m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)}
+	return Inner(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner))
 }
 
 // HasInner reports the presence of field inner (3).
-func (x Everything) HasInner() bool { return x.m.HasMessage(phaserimpl.Field{Number: 3, Offset: 16}) }
+func (x Everything) HasInner() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 3, Offset: 16})
+}
 
 // ClearInner clears and frees field inner (3).
 func (x Everything) ClearInner() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)
 }
 
 // Deep returns (a default message if absent) field deep (4).
 func (x Everything) Deep() Inner_Deep {
-	return Inner_Deep{x.m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)}
+	return Inner_Deep(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep))
 }
 
 // MutableDeep returns, creating it if absent, field deep (4).
 func (x Everything) MutableDeep() Inner_Deep {
-	return Inner_Deep{x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)}
+	return Inner_Deep(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep))
 }
 
 // HasDeep reports the presence of field deep (4).
-func (x Everything) HasDeep() bool { return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 20}) }
+func (x Everything) HasDeep() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 20})
+}
 
 // ClearDeep clears and frees field deep (4).
 func (x Everything) ClearDeep() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)
 }
 
 // Remote returns (a default message if absent) field remote (5).
 func (x Everything) Remote() importedpbphaser.Remote {
-	return importedpbphaser.RemoteOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote), phaserType_importedpbphaser_Remote))
+	return importedpbphaser.Remote(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote))
 }
 
 // MutableRemote returns, creating it if absent, field remote (5).
 func (x Everything) MutableRemote() importedpbphaser.Remote {
-	return importedpbphaser.RemoteOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote), phaserType_importedpbphaser_Remote))
+	return importedpbphaser.Remote(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote))
 }
 
 // HasRemote reports the presence of field remote (5).
-func (x Everything) HasRemote() bool { return x.m.HasMessage(phaserimpl.Field{Number: 5, Offset: 24}) }
+func (x Everything) HasRemote() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 5, Offset: 24})
+}
 
 // ClearRemote clears and frees field remote (5).
 func (x Everything) ClearRemote() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote)
 }
 
 // Part returns (a default message if absent) field part (6).
 func (x Everything) Part() importedpbphaser.Remote_Part {
-	return importedpbphaser.Remote_PartOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part), phaserType_importedpbphaser_Remote_Part))
+	return importedpbphaser.Remote_Part(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part))
 }
 
 // MutablePart returns, creating it if absent, field part (6).
 func (x Everything) MutablePart() importedpbphaser.Remote_Part {
-	return importedpbphaser.Remote_PartOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part), phaserType_importedpbphaser_Remote_Part))
+	return importedpbphaser.Remote_Part(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part))
 }
 
 // HasPart reports the presence of field part (6).
-func (x Everything) HasPart() bool { return x.m.HasMessage(phaserimpl.Field{Number: 6, Offset: 28}) }
+func (x Everything) HasPart() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 6, Offset: 28})
+}
 
 // ClearPart clears and frees field part (6).
 func (x Everything) ClearPart() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part)
 }
 
 // Inners returns the list handle of repeated field inners (7).
 func (x Everything) Inners() InnerList {
-	return InnerList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner)}
+	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner))
 }
 
 // Remotes returns the list handle of repeated field remotes (8).
 func (x Everything) Remotes() importedpbphaser.RemoteList {
-	return importedpbphaser.RemoteListOf(phaserimpl.Messages(x.m, phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote))
+	return importedpbphaser.RemoteList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote))
 }
 
 // Mode returns field mode (9).
 func (x Everything) Mode() Everything_Mode {
-	return Everything_Mode(int32(x.m.Get32(phaserimpl.Field{Number: 9, Offset: 48})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // SetMode sets field mode (9).
 func (x Everything) SetMode(v Everything_Mode) {
-	x.m.Set32(phaserimpl.Field{Number: 9, Offset: 48}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01}, uint32(v))
 }
 
 // HasMode reports the presence of field mode (9).
-func (x Everything) HasMode() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 48}) }
+func (x Everything) HasMode() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+}
 
 // ClearMode clears field mode (9).
-func (x Everything) ClearMode() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 48}) }
+func (x Everything) ClearMode() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+}
 
 // Modes returns the list handle of repeated field modes (10).
 func (x Everything) Modes() runtime.List[Everything_Mode] {
-	return phaserimpl.List[Everything_Mode](x.m, phaserimpl.Field{Number: 10, Offset: 56, ID: 1})
+	return phaserimpl.List[Everything_Mode](phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 56})
 }
 
 // Level returns field level (11).
 func (x Everything) Level() importedpbphaser.Level {
-	return importedpbphaser.Level(int32(x.m.Get32(phaserimpl.Field{Number: 11, Offset: 64, ID: 1})))
+	return importedpbphaser.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
 }
 
 // SetLevel sets field level (11).
 func (x Everything) SetLevel(v importedpbphaser.Level) {
-	x.m.Set32(phaserimpl.Field{Number: 11, Offset: 64, ID: 1}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02}, uint32(v))
 }
 
 // HasLevel reports the presence of field level (11).
-func (x Everything) HasLevel() bool { return x.m.Has(phaserimpl.Field{Number: 11, Offset: 64, ID: 1}) }
+func (x Everything) HasLevel() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+}
 
 // ClearLevel clears field level (11).
-func (x Everything) ClearLevel() { x.m.ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, ID: 1}) }
+func (x Everything) ClearLevel() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+}
 
 // Levels returns the list handle of repeated field levels (12).
 func (x Everything) Levels() runtime.List[importedpbphaser.Level] {
-	return phaserimpl.List[importedpbphaser.Level](x.m, phaserimpl.Field{Number: 12, Offset: 72, ID: 2})
+	return phaserimpl.List[importedpbphaser.Level](phaserimpl.Msg(x), phaserimpl.Field{Number: 12, Offset: 72})
 }
 
 // Empty returns (a default message if absent) field empty (13).
 func (x Everything) Empty() Empty {
-	return Empty{x.m.Message(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)}
+	return Empty(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty))
 }
 
 // MutableEmpty returns, creating it if absent, field empty (13).
 func (x Everything) MutableEmpty() Empty {
-	return Empty{x.m.MutableMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)}
+	return Empty(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty))
 }
 
 // HasEmpty reports the presence of field empty (13).
-func (x Everything) HasEmpty() bool { return x.m.HasMessage(phaserimpl.Field{Number: 13, Offset: 80}) }
+func (x Everything) HasEmpty() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 13, Offset: 80})
+}
 
 // ClearEmpty clears and frees field empty (13).
 func (x Everything) ClearEmpty() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)
 }
 
 // Empties returns the list handle of repeated field empties (14).
 func (x Everything) Empties() EmptyList {
-	return EmptyList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 14, Offset: 88, ID: 2}, phaserType_Empty)}
+	return EmptyList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty))
 }
 
 // Node returns (a default message if absent) field node (15).
 func (x Everything) Node() Node {
-	return Node{x.m.Message(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)}
+	return Node(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node))
 }
 
 // MutableNode returns, creating it if absent, field node (15).
 func (x Everything) MutableNode() Node {
-	return Node{x.m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)}
+	return Node(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node))
 }
 
 // HasNode reports the presence of field node (15).
-func (x Everything) HasNode() bool { return x.m.HasMessage(phaserimpl.Field{Number: 15, Offset: 96}) }
+func (x Everything) HasNode() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 15, Offset: 96})
+}
 
 // ClearNode clears and frees field node (15).
 func (x Everything) ClearNode() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)
 }
 
 // ChoiceInt32 returns oneof member field choice_int32 (20).
 func (x Everything) ChoiceInt32() int32 {
-	return int32(x.m.Member32(phaserimpl.Field{Number: 20, Offset: 232}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232}))
 }
 
 // SetChoiceInt32 makes active and sets oneof member field choice_int32 (20).
 func (x Everything) SetChoiceInt32(v int32) {
-	x.m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232}, uint32(v))
 }
 
 // HasChoiceInt32 reports whether it is the active member: field choice_int32 (20).
 func (x Everything) HasChoiceInt32() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 20, Offset: 232})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232})
 }
 
 // ClearChoiceInt32 clears, if active, field choice_int32 (20).
 func (x Everything) ClearChoiceInt32() {
-	x.m.ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232})
 }
 
 // ChoiceDouble returns oneof member field choice_double (21).
 func (x Everything) ChoiceDouble() float64 {
-	return math.Float64frombits(x.m.Member64(phaserimpl.Field{Number: 21, Offset: 232, ID: 1}))
+	return math.Float64frombits(phaserimpl.Msg(x).Member64(phaserimpl.Field{Number: 21, Offset: 232}))
 }
 
 // SetChoiceDouble makes active and sets oneof member field choice_double (21).
 func (x Everything) SetChoiceDouble(v float64) {
-	x.m.SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 21, Offset: 232, ID: 1}, math.Float64bits(v))
+	phaserimpl.Msg(x).SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 21, Offset: 232}, math.Float64bits(v))
 }
 
 // HasChoiceDouble reports whether it is the active member: field choice_double (21).
 func (x Everything) HasChoiceDouble() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 21, Offset: 232, ID: 1})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 21, Offset: 232})
 }
 
 // ClearChoiceDouble clears, if active, field choice_double (21).
 func (x Everything) ClearChoiceDouble() {
-	x.m.ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 21, Offset: 232, ID: 1})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 21, Offset: 232})
 }
 
 // ChoiceBool returns oneof member field choice_bool (22).
 func (x Everything) ChoiceBool() bool {
-	return x.m.Member8(phaserimpl.Field{Number: 22, Offset: 232, ID: 2}) != 0
+	return phaserimpl.Msg(x).Member8(phaserimpl.Field{Number: 22, Offset: 232}) != 0
 }
 
 // SetChoiceBool makes active and sets oneof member field choice_bool (22).
 func (x Everything) SetChoiceBool(v bool) {
-	x.m.SetMember8(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 22, Offset: 232, ID: 2}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).SetMember8(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 22, Offset: 232}, phaserimpl.BoolByte(v))
 }
 
 // HasChoiceBool reports whether it is the active member: field choice_bool (22).
 func (x Everything) HasChoiceBool() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 22, Offset: 232, ID: 2})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 22, Offset: 232})
 }
 
 // ClearChoiceBool clears, if active, field choice_bool (22).
 func (x Everything) ClearChoiceBool() {
-	x.m.ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 22, Offset: 232, ID: 2})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 22, Offset: 232})
 }
 
 // ChoiceString returns a copy of field choice_string (23).
 func (x Everything) ChoiceString() string {
-	return string(x.m.MemberString(phaserimpl.Field{Number: 23, Offset: 232, ID: 3}))
+	return string(phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 23, Offset: 232}))
 }
 
 // ChoiceStringBytes returns without copying field choice_string (23).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) ChoiceStringBytes() []byte {
-	return x.m.MemberString(phaserimpl.Field{Number: 23, Offset: 232, ID: 3})
+	return phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 23, Offset: 232})
 }
 
 // SetChoiceString sets field choice_string (23).
 func (x Everything) SetChoiceString(v string) {
-	x.m.SetMemberString(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232, ID: 3}, v)
+	phaserimpl.Msg(x).SetMemberString(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232}, v)
 }
 
 // SetChoiceStringBytes sets from bytes (which may alias the payload) field choice_string (23).
 func (x Everything) SetChoiceStringBytes(v []byte) {
-	x.m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232, ID: 3}, v)
+	phaserimpl.Msg(x).SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232}, v)
 }
 
 // AllocateChoiceString makes active, n bytes long, and returns to fill in place oneof member field choice_string (23).
 func (x Everything) AllocateChoiceString(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232, ID: 3}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232}, n)
 }
 
 // HasChoiceString reports whether it is the active member: field choice_string (23).
 func (x Everything) HasChoiceString() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 23, Offset: 232, ID: 3})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 23, Offset: 232})
 }
 
 // ClearChoiceString clears, if active, field choice_string (23).
 func (x Everything) ClearChoiceString() {
-	x.m.ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232, ID: 3})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232})
 }
 
 // ChoiceBytes returns a copy of field choice_bytes (24).
 func (x Everything) ChoiceBytes() []byte {
-	return append([]byte(nil), x.m.MemberString(phaserimpl.Field{Number: 24, Offset: 232, ID: 4})...)
+	return append([]byte(nil), phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 24, Offset: 232})...)
 }
 
 // ChoiceBytesBytes returns without copying field choice_bytes (24).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) ChoiceBytesBytes() []byte {
-	return x.m.MemberString(phaserimpl.Field{Number: 24, Offset: 232, ID: 4})
+	return phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 24, Offset: 232})
 }
 
 // SetChoiceBytes sets (v may alias the payload) field choice_bytes (24).
 func (x Everything) SetChoiceBytes(v []byte) {
-	x.m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232, ID: 4}, v)
+	phaserimpl.Msg(x).SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232}, v)
 }
 
 // AllocateChoiceBytes makes active, n bytes long, and returns to fill in place oneof member field choice_bytes (24).
 func (x Everything) AllocateChoiceBytes(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232, ID: 4}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232}, n)
 }
 
 // HasChoiceBytes reports whether it is the active member: field choice_bytes (24).
 func (x Everything) HasChoiceBytes() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 24, Offset: 232, ID: 4})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 24, Offset: 232})
 }
 
 // ClearChoiceBytes clears, if active, field choice_bytes (24).
 func (x Everything) ClearChoiceBytes() {
-	x.m.ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232, ID: 4})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232})
 }
 
 // ChoiceInner returns (a default message unless active) oneof member field choice_inner (25).
 func (x Everything) ChoiceInner() Inner {
-	return Inner{x.m.MemberMessage(phaserimpl.Field{Number: 25, Offset: 232, ID: 5}, phaserType_Inner)}
+	return Inner(phaserimpl.Msg(x).MemberMessage(phaserimpl.Field{Number: 25, Offset: 232}, phaserType_Inner))
 }
 
 // MutableChoiceInner makes active, creating it, oneof member field choice_inner (25).
 func (x Everything) MutableChoiceInner() Inner {
-	return Inner{x.m.MutableMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 25, Offset: 232, ID: 5}, phaserType_Inner)}
+	return Inner(phaserimpl.Msg(x).MutableMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 25, Offset: 232}, phaserType_Inner))
 }
 
 // HasChoiceInner reports whether it is the active member: field choice_inner (25).
 func (x Everything) HasChoiceInner() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 25, Offset: 232, ID: 5})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 25, Offset: 232})
 }
 
 // ClearChoiceInner clears, if active, field choice_inner (25).
 func (x Everything) ClearChoiceInner() {
-	x.m.ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 25, Offset: 232, ID: 5})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 25, Offset: 232})
 }
 
 // ChoiceMode returns oneof member field choice_mode (26).
 func (x Everything) ChoiceMode() Everything_Mode {
-	return Everything_Mode(int32(x.m.Member32(phaserimpl.Field{Number: 26, Offset: 232, ID: 6})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232})))
 }
 
 // SetChoiceMode makes active and sets oneof member field choice_mode (26).
 func (x Everything) SetChoiceMode(v Everything_Mode) {
-	x.m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, ID: 6}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232}, uint32(v))
 }
 
 // HasChoiceMode reports whether it is the active member: field choice_mode (26).
 func (x Everything) HasChoiceMode() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 26, Offset: 232, ID: 6})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232})
 }
 
 // ClearChoiceMode clears, if active, field choice_mode (26).
 func (x Everything) ClearChoiceMode() {
-	x.m.ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, ID: 6})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232})
 }
 
 // ChoiceFixed64 returns oneof member field choice_fixed64 (27).
 func (x Everything) ChoiceFixed64() uint64 {
-	return x.m.Member64(phaserimpl.Field{Number: 27, Offset: 232, ID: 7})
+	return phaserimpl.Msg(x).Member64(phaserimpl.Field{Number: 27, Offset: 232})
 }
 
 // SetChoiceFixed64 makes active and sets oneof member field choice_fixed64 (27).
 func (x Everything) SetChoiceFixed64(v uint64) {
-	x.m.SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 27, Offset: 232, ID: 7}, v)
+	phaserimpl.Msg(x).SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 27, Offset: 232}, v)
 }
 
 // HasChoiceFixed64 reports whether it is the active member: field choice_fixed64 (27).
 func (x Everything) HasChoiceFixed64() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 27, Offset: 232, ID: 7})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 27, Offset: 232})
 }
 
 // ClearChoiceFixed64 clears, if active, field choice_fixed64 (27).
 func (x Everything) ClearChoiceFixed64() {
-	x.m.ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 27, Offset: 232, ID: 7})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 27, Offset: 232})
 }
 
 var phaserUnion_Everything_XOptInt32 = phaserType_Everything.Unions()[1]
 
 // OptInt32 returns oneof member field opt_int32 (30).
 func (x Everything) OptInt32() int32 {
-	return int32(x.m.Member32(phaserimpl.Field{Number: 30, Offset: 244}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244}))
 }
 
 // SetOptInt32 makes active and sets oneof member field opt_int32 (30).
 func (x Everything) SetOptInt32(v int32) {
-	x.m.SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244}, uint32(v))
 }
 
 // HasOptInt32 reports whether it is the active member: field opt_int32 (30).
 func (x Everything) HasOptInt32() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 30, Offset: 244})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244})
 }
 
 // ClearOptInt32 clears, if active, field opt_int32 (30).
 func (x Everything) ClearOptInt32() {
-	x.m.ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244})
 }
 
 var phaserUnion_Everything_XOptString = phaserType_Everything.Unions()[2]
 
 // OptString returns a copy of field opt_string (31).
 func (x Everything) OptString() string {
-	return string(x.m.MemberString(phaserimpl.Field{Number: 31, Offset: 252}))
+	return string(phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 31, Offset: 252}))
 }
 
 // OptStringBytes returns without copying field opt_string (31).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) OptStringBytes() []byte {
-	return x.m.MemberString(phaserimpl.Field{Number: 31, Offset: 252})
+	return phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 31, Offset: 252})
 }
 
 // SetOptString sets field opt_string (31).
 func (x Everything) SetOptString(v string) {
-	x.m.SetMemberString(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, v)
+	phaserimpl.Msg(x).SetMemberString(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, v)
 }
 
 // SetOptStringBytes sets from bytes (which may alias the payload) field opt_string (31).
 func (x Everything) SetOptStringBytes(v []byte) {
-	x.m.SetMemberBytes(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, v)
+	phaserimpl.Msg(x).SetMemberBytes(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, v)
 }
 
 // AllocateOptString makes active, n bytes long, and returns to fill in place oneof member field opt_string (31).
 func (x Everything) AllocateOptString(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, n)
 }
 
 // HasOptString reports whether it is the active member: field opt_string (31).
 func (x Everything) HasOptString() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 31, Offset: 252})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 31, Offset: 252})
 }
 
 // ClearOptString clears, if active, field opt_string (31).
 func (x Everything) ClearOptString() {
-	x.m.ClearOneof(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252})
 }
 
 var phaserUnion_Everything_XOptInner = phaserType_Everything.Unions()[3]
 
 // OptInner returns (a default message unless active) oneof member field opt_inner (32).
 func (x Everything) OptInner() Inner {
-	return Inner{x.m.MemberMessage(phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner)}
+	return Inner(phaserimpl.Msg(x).MemberMessage(phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner))
 }
 
 // MutableOptInner makes active, creating it, oneof member field opt_inner (32).
 func (x Everything) MutableOptInner() Inner {
-	return Inner{x.m.MutableMember(phaserUnion_Everything_XOptInner, phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner)}
+	return Inner(phaserimpl.Msg(x).MutableMember(phaserUnion_Everything_XOptInner, phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner))
 }
 
 // HasOptInner reports whether it is the active member: field opt_inner (32).
 func (x Everything) HasOptInner() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 32, Offset: 260})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 32, Offset: 260})
 }
 
 // ClearOptInner clears, if active, field opt_inner (32).
 func (x Everything) ClearOptInner() {
-	x.m.ClearOneof(phaserUnion_Everything_XOptInner, phaserimpl.Field{Number: 32, Offset: 260})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInner, phaserimpl.Field{Number: 32, Offset: 260})
 }
 
 var phaserUnion_Everything_XOptBool = phaserType_Everything.Unions()[4]
 
 // OptBool returns oneof member field opt_bool (33).
 func (x Everything) OptBool() bool {
-	return x.m.Member8(phaserimpl.Field{Number: 33, Offset: 268}) != 0
+	return phaserimpl.Msg(x).Member8(phaserimpl.Field{Number: 33, Offset: 268}) != 0
 }
 
 // SetOptBool makes active and sets oneof member field opt_bool (33).
 func (x Everything) SetOptBool(v bool) {
-	x.m.SetMember8(phaserUnion_Everything_XOptBool, phaserimpl.Field{Number: 33, Offset: 268}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).SetMember8(phaserUnion_Everything_XOptBool, phaserimpl.Field{Number: 33, Offset: 268}, phaserimpl.BoolByte(v))
 }
 
 // HasOptBool reports whether it is the active member: field opt_bool (33).
 func (x Everything) HasOptBool() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 33, Offset: 268})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 33, Offset: 268})
 }
 
 // ClearOptBool clears, if active, field opt_bool (33).
 func (x Everything) ClearOptBool() {
-	x.m.ClearOneof(phaserUnion_Everything_XOptBool, phaserimpl.Field{Number: 33, Offset: 268})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptBool, phaserimpl.Field{Number: 33, Offset: 268})
 }
 
 var phaserUnion_Everything_XOptDouble = phaserType_Everything.Unions()[5]
 
 // OptDouble returns oneof member field opt_double (34).
 func (x Everything) OptDouble() float64 {
-	return math.Float64frombits(x.m.Member64(phaserimpl.Field{Number: 34, Offset: 273}))
+	return math.Float64frombits(phaserimpl.Msg(x).Member64(phaserimpl.Field{Number: 34, Offset: 273}))
 }
 
 // SetOptDouble makes active and sets oneof member field opt_double (34).
 func (x Everything) SetOptDouble(v float64) {
-	x.m.SetMember64(phaserUnion_Everything_XOptDouble, phaserimpl.Field{Number: 34, Offset: 273}, math.Float64bits(v))
+	phaserimpl.Msg(x).SetMember64(phaserUnion_Everything_XOptDouble, phaserimpl.Field{Number: 34, Offset: 273}, math.Float64bits(v))
 }
 
 // HasOptDouble reports whether it is the active member: field opt_double (34).
 func (x Everything) HasOptDouble() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 34, Offset: 273})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 34, Offset: 273})
 }
 
 // ClearOptDouble clears, if active, field opt_double (34).
 func (x Everything) ClearOptDouble() {
-	x.m.ClearOneof(phaserUnion_Everything_XOptDouble, phaserimpl.Field{Number: 34, Offset: 273})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptDouble, phaserimpl.Field{Number: 34, Offset: 273})
 }
 
 var phaserUnion_Everything_XOptColor = phaserType_Everything.Unions()[6]
 
 // OptColor returns oneof member field opt_color (35).
 func (x Everything) OptColor() Color {
-	return Color(int32(x.m.Member32(phaserimpl.Field{Number: 35, Offset: 285})))
+	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285})))
 }
 
 // SetOptColor makes active and sets oneof member field opt_color (35).
 func (x Everything) SetOptColor(v Color) {
-	x.m.SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285}, uint32(v))
 }
 
 // HasOptColor reports whether it is the active member: field opt_color (35).
 func (x Everything) HasOptColor() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 35, Offset: 285})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285})
 }
 
 // ClearOptColor clears, if active, field opt_color (35).
 func (x Everything) ClearOptColor() {
-	x.m.ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285})
 }
 
 var phaserUnion_Everything_XOptBytes = phaserType_Everything.Unions()[7]
 
 // OptBytes returns a copy of field opt_bytes (36).
 func (x Everything) OptBytes() []byte {
-	return append([]byte(nil), x.m.MemberString(phaserimpl.Field{Number: 36, Offset: 293})...)
+	return append([]byte(nil), phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 36, Offset: 293})...)
 }
 
 // OptBytesBytes returns without copying field opt_bytes (36).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) OptBytesBytes() []byte {
-	return x.m.MemberString(phaserimpl.Field{Number: 36, Offset: 293})
+	return phaserimpl.Msg(x).MemberString(phaserimpl.Field{Number: 36, Offset: 293})
 }
 
 // SetOptBytes sets (v may alias the payload) field opt_bytes (36).
 func (x Everything) SetOptBytes(v []byte) {
-	x.m.SetMemberBytes(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, v)
+	phaserimpl.Msg(x).SetMemberBytes(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, v)
 }
 
 // AllocateOptBytes makes active, n bytes long, and returns to fill in place oneof member field opt_bytes (36).
 func (x Everything) AllocateOptBytes(n int) []byte {
-	return x.m.AllocateMember(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, n)
+	return phaserimpl.Msg(x).AllocateMember(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, n)
 }
 
 // HasOptBytes reports whether it is the active member: field opt_bytes (36).
 func (x Everything) HasOptBytes() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 36, Offset: 293})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 36, Offset: 293})
 }
 
 // ClearOptBytes clears, if active, field opt_bytes (36).
 func (x Everything) ClearOptBytes() {
-	x.m.ClearOneof(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293})
 }
 
 var phaserUnion_Everything_XOptUint64 = phaserType_Everything.Unions()[8]
 
 // OptUint64 returns oneof member field opt_uint64 (37).
 func (x Everything) OptUint64() uint64 {
-	return x.m.Member64(phaserimpl.Field{Number: 37, Offset: 301})
+	return phaserimpl.Msg(x).Member64(phaserimpl.Field{Number: 37, Offset: 301})
 }
 
 // SetOptUint64 makes active and sets oneof member field opt_uint64 (37).
 func (x Everything) SetOptUint64(v uint64) {
-	x.m.SetMember64(phaserUnion_Everything_XOptUint64, phaserimpl.Field{Number: 37, Offset: 301}, v)
+	phaserimpl.Msg(x).SetMember64(phaserUnion_Everything_XOptUint64, phaserimpl.Field{Number: 37, Offset: 301}, v)
 }
 
 // HasOptUint64 reports whether it is the active member: field opt_uint64 (37).
 func (x Everything) HasOptUint64() bool {
-	return x.m.HasMember(phaserimpl.Field{Number: 37, Offset: 301})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 37, Offset: 301})
 }
 
 // ClearOptUint64 clears, if active, field opt_uint64 (37).
 func (x Everything) ClearOptUint64() {
-	x.m.ClearOneof(phaserUnion_Everything_XOptUint64, phaserimpl.Field{Number: 37, Offset: 301})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptUint64, phaserimpl.Field{Number: 37, Offset: 301})
 }
 
 // Counts returns the entries (in insertion order, keys not de-duplicated) of map field counts (40).
 func (x Everything) Counts() Everything_CountsEntryList {
-	return Everything_CountsEntryList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 40, Offset: 104, ID: 2}, phaserType_Everything_CountsEntry)}
+	return Everything_CountsEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 40, Offset: 104}, phaserType_Everything_CountsEntry))
 }
 
 // ById returns the entries (in insertion order, keys not de-duplicated) of map field by_id (41).
 func (x Everything) ById() Everything_ByIdEntryList {
-	return Everything_ByIdEntryList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 41, Offset: 112, ID: 2}, phaserType_Everything_ByIdEntry)}
+	return Everything_ByIdEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 41, Offset: 112}, phaserType_Everything_ByIdEntry))
 }
 
 // RemoteByNum returns the entries (in insertion order, keys not de-duplicated) of map field remote_by_num (42).
 func (x Everything) RemoteByNum() Everything_RemoteByNumEntryList {
-	return Everything_RemoteByNumEntryList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 42, Offset: 120, ID: 2}, phaserType_Everything_RemoteByNumEntry)}
+	return Everything_RemoteByNumEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 42, Offset: 120}, phaserType_Everything_RemoteByNumEntry))
 }
 
 // LabelsByKey returns the entries (in insertion order, keys not de-duplicated) of map field labels_by_key (43).
 func (x Everything) LabelsByKey() Everything_LabelsByKeyEntryList {
-	return Everything_LabelsByKeyEntryList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 43, Offset: 128, ID: 2}, phaserType_Everything_LabelsByKeyEntry)}
+	return Everything_LabelsByKeyEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 43, Offset: 128}, phaserType_Everything_LabelsByKeyEntry))
 }
 
 // Any returns (a default message if absent) field any (50).
 func (x Everything) Any() runtime.Any {
-	return phaserimpl.Any(x.m.Message(phaserimpl.Field{Number: 50, Offset: 136}, phaserimpl.AnyType()))
+	return phaserimpl.Any(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 50, Offset: 136}, phaserimpl.AnyType()))
 }
 
 // MutableAny returns, creating it if absent, field any (50).
 func (x Everything) MutableAny() runtime.Any {
-	return phaserimpl.Any(x.m.MutableMessage(phaserimpl.Field{Number: 50, Offset: 136}, phaserimpl.AnyType()))
+	return phaserimpl.Any(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 50, Offset: 136}, phaserimpl.AnyType()))
 }
 
 // HasAny reports the presence of field any (50).
-func (x Everything) HasAny() bool { return x.m.HasMessage(phaserimpl.Field{Number: 50, Offset: 136}) }
+func (x Everything) HasAny() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 50, Offset: 136})
+}
 
 // ClearAny clears and frees field any (50).
 func (x Everything) ClearAny() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 50, Offset: 136}, phaserimpl.AnyType())
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 50, Offset: 136}, phaserimpl.AnyType())
 }
 
 // Anys returns the list handle of repeated field anys (51).
 func (x Everything) Anys() runtime.AnyList {
-	return phaserimpl.Anys(x.m, phaserimpl.Field{Number: 51, Offset: 144, ID: 2})
+	return phaserimpl.Anys(phaserimpl.Msg(x), phaserimpl.Field{Number: 51, Offset: 144})
 }
 
 // At returns (a default message if absent) field at (52).
 func (x Everything) At() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableAt returns, creating it if absent, field at (52).
 func (x Everything) MutableAt() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasAt reports the presence of field at (52).
-func (x Everything) HasAt() bool { return x.m.HasMessage(phaserimpl.Field{Number: 52, Offset: 152}) }
+func (x Everything) HasAt() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 52, Offset: 152})
+}
 
 // ClearAt clears and frees field at (52).
 func (x Everything) ClearAt() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // Took returns (a default message if absent) field took (53).
 func (x Everything) Took() durationpbphaser.Duration {
-	return durationpbphaser.DurationOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration), phaserType_durationpbphaser_Duration))
+	return durationpbphaser.Duration(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration))
 }
 
 // MutableTook returns, creating it if absent, field took (53).
 func (x Everything) MutableTook() durationpbphaser.Duration {
-	return durationpbphaser.DurationOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration), phaserType_durationpbphaser_Duration))
+	return durationpbphaser.Duration(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration))
 }
 
 // HasTook reports the presence of field took (53).
-func (x Everything) HasTook() bool { return x.m.HasMessage(phaserimpl.Field{Number: 53, Offset: 156}) }
+func (x Everything) HasTook() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 53, Offset: 156})
+}
 
 // ClearTook clears and frees field took (53).
 func (x Everything) ClearTook() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration)
 }
 
 // Ats returns the list handle of repeated field ats (54).
 func (x Everything) Ats() timestamppbphaser.TimestampList {
-	return timestamppbphaser.TimestampListOf(phaserimpl.Messages(x.m, phaserimpl.Field{Number: 54, Offset: 160, ID: 2}, phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.TimestampList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // Bytes_ returns a copy of field bytes (60).
+//
+// Names that clash with the handle's own methods or with each other's
+// accessors.
 func (x Everything) Bytes_() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 60, Offset: 168})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 60, Offset: 168})...)
 }
 
 // Bytes_Bytes returns without copying field bytes (60).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) Bytes_Bytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 60, Offset: 168})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 60, Offset: 168})
 }
 
 // SetBytes_ sets (v may alias the payload) field bytes (60).
-func (x Everything) SetBytes_(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 60, Offset: 168}, v) }
+func (x Everything) SetBytes_(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 60, Offset: 168}, v)
+}
 
 // AllocateBytes_ makes n bytes long and returns them to fill in place: field bytes (60).
 func (x Everything) AllocateBytes_(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 60, Offset: 168}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 60, Offset: 168}, n)
 }
 
 // HasBytes_ reports the presence of field bytes (60).
-func (x Everything) HasBytes_() bool { return x.m.HasString(phaserimpl.Field{Number: 60, Offset: 168}) }
+func (x Everything) HasBytes_() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 60, Offset: 168})
+}
 
 // ClearBytes_ clears field bytes (60).
-func (x Everything) ClearBytes_() { x.m.ClearString(phaserimpl.Field{Number: 60, Offset: 168}) }
+func (x Everything) ClearBytes_() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 60, Offset: 168})
+}
 
 // Clear_ returns field clear (61).
 func (x Everything) Clear_() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 61, Offset: 172, ID: 2}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
 }
 
 // SetClear_ sets field clear (61).
 func (x Everything) SetClear_(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 61, Offset: 172, ID: 2}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}, uint32(v))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (x Everything) HasClear_() bool {
-	return x.m.Has(phaserimpl.Field{Number: 61, Offset: 172, ID: 2})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
 }
 
 // ClearClear_ clears field clear (61).
-func (x Everything) ClearClear_() { x.m.ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, ID: 2}) }
+func (x Everything) ClearClear_() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+}
 
 // Msg_ returns a copy of field msg (62).
 func (x Everything) Msg_() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 62, Offset: 176}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 62, Offset: 176}))
 }
 
 // Msg_Bytes returns without copying field msg (62).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) Msg_Bytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 62, Offset: 176})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 62, Offset: 176})
 }
 
 // SetMsg_ sets field msg (62).
-func (x Everything) SetMsg_(v string) { x.m.SetString(phaserimpl.Field{Number: 62, Offset: 176}, v) }
+func (x Everything) SetMsg_(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 62, Offset: 176}, v)
+}
 
 // SetMsg_Bytes sets from bytes (which may alias the payload) field msg (62).
 func (x Everything) SetMsg_Bytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 62, Offset: 176}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 62, Offset: 176}, v)
 }
 
 // AllocateMsg_ makes n bytes long and returns them to fill in place: field msg (62).
 func (x Everything) AllocateMsg_(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 62, Offset: 176}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 62, Offset: 176}, n)
 }
 
 // HasMsg_ reports the presence of field msg (62).
-func (x Everything) HasMsg_() bool { return x.m.HasString(phaserimpl.Field{Number: 62, Offset: 176}) }
+func (x Everything) HasMsg_() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 62, Offset: 176})
+}
 
 // ClearMsg_ clears field msg (62).
-func (x Everything) ClearMsg_() { x.m.ClearString(phaserimpl.Field{Number: 62, Offset: 176}) }
+func (x Everything) ClearMsg_() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 62, Offset: 176})
+}
 
 // Name returns a copy of field name (63).
 func (x Everything) Name() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 63, Offset: 180}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 63, Offset: 180}))
 }
 
 // NameBytes returns without copying field name (63).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) NameBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 63, Offset: 180})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 63, Offset: 180})
 }
 
 // SetName sets field name (63).
-func (x Everything) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 63, Offset: 180}, v) }
+func (x Everything) SetName(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 63, Offset: 180}, v)
+}
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (63).
 func (x Everything) SetNameBytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 63, Offset: 180}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 63, Offset: 180}, v)
 }
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (63).
 func (x Everything) AllocateName(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 63, Offset: 180}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 63, Offset: 180}, n)
 }
 
 // HasName reports the presence of field name (63).
-func (x Everything) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 63, Offset: 180}) }
+func (x Everything) HasName() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 63, Offset: 180})
+}
 
 // ClearName clears field name (63).
-func (x Everything) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 63, Offset: 180}) }
+func (x Everything) ClearName() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 63, Offset: 180})
+}
 
 // NameBytes_ returns a copy of field name_bytes (64).
 func (x Everything) NameBytes_() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 64, Offset: 184}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 64, Offset: 184}))
 }
 
 // NameBytes_Bytes returns without copying field name_bytes (64).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) NameBytes_Bytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 64, Offset: 184})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 64, Offset: 184})
 }
 
 // SetNameBytes_ sets field name_bytes (64).
 func (x Everything) SetNameBytes_(v string) {
-	x.m.SetString(phaserimpl.Field{Number: 64, Offset: 184}, v)
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 64, Offset: 184}, v)
 }
 
 // SetNameBytes_Bytes sets from bytes (which may alias the payload) field name_bytes (64).
 func (x Everything) SetNameBytes_Bytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 64, Offset: 184}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 64, Offset: 184}, v)
 }
 
 // AllocateNameBytes_ makes n bytes long and returns them to fill in place: field name_bytes (64).
 func (x Everything) AllocateNameBytes_(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 64, Offset: 184}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 64, Offset: 184}, n)
 }
 
 // HasNameBytes_ reports the presence of field name_bytes (64).
 func (x Everything) HasNameBytes_() bool {
-	return x.m.HasString(phaserimpl.Field{Number: 64, Offset: 184})
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 64, Offset: 184})
 }
 
 // ClearNameBytes_ clears field name_bytes (64).
-func (x Everything) ClearNameBytes_() { x.m.ClearString(phaserimpl.Field{Number: 64, Offset: 184}) }
+func (x Everything) ClearNameBytes_() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 64, Offset: 184})
+}
 
 // Value returns field value (65).
 func (x Everything) Value() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 65, Offset: 188, ID: 3}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
 }
 
 // SetValue sets field value (65).
 func (x Everything) SetValue(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 65, Offset: 188, ID: 3}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}, uint32(v))
 }
 
 // HasValue reports the presence of field value (65).
-func (x Everything) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 65, Offset: 188, ID: 3}) }
+func (x Everything) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+}
 
 // ClearValue clears field value (65).
-func (x Everything) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, ID: 3}) }
+func (x Everything) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+}
 
 // HasValue_ returns field has_value (66).
 func (x Everything) HasValue_() bool {
-	return x.m.Get8(phaserimpl.Field{Number: 66, Offset: 192, ID: 4}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}) != 0
 }
 
 // SetHasValue_ sets field has_value (66).
 func (x Everything) SetHasValue_(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 66, Offset: 192, ID: 4}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v))
 }
 
 // HasHasValue_ reports the presence of field has_value (66).
 func (x Everything) HasHasValue_() bool {
-	return x.m.Has(phaserimpl.Field{Number: 66, Offset: 192, ID: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10})
 }
 
 // ClearHasValue_ clears field has_value (66).
 func (x Everything) ClearHasValue_() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 66, Offset: 192, ID: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10})
 }
 
 // Err_ returns field err (67).
-func (x Everything) Err_() uint32 { return x.m.Get32(phaserimpl.Field{Number: 67, Offset: 196, ID: 5}) }
+func (x Everything) Err_() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
+}
 
 // SetErr_ sets field err (67).
-func (x Everything) SetErr_(v uint32) { x.m.Set32(phaserimpl.Field{Number: 67, Offset: 196, ID: 5}, v) }
+func (x Everything) SetErr_(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20}, v)
+}
 
 // HasErr_ reports the presence of field err (67).
-func (x Everything) HasErr_() bool { return x.m.Has(phaserimpl.Field{Number: 67, Offset: 196, ID: 5}) }
+func (x Everything) HasErr_() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
+}
 
 // ClearErr_ clears field err (67).
-func (x Everything) ClearErr_() { x.m.ClearScalar(phaserimpl.Field{Number: 67, Offset: 196, ID: 5}) }
+func (x Everything) ClearErr_() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
+}
 
 // Failed_ returns field failed (68).
 func (x Everything) Failed_() bool {
-	return x.m.Get8(phaserimpl.Field{Number: 68, Offset: 200, ID: 6}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}) != 0
 }
 
 // SetFailed_ sets field failed (68).
 func (x Everything) SetFailed_(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 68, Offset: 200, ID: 6}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}, phaserimpl.BoolByte(v))
 }
 
 // HasFailed_ reports the presence of field failed (68).
 func (x Everything) HasFailed_() bool {
-	return x.m.Has(phaserimpl.Field{Number: 68, Offset: 200, ID: 6})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40})
 }
 
 // ClearFailed_ clears field failed (68).
-func (x Everything) ClearFailed_() { x.m.ClearScalar(phaserimpl.Field{Number: 68, Offset: 200, ID: 6}) }
+func (x Everything) ClearFailed_() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40})
+}
 
 // ToProto_ returns a copy of field to_proto (69).
 func (x Everything) ToProto_() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 69, Offset: 204}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 69, Offset: 204}))
 }
 
 // ToProto_Bytes returns without copying field to_proto (69).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything) ToProto_Bytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 69, Offset: 204})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 69, Offset: 204})
 }
 
 // SetToProto_ sets field to_proto (69).
 func (x Everything) SetToProto_(v string) {
-	x.m.SetString(phaserimpl.Field{Number: 69, Offset: 204}, v)
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 69, Offset: 204}, v)
 }
 
 // SetToProto_Bytes sets from bytes (which may alias the payload) field to_proto (69).
 func (x Everything) SetToProto_Bytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 69, Offset: 204}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 69, Offset: 204}, v)
 }
 
 // AllocateToProto_ makes n bytes long and returns them to fill in place: field to_proto (69).
 func (x Everything) AllocateToProto_(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 69, Offset: 204}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 69, Offset: 204}, n)
 }
 
 // HasToProto_ reports the presence of field to_proto (69).
 func (x Everything) HasToProto_() bool {
-	return x.m.HasString(phaserimpl.Field{Number: 69, Offset: 204})
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 69, Offset: 204})
 }
 
 // ClearToProto_ clears field to_proto (69).
-func (x Everything) ClearToProto_() { x.m.ClearString(phaserimpl.Field{Number: 69, Offset: 204}) }
+func (x Everything) ClearToProto_() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 69, Offset: 204})
+}
 
 // Grid returns the list handle of repeated field grid (70).
 // (phaser.array_size) = 4: a fixed ROS array of 4 elements, stored
 // as a plain list (the ROS frontend pads it to 4 on mutable access).
 func (x Everything) Grid() runtime.List[int32] {
-	return phaserimpl.List[int32](x.m, phaserimpl.Field{Number: 70, Offset: 208, ID: 7})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 70, Offset: 208})
 }
 
 // Labels returns the list handle of repeated field labels (71).
 // (phaser.array_size) = 2: a fixed ROS array of 2 elements, stored
 // as a plain list (the ROS frontend pads it to 2 on mutable access).
 func (x Everything) Labels() runtime.StringList {
-	return phaserimpl.Strings(x.m, phaserimpl.Field{Number: 71, Offset: 216, ID: 7})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 71, Offset: 216})
 }
 
 // Cells returns the list handle of repeated field cells (72).
 // (phaser.array_size) = 3: a fixed ROS array of 3 elements, stored
 // as a plain list (the ROS frontend pads it to 3 on mutable access).
 func (x Everything) Cells() InnerList {
-	return InnerList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 72, Offset: 224, ID: 7}, phaserType_Inner)}
+	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner))
 }
 
 // EverythingView reads the singular scalar fields of a Everything in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type EverythingView struct{ v phaserimpl.View }
+type EverythingView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Everything) View() EverythingView { return EverythingView{x.m.ViewOf(phaserType_Everything)} }
+func (x Everything) View() EverythingView {
+	return EverythingView(phaserimpl.Msg(x).ViewOf(phaserType_Everything))
+}
 
 // Mode returns field mode (9).
 func (v EverythingView) Mode() Everything_Mode {
-	return Everything_Mode(int32(v.v.Get32(phaserimpl.Field{Number: 9, Offset: 48})))
+	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // HasMode reports the presence of field mode (9).
-func (v EverythingView) HasMode() bool { return v.v.Has(phaserimpl.Field{Number: 9, Offset: 48}) }
+func (v EverythingView) HasMode() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+}
 
 // Level returns field level (11).
 func (v EverythingView) Level() importedpbphaser.Level {
-	return importedpbphaser.Level(int32(v.v.Get32(phaserimpl.Field{Number: 11, Offset: 64, ID: 1})))
+	return importedpbphaser.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
 }
 
 // HasLevel reports the presence of field level (11).
 func (v EverythingView) HasLevel() bool {
-	return v.v.Has(phaserimpl.Field{Number: 11, Offset: 64, ID: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
 }
 
 // Clear_ returns field clear (61).
 func (v EverythingView) Clear_() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 61, Offset: 172, ID: 2}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (v EverythingView) HasClear_() bool {
-	return v.v.Has(phaserimpl.Field{Number: 61, Offset: 172, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
 }
 
 // Value returns field value (65).
 func (v EverythingView) Value() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 65, Offset: 188, ID: 3}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
 }
 
 // HasValue reports the presence of field value (65).
 func (v EverythingView) HasValue() bool {
-	return v.v.Has(phaserimpl.Field{Number: 65, Offset: 188, ID: 3})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
 }
 
 // HasValue_ returns field has_value (66).
 func (v EverythingView) HasValue_() bool {
-	return v.v.Get8(phaserimpl.Field{Number: 66, Offset: 192, ID: 4}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}) != 0
 }
 
 // HasHasValue_ reports the presence of field has_value (66).
 func (v EverythingView) HasHasValue_() bool {
-	return v.v.Has(phaserimpl.Field{Number: 66, Offset: 192, ID: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10})
 }
 
 // Err_ returns field err (67).
 func (v EverythingView) Err_() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 67, Offset: 196, ID: 5})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
 }
 
 // HasErr_ reports the presence of field err (67).
 func (v EverythingView) HasErr_() bool {
-	return v.v.Has(phaserimpl.Field{Number: 67, Offset: 196, ID: 5})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
 }
 
 // Failed_ returns field failed (68).
 func (v EverythingView) Failed_() bool {
-	return v.v.Get8(phaserimpl.Field{Number: 68, Offset: 200, ID: 6}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}) != 0
 }
 
 // HasFailed_ reports the presence of field failed (68).
 func (v EverythingView) HasFailed_() bool {
-	return v.v.Has(phaserimpl.Field{Number: 68, Offset: 200, ID: 6})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40})
 }
 
 // EverythingList is a handle on a repeated field of Everything messages.
-type EverythingList struct{ l phaserimpl.MessageList }
-
-// EverythingListOf wraps a list handle, for the generated code of other packages.
-func EverythingListOf(l phaserimpl.MessageList) EverythingList { return EverythingList{l} }
+type EverythingList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l EverythingList) Len() int { return l.l.Len() }
+func (l EverythingList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EverythingList) At(i int) Everything { return Everything{l.l.At(i)} }
+func (l EverythingList) At(i int) Everything { return Everything(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EverythingList) Mutable(i int) Everything { return Everything{l.l.Mutable(i)} }
+func (l EverythingList) Mutable(i int) Everything {
+	return Everything(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l EverythingList) Append() Everything { return Everything{l.l.Append()} }
+func (l EverythingList) Append() Everything { return Everything(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EverythingList) Allocate(n int) { l.l.Allocate(n) }
+func (l EverythingList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EverythingList) Reserve(n int) { l.l.Reserve(n) }
+func (l EverythingList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EverythingList) Resize(n int) { l.l.Resize(n) }
+func (l EverythingList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EverythingList) Clear() { l.l.Clear() }
+func (l EverythingList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EverythingList) All() iter.Seq2[int, Everything] {
 	return func(yield func(int, Everything) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Everything{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Everything(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -4312,13 +4979,13 @@ var phaserType_Everything_CountsEntry = file_testpb_proto.Type("phasertest.Every
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Everything_CountsEntry reads as the default
 // message and ignores writes.
-type Everything_CountsEntry struct{ m phaserimpl.Msg }
+type Everything_CountsEntry phaserimpl.Msg
 
 // NewEverything_CountsEntry creates a Everything_CountsEntry in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything_CountsEntry(opts ...runtime.Options) Everything_CountsEntry {
-	return Everything_CountsEntry{phaserimpl.New(phaserType_Everything_CountsEntry, opts)}
+	return Everything_CountsEntry(phaserimpl.New(phaserType_Everything_CountsEntry, opts))
 }
 
 // NewEverything_CountsEntryIn creates a Everything_CountsEntry in caller memory, such as a shared-memory
@@ -4326,7 +4993,7 @@ func NewEverything_CountsEntry(opts ...runtime.Options) Everything_CountsEntry {
 // reports it. It returns an error if mem cannot hold the message.
 func NewEverything_CountsEntryIn(mem []byte, opts ...runtime.Options) (Everything_CountsEntry, error) {
 	m, err := phaserimpl.NewIn(phaserType_Everything_CountsEntry, mem, opts)
-	return Everything_CountsEntry{m}, err
+	return Everything_CountsEntry(m), err
 }
 
 // ReadEverything_CountsEntry returns a read-only Everything_CountsEntry over received payload bytes. Every
@@ -4334,7 +5001,7 @@ func NewEverything_CountsEntryIn(mem []byte, opts ...runtime.Options) (Everythin
 // Writes through the handle are ignored and reported by Err.
 func ReadEverything_CountsEntry(data []byte) (Everything_CountsEntry, error) {
 	m, err := phaserimpl.Read(phaserType_Everything_CountsEntry, data)
-	return Everything_CountsEntry{m}, err
+	return Everything_CountsEntry(m), err
 }
 
 // ReadEverything_CountsEntryInto is ReadEverything_CountsEntry reusing p, so that a reader of many payloads
@@ -4342,20 +5009,20 @@ func ReadEverything_CountsEntry(data []byte) (Everything_CountsEntry, error) {
 // invalid.
 func ReadEverything_CountsEntryInto(p *runtime.Payload, data []byte) (Everything_CountsEntry, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything_CountsEntry, data)
-	return Everything_CountsEntry{m}, err
+	return Everything_CountsEntry(m), err
 }
 
 // OpenEverything_CountsEntry continues writing a payload that holds a Everything_CountsEntry (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEverything_CountsEntry(mem []byte) (Everything_CountsEntry, error) {
 	m, err := phaserimpl.Open(phaserType_Everything_CountsEntry, mem)
-	return Everything_CountsEntry{m}, err
+	return Everything_CountsEntry(m), err
 }
 
 // Everything_CountsEntryOf returns the Everything_CountsEntry that m, the untyped handle of a phasertest.Everything.CountsEntry,
 // refers to.
 func Everything_CountsEntryOf(m runtime.Msg) Everything_CountsEntry {
-	return Everything_CountsEntry{phaserimpl.Static(m, phaserType_Everything_CountsEntry)}
+	return Everything_CountsEntry(phaserimpl.Static(m, phaserType_Everything_CountsEntry))
 }
 
 // PhaserType returns the runtime type of Everything_CountsEntry.
@@ -4365,39 +5032,39 @@ func (Everything_CountsEntry) PhaserType() *runtime.Type {
 
 // Msg returns the untyped handle, the dynamic view of x.
 func (x Everything_CountsEntry) Msg() runtime.Msg {
-	return phaserimpl.Dynamic(x.m, phaserType_Everything_CountsEntry)
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Everything_CountsEntry)
 }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Everything_CountsEntry) IsPresent() bool { return x.m.IsPresent() }
+func (x Everything_CountsEntry) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Everything_CountsEntry) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Everything_CountsEntry) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Everything_CountsEntry) Failed() bool { return x.m.Failed() }
+func (x Everything_CountsEntry) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Everything_CountsEntry) Err() error { return x.m.Err() }
+func (x Everything_CountsEntry) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Everything_CountsEntry) Clear() { x.m.Clear(phaserType_Everything_CountsEntry) }
+func (x Everything_CountsEntry) Clear() { phaserimpl.Msg(x).Clear(phaserType_Everything_CountsEntry) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Everything_CountsEntry) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Everything_CountsEntry)
+	return phaserimpl.Msg(x).ToProto(phaserType_Everything_CountsEntry)
 }
 
 // Everything_CountsEntryFromAny returns the Everything_CountsEntry held by an Any and whether it holds one.
 func Everything_CountsEntryFromAny(a runtime.Any) (Everything_CountsEntry, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Everything_CountsEntry)
-	return Everything_CountsEntry{m}, ok
+	return Everything_CountsEntry(m), ok
 }
 
 // MutableAnyEverything_CountsEntry makes an Any hold a new, empty Everything_CountsEntry and returns it.
 func MutableAnyEverything_CountsEntry(a runtime.Any) Everything_CountsEntry {
-	return Everything_CountsEntry{phaserimpl.MutableAny(a, phaserType_Everything_CountsEntry)}
+	return Everything_CountsEntry(phaserimpl.MutableAny(a, phaserType_Everything_CountsEntry))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -4446,11 +5113,11 @@ func (x Everything_CountsEntry) UnmarshalROS(data []byte) error { return ros.Unm
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Everything_CountsEntry) CopyFrom(src Everything_CountsEntry) bool {
-	return x.m.CopyFrom(phaserType_Everything_CountsEntry, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_CountsEntry, phaserimpl.Msg(src))
 }
 
 // phaserProto_Everything_CountsEntry is the protobuf reflection type of Everything_CountsEntry.
-var phaserProto_Everything_CountsEntry = phaserimpl.RegisterHandleType(phaserType_Everything_CountsEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_CountsEntry{m} })
+var phaserProto_Everything_CountsEntry = phaserimpl.RegisterHandleType(phaserType_Everything_CountsEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_CountsEntry(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
@@ -4458,7 +5125,7 @@ var phaserProto_Everything_CountsEntry = phaserimpl.RegisterHandleType(phaserTyp
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
 func (x Everything_CountsEntry) ProtoReflect() protoreflect.Message {
-	return phaserProto_Everything_CountsEntry.Message(x.m)
+	return phaserProto_Everything_CountsEntry.Message(phaserimpl.Msg(x))
 }
 
 // String returns x in the protobuf text format, as protobuf-go's String
@@ -4472,129 +5139,130 @@ func (x Everything_CountsEntry) Equal(y Everything_CountsEntry) bool { return ph
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Everything_CountsEntry if x is absent).
 func (x Everything_CountsEntry) Clone() Everything_CountsEntry {
-	return Everything_CountsEntry{phaserimpl.Clone(x.m, phaserType_Everything_CountsEntry)}
+	return Everything_CountsEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything_CountsEntry))
 }
 
 // Key returns a copy of field key (1).
 func (x Everything_CountsEntry) Key() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // KeyBytes returns without copying field key (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything_CountsEntry) KeyBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetKey sets field key (1).
 func (x Everything_CountsEntry) SetKey(v string) {
-	x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
 }
 
 // SetKeyBytes sets from bytes (which may alias the payload) field key (1).
 func (x Everything_CountsEntry) SetKeyBytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 }
 
 // AllocateKey makes n bytes long and returns them to fill in place: field key (1).
 func (x Everything_CountsEntry) AllocateKey(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_CountsEntry) HasKey() bool {
-	return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // ClearKey clears field key (1).
-func (x Everything_CountsEntry) ClearKey() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Everything_CountsEntry) ClearKey() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // Value returns field value (2).
 func (x Everything_CountsEntry) Value() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (2).
 func (x Everything_CountsEntry) SetValue(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
 }
 
 // HasValue reports the presence of field value (2).
 func (x Everything_CountsEntry) HasValue() bool {
-	return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (2).
 func (x Everything_CountsEntry) ClearValue() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // Everything_CountsEntryView reads the singular scalar fields of a Everything_CountsEntry in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Everything_CountsEntryView struct{ v phaserimpl.View }
+type Everything_CountsEntryView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Everything_CountsEntry) View() Everything_CountsEntryView {
-	return Everything_CountsEntryView{x.m.ViewOf(phaserType_Everything_CountsEntry)}
+	return Everything_CountsEntryView(phaserimpl.Msg(x).ViewOf(phaserType_Everything_CountsEntry))
 }
 
 // Value returns field value (2).
 func (v Everything_CountsEntryView) Value() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v Everything_CountsEntryView) HasValue() bool {
-	return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
-type Everything_CountsEntryList struct{ l phaserimpl.MessageList }
-
-// Everything_CountsEntryListOf wraps a list handle, for the generated code of other packages.
-func Everything_CountsEntryListOf(l phaserimpl.MessageList) Everything_CountsEntryList {
-	return Everything_CountsEntryList{l}
-}
+type Everything_CountsEntryList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Everything_CountsEntryList) Len() int { return l.l.Len() }
+func (l Everything_CountsEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Everything_CountsEntryList) At(i int) Everything_CountsEntry {
-	return Everything_CountsEntry{l.l.At(i)}
+	return Everything_CountsEntry(phaserimpl.MessageList(l).At(i))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Everything_CountsEntryList) Mutable(i int) Everything_CountsEntry {
-	return Everything_CountsEntry{l.l.Mutable(i)}
+	return Everything_CountsEntry(phaserimpl.MessageList(l).Mutable(i))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Everything_CountsEntryList) Append() Everything_CountsEntry {
-	return Everything_CountsEntry{l.l.Append()}
+	return Everything_CountsEntry(phaserimpl.MessageList(l).Append())
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Everything_CountsEntryList) Allocate(n int) { l.l.Allocate(n) }
+func (l Everything_CountsEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Everything_CountsEntryList) Reserve(n int) { l.l.Reserve(n) }
+func (l Everything_CountsEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Everything_CountsEntryList) Resize(n int) { l.l.Resize(n) }
+func (l Everything_CountsEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Everything_CountsEntryList) Clear() { l.l.Clear() }
+func (l Everything_CountsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry] {
 	return func(yield func(int, Everything_CountsEntry) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Everything_CountsEntry{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Everything_CountsEntry(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -4604,13 +5272,13 @@ var phaserType_Everything_ByIdEntry = file_testpb_proto.Type("phasertest.Everyth
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Everything_ByIdEntry reads as the default
 // message and ignores writes.
-type Everything_ByIdEntry struct{ m phaserimpl.Msg }
+type Everything_ByIdEntry phaserimpl.Msg
 
 // NewEverything_ByIdEntry creates a Everything_ByIdEntry in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything_ByIdEntry(opts ...runtime.Options) Everything_ByIdEntry {
-	return Everything_ByIdEntry{phaserimpl.New(phaserType_Everything_ByIdEntry, opts)}
+	return Everything_ByIdEntry(phaserimpl.New(phaserType_Everything_ByIdEntry, opts))
 }
 
 // NewEverything_ByIdEntryIn creates a Everything_ByIdEntry in caller memory, such as a shared-memory
@@ -4618,7 +5286,7 @@ func NewEverything_ByIdEntry(opts ...runtime.Options) Everything_ByIdEntry {
 // reports it. It returns an error if mem cannot hold the message.
 func NewEverything_ByIdEntryIn(mem []byte, opts ...runtime.Options) (Everything_ByIdEntry, error) {
 	m, err := phaserimpl.NewIn(phaserType_Everything_ByIdEntry, mem, opts)
-	return Everything_ByIdEntry{m}, err
+	return Everything_ByIdEntry(m), err
 }
 
 // ReadEverything_ByIdEntry returns a read-only Everything_ByIdEntry over received payload bytes. Every
@@ -4626,7 +5294,7 @@ func NewEverything_ByIdEntryIn(mem []byte, opts ...runtime.Options) (Everything_
 // Writes through the handle are ignored and reported by Err.
 func ReadEverything_ByIdEntry(data []byte) (Everything_ByIdEntry, error) {
 	m, err := phaserimpl.Read(phaserType_Everything_ByIdEntry, data)
-	return Everything_ByIdEntry{m}, err
+	return Everything_ByIdEntry(m), err
 }
 
 // ReadEverything_ByIdEntryInto is ReadEverything_ByIdEntry reusing p, so that a reader of many payloads
@@ -4634,20 +5302,20 @@ func ReadEverything_ByIdEntry(data []byte) (Everything_ByIdEntry, error) {
 // invalid.
 func ReadEverything_ByIdEntryInto(p *runtime.Payload, data []byte) (Everything_ByIdEntry, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything_ByIdEntry, data)
-	return Everything_ByIdEntry{m}, err
+	return Everything_ByIdEntry(m), err
 }
 
 // OpenEverything_ByIdEntry continues writing a payload that holds a Everything_ByIdEntry (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEverything_ByIdEntry(mem []byte) (Everything_ByIdEntry, error) {
 	m, err := phaserimpl.Open(phaserType_Everything_ByIdEntry, mem)
-	return Everything_ByIdEntry{m}, err
+	return Everything_ByIdEntry(m), err
 }
 
 // Everything_ByIdEntryOf returns the Everything_ByIdEntry that m, the untyped handle of a phasertest.Everything.ByIdEntry,
 // refers to.
 func Everything_ByIdEntryOf(m runtime.Msg) Everything_ByIdEntry {
-	return Everything_ByIdEntry{phaserimpl.Static(m, phaserType_Everything_ByIdEntry)}
+	return Everything_ByIdEntry(phaserimpl.Static(m, phaserType_Everything_ByIdEntry))
 }
 
 // PhaserType returns the runtime type of Everything_ByIdEntry.
@@ -4657,39 +5325,39 @@ func (Everything_ByIdEntry) PhaserType() *runtime.Type {
 
 // Msg returns the untyped handle, the dynamic view of x.
 func (x Everything_ByIdEntry) Msg() runtime.Msg {
-	return phaserimpl.Dynamic(x.m, phaserType_Everything_ByIdEntry)
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Everything_ByIdEntry)
 }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Everything_ByIdEntry) IsPresent() bool { return x.m.IsPresent() }
+func (x Everything_ByIdEntry) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Everything_ByIdEntry) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Everything_ByIdEntry) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Everything_ByIdEntry) Failed() bool { return x.m.Failed() }
+func (x Everything_ByIdEntry) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Everything_ByIdEntry) Err() error { return x.m.Err() }
+func (x Everything_ByIdEntry) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Everything_ByIdEntry) Clear() { x.m.Clear(phaserType_Everything_ByIdEntry) }
+func (x Everything_ByIdEntry) Clear() { phaserimpl.Msg(x).Clear(phaserType_Everything_ByIdEntry) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Everything_ByIdEntry) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Everything_ByIdEntry)
+	return phaserimpl.Msg(x).ToProto(phaserType_Everything_ByIdEntry)
 }
 
 // Everything_ByIdEntryFromAny returns the Everything_ByIdEntry held by an Any and whether it holds one.
 func Everything_ByIdEntryFromAny(a runtime.Any) (Everything_ByIdEntry, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Everything_ByIdEntry)
-	return Everything_ByIdEntry{m}, ok
+	return Everything_ByIdEntry(m), ok
 }
 
 // MutableAnyEverything_ByIdEntry makes an Any hold a new, empty Everything_ByIdEntry and returns it.
 func MutableAnyEverything_ByIdEntry(a runtime.Any) Everything_ByIdEntry {
-	return Everything_ByIdEntry{phaserimpl.MutableAny(a, phaserType_Everything_ByIdEntry)}
+	return Everything_ByIdEntry(phaserimpl.MutableAny(a, phaserType_Everything_ByIdEntry))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -4736,11 +5404,11 @@ func (x Everything_ByIdEntry) UnmarshalROS(data []byte) error { return ros.Unmar
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Everything_ByIdEntry) CopyFrom(src Everything_ByIdEntry) bool {
-	return x.m.CopyFrom(phaserType_Everything_ByIdEntry, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_ByIdEntry, phaserimpl.Msg(src))
 }
 
 // phaserProto_Everything_ByIdEntry is the protobuf reflection type of Everything_ByIdEntry.
-var phaserProto_Everything_ByIdEntry = phaserimpl.RegisterHandleType(phaserType_Everything_ByIdEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_ByIdEntry{m} })
+var phaserProto_Everything_ByIdEntry = phaserimpl.RegisterHandleType(phaserType_Everything_ByIdEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_ByIdEntry(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
@@ -4748,7 +5416,7 @@ var phaserProto_Everything_ByIdEntry = phaserimpl.RegisterHandleType(phaserType_
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
 func (x Everything_ByIdEntry) ProtoReflect() protoreflect.Message {
-	return phaserProto_Everything_ByIdEntry.Message(x.m)
+	return phaserProto_Everything_ByIdEntry.Message(phaserimpl.Msg(x))
 }
 
 // String returns x in the protobuf text format, as protobuf-go's String
@@ -4762,110 +5430,113 @@ func (x Everything_ByIdEntry) Equal(y Everything_ByIdEntry) bool { return phaser
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Everything_ByIdEntry if x is absent).
 func (x Everything_ByIdEntry) Clone() Everything_ByIdEntry {
-	return Everything_ByIdEntry{phaserimpl.Clone(x.m, phaserType_Everything_ByIdEntry)}
+	return Everything_ByIdEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything_ByIdEntry))
 }
 
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
-	return int64(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_ByIdEntry) SetKey(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
 }
 
 // HasKey reports the presence of field key (1).
-func (x Everything_ByIdEntry) HasKey() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Everything_ByIdEntry) HasKey() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearKey clears field key (1).
-func (x Everything_ByIdEntry) ClearKey() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Everything_ByIdEntry) ClearKey() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Value returns (a default message if absent) field value (2).
 func (x Everything_ByIdEntry) Value() Inner {
-	return Inner{x.m.Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)}
+	return Inner(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner))
 }
 
 // MutableValue returns, creating it if absent, field value (2).
 func (x Everything_ByIdEntry) MutableValue() Inner {
-	return Inner{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)}
+	return Inner(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner))
 }
 
 // HasValue reports the presence of field value (2).
 func (x Everything_ByIdEntry) HasValue() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 16})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 16})
 }
 
 // ClearValue clears and frees field value (2).
 func (x Everything_ByIdEntry) ClearValue() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
 }
 
 // Everything_ByIdEntryView reads the singular scalar fields of a Everything_ByIdEntry in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Everything_ByIdEntryView struct{ v phaserimpl.View }
+type Everything_ByIdEntryView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Everything_ByIdEntry) View() Everything_ByIdEntryView {
-	return Everything_ByIdEntryView{x.m.ViewOf(phaserType_Everything_ByIdEntry)}
+	return Everything_ByIdEntryView(phaserimpl.Msg(x).ViewOf(phaserType_Everything_ByIdEntry))
 }
 
 // Key returns field key (1).
 func (v Everything_ByIdEntryView) Key() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_ByIdEntryView) HasKey() bool {
-	return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
-type Everything_ByIdEntryList struct{ l phaserimpl.MessageList }
-
-// Everything_ByIdEntryListOf wraps a list handle, for the generated code of other packages.
-func Everything_ByIdEntryListOf(l phaserimpl.MessageList) Everything_ByIdEntryList {
-	return Everything_ByIdEntryList{l}
-}
+type Everything_ByIdEntryList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Everything_ByIdEntryList) Len() int { return l.l.Len() }
+func (l Everything_ByIdEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Everything_ByIdEntryList) At(i int) Everything_ByIdEntry {
-	return Everything_ByIdEntry{l.l.At(i)}
+	return Everything_ByIdEntry(phaserimpl.MessageList(l).At(i))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Everything_ByIdEntryList) Mutable(i int) Everything_ByIdEntry {
-	return Everything_ByIdEntry{l.l.Mutable(i)}
+	return Everything_ByIdEntry(phaserimpl.MessageList(l).Mutable(i))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Everything_ByIdEntryList) Append() Everything_ByIdEntry {
-	return Everything_ByIdEntry{l.l.Append()}
+	return Everything_ByIdEntry(phaserimpl.MessageList(l).Append())
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Everything_ByIdEntryList) Allocate(n int) { l.l.Allocate(n) }
+func (l Everything_ByIdEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Everything_ByIdEntryList) Reserve(n int) { l.l.Reserve(n) }
+func (l Everything_ByIdEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Everything_ByIdEntryList) Resize(n int) { l.l.Resize(n) }
+func (l Everything_ByIdEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Everything_ByIdEntryList) Clear() { l.l.Clear() }
+func (l Everything_ByIdEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
 	return func(yield func(int, Everything_ByIdEntry) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Everything_ByIdEntry{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Everything_ByIdEntry(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -4875,13 +5546,13 @@ var phaserType_Everything_RemoteByNumEntry = file_testpb_proto.Type("phasertest.
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Everything_RemoteByNumEntry reads as the default
 // message and ignores writes.
-type Everything_RemoteByNumEntry struct{ m phaserimpl.Msg }
+type Everything_RemoteByNumEntry phaserimpl.Msg
 
 // NewEverything_RemoteByNumEntry creates a Everything_RemoteByNumEntry in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything_RemoteByNumEntry(opts ...runtime.Options) Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry{phaserimpl.New(phaserType_Everything_RemoteByNumEntry, opts)}
+	return Everything_RemoteByNumEntry(phaserimpl.New(phaserType_Everything_RemoteByNumEntry, opts))
 }
 
 // NewEverything_RemoteByNumEntryIn creates a Everything_RemoteByNumEntry in caller memory, such as a shared-memory
@@ -4889,7 +5560,7 @@ func NewEverything_RemoteByNumEntry(opts ...runtime.Options) Everything_RemoteBy
 // reports it. It returns an error if mem cannot hold the message.
 func NewEverything_RemoteByNumEntryIn(mem []byte, opts ...runtime.Options) (Everything_RemoteByNumEntry, error) {
 	m, err := phaserimpl.NewIn(phaserType_Everything_RemoteByNumEntry, mem, opts)
-	return Everything_RemoteByNumEntry{m}, err
+	return Everything_RemoteByNumEntry(m), err
 }
 
 // ReadEverything_RemoteByNumEntry returns a read-only Everything_RemoteByNumEntry over received payload bytes. Every
@@ -4897,7 +5568,7 @@ func NewEverything_RemoteByNumEntryIn(mem []byte, opts ...runtime.Options) (Ever
 // Writes through the handle are ignored and reported by Err.
 func ReadEverything_RemoteByNumEntry(data []byte) (Everything_RemoteByNumEntry, error) {
 	m, err := phaserimpl.Read(phaserType_Everything_RemoteByNumEntry, data)
-	return Everything_RemoteByNumEntry{m}, err
+	return Everything_RemoteByNumEntry(m), err
 }
 
 // ReadEverything_RemoteByNumEntryInto is ReadEverything_RemoteByNumEntry reusing p, so that a reader of many payloads
@@ -4905,20 +5576,20 @@ func ReadEverything_RemoteByNumEntry(data []byte) (Everything_RemoteByNumEntry, 
 // invalid.
 func ReadEverything_RemoteByNumEntryInto(p *runtime.Payload, data []byte) (Everything_RemoteByNumEntry, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything_RemoteByNumEntry, data)
-	return Everything_RemoteByNumEntry{m}, err
+	return Everything_RemoteByNumEntry(m), err
 }
 
 // OpenEverything_RemoteByNumEntry continues writing a payload that holds a Everything_RemoteByNumEntry (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEverything_RemoteByNumEntry(mem []byte) (Everything_RemoteByNumEntry, error) {
 	m, err := phaserimpl.Open(phaserType_Everything_RemoteByNumEntry, mem)
-	return Everything_RemoteByNumEntry{m}, err
+	return Everything_RemoteByNumEntry(m), err
 }
 
 // Everything_RemoteByNumEntryOf returns the Everything_RemoteByNumEntry that m, the untyped handle of a phasertest.Everything.RemoteByNumEntry,
 // refers to.
 func Everything_RemoteByNumEntryOf(m runtime.Msg) Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry{phaserimpl.Static(m, phaserType_Everything_RemoteByNumEntry)}
+	return Everything_RemoteByNumEntry(phaserimpl.Static(m, phaserType_Everything_RemoteByNumEntry))
 }
 
 // PhaserType returns the runtime type of Everything_RemoteByNumEntry.
@@ -4928,39 +5599,41 @@ func (Everything_RemoteByNumEntry) PhaserType() *runtime.Type {
 
 // Msg returns the untyped handle, the dynamic view of x.
 func (x Everything_RemoteByNumEntry) Msg() runtime.Msg {
-	return phaserimpl.Dynamic(x.m, phaserType_Everything_RemoteByNumEntry)
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Everything_RemoteByNumEntry)
 }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Everything_RemoteByNumEntry) IsPresent() bool { return x.m.IsPresent() }
+func (x Everything_RemoteByNumEntry) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Everything_RemoteByNumEntry) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Everything_RemoteByNumEntry) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Everything_RemoteByNumEntry) Failed() bool { return x.m.Failed() }
+func (x Everything_RemoteByNumEntry) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Everything_RemoteByNumEntry) Err() error { return x.m.Err() }
+func (x Everything_RemoteByNumEntry) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Everything_RemoteByNumEntry) Clear() { x.m.Clear(phaserType_Everything_RemoteByNumEntry) }
+func (x Everything_RemoteByNumEntry) Clear() {
+	phaserimpl.Msg(x).Clear(phaserType_Everything_RemoteByNumEntry)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Everything_RemoteByNumEntry) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Everything_RemoteByNumEntry)
+	return phaserimpl.Msg(x).ToProto(phaserType_Everything_RemoteByNumEntry)
 }
 
 // Everything_RemoteByNumEntryFromAny returns the Everything_RemoteByNumEntry held by an Any and whether it holds one.
 func Everything_RemoteByNumEntryFromAny(a runtime.Any) (Everything_RemoteByNumEntry, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Everything_RemoteByNumEntry)
-	return Everything_RemoteByNumEntry{m}, ok
+	return Everything_RemoteByNumEntry(m), ok
 }
 
 // MutableAnyEverything_RemoteByNumEntry makes an Any hold a new, empty Everything_RemoteByNumEntry and returns it.
 func MutableAnyEverything_RemoteByNumEntry(a runtime.Any) Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry{phaserimpl.MutableAny(a, phaserType_Everything_RemoteByNumEntry)}
+	return Everything_RemoteByNumEntry(phaserimpl.MutableAny(a, phaserType_Everything_RemoteByNumEntry))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -5011,11 +5684,11 @@ func (x Everything_RemoteByNumEntry) UnmarshalROS(data []byte) error {
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Everything_RemoteByNumEntry) CopyFrom(src Everything_RemoteByNumEntry) bool {
-	return x.m.CopyFrom(phaserType_Everything_RemoteByNumEntry, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_RemoteByNumEntry, phaserimpl.Msg(src))
 }
 
 // phaserProto_Everything_RemoteByNumEntry is the protobuf reflection type of Everything_RemoteByNumEntry.
-var phaserProto_Everything_RemoteByNumEntry = phaserimpl.RegisterHandleType(phaserType_Everything_RemoteByNumEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_RemoteByNumEntry{m} })
+var phaserProto_Everything_RemoteByNumEntry = phaserimpl.RegisterHandleType(phaserType_Everything_RemoteByNumEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_RemoteByNumEntry(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
@@ -5023,7 +5696,7 @@ var phaserProto_Everything_RemoteByNumEntry = phaserimpl.RegisterHandleType(phas
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
 func (x Everything_RemoteByNumEntry) ProtoReflect() protoreflect.Message {
-	return phaserProto_Everything_RemoteByNumEntry.Message(x.m)
+	return phaserProto_Everything_RemoteByNumEntry.Message(phaserimpl.Msg(x))
 }
 
 // String returns x in the protobuf text format, as protobuf-go's String
@@ -5039,114 +5712,113 @@ func (x Everything_RemoteByNumEntry) Equal(y Everything_RemoteByNumEntry) bool {
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Everything_RemoteByNumEntry if x is absent).
 func (x Everything_RemoteByNumEntry) Clone() Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry{phaserimpl.Clone(x.m, phaserType_Everything_RemoteByNumEntry)}
+	return Everything_RemoteByNumEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything_RemoteByNumEntry))
 }
 
 // Key returns field key (1).
 func (x Everything_RemoteByNumEntry) Key() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_RemoteByNumEntry) SetKey(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_RemoteByNumEntry) HasKey() bool {
-	return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_RemoteByNumEntry) ClearKey() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Value returns (a default message if absent) field value (2).
 func (x Everything_RemoteByNumEntry) Value() importedpbphaser.Remote {
-	return importedpbphaser.RemoteOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote), phaserType_importedpbphaser_Remote))
+	return importedpbphaser.Remote(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote))
 }
 
 // MutableValue returns, creating it if absent, field value (2).
 func (x Everything_RemoteByNumEntry) MutableValue() importedpbphaser.Remote {
-	return importedpbphaser.RemoteOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote), phaserType_importedpbphaser_Remote))
+	return importedpbphaser.Remote(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote))
 }
 
 // HasValue reports the presence of field value (2).
 func (x Everything_RemoteByNumEntry) HasValue() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
 }
 
 // ClearValue clears and frees field value (2).
 func (x Everything_RemoteByNumEntry) ClearValue() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote)
 }
 
 // Everything_RemoteByNumEntryView reads the singular scalar fields of a Everything_RemoteByNumEntry in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Everything_RemoteByNumEntryView struct{ v phaserimpl.View }
+type Everything_RemoteByNumEntryView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Everything_RemoteByNumEntry) View() Everything_RemoteByNumEntryView {
-	return Everything_RemoteByNumEntryView{x.m.ViewOf(phaserType_Everything_RemoteByNumEntry)}
+	return Everything_RemoteByNumEntryView(phaserimpl.Msg(x).ViewOf(phaserType_Everything_RemoteByNumEntry))
 }
 
 // Key returns field key (1).
 func (v Everything_RemoteByNumEntryView) Key() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_RemoteByNumEntryView) HasKey() bool {
-	return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.
-type Everything_RemoteByNumEntryList struct{ l phaserimpl.MessageList }
-
-// Everything_RemoteByNumEntryListOf wraps a list handle, for the generated code of other packages.
-func Everything_RemoteByNumEntryListOf(l phaserimpl.MessageList) Everything_RemoteByNumEntryList {
-	return Everything_RemoteByNumEntryList{l}
-}
+type Everything_RemoteByNumEntryList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Everything_RemoteByNumEntryList) Len() int { return l.l.Len() }
+func (l Everything_RemoteByNumEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Everything_RemoteByNumEntryList) At(i int) Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry{l.l.At(i)}
+	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).At(i))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Everything_RemoteByNumEntryList) Mutable(i int) Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry{l.l.Mutable(i)}
+	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).Mutable(i))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Everything_RemoteByNumEntryList) Append() Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry{l.l.Append()}
+	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).Append())
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Everything_RemoteByNumEntryList) Allocate(n int) { l.l.Allocate(n) }
+func (l Everything_RemoteByNumEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Everything_RemoteByNumEntryList) Reserve(n int) { l.l.Reserve(n) }
+func (l Everything_RemoteByNumEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Everything_RemoteByNumEntryList) Resize(n int) { l.l.Resize(n) }
+func (l Everything_RemoteByNumEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Everything_RemoteByNumEntryList) Clear() { l.l.Clear() }
+func (l Everything_RemoteByNumEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteByNumEntry] {
 	return func(yield func(int, Everything_RemoteByNumEntry) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Everything_RemoteByNumEntry{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Everything_RemoteByNumEntry(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -5156,13 +5828,13 @@ var phaserType_Everything_LabelsByKeyEntry = file_testpb_proto.Type("phasertest.
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Everything_LabelsByKeyEntry reads as the default
 // message and ignores writes.
-type Everything_LabelsByKeyEntry struct{ m phaserimpl.Msg }
+type Everything_LabelsByKeyEntry phaserimpl.Msg
 
 // NewEverything_LabelsByKeyEntry creates a Everything_LabelsByKeyEntry in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEverything_LabelsByKeyEntry(opts ...runtime.Options) Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry{phaserimpl.New(phaserType_Everything_LabelsByKeyEntry, opts)}
+	return Everything_LabelsByKeyEntry(phaserimpl.New(phaserType_Everything_LabelsByKeyEntry, opts))
 }
 
 // NewEverything_LabelsByKeyEntryIn creates a Everything_LabelsByKeyEntry in caller memory, such as a shared-memory
@@ -5170,7 +5842,7 @@ func NewEverything_LabelsByKeyEntry(opts ...runtime.Options) Everything_LabelsBy
 // reports it. It returns an error if mem cannot hold the message.
 func NewEverything_LabelsByKeyEntryIn(mem []byte, opts ...runtime.Options) (Everything_LabelsByKeyEntry, error) {
 	m, err := phaserimpl.NewIn(phaserType_Everything_LabelsByKeyEntry, mem, opts)
-	return Everything_LabelsByKeyEntry{m}, err
+	return Everything_LabelsByKeyEntry(m), err
 }
 
 // ReadEverything_LabelsByKeyEntry returns a read-only Everything_LabelsByKeyEntry over received payload bytes. Every
@@ -5178,7 +5850,7 @@ func NewEverything_LabelsByKeyEntryIn(mem []byte, opts ...runtime.Options) (Ever
 // Writes through the handle are ignored and reported by Err.
 func ReadEverything_LabelsByKeyEntry(data []byte) (Everything_LabelsByKeyEntry, error) {
 	m, err := phaserimpl.Read(phaserType_Everything_LabelsByKeyEntry, data)
-	return Everything_LabelsByKeyEntry{m}, err
+	return Everything_LabelsByKeyEntry(m), err
 }
 
 // ReadEverything_LabelsByKeyEntryInto is ReadEverything_LabelsByKeyEntry reusing p, so that a reader of many payloads
@@ -5186,20 +5858,20 @@ func ReadEverything_LabelsByKeyEntry(data []byte) (Everything_LabelsByKeyEntry, 
 // invalid.
 func ReadEverything_LabelsByKeyEntryInto(p *runtime.Payload, data []byte) (Everything_LabelsByKeyEntry, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Everything_LabelsByKeyEntry, data)
-	return Everything_LabelsByKeyEntry{m}, err
+	return Everything_LabelsByKeyEntry(m), err
 }
 
 // OpenEverything_LabelsByKeyEntry continues writing a payload that holds a Everything_LabelsByKeyEntry (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEverything_LabelsByKeyEntry(mem []byte) (Everything_LabelsByKeyEntry, error) {
 	m, err := phaserimpl.Open(phaserType_Everything_LabelsByKeyEntry, mem)
-	return Everything_LabelsByKeyEntry{m}, err
+	return Everything_LabelsByKeyEntry(m), err
 }
 
 // Everything_LabelsByKeyEntryOf returns the Everything_LabelsByKeyEntry that m, the untyped handle of a phasertest.Everything.LabelsByKeyEntry,
 // refers to.
 func Everything_LabelsByKeyEntryOf(m runtime.Msg) Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry{phaserimpl.Static(m, phaserType_Everything_LabelsByKeyEntry)}
+	return Everything_LabelsByKeyEntry(phaserimpl.Static(m, phaserType_Everything_LabelsByKeyEntry))
 }
 
 // PhaserType returns the runtime type of Everything_LabelsByKeyEntry.
@@ -5209,39 +5881,41 @@ func (Everything_LabelsByKeyEntry) PhaserType() *runtime.Type {
 
 // Msg returns the untyped handle, the dynamic view of x.
 func (x Everything_LabelsByKeyEntry) Msg() runtime.Msg {
-	return phaserimpl.Dynamic(x.m, phaserType_Everything_LabelsByKeyEntry)
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Everything_LabelsByKeyEntry)
 }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Everything_LabelsByKeyEntry) IsPresent() bool { return x.m.IsPresent() }
+func (x Everything_LabelsByKeyEntry) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Everything_LabelsByKeyEntry) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Everything_LabelsByKeyEntry) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Everything_LabelsByKeyEntry) Failed() bool { return x.m.Failed() }
+func (x Everything_LabelsByKeyEntry) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Everything_LabelsByKeyEntry) Err() error { return x.m.Err() }
+func (x Everything_LabelsByKeyEntry) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Everything_LabelsByKeyEntry) Clear() { x.m.Clear(phaserType_Everything_LabelsByKeyEntry) }
+func (x Everything_LabelsByKeyEntry) Clear() {
+	phaserimpl.Msg(x).Clear(phaserType_Everything_LabelsByKeyEntry)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Everything_LabelsByKeyEntry) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Everything_LabelsByKeyEntry)
+	return phaserimpl.Msg(x).ToProto(phaserType_Everything_LabelsByKeyEntry)
 }
 
 // Everything_LabelsByKeyEntryFromAny returns the Everything_LabelsByKeyEntry held by an Any and whether it holds one.
 func Everything_LabelsByKeyEntryFromAny(a runtime.Any) (Everything_LabelsByKeyEntry, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Everything_LabelsByKeyEntry)
-	return Everything_LabelsByKeyEntry{m}, ok
+	return Everything_LabelsByKeyEntry(m), ok
 }
 
 // MutableAnyEverything_LabelsByKeyEntry makes an Any hold a new, empty Everything_LabelsByKeyEntry and returns it.
 func MutableAnyEverything_LabelsByKeyEntry(a runtime.Any) Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry{phaserimpl.MutableAny(a, phaserType_Everything_LabelsByKeyEntry)}
+	return Everything_LabelsByKeyEntry(phaserimpl.MutableAny(a, phaserType_Everything_LabelsByKeyEntry))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -5292,11 +5966,11 @@ func (x Everything_LabelsByKeyEntry) UnmarshalROS(data []byte) error {
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Everything_LabelsByKeyEntry) CopyFrom(src Everything_LabelsByKeyEntry) bool {
-	return x.m.CopyFrom(phaserType_Everything_LabelsByKeyEntry, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_LabelsByKeyEntry, phaserimpl.Msg(src))
 }
 
 // phaserProto_Everything_LabelsByKeyEntry is the protobuf reflection type of Everything_LabelsByKeyEntry.
-var phaserProto_Everything_LabelsByKeyEntry = phaserimpl.RegisterHandleType(phaserType_Everything_LabelsByKeyEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_LabelsByKeyEntry{m} })
+var phaserProto_Everything_LabelsByKeyEntry = phaserimpl.RegisterHandleType(phaserType_Everything_LabelsByKeyEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_LabelsByKeyEntry(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
@@ -5304,7 +5978,7 @@ var phaserProto_Everything_LabelsByKeyEntry = phaserimpl.RegisterHandleType(phas
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
 func (x Everything_LabelsByKeyEntry) ProtoReflect() protoreflect.Message {
-	return phaserProto_Everything_LabelsByKeyEntry.Message(x.m)
+	return phaserProto_Everything_LabelsByKeyEntry.Message(phaserimpl.Msg(x))
 }
 
 // String returns x in the protobuf text format, as protobuf-go's String
@@ -5320,125 +5994,124 @@ func (x Everything_LabelsByKeyEntry) Equal(y Everything_LabelsByKeyEntry) bool {
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Everything_LabelsByKeyEntry if x is absent).
 func (x Everything_LabelsByKeyEntry) Clone() Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry{phaserimpl.Clone(x.m, phaserType_Everything_LabelsByKeyEntry)}
+	return Everything_LabelsByKeyEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything_LabelsByKeyEntry))
 }
 
 // Key returns a copy of field key (1).
 func (x Everything_LabelsByKeyEntry) Key() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // KeyBytes returns without copying field key (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything_LabelsByKeyEntry) KeyBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetKey sets field key (1).
 func (x Everything_LabelsByKeyEntry) SetKey(v string) {
-	x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
 }
 
 // SetKeyBytes sets from bytes (which may alias the payload) field key (1).
 func (x Everything_LabelsByKeyEntry) SetKeyBytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 }
 
 // AllocateKey makes n bytes long and returns them to fill in place: field key (1).
 func (x Everything_LabelsByKeyEntry) AllocateKey(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_LabelsByKeyEntry) HasKey() bool {
-	return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_LabelsByKeyEntry) ClearKey() {
-	x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // Value returns a copy of field value (2).
 func (x Everything_LabelsByKeyEntry) Value() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
 }
 
 // ValueBytes returns without copying field value (2).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Everything_LabelsByKeyEntry) ValueBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
 }
 
 // SetValue sets field value (2).
 func (x Everything_LabelsByKeyEntry) SetValue(v string) {
-	x.m.SetString(phaserimpl.Field{Number: 2, Offset: 12}, v)
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 2, Offset: 12}, v)
 }
 
 // SetValueBytes sets from bytes (which may alias the payload) field value (2).
 func (x Everything_LabelsByKeyEntry) SetValueBytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
 }
 
 // AllocateValue makes n bytes long and returns them to fill in place: field value (2).
 func (x Everything_LabelsByKeyEntry) AllocateValue(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
 }
 
 // HasValue reports the presence of field value (2).
 func (x Everything_LabelsByKeyEntry) HasValue() bool {
-	return x.m.HasString(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 2, Offset: 12})
 }
 
 // ClearValue clears field value (2).
 func (x Everything_LabelsByKeyEntry) ClearValue() {
-	x.m.ClearString(phaserimpl.Field{Number: 2, Offset: 12})
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 2, Offset: 12})
 }
 
 // Everything_LabelsByKeyEntryList is a handle on a repeated field of Everything_LabelsByKeyEntry messages.
-type Everything_LabelsByKeyEntryList struct{ l phaserimpl.MessageList }
-
-// Everything_LabelsByKeyEntryListOf wraps a list handle, for the generated code of other packages.
-func Everything_LabelsByKeyEntryListOf(l phaserimpl.MessageList) Everything_LabelsByKeyEntryList {
-	return Everything_LabelsByKeyEntryList{l}
-}
+type Everything_LabelsByKeyEntryList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Everything_LabelsByKeyEntryList) Len() int { return l.l.Len() }
+func (l Everything_LabelsByKeyEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Everything_LabelsByKeyEntryList) At(i int) Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry{l.l.At(i)}
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).At(i))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Everything_LabelsByKeyEntryList) Mutable(i int) Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry{l.l.Mutable(i)}
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).Mutable(i))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Everything_LabelsByKeyEntryList) Append() Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry{l.l.Append()}
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).Append())
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Everything_LabelsByKeyEntryList) Allocate(n int) { l.l.Allocate(n) }
+func (l Everything_LabelsByKeyEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Everything_LabelsByKeyEntryList) Reserve(n int) { l.l.Reserve(n) }
+func (l Everything_LabelsByKeyEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Everything_LabelsByKeyEntryList) Resize(n int) { l.l.Resize(n) }
+func (l Everything_LabelsByKeyEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Everything_LabelsByKeyEntryList) Clear() { l.l.Clear() }
+func (l Everything_LabelsByKeyEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsByKeyEntry] {
 	return func(yield func(int, Everything_LabelsByKeyEntry) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Everything_LabelsByKeyEntry{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Everything_LabelsByKeyEntry(m)) {
+				return
+			}
+		}
 	}
 }

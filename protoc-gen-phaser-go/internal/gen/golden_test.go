@@ -50,7 +50,8 @@ func compile(t *testing.T, importPaths []string, srcs map[string]string, files [
 	if srcs != nil {
 		res.Accessor = protocompile.SourceAccessorFromMap(srcs)
 	}
-	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(res)}
+	// protoc sends the comments (source code info) of the files to generate.
+	c := protocompile.Compiler{Resolver: protocompile.WithStandardImports(res), SourceInfoMode: protocompile.SourceInfoStandard}
 	compiled, err := c.Compile(context.Background(), files...)
 	if err != nil {
 		t.Fatalf("compile %v: %v", files, err)
@@ -510,5 +511,102 @@ message String { string data = 1; }
 		if !strings.Contains(src, want) {
 			t.Errorf("generated code lacks %s", want)
 		}
+	}
+}
+
+// TestComments checks that the .proto comments (leading, trailing) and
+// deprecations reach the Go declarations, as protoc-gen-go carries them.
+func TestComments(t *testing.T) {
+	resp, err := generateSource(t, `syntax = "proto3";
+package c;
+option go_package = "example.com/c";
+
+// Level says how loud.
+enum Level {
+  // Nothing at all.
+  LEVEL_NONE = 0;
+  LEVEL_LOUD = 1; // Turned up.
+  LEVEL_OLD = 2 [deprecated = true];
+}
+
+// Ping is sent to check a peer.
+message Ping {
+  option deprecated = true;
+
+  // The sequence number.
+  uint32 seq = 1; // Wraps at 2^32.
+  string note = 2 [deprecated = true];
+
+  // What to ping.
+  oneof target {
+    string host = 3;
+  }
+}
+`, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := resp.File[0].GetContent()
+	for _, want := range []string{
+		"// Level is the enum c.Level.\n//\n// Level says how loud.\ntype Level int32",
+		"\t// Nothing at all.\n\tLevel_LEVEL_NONE Level = 0\n",
+		"\tLevel_LEVEL_LOUD Level = 1 // Turned up.\n",
+		"\t// Deprecated: Marked as deprecated in x.proto.\n\tLevel_LEVEL_OLD Level = 2\n",
+		"// Ping is sent to check a peer.\n//\n// Ping is a handle on a c.Ping message",
+		"// message and ignores writes.\n//\n// Deprecated: Marked as deprecated in x.proto.\ntype Ping phaserimpl.Msg",
+		"// Seq returns field seq (1).\n//\n// The sequence number.\n//\n// Wraps at 2^32.\nfunc (x Ping) Seq() uint32",
+		"// SetNote sets field note (2).\n//\n// Deprecated: Marked as deprecated in x.proto.\nfunc (x Ping) SetNote(v string)",
+		"oneof target, or 0.\n//\n// What to ping.\ntype Ping_TargetCase uint32",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q", want)
+		}
+	}
+	if t.Failed() {
+		t.Log(out)
+	}
+}
+
+// TestGoldenProtoGo regenerates the protoc-gen-go output scripts/generate
+// checks in (Phaser's options and the test schemas' Go types), with
+// protoc-gen-go at the version go.mod pins, run on the request protoc
+// would send.
+func TestGoldenProtoGo(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to run protoc-gen-go with:", err)
+	}
+	for _, tc := range []struct {
+		paths []string
+		files []string
+	}{
+		{[]string{"proto"}, []string{"phaser/options.proto"}},
+		{[]string{"internal/testpb", "proto"}, []string{"testpb.proto", "legacy.proto", "importedpb/imported.proto"}},
+	} {
+		var paths []string
+		for _, p := range tc.paths {
+			paths = append(paths, filepath.Join(repoRoot, p))
+		}
+		req, err := proto.Marshal(compile(t, paths, nil, tc.files, "module=github.com/phaser-go/phaser"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(gobin, "run", "google.golang.org/protobuf/cmd/protoc-gen-go")
+		cmd.Dir = repoRoot
+		cmd.Stdin = bytes.NewReader(req)
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("protoc-gen-go: %v\n%s", err, stderr.Bytes())
+		}
+		resp := new(pluginpb.CodeGeneratorResponse)
+		if err := proto.Unmarshal(out, resp); err != nil {
+			t.Fatal(err)
+		}
+		if resp.GetError() != "" {
+			t.Fatalf("protoc-gen-go: %s", resp.GetError())
+		}
+		checkGolden(t, resp)
 	}
 }

@@ -42,11 +42,20 @@ func (g *fileGen) message(m *protogen.Message) {
 		g.P("var ", tv, " = ", g.rawVar, ".Type(", fmt.Sprintf("%q", m.Desc.FullName()), ")")
 	}
 	g.P()
+	if text := commentText(m.Comments.Leading); text != "" {
+		g.P(text)
+		g.P("//")
+	}
 	g.P("// ", name, " is a handle on a ", m.Desc.FullName(), " message in a Phaser payload. It")
 	g.P("// holds the payload and the message's offset, never the field values: getters")
 	g.P("// read the payload and setters write it. The zero ", name, " reads as the default")
 	g.P("// message and ignores writes.")
-	g.P("type ", name, " struct{ m ", g.door("Msg"), " }")
+	if text := commentText(m.Comments.Trailing); text != "" {
+		g.P("//")
+		g.P(text)
+	}
+	g.deprecation(m.Desc.Options())
+	g.P("type ", name, " ", g.door("Msg"))
 	g.P()
 	g.names = accessorNames(m)
 	g.constructors(m, name, tv)
@@ -73,7 +82,7 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// opts choose the payload format and allocator tuning (default: Phaser 3")
 	g.P("// format, performance tuning, 8 KiB).")
 	g.P("func New", name, "(opts ...", opts, ") ", name, " {")
-	g.P("return ", name, "{", g.door("New"), "(", tv, ", opts)}")
+	g.P("return ", name, "(", g.door("New"), "(", tv, ", opts))")
 	g.P("}")
 	g.P()
 	g.P("// New", name, "In creates a ", name, " in caller memory, such as a shared-memory")
@@ -81,7 +90,7 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// reports it. It returns an error if mem cannot hold the message.")
 	g.P("func New", name, "In(mem []byte, opts ...", opts, ") (", name, ", error) {")
 	g.P("m, err := ", g.door("NewIn"), "(", tv, ", mem, opts)")
-	g.P("return ", name, "{m}, err")
+	g.P("return ", name, "(m), err")
 	g.P("}")
 	g.P()
 	g.P("// Read", name, " returns a read-only ", name, " over received payload bytes. Every")
@@ -89,7 +98,7 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// Writes through the handle are ignored and reported by Err.")
 	g.P("func Read", name, "(data []byte) (", name, ", error) {")
 	g.P("m, err := ", g.door("Read"), "(", tv, ", data)")
-	g.P("return ", name, "{m}, err")
+	g.P("return ", name, "(m), err")
 	g.P("}")
 	g.P()
 	g.P("// Read", name, "Into is Read", name, " reusing p, so that a reader of many payloads")
@@ -97,55 +106,55 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// invalid.")
 	g.P("func Read", name, "Into(p *", g.rt("Payload"), ", data []byte) (", name, ", error) {")
 	g.P("m, err := ", g.door("ReadInto"), "(p, ", tv, ", data)")
-	g.P("return ", name, "{m}, err")
+	g.P("return ", name, "(m), err")
 	g.P("}")
 	g.P()
 	g.P("// Open", name, " continues writing a payload that holds a ", name, " (made here or by")
 	g.P("// C++ Phaser) in mem, the whole buffer.")
 	g.P("func Open", name, "(mem []byte) (", name, ", error) {")
 	g.P("m, err := ", g.door("Open"), "(", tv, ", mem)")
-	g.P("return ", name, "{m}, err")
+	g.P("return ", name, "(m), err")
 	g.P("}")
 	g.P()
 	g.P("// ", name, "Of returns the ", name, " that m, the untyped handle of a ", m.Desc.FullName(), ",")
 	g.P("// refers to.")
-	g.P("func ", name, "Of(m ", g.rt("Msg"), ") ", name, " { return ", name, "{", g.door("Static"), "(m, ", tv, ")} }")
+	g.P("func ", name, "Of(m ", g.rt("Msg"), ") ", name, " { return ", name, "(", g.door("Static"), "(m, ", tv, ")) }")
 	g.P()
 	g.P("// PhaserType returns the runtime type of ", name, ".")
 	g.P("func (", name, ") PhaserType() *", g.rt("Type"), " { return ", g.door("UserType"), "(", tv, ") }")
 	g.P()
 	g.P("// Msg returns the untyped handle, the dynamic view of x.")
-	g.P("func (x ", name, ") Msg() ", g.rt("Msg"), " { return ", g.door("Dynamic"), "(x.m, ", tv, ") }")
+	g.P("func (x ", name, ") Msg() ", g.rt("Msg"), " { return ", g.door("Dynamic"), "("+g.xm()+", ", tv, ") }")
 	g.P()
 	g.P("// IsPresent reports whether x refers to a message in a payload.")
-	g.P("func (x ", name, ") IsPresent() bool { return x.m.IsPresent() }")
+	g.P("func (x ", name, ") IsPresent() bool { return "+g.xm()+".IsPresent() }")
 	g.P()
 	g.P("// Bytes returns the payload that holds x, ready to send.")
-	g.P("func (x ", name, ") Bytes() []byte { return x.m.PayloadBytes() }")
+	g.P("func (x ", name, ") Bytes() []byte { return "+g.xm()+".PayloadBytes() }")
 	g.P()
 	g.P("// Failed reports whether a write did not fit in a fixed buffer.")
-	g.P("func (x ", name, ") Failed() bool { return x.m.Failed() }")
+	g.P("func (x ", name, ") Failed() bool { return "+g.xm()+".Failed() }")
 	g.P()
 	g.P("// Err returns the first error a write reported, or nil.")
-	g.P("func (x ", name, ") Err() error { return x.m.Err() }")
+	g.P("func (x ", name, ") Err() error { return "+g.xm()+".Err() }")
 	g.P()
 	g.P("// Clear clears every field.")
-	g.P("func (x ", name, ") Clear() { x.m.Clear(", tv, ") }")
+	g.P("func (x ", name, ") Clear() { "+g.xm()+".Clear(", tv, ") }")
 	g.P()
 	if !g.opts.ProtoGo || m.Desc.IsMapEntry() { // protogo emits a typed ToProto
 		g.P("// ToProto copies x into a dynamic protobuf message, for printing and")
 		g.P("// comparison.")
-		g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/reflect/protoreflect", "ProtoMessage"), ", error) { return x.m.ToProto(", tv, ") }")
+		g.P("func (x ", name, ") ToProto() (", g.ident("google.golang.org/protobuf/reflect/protoreflect", "ProtoMessage"), ", error) { return "+g.xm()+".ToProto(", tv, ") }")
 		g.P()
 	}
 	g.P("// ", name, "FromAny returns the ", name, " held by an Any and whether it holds one.")
 	g.P("func ", name, "FromAny(a ", g.rt("Any"), ") (", name, ", bool) {")
 	g.P("m, ok := ", g.door("FromAny"), "(a, ", tv, ")")
-	g.P("return ", name, "{m}, ok")
+	g.P("return ", name, "(m), ok")
 	g.P("}")
 	g.P()
 	g.P("// MutableAny", name, " makes an Any hold a new, empty ", name, " and returns it.")
-	g.P("func MutableAny", name, "(a ", g.rt("Any"), ") ", name, " { return ", name, "{", g.door("MutableAny"), "(a, ", tv, ")} }")
+	g.P("func MutableAny", name, "(a ", g.rt("Any"), ") ", name, " { return ", name, "(", g.door("MutableAny"), "(a, ", tv, ")) }")
 	g.P()
 }
 
@@ -154,9 +163,10 @@ func (g *fileGen) fieldLit(f *layout.Field) string {
 	s := fmt.Sprintf("%s{Number: %d, Offset: %d", g.door("Field"), f.Number, f.Offset)
 	switch {
 	case f.Inline:
-		s += ", ID: " + g.door("InlineID")
-	case f.ID != 0:
-		s += fmt.Sprintf(", ID: %d", f.ID)
+		s += ", Inline: true"
+	case !f.Repeated && f.Union == nil && f.Kind != layout.StringKind && f.Kind != layout.BytesKind && f.Kind != layout.MessageKind:
+		// A scalar's presence bit: id ID is bit ID%8 of byte 4+ID/8.
+		s += fmt.Sprintf(", Byte: %d, Mask: %#02x", 4+f.ID>>3, 1<<(f.ID&7))
 	}
 	return s + "}"
 }
@@ -173,6 +183,7 @@ func (g *fileGen) oneofCase(m *protogen.Message, o *protogen.Oneof, lm *layout.M
 	g.P("var ", uv, " = ", typeVar(m), ".Unions()[", unionIndex(lm, o.Desc), "]")
 	g.P()
 	g.P("// ", ct, " is the field number of the active member of oneof ", o.Desc.Name(), ", or 0.")
+	g.protoComments(o.Comments)
 	g.P("type ", ct, " uint32")
 	g.P()
 	g.P("// Cases of oneof ", o.Desc.Name(), ".")
@@ -198,7 +209,7 @@ func (g *fileGen) oneofCase(m *protogen.Message, o *protogen.Oneof, lm *layout.M
 	g.P("}")
 	g.P()
 	g.P("// Which", o.GoName, " returns the active member of oneof ", o.Desc.Name(), ".")
-	g.P("func (x ", name, ") Which", o.GoName, "() ", ct, " { return ", ct, "(x.m.WhichOneof(", uv, ")) }")
+	g.P("func (x ", name, ") Which", o.GoName, "() ", ct, " { return ", ct, "("+g.xm()+".WhichOneof(", uv, ")) }")
 	g.P()
 }
 
@@ -341,9 +352,14 @@ func (g *fileGen) phaserPkg(fd protoreflect.FileDescriptor) protogen.GoImportPat
 	return g.pkg
 }
 
-// doc writes the doc comment of accessor method of field f.
+// doc writes the doc comment of accessor method of field f: the field's
+// .proto comments on its getter, its deprecation on every accessor.
 func (g *fileGen) doc(method string, f *protogen.Field, what string) {
 	g.P("// ", method, " ", what, " field ", f.Desc.Name(), " (", f.Desc.Number(), ").")
+	if method == g.names[f] {
+		g.protoComments(f.Comments)
+	}
+	g.deprecation(f.Desc.Options())
 }
 
 func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout.Field, lm *layout.Message) {
@@ -352,25 +368,25 @@ func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout
 	if f.Oneof != nil {
 		uv := g.memberUnion(m, f, lm)
 		g.doc(n, f, "returns oneof member")
-		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, "x.m.Member"+s.width+"("+fl+")"), " }")
+		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Member"+s.width+"("+fl+")"), " }")
 		g.P()
 		g.doc("Set"+n, f, "makes active and sets oneof member")
-		g.P(recv, "Set", n, "(v ", s.goType, ") { x.m.SetMember", s.width, "(", uv, ", ", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
+		g.P(recv, "Set", n, "(v ", s.goType, ") { "+g.xm()+".SetMember", s.width, "(", uv, ", ", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
 		g.P()
 		g.memberHasClear(recv, f, n, fl, uv)
 		return
 	}
 	g.doc(n, f, "returns")
-	g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, "x.m.Get"+s.width+"("+fl+")"), " }")
+	g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"("+fl+")"), " }")
 	g.P()
 	g.doc("Set"+n, f, "sets")
-	g.P(recv, "Set", n, "(v ", s.goType, ") { x.m.Set", s.width, "(", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
+	g.P(recv, "Set", n, "(v ", s.goType, ") { "+g.xm()+".Set", s.width, "(", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
 	g.P()
 	g.doc("Has"+n, f, "reports the presence of")
-	g.P(recv, "Has", n, "() bool { return x.m.Has(", fl, ") }")
+	g.P(recv, "Has", n, "() bool { return "+g.xm()+".Has(", fl, ") }")
 	g.P()
 	g.doc("Clear"+n, f, "clears")
-	g.P(recv, "Clear", n, "() { x.m.ClearScalar(", fl, ") }")
+	g.P(recv, "Clear", n, "() { "+g.xm()+".ClearScalar(", fl, ") }")
 	g.P()
 }
 
@@ -387,10 +403,10 @@ func (g *fileGen) memberUnion(m *protogen.Message, f *protogen.Field, lm *layout
 
 func (g *fileGen) memberHasClear(recv string, f *protogen.Field, n, fl, uv string) {
 	g.doc("Has"+n, f, "reports whether it is the active member:")
-	g.P(recv, "Has", n, "() bool { return x.m.HasMember(", fl, ") }")
+	g.P(recv, "Has", n, "() bool { return "+g.xm()+".HasMember(", fl, ") }")
 	g.P()
 	g.doc("Clear"+n, f, "clears, if active,")
-	g.P(recv, "Clear", n, "() { x.m.ClearOneof(", uv, ", ", fl, ") }")
+	g.P(recv, "Clear", n, "() { "+g.xm()+".ClearOneof(", uv, ", ", fl, ") }")
 	g.P()
 }
 
@@ -401,13 +417,13 @@ func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout
 	if f.Desc.Kind() == protoreflect.BytesKind {
 		goType, conv = "[]byte", "append([]byte(nil), %s...)"
 	}
-	get, set, setb := "x.m.StringBytes("+fl+")", "x.m.SetString("+fl+", v)", "x.m.SetBytes("+fl+", v)"
+	get, set, setb := g.xm()+".StringBytes("+fl+")", g.xm()+".SetString("+fl+", v)", g.xm()+".SetBytes("+fl+", v)"
 	var uv string
 	if f.Oneof != nil {
 		uv = g.memberUnion(m, f, lm)
-		get = "x.m.MemberString(" + fl + ")"
-		set = "x.m.SetMemberString(" + uv + ", " + fl + ", v)"
-		setb = "x.m.SetMemberBytes(" + uv + ", " + fl + ", v)"
+		get = g.xm() + ".MemberString(" + fl + ")"
+		set = g.xm() + ".SetMemberString(" + uv + ", " + fl + ", v)"
+		setb = g.xm() + ".SetMemberBytes(" + uv + ", " + fl + ", v)"
 	}
 	g.doc(n, f, "returns a copy of")
 	g.P(recv, n, "() ", goType, " { return ", fmt.Sprintf(conv, get), " }")
@@ -431,19 +447,19 @@ func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout
 	}
 	if f.Oneof != nil {
 		g.doc("Allocate"+n, f, "makes active, n bytes long, and returns to fill in place oneof member")
-		g.P(recv, "Allocate", n, "(n int) []byte { return x.m.AllocateMember(", uv, ", ", fl, ", n) }")
+		g.P(recv, "Allocate", n, "(n int) []byte { return ", g.xm(), ".AllocateMember(", uv, ", ", fl, ", n) }")
 		g.P()
 		g.memberHasClear(recv, f, n, fl, uv)
 		return
 	}
 	g.doc("Allocate"+n, f, "makes n bytes long and returns them to fill in place:")
-	g.P(recv, "Allocate", n, "(n int) []byte { return x.m.AllocateString(", fl, ", n) }")
+	g.P(recv, "Allocate", n, "(n int) []byte { return "+g.xm()+".AllocateString(", fl, ", n) }")
 	g.P()
 	g.doc("Has"+n, f, "reports the presence of")
-	g.P(recv, "Has", n, "() bool { return x.m.HasString(", fl, ") }")
+	g.P(recv, "Has", n, "() bool { return "+g.xm()+".HasString(", fl, ") }")
 	g.P()
 	g.doc("Clear"+n, f, "clears")
-	g.P(recv, "Clear", n, "() { x.m.ClearString(", fl, ") }")
+	g.P(recv, "Clear", n, "() { "+g.xm()+".ClearString(", fl, ") }")
 	g.P()
 }
 
@@ -452,12 +468,10 @@ func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout
 func (g *fileGen) msgRef(msg *protogen.Message) (typ, typeExpr, wrap string) {
 	pkg := g.phaserPkg(msg.Desc.ParentFile())
 	if pkg == g.pkg {
-		return msg.GoIdent.GoName, typeVar(msg), msg.GoIdent.GoName + "{%s}"
+		return msg.GoIdent.GoName, typeVar(msg), msg.GoIdent.GoName + "(%s)"
 	}
 	typ = g.QualifiedGoIdent(protogen.GoIdent{GoName: msg.GoIdent.GoName, GoImportPath: pkg})
-	ofName := g.QualifiedGoIdent(protogen.GoIdent{GoName: msg.GoIdent.GoName + "Of", GoImportPath: pkg})
-	tv := foreignTypeVar(typ)
-	return typ, tv, ofName + "(" + g.door("Dynamic") + "(%s, " + tv + "))"
+	return typ, foreignTypeVar(typ), typ + "(%s)"
 }
 
 // foreignTypeVar names the package variable holding the Type of a message
@@ -505,16 +519,20 @@ func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layou
 	if f.Oneof != nil {
 		uv := g.memberUnion(m, f, lm)
 		g.doc(n, f, "returns (a default message unless active) oneof member")
-		g.P(recv, n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.MemberMessage("+fl+", "+texpr+")"), " }")
+		g.P(recv, n, "() ", typ, " { return ", fmt.Sprintf(wrap, g.xm()+".MemberMessage("+fl+", "+texpr+")"), " }")
 		g.P()
 		g.doc("Mutable"+n, f, "makes active, creating it, oneof member")
-		g.P(recv, "Mutable", n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.MutableMember("+uv+", "+fl+", "+texpr+")"), " }")
+		g.P(recv, "Mutable", n, "() ", typ, " { return ", fmt.Sprintf(wrap, g.xm()+".MutableMember("+uv+", "+fl+", "+texpr+")"), " }")
 		g.P()
 		g.memberHasClear(recv, f, n, fl, uv)
 		return
 	}
+	get := "Message"
+	if lf.Inline {
+		get = "InlineMessage"
+	}
 	g.doc(n, f, "returns (a default message if absent)")
-	g.P(recv, n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.Message("+fl+", "+texpr+")"), " }")
+	g.P(recv, n, "() ", typ, " { return ", fmt.Sprintf(wrap, g.xm()+"."+get+"("+fl+", "+texpr+")"), " }")
 	g.P()
 	if lf.Inline {
 		g.P("// Mutable", n, " returns field ", f.Desc.Name(), " (", f.Desc.Number(), "), marking it present if absent.")
@@ -522,17 +540,17 @@ func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layou
 	} else {
 		g.doc("Mutable"+n, f, "returns, creating it if absent,")
 	}
-	g.P(recv, "Mutable", n, "() ", typ, " { return ", fmt.Sprintf(wrap, "x.m.MutableMessage("+fl+", "+texpr+")"), " }")
+	g.P(recv, "Mutable", n, "() ", typ, " { return ", fmt.Sprintf(wrap, g.xm()+".MutableMessage("+fl+", "+texpr+")"), " }")
 	g.P()
 	g.doc("Has"+n, f, "reports the presence of")
-	g.P(recv, "Has", n, "() bool { return x.m.HasMessage(", fl, ") }")
+	g.P(recv, "Has", n, "() bool { return "+g.xm()+".HasMessage(", fl, ") }")
 	g.P()
 	if lf.Inline {
 		g.doc("Clear"+n, f, "clears, freeing what it holds,")
 	} else {
 		g.doc("Clear"+n, f, "clears and frees")
 	}
-	g.P(recv, "Clear", n, "() { x.m.ClearMessage(", fl, ", ", texpr, ") }")
+	g.P(recv, "Clear", n, "() { "+g.xm()+".ClearMessage(", fl, ", ", texpr, ") }")
 	g.P()
 }
 
@@ -545,24 +563,22 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 		msg := f.Message
 		if msg.Desc.FullName() == anyName {
 			typ = g.rt("AnyList")
-			expr = g.door("Anys") + "(x.m, " + fl + ")"
+			expr = g.door("Anys") + "(" + g.xm() + ", " + fl + ")"
 			break
 		}
 		_, texpr, _ := g.msgRef(msg)
 		ln := g.listName(msg)
 		typ = ln
-		ofList := typ + "{%s}"
 		if pkg := g.phaserPkg(msg.Desc.ParentFile()); pkg != g.pkg {
 			typ = g.QualifiedGoIdent(protogen.GoIdent{GoName: ln, GoImportPath: pkg})
-			ofList = g.QualifiedGoIdent(protogen.GoIdent{GoName: ln + "Of", GoImportPath: pkg}) + "(%s)"
 		}
-		expr = fmt.Sprintf(ofList, g.door("Messages")+"(x.m, "+fl+", "+texpr+")")
+		expr = typ + "(" + g.door("Messages") + "(" + g.xm() + ", " + fl + ", " + texpr + "))"
 	case k == protoreflect.StringKind || k == protoreflect.BytesKind:
-		typ, expr = g.rt("StringList"), g.door("Strings")+"(x.m, "+fl+")"
+		typ, expr = g.rt("StringList"), g.door("Strings")+"("+g.xm()+", "+fl+")"
 	default:
 		et := g.elemType(f)
 		typ = g.rt("List") + "[" + et + "]"
-		expr = g.door("List") + "[" + et + "](x.m, " + fl + ")"
+		expr = g.door("List") + "[" + et + "](" + g.xm() + ", " + fl + ")"
 	}
 	what := "returns the list handle of repeated"
 	if f.Desc.IsMap() {
@@ -626,11 +642,11 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 	g.P("// loads the compiler inlines, for loops over many")
 	g.P("// messages. Like the bytes of a string, it is valid until the payload is")
 	g.P("// next written.")
-	g.P("type ", v, " struct{ v ", g.door("View"), " }")
+	g.P("type ", v, " ", g.door("View"))
 	g.P()
 	g.P("// View returns a view of x's singular scalar fields (copied once, here,")
 	g.P("// when x was written with another version of the schema).")
-	g.P("func (x ", name, ") View() ", v, " { return ", v, "{x.m.ViewOf(", tv, ")} }")
+	g.P("func (x ", name, ") View() ", v, " { return ", v, "(", g.xm(), ".ViewOf(", tv, ")) }")
 	g.P()
 	recv := "func (v " + v + ") "
 	for _, f := range m.Fields {
@@ -639,10 +655,10 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 		}
 		n, fl, s := g.names[f], g.fieldLit(lm.FieldByNumber(f.Desc.Number())), g.scalarOf(f.Desc, f)
 		g.doc(n, f, "returns")
-		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, "v.v.Get"+s.width+"("+fl+")"), " }")
+		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.door("View")+"(v).Get"+s.width+"("+fl+")"), " }")
 		g.P()
 		g.doc("Has"+n, f, "reports the presence of")
-		g.P(recv, "Has", n, "() bool { return v.v.Has(", fl, ") }")
+		g.P(recv, "Has", n, "() bool { return ", g.door("View"), "(v).Has(", fl, ") }")
 		g.P()
 	}
 }
@@ -651,41 +667,43 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 func (g *fileGen) list(m *protogen.Message, name string) {
 	l := g.listName(m)
 	g.P("// ", l, " is a handle on a repeated field of ", name, " messages.")
-	g.P("type ", l, " struct{ l ", g.door("MessageList"), " }")
+	g.P("type ", l, " ", g.door("MessageList"))
 	g.P()
-	g.P("// ", l, "Of wraps a list handle, for the generated code of other packages.")
-	g.P("func ", l, "Of(l ", g.door("MessageList"), ") ", l, " { return ", l, "{l} }")
-	g.P()
+	ml := g.door("MessageList") + "(l)"
 	for _, line := range []string{
 		"// Len returns the number of elements.",
-		"func (l " + l + ") Len() int { return l.l.Len() }",
+		"func (l " + l + ") Len() int { return " + ml + ".Len() }",
 		"",
 		"// At returns element i (a default message if out of range).",
-		"func (l " + l + ") At(i int) " + name + " { return " + name + "{l.l.At(i)} }",
+		"func (l " + l + ") At(i int) " + name + " { return " + name + "(" + ml + ".At(i)) }",
 		"",
 		"// Mutable returns element i, growing the list and creating it as needed.",
-		"func (l " + l + ") Mutable(i int) " + name + " { return " + name + "{l.l.Mutable(i)} }",
+		"func (l " + l + ") Mutable(i int) " + name + " { return " + name + "(" + ml + ".Mutable(i)) }",
 		"",
 		"// Append adds a new, empty element and returns it.",
-		"func (l " + l + ") Append() " + name + " { return " + name + "{l.l.Append()} }",
+		"func (l " + l + ") Append() " + name + " { return " + name + "(" + ml + ".Append()) }",
 		"",
 		"// Allocate replaces the list with n new elements made in one allocation.",
-		"func (l " + l + ") Allocate(n int) { l.l.Allocate(n) }",
+		"func (l " + l + ") Allocate(n int) { " + ml + ".Allocate(n) }",
 		"",
 		"// Reserve makes room for n elements.",
-		"func (l " + l + ") Reserve(n int) { l.l.Reserve(n) }",
+		"func (l " + l + ") Reserve(n int) { " + ml + ".Reserve(n) }",
 		"",
 		"// Resize sets the length to n; new elements are absent until Mutable.",
-		"func (l " + l + ") Resize(n int) { l.l.Resize(n) }",
+		"func (l " + l + ") Resize(n int) { " + ml + ".Resize(n) }",
 		"",
 		"// Clear empties the list, clearing and freeing every element.",
-		"func (l " + l + ") Clear() { l.l.Clear() }",
+		"func (l " + l + ") Clear() { " + ml + ".Clear() }",
 		"",
 		"// All iterates over the elements as At returns them, resolving the field",
 		"// and checking the element table once.",
 		"func (l " + l + ") All() " + g.ident("iter", "Seq2") + "[int, " + name + "] {",
 		"return func(yield func(int, " + name + ") bool) {",
-		"l.l.All()(func(i int, m " + g.door("Msg") + ") bool { return yield(i, " + name + "{m}) })",
+		"for i, m := range " + ml + ".All() {",
+		"if !yield(i, " + name + "(m)) {",
+		"return",
+		"}",
+		"}",
 		"}",
 		"}",
 	} {

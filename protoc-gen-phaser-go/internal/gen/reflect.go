@@ -18,14 +18,14 @@ func (g *fileGen) reflection(m *protogen.Message, name, tv string) {
 	recv := "func (x " + name + ") "
 	for _, l := range []string{
 		"// " + pv + " is the protobuf reflection type of " + name + ".",
-		"var " + pv + " = " + g.door("RegisterHandleType") + "(" + tv + ", func(m " + g.door("Msg") + ") " + pm + " { return " + name + "{m} })",
+		"var " + pv + " = " + g.door("RegisterHandleType") + "(" + tv + ", func(m " + g.door("Msg") + ") " + pm + " { return " + name + "(m) })",
 		"",
 		"// ProtoReflect returns a protoreflect.Message view of x's payload, which",
 		"// reads values from the payload when asked and writes them into it",
 		"// (nothing is copied), so that protojson, prototext, proto.Equal,",
 		"// proto.Marshal and protocmp take x as a proto.Message. Modifying a",
 		"// read-only x through it panics, as protobuf-go's read-only messages do.",
-		recv + "ProtoReflect() " + g.ident(protoreflectPkg, "Message") + " { return " + pv + ".Message(x.m) }",
+		recv + "ProtoReflect() " + g.ident(protoreflectPkg, "Message") + " { return " + pv + ".Message(" + g.xm() + ") }",
 		"",
 		"// String returns x in the protobuf text format, as protobuf-go's String",
 		"// methods do (for people to read: the format is not stable).",
@@ -37,7 +37,7 @@ func (g *fileGen) reflection(m *protogen.Message, name, tv string) {
 		"",
 		"// Clone returns a copy of x in a new owned payload of x's format (the",
 		"// zero " + name + " if x is absent).",
-		recv + "Clone() " + name + " { return " + name + "{" + g.door("Clone") + "(x.m, " + tv + ")} }",
+		recv + "Clone() " + name + " { return " + name + "(" + g.door("Clone") + "(" + g.xm() + ", " + tv + ")) }",
 		"",
 	} {
 		g.P(l)

@@ -61,7 +61,7 @@ func (g *fileGen) wire(m *protogen.Message, name, tv string) error {
 		"",
 		"// CopyFrom replaces the content of x with that of src, which may live in",
 		"// another payload. It reports false if x's buffer filled up.",
-		recv + "CopyFrom(src " + name + ") bool { return x.m.CopyFrom(" + tv + ", src.m) }",
+		recv + "CopyFrom(src " + name + ") bool { return " + g.xm() + ".CopyFrom(" + tv + ", " + g.door("Msg") + "(src)) }",
 		"",
 	} {
 		g.P(l)

@@ -35,17 +35,76 @@ const file_google_protobuf_duration_protoDesc = "" +
 
 var phaserType_Duration = file_google_protobuf_duration_proto.Type("google.protobuf.Duration")
 
+// A Duration represents a signed, fixed-length span of time represented
+// as a count of seconds and fractions of seconds at nanosecond
+// resolution. It is independent of any calendar and concepts like "day"
+// or "month". It is related to Timestamp in that the difference between
+// two Timestamp values is a Duration and it can be added or subtracted
+// from a Timestamp. Range is approximately +-10,000 years.
+//
+// # Examples
+//
+// Example 1: Compute Duration from two Timestamps in pseudo code.
+//
+//	Timestamp start = ...;
+//	Timestamp end = ...;
+//	Duration duration = ...;
+//
+//	duration.seconds = end.seconds - start.seconds;
+//	duration.nanos = end.nanos - start.nanos;
+//
+//	if (duration.seconds < 0 && duration.nanos > 0) {
+//	  duration.seconds += 1;
+//	  duration.nanos -= 1000000000;
+//	} else if (duration.seconds > 0 && duration.nanos < 0) {
+//	  duration.seconds -= 1;
+//	  duration.nanos += 1000000000;
+//	}
+//
+// Example 2: Compute Timestamp from Timestamp + Duration in pseudo code.
+//
+//	Timestamp start = ...;
+//	Duration duration = ...;
+//	Timestamp end = ...;
+//
+//	end.seconds = start.seconds + duration.seconds;
+//	end.nanos = start.nanos + duration.nanos;
+//
+//	if (end.nanos < 0) {
+//	  end.seconds -= 1;
+//	  end.nanos += 1000000000;
+//	} else if (end.nanos >= 1000000000) {
+//	  end.seconds += 1;
+//	  end.nanos -= 1000000000;
+//	}
+//
+// Example 3: Compute Duration from datetime.timedelta in Python.
+//
+//	td = datetime.timedelta(days=3, minutes=10)
+//	duration = Duration()
+//	duration.FromTimedelta(td)
+//
+// # JSON Mapping
+//
+// In JSON format, the Duration type is encoded as a string rather than an
+// object, where the string ends in the suffix "s" (indicating seconds) and
+// is preceded by the number of seconds, with nanoseconds expressed as
+// fractional seconds. For example, 3 seconds with 0 nanoseconds should be
+// encoded in JSON format as "3s", while 3 seconds and 1 nanosecond should
+// be expressed in JSON format as "3.000000001s", and 3 seconds and 1
+// microsecond should be expressed in JSON format as "3.000001s".
+//
 // Duration is a handle on a google.protobuf.Duration message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Duration reads as the default
 // message and ignores writes.
-type Duration struct{ m phaserimpl.Msg }
+type Duration phaserimpl.Msg
 
 // NewDuration creates a Duration in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewDuration(opts ...runtime.Options) Duration {
-	return Duration{phaserimpl.New(phaserType_Duration, opts)}
+	return Duration(phaserimpl.New(phaserType_Duration, opts))
 }
 
 // NewDurationIn creates a Duration in caller memory, such as a shared-memory
@@ -53,7 +112,7 @@ func NewDuration(opts ...runtime.Options) Duration {
 // reports it. It returns an error if mem cannot hold the message.
 func NewDurationIn(mem []byte, opts ...runtime.Options) (Duration, error) {
 	m, err := phaserimpl.NewIn(phaserType_Duration, mem, opts)
-	return Duration{m}, err
+	return Duration(m), err
 }
 
 // ReadDuration returns a read-only Duration over received payload bytes. Every
@@ -61,7 +120,7 @@ func NewDurationIn(mem []byte, opts ...runtime.Options) (Duration, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadDuration(data []byte) (Duration, error) {
 	m, err := phaserimpl.Read(phaserType_Duration, data)
-	return Duration{m}, err
+	return Duration(m), err
 }
 
 // ReadDurationInto is ReadDuration reusing p, so that a reader of many payloads
@@ -69,56 +128,58 @@ func ReadDuration(data []byte) (Duration, error) {
 // invalid.
 func ReadDurationInto(p *runtime.Payload, data []byte) (Duration, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Duration, data)
-	return Duration{m}, err
+	return Duration(m), err
 }
 
 // OpenDuration continues writing a payload that holds a Duration (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenDuration(mem []byte) (Duration, error) {
 	m, err := phaserimpl.Open(phaserType_Duration, mem)
-	return Duration{m}, err
+	return Duration(m), err
 }
 
 // DurationOf returns the Duration that m, the untyped handle of a google.protobuf.Duration,
 // refers to.
-func DurationOf(m runtime.Msg) Duration { return Duration{phaserimpl.Static(m, phaserType_Duration)} }
+func DurationOf(m runtime.Msg) Duration { return Duration(phaserimpl.Static(m, phaserType_Duration)) }
 
 // PhaserType returns the runtime type of Duration.
 func (Duration) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Duration) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Duration) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Duration) }
+func (x Duration) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Duration)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Duration) IsPresent() bool { return x.m.IsPresent() }
+func (x Duration) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Duration) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Duration) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Duration) Failed() bool { return x.m.Failed() }
+func (x Duration) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Duration) Err() error { return x.m.Err() }
+func (x Duration) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Duration) Clear() { x.m.Clear(phaserType_Duration) }
+func (x Duration) Clear() { phaserimpl.Msg(x).Clear(phaserType_Duration) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Duration) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Duration)
+	return phaserimpl.Msg(x).ToProto(phaserType_Duration)
 }
 
 // DurationFromAny returns the Duration held by an Any and whether it holds one.
 func DurationFromAny(a runtime.Any) (Duration, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Duration)
-	return Duration{m}, ok
+	return Duration(m), ok
 }
 
 // MutableAnyDuration makes an Any hold a new, empty Duration and returns it.
 func MutableAnyDuration(a runtime.Any) Duration {
-	return Duration{phaserimpl.MutableAny(a, phaserType_Duration)}
+	return Duration(phaserimpl.MutableAny(a, phaserType_Duration))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -160,17 +221,21 @@ func (x Duration) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Duration) CopyFrom(src Duration) bool { return x.m.CopyFrom(phaserType_Duration, src.m) }
+func (x Duration) CopyFrom(src Duration) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Duration, phaserimpl.Msg(src))
+}
 
 // phaserProto_Duration is the protobuf reflection type of Duration.
-var phaserProto_Duration = phaserimpl.RegisterHandleType(phaserType_Duration, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Duration{m} })
+var phaserProto_Duration = phaserimpl.RegisterHandleType(phaserType_Duration, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Duration(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Duration) ProtoReflect() protoreflect.Message { return phaserProto_Duration.Message(x.m) }
+func (x Duration) ProtoReflect() protoreflect.Message {
+	return phaserProto_Duration.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -182,96 +247,139 @@ func (x Duration) Equal(y Duration) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Duration if x is absent).
-func (x Duration) Clone() Duration { return Duration{phaserimpl.Clone(x.m, phaserType_Duration)} }
+func (x Duration) Clone() Duration {
+	return Duration(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Duration))
+}
 
 // Seconds returns field seconds (1).
-func (x Duration) Seconds() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8})) }
+//
+// Signed seconds of the span of time. Must be from -315,576,000,000
+// to +315,576,000,000 inclusive. Note: these bounds are computed from:
+// 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
+func (x Duration) Seconds() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetSeconds sets field seconds (1).
-func (x Duration) SetSeconds(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, uint64(v)) }
+func (x Duration) SetSeconds(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+}
 
 // HasSeconds reports the presence of field seconds (1).
-func (x Duration) HasSeconds() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Duration) HasSeconds() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearSeconds clears field seconds (1).
-func (x Duration) ClearSeconds() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Duration) ClearSeconds() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Nanos returns field nanos (2).
+//
+// Signed fractions of a second at nanosecond resolution of the span
+// of time. Durations less than one second are represented with a 0
+// `seconds` field and a positive or negative `nanos` field. For durations
+// of one second or more, a non-zero value for the `nanos` field must be
+// of the same sign as the `seconds` field. Must be from -999,999,999
+// to +999,999,999 inclusive.
 func (x Duration) Nanos() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetNanos sets field nanos (2).
 func (x Duration) SetNanos(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
 }
 
 // HasNanos reports the presence of field nanos (2).
-func (x Duration) HasNanos() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Duration) HasNanos() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearNanos clears field nanos (2).
-func (x Duration) ClearNanos() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Duration) ClearNanos() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // DurationView reads the singular scalar fields of a Duration in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type DurationView struct{ v phaserimpl.View }
+type DurationView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Duration) View() DurationView { return DurationView{x.m.ViewOf(phaserType_Duration)} }
+func (x Duration) View() DurationView {
+	return DurationView(phaserimpl.Msg(x).ViewOf(phaserType_Duration))
+}
 
 // Seconds returns field seconds (1).
+//
+// Signed seconds of the span of time. Must be from -315,576,000,000
+// to +315,576,000,000 inclusive. Note: these bounds are computed from:
+// 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
 func (v DurationView) Seconds() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasSeconds reports the presence of field seconds (1).
-func (v DurationView) HasSeconds() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v DurationView) HasSeconds() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Nanos returns field nanos (2).
+//
+// Signed fractions of a second at nanosecond resolution of the span
+// of time. Durations less than one second are represented with a 0
+// `seconds` field and a positive or negative `nanos` field. For durations
+// of one second or more, a non-zero value for the `nanos` field must be
+// of the same sign as the `seconds` field. Must be from -999,999,999
+// to +999,999,999 inclusive.
 func (v DurationView) Nanos() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasNanos reports the presence of field nanos (2).
-func (v DurationView) HasNanos() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v DurationView) HasNanos() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // DurationList is a handle on a repeated field of Duration messages.
-type DurationList struct{ l phaserimpl.MessageList }
-
-// DurationListOf wraps a list handle, for the generated code of other packages.
-func DurationListOf(l phaserimpl.MessageList) DurationList { return DurationList{l} }
+type DurationList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l DurationList) Len() int { return l.l.Len() }
+func (l DurationList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l DurationList) At(i int) Duration { return Duration{l.l.At(i)} }
+func (l DurationList) At(i int) Duration { return Duration(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l DurationList) Mutable(i int) Duration { return Duration{l.l.Mutable(i)} }
+func (l DurationList) Mutable(i int) Duration { return Duration(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l DurationList) Append() Duration { return Duration{l.l.Append()} }
+func (l DurationList) Append() Duration { return Duration(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l DurationList) Allocate(n int) { l.l.Allocate(n) }
+func (l DurationList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l DurationList) Reserve(n int) { l.l.Reserve(n) }
+func (l DurationList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l DurationList) Resize(n int) { l.l.Resize(n) }
+func (l DurationList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l DurationList) Clear() { l.l.Clear() }
+func (l DurationList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l DurationList) All() iter.Seq2[int, Duration] {
 	return func(yield func(int, Duration) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Duration{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Duration(m)) {
+				return
+			}
+		}
 	}
 }

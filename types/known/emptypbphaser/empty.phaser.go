@@ -34,17 +34,25 @@ const file_google_protobuf_empty_protoDesc = "" +
 
 var phaserType_Empty = file_google_protobuf_empty_proto.Type("google.protobuf.Empty")
 
+// A generic empty message that you can re-use to avoid defining duplicated
+// empty messages in your APIs. A typical example is to use it as the request
+// or the response type of an API method. For instance:
+//
+//	service Foo {
+//	  rpc Bar(google.protobuf.Empty) returns (google.protobuf.Empty);
+//	}
+//
 // Empty is a handle on a google.protobuf.Empty message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Empty reads as the default
 // message and ignores writes.
-type Empty struct{ m phaserimpl.Msg }
+type Empty phaserimpl.Msg
 
 // NewEmpty creates a Empty in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEmpty(opts ...runtime.Options) Empty {
-	return Empty{phaserimpl.New(phaserType_Empty, opts)}
+	return Empty(phaserimpl.New(phaserType_Empty, opts))
 }
 
 // NewEmptyIn creates a Empty in caller memory, such as a shared-memory
@@ -52,7 +60,7 @@ func NewEmpty(opts ...runtime.Options) Empty {
 // reports it. It returns an error if mem cannot hold the message.
 func NewEmptyIn(mem []byte, opts ...runtime.Options) (Empty, error) {
 	m, err := phaserimpl.NewIn(phaserType_Empty, mem, opts)
-	return Empty{m}, err
+	return Empty(m), err
 }
 
 // ReadEmpty returns a read-only Empty over received payload bytes. Every
@@ -60,7 +68,7 @@ func NewEmptyIn(mem []byte, opts ...runtime.Options) (Empty, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadEmpty(data []byte) (Empty, error) {
 	m, err := phaserimpl.Read(phaserType_Empty, data)
-	return Empty{m}, err
+	return Empty(m), err
 }
 
 // ReadEmptyInto is ReadEmpty reusing p, so that a reader of many payloads
@@ -68,53 +76,55 @@ func ReadEmpty(data []byte) (Empty, error) {
 // invalid.
 func ReadEmptyInto(p *runtime.Payload, data []byte) (Empty, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Empty, data)
-	return Empty{m}, err
+	return Empty(m), err
 }
 
 // OpenEmpty continues writing a payload that holds a Empty (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEmpty(mem []byte) (Empty, error) {
 	m, err := phaserimpl.Open(phaserType_Empty, mem)
-	return Empty{m}, err
+	return Empty(m), err
 }
 
 // EmptyOf returns the Empty that m, the untyped handle of a google.protobuf.Empty,
 // refers to.
-func EmptyOf(m runtime.Msg) Empty { return Empty{phaserimpl.Static(m, phaserType_Empty)} }
+func EmptyOf(m runtime.Msg) Empty { return Empty(phaserimpl.Static(m, phaserType_Empty)) }
 
 // PhaserType returns the runtime type of Empty.
 func (Empty) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Empty) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Empty) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Empty) }
+func (x Empty) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Empty) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Empty) IsPresent() bool { return x.m.IsPresent() }
+func (x Empty) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Empty) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Empty) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Empty) Failed() bool { return x.m.Failed() }
+func (x Empty) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Empty) Err() error { return x.m.Err() }
+func (x Empty) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Empty) Clear() { x.m.Clear(phaserType_Empty) }
+func (x Empty) Clear() { phaserimpl.Msg(x).Clear(phaserType_Empty) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Empty) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Empty) }
+func (x Empty) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Empty)
+}
 
 // EmptyFromAny returns the Empty held by an Any and whether it holds one.
 func EmptyFromAny(a runtime.Any) (Empty, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Empty)
-	return Empty{m}, ok
+	return Empty(m), ok
 }
 
 // MutableAnyEmpty makes an Any hold a new, empty Empty and returns it.
-func MutableAnyEmpty(a runtime.Any) Empty { return Empty{phaserimpl.MutableAny(a, phaserType_Empty)} }
+func MutableAnyEmpty(a runtime.Any) Empty { return Empty(phaserimpl.MutableAny(a, phaserType_Empty)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -155,17 +165,21 @@ func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Empty) CopyFrom(src Empty) bool { return x.m.CopyFrom(phaserType_Empty, src.m) }
+func (x Empty) CopyFrom(src Empty) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Empty, phaserimpl.Msg(src))
+}
 
 // phaserProto_Empty is the protobuf reflection type of Empty.
-var phaserProto_Empty = phaserimpl.RegisterHandleType(phaserType_Empty, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Empty{m} })
+var phaserProto_Empty = phaserimpl.RegisterHandleType(phaserType_Empty, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Empty(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Empty) ProtoReflect() protoreflect.Message { return phaserProto_Empty.Message(x.m) }
+func (x Empty) ProtoReflect() protoreflect.Message {
+	return phaserProto_Empty.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -177,42 +191,43 @@ func (x Empty) Equal(y Empty) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Empty if x is absent).
-func (x Empty) Clone() Empty { return Empty{phaserimpl.Clone(x.m, phaserType_Empty)} }
+func (x Empty) Clone() Empty { return Empty(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Empty)) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
-type EmptyList struct{ l phaserimpl.MessageList }
-
-// EmptyListOf wraps a list handle, for the generated code of other packages.
-func EmptyListOf(l phaserimpl.MessageList) EmptyList { return EmptyList{l} }
+type EmptyList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l EmptyList) Len() int { return l.l.Len() }
+func (l EmptyList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EmptyList) At(i int) Empty { return Empty{l.l.At(i)} }
+func (l EmptyList) At(i int) Empty { return Empty(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EmptyList) Mutable(i int) Empty { return Empty{l.l.Mutable(i)} }
+func (l EmptyList) Mutable(i int) Empty { return Empty(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l EmptyList) Append() Empty { return Empty{l.l.Append()} }
+func (l EmptyList) Append() Empty { return Empty(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EmptyList) Allocate(n int) { l.l.Allocate(n) }
+func (l EmptyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EmptyList) Reserve(n int) { l.l.Reserve(n) }
+func (l EmptyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EmptyList) Resize(n int) { l.l.Resize(n) }
+func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EmptyList) Clear() { l.l.Clear() }
+func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {
 	return func(yield func(int, Empty) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Empty{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Empty(m)) {
+				return
+			}
+		}
 	}
 }

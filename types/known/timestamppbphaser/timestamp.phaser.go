@@ -35,17 +35,107 @@ const file_google_protobuf_timestamp_protoDesc = "" +
 
 var phaserType_Timestamp = file_google_protobuf_timestamp_proto.Type("google.protobuf.Timestamp")
 
+// A Timestamp represents a point in time independent of any time zone or local
+// calendar, encoded as a count of seconds and fractions of seconds at
+// nanosecond resolution. The count is relative to an epoch at UTC midnight on
+// January 1, 1970, in the proleptic Gregorian calendar which extends the
+// Gregorian calendar backwards to year one.
+//
+// All minutes are 60 seconds long. Leap seconds are "smeared" so that no leap
+// second table is needed for interpretation, using a [24-hour linear
+// smear](https://developers.google.com/time/smear).
+//
+// The range is from 0001-01-01T00:00:00Z to 9999-12-31T23:59:59.999999999Z. By
+// restricting to that range, we ensure that we can convert to and from [RFC
+// 3339](https://www.ietf.org/rfc/rfc3339.txt) date strings.
+//
+// # Examples
+//
+// Example 1: Compute Timestamp from POSIX `time()`.
+//
+//	Timestamp timestamp;
+//	timestamp.set_seconds(time(NULL));
+//	timestamp.set_nanos(0);
+//
+// Example 2: Compute Timestamp from POSIX `gettimeofday()`.
+//
+//	struct timeval tv;
+//	gettimeofday(&tv, NULL);
+//
+//	Timestamp timestamp;
+//	timestamp.set_seconds(tv.tv_sec);
+//	timestamp.set_nanos(tv.tv_usec * 1000);
+//
+// Example 3: Compute Timestamp from Win32 `GetSystemTimeAsFileTime()`.
+//
+//	FILETIME ft;
+//	GetSystemTimeAsFileTime(&ft);
+//	UINT64 ticks = (((UINT64)ft.dwHighDateTime) << 32) | ft.dwLowDateTime;
+//
+//	// A Windows tick is 100 nanoseconds. Windows epoch 1601-01-01T00:00:00Z
+//	// is 11644473600 seconds before Unix epoch 1970-01-01T00:00:00Z.
+//	Timestamp timestamp;
+//	timestamp.set_seconds((INT64) ((ticks / 10000000) - 11644473600LL));
+//	timestamp.set_nanos((INT32) ((ticks % 10000000) * 100));
+//
+// Example 4: Compute Timestamp from Java `System.currentTimeMillis()`.
+//
+//	long millis = System.currentTimeMillis();
+//
+//	Timestamp timestamp = Timestamp.newBuilder().setSeconds(millis / 1000)
+//	    .setNanos((int) ((millis % 1000) * 1000000)).build();
+//
+// Example 5: Compute Timestamp from Java `Instant.now()`.
+//
+//	Instant now = Instant.now();
+//
+//	Timestamp timestamp =
+//	    Timestamp.newBuilder().setSeconds(now.getEpochSecond())
+//	        .setNanos(now.getNano()).build();
+//
+// Example 6: Compute Timestamp from current time in Python.
+//
+//	timestamp = Timestamp()
+//	timestamp.GetCurrentTime()
+//
+// # JSON Mapping
+//
+// In JSON format, the Timestamp type is encoded as a string in the
+// [RFC 3339](https://www.ietf.org/rfc/rfc3339.txt) format. That is, the
+// format is "{year}-{month}-{day}T{hour}:{min}:{sec}[.{frac_sec}]Z"
+// where {year} is always expressed using four digits while {month}, {day},
+// {hour}, {min}, and {sec} are zero-padded to two digits each. The fractional
+// seconds, which can go up to 9 digits (i.e. up to 1 nanosecond resolution),
+// are optional. The "Z" suffix indicates the timezone ("UTC"); the timezone
+// is required. A proto3 JSON serializer should always use UTC (as indicated by
+// "Z") when printing the Timestamp type and a proto3 JSON parser should be
+// able to accept both UTC and other timezones (as indicated by an offset).
+//
+// For example, "2017-01-15T01:30:15.01Z" encodes 15.01 seconds past
+// 01:30 UTC on January 15, 2017.
+//
+// In JavaScript, one can convert a Date object to this format using the
+// standard
+// [toISOString()](https://developer.mozilla.org/en-US/docs/Web/JavaScript/Reference/Global_Objects/Date/toISOString)
+// method. In Python, a standard `datetime.datetime` object can be converted
+// to this format using
+// [`strftime`](https://docs.python.org/2/library/time.html#time.strftime) with
+// the time format spec '%Y-%m-%dT%H:%M:%S.%fZ'. Likewise, in Java, one can use
+// the Joda Time's [`ISODateTimeFormat.dateTime()`](
+// http://www.joda.org/joda-time/apidocs/org/joda/time/format/ISODateTimeFormat.html#dateTime%2D%2D
+// ) to obtain a formatter capable of generating timestamps in this format.
+//
 // Timestamp is a handle on a google.protobuf.Timestamp message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Timestamp reads as the default
 // message and ignores writes.
-type Timestamp struct{ m phaserimpl.Msg }
+type Timestamp phaserimpl.Msg
 
 // NewTimestamp creates a Timestamp in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewTimestamp(opts ...runtime.Options) Timestamp {
-	return Timestamp{phaserimpl.New(phaserType_Timestamp, opts)}
+	return Timestamp(phaserimpl.New(phaserType_Timestamp, opts))
 }
 
 // NewTimestampIn creates a Timestamp in caller memory, such as a shared-memory
@@ -53,7 +143,7 @@ func NewTimestamp(opts ...runtime.Options) Timestamp {
 // reports it. It returns an error if mem cannot hold the message.
 func NewTimestampIn(mem []byte, opts ...runtime.Options) (Timestamp, error) {
 	m, err := phaserimpl.NewIn(phaserType_Timestamp, mem, opts)
-	return Timestamp{m}, err
+	return Timestamp(m), err
 }
 
 // ReadTimestamp returns a read-only Timestamp over received payload bytes. Every
@@ -61,7 +151,7 @@ func NewTimestampIn(mem []byte, opts ...runtime.Options) (Timestamp, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadTimestamp(data []byte) (Timestamp, error) {
 	m, err := phaserimpl.Read(phaserType_Timestamp, data)
-	return Timestamp{m}, err
+	return Timestamp(m), err
 }
 
 // ReadTimestampInto is ReadTimestamp reusing p, so that a reader of many payloads
@@ -69,58 +159,60 @@ func ReadTimestamp(data []byte) (Timestamp, error) {
 // invalid.
 func ReadTimestampInto(p *runtime.Payload, data []byte) (Timestamp, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Timestamp, data)
-	return Timestamp{m}, err
+	return Timestamp(m), err
 }
 
 // OpenTimestamp continues writing a payload that holds a Timestamp (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenTimestamp(mem []byte) (Timestamp, error) {
 	m, err := phaserimpl.Open(phaserType_Timestamp, mem)
-	return Timestamp{m}, err
+	return Timestamp(m), err
 }
 
 // TimestampOf returns the Timestamp that m, the untyped handle of a google.protobuf.Timestamp,
 // refers to.
 func TimestampOf(m runtime.Msg) Timestamp {
-	return Timestamp{phaserimpl.Static(m, phaserType_Timestamp)}
+	return Timestamp(phaserimpl.Static(m, phaserType_Timestamp))
 }
 
 // PhaserType returns the runtime type of Timestamp.
 func (Timestamp) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Timestamp) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Timestamp) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Timestamp) }
+func (x Timestamp) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Timestamp)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Timestamp) IsPresent() bool { return x.m.IsPresent() }
+func (x Timestamp) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Timestamp) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Timestamp) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Timestamp) Failed() bool { return x.m.Failed() }
+func (x Timestamp) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Timestamp) Err() error { return x.m.Err() }
+func (x Timestamp) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Timestamp) Clear() { x.m.Clear(phaserType_Timestamp) }
+func (x Timestamp) Clear() { phaserimpl.Msg(x).Clear(phaserType_Timestamp) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Timestamp) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Timestamp)
+	return phaserimpl.Msg(x).ToProto(phaserType_Timestamp)
 }
 
 // TimestampFromAny returns the Timestamp held by an Any and whether it holds one.
 func TimestampFromAny(a runtime.Any) (Timestamp, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Timestamp)
-	return Timestamp{m}, ok
+	return Timestamp(m), ok
 }
 
 // MutableAnyTimestamp makes an Any hold a new, empty Timestamp and returns it.
 func MutableAnyTimestamp(a runtime.Any) Timestamp {
-	return Timestamp{phaserimpl.MutableAny(a, phaserType_Timestamp)}
+	return Timestamp(phaserimpl.MutableAny(a, phaserType_Timestamp))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -162,17 +254,21 @@ func (x Timestamp) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, 
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Timestamp) CopyFrom(src Timestamp) bool { return x.m.CopyFrom(phaserType_Timestamp, src.m) }
+func (x Timestamp) CopyFrom(src Timestamp) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Timestamp, phaserimpl.Msg(src))
+}
 
 // phaserProto_Timestamp is the protobuf reflection type of Timestamp.
-var phaserProto_Timestamp = phaserimpl.RegisterHandleType(phaserType_Timestamp, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Timestamp{m} })
+var phaserProto_Timestamp = phaserimpl.RegisterHandleType(phaserType_Timestamp, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Timestamp(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Timestamp) ProtoReflect() protoreflect.Message { return phaserProto_Timestamp.Message(x.m) }
+func (x Timestamp) ProtoReflect() protoreflect.Message {
+	return phaserProto_Timestamp.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -184,98 +280,137 @@ func (x Timestamp) Equal(y Timestamp) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Timestamp if x is absent).
-func (x Timestamp) Clone() Timestamp { return Timestamp{phaserimpl.Clone(x.m, phaserType_Timestamp)} }
+func (x Timestamp) Clone() Timestamp {
+	return Timestamp(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Timestamp))
+}
 
 // Seconds returns field seconds (1).
-func (x Timestamp) Seconds() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8})) }
+//
+// Represents seconds of UTC time since Unix epoch
+// 1970-01-01T00:00:00Z. Must be from 0001-01-01T00:00:00Z to
+// 9999-12-31T23:59:59Z inclusive.
+func (x Timestamp) Seconds() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetSeconds sets field seconds (1).
-func (x Timestamp) SetSeconds(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, uint64(v)) }
+func (x Timestamp) SetSeconds(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+}
 
 // HasSeconds reports the presence of field seconds (1).
-func (x Timestamp) HasSeconds() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Timestamp) HasSeconds() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearSeconds clears field seconds (1).
-func (x Timestamp) ClearSeconds() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Timestamp) ClearSeconds() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Nanos returns field nanos (2).
+//
+// Non-negative fractions of a second at nanosecond resolution. Negative
+// second values with fractions must still have non-negative nanos values
+// that count forward in time. Must be from 0 to 999,999,999
+// inclusive.
 func (x Timestamp) Nanos() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetNanos sets field nanos (2).
 func (x Timestamp) SetNanos(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
 }
 
 // HasNanos reports the presence of field nanos (2).
-func (x Timestamp) HasNanos() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Timestamp) HasNanos() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearNanos clears field nanos (2).
-func (x Timestamp) ClearNanos() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Timestamp) ClearNanos() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // TimestampView reads the singular scalar fields of a Timestamp in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type TimestampView struct{ v phaserimpl.View }
+type TimestampView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Timestamp) View() TimestampView { return TimestampView{x.m.ViewOf(phaserType_Timestamp)} }
+func (x Timestamp) View() TimestampView {
+	return TimestampView(phaserimpl.Msg(x).ViewOf(phaserType_Timestamp))
+}
 
 // Seconds returns field seconds (1).
+//
+// Represents seconds of UTC time since Unix epoch
+// 1970-01-01T00:00:00Z. Must be from 0001-01-01T00:00:00Z to
+// 9999-12-31T23:59:59Z inclusive.
 func (v TimestampView) Seconds() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasSeconds reports the presence of field seconds (1).
-func (v TimestampView) HasSeconds() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v TimestampView) HasSeconds() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Nanos returns field nanos (2).
+//
+// Non-negative fractions of a second at nanosecond resolution. Negative
+// second values with fractions must still have non-negative nanos values
+// that count forward in time. Must be from 0 to 999,999,999
+// inclusive.
 func (v TimestampView) Nanos() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (v TimestampView) HasNanos() bool {
-	return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // TimestampList is a handle on a repeated field of Timestamp messages.
-type TimestampList struct{ l phaserimpl.MessageList }
-
-// TimestampListOf wraps a list handle, for the generated code of other packages.
-func TimestampListOf(l phaserimpl.MessageList) TimestampList { return TimestampList{l} }
+type TimestampList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l TimestampList) Len() int { return l.l.Len() }
+func (l TimestampList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l TimestampList) At(i int) Timestamp { return Timestamp{l.l.At(i)} }
+func (l TimestampList) At(i int) Timestamp { return Timestamp(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l TimestampList) Mutable(i int) Timestamp { return Timestamp{l.l.Mutable(i)} }
+func (l TimestampList) Mutable(i int) Timestamp {
+	return Timestamp(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l TimestampList) Append() Timestamp { return Timestamp{l.l.Append()} }
+func (l TimestampList) Append() Timestamp { return Timestamp(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l TimestampList) Allocate(n int) { l.l.Allocate(n) }
+func (l TimestampList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l TimestampList) Reserve(n int) { l.l.Reserve(n) }
+func (l TimestampList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l TimestampList) Resize(n int) { l.l.Resize(n) }
+func (l TimestampList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l TimestampList) Clear() { l.l.Clear() }
+func (l TimestampList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l TimestampList) All() iter.Seq2[int, Timestamp] {
 	return func(yield func(int, Timestamp) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Timestamp{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Timestamp(m)) {
+				return
+			}
+		}
 	}
 }

@@ -41,17 +41,21 @@ const file_google_protobuf_wrappers_protoDesc = "" +
 
 var phaserType_DoubleValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.DoubleValue")
 
+// Wrapper message for `double`.
+//
+// The JSON representation for `DoubleValue` is JSON number.
+//
 // DoubleValue is a handle on a google.protobuf.DoubleValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero DoubleValue reads as the default
 // message and ignores writes.
-type DoubleValue struct{ m phaserimpl.Msg }
+type DoubleValue phaserimpl.Msg
 
 // NewDoubleValue creates a DoubleValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewDoubleValue(opts ...runtime.Options) DoubleValue {
-	return DoubleValue{phaserimpl.New(phaserType_DoubleValue, opts)}
+	return DoubleValue(phaserimpl.New(phaserType_DoubleValue, opts))
 }
 
 // NewDoubleValueIn creates a DoubleValue in caller memory, such as a shared-memory
@@ -59,7 +63,7 @@ func NewDoubleValue(opts ...runtime.Options) DoubleValue {
 // reports it. It returns an error if mem cannot hold the message.
 func NewDoubleValueIn(mem []byte, opts ...runtime.Options) (DoubleValue, error) {
 	m, err := phaserimpl.NewIn(phaserType_DoubleValue, mem, opts)
-	return DoubleValue{m}, err
+	return DoubleValue(m), err
 }
 
 // ReadDoubleValue returns a read-only DoubleValue over received payload bytes. Every
@@ -67,7 +71,7 @@ func NewDoubleValueIn(mem []byte, opts ...runtime.Options) (DoubleValue, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadDoubleValue(data []byte) (DoubleValue, error) {
 	m, err := phaserimpl.Read(phaserType_DoubleValue, data)
-	return DoubleValue{m}, err
+	return DoubleValue(m), err
 }
 
 // ReadDoubleValueInto is ReadDoubleValue reusing p, so that a reader of many payloads
@@ -75,58 +79,60 @@ func ReadDoubleValue(data []byte) (DoubleValue, error) {
 // invalid.
 func ReadDoubleValueInto(p *runtime.Payload, data []byte) (DoubleValue, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_DoubleValue, data)
-	return DoubleValue{m}, err
+	return DoubleValue(m), err
 }
 
 // OpenDoubleValue continues writing a payload that holds a DoubleValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenDoubleValue(mem []byte) (DoubleValue, error) {
 	m, err := phaserimpl.Open(phaserType_DoubleValue, mem)
-	return DoubleValue{m}, err
+	return DoubleValue(m), err
 }
 
 // DoubleValueOf returns the DoubleValue that m, the untyped handle of a google.protobuf.DoubleValue,
 // refers to.
 func DoubleValueOf(m runtime.Msg) DoubleValue {
-	return DoubleValue{phaserimpl.Static(m, phaserType_DoubleValue)}
+	return DoubleValue(phaserimpl.Static(m, phaserType_DoubleValue))
 }
 
 // PhaserType returns the runtime type of DoubleValue.
 func (DoubleValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_DoubleValue) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x DoubleValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_DoubleValue) }
+func (x DoubleValue) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_DoubleValue)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x DoubleValue) IsPresent() bool { return x.m.IsPresent() }
+func (x DoubleValue) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x DoubleValue) Bytes() []byte { return x.m.PayloadBytes() }
+func (x DoubleValue) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x DoubleValue) Failed() bool { return x.m.Failed() }
+func (x DoubleValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x DoubleValue) Err() error { return x.m.Err() }
+func (x DoubleValue) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x DoubleValue) Clear() { x.m.Clear(phaserType_DoubleValue) }
+func (x DoubleValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_DoubleValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x DoubleValue) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_DoubleValue)
+	return phaserimpl.Msg(x).ToProto(phaserType_DoubleValue)
 }
 
 // DoubleValueFromAny returns the DoubleValue held by an Any and whether it holds one.
 func DoubleValueFromAny(a runtime.Any) (DoubleValue, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_DoubleValue)
-	return DoubleValue{m}, ok
+	return DoubleValue(m), ok
 }
 
 // MutableAnyDoubleValue makes an Any hold a new, empty DoubleValue and returns it.
 func MutableAnyDoubleValue(a runtime.Any) DoubleValue {
-	return DoubleValue{phaserimpl.MutableAny(a, phaserType_DoubleValue)}
+	return DoubleValue(phaserimpl.MutableAny(a, phaserType_DoubleValue))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -169,18 +175,20 @@ func (x DoubleValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x DoubleValue) CopyFrom(src DoubleValue) bool {
-	return x.m.CopyFrom(phaserType_DoubleValue, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_DoubleValue, phaserimpl.Msg(src))
 }
 
 // phaserProto_DoubleValue is the protobuf reflection type of DoubleValue.
-var phaserProto_DoubleValue = phaserimpl.RegisterHandleType(phaserType_DoubleValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return DoubleValue{m} })
+var phaserProto_DoubleValue = phaserimpl.RegisterHandleType(phaserType_DoubleValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return DoubleValue(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x DoubleValue) ProtoReflect() protoreflect.Message { return phaserProto_DoubleValue.Message(x.m) }
+func (x DoubleValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_DoubleValue.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -193,96 +201,113 @@ func (x DoubleValue) Equal(y DoubleValue) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero DoubleValue if x is absent).
 func (x DoubleValue) Clone() DoubleValue {
-	return DoubleValue{phaserimpl.Clone(x.m, phaserType_DoubleValue)}
+	return DoubleValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_DoubleValue))
 }
 
 // Value returns field value (1).
+//
+// The double value.
 func (x DoubleValue) Value() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (1).
 func (x DoubleValue) SetValue(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasValue reports the presence of field value (1).
-func (x DoubleValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x DoubleValue) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearValue clears field value (1).
-func (x DoubleValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x DoubleValue) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // DoubleValueView reads the singular scalar fields of a DoubleValue in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type DoubleValueView struct{ v phaserimpl.View }
+type DoubleValueView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x DoubleValue) View() DoubleValueView {
-	return DoubleValueView{x.m.ViewOf(phaserType_DoubleValue)}
+	return DoubleValueView(phaserimpl.Msg(x).ViewOf(phaserType_DoubleValue))
 }
 
 // Value returns field value (1).
+//
+// The double value.
 func (v DoubleValueView) Value() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (1).
-func (v DoubleValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v DoubleValueView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // DoubleValueList is a handle on a repeated field of DoubleValue messages.
-type DoubleValueList struct{ l phaserimpl.MessageList }
-
-// DoubleValueListOf wraps a list handle, for the generated code of other packages.
-func DoubleValueListOf(l phaserimpl.MessageList) DoubleValueList { return DoubleValueList{l} }
+type DoubleValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l DoubleValueList) Len() int { return l.l.Len() }
+func (l DoubleValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l DoubleValueList) At(i int) DoubleValue { return DoubleValue{l.l.At(i)} }
+func (l DoubleValueList) At(i int) DoubleValue { return DoubleValue(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l DoubleValueList) Mutable(i int) DoubleValue { return DoubleValue{l.l.Mutable(i)} }
+func (l DoubleValueList) Mutable(i int) DoubleValue {
+	return DoubleValue(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l DoubleValueList) Append() DoubleValue { return DoubleValue{l.l.Append()} }
+func (l DoubleValueList) Append() DoubleValue { return DoubleValue(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l DoubleValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l DoubleValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l DoubleValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l DoubleValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l DoubleValueList) Resize(n int) { l.l.Resize(n) }
+func (l DoubleValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l DoubleValueList) Clear() { l.l.Clear() }
+func (l DoubleValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l DoubleValueList) All() iter.Seq2[int, DoubleValue] {
 	return func(yield func(int, DoubleValue) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, DoubleValue{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, DoubleValue(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_FloatValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.FloatValue")
 
+// Wrapper message for `float`.
+//
+// The JSON representation for `FloatValue` is JSON number.
+//
 // FloatValue is a handle on a google.protobuf.FloatValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero FloatValue reads as the default
 // message and ignores writes.
-type FloatValue struct{ m phaserimpl.Msg }
+type FloatValue phaserimpl.Msg
 
 // NewFloatValue creates a FloatValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewFloatValue(opts ...runtime.Options) FloatValue {
-	return FloatValue{phaserimpl.New(phaserType_FloatValue, opts)}
+	return FloatValue(phaserimpl.New(phaserType_FloatValue, opts))
 }
 
 // NewFloatValueIn creates a FloatValue in caller memory, such as a shared-memory
@@ -290,7 +315,7 @@ func NewFloatValue(opts ...runtime.Options) FloatValue {
 // reports it. It returns an error if mem cannot hold the message.
 func NewFloatValueIn(mem []byte, opts ...runtime.Options) (FloatValue, error) {
 	m, err := phaserimpl.NewIn(phaserType_FloatValue, mem, opts)
-	return FloatValue{m}, err
+	return FloatValue(m), err
 }
 
 // ReadFloatValue returns a read-only FloatValue over received payload bytes. Every
@@ -298,7 +323,7 @@ func NewFloatValueIn(mem []byte, opts ...runtime.Options) (FloatValue, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadFloatValue(data []byte) (FloatValue, error) {
 	m, err := phaserimpl.Read(phaserType_FloatValue, data)
-	return FloatValue{m}, err
+	return FloatValue(m), err
 }
 
 // ReadFloatValueInto is ReadFloatValue reusing p, so that a reader of many payloads
@@ -306,58 +331,60 @@ func ReadFloatValue(data []byte) (FloatValue, error) {
 // invalid.
 func ReadFloatValueInto(p *runtime.Payload, data []byte) (FloatValue, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_FloatValue, data)
-	return FloatValue{m}, err
+	return FloatValue(m), err
 }
 
 // OpenFloatValue continues writing a payload that holds a FloatValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenFloatValue(mem []byte) (FloatValue, error) {
 	m, err := phaserimpl.Open(phaserType_FloatValue, mem)
-	return FloatValue{m}, err
+	return FloatValue(m), err
 }
 
 // FloatValueOf returns the FloatValue that m, the untyped handle of a google.protobuf.FloatValue,
 // refers to.
 func FloatValueOf(m runtime.Msg) FloatValue {
-	return FloatValue{phaserimpl.Static(m, phaserType_FloatValue)}
+	return FloatValue(phaserimpl.Static(m, phaserType_FloatValue))
 }
 
 // PhaserType returns the runtime type of FloatValue.
 func (FloatValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_FloatValue) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x FloatValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_FloatValue) }
+func (x FloatValue) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_FloatValue)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x FloatValue) IsPresent() bool { return x.m.IsPresent() }
+func (x FloatValue) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x FloatValue) Bytes() []byte { return x.m.PayloadBytes() }
+func (x FloatValue) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x FloatValue) Failed() bool { return x.m.Failed() }
+func (x FloatValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x FloatValue) Err() error { return x.m.Err() }
+func (x FloatValue) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x FloatValue) Clear() { x.m.Clear(phaserType_FloatValue) }
+func (x FloatValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_FloatValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x FloatValue) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_FloatValue)
+	return phaserimpl.Msg(x).ToProto(phaserType_FloatValue)
 }
 
 // FloatValueFromAny returns the FloatValue held by an Any and whether it holds one.
 func FloatValueFromAny(a runtime.Any) (FloatValue, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_FloatValue)
-	return FloatValue{m}, ok
+	return FloatValue(m), ok
 }
 
 // MutableAnyFloatValue makes an Any hold a new, empty FloatValue and returns it.
 func MutableAnyFloatValue(a runtime.Any) FloatValue {
-	return FloatValue{phaserimpl.MutableAny(a, phaserType_FloatValue)}
+	return FloatValue(phaserimpl.MutableAny(a, phaserType_FloatValue))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -399,17 +426,21 @@ func (x FloatValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x FloatValue) CopyFrom(src FloatValue) bool { return x.m.CopyFrom(phaserType_FloatValue, src.m) }
+func (x FloatValue) CopyFrom(src FloatValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_FloatValue, phaserimpl.Msg(src))
+}
 
 // phaserProto_FloatValue is the protobuf reflection type of FloatValue.
-var phaserProto_FloatValue = phaserimpl.RegisterHandleType(phaserType_FloatValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return FloatValue{m} })
+var phaserProto_FloatValue = phaserimpl.RegisterHandleType(phaserType_FloatValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return FloatValue(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x FloatValue) ProtoReflect() protoreflect.Message { return phaserProto_FloatValue.Message(x.m) }
+func (x FloatValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_FloatValue.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -422,94 +453,113 @@ func (x FloatValue) Equal(y FloatValue) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero FloatValue if x is absent).
 func (x FloatValue) Clone() FloatValue {
-	return FloatValue{phaserimpl.Clone(x.m, phaserType_FloatValue)}
+	return FloatValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_FloatValue))
 }
 
 // Value returns field value (1).
+//
+// The float value.
 func (x FloatValue) Value() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (1).
 func (x FloatValue) SetValue(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float32bits(v))
 }
 
 // HasValue reports the presence of field value (1).
-func (x FloatValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x FloatValue) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearValue clears field value (1).
-func (x FloatValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x FloatValue) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // FloatValueView reads the singular scalar fields of a FloatValue in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type FloatValueView struct{ v phaserimpl.View }
+type FloatValueView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x FloatValue) View() FloatValueView { return FloatValueView{x.m.ViewOf(phaserType_FloatValue)} }
+func (x FloatValue) View() FloatValueView {
+	return FloatValueView(phaserimpl.Msg(x).ViewOf(phaserType_FloatValue))
+}
 
 // Value returns field value (1).
+//
+// The float value.
 func (v FloatValueView) Value() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (1).
-func (v FloatValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v FloatValueView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // FloatValueList is a handle on a repeated field of FloatValue messages.
-type FloatValueList struct{ l phaserimpl.MessageList }
-
-// FloatValueListOf wraps a list handle, for the generated code of other packages.
-func FloatValueListOf(l phaserimpl.MessageList) FloatValueList { return FloatValueList{l} }
+type FloatValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l FloatValueList) Len() int { return l.l.Len() }
+func (l FloatValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l FloatValueList) At(i int) FloatValue { return FloatValue{l.l.At(i)} }
+func (l FloatValueList) At(i int) FloatValue { return FloatValue(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l FloatValueList) Mutable(i int) FloatValue { return FloatValue{l.l.Mutable(i)} }
+func (l FloatValueList) Mutable(i int) FloatValue {
+	return FloatValue(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l FloatValueList) Append() FloatValue { return FloatValue{l.l.Append()} }
+func (l FloatValueList) Append() FloatValue { return FloatValue(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l FloatValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l FloatValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l FloatValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l FloatValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l FloatValueList) Resize(n int) { l.l.Resize(n) }
+func (l FloatValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l FloatValueList) Clear() { l.l.Clear() }
+func (l FloatValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l FloatValueList) All() iter.Seq2[int, FloatValue] {
 	return func(yield func(int, FloatValue) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, FloatValue{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, FloatValue(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Int64Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.Int64Value")
 
+// Wrapper message for `int64`.
+//
+// The JSON representation for `Int64Value` is JSON string.
+//
 // Int64Value is a handle on a google.protobuf.Int64Value message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Int64Value reads as the default
 // message and ignores writes.
-type Int64Value struct{ m phaserimpl.Msg }
+type Int64Value phaserimpl.Msg
 
 // NewInt64Value creates a Int64Value in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInt64Value(opts ...runtime.Options) Int64Value {
-	return Int64Value{phaserimpl.New(phaserType_Int64Value, opts)}
+	return Int64Value(phaserimpl.New(phaserType_Int64Value, opts))
 }
 
 // NewInt64ValueIn creates a Int64Value in caller memory, such as a shared-memory
@@ -517,7 +567,7 @@ func NewInt64Value(opts ...runtime.Options) Int64Value {
 // reports it. It returns an error if mem cannot hold the message.
 func NewInt64ValueIn(mem []byte, opts ...runtime.Options) (Int64Value, error) {
 	m, err := phaserimpl.NewIn(phaserType_Int64Value, mem, opts)
-	return Int64Value{m}, err
+	return Int64Value(m), err
 }
 
 // ReadInt64Value returns a read-only Int64Value over received payload bytes. Every
@@ -525,7 +575,7 @@ func NewInt64ValueIn(mem []byte, opts ...runtime.Options) (Int64Value, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadInt64Value(data []byte) (Int64Value, error) {
 	m, err := phaserimpl.Read(phaserType_Int64Value, data)
-	return Int64Value{m}, err
+	return Int64Value(m), err
 }
 
 // ReadInt64ValueInto is ReadInt64Value reusing p, so that a reader of many payloads
@@ -533,58 +583,60 @@ func ReadInt64Value(data []byte) (Int64Value, error) {
 // invalid.
 func ReadInt64ValueInto(p *runtime.Payload, data []byte) (Int64Value, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Int64Value, data)
-	return Int64Value{m}, err
+	return Int64Value(m), err
 }
 
 // OpenInt64Value continues writing a payload that holds a Int64Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInt64Value(mem []byte) (Int64Value, error) {
 	m, err := phaserimpl.Open(phaserType_Int64Value, mem)
-	return Int64Value{m}, err
+	return Int64Value(m), err
 }
 
 // Int64ValueOf returns the Int64Value that m, the untyped handle of a google.protobuf.Int64Value,
 // refers to.
 func Int64ValueOf(m runtime.Msg) Int64Value {
-	return Int64Value{phaserimpl.Static(m, phaserType_Int64Value)}
+	return Int64Value(phaserimpl.Static(m, phaserType_Int64Value))
 }
 
 // PhaserType returns the runtime type of Int64Value.
 func (Int64Value) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Int64Value) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Int64Value) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Int64Value) }
+func (x Int64Value) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Int64Value)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Int64Value) IsPresent() bool { return x.m.IsPresent() }
+func (x Int64Value) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Int64Value) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Int64Value) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Int64Value) Failed() bool { return x.m.Failed() }
+func (x Int64Value) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Int64Value) Err() error { return x.m.Err() }
+func (x Int64Value) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Int64Value) Clear() { x.m.Clear(phaserType_Int64Value) }
+func (x Int64Value) Clear() { phaserimpl.Msg(x).Clear(phaserType_Int64Value) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Int64Value) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Int64Value)
+	return phaserimpl.Msg(x).ToProto(phaserType_Int64Value)
 }
 
 // Int64ValueFromAny returns the Int64Value held by an Any and whether it holds one.
 func Int64ValueFromAny(a runtime.Any) (Int64Value, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Int64Value)
-	return Int64Value{m}, ok
+	return Int64Value(m), ok
 }
 
 // MutableAnyInt64Value makes an Any hold a new, empty Int64Value and returns it.
 func MutableAnyInt64Value(a runtime.Any) Int64Value {
-	return Int64Value{phaserimpl.MutableAny(a, phaserType_Int64Value)}
+	return Int64Value(phaserimpl.MutableAny(a, phaserType_Int64Value))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -626,17 +678,21 @@ func (x Int64Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Int64Value) CopyFrom(src Int64Value) bool { return x.m.CopyFrom(phaserType_Int64Value, src.m) }
+func (x Int64Value) CopyFrom(src Int64Value) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Int64Value, phaserimpl.Msg(src))
+}
 
 // phaserProto_Int64Value is the protobuf reflection type of Int64Value.
-var phaserProto_Int64Value = phaserimpl.RegisterHandleType(phaserType_Int64Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Int64Value{m} })
+var phaserProto_Int64Value = phaserimpl.RegisterHandleType(phaserType_Int64Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Int64Value(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Int64Value) ProtoReflect() protoreflect.Message { return phaserProto_Int64Value.Message(x.m) }
+func (x Int64Value) ProtoReflect() protoreflect.Message {
+	return phaserProto_Int64Value.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -649,90 +705,113 @@ func (x Int64Value) Equal(y Int64Value) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Int64Value if x is absent).
 func (x Int64Value) Clone() Int64Value {
-	return Int64Value{phaserimpl.Clone(x.m, phaserType_Int64Value)}
+	return Int64Value(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Int64Value))
 }
 
 // Value returns field value (1).
-func (x Int64Value) Value() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8})) }
+//
+// The int64 value.
+func (x Int64Value) Value() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetValue sets field value (1).
-func (x Int64Value) SetValue(v int64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, uint64(v)) }
+func (x Int64Value) SetValue(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+}
 
 // HasValue reports the presence of field value (1).
-func (x Int64Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Int64Value) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearValue clears field value (1).
-func (x Int64Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Int64Value) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Int64ValueView reads the singular scalar fields of a Int64Value in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Int64ValueView struct{ v phaserimpl.View }
+type Int64ValueView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Int64Value) View() Int64ValueView { return Int64ValueView{x.m.ViewOf(phaserType_Int64Value)} }
+func (x Int64Value) View() Int64ValueView {
+	return Int64ValueView(phaserimpl.Msg(x).ViewOf(phaserType_Int64Value))
+}
 
 // Value returns field value (1).
+//
+// The int64 value.
 func (v Int64ValueView) Value() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (1).
-func (v Int64ValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v Int64ValueView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
-type Int64ValueList struct{ l phaserimpl.MessageList }
-
-// Int64ValueListOf wraps a list handle, for the generated code of other packages.
-func Int64ValueListOf(l phaserimpl.MessageList) Int64ValueList { return Int64ValueList{l} }
+type Int64ValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Int64ValueList) Len() int { return l.l.Len() }
+func (l Int64ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Int64ValueList) At(i int) Int64Value { return Int64Value{l.l.At(i)} }
+func (l Int64ValueList) At(i int) Int64Value { return Int64Value(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l Int64ValueList) Mutable(i int) Int64Value { return Int64Value{l.l.Mutable(i)} }
+func (l Int64ValueList) Mutable(i int) Int64Value {
+	return Int64Value(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l Int64ValueList) Append() Int64Value { return Int64Value{l.l.Append()} }
+func (l Int64ValueList) Append() Int64Value { return Int64Value(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Int64ValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l Int64ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Int64ValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l Int64ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Int64ValueList) Resize(n int) { l.l.Resize(n) }
+func (l Int64ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Int64ValueList) Clear() { l.l.Clear() }
+func (l Int64ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Int64ValueList) All() iter.Seq2[int, Int64Value] {
 	return func(yield func(int, Int64Value) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Int64Value{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Int64Value(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_UInt64Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.UInt64Value")
 
+// Wrapper message for `uint64`.
+//
+// The JSON representation for `UInt64Value` is JSON string.
+//
 // UInt64Value is a handle on a google.protobuf.UInt64Value message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero UInt64Value reads as the default
 // message and ignores writes.
-type UInt64Value struct{ m phaserimpl.Msg }
+type UInt64Value phaserimpl.Msg
 
 // NewUInt64Value creates a UInt64Value in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewUInt64Value(opts ...runtime.Options) UInt64Value {
-	return UInt64Value{phaserimpl.New(phaserType_UInt64Value, opts)}
+	return UInt64Value(phaserimpl.New(phaserType_UInt64Value, opts))
 }
 
 // NewUInt64ValueIn creates a UInt64Value in caller memory, such as a shared-memory
@@ -740,7 +819,7 @@ func NewUInt64Value(opts ...runtime.Options) UInt64Value {
 // reports it. It returns an error if mem cannot hold the message.
 func NewUInt64ValueIn(mem []byte, opts ...runtime.Options) (UInt64Value, error) {
 	m, err := phaserimpl.NewIn(phaserType_UInt64Value, mem, opts)
-	return UInt64Value{m}, err
+	return UInt64Value(m), err
 }
 
 // ReadUInt64Value returns a read-only UInt64Value over received payload bytes. Every
@@ -748,7 +827,7 @@ func NewUInt64ValueIn(mem []byte, opts ...runtime.Options) (UInt64Value, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadUInt64Value(data []byte) (UInt64Value, error) {
 	m, err := phaserimpl.Read(phaserType_UInt64Value, data)
-	return UInt64Value{m}, err
+	return UInt64Value(m), err
 }
 
 // ReadUInt64ValueInto is ReadUInt64Value reusing p, so that a reader of many payloads
@@ -756,58 +835,60 @@ func ReadUInt64Value(data []byte) (UInt64Value, error) {
 // invalid.
 func ReadUInt64ValueInto(p *runtime.Payload, data []byte) (UInt64Value, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_UInt64Value, data)
-	return UInt64Value{m}, err
+	return UInt64Value(m), err
 }
 
 // OpenUInt64Value continues writing a payload that holds a UInt64Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenUInt64Value(mem []byte) (UInt64Value, error) {
 	m, err := phaserimpl.Open(phaserType_UInt64Value, mem)
-	return UInt64Value{m}, err
+	return UInt64Value(m), err
 }
 
 // UInt64ValueOf returns the UInt64Value that m, the untyped handle of a google.protobuf.UInt64Value,
 // refers to.
 func UInt64ValueOf(m runtime.Msg) UInt64Value {
-	return UInt64Value{phaserimpl.Static(m, phaserType_UInt64Value)}
+	return UInt64Value(phaserimpl.Static(m, phaserType_UInt64Value))
 }
 
 // PhaserType returns the runtime type of UInt64Value.
 func (UInt64Value) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_UInt64Value) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x UInt64Value) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_UInt64Value) }
+func (x UInt64Value) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_UInt64Value)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x UInt64Value) IsPresent() bool { return x.m.IsPresent() }
+func (x UInt64Value) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x UInt64Value) Bytes() []byte { return x.m.PayloadBytes() }
+func (x UInt64Value) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x UInt64Value) Failed() bool { return x.m.Failed() }
+func (x UInt64Value) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x UInt64Value) Err() error { return x.m.Err() }
+func (x UInt64Value) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x UInt64Value) Clear() { x.m.Clear(phaserType_UInt64Value) }
+func (x UInt64Value) Clear() { phaserimpl.Msg(x).Clear(phaserType_UInt64Value) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x UInt64Value) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_UInt64Value)
+	return phaserimpl.Msg(x).ToProto(phaserType_UInt64Value)
 }
 
 // UInt64ValueFromAny returns the UInt64Value held by an Any and whether it holds one.
 func UInt64ValueFromAny(a runtime.Any) (UInt64Value, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_UInt64Value)
-	return UInt64Value{m}, ok
+	return UInt64Value(m), ok
 }
 
 // MutableAnyUInt64Value makes an Any hold a new, empty UInt64Value and returns it.
 func MutableAnyUInt64Value(a runtime.Any) UInt64Value {
-	return UInt64Value{phaserimpl.MutableAny(a, phaserType_UInt64Value)}
+	return UInt64Value(phaserimpl.MutableAny(a, phaserType_UInt64Value))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -850,18 +931,20 @@ func (x UInt64Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x UInt64Value) CopyFrom(src UInt64Value) bool {
-	return x.m.CopyFrom(phaserType_UInt64Value, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_UInt64Value, phaserimpl.Msg(src))
 }
 
 // phaserProto_UInt64Value is the protobuf reflection type of UInt64Value.
-var phaserProto_UInt64Value = phaserimpl.RegisterHandleType(phaserType_UInt64Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return UInt64Value{m} })
+var phaserProto_UInt64Value = phaserimpl.RegisterHandleType(phaserType_UInt64Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return UInt64Value(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x UInt64Value) ProtoReflect() protoreflect.Message { return phaserProto_UInt64Value.Message(x.m) }
+func (x UInt64Value) ProtoReflect() protoreflect.Message {
+	return phaserProto_UInt64Value.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -874,90 +957,113 @@ func (x UInt64Value) Equal(y UInt64Value) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero UInt64Value if x is absent).
 func (x UInt64Value) Clone() UInt64Value {
-	return UInt64Value{phaserimpl.Clone(x.m, phaserType_UInt64Value)}
+	return UInt64Value(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_UInt64Value))
 }
 
 // Value returns field value (1).
-func (x UInt64Value) Value() uint64 { return x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}) }
+//
+// The uint64 value.
+func (x UInt64Value) Value() uint64 {
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // SetValue sets field value (1).
-func (x UInt64Value) SetValue(v uint64) { x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x UInt64Value) SetValue(v uint64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasValue reports the presence of field value (1).
-func (x UInt64Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x UInt64Value) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearValue clears field value (1).
-func (x UInt64Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x UInt64Value) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // UInt64ValueView reads the singular scalar fields of a UInt64Value in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type UInt64ValueView struct{ v phaserimpl.View }
+type UInt64ValueView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x UInt64Value) View() UInt64ValueView {
-	return UInt64ValueView{x.m.ViewOf(phaserType_UInt64Value)}
+	return UInt64ValueView(phaserimpl.Msg(x).ViewOf(phaserType_UInt64Value))
 }
 
 // Value returns field value (1).
-func (v UInt64ValueView) Value() uint64 { return v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}) }
+//
+// The uint64 value.
+func (v UInt64ValueView) Value() uint64 {
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // HasValue reports the presence of field value (1).
-func (v UInt64ValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v UInt64ValueView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // UInt64ValueList is a handle on a repeated field of UInt64Value messages.
-type UInt64ValueList struct{ l phaserimpl.MessageList }
-
-// UInt64ValueListOf wraps a list handle, for the generated code of other packages.
-func UInt64ValueListOf(l phaserimpl.MessageList) UInt64ValueList { return UInt64ValueList{l} }
+type UInt64ValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l UInt64ValueList) Len() int { return l.l.Len() }
+func (l UInt64ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l UInt64ValueList) At(i int) UInt64Value { return UInt64Value{l.l.At(i)} }
+func (l UInt64ValueList) At(i int) UInt64Value { return UInt64Value(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l UInt64ValueList) Mutable(i int) UInt64Value { return UInt64Value{l.l.Mutable(i)} }
+func (l UInt64ValueList) Mutable(i int) UInt64Value {
+	return UInt64Value(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l UInt64ValueList) Append() UInt64Value { return UInt64Value{l.l.Append()} }
+func (l UInt64ValueList) Append() UInt64Value { return UInt64Value(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l UInt64ValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l UInt64ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l UInt64ValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l UInt64ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l UInt64ValueList) Resize(n int) { l.l.Resize(n) }
+func (l UInt64ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l UInt64ValueList) Clear() { l.l.Clear() }
+func (l UInt64ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l UInt64ValueList) All() iter.Seq2[int, UInt64Value] {
 	return func(yield func(int, UInt64Value) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, UInt64Value{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, UInt64Value(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Int32Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.Int32Value")
 
+// Wrapper message for `int32`.
+//
+// The JSON representation for `Int32Value` is JSON number.
+//
 // Int32Value is a handle on a google.protobuf.Int32Value message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Int32Value reads as the default
 // message and ignores writes.
-type Int32Value struct{ m phaserimpl.Msg }
+type Int32Value phaserimpl.Msg
 
 // NewInt32Value creates a Int32Value in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewInt32Value(opts ...runtime.Options) Int32Value {
-	return Int32Value{phaserimpl.New(phaserType_Int32Value, opts)}
+	return Int32Value(phaserimpl.New(phaserType_Int32Value, opts))
 }
 
 // NewInt32ValueIn creates a Int32Value in caller memory, such as a shared-memory
@@ -965,7 +1071,7 @@ func NewInt32Value(opts ...runtime.Options) Int32Value {
 // reports it. It returns an error if mem cannot hold the message.
 func NewInt32ValueIn(mem []byte, opts ...runtime.Options) (Int32Value, error) {
 	m, err := phaserimpl.NewIn(phaserType_Int32Value, mem, opts)
-	return Int32Value{m}, err
+	return Int32Value(m), err
 }
 
 // ReadInt32Value returns a read-only Int32Value over received payload bytes. Every
@@ -973,7 +1079,7 @@ func NewInt32ValueIn(mem []byte, opts ...runtime.Options) (Int32Value, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadInt32Value(data []byte) (Int32Value, error) {
 	m, err := phaserimpl.Read(phaserType_Int32Value, data)
-	return Int32Value{m}, err
+	return Int32Value(m), err
 }
 
 // ReadInt32ValueInto is ReadInt32Value reusing p, so that a reader of many payloads
@@ -981,58 +1087,60 @@ func ReadInt32Value(data []byte) (Int32Value, error) {
 // invalid.
 func ReadInt32ValueInto(p *runtime.Payload, data []byte) (Int32Value, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Int32Value, data)
-	return Int32Value{m}, err
+	return Int32Value(m), err
 }
 
 // OpenInt32Value continues writing a payload that holds a Int32Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenInt32Value(mem []byte) (Int32Value, error) {
 	m, err := phaserimpl.Open(phaserType_Int32Value, mem)
-	return Int32Value{m}, err
+	return Int32Value(m), err
 }
 
 // Int32ValueOf returns the Int32Value that m, the untyped handle of a google.protobuf.Int32Value,
 // refers to.
 func Int32ValueOf(m runtime.Msg) Int32Value {
-	return Int32Value{phaserimpl.Static(m, phaserType_Int32Value)}
+	return Int32Value(phaserimpl.Static(m, phaserType_Int32Value))
 }
 
 // PhaserType returns the runtime type of Int32Value.
 func (Int32Value) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Int32Value) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Int32Value) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Int32Value) }
+func (x Int32Value) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Int32Value)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Int32Value) IsPresent() bool { return x.m.IsPresent() }
+func (x Int32Value) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Int32Value) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Int32Value) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Int32Value) Failed() bool { return x.m.Failed() }
+func (x Int32Value) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Int32Value) Err() error { return x.m.Err() }
+func (x Int32Value) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Int32Value) Clear() { x.m.Clear(phaserType_Int32Value) }
+func (x Int32Value) Clear() { phaserimpl.Msg(x).Clear(phaserType_Int32Value) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Int32Value) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Int32Value)
+	return phaserimpl.Msg(x).ToProto(phaserType_Int32Value)
 }
 
 // Int32ValueFromAny returns the Int32Value held by an Any and whether it holds one.
 func Int32ValueFromAny(a runtime.Any) (Int32Value, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Int32Value)
-	return Int32Value{m}, ok
+	return Int32Value(m), ok
 }
 
 // MutableAnyInt32Value makes an Any hold a new, empty Int32Value and returns it.
 func MutableAnyInt32Value(a runtime.Any) Int32Value {
-	return Int32Value{phaserimpl.MutableAny(a, phaserType_Int32Value)}
+	return Int32Value(phaserimpl.MutableAny(a, phaserType_Int32Value))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1074,17 +1182,21 @@ func (x Int32Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Int32Value) CopyFrom(src Int32Value) bool { return x.m.CopyFrom(phaserType_Int32Value, src.m) }
+func (x Int32Value) CopyFrom(src Int32Value) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Int32Value, phaserimpl.Msg(src))
+}
 
 // phaserProto_Int32Value is the protobuf reflection type of Int32Value.
-var phaserProto_Int32Value = phaserimpl.RegisterHandleType(phaserType_Int32Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Int32Value{m} })
+var phaserProto_Int32Value = phaserimpl.RegisterHandleType(phaserType_Int32Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Int32Value(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Int32Value) ProtoReflect() protoreflect.Message { return phaserProto_Int32Value.Message(x.m) }
+func (x Int32Value) ProtoReflect() protoreflect.Message {
+	return phaserProto_Int32Value.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1097,90 +1209,113 @@ func (x Int32Value) Equal(y Int32Value) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Int32Value if x is absent).
 func (x Int32Value) Clone() Int32Value {
-	return Int32Value{phaserimpl.Clone(x.m, phaserType_Int32Value)}
+	return Int32Value(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Int32Value))
 }
 
 // Value returns field value (1).
-func (x Int32Value) Value() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+//
+// The int32 value.
+func (x Int32Value) Value() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetValue sets field value (1).
-func (x Int32Value) SetValue(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v)) }
+func (x Int32Value) SetValue(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+}
 
 // HasValue reports the presence of field value (1).
-func (x Int32Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Int32Value) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearValue clears field value (1).
-func (x Int32Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Int32Value) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Int32ValueView reads the singular scalar fields of a Int32Value in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Int32ValueView struct{ v phaserimpl.View }
+type Int32ValueView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Int32Value) View() Int32ValueView { return Int32ValueView{x.m.ViewOf(phaserType_Int32Value)} }
+func (x Int32Value) View() Int32ValueView {
+	return Int32ValueView(phaserimpl.Msg(x).ViewOf(phaserType_Int32Value))
+}
 
 // Value returns field value (1).
+//
+// The int32 value.
 func (v Int32ValueView) Value() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (1).
-func (v Int32ValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v Int32ValueView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Int32ValueList is a handle on a repeated field of Int32Value messages.
-type Int32ValueList struct{ l phaserimpl.MessageList }
-
-// Int32ValueListOf wraps a list handle, for the generated code of other packages.
-func Int32ValueListOf(l phaserimpl.MessageList) Int32ValueList { return Int32ValueList{l} }
+type Int32ValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Int32ValueList) Len() int { return l.l.Len() }
+func (l Int32ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Int32ValueList) At(i int) Int32Value { return Int32Value{l.l.At(i)} }
+func (l Int32ValueList) At(i int) Int32Value { return Int32Value(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l Int32ValueList) Mutable(i int) Int32Value { return Int32Value{l.l.Mutable(i)} }
+func (l Int32ValueList) Mutable(i int) Int32Value {
+	return Int32Value(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l Int32ValueList) Append() Int32Value { return Int32Value{l.l.Append()} }
+func (l Int32ValueList) Append() Int32Value { return Int32Value(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Int32ValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l Int32ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Int32ValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l Int32ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Int32ValueList) Resize(n int) { l.l.Resize(n) }
+func (l Int32ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Int32ValueList) Clear() { l.l.Clear() }
+func (l Int32ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Int32ValueList) All() iter.Seq2[int, Int32Value] {
 	return func(yield func(int, Int32Value) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Int32Value{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Int32Value(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_UInt32Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.UInt32Value")
 
+// Wrapper message for `uint32`.
+//
+// The JSON representation for `UInt32Value` is JSON number.
+//
 // UInt32Value is a handle on a google.protobuf.UInt32Value message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero UInt32Value reads as the default
 // message and ignores writes.
-type UInt32Value struct{ m phaserimpl.Msg }
+type UInt32Value phaserimpl.Msg
 
 // NewUInt32Value creates a UInt32Value in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewUInt32Value(opts ...runtime.Options) UInt32Value {
-	return UInt32Value{phaserimpl.New(phaserType_UInt32Value, opts)}
+	return UInt32Value(phaserimpl.New(phaserType_UInt32Value, opts))
 }
 
 // NewUInt32ValueIn creates a UInt32Value in caller memory, such as a shared-memory
@@ -1188,7 +1323,7 @@ func NewUInt32Value(opts ...runtime.Options) UInt32Value {
 // reports it. It returns an error if mem cannot hold the message.
 func NewUInt32ValueIn(mem []byte, opts ...runtime.Options) (UInt32Value, error) {
 	m, err := phaserimpl.NewIn(phaserType_UInt32Value, mem, opts)
-	return UInt32Value{m}, err
+	return UInt32Value(m), err
 }
 
 // ReadUInt32Value returns a read-only UInt32Value over received payload bytes. Every
@@ -1196,7 +1331,7 @@ func NewUInt32ValueIn(mem []byte, opts ...runtime.Options) (UInt32Value, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadUInt32Value(data []byte) (UInt32Value, error) {
 	m, err := phaserimpl.Read(phaserType_UInt32Value, data)
-	return UInt32Value{m}, err
+	return UInt32Value(m), err
 }
 
 // ReadUInt32ValueInto is ReadUInt32Value reusing p, so that a reader of many payloads
@@ -1204,58 +1339,60 @@ func ReadUInt32Value(data []byte) (UInt32Value, error) {
 // invalid.
 func ReadUInt32ValueInto(p *runtime.Payload, data []byte) (UInt32Value, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_UInt32Value, data)
-	return UInt32Value{m}, err
+	return UInt32Value(m), err
 }
 
 // OpenUInt32Value continues writing a payload that holds a UInt32Value (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenUInt32Value(mem []byte) (UInt32Value, error) {
 	m, err := phaserimpl.Open(phaserType_UInt32Value, mem)
-	return UInt32Value{m}, err
+	return UInt32Value(m), err
 }
 
 // UInt32ValueOf returns the UInt32Value that m, the untyped handle of a google.protobuf.UInt32Value,
 // refers to.
 func UInt32ValueOf(m runtime.Msg) UInt32Value {
-	return UInt32Value{phaserimpl.Static(m, phaserType_UInt32Value)}
+	return UInt32Value(phaserimpl.Static(m, phaserType_UInt32Value))
 }
 
 // PhaserType returns the runtime type of UInt32Value.
 func (UInt32Value) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_UInt32Value) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x UInt32Value) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_UInt32Value) }
+func (x UInt32Value) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_UInt32Value)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x UInt32Value) IsPresent() bool { return x.m.IsPresent() }
+func (x UInt32Value) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x UInt32Value) Bytes() []byte { return x.m.PayloadBytes() }
+func (x UInt32Value) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x UInt32Value) Failed() bool { return x.m.Failed() }
+func (x UInt32Value) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x UInt32Value) Err() error { return x.m.Err() }
+func (x UInt32Value) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x UInt32Value) Clear() { x.m.Clear(phaserType_UInt32Value) }
+func (x UInt32Value) Clear() { phaserimpl.Msg(x).Clear(phaserType_UInt32Value) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x UInt32Value) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_UInt32Value)
+	return phaserimpl.Msg(x).ToProto(phaserType_UInt32Value)
 }
 
 // UInt32ValueFromAny returns the UInt32Value held by an Any and whether it holds one.
 func UInt32ValueFromAny(a runtime.Any) (UInt32Value, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_UInt32Value)
-	return UInt32Value{m}, ok
+	return UInt32Value(m), ok
 }
 
 // MutableAnyUInt32Value makes an Any hold a new, empty UInt32Value and returns it.
 func MutableAnyUInt32Value(a runtime.Any) UInt32Value {
-	return UInt32Value{phaserimpl.MutableAny(a, phaserType_UInt32Value)}
+	return UInt32Value(phaserimpl.MutableAny(a, phaserType_UInt32Value))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1298,18 +1435,20 @@ func (x UInt32Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x UInt32Value) CopyFrom(src UInt32Value) bool {
-	return x.m.CopyFrom(phaserType_UInt32Value, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_UInt32Value, phaserimpl.Msg(src))
 }
 
 // phaserProto_UInt32Value is the protobuf reflection type of UInt32Value.
-var phaserProto_UInt32Value = phaserimpl.RegisterHandleType(phaserType_UInt32Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return UInt32Value{m} })
+var phaserProto_UInt32Value = phaserimpl.RegisterHandleType(phaserType_UInt32Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return UInt32Value(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x UInt32Value) ProtoReflect() protoreflect.Message { return phaserProto_UInt32Value.Message(x.m) }
+func (x UInt32Value) ProtoReflect() protoreflect.Message {
+	return phaserProto_UInt32Value.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1322,90 +1461,113 @@ func (x UInt32Value) Equal(y UInt32Value) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero UInt32Value if x is absent).
 func (x UInt32Value) Clone() UInt32Value {
-	return UInt32Value{phaserimpl.Clone(x.m, phaserType_UInt32Value)}
+	return UInt32Value(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_UInt32Value))
 }
 
 // Value returns field value (1).
-func (x UInt32Value) Value() uint32 { return x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
+//
+// The uint32 value.
+func (x UInt32Value) Value() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // SetValue sets field value (1).
-func (x UInt32Value) SetValue(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x UInt32Value) SetValue(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasValue reports the presence of field value (1).
-func (x UInt32Value) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x UInt32Value) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearValue clears field value (1).
-func (x UInt32Value) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x UInt32Value) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // UInt32ValueView reads the singular scalar fields of a UInt32Value in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type UInt32ValueView struct{ v phaserimpl.View }
+type UInt32ValueView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x UInt32Value) View() UInt32ValueView {
-	return UInt32ValueView{x.m.ViewOf(phaserType_UInt32Value)}
+	return UInt32ValueView(phaserimpl.Msg(x).ViewOf(phaserType_UInt32Value))
 }
 
 // Value returns field value (1).
-func (v UInt32ValueView) Value() uint32 { return v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
+//
+// The uint32 value.
+func (v UInt32ValueView) Value() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // HasValue reports the presence of field value (1).
-func (v UInt32ValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v UInt32ValueView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // UInt32ValueList is a handle on a repeated field of UInt32Value messages.
-type UInt32ValueList struct{ l phaserimpl.MessageList }
-
-// UInt32ValueListOf wraps a list handle, for the generated code of other packages.
-func UInt32ValueListOf(l phaserimpl.MessageList) UInt32ValueList { return UInt32ValueList{l} }
+type UInt32ValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l UInt32ValueList) Len() int { return l.l.Len() }
+func (l UInt32ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l UInt32ValueList) At(i int) UInt32Value { return UInt32Value{l.l.At(i)} }
+func (l UInt32ValueList) At(i int) UInt32Value { return UInt32Value(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l UInt32ValueList) Mutable(i int) UInt32Value { return UInt32Value{l.l.Mutable(i)} }
+func (l UInt32ValueList) Mutable(i int) UInt32Value {
+	return UInt32Value(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l UInt32ValueList) Append() UInt32Value { return UInt32Value{l.l.Append()} }
+func (l UInt32ValueList) Append() UInt32Value { return UInt32Value(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l UInt32ValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l UInt32ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l UInt32ValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l UInt32ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l UInt32ValueList) Resize(n int) { l.l.Resize(n) }
+func (l UInt32ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l UInt32ValueList) Clear() { l.l.Clear() }
+func (l UInt32ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l UInt32ValueList) All() iter.Seq2[int, UInt32Value] {
 	return func(yield func(int, UInt32Value) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, UInt32Value{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, UInt32Value(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_BoolValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.BoolValue")
 
+// Wrapper message for `bool`.
+//
+// The JSON representation for `BoolValue` is JSON `true` and `false`.
+//
 // BoolValue is a handle on a google.protobuf.BoolValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero BoolValue reads as the default
 // message and ignores writes.
-type BoolValue struct{ m phaserimpl.Msg }
+type BoolValue phaserimpl.Msg
 
 // NewBoolValue creates a BoolValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewBoolValue(opts ...runtime.Options) BoolValue {
-	return BoolValue{phaserimpl.New(phaserType_BoolValue, opts)}
+	return BoolValue(phaserimpl.New(phaserType_BoolValue, opts))
 }
 
 // NewBoolValueIn creates a BoolValue in caller memory, such as a shared-memory
@@ -1413,7 +1575,7 @@ func NewBoolValue(opts ...runtime.Options) BoolValue {
 // reports it. It returns an error if mem cannot hold the message.
 func NewBoolValueIn(mem []byte, opts ...runtime.Options) (BoolValue, error) {
 	m, err := phaserimpl.NewIn(phaserType_BoolValue, mem, opts)
-	return BoolValue{m}, err
+	return BoolValue(m), err
 }
 
 // ReadBoolValue returns a read-only BoolValue over received payload bytes. Every
@@ -1421,7 +1583,7 @@ func NewBoolValueIn(mem []byte, opts ...runtime.Options) (BoolValue, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadBoolValue(data []byte) (BoolValue, error) {
 	m, err := phaserimpl.Read(phaserType_BoolValue, data)
-	return BoolValue{m}, err
+	return BoolValue(m), err
 }
 
 // ReadBoolValueInto is ReadBoolValue reusing p, so that a reader of many payloads
@@ -1429,58 +1591,60 @@ func ReadBoolValue(data []byte) (BoolValue, error) {
 // invalid.
 func ReadBoolValueInto(p *runtime.Payload, data []byte) (BoolValue, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_BoolValue, data)
-	return BoolValue{m}, err
+	return BoolValue(m), err
 }
 
 // OpenBoolValue continues writing a payload that holds a BoolValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenBoolValue(mem []byte) (BoolValue, error) {
 	m, err := phaserimpl.Open(phaserType_BoolValue, mem)
-	return BoolValue{m}, err
+	return BoolValue(m), err
 }
 
 // BoolValueOf returns the BoolValue that m, the untyped handle of a google.protobuf.BoolValue,
 // refers to.
 func BoolValueOf(m runtime.Msg) BoolValue {
-	return BoolValue{phaserimpl.Static(m, phaserType_BoolValue)}
+	return BoolValue(phaserimpl.Static(m, phaserType_BoolValue))
 }
 
 // PhaserType returns the runtime type of BoolValue.
 func (BoolValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_BoolValue) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x BoolValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_BoolValue) }
+func (x BoolValue) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_BoolValue)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x BoolValue) IsPresent() bool { return x.m.IsPresent() }
+func (x BoolValue) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x BoolValue) Bytes() []byte { return x.m.PayloadBytes() }
+func (x BoolValue) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x BoolValue) Failed() bool { return x.m.Failed() }
+func (x BoolValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x BoolValue) Err() error { return x.m.Err() }
+func (x BoolValue) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x BoolValue) Clear() { x.m.Clear(phaserType_BoolValue) }
+func (x BoolValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_BoolValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x BoolValue) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_BoolValue)
+	return phaserimpl.Msg(x).ToProto(phaserType_BoolValue)
 }
 
 // BoolValueFromAny returns the BoolValue held by an Any and whether it holds one.
 func BoolValueFromAny(a runtime.Any) (BoolValue, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_BoolValue)
-	return BoolValue{m}, ok
+	return BoolValue(m), ok
 }
 
 // MutableAnyBoolValue makes an Any hold a new, empty BoolValue and returns it.
 func MutableAnyBoolValue(a runtime.Any) BoolValue {
-	return BoolValue{phaserimpl.MutableAny(a, phaserType_BoolValue)}
+	return BoolValue(phaserimpl.MutableAny(a, phaserType_BoolValue))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1522,17 +1686,21 @@ func (x BoolValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, 
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x BoolValue) CopyFrom(src BoolValue) bool { return x.m.CopyFrom(phaserType_BoolValue, src.m) }
+func (x BoolValue) CopyFrom(src BoolValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_BoolValue, phaserimpl.Msg(src))
+}
 
 // phaserProto_BoolValue is the protobuf reflection type of BoolValue.
-var phaserProto_BoolValue = phaserimpl.RegisterHandleType(phaserType_BoolValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return BoolValue{m} })
+var phaserProto_BoolValue = phaserimpl.RegisterHandleType(phaserType_BoolValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return BoolValue(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x BoolValue) ProtoReflect() protoreflect.Message { return phaserProto_BoolValue.Message(x.m) }
+func (x BoolValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_BoolValue.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1544,89 +1712,114 @@ func (x BoolValue) Equal(y BoolValue) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero BoolValue if x is absent).
-func (x BoolValue) Clone() BoolValue { return BoolValue{phaserimpl.Clone(x.m, phaserType_BoolValue)} }
+func (x BoolValue) Clone() BoolValue {
+	return BoolValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_BoolValue))
+}
 
 // Value returns field value (1).
-func (x BoolValue) Value() bool { return x.m.Get8(phaserimpl.Field{Number: 1, Offset: 8}) != 0 }
+//
+// The bool value.
+func (x BoolValue) Value() bool {
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}) != 0
+}
 
 // SetValue sets field value (1).
 func (x BoolValue) SetValue(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 1, Offset: 8}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, phaserimpl.BoolByte(v))
 }
 
 // HasValue reports the presence of field value (1).
-func (x BoolValue) HasValue() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x BoolValue) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearValue clears field value (1).
-func (x BoolValue) ClearValue() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x BoolValue) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // BoolValueView reads the singular scalar fields of a BoolValue in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type BoolValueView struct{ v phaserimpl.View }
+type BoolValueView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x BoolValue) View() BoolValueView { return BoolValueView{x.m.ViewOf(phaserType_BoolValue)} }
+func (x BoolValue) View() BoolValueView {
+	return BoolValueView(phaserimpl.Msg(x).ViewOf(phaserType_BoolValue))
+}
 
 // Value returns field value (1).
-func (v BoolValueView) Value() bool { return v.v.Get8(phaserimpl.Field{Number: 1, Offset: 8}) != 0 }
+//
+// The bool value.
+func (v BoolValueView) Value() bool {
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}) != 0
+}
 
 // HasValue reports the presence of field value (1).
-func (v BoolValueView) HasValue() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v BoolValueView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // BoolValueList is a handle on a repeated field of BoolValue messages.
-type BoolValueList struct{ l phaserimpl.MessageList }
-
-// BoolValueListOf wraps a list handle, for the generated code of other packages.
-func BoolValueListOf(l phaserimpl.MessageList) BoolValueList { return BoolValueList{l} }
+type BoolValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l BoolValueList) Len() int { return l.l.Len() }
+func (l BoolValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l BoolValueList) At(i int) BoolValue { return BoolValue{l.l.At(i)} }
+func (l BoolValueList) At(i int) BoolValue { return BoolValue(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l BoolValueList) Mutable(i int) BoolValue { return BoolValue{l.l.Mutable(i)} }
+func (l BoolValueList) Mutable(i int) BoolValue {
+	return BoolValue(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l BoolValueList) Append() BoolValue { return BoolValue{l.l.Append()} }
+func (l BoolValueList) Append() BoolValue { return BoolValue(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l BoolValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l BoolValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l BoolValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l BoolValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l BoolValueList) Resize(n int) { l.l.Resize(n) }
+func (l BoolValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l BoolValueList) Clear() { l.l.Clear() }
+func (l BoolValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l BoolValueList) All() iter.Seq2[int, BoolValue] {
 	return func(yield func(int, BoolValue) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, BoolValue{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, BoolValue(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_StringValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.StringValue")
 
+// Wrapper message for `string`.
+//
+// The JSON representation for `StringValue` is JSON string.
+//
 // StringValue is a handle on a google.protobuf.StringValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero StringValue reads as the default
 // message and ignores writes.
-type StringValue struct{ m phaserimpl.Msg }
+type StringValue phaserimpl.Msg
 
 // NewStringValue creates a StringValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewStringValue(opts ...runtime.Options) StringValue {
-	return StringValue{phaserimpl.New(phaserType_StringValue, opts)}
+	return StringValue(phaserimpl.New(phaserType_StringValue, opts))
 }
 
 // NewStringValueIn creates a StringValue in caller memory, such as a shared-memory
@@ -1634,7 +1827,7 @@ func NewStringValue(opts ...runtime.Options) StringValue {
 // reports it. It returns an error if mem cannot hold the message.
 func NewStringValueIn(mem []byte, opts ...runtime.Options) (StringValue, error) {
 	m, err := phaserimpl.NewIn(phaserType_StringValue, mem, opts)
-	return StringValue{m}, err
+	return StringValue(m), err
 }
 
 // ReadStringValue returns a read-only StringValue over received payload bytes. Every
@@ -1642,7 +1835,7 @@ func NewStringValueIn(mem []byte, opts ...runtime.Options) (StringValue, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadStringValue(data []byte) (StringValue, error) {
 	m, err := phaserimpl.Read(phaserType_StringValue, data)
-	return StringValue{m}, err
+	return StringValue(m), err
 }
 
 // ReadStringValueInto is ReadStringValue reusing p, so that a reader of many payloads
@@ -1650,58 +1843,60 @@ func ReadStringValue(data []byte) (StringValue, error) {
 // invalid.
 func ReadStringValueInto(p *runtime.Payload, data []byte) (StringValue, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_StringValue, data)
-	return StringValue{m}, err
+	return StringValue(m), err
 }
 
 // OpenStringValue continues writing a payload that holds a StringValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenStringValue(mem []byte) (StringValue, error) {
 	m, err := phaserimpl.Open(phaserType_StringValue, mem)
-	return StringValue{m}, err
+	return StringValue(m), err
 }
 
 // StringValueOf returns the StringValue that m, the untyped handle of a google.protobuf.StringValue,
 // refers to.
 func StringValueOf(m runtime.Msg) StringValue {
-	return StringValue{phaserimpl.Static(m, phaserType_StringValue)}
+	return StringValue(phaserimpl.Static(m, phaserType_StringValue))
 }
 
 // PhaserType returns the runtime type of StringValue.
 func (StringValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_StringValue) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x StringValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_StringValue) }
+func (x StringValue) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_StringValue)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x StringValue) IsPresent() bool { return x.m.IsPresent() }
+func (x StringValue) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x StringValue) Bytes() []byte { return x.m.PayloadBytes() }
+func (x StringValue) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x StringValue) Failed() bool { return x.m.Failed() }
+func (x StringValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x StringValue) Err() error { return x.m.Err() }
+func (x StringValue) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x StringValue) Clear() { x.m.Clear(phaserType_StringValue) }
+func (x StringValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_StringValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x StringValue) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_StringValue)
+	return phaserimpl.Msg(x).ToProto(phaserType_StringValue)
 }
 
 // StringValueFromAny returns the StringValue held by an Any and whether it holds one.
 func StringValueFromAny(a runtime.Any) (StringValue, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_StringValue)
-	return StringValue{m}, ok
+	return StringValue(m), ok
 }
 
 // MutableAnyStringValue makes an Any hold a new, empty StringValue and returns it.
 func MutableAnyStringValue(a runtime.Any) StringValue {
-	return StringValue{phaserimpl.MutableAny(a, phaserType_StringValue)}
+	return StringValue(phaserimpl.MutableAny(a, phaserType_StringValue))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1744,18 +1939,20 @@ func (x StringValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x StringValue) CopyFrom(src StringValue) bool {
-	return x.m.CopyFrom(phaserType_StringValue, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_StringValue, phaserimpl.Msg(src))
 }
 
 // phaserProto_StringValue is the protobuf reflection type of StringValue.
-var phaserProto_StringValue = phaserimpl.RegisterHandleType(phaserType_StringValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return StringValue{m} })
+var phaserProto_StringValue = phaserimpl.RegisterHandleType(phaserType_StringValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return StringValue(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x StringValue) ProtoReflect() protoreflect.Message { return phaserProto_StringValue.Message(x.m) }
+func (x StringValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_StringValue.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1768,89 +1965,106 @@ func (x StringValue) Equal(y StringValue) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero StringValue if x is absent).
 func (x StringValue) Clone() StringValue {
-	return StringValue{phaserimpl.Clone(x.m, phaserType_StringValue)}
+	return StringValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_StringValue))
 }
 
 // Value returns a copy of field value (1).
+//
+// The string value.
 func (x StringValue) Value() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // ValueBytes returns without copying field value (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x StringValue) ValueBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetValue sets field value (1).
-func (x StringValue) SetValue(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x StringValue) SetValue(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetValueBytes sets from bytes (which may alias the payload) field value (1).
-func (x StringValue) SetValueBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x StringValue) SetValueBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateValue makes n bytes long and returns them to fill in place: field value (1).
 func (x StringValue) AllocateValue(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasValue reports the presence of field value (1).
-func (x StringValue) HasValue() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x StringValue) HasValue() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearValue clears field value (1).
-func (x StringValue) ClearValue() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x StringValue) ClearValue() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // StringValueList is a handle on a repeated field of StringValue messages.
-type StringValueList struct{ l phaserimpl.MessageList }
-
-// StringValueListOf wraps a list handle, for the generated code of other packages.
-func StringValueListOf(l phaserimpl.MessageList) StringValueList { return StringValueList{l} }
+type StringValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l StringValueList) Len() int { return l.l.Len() }
+func (l StringValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l StringValueList) At(i int) StringValue { return StringValue{l.l.At(i)} }
+func (l StringValueList) At(i int) StringValue { return StringValue(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l StringValueList) Mutable(i int) StringValue { return StringValue{l.l.Mutable(i)} }
+func (l StringValueList) Mutable(i int) StringValue {
+	return StringValue(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l StringValueList) Append() StringValue { return StringValue{l.l.Append()} }
+func (l StringValueList) Append() StringValue { return StringValue(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l StringValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l StringValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l StringValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l StringValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l StringValueList) Resize(n int) { l.l.Resize(n) }
+func (l StringValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l StringValueList) Clear() { l.l.Clear() }
+func (l StringValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l StringValueList) All() iter.Seq2[int, StringValue] {
 	return func(yield func(int, StringValue) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, StringValue{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, StringValue(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_BytesValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.BytesValue")
 
+// Wrapper message for `bytes`.
+//
+// The JSON representation for `BytesValue` is JSON string.
+//
 // BytesValue is a handle on a google.protobuf.BytesValue message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero BytesValue reads as the default
 // message and ignores writes.
-type BytesValue struct{ m phaserimpl.Msg }
+type BytesValue phaserimpl.Msg
 
 // NewBytesValue creates a BytesValue in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewBytesValue(opts ...runtime.Options) BytesValue {
-	return BytesValue{phaserimpl.New(phaserType_BytesValue, opts)}
+	return BytesValue(phaserimpl.New(phaserType_BytesValue, opts))
 }
 
 // NewBytesValueIn creates a BytesValue in caller memory, such as a shared-memory
@@ -1858,7 +2072,7 @@ func NewBytesValue(opts ...runtime.Options) BytesValue {
 // reports it. It returns an error if mem cannot hold the message.
 func NewBytesValueIn(mem []byte, opts ...runtime.Options) (BytesValue, error) {
 	m, err := phaserimpl.NewIn(phaserType_BytesValue, mem, opts)
-	return BytesValue{m}, err
+	return BytesValue(m), err
 }
 
 // ReadBytesValue returns a read-only BytesValue over received payload bytes. Every
@@ -1866,7 +2080,7 @@ func NewBytesValueIn(mem []byte, opts ...runtime.Options) (BytesValue, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadBytesValue(data []byte) (BytesValue, error) {
 	m, err := phaserimpl.Read(phaserType_BytesValue, data)
-	return BytesValue{m}, err
+	return BytesValue(m), err
 }
 
 // ReadBytesValueInto is ReadBytesValue reusing p, so that a reader of many payloads
@@ -1874,58 +2088,60 @@ func ReadBytesValue(data []byte) (BytesValue, error) {
 // invalid.
 func ReadBytesValueInto(p *runtime.Payload, data []byte) (BytesValue, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_BytesValue, data)
-	return BytesValue{m}, err
+	return BytesValue(m), err
 }
 
 // OpenBytesValue continues writing a payload that holds a BytesValue (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenBytesValue(mem []byte) (BytesValue, error) {
 	m, err := phaserimpl.Open(phaserType_BytesValue, mem)
-	return BytesValue{m}, err
+	return BytesValue(m), err
 }
 
 // BytesValueOf returns the BytesValue that m, the untyped handle of a google.protobuf.BytesValue,
 // refers to.
 func BytesValueOf(m runtime.Msg) BytesValue {
-	return BytesValue{phaserimpl.Static(m, phaserType_BytesValue)}
+	return BytesValue(phaserimpl.Static(m, phaserType_BytesValue))
 }
 
 // PhaserType returns the runtime type of BytesValue.
 func (BytesValue) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_BytesValue) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x BytesValue) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_BytesValue) }
+func (x BytesValue) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_BytesValue)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x BytesValue) IsPresent() bool { return x.m.IsPresent() }
+func (x BytesValue) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x BytesValue) Bytes() []byte { return x.m.PayloadBytes() }
+func (x BytesValue) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x BytesValue) Failed() bool { return x.m.Failed() }
+func (x BytesValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x BytesValue) Err() error { return x.m.Err() }
+func (x BytesValue) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x BytesValue) Clear() { x.m.Clear(phaserType_BytesValue) }
+func (x BytesValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_BytesValue) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x BytesValue) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_BytesValue)
+	return phaserimpl.Msg(x).ToProto(phaserType_BytesValue)
 }
 
 // BytesValueFromAny returns the BytesValue held by an Any and whether it holds one.
 func BytesValueFromAny(a runtime.Any) (BytesValue, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_BytesValue)
-	return BytesValue{m}, ok
+	return BytesValue(m), ok
 }
 
 // MutableAnyBytesValue makes an Any hold a new, empty BytesValue and returns it.
 func MutableAnyBytesValue(a runtime.Any) BytesValue {
-	return BytesValue{phaserimpl.MutableAny(a, phaserType_BytesValue)}
+	return BytesValue(phaserimpl.MutableAny(a, phaserType_BytesValue))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1967,17 +2183,21 @@ func (x BytesValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x BytesValue) CopyFrom(src BytesValue) bool { return x.m.CopyFrom(phaserType_BytesValue, src.m) }
+func (x BytesValue) CopyFrom(src BytesValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_BytesValue, phaserimpl.Msg(src))
+}
 
 // phaserProto_BytesValue is the protobuf reflection type of BytesValue.
-var phaserProto_BytesValue = phaserimpl.RegisterHandleType(phaserType_BytesValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return BytesValue{m} })
+var phaserProto_BytesValue = phaserimpl.RegisterHandleType(phaserType_BytesValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return BytesValue(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x BytesValue) ProtoReflect() protoreflect.Message { return phaserProto_BytesValue.Message(x.m) }
+func (x BytesValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_BytesValue.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1990,69 +2210,80 @@ func (x BytesValue) Equal(y BytesValue) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero BytesValue if x is absent).
 func (x BytesValue) Clone() BytesValue {
-	return BytesValue{phaserimpl.Clone(x.m, phaserType_BytesValue)}
+	return BytesValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_BytesValue))
 }
 
 // Value returns a copy of field value (1).
+//
+// The bytes value.
 func (x BytesValue) Value() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})...)
 }
 
 // ValueBytes returns without copying field value (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x BytesValue) ValueBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetValue sets (v may alias the payload) field value (1).
-func (x BytesValue) SetValue(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x BytesValue) SetValue(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateValue makes n bytes long and returns them to fill in place: field value (1).
 func (x BytesValue) AllocateValue(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasValue reports the presence of field value (1).
-func (x BytesValue) HasValue() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x BytesValue) HasValue() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearValue clears field value (1).
-func (x BytesValue) ClearValue() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x BytesValue) ClearValue() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // BytesValueList is a handle on a repeated field of BytesValue messages.
-type BytesValueList struct{ l phaserimpl.MessageList }
-
-// BytesValueListOf wraps a list handle, for the generated code of other packages.
-func BytesValueListOf(l phaserimpl.MessageList) BytesValueList { return BytesValueList{l} }
+type BytesValueList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l BytesValueList) Len() int { return l.l.Len() }
+func (l BytesValueList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l BytesValueList) At(i int) BytesValue { return BytesValue{l.l.At(i)} }
+func (l BytesValueList) At(i int) BytesValue { return BytesValue(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l BytesValueList) Mutable(i int) BytesValue { return BytesValue{l.l.Mutable(i)} }
+func (l BytesValueList) Mutable(i int) BytesValue {
+	return BytesValue(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l BytesValueList) Append() BytesValue { return BytesValue{l.l.Append()} }
+func (l BytesValueList) Append() BytesValue { return BytesValue(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l BytesValueList) Allocate(n int) { l.l.Allocate(n) }
+func (l BytesValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l BytesValueList) Reserve(n int) { l.l.Reserve(n) }
+func (l BytesValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l BytesValueList) Resize(n int) { l.l.Resize(n) }
+func (l BytesValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l BytesValueList) Clear() { l.l.Clear() }
+func (l BytesValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l BytesValueList) All() iter.Seq2[int, BytesValue] {
 	return func(yield func(int, BytesValue) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, BytesValue{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, BytesValue(m)) {
+				return
+			}
+		}
 	}
 }

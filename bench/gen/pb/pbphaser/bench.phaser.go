@@ -71,17 +71,20 @@ var (
 
 var phaserType_SmallStruct = file_bench_proto.Type("bench.SmallStruct")
 
+// SmallStruct is go_serialization_benchmarks' SmallStruct (BirthDay as Unix
+// nanoseconds).
+//
 // SmallStruct is a handle on a bench.SmallStruct message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero SmallStruct reads as the default
 // message and ignores writes.
-type SmallStruct struct{ m phaserimpl.Msg }
+type SmallStruct phaserimpl.Msg
 
 // NewSmallStruct creates a SmallStruct in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewSmallStruct(opts ...runtime.Options) SmallStruct {
-	return SmallStruct{phaserimpl.New(phaserType_SmallStruct, opts)}
+	return SmallStruct(phaserimpl.New(phaserType_SmallStruct, opts))
 }
 
 // NewSmallStructIn creates a SmallStruct in caller memory, such as a shared-memory
@@ -89,7 +92,7 @@ func NewSmallStruct(opts ...runtime.Options) SmallStruct {
 // reports it. It returns an error if mem cannot hold the message.
 func NewSmallStructIn(mem []byte, opts ...runtime.Options) (SmallStruct, error) {
 	m, err := phaserimpl.NewIn(phaserType_SmallStruct, mem, opts)
-	return SmallStruct{m}, err
+	return SmallStruct(m), err
 }
 
 // ReadSmallStruct returns a read-only SmallStruct over received payload bytes. Every
@@ -97,7 +100,7 @@ func NewSmallStructIn(mem []byte, opts ...runtime.Options) (SmallStruct, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadSmallStruct(data []byte) (SmallStruct, error) {
 	m, err := phaserimpl.Read(phaserType_SmallStruct, data)
-	return SmallStruct{m}, err
+	return SmallStruct(m), err
 }
 
 // ReadSmallStructInto is ReadSmallStruct reusing p, so that a reader of many payloads
@@ -105,58 +108,60 @@ func ReadSmallStruct(data []byte) (SmallStruct, error) {
 // invalid.
 func ReadSmallStructInto(p *runtime.Payload, data []byte) (SmallStruct, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_SmallStruct, data)
-	return SmallStruct{m}, err
+	return SmallStruct(m), err
 }
 
 // OpenSmallStruct continues writing a payload that holds a SmallStruct (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenSmallStruct(mem []byte) (SmallStruct, error) {
 	m, err := phaserimpl.Open(phaserType_SmallStruct, mem)
-	return SmallStruct{m}, err
+	return SmallStruct(m), err
 }
 
 // SmallStructOf returns the SmallStruct that m, the untyped handle of a bench.SmallStruct,
 // refers to.
 func SmallStructOf(m runtime.Msg) SmallStruct {
-	return SmallStruct{phaserimpl.Static(m, phaserType_SmallStruct)}
+	return SmallStruct(phaserimpl.Static(m, phaserType_SmallStruct))
 }
 
 // PhaserType returns the runtime type of SmallStruct.
 func (SmallStruct) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_SmallStruct) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x SmallStruct) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_SmallStruct) }
+func (x SmallStruct) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_SmallStruct)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x SmallStruct) IsPresent() bool { return x.m.IsPresent() }
+func (x SmallStruct) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x SmallStruct) Bytes() []byte { return x.m.PayloadBytes() }
+func (x SmallStruct) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x SmallStruct) Failed() bool { return x.m.Failed() }
+func (x SmallStruct) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x SmallStruct) Err() error { return x.m.Err() }
+func (x SmallStruct) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x SmallStruct) Clear() { x.m.Clear(phaserType_SmallStruct) }
+func (x SmallStruct) Clear() { phaserimpl.Msg(x).Clear(phaserType_SmallStruct) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x SmallStruct) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_SmallStruct)
+	return phaserimpl.Msg(x).ToProto(phaserType_SmallStruct)
 }
 
 // SmallStructFromAny returns the SmallStruct held by an Any and whether it holds one.
 func SmallStructFromAny(a runtime.Any) (SmallStruct, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_SmallStruct)
-	return SmallStruct{m}, ok
+	return SmallStruct(m), ok
 }
 
 // MutableAnySmallStruct makes an Any hold a new, empty SmallStruct and returns it.
 func MutableAnySmallStruct(a runtime.Any) SmallStruct {
-	return SmallStruct{phaserimpl.MutableAny(a, phaserType_SmallStruct)}
+	return SmallStruct(phaserimpl.MutableAny(a, phaserType_SmallStruct))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -199,18 +204,20 @@ func (x SmallStruct) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x SmallStruct) CopyFrom(src SmallStruct) bool {
-	return x.m.CopyFrom(phaserType_SmallStruct, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_SmallStruct, phaserimpl.Msg(src))
 }
 
 // phaserProto_SmallStruct is the protobuf reflection type of SmallStruct.
-var phaserProto_SmallStruct = phaserimpl.RegisterHandleType(phaserType_SmallStruct, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return SmallStruct{m} })
+var phaserProto_SmallStruct = phaserimpl.RegisterHandleType(phaserType_SmallStruct, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return SmallStruct(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x SmallStruct) ProtoReflect() protoreflect.Message { return phaserProto_SmallStruct.Message(x.m) }
+func (x SmallStruct) ProtoReflect() protoreflect.Message {
+	return phaserProto_SmallStruct.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -223,236 +230,271 @@ func (x SmallStruct) Equal(y SmallStruct) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero SmallStruct if x is absent).
 func (x SmallStruct) Clone() SmallStruct {
-	return SmallStruct{phaserimpl.Clone(x.m, phaserType_SmallStruct)}
+	return SmallStruct(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_SmallStruct))
 }
 
 // Name returns a copy of field name (1).
 func (x SmallStruct) Name() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // NameBytes returns without copying field name (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x SmallStruct) NameBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetName sets field name (1).
-func (x SmallStruct) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x SmallStruct) SetName(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (1).
-func (x SmallStruct) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x SmallStruct) SetNameBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (1).
 func (x SmallStruct) AllocateName(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasName reports the presence of field name (1).
-func (x SmallStruct) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x SmallStruct) HasName() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearName clears field name (1).
-func (x SmallStruct) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x SmallStruct) ClearName() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // BirthDay returns field birth_day (2).
 func (x SmallStruct) BirthDay() int64 {
-	return int64(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
 }
 
 // SetBirthDay sets field birth_day (2).
 func (x SmallStruct) SetBirthDay(v int64) {
-	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}, uint64(v))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
-func (x SmallStruct) HasBirthDay() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16}) }
+func (x SmallStruct) HasBirthDay() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+}
 
 // ClearBirthDay clears field birth_day (2).
-func (x SmallStruct) ClearBirthDay() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16}) }
+func (x SmallStruct) ClearBirthDay() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+}
 
 // Phone returns a copy of field phone (3).
 func (x SmallStruct) Phone() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 24}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 3, Offset: 24}))
 }
 
 // PhoneBytes returns without copying field phone (3).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x SmallStruct) PhoneBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 24})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 3, Offset: 24})
 }
 
 // SetPhone sets field phone (3).
-func (x SmallStruct) SetPhone(v string) { x.m.SetString(phaserimpl.Field{Number: 3, Offset: 24}, v) }
+func (x SmallStruct) SetPhone(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 3, Offset: 24}, v)
+}
 
 // SetPhoneBytes sets from bytes (which may alias the payload) field phone (3).
 func (x SmallStruct) SetPhoneBytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
 }
 
 // AllocatePhone makes n bytes long and returns them to fill in place: field phone (3).
 func (x SmallStruct) AllocatePhone(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 3, Offset: 24}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 3, Offset: 24}, n)
 }
 
 // HasPhone reports the presence of field phone (3).
-func (x SmallStruct) HasPhone() bool { return x.m.HasString(phaserimpl.Field{Number: 3, Offset: 24}) }
+func (x SmallStruct) HasPhone() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 3, Offset: 24})
+}
 
 // ClearPhone clears field phone (3).
-func (x SmallStruct) ClearPhone() { x.m.ClearString(phaserimpl.Field{Number: 3, Offset: 24}) }
+func (x SmallStruct) ClearPhone() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 3, Offset: 24})
+}
 
 // Siblings returns field siblings (4).
 func (x SmallStruct) Siblings() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}))
 }
 
 // SetSiblings sets field siblings (4).
 func (x SmallStruct) SetSiblings(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}, uint32(v))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (x SmallStruct) HasSiblings() bool {
-	return x.m.Has(phaserimpl.Field{Number: 4, Offset: 28, ID: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
 }
 
 // ClearSiblings clears field siblings (4).
-func (x SmallStruct) ClearSiblings() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}) }
+func (x SmallStruct) ClearSiblings() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+}
 
 // Spouse returns field spouse (5).
 func (x SmallStruct) Spouse() bool {
-	return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}) != 0
 }
 
 // SetSpouse sets field spouse (5).
 func (x SmallStruct) SetSpouse(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
 }
 
 // HasSpouse reports the presence of field spouse (5).
-func (x SmallStruct) HasSpouse() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x SmallStruct) HasSpouse() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
+}
 
 // ClearSpouse clears field spouse (5).
-func (x SmallStruct) ClearSpouse() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x SmallStruct) ClearSpouse() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
+}
 
 // Money returns field money (6).
 func (x SmallStruct) Money() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}))
 }
 
 // SetMoney sets field money (6).
 func (x SmallStruct) SetMoney(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, math.Float64bits(v))
 }
 
 // HasMoney reports the presence of field money (6).
-func (x SmallStruct) HasMoney() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}) }
+func (x SmallStruct) HasMoney() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})
+}
 
 // ClearMoney clears field money (6).
-func (x SmallStruct) ClearMoney() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}) }
+func (x SmallStruct) ClearMoney() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})
+}
 
 // SmallStructView reads the singular scalar fields of a SmallStruct in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type SmallStructView struct{ v phaserimpl.View }
+type SmallStructView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x SmallStruct) View() SmallStructView {
-	return SmallStructView{x.m.ViewOf(phaserType_SmallStruct)}
+	return SmallStructView(phaserimpl.Msg(x).ViewOf(phaserType_SmallStruct))
 }
 
 // BirthDay returns field birth_day (2).
 func (v SmallStructView) BirthDay() int64 {
-	return int64(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
-func (v SmallStructView) HasBirthDay() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16}) }
+func (v SmallStructView) HasBirthDay() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+}
 
 // Siblings returns field siblings (4).
 func (v SmallStructView) Siblings() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 28, ID: 1}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (v SmallStructView) HasSiblings() bool {
-	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 28, ID: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
 }
 
 // Spouse returns field spouse (5).
 func (v SmallStructView) Spouse() bool {
-	return v.v.Get8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}) != 0
 }
 
 // HasSpouse reports the presence of field spouse (5).
 func (v SmallStructView) HasSpouse() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
 }
 
 // Money returns field money (6).
 func (v SmallStructView) Money() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 6, Offset: 40, ID: 3}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}))
 }
 
 // HasMoney reports the presence of field money (6).
 func (v SmallStructView) HasMoney() bool {
-	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 40, ID: 3})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})
 }
 
 // SmallStructList is a handle on a repeated field of SmallStruct messages.
-type SmallStructList struct{ l phaserimpl.MessageList }
-
-// SmallStructListOf wraps a list handle, for the generated code of other packages.
-func SmallStructListOf(l phaserimpl.MessageList) SmallStructList { return SmallStructList{l} }
+type SmallStructList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l SmallStructList) Len() int { return l.l.Len() }
+func (l SmallStructList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l SmallStructList) At(i int) SmallStruct { return SmallStruct{l.l.At(i)} }
+func (l SmallStructList) At(i int) SmallStruct { return SmallStruct(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l SmallStructList) Mutable(i int) SmallStruct { return SmallStruct{l.l.Mutable(i)} }
+func (l SmallStructList) Mutable(i int) SmallStruct {
+	return SmallStruct(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l SmallStructList) Append() SmallStruct { return SmallStruct{l.l.Append()} }
+func (l SmallStructList) Append() SmallStruct { return SmallStruct(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l SmallStructList) Allocate(n int) { l.l.Allocate(n) }
+func (l SmallStructList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l SmallStructList) Reserve(n int) { l.l.Reserve(n) }
+func (l SmallStructList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l SmallStructList) Resize(n int) { l.l.Resize(n) }
+func (l SmallStructList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l SmallStructList) Clear() { l.l.Clear() }
+func (l SmallStructList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l SmallStructList) All() iter.Seq2[int, SmallStruct] {
 	return func(yield func(int, SmallStruct) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, SmallStruct{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, SmallStruct(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Header = file_bench_proto.Type("bench.Header")
 
+// Header is std_msgs/Header.
+//
 // Header is a handle on a bench.Header message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Header reads as the default
 // message and ignores writes.
-type Header struct{ m phaserimpl.Msg }
+type Header phaserimpl.Msg
 
 // NewHeader creates a Header in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewHeader(opts ...runtime.Options) Header {
-	return Header{phaserimpl.New(phaserType_Header, opts)}
+	return Header(phaserimpl.New(phaserType_Header, opts))
 }
 
 // NewHeaderIn creates a Header in caller memory, such as a shared-memory
@@ -460,7 +502,7 @@ func NewHeader(opts ...runtime.Options) Header {
 // reports it. It returns an error if mem cannot hold the message.
 func NewHeaderIn(mem []byte, opts ...runtime.Options) (Header, error) {
 	m, err := phaserimpl.NewIn(phaserType_Header, mem, opts)
-	return Header{m}, err
+	return Header(m), err
 }
 
 // ReadHeader returns a read-only Header over received payload bytes. Every
@@ -468,7 +510,7 @@ func NewHeaderIn(mem []byte, opts ...runtime.Options) (Header, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadHeader(data []byte) (Header, error) {
 	m, err := phaserimpl.Read(phaserType_Header, data)
-	return Header{m}, err
+	return Header(m), err
 }
 
 // ReadHeaderInto is ReadHeader reusing p, so that a reader of many payloads
@@ -476,54 +518,56 @@ func ReadHeader(data []byte) (Header, error) {
 // invalid.
 func ReadHeaderInto(p *runtime.Payload, data []byte) (Header, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Header, data)
-	return Header{m}, err
+	return Header(m), err
 }
 
 // OpenHeader continues writing a payload that holds a Header (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenHeader(mem []byte) (Header, error) {
 	m, err := phaserimpl.Open(phaserType_Header, mem)
-	return Header{m}, err
+	return Header(m), err
 }
 
 // HeaderOf returns the Header that m, the untyped handle of a bench.Header,
 // refers to.
-func HeaderOf(m runtime.Msg) Header { return Header{phaserimpl.Static(m, phaserType_Header)} }
+func HeaderOf(m runtime.Msg) Header { return Header(phaserimpl.Static(m, phaserType_Header)) }
 
 // PhaserType returns the runtime type of Header.
 func (Header) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Header) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Header) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Header) }
+func (x Header) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Header) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Header) IsPresent() bool { return x.m.IsPresent() }
+func (x Header) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Header) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Header) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Header) Failed() bool { return x.m.Failed() }
+func (x Header) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Header) Err() error { return x.m.Err() }
+func (x Header) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Header) Clear() { x.m.Clear(phaserType_Header) }
+func (x Header) Clear() { phaserimpl.Msg(x).Clear(phaserType_Header) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Header) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Header) }
+func (x Header) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Header)
+}
 
 // HeaderFromAny returns the Header held by an Any and whether it holds one.
 func HeaderFromAny(a runtime.Any) (Header, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Header)
-	return Header{m}, ok
+	return Header(m), ok
 }
 
 // MutableAnyHeader makes an Any hold a new, empty Header and returns it.
 func MutableAnyHeader(a runtime.Any) Header {
-	return Header{phaserimpl.MutableAny(a, phaserType_Header)}
+	return Header(phaserimpl.MutableAny(a, phaserType_Header))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -565,17 +609,21 @@ func (x Header) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.M
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Header) CopyFrom(src Header) bool { return x.m.CopyFrom(phaserType_Header, src.m) }
+func (x Header) CopyFrom(src Header) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Header, phaserimpl.Msg(src))
+}
 
 // phaserProto_Header is the protobuf reflection type of Header.
-var phaserProto_Header = phaserimpl.RegisterHandleType(phaserType_Header, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Header{m} })
+var phaserProto_Header = phaserimpl.RegisterHandleType(phaserType_Header, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Header(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Header) ProtoReflect() protoreflect.Message { return phaserProto_Header.Message(x.m) }
+func (x Header) ProtoReflect() protoreflect.Message {
+	return phaserProto_Header.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -587,134 +635,161 @@ func (x Header) Equal(y Header) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Header if x is absent).
-func (x Header) Clone() Header { return Header{phaserimpl.Clone(x.m, phaserType_Header)} }
+func (x Header) Clone() Header { return Header(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Header)) }
 
 // Seq returns field seq (1).
-func (x Header) Seq() uint32 { return x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Header) Seq() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // SetSeq sets field seq (1).
-func (x Header) SetSeq(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x Header) SetSeq(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasSeq reports the presence of field seq (1).
-func (x Header) HasSeq() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Header) HasSeq() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearSeq clears field seq (1).
-func (x Header) ClearSeq() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Header) ClearSeq() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Stamp returns (a default message if absent) field stamp (2).
+//
+// ROS time
 func (x Header) Stamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableStamp returns, creating it if absent, field stamp (2).
 func (x Header) MutableStamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasStamp reports the presence of field stamp (2).
-func (x Header) HasStamp() bool { return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Header) HasStamp() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // ClearStamp clears and frees field stamp (2).
 func (x Header) ClearStamp() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // FrameId returns a copy of field frame_id (3).
 func (x Header) FrameId() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 16}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 3, Offset: 16}))
 }
 
 // FrameIdBytes returns without copying field frame_id (3).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Header) FrameIdBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 16})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 3, Offset: 16})
 }
 
 // SetFrameId sets field frame_id (3).
-func (x Header) SetFrameId(v string) { x.m.SetString(phaserimpl.Field{Number: 3, Offset: 16}, v) }
+func (x Header) SetFrameId(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 3, Offset: 16}, v)
+}
 
 // SetFrameIdBytes sets from bytes (which may alias the payload) field frame_id (3).
-func (x Header) SetFrameIdBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 3, Offset: 16}, v) }
+func (x Header) SetFrameIdBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 3, Offset: 16}, v)
+}
 
 // AllocateFrameId makes n bytes long and returns them to fill in place: field frame_id (3).
 func (x Header) AllocateFrameId(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 3, Offset: 16}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 3, Offset: 16}, n)
 }
 
 // HasFrameId reports the presence of field frame_id (3).
-func (x Header) HasFrameId() bool { return x.m.HasString(phaserimpl.Field{Number: 3, Offset: 16}) }
+func (x Header) HasFrameId() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 3, Offset: 16})
+}
 
 // ClearFrameId clears field frame_id (3).
-func (x Header) ClearFrameId() { x.m.ClearString(phaserimpl.Field{Number: 3, Offset: 16}) }
+func (x Header) ClearFrameId() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 3, Offset: 16})
+}
 
 // HeaderView reads the singular scalar fields of a Header in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type HeaderView struct{ v phaserimpl.View }
+type HeaderView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Header) View() HeaderView { return HeaderView{x.m.ViewOf(phaserType_Header)} }
+func (x Header) View() HeaderView { return HeaderView(phaserimpl.Msg(x).ViewOf(phaserType_Header)) }
 
 // Seq returns field seq (1).
-func (v HeaderView) Seq() uint32 { return v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v HeaderView) Seq() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // HasSeq reports the presence of field seq (1).
-func (v HeaderView) HasSeq() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v HeaderView) HasSeq() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // HeaderList is a handle on a repeated field of Header messages.
-type HeaderList struct{ l phaserimpl.MessageList }
-
-// HeaderListOf wraps a list handle, for the generated code of other packages.
-func HeaderListOf(l phaserimpl.MessageList) HeaderList { return HeaderList{l} }
+type HeaderList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l HeaderList) Len() int { return l.l.Len() }
+func (l HeaderList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l HeaderList) At(i int) Header { return Header{l.l.At(i)} }
+func (l HeaderList) At(i int) Header { return Header(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l HeaderList) Mutable(i int) Header { return Header{l.l.Mutable(i)} }
+func (l HeaderList) Mutable(i int) Header { return Header(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l HeaderList) Append() Header { return Header{l.l.Append()} }
+func (l HeaderList) Append() Header { return Header(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l HeaderList) Allocate(n int) { l.l.Allocate(n) }
+func (l HeaderList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l HeaderList) Reserve(n int) { l.l.Reserve(n) }
+func (l HeaderList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l HeaderList) Resize(n int) { l.l.Resize(n) }
+func (l HeaderList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l HeaderList) Clear() { l.l.Clear() }
+func (l HeaderList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l HeaderList) All() iter.Seq2[int, Header] {
 	return func(yield func(int, Header) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Header{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Header(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Quaternion = file_bench_proto.Type("bench.Quaternion")
 
+// Quaternion is geometry_msgs/Quaternion.
+//
 // Quaternion is a handle on a bench.Quaternion message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Quaternion reads as the default
 // message and ignores writes.
-type Quaternion struct{ m phaserimpl.Msg }
+type Quaternion phaserimpl.Msg
 
 // NewQuaternion creates a Quaternion in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewQuaternion(opts ...runtime.Options) Quaternion {
-	return Quaternion{phaserimpl.New(phaserType_Quaternion, opts)}
+	return Quaternion(phaserimpl.New(phaserType_Quaternion, opts))
 }
 
 // NewQuaternionIn creates a Quaternion in caller memory, such as a shared-memory
@@ -722,7 +797,7 @@ func NewQuaternion(opts ...runtime.Options) Quaternion {
 // reports it. It returns an error if mem cannot hold the message.
 func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
 	m, err := phaserimpl.NewIn(phaserType_Quaternion, mem, opts)
-	return Quaternion{m}, err
+	return Quaternion(m), err
 }
 
 // ReadQuaternion returns a read-only Quaternion over received payload bytes. Every
@@ -730,7 +805,7 @@ func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadQuaternion(data []byte) (Quaternion, error) {
 	m, err := phaserimpl.Read(phaserType_Quaternion, data)
-	return Quaternion{m}, err
+	return Quaternion(m), err
 }
 
 // ReadQuaternionInto is ReadQuaternion reusing p, so that a reader of many payloads
@@ -738,58 +813,60 @@ func ReadQuaternion(data []byte) (Quaternion, error) {
 // invalid.
 func ReadQuaternionInto(p *runtime.Payload, data []byte) (Quaternion, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Quaternion, data)
-	return Quaternion{m}, err
+	return Quaternion(m), err
 }
 
 // OpenQuaternion continues writing a payload that holds a Quaternion (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenQuaternion(mem []byte) (Quaternion, error) {
 	m, err := phaserimpl.Open(phaserType_Quaternion, mem)
-	return Quaternion{m}, err
+	return Quaternion(m), err
 }
 
 // QuaternionOf returns the Quaternion that m, the untyped handle of a bench.Quaternion,
 // refers to.
 func QuaternionOf(m runtime.Msg) Quaternion {
-	return Quaternion{phaserimpl.Static(m, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.Static(m, phaserType_Quaternion))
 }
 
 // PhaserType returns the runtime type of Quaternion.
 func (Quaternion) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Quaternion) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Quaternion) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Quaternion) }
+func (x Quaternion) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Quaternion)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Quaternion) IsPresent() bool { return x.m.IsPresent() }
+func (x Quaternion) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Quaternion) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Quaternion) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Quaternion) Failed() bool { return x.m.Failed() }
+func (x Quaternion) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Quaternion) Err() error { return x.m.Err() }
+func (x Quaternion) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Quaternion) Clear() { x.m.Clear(phaserType_Quaternion) }
+func (x Quaternion) Clear() { phaserimpl.Msg(x).Clear(phaserType_Quaternion) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Quaternion) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Quaternion)
+	return phaserimpl.Msg(x).ToProto(phaserType_Quaternion)
 }
 
 // QuaternionFromAny returns the Quaternion held by an Any and whether it holds one.
 func QuaternionFromAny(a runtime.Any) (Quaternion, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Quaternion)
-	return Quaternion{m}, ok
+	return Quaternion(m), ok
 }
 
 // MutableAnyQuaternion makes an Any hold a new, empty Quaternion and returns it.
 func MutableAnyQuaternion(a runtime.Any) Quaternion {
-	return Quaternion{phaserimpl.MutableAny(a, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.MutableAny(a, phaserType_Quaternion))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -831,17 +908,21 @@ func (x Quaternion) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Quaternion) CopyFrom(src Quaternion) bool { return x.m.CopyFrom(phaserType_Quaternion, src.m) }
+func (x Quaternion) CopyFrom(src Quaternion) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Quaternion, phaserimpl.Msg(src))
+}
 
 // phaserProto_Quaternion is the protobuf reflection type of Quaternion.
-var phaserProto_Quaternion = phaserimpl.RegisterHandleType(phaserType_Quaternion, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Quaternion{m} })
+var phaserProto_Quaternion = phaserimpl.RegisterHandleType(phaserType_Quaternion, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Quaternion(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Quaternion) ProtoReflect() protoreflect.Message { return phaserProto_Quaternion.Message(x.m) }
+func (x Quaternion) ProtoReflect() protoreflect.Message {
+	return phaserProto_Quaternion.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -854,166 +935,197 @@ func (x Quaternion) Equal(y Quaternion) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Quaternion if x is absent).
 func (x Quaternion) Clone() Quaternion {
-	return Quaternion{phaserimpl.Clone(x.m, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Quaternion))
 }
 
 // X returns field x (1).
 func (x Quaternion) X() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Quaternion) SetX(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Quaternion) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Quaternion) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Quaternion) SetY(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Quaternion) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) HasY() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearY clears field y (2).
-func (x Quaternion) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) ClearY() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Quaternion) SetZ(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Quaternion) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) HasZ() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearZ clears field z (3).
-func (x Quaternion) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) ClearZ() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
 }
 
 // SetW sets field w (4).
 func (x Quaternion) SetW(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, math.Float64bits(v))
 }
 
 // HasW reports the presence of field w (4).
-func (x Quaternion) HasW() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) HasW() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+}
 
 // ClearW clears field w (4).
-func (x Quaternion) ClearW() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) ClearW() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+}
 
 // QuaternionView reads the singular scalar fields of a Quaternion in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type QuaternionView struct{ v phaserimpl.View }
+type QuaternionView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Quaternion) View() QuaternionView { return QuaternionView{x.m.ViewOf(phaserType_Quaternion)} }
+func (x Quaternion) View() QuaternionView {
+	return QuaternionView(phaserimpl.Msg(x).ViewOf(phaserType_Quaternion))
+}
 
 // X returns field x (1).
 func (v QuaternionView) X() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
-func (v QuaternionView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v QuaternionView) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (v QuaternionView) Y() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
-func (v QuaternionView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v QuaternionView) HasY() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (v QuaternionView) Z() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v QuaternionView) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v QuaternionView) HasZ() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // W returns field w (4).
 func (v QuaternionView) W() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
 }
 
 // HasW reports the presence of field w (4).
-func (v QuaternionView) HasW() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
+func (v QuaternionView) HasW() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+}
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
-type QuaternionList struct{ l phaserimpl.MessageList }
-
-// QuaternionListOf wraps a list handle, for the generated code of other packages.
-func QuaternionListOf(l phaserimpl.MessageList) QuaternionList { return QuaternionList{l} }
+type QuaternionList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l QuaternionList) Len() int { return l.l.Len() }
+func (l QuaternionList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l QuaternionList) At(i int) Quaternion { return Quaternion{l.l.At(i)} }
+func (l QuaternionList) At(i int) Quaternion { return Quaternion(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l QuaternionList) Mutable(i int) Quaternion { return Quaternion{l.l.Mutable(i)} }
+func (l QuaternionList) Mutable(i int) Quaternion {
+	return Quaternion(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l QuaternionList) Append() Quaternion { return Quaternion{l.l.Append()} }
+func (l QuaternionList) Append() Quaternion { return Quaternion(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l QuaternionList) Allocate(n int) { l.l.Allocate(n) }
+func (l QuaternionList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l QuaternionList) Reserve(n int) { l.l.Reserve(n) }
+func (l QuaternionList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l QuaternionList) Resize(n int) { l.l.Resize(n) }
+func (l QuaternionList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l QuaternionList) Clear() { l.l.Clear() }
+func (l QuaternionList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 	return func(yield func(int, Quaternion) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Quaternion{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Quaternion(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Vector3 = file_bench_proto.Type("bench.Vector3")
 
+// Vector3 is geometry_msgs/Vector3.
+//
 // Vector3 is a handle on a bench.Vector3 message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Vector3 reads as the default
 // message and ignores writes.
-type Vector3 struct{ m phaserimpl.Msg }
+type Vector3 phaserimpl.Msg
 
 // NewVector3 creates a Vector3 in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewVector3(opts ...runtime.Options) Vector3 {
-	return Vector3{phaserimpl.New(phaserType_Vector3, opts)}
+	return Vector3(phaserimpl.New(phaserType_Vector3, opts))
 }
 
 // NewVector3In creates a Vector3 in caller memory, such as a shared-memory
@@ -1021,7 +1133,7 @@ func NewVector3(opts ...runtime.Options) Vector3 {
 // reports it. It returns an error if mem cannot hold the message.
 func NewVector3In(mem []byte, opts ...runtime.Options) (Vector3, error) {
 	m, err := phaserimpl.NewIn(phaserType_Vector3, mem, opts)
-	return Vector3{m}, err
+	return Vector3(m), err
 }
 
 // ReadVector3 returns a read-only Vector3 over received payload bytes. Every
@@ -1029,7 +1141,7 @@ func NewVector3In(mem []byte, opts ...runtime.Options) (Vector3, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadVector3(data []byte) (Vector3, error) {
 	m, err := phaserimpl.Read(phaserType_Vector3, data)
-	return Vector3{m}, err
+	return Vector3(m), err
 }
 
 // ReadVector3Into is ReadVector3 reusing p, so that a reader of many payloads
@@ -1037,54 +1149,56 @@ func ReadVector3(data []byte) (Vector3, error) {
 // invalid.
 func ReadVector3Into(p *runtime.Payload, data []byte) (Vector3, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Vector3, data)
-	return Vector3{m}, err
+	return Vector3(m), err
 }
 
 // OpenVector3 continues writing a payload that holds a Vector3 (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenVector3(mem []byte) (Vector3, error) {
 	m, err := phaserimpl.Open(phaserType_Vector3, mem)
-	return Vector3{m}, err
+	return Vector3(m), err
 }
 
 // Vector3Of returns the Vector3 that m, the untyped handle of a bench.Vector3,
 // refers to.
-func Vector3Of(m runtime.Msg) Vector3 { return Vector3{phaserimpl.Static(m, phaserType_Vector3)} }
+func Vector3Of(m runtime.Msg) Vector3 { return Vector3(phaserimpl.Static(m, phaserType_Vector3)) }
 
 // PhaserType returns the runtime type of Vector3.
 func (Vector3) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Vector3) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Vector3) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Vector3) }
+func (x Vector3) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Vector3) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Vector3) IsPresent() bool { return x.m.IsPresent() }
+func (x Vector3) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Vector3) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Vector3) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Vector3) Failed() bool { return x.m.Failed() }
+func (x Vector3) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Vector3) Err() error { return x.m.Err() }
+func (x Vector3) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Vector3) Clear() { x.m.Clear(phaserType_Vector3) }
+func (x Vector3) Clear() { phaserimpl.Msg(x).Clear(phaserType_Vector3) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Vector3) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Vector3) }
+func (x Vector3) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Vector3)
+}
 
 // Vector3FromAny returns the Vector3 held by an Any and whether it holds one.
 func Vector3FromAny(a runtime.Any) (Vector3, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Vector3)
-	return Vector3{m}, ok
+	return Vector3(m), ok
 }
 
 // MutableAnyVector3 makes an Any hold a new, empty Vector3 and returns it.
 func MutableAnyVector3(a runtime.Any) Vector3 {
-	return Vector3{phaserimpl.MutableAny(a, phaserType_Vector3)}
+	return Vector3(phaserimpl.MutableAny(a, phaserType_Vector3))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1126,17 +1240,21 @@ func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Vector3) CopyFrom(src Vector3) bool { return x.m.CopyFrom(phaserType_Vector3, src.m) }
+func (x Vector3) CopyFrom(src Vector3) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Vector3, phaserimpl.Msg(src))
+}
 
 // phaserProto_Vector3 is the protobuf reflection type of Vector3.
-var phaserProto_Vector3 = phaserimpl.RegisterHandleType(phaserType_Vector3, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Vector3{m} })
+var phaserProto_Vector3 = phaserimpl.RegisterHandleType(phaserType_Vector3, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Vector3(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Vector3) ProtoReflect() protoreflect.Message { return phaserProto_Vector3.Message(x.m) }
+func (x Vector3) ProtoReflect() protoreflect.Message {
+	return phaserProto_Vector3.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1148,141 +1266,164 @@ func (x Vector3) Equal(y Vector3) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Vector3 if x is absent).
-func (x Vector3) Clone() Vector3 { return Vector3{phaserimpl.Clone(x.m, phaserType_Vector3)} }
+func (x Vector3) Clone() Vector3 {
+	return Vector3(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Vector3))
+}
 
 // X returns field x (1).
 func (x Vector3) X() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Vector3) SetX(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Vector3) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Vector3) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Vector3) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Vector3) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Vector3) SetY(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Vector3) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) HasY() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearY clears field y (2).
-func (x Vector3) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) ClearY() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Vector3) SetZ(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Vector3) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) HasZ() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearZ clears field z (3).
-func (x Vector3) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) ClearZ() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // Vector3View reads the singular scalar fields of a Vector3 in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Vector3View struct{ v phaserimpl.View }
+type Vector3View phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Vector3) View() Vector3View { return Vector3View{x.m.ViewOf(phaserType_Vector3)} }
+func (x Vector3) View() Vector3View { return Vector3View(phaserimpl.Msg(x).ViewOf(phaserType_Vector3)) }
 
 // X returns field x (1).
 func (v Vector3View) X() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
-func (v Vector3View) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v Vector3View) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (v Vector3View) Y() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
-func (v Vector3View) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v Vector3View) HasY() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (v Vector3View) Z() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v Vector3View) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v Vector3View) HasZ() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
-type Vector3List struct{ l phaserimpl.MessageList }
-
-// Vector3ListOf wraps a list handle, for the generated code of other packages.
-func Vector3ListOf(l phaserimpl.MessageList) Vector3List { return Vector3List{l} }
+type Vector3List phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Vector3List) Len() int { return l.l.Len() }
+func (l Vector3List) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Vector3List) At(i int) Vector3 { return Vector3{l.l.At(i)} }
+func (l Vector3List) At(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l Vector3List) Mutable(i int) Vector3 { return Vector3{l.l.Mutable(i)} }
+func (l Vector3List) Mutable(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l Vector3List) Append() Vector3 { return Vector3{l.l.Append()} }
+func (l Vector3List) Append() Vector3 { return Vector3(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Vector3List) Allocate(n int) { l.l.Allocate(n) }
+func (l Vector3List) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Vector3List) Reserve(n int) { l.l.Reserve(n) }
+func (l Vector3List) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Vector3List) Resize(n int) { l.l.Resize(n) }
+func (l Vector3List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Vector3List) Clear() { l.l.Clear() }
+func (l Vector3List) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
 	return func(yield func(int, Vector3) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Vector3{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Vector3(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Imu = file_bench_proto.Type("bench.Imu")
 
+// Imu is sensor_msgs/Imu.
+//
 // Imu is a handle on a bench.Imu message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Imu reads as the default
 // message and ignores writes.
-type Imu struct{ m phaserimpl.Msg }
+type Imu phaserimpl.Msg
 
 // NewImu creates a Imu in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewImu(opts ...runtime.Options) Imu {
-	return Imu{phaserimpl.New(phaserType_Imu, opts)}
+	return Imu(phaserimpl.New(phaserType_Imu, opts))
 }
 
 // NewImuIn creates a Imu in caller memory, such as a shared-memory
@@ -1290,7 +1431,7 @@ func NewImu(opts ...runtime.Options) Imu {
 // reports it. It returns an error if mem cannot hold the message.
 func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
 	m, err := phaserimpl.NewIn(phaserType_Imu, mem, opts)
-	return Imu{m}, err
+	return Imu(m), err
 }
 
 // ReadImu returns a read-only Imu over received payload bytes. Every
@@ -1298,7 +1439,7 @@ func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadImu(data []byte) (Imu, error) {
 	m, err := phaserimpl.Read(phaserType_Imu, data)
-	return Imu{m}, err
+	return Imu(m), err
 }
 
 // ReadImuInto is ReadImu reusing p, so that a reader of many payloads
@@ -1306,53 +1447,55 @@ func ReadImu(data []byte) (Imu, error) {
 // invalid.
 func ReadImuInto(p *runtime.Payload, data []byte) (Imu, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Imu, data)
-	return Imu{m}, err
+	return Imu(m), err
 }
 
 // OpenImu continues writing a payload that holds a Imu (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenImu(mem []byte) (Imu, error) {
 	m, err := phaserimpl.Open(phaserType_Imu, mem)
-	return Imu{m}, err
+	return Imu(m), err
 }
 
 // ImuOf returns the Imu that m, the untyped handle of a bench.Imu,
 // refers to.
-func ImuOf(m runtime.Msg) Imu { return Imu{phaserimpl.Static(m, phaserType_Imu)} }
+func ImuOf(m runtime.Msg) Imu { return Imu(phaserimpl.Static(m, phaserType_Imu)) }
 
 // PhaserType returns the runtime type of Imu.
 func (Imu) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Imu) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Imu) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Imu) }
+func (x Imu) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Imu) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Imu) IsPresent() bool { return x.m.IsPresent() }
+func (x Imu) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Imu) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Imu) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Imu) Failed() bool { return x.m.Failed() }
+func (x Imu) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Imu) Err() error { return x.m.Err() }
+func (x Imu) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Imu) Clear() { x.m.Clear(phaserType_Imu) }
+func (x Imu) Clear() { phaserimpl.Msg(x).Clear(phaserType_Imu) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Imu) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Imu) }
+func (x Imu) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Imu)
+}
 
 // ImuFromAny returns the Imu held by an Any and whether it holds one.
 func ImuFromAny(a runtime.Any) (Imu, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Imu)
-	return Imu{m}, ok
+	return Imu(m), ok
 }
 
 // MutableAnyImu makes an Any hold a new, empty Imu and returns it.
-func MutableAnyImu(a runtime.Any) Imu { return Imu{phaserimpl.MutableAny(a, phaserType_Imu)} }
+func MutableAnyImu(a runtime.Any) Imu { return Imu(phaserimpl.MutableAny(a, phaserType_Imu)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -1393,17 +1536,19 @@ func (x Imu) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg(
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Imu) CopyFrom(src Imu) bool { return x.m.CopyFrom(phaserType_Imu, src.m) }
+func (x Imu) CopyFrom(src Imu) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Imu, phaserimpl.Msg(src))
+}
 
 // phaserProto_Imu is the protobuf reflection type of Imu.
-var phaserProto_Imu = phaserimpl.RegisterHandleType(phaserType_Imu, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Imu{m} })
+var phaserProto_Imu = phaserimpl.RegisterHandleType(phaserType_Imu, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Imu(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Imu) ProtoReflect() protoreflect.Message { return phaserProto_Imu.Message(x.m) }
+func (x Imu) ProtoReflect() protoreflect.Message { return phaserProto_Imu.Message(phaserimpl.Msg(x)) }
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1415,156 +1560,163 @@ func (x Imu) Equal(y Imu) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Imu if x is absent).
-func (x Imu) Clone() Imu { return Imu{phaserimpl.Clone(x.m, phaserType_Imu)} }
+func (x Imu) Clone() Imu { return Imu(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Imu)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Imu) Header() Header {
-	return Header{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
 }
 
 // MutableHeader returns, creating it if absent, field header (1).
 func (x Imu) MutableHeader() Header {
-	return Header{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
 }
 
 // HasHeader reports the presence of field header (1).
-func (x Imu) HasHeader() bool { return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Imu) HasHeader() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearHeader clears and frees field header (1).
 func (x Imu) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
 }
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Imu) Orientation() Quaternion {
-	return Quaternion{x.m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion))
 }
 
 // MutableOrientation returns, creating it if absent, field orientation (2).
 func (x Imu) MutableOrientation() Quaternion {
-	return Quaternion{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion))
 }
 
 // HasOrientation reports the presence of field orientation (2).
-func (x Imu) HasOrientation() bool { return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Imu) HasOrientation() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // ClearOrientation clears and frees field orientation (2).
 func (x Imu) ClearOrientation() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
 func (x Imu) OrientationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 3, Offset: 16})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
 func (x Imu) AngularVelocity() Vector3 {
-	return Vector3{x.m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)}
+	return Vector3(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3))
 }
 
 // MutableAngularVelocity returns, creating it if absent, field angular_velocity (4).
 func (x Imu) MutableAngularVelocity() Vector3 {
-	return Vector3{x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)}
+	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3))
 }
 
 // HasAngularVelocity reports the presence of field angular_velocity (4).
 func (x Imu) HasAngularVelocity() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 24})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 24})
 }
 
 // ClearAngularVelocity clears and frees field angular_velocity (4).
 func (x Imu) ClearAngularVelocity() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
 func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 5, Offset: 32})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
 func (x Imu) LinearAcceleration() Vector3 {
-	return Vector3{x.m.Message(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)}
+	return Vector3(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3))
 }
 
 // MutableLinearAcceleration returns, creating it if absent, field linear_acceleration (6).
 func (x Imu) MutableLinearAcceleration() Vector3 {
-	return Vector3{x.m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)}
+	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3))
 }
 
 // HasLinearAcceleration reports the presence of field linear_acceleration (6).
 func (x Imu) HasLinearAcceleration() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 6, Offset: 40})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 6, Offset: 40})
 }
 
 // ClearLinearAcceleration clears and frees field linear_acceleration (6).
 func (x Imu) ClearLinearAcceleration() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 7, Offset: 48})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 48})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
-type ImuList struct{ l phaserimpl.MessageList }
-
-// ImuListOf wraps a list handle, for the generated code of other packages.
-func ImuListOf(l phaserimpl.MessageList) ImuList { return ImuList{l} }
+type ImuList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l ImuList) Len() int { return l.l.Len() }
+func (l ImuList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImuList) At(i int) Imu { return Imu{l.l.At(i)} }
+func (l ImuList) At(i int) Imu { return Imu(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImuList) Mutable(i int) Imu { return Imu{l.l.Mutable(i)} }
+func (l ImuList) Mutable(i int) Imu { return Imu(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l ImuList) Append() Imu { return Imu{l.l.Append()} }
+func (l ImuList) Append() Imu { return Imu(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImuList) Allocate(n int) { l.l.Allocate(n) }
+func (l ImuList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImuList) Reserve(n int) { l.l.Reserve(n) }
+func (l ImuList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImuList) Resize(n int) { l.l.Resize(n) }
+func (l ImuList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImuList) Clear() { l.l.Clear() }
+func (l ImuList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImuList) All() iter.Seq2[int, Imu] {
 	return func(yield func(int, Imu) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Imu{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Imu(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_PointField = file_bench_proto.Type("bench.PointField")
 
+// PointField is sensor_msgs/PointField.
+//
 // PointField is a handle on a bench.PointField message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointField reads as the default
 // message and ignores writes.
-type PointField struct{ m phaserimpl.Msg }
+type PointField phaserimpl.Msg
 
 // NewPointField creates a PointField in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPointField(opts ...runtime.Options) PointField {
-	return PointField{phaserimpl.New(phaserType_PointField, opts)}
+	return PointField(phaserimpl.New(phaserType_PointField, opts))
 }
 
 // NewPointFieldIn creates a PointField in caller memory, such as a shared-memory
@@ -1572,7 +1724,7 @@ func NewPointField(opts ...runtime.Options) PointField {
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointFieldIn(mem []byte, opts ...runtime.Options) (PointField, error) {
 	m, err := phaserimpl.NewIn(phaserType_PointField, mem, opts)
-	return PointField{m}, err
+	return PointField(m), err
 }
 
 // ReadPointField returns a read-only PointField over received payload bytes. Every
@@ -1580,7 +1732,7 @@ func NewPointFieldIn(mem []byte, opts ...runtime.Options) (PointField, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadPointField(data []byte) (PointField, error) {
 	m, err := phaserimpl.Read(phaserType_PointField, data)
-	return PointField{m}, err
+	return PointField(m), err
 }
 
 // ReadPointFieldInto is ReadPointField reusing p, so that a reader of many payloads
@@ -1588,58 +1740,60 @@ func ReadPointField(data []byte) (PointField, error) {
 // invalid.
 func ReadPointFieldInto(p *runtime.Payload, data []byte) (PointField, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_PointField, data)
-	return PointField{m}, err
+	return PointField(m), err
 }
 
 // OpenPointField continues writing a payload that holds a PointField (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPointField(mem []byte) (PointField, error) {
 	m, err := phaserimpl.Open(phaserType_PointField, mem)
-	return PointField{m}, err
+	return PointField(m), err
 }
 
 // PointFieldOf returns the PointField that m, the untyped handle of a bench.PointField,
 // refers to.
 func PointFieldOf(m runtime.Msg) PointField {
-	return PointField{phaserimpl.Static(m, phaserType_PointField)}
+	return PointField(phaserimpl.Static(m, phaserType_PointField))
 }
 
 // PhaserType returns the runtime type of PointField.
 func (PointField) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_PointField) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x PointField) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_PointField) }
+func (x PointField) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_PointField)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x PointField) IsPresent() bool { return x.m.IsPresent() }
+func (x PointField) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x PointField) Bytes() []byte { return x.m.PayloadBytes() }
+func (x PointField) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x PointField) Failed() bool { return x.m.Failed() }
+func (x PointField) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x PointField) Err() error { return x.m.Err() }
+func (x PointField) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x PointField) Clear() { x.m.Clear(phaserType_PointField) }
+func (x PointField) Clear() { phaserimpl.Msg(x).Clear(phaserType_PointField) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x PointField) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_PointField)
+	return phaserimpl.Msg(x).ToProto(phaserType_PointField)
 }
 
 // PointFieldFromAny returns the PointField held by an Any and whether it holds one.
 func PointFieldFromAny(a runtime.Any) (PointField, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_PointField)
-	return PointField{m}, ok
+	return PointField(m), ok
 }
 
 // MutableAnyPointField makes an Any hold a new, empty PointField and returns it.
 func MutableAnyPointField(a runtime.Any) PointField {
-	return PointField{phaserimpl.MutableAny(a, phaserType_PointField)}
+	return PointField(phaserimpl.MutableAny(a, phaserType_PointField))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1681,17 +1835,21 @@ func (x PointField) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x PointField) CopyFrom(src PointField) bool { return x.m.CopyFrom(phaserType_PointField, src.m) }
+func (x PointField) CopyFrom(src PointField) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_PointField, phaserimpl.Msg(src))
+}
 
 // phaserProto_PointField is the protobuf reflection type of PointField.
-var phaserProto_PointField = phaserimpl.RegisterHandleType(phaserType_PointField, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointField{m} })
+var phaserProto_PointField = phaserimpl.RegisterHandleType(phaserType_PointField, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointField(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x PointField) ProtoReflect() protoreflect.Message { return phaserProto_PointField.Message(x.m) }
+func (x PointField) ProtoReflect() protoreflect.Message {
+	return phaserProto_PointField.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1704,167 +1862,204 @@ func (x PointField) Equal(y PointField) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero PointField if x is absent).
 func (x PointField) Clone() PointField {
-	return PointField{phaserimpl.Clone(x.m, phaserType_PointField)}
+	return PointField(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_PointField))
 }
 
 // Name returns a copy of field name (1).
 func (x PointField) Name() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // NameBytes returns without copying field name (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x PointField) NameBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetName sets field name (1).
-func (x PointField) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x PointField) SetName(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (1).
-func (x PointField) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x PointField) SetNameBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (1).
 func (x PointField) AllocateName(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasName reports the presence of field name (1).
-func (x PointField) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x PointField) HasName() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearName clears field name (1).
-func (x PointField) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x PointField) ClearName() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // Offset returns field offset (2).
-func (x PointField) Offset() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x PointField) Offset() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // SetOffset sets field offset (2).
-func (x PointField) SetOffset(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x PointField) SetOffset(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasOffset reports the presence of field offset (2).
-func (x PointField) HasOffset() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x PointField) HasOffset() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // ClearOffset clears field offset (2).
-func (x PointField) ClearOffset() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x PointField) ClearOffset() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Datatype returns field datatype (3).
 func (x PointField) Datatype() uint32 {
-	return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // SetDatatype sets field datatype (3).
 func (x PointField) SetDatatype(v uint32) {
-	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (x PointField) HasDatatype() bool {
-	return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearDatatype clears field datatype (3).
-func (x PointField) ClearDatatype() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) ClearDatatype() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Count returns field count (4).
-func (x PointField) Count() uint32 { return x.m.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) Count() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // SetCount sets field count (4).
-func (x PointField) SetCount(v uint32) { x.m.Set32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}, v) }
+func (x PointField) SetCount(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, v)
+}
 
 // HasCount reports the presence of field count (4).
-func (x PointField) HasCount() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) HasCount() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // ClearCount clears field count (4).
-func (x PointField) ClearCount() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) ClearCount() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // PointFieldView reads the singular scalar fields of a PointField in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointFieldView struct{ v phaserimpl.View }
+type PointFieldView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x PointField) View() PointFieldView { return PointFieldView{x.m.ViewOf(phaserType_PointField)} }
+func (x PointField) View() PointFieldView {
+	return PointFieldView(phaserimpl.Msg(x).ViewOf(phaserType_PointField))
+}
 
 // Offset returns field offset (2).
-func (v PointFieldView) Offset() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v PointFieldView) Offset() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // HasOffset reports the presence of field offset (2).
-func (v PointFieldView) HasOffset() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v PointFieldView) HasOffset() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Datatype returns field datatype (3).
 func (v PointFieldView) Datatype() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (v PointFieldView) HasDatatype() bool {
-	return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // Count returns field count (4).
 func (v PointFieldView) Count() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // HasCount reports the presence of field count (4).
 func (v PointFieldView) HasCount() bool {
-	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
-type PointFieldList struct{ l phaserimpl.MessageList }
-
-// PointFieldListOf wraps a list handle, for the generated code of other packages.
-func PointFieldListOf(l phaserimpl.MessageList) PointFieldList { return PointFieldList{l} }
+type PointFieldList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l PointFieldList) Len() int { return l.l.Len() }
+func (l PointFieldList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointFieldList) At(i int) PointField { return PointField{l.l.At(i)} }
+func (l PointFieldList) At(i int) PointField { return PointField(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointFieldList) Mutable(i int) PointField { return PointField{l.l.Mutable(i)} }
+func (l PointFieldList) Mutable(i int) PointField {
+	return PointField(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PointFieldList) Append() PointField { return PointField{l.l.Append()} }
+func (l PointFieldList) Append() PointField { return PointField(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointFieldList) Allocate(n int) { l.l.Allocate(n) }
+func (l PointFieldList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointFieldList) Reserve(n int) { l.l.Reserve(n) }
+func (l PointFieldList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointFieldList) Resize(n int) { l.l.Resize(n) }
+func (l PointFieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointFieldList) Clear() { l.l.Clear() }
+func (l PointFieldList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointFieldList) All() iter.Seq2[int, PointField] {
 	return func(yield func(int, PointField) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, PointField{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, PointField(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Point = file_bench_proto.Type("bench.Point")
 
+// Point is a fixed-size point: geometry_msgs/Point32 plus an intensity.
+//
 // Point is a handle on a bench.Point message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Point reads as the default
 // message and ignores writes.
-type Point struct{ m phaserimpl.Msg }
+type Point phaserimpl.Msg
 
 // NewPoint creates a Point in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPoint(opts ...runtime.Options) Point {
-	return Point{phaserimpl.New(phaserType_Point, opts)}
+	return Point(phaserimpl.New(phaserType_Point, opts))
 }
 
 // NewPointIn creates a Point in caller memory, such as a shared-memory
@@ -1872,7 +2067,7 @@ func NewPoint(opts ...runtime.Options) Point {
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
 	m, err := phaserimpl.NewIn(phaserType_Point, mem, opts)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // ReadPoint returns a read-only Point over received payload bytes. Every
@@ -1880,7 +2075,7 @@ func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadPoint(data []byte) (Point, error) {
 	m, err := phaserimpl.Read(phaserType_Point, data)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // ReadPointInto is ReadPoint reusing p, so that a reader of many payloads
@@ -1888,53 +2083,55 @@ func ReadPoint(data []byte) (Point, error) {
 // invalid.
 func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // OpenPoint continues writing a payload that holds a Point (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPoint(mem []byte) (Point, error) {
 	m, err := phaserimpl.Open(phaserType_Point, mem)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // PointOf returns the Point that m, the untyped handle of a bench.Point,
 // refers to.
-func PointOf(m runtime.Msg) Point { return Point{phaserimpl.Static(m, phaserType_Point)} }
+func PointOf(m runtime.Msg) Point { return Point(phaserimpl.Static(m, phaserType_Point)) }
 
 // PhaserType returns the runtime type of Point.
 func (Point) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Point) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Point) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Point) }
+func (x Point) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Point) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Point) IsPresent() bool { return x.m.IsPresent() }
+func (x Point) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Point) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Point) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Point) Failed() bool { return x.m.Failed() }
+func (x Point) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Point) Err() error { return x.m.Err() }
+func (x Point) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Point) Clear() { x.m.Clear(phaserType_Point) }
+func (x Point) Clear() { phaserimpl.Msg(x).Clear(phaserType_Point) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Point) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Point) }
+func (x Point) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Point)
+}
 
 // PointFromAny returns the Point held by an Any and whether it holds one.
 func PointFromAny(a runtime.Any) (Point, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Point)
-	return Point{m}, ok
+	return Point(m), ok
 }
 
 // MutableAnyPoint makes an Any hold a new, empty Point and returns it.
-func MutableAnyPoint(a runtime.Any) Point { return Point{phaserimpl.MutableAny(a, phaserType_Point)} }
+func MutableAnyPoint(a runtime.Any) Point { return Point(phaserimpl.MutableAny(a, phaserType_Point)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -1975,17 +2172,21 @@ func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Point) CopyFrom(src Point) bool { return x.m.CopyFrom(phaserType_Point, src.m) }
+func (x Point) CopyFrom(src Point) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+}
 
 // phaserProto_Point is the protobuf reflection type of Point.
-var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point{m} })
+var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Point) ProtoReflect() protoreflect.Message { return phaserProto_Point.Message(x.m) }
+func (x Point) ProtoReflect() protoreflect.Message {
+	return phaserProto_Point.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1997,167 +2198,193 @@ func (x Point) Equal(y Point) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Point if x is absent).
-func (x Point) Clone() Point { return Point{phaserimpl.Clone(x.m, phaserType_Point)} }
+func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Point)) }
 
 // X returns field x (1).
 func (x Point) X() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Point) SetX(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float32bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Point) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Point) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Point) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Point) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (x Point) Y() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, math.Float32bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Point) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}) }
+func (x Point) HasY() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // ClearY clears field y (2).
-func (x Point) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}) }
+func (x Point) ClearY() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (x Point) Z() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Point) SetZ(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, math.Float32bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Point) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}) }
+func (x Point) HasZ() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+}
 
 // ClearZ clears field z (3).
-func (x Point) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}) }
+func (x Point) ClearZ() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+}
 
 // Intensity returns field intensity (4).
 func (x Point) Intensity() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
 }
 
 // SetIntensity sets field intensity (4).
 func (x Point) SetIntensity(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, math.Float32bits(v))
 }
 
 // HasIntensity reports the presence of field intensity (4).
-func (x Point) HasIntensity() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}) }
+func (x Point) HasIntensity() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+}
 
 // ClearIntensity clears field intensity (4).
-func (x Point) ClearIntensity() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}) }
+func (x Point) ClearIntensity() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+}
 
 // PointView reads the singular scalar fields of a Point in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointView struct{ v phaserimpl.View }
+type PointView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Point) View() PointView { return PointView{x.m.ViewOf(phaserType_Point)} }
+func (x Point) View() PointView { return PointView(phaserimpl.Msg(x).ViewOf(phaserType_Point)) }
 
 // X returns field x (1).
 func (v PointView) X() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
-func (v PointView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v PointView) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (v PointView) Y() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
-func (v PointView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12, ID: 1}) }
+func (v PointView) HasY() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (v PointView) Z() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v PointView) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 2}) }
+func (v PointView) HasZ() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+}
 
 // Intensity returns field intensity (4).
 func (v PointView) Intensity() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 3}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
 }
 
 // HasIntensity reports the presence of field intensity (4).
 func (v PointView) HasIntensity() bool {
-	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 3})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
 }
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList struct{ l phaserimpl.MessageList }
-
-// PointListOf wraps a list handle, for the generated code of other packages.
-func PointListOf(l phaserimpl.MessageList) PointList { return PointList{l} }
+type PointList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l PointList) Len() int { return l.l.Len() }
+func (l PointList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointList) At(i int) Point { return Point{l.l.At(i)} }
+func (l PointList) At(i int) Point { return Point(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointList) Mutable(i int) Point { return Point{l.l.Mutable(i)} }
+func (l PointList) Mutable(i int) Point { return Point(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l PointList) Append() Point { return Point{l.l.Append()} }
+func (l PointList) Append() Point { return Point(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointList) Allocate(n int) { l.l.Allocate(n) }
+func (l PointList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointList) Reserve(n int) { l.l.Reserve(n) }
+func (l PointList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointList) Resize(n int) { l.l.Resize(n) }
+func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointList) Clear() { l.l.Clear() }
+func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Point{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Point(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Cloud = file_bench_proto.Type("bench.Cloud")
 
+// Cloud is sensor_msgs/PointCloud2 (large bytes) plus a repeated
+// fixed-size struct: about 1 MiB in all.
+//
 // Cloud is a handle on a bench.Cloud message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Cloud reads as the default
 // message and ignores writes.
-type Cloud struct{ m phaserimpl.Msg }
+type Cloud phaserimpl.Msg
 
 // NewCloud creates a Cloud in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewCloud(opts ...runtime.Options) Cloud {
-	return Cloud{phaserimpl.New(phaserType_Cloud, opts)}
+	return Cloud(phaserimpl.New(phaserType_Cloud, opts))
 }
 
 // NewCloudIn creates a Cloud in caller memory, such as a shared-memory
@@ -2165,7 +2392,7 @@ func NewCloud(opts ...runtime.Options) Cloud {
 // reports it. It returns an error if mem cannot hold the message.
 func NewCloudIn(mem []byte, opts ...runtime.Options) (Cloud, error) {
 	m, err := phaserimpl.NewIn(phaserType_Cloud, mem, opts)
-	return Cloud{m}, err
+	return Cloud(m), err
 }
 
 // ReadCloud returns a read-only Cloud over received payload bytes. Every
@@ -2173,7 +2400,7 @@ func NewCloudIn(mem []byte, opts ...runtime.Options) (Cloud, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadCloud(data []byte) (Cloud, error) {
 	m, err := phaserimpl.Read(phaserType_Cloud, data)
-	return Cloud{m}, err
+	return Cloud(m), err
 }
 
 // ReadCloudInto is ReadCloud reusing p, so that a reader of many payloads
@@ -2181,53 +2408,55 @@ func ReadCloud(data []byte) (Cloud, error) {
 // invalid.
 func ReadCloudInto(p *runtime.Payload, data []byte) (Cloud, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Cloud, data)
-	return Cloud{m}, err
+	return Cloud(m), err
 }
 
 // OpenCloud continues writing a payload that holds a Cloud (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenCloud(mem []byte) (Cloud, error) {
 	m, err := phaserimpl.Open(phaserType_Cloud, mem)
-	return Cloud{m}, err
+	return Cloud(m), err
 }
 
 // CloudOf returns the Cloud that m, the untyped handle of a bench.Cloud,
 // refers to.
-func CloudOf(m runtime.Msg) Cloud { return Cloud{phaserimpl.Static(m, phaserType_Cloud)} }
+func CloudOf(m runtime.Msg) Cloud { return Cloud(phaserimpl.Static(m, phaserType_Cloud)) }
 
 // PhaserType returns the runtime type of Cloud.
 func (Cloud) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Cloud) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Cloud) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Cloud) }
+func (x Cloud) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Cloud) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Cloud) IsPresent() bool { return x.m.IsPresent() }
+func (x Cloud) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Cloud) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Cloud) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Cloud) Failed() bool { return x.m.Failed() }
+func (x Cloud) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Cloud) Err() error { return x.m.Err() }
+func (x Cloud) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Cloud) Clear() { x.m.Clear(phaserType_Cloud) }
+func (x Cloud) Clear() { phaserimpl.Msg(x).Clear(phaserType_Cloud) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Cloud) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Cloud) }
+func (x Cloud) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Cloud)
+}
 
 // CloudFromAny returns the Cloud held by an Any and whether it holds one.
 func CloudFromAny(a runtime.Any) (Cloud, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Cloud)
-	return Cloud{m}, ok
+	return Cloud(m), ok
 }
 
 // MutableAnyCloud makes an Any hold a new, empty Cloud and returns it.
-func MutableAnyCloud(a runtime.Any) Cloud { return Cloud{phaserimpl.MutableAny(a, phaserType_Cloud)} }
+func MutableAnyCloud(a runtime.Any) Cloud { return Cloud(phaserimpl.MutableAny(a, phaserType_Cloud)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -2268,17 +2497,21 @@ func (x Cloud) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Cloud) CopyFrom(src Cloud) bool { return x.m.CopyFrom(phaserType_Cloud, src.m) }
+func (x Cloud) CopyFrom(src Cloud) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Cloud, phaserimpl.Msg(src))
+}
 
 // phaserProto_Cloud is the protobuf reflection type of Cloud.
-var phaserProto_Cloud = phaserimpl.RegisterHandleType(phaserType_Cloud, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Cloud{m} })
+var phaserProto_Cloud = phaserimpl.RegisterHandleType(phaserType_Cloud, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Cloud(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Cloud) ProtoReflect() protoreflect.Message { return phaserProto_Cloud.Message(x.m) }
+func (x Cloud) ProtoReflect() protoreflect.Message {
+	return phaserProto_Cloud.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -2290,245 +2523,314 @@ func (x Cloud) Equal(y Cloud) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Cloud if x is absent).
-func (x Cloud) Clone() Cloud { return Cloud{phaserimpl.Clone(x.m, phaserType_Cloud)} }
+func (x Cloud) Clone() Cloud { return Cloud(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Cloud)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Cloud) Header() Header {
-	return Header{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
 }
 
 // MutableHeader returns, creating it if absent, field header (1).
 func (x Cloud) MutableHeader() Header {
-	return Header{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
 }
 
 // HasHeader reports the presence of field header (1).
-func (x Cloud) HasHeader() bool { return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Cloud) HasHeader() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearHeader clears and frees field header (1).
 func (x Cloud) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
 }
 
 // Height returns field height (2).
-func (x Cloud) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Cloud) Height() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // SetHeight sets field height (2).
-func (x Cloud) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Cloud) SetHeight(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasHeight reports the presence of field height (2).
-func (x Cloud) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Cloud) HasHeight() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // ClearHeight clears field height (2).
-func (x Cloud) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Cloud) ClearHeight() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (x Cloud) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Cloud) Width() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // SetWidth sets field width (3).
-func (x Cloud) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, v) }
+func (x Cloud) SetWidth(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
+}
 
 // HasWidth reports the presence of field width (3).
-func (x Cloud) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Cloud) HasWidth() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearWidth clears field width (3).
-func (x Cloud) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Cloud) ClearWidth() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Fields returns the list handle of repeated field fields (4).
 func (x Cloud) Fields() PointFieldList {
-	return PointFieldList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 4, Offset: 24, ID: 2}, phaserType_PointField)}
+	return PointFieldList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField))
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (x Cloud) IsBigendian() bool {
-	return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}) != 0
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x Cloud) SetIsBigendian(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
-func (x Cloud) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x Cloud) HasIsBigendian() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
+}
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Cloud) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) }
+func (x Cloud) ClearIsBigendian() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
+}
 
 // PointStep returns field point_step (6).
-func (x Cloud) PointStep() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 36, ID: 3}) }
+func (x Cloud) PointStep() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})
+}
 
 // SetPointStep sets field point_step (6).
-func (x Cloud) SetPointStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset: 36, ID: 3}, v) }
+func (x Cloud) SetPointStep(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08}, v)
+}
 
 // HasPointStep reports the presence of field point_step (6).
-func (x Cloud) HasPointStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 36, ID: 3}) }
+func (x Cloud) HasPointStep() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})
+}
 
 // ClearPointStep clears field point_step (6).
-func (x Cloud) ClearPointStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 36, ID: 3}) }
+func (x Cloud) ClearPointStep() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})
+}
 
 // RowStep returns field row_step (7).
-func (x Cloud) RowStep() uint32 { return x.m.Get32(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
+func (x Cloud) RowStep() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})
+}
 
 // SetRowStep sets field row_step (7).
-func (x Cloud) SetRowStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}, v) }
+func (x Cloud) SetRowStep(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10}, v)
+}
 
 // HasRowStep reports the presence of field row_step (7).
-func (x Cloud) HasRowStep() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
+func (x Cloud) HasRowStep() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})
+}
 
 // ClearRowStep clears field row_step (7).
-func (x Cloud) ClearRowStep() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
+func (x Cloud) ClearRowStep() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})
+}
 
 // Data returns a copy of field data (8).
+//
+// uint8[]
 func (x Cloud) Data() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 8, Offset: 44})...)
 }
 
 // DataBytes returns without copying field data (8).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Cloud) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44}) }
+func (x Cloud) DataBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 8, Offset: 44})
+}
 
 // SetData sets (v may alias the payload) field data (8).
-func (x Cloud) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, v) }
+func (x Cloud) SetData(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, v)
+}
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (8).
 func (x Cloud) AllocateData(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 8, Offset: 44}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 8, Offset: 44}, n)
 }
 
 // HasData reports the presence of field data (8).
-func (x Cloud) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 8, Offset: 44}) }
+func (x Cloud) HasData() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 8, Offset: 44})
+}
 
 // ClearData clears field data (8).
-func (x Cloud) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 8, Offset: 44}) }
+func (x Cloud) ClearData() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 8, Offset: 44}) }
 
 // IsDense returns field is_dense (9).
-func (x Cloud) IsDense() bool { return x.m.Get8(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) != 0 }
+func (x Cloud) IsDense() bool {
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20}) != 0
+}
 
 // SetIsDense sets field is_dense (9).
 func (x Cloud) SetIsDense(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v))
 }
 
 // HasIsDense reports the presence of field is_dense (9).
-func (x Cloud) HasIsDense() bool { return x.m.Has(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) }
+func (x Cloud) HasIsDense() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20})
+}
 
 // ClearIsDense clears field is_dense (9).
-func (x Cloud) ClearIsDense() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) }
+func (x Cloud) ClearIsDense() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20})
+}
 
 // Points returns the list handle of repeated field points (10).
 func (x Cloud) Points() PointList {
-	return PointList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 10, Offset: 56, ID: 6}, phaserType_Point)}
+	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 56}, phaserType_Point))
 }
 
 // CloudView reads the singular scalar fields of a Cloud in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type CloudView struct{ v phaserimpl.View }
+type CloudView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Cloud) View() CloudView { return CloudView{x.m.ViewOf(phaserType_Cloud)} }
+func (x Cloud) View() CloudView { return CloudView(phaserimpl.Msg(x).ViewOf(phaserType_Cloud)) }
 
 // Height returns field height (2).
-func (v CloudView) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v CloudView) Height() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // HasHeight reports the presence of field height (2).
-func (v CloudView) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v CloudView) HasHeight() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (v CloudView) Width() uint32 { return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v CloudView) Width() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // HasWidth reports the presence of field width (3).
-func (v CloudView) HasWidth() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v CloudView) HasWidth() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // IsBigendian returns field is_bigendian (5).
 func (v CloudView) IsBigendian() bool {
-	return v.v.Get8(phaserimpl.Field{Number: 5, Offset: 32, ID: 2}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}) != 0
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v CloudView) HasIsBigendian() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 32, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
 }
 
 // PointStep returns field point_step (6).
 func (v CloudView) PointStep() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 36, ID: 3})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (v CloudView) HasPointStep() bool {
-	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 36, ID: 3})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})
 }
 
 // RowStep returns field row_step (7).
-func (v CloudView) RowStep() uint32 { return v.v.Get32(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
+func (v CloudView) RowStep() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})
+}
 
 // HasRowStep reports the presence of field row_step (7).
-func (v CloudView) HasRowStep() bool { return v.v.Has(phaserimpl.Field{Number: 7, Offset: 40, ID: 4}) }
+func (v CloudView) HasRowStep() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})
+}
 
 // IsDense returns field is_dense (9).
 func (v CloudView) IsDense() bool {
-	return v.v.Get8(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20}) != 0
 }
 
 // HasIsDense reports the presence of field is_dense (9).
-func (v CloudView) HasIsDense() bool { return v.v.Has(phaserimpl.Field{Number: 9, Offset: 48, ID: 5}) }
+func (v CloudView) HasIsDense() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20})
+}
 
 // CloudList is a handle on a repeated field of Cloud messages.
-type CloudList struct{ l phaserimpl.MessageList }
-
-// CloudListOf wraps a list handle, for the generated code of other packages.
-func CloudListOf(l phaserimpl.MessageList) CloudList { return CloudList{l} }
+type CloudList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l CloudList) Len() int { return l.l.Len() }
+func (l CloudList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l CloudList) At(i int) Cloud { return Cloud{l.l.At(i)} }
+func (l CloudList) At(i int) Cloud { return Cloud(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l CloudList) Mutable(i int) Cloud { return Cloud{l.l.Mutable(i)} }
+func (l CloudList) Mutable(i int) Cloud { return Cloud(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l CloudList) Append() Cloud { return Cloud{l.l.Append()} }
+func (l CloudList) Append() Cloud { return Cloud(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l CloudList) Allocate(n int) { l.l.Allocate(n) }
+func (l CloudList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l CloudList) Reserve(n int) { l.l.Reserve(n) }
+func (l CloudList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l CloudList) Resize(n int) { l.l.Resize(n) }
+func (l CloudList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l CloudList) Clear() { l.l.Clear() }
+func (l CloudList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l CloudList) All() iter.Seq2[int, Cloud] {
 	return func(yield func(int, Cloud) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Cloud{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Cloud(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Image = file_bench_proto.Type("bench.Image")
 
+// Image is sensor_msgs/Image: the 1 MiB and 16 MiB image shapes.
+//
 // Image is a handle on a bench.Image message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Image reads as the default
 // message and ignores writes.
-type Image struct{ m phaserimpl.Msg }
+type Image phaserimpl.Msg
 
 // NewImage creates a Image in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewImage(opts ...runtime.Options) Image {
-	return Image{phaserimpl.New(phaserType_Image, opts)}
+	return Image(phaserimpl.New(phaserType_Image, opts))
 }
 
 // NewImageIn creates a Image in caller memory, such as a shared-memory
@@ -2536,7 +2838,7 @@ func NewImage(opts ...runtime.Options) Image {
 // reports it. It returns an error if mem cannot hold the message.
 func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
 	m, err := phaserimpl.NewIn(phaserType_Image, mem, opts)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ReadImage returns a read-only Image over received payload bytes. Every
@@ -2544,7 +2846,7 @@ func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadImage(data []byte) (Image, error) {
 	m, err := phaserimpl.Read(phaserType_Image, data)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ReadImageInto is ReadImage reusing p, so that a reader of many payloads
@@ -2552,53 +2854,55 @@ func ReadImage(data []byte) (Image, error) {
 // invalid.
 func ReadImageInto(p *runtime.Payload, data []byte) (Image, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Image, data)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // OpenImage continues writing a payload that holds a Image (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenImage(mem []byte) (Image, error) {
 	m, err := phaserimpl.Open(phaserType_Image, mem)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ImageOf returns the Image that m, the untyped handle of a bench.Image,
 // refers to.
-func ImageOf(m runtime.Msg) Image { return Image{phaserimpl.Static(m, phaserType_Image)} }
+func ImageOf(m runtime.Msg) Image { return Image(phaserimpl.Static(m, phaserType_Image)) }
 
 // PhaserType returns the runtime type of Image.
 func (Image) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Image) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Image) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Image) }
+func (x Image) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Image) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Image) IsPresent() bool { return x.m.IsPresent() }
+func (x Image) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Image) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Image) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Image) Failed() bool { return x.m.Failed() }
+func (x Image) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Image) Err() error { return x.m.Err() }
+func (x Image) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Image) Clear() { x.m.Clear(phaserType_Image) }
+func (x Image) Clear() { phaserimpl.Msg(x).Clear(phaserType_Image) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Image) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Image) }
+func (x Image) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Image)
+}
 
 // ImageFromAny returns the Image held by an Any and whether it holds one.
 func ImageFromAny(a runtime.Any) (Image, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Image)
-	return Image{m}, ok
+	return Image(m), ok
 }
 
 // MutableAnyImage makes an Any hold a new, empty Image and returns it.
-func MutableAnyImage(a runtime.Any) Image { return Image{phaserimpl.MutableAny(a, phaserType_Image)} }
+func MutableAnyImage(a runtime.Any) Image { return Image(phaserimpl.MutableAny(a, phaserType_Image)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -2639,17 +2943,21 @@ func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Image) CopyFrom(src Image) bool { return x.m.CopyFrom(phaserType_Image, src.m) }
+func (x Image) CopyFrom(src Image) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Image, phaserimpl.Msg(src))
+}
 
 // phaserProto_Image is the protobuf reflection type of Image.
-var phaserProto_Image = phaserimpl.RegisterHandleType(phaserType_Image, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Image{m} })
+var phaserProto_Image = phaserimpl.RegisterHandleType(phaserType_Image, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Image(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Image) ProtoReflect() protoreflect.Message { return phaserProto_Image.Message(x.m) }
+func (x Image) ProtoReflect() protoreflect.Message {
+	return phaserProto_Image.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -2661,199 +2969,262 @@ func (x Image) Equal(y Image) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Image if x is absent).
-func (x Image) Clone() Image { return Image{phaserimpl.Clone(x.m, phaserType_Image)} }
+func (x Image) Clone() Image { return Image(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Image)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() Header {
-	return Header{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
 }
 
 // MutableHeader returns, creating it if absent, field header (1).
 func (x Image) MutableHeader() Header {
-	return Header{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)}
+	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
 }
 
 // HasHeader reports the presence of field header (1).
-func (x Image) HasHeader() bool { return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Image) HasHeader() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearHeader clears and frees field header (1).
 func (x Image) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
 }
 
 // Height returns field height (2).
-func (x Image) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Image) Height() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // SetHeight sets field height (2).
-func (x Image) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Image) SetHeight(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasHeight reports the presence of field height (2).
-func (x Image) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Image) HasHeight() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // ClearHeight clears field height (2).
-func (x Image) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Image) ClearHeight() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (x Image) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Image) Width() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // SetWidth sets field width (3).
-func (x Image) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, v) }
+func (x Image) SetWidth(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
+}
 
 // HasWidth reports the presence of field width (3).
-func (x Image) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Image) HasWidth() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearWidth clears field width (3).
-func (x Image) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x Image) ClearWidth() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Encoding returns a copy of field encoding (4).
 func (x Image) Encoding() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 4, Offset: 20}))
 }
 
 // EncodingBytes returns without copying field encoding (4).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Image) EncodingBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
 }
 
 // SetEncoding sets field encoding (4).
-func (x Image) SetEncoding(v string) { x.m.SetString(phaserimpl.Field{Number: 4, Offset: 20}, v) }
+func (x Image) SetEncoding(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 4, Offset: 20}, v)
+}
 
 // SetEncodingBytes sets from bytes (which may alias the payload) field encoding (4).
-func (x Image) SetEncodingBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v) }
+func (x Image) SetEncodingBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
+}
 
 // AllocateEncoding makes n bytes long and returns them to fill in place: field encoding (4).
 func (x Image) AllocateEncoding(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 4, Offset: 20}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 4, Offset: 20}, n)
 }
 
 // HasEncoding reports the presence of field encoding (4).
-func (x Image) HasEncoding() bool { return x.m.HasString(phaserimpl.Field{Number: 4, Offset: 20}) }
+func (x Image) HasEncoding() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 4, Offset: 20})
+}
 
 // ClearEncoding clears field encoding (4).
-func (x Image) ClearEncoding() { x.m.ClearString(phaserimpl.Field{Number: 4, Offset: 20}) }
+func (x Image) ClearEncoding() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 4, Offset: 20})
+}
 
 // IsBigendian returns field is_bigendian (5).
-func (x Image) IsBigendian() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) }
+func (x Image) IsBigendian() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // SetIsBigendian sets field is_bigendian (5).
-func (x Image) SetIsBigendian(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}, v) }
+func (x Image) SetIsBigendian(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, v)
+}
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
-func (x Image) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) }
+func (x Image) HasIsBigendian() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Image) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) }
+func (x Image) ClearIsBigendian() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // Step returns field step (6).
-func (x Image) Step() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x Image) Step() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // SetStep sets field step (6).
-func (x Image) SetStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}, v) }
+func (x Image) SetStep(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, v)
+}
 
 // HasStep reports the presence of field step (6).
-func (x Image) HasStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x Image) HasStep() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // ClearStep clears field step (6).
-func (x Image) ClearStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (x Image) ClearStep() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // Data returns a copy of field data (7).
+//
+// uint8[]
 func (x Image) Data() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 32})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 32})...)
 }
 
 // DataBytes returns without copying field data (7).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Image) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 32}) }
+func (x Image) DataBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 32})
+}
 
 // SetData sets (v may alias the payload) field data (7).
-func (x Image) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 7, Offset: 32}, v) }
+func (x Image) SetData(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 7, Offset: 32}, v)
+}
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (7).
 func (x Image) AllocateData(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 7, Offset: 32}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 7, Offset: 32}, n)
 }
 
 // HasData reports the presence of field data (7).
-func (x Image) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 7, Offset: 32}) }
+func (x Image) HasData() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 7, Offset: 32})
+}
 
 // ClearData clears field data (7).
-func (x Image) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 7, Offset: 32}) }
+func (x Image) ClearData() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 7, Offset: 32}) }
 
 // ImageView reads the singular scalar fields of a Image in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type ImageView struct{ v phaserimpl.View }
+type ImageView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Image) View() ImageView { return ImageView{x.m.ViewOf(phaserType_Image)} }
+func (x Image) View() ImageView { return ImageView(phaserimpl.Msg(x).ViewOf(phaserType_Image)) }
 
 // Height returns field height (2).
-func (v ImageView) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v ImageView) Height() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // HasHeight reports the presence of field height (2).
-func (v ImageView) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v ImageView) HasHeight() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (v ImageView) Width() uint32 { return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v ImageView) Width() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // HasWidth reports the presence of field width (3).
-func (v ImageView) HasWidth() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (v ImageView) HasWidth() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // IsBigendian returns field is_bigendian (5).
 func (v ImageView) IsBigendian() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v ImageView) HasIsBigendian() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // Step returns field step (6).
-func (v ImageView) Step() uint32 { return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (v ImageView) Step() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // HasStep reports the presence of field step (6).
-func (v ImageView) HasStep() bool { return v.v.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}) }
+func (v ImageView) HasStep() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+}
 
 // ImageList is a handle on a repeated field of Image messages.
-type ImageList struct{ l phaserimpl.MessageList }
-
-// ImageListOf wraps a list handle, for the generated code of other packages.
-func ImageListOf(l phaserimpl.MessageList) ImageList { return ImageList{l} }
+type ImageList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l ImageList) Len() int { return l.l.Len() }
+func (l ImageList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImageList) At(i int) Image { return Image{l.l.At(i)} }
+func (l ImageList) At(i int) Image { return Image(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImageList) Mutable(i int) Image { return Image{l.l.Mutable(i)} }
+func (l ImageList) Mutable(i int) Image { return Image(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l ImageList) Append() Image { return Image{l.l.Append()} }
+func (l ImageList) Append() Image { return Image(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImageList) Allocate(n int) { l.l.Allocate(n) }
+func (l ImageList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImageList) Reserve(n int) { l.l.Reserve(n) }
+func (l ImageList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImageList) Resize(n int) { l.l.Resize(n) }
+func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImageList) Clear() { l.l.Clear() }
+func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImageList) All() iter.Seq2[int, Image] {
 	return func(yield func(int, Image) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Image{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Image(m)) {
+				return
+			}
+		}
 	}
 }

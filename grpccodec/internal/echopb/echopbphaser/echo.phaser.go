@@ -55,13 +55,13 @@ var phaserType_Point = file_echo_proto.Type("phaser.grpctest.Point")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Point reads as the default
 // message and ignores writes.
-type Point struct{ m phaserimpl.Msg }
+type Point phaserimpl.Msg
 
 // NewPoint creates a Point in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPoint(opts ...runtime.Options) Point {
-	return Point{phaserimpl.New(phaserType_Point, opts)}
+	return Point(phaserimpl.New(phaserType_Point, opts))
 }
 
 // NewPointIn creates a Point in caller memory, such as a shared-memory
@@ -69,7 +69,7 @@ func NewPoint(opts ...runtime.Options) Point {
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
 	m, err := phaserimpl.NewIn(phaserType_Point, mem, opts)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // ReadPoint returns a read-only Point over received payload bytes. Every
@@ -77,7 +77,7 @@ func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadPoint(data []byte) (Point, error) {
 	m, err := phaserimpl.Read(phaserType_Point, data)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // ReadPointInto is ReadPoint reusing p, so that a reader of many payloads
@@ -85,53 +85,55 @@ func ReadPoint(data []byte) (Point, error) {
 // invalid.
 func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // OpenPoint continues writing a payload that holds a Point (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPoint(mem []byte) (Point, error) {
 	m, err := phaserimpl.Open(phaserType_Point, mem)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // PointOf returns the Point that m, the untyped handle of a phaser.grpctest.Point,
 // refers to.
-func PointOf(m runtime.Msg) Point { return Point{phaserimpl.Static(m, phaserType_Point)} }
+func PointOf(m runtime.Msg) Point { return Point(phaserimpl.Static(m, phaserType_Point)) }
 
 // PhaserType returns the runtime type of Point.
 func (Point) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Point) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Point) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Point) }
+func (x Point) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Point) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Point) IsPresent() bool { return x.m.IsPresent() }
+func (x Point) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Point) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Point) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Point) Failed() bool { return x.m.Failed() }
+func (x Point) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Point) Err() error { return x.m.Err() }
+func (x Point) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Point) Clear() { x.m.Clear(phaserType_Point) }
+func (x Point) Clear() { phaserimpl.Msg(x).Clear(phaserType_Point) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Point) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Point) }
+func (x Point) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Point)
+}
 
 // PointFromAny returns the Point held by an Any and whether it holds one.
 func PointFromAny(a runtime.Any) (Point, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Point)
-	return Point{m}, ok
+	return Point(m), ok
 }
 
 // MutableAnyPoint makes an Any hold a new, empty Point and returns it.
-func MutableAnyPoint(a runtime.Any) Point { return Point{phaserimpl.MutableAny(a, phaserType_Point)} }
+func MutableAnyPoint(a runtime.Any) Point { return Point(phaserimpl.MutableAny(a, phaserType_Point)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -172,17 +174,21 @@ func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Point) CopyFrom(src Point) bool { return x.m.CopyFrom(phaserType_Point, src.m) }
+func (x Point) CopyFrom(src Point) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+}
 
 // phaserProto_Point is the protobuf reflection type of Point.
-var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point{m} })
+var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Point) ProtoReflect() protoreflect.Message { return phaserProto_Point.Message(x.m) }
+func (x Point) ProtoReflect() protoreflect.Message {
+	return phaserProto_Point.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -194,101 +200,114 @@ func (x Point) Equal(y Point) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Point if x is absent).
-func (x Point) Clone() Point { return Point{phaserimpl.Clone(x.m, phaserType_Point)} }
+func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Point)) }
 
 // X returns field x (1).
 func (x Point) X() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Point) SetX(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Point) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Point) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Point) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Point) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (x Point) Y() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Point) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Point) HasY() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearY clears field y (2).
-func (x Point) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Point) ClearY() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // PointView reads the singular scalar fields of a Point in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointView struct{ v phaserimpl.View }
+type PointView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Point) View() PointView { return PointView{x.m.ViewOf(phaserType_Point)} }
+func (x Point) View() PointView { return PointView(phaserimpl.Msg(x).ViewOf(phaserType_Point)) }
 
 // X returns field x (1).
 func (v PointView) X() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
-func (v PointView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v PointView) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (v PointView) Y() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
-func (v PointView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v PointView) HasY() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList struct{ l phaserimpl.MessageList }
-
-// PointListOf wraps a list handle, for the generated code of other packages.
-func PointListOf(l phaserimpl.MessageList) PointList { return PointList{l} }
+type PointList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l PointList) Len() int { return l.l.Len() }
+func (l PointList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointList) At(i int) Point { return Point{l.l.At(i)} }
+func (l PointList) At(i int) Point { return Point(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointList) Mutable(i int) Point { return Point{l.l.Mutable(i)} }
+func (l PointList) Mutable(i int) Point { return Point(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l PointList) Append() Point { return Point{l.l.Append()} }
+func (l PointList) Append() Point { return Point(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointList) Allocate(n int) { l.l.Allocate(n) }
+func (l PointList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointList) Reserve(n int) { l.l.Reserve(n) }
+func (l PointList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointList) Resize(n int) { l.l.Resize(n) }
+func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointList) Clear() { l.l.Clear() }
+func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Point{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Point(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -298,13 +317,13 @@ var phaserType_EchoRequest = file_echo_proto.Type("phaser.grpctest.EchoRequest")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero EchoRequest reads as the default
 // message and ignores writes.
-type EchoRequest struct{ m phaserimpl.Msg }
+type EchoRequest phaserimpl.Msg
 
 // NewEchoRequest creates a EchoRequest in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEchoRequest(opts ...runtime.Options) EchoRequest {
-	return EchoRequest{phaserimpl.New(phaserType_EchoRequest, opts)}
+	return EchoRequest(phaserimpl.New(phaserType_EchoRequest, opts))
 }
 
 // NewEchoRequestIn creates a EchoRequest in caller memory, such as a shared-memory
@@ -312,7 +331,7 @@ func NewEchoRequest(opts ...runtime.Options) EchoRequest {
 // reports it. It returns an error if mem cannot hold the message.
 func NewEchoRequestIn(mem []byte, opts ...runtime.Options) (EchoRequest, error) {
 	m, err := phaserimpl.NewIn(phaserType_EchoRequest, mem, opts)
-	return EchoRequest{m}, err
+	return EchoRequest(m), err
 }
 
 // ReadEchoRequest returns a read-only EchoRequest over received payload bytes. Every
@@ -320,7 +339,7 @@ func NewEchoRequestIn(mem []byte, opts ...runtime.Options) (EchoRequest, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadEchoRequest(data []byte) (EchoRequest, error) {
 	m, err := phaserimpl.Read(phaserType_EchoRequest, data)
-	return EchoRequest{m}, err
+	return EchoRequest(m), err
 }
 
 // ReadEchoRequestInto is ReadEchoRequest reusing p, so that a reader of many payloads
@@ -328,58 +347,60 @@ func ReadEchoRequest(data []byte) (EchoRequest, error) {
 // invalid.
 func ReadEchoRequestInto(p *runtime.Payload, data []byte) (EchoRequest, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_EchoRequest, data)
-	return EchoRequest{m}, err
+	return EchoRequest(m), err
 }
 
 // OpenEchoRequest continues writing a payload that holds a EchoRequest (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEchoRequest(mem []byte) (EchoRequest, error) {
 	m, err := phaserimpl.Open(phaserType_EchoRequest, mem)
-	return EchoRequest{m}, err
+	return EchoRequest(m), err
 }
 
 // EchoRequestOf returns the EchoRequest that m, the untyped handle of a phaser.grpctest.EchoRequest,
 // refers to.
 func EchoRequestOf(m runtime.Msg) EchoRequest {
-	return EchoRequest{phaserimpl.Static(m, phaserType_EchoRequest)}
+	return EchoRequest(phaserimpl.Static(m, phaserType_EchoRequest))
 }
 
 // PhaserType returns the runtime type of EchoRequest.
 func (EchoRequest) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_EchoRequest) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x EchoRequest) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_EchoRequest) }
+func (x EchoRequest) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_EchoRequest)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x EchoRequest) IsPresent() bool { return x.m.IsPresent() }
+func (x EchoRequest) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x EchoRequest) Bytes() []byte { return x.m.PayloadBytes() }
+func (x EchoRequest) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x EchoRequest) Failed() bool { return x.m.Failed() }
+func (x EchoRequest) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x EchoRequest) Err() error { return x.m.Err() }
+func (x EchoRequest) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x EchoRequest) Clear() { x.m.Clear(phaserType_EchoRequest) }
+func (x EchoRequest) Clear() { phaserimpl.Msg(x).Clear(phaserType_EchoRequest) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x EchoRequest) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_EchoRequest)
+	return phaserimpl.Msg(x).ToProto(phaserType_EchoRequest)
 }
 
 // EchoRequestFromAny returns the EchoRequest held by an Any and whether it holds one.
 func EchoRequestFromAny(a runtime.Any) (EchoRequest, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_EchoRequest)
-	return EchoRequest{m}, ok
+	return EchoRequest(m), ok
 }
 
 // MutableAnyEchoRequest makes an Any hold a new, empty EchoRequest and returns it.
 func MutableAnyEchoRequest(a runtime.Any) EchoRequest {
-	return EchoRequest{phaserimpl.MutableAny(a, phaserType_EchoRequest)}
+	return EchoRequest(phaserimpl.MutableAny(a, phaserType_EchoRequest))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -422,18 +443,20 @@ func (x EchoRequest) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x EchoRequest) CopyFrom(src EchoRequest) bool {
-	return x.m.CopyFrom(phaserType_EchoRequest, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoRequest, phaserimpl.Msg(src))
 }
 
 // phaserProto_EchoRequest is the protobuf reflection type of EchoRequest.
-var phaserProto_EchoRequest = phaserimpl.RegisterHandleType(phaserType_EchoRequest, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return EchoRequest{m} })
+var phaserProto_EchoRequest = phaserimpl.RegisterHandleType(phaserType_EchoRequest, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return EchoRequest(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x EchoRequest) ProtoReflect() protoreflect.Message { return phaserProto_EchoRequest.Message(x.m) }
+func (x EchoRequest) ProtoReflect() protoreflect.Message {
+	return phaserProto_EchoRequest.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -446,182 +469,213 @@ func (x EchoRequest) Equal(y EchoRequest) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero EchoRequest if x is absent).
 func (x EchoRequest) Clone() EchoRequest {
-	return EchoRequest{phaserimpl.Clone(x.m, phaserType_EchoRequest)}
+	return EchoRequest(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_EchoRequest))
 }
 
 // Text returns a copy of field text (1).
 func (x EchoRequest) Text() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // TextBytes returns without copying field text (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x EchoRequest) TextBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetText sets field text (1).
-func (x EchoRequest) SetText(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x EchoRequest) SetText(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetTextBytes sets from bytes (which may alias the payload) field text (1).
-func (x EchoRequest) SetTextBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x EchoRequest) SetTextBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateText makes n bytes long and returns them to fill in place: field text (1).
 func (x EchoRequest) AllocateText(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasText reports the presence of field text (1).
-func (x EchoRequest) HasText() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x EchoRequest) HasText() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearText clears field text (1).
-func (x EchoRequest) ClearText() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x EchoRequest) ClearText() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // Values returns the list handle of repeated field values (2).
 func (x EchoRequest) Values() runtime.List[int64] {
-	return phaserimpl.List[int64](x.m, phaserimpl.Field{Number: 2, Offset: 16})
+	return phaserimpl.List[int64](phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16})
 }
 
 // Counts returns the entries (in insertion order, keys not de-duplicated) of map field counts (3).
 func (x EchoRequest) Counts() EchoRequest_CountsEntryList {
-	return EchoRequest_CountsEntryList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry)}
+	return EchoRequest_CountsEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry))
 }
 
 // At returns (a default message if absent) field at (4).
 func (x EchoRequest) At() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableAt returns, creating it if absent, field at (4).
 func (x EchoRequest) MutableAt() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasAt reports the presence of field at (4).
-func (x EchoRequest) HasAt() bool { return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 32}) }
+func (x EchoRequest) HasAt() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 32})
+}
 
 // ClearAt clears and frees field at (4).
 func (x EchoRequest) ClearAt() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // Point returns (a default message if absent) field point (5).
 func (x EchoRequest) Point() Point {
-	return Point{x.m.Message(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)}
+	return Point(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point))
 }
 
 // MutablePoint returns, creating it if absent, field point (5).
 func (x EchoRequest) MutablePoint() Point {
-	return Point{x.m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)}
+	return Point(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point))
 }
 
 // HasPoint reports the presence of field point (5).
-func (x EchoRequest) HasPoint() bool { return x.m.HasMessage(phaserimpl.Field{Number: 5, Offset: 36}) }
+func (x EchoRequest) HasPoint() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 5, Offset: 36})
+}
 
 // ClearPoint clears and frees field point (5).
 func (x EchoRequest) ClearPoint() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)
 }
 
 // Path returns the list handle of repeated field path (6).
 func (x EchoRequest) Path() PointList {
-	return PointList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point)}
+	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point))
 }
 
 // Blob returns a copy of field blob (7).
 func (x EchoRequest) Blob() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 48})...)
 }
 
 // BlobBytes returns without copying field blob (7).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x EchoRequest) BlobBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
 }
 
 // SetBlob sets (v may alias the payload) field blob (7).
-func (x EchoRequest) SetBlob(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v) }
+func (x EchoRequest) SetBlob(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v)
+}
 
 // AllocateBlob makes n bytes long and returns them to fill in place: field blob (7).
 func (x EchoRequest) AllocateBlob(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 7, Offset: 48}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 7, Offset: 48}, n)
 }
 
 // HasBlob reports the presence of field blob (7).
-func (x EchoRequest) HasBlob() bool { return x.m.HasString(phaserimpl.Field{Number: 7, Offset: 48}) }
+func (x EchoRequest) HasBlob() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 7, Offset: 48})
+}
 
 // ClearBlob clears field blob (7).
-func (x EchoRequest) ClearBlob() { x.m.ClearString(phaserimpl.Field{Number: 7, Offset: 48}) }
+func (x EchoRequest) ClearBlob() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 7, Offset: 48})
+}
 
 // Seq returns field seq (8).
-func (x EchoRequest) Seq() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 8, Offset: 52})) }
+func (x EchoRequest) Seq() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}))
+}
 
 // SetSeq sets field seq (8).
-func (x EchoRequest) SetSeq(v int32) { x.m.Set32(phaserimpl.Field{Number: 8, Offset: 52}, uint32(v)) }
+func (x EchoRequest) SetSeq(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}, uint32(v))
+}
 
 // HasSeq reports the presence of field seq (8).
-func (x EchoRequest) HasSeq() bool { return x.m.Has(phaserimpl.Field{Number: 8, Offset: 52}) }
+func (x EchoRequest) HasSeq() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
+}
 
 // ClearSeq clears field seq (8).
-func (x EchoRequest) ClearSeq() { x.m.ClearScalar(phaserimpl.Field{Number: 8, Offset: 52}) }
+func (x EchoRequest) ClearSeq() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
+}
 
 // EchoRequestView reads the singular scalar fields of a EchoRequest in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type EchoRequestView struct{ v phaserimpl.View }
+type EchoRequestView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x EchoRequest) View() EchoRequestView {
-	return EchoRequestView{x.m.ViewOf(phaserType_EchoRequest)}
+	return EchoRequestView(phaserimpl.Msg(x).ViewOf(phaserType_EchoRequest))
 }
 
 // Seq returns field seq (8).
 func (v EchoRequestView) Seq() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 8, Offset: 52}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}))
 }
 
 // HasSeq reports the presence of field seq (8).
-func (v EchoRequestView) HasSeq() bool { return v.v.Has(phaserimpl.Field{Number: 8, Offset: 52}) }
+func (v EchoRequestView) HasSeq() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
+}
 
 // EchoRequestList is a handle on a repeated field of EchoRequest messages.
-type EchoRequestList struct{ l phaserimpl.MessageList }
-
-// EchoRequestListOf wraps a list handle, for the generated code of other packages.
-func EchoRequestListOf(l phaserimpl.MessageList) EchoRequestList { return EchoRequestList{l} }
+type EchoRequestList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l EchoRequestList) Len() int { return l.l.Len() }
+func (l EchoRequestList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EchoRequestList) At(i int) EchoRequest { return EchoRequest{l.l.At(i)} }
+func (l EchoRequestList) At(i int) EchoRequest { return EchoRequest(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EchoRequestList) Mutable(i int) EchoRequest { return EchoRequest{l.l.Mutable(i)} }
+func (l EchoRequestList) Mutable(i int) EchoRequest {
+	return EchoRequest(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l EchoRequestList) Append() EchoRequest { return EchoRequest{l.l.Append()} }
+func (l EchoRequestList) Append() EchoRequest { return EchoRequest(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EchoRequestList) Allocate(n int) { l.l.Allocate(n) }
+func (l EchoRequestList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EchoRequestList) Reserve(n int) { l.l.Reserve(n) }
+func (l EchoRequestList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EchoRequestList) Resize(n int) { l.l.Resize(n) }
+func (l EchoRequestList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EchoRequestList) Clear() { l.l.Clear() }
+func (l EchoRequestList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EchoRequestList) All() iter.Seq2[int, EchoRequest] {
 	return func(yield func(int, EchoRequest) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, EchoRequest{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, EchoRequest(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -631,13 +685,13 @@ var phaserType_EchoRequest_CountsEntry = file_echo_proto.Type("phaser.grpctest.E
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero EchoRequest_CountsEntry reads as the default
 // message and ignores writes.
-type EchoRequest_CountsEntry struct{ m phaserimpl.Msg }
+type EchoRequest_CountsEntry phaserimpl.Msg
 
 // NewEchoRequest_CountsEntry creates a EchoRequest_CountsEntry in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEchoRequest_CountsEntry(opts ...runtime.Options) EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry{phaserimpl.New(phaserType_EchoRequest_CountsEntry, opts)}
+	return EchoRequest_CountsEntry(phaserimpl.New(phaserType_EchoRequest_CountsEntry, opts))
 }
 
 // NewEchoRequest_CountsEntryIn creates a EchoRequest_CountsEntry in caller memory, such as a shared-memory
@@ -645,7 +699,7 @@ func NewEchoRequest_CountsEntry(opts ...runtime.Options) EchoRequest_CountsEntry
 // reports it. It returns an error if mem cannot hold the message.
 func NewEchoRequest_CountsEntryIn(mem []byte, opts ...runtime.Options) (EchoRequest_CountsEntry, error) {
 	m, err := phaserimpl.NewIn(phaserType_EchoRequest_CountsEntry, mem, opts)
-	return EchoRequest_CountsEntry{m}, err
+	return EchoRequest_CountsEntry(m), err
 }
 
 // ReadEchoRequest_CountsEntry returns a read-only EchoRequest_CountsEntry over received payload bytes. Every
@@ -653,7 +707,7 @@ func NewEchoRequest_CountsEntryIn(mem []byte, opts ...runtime.Options) (EchoRequ
 // Writes through the handle are ignored and reported by Err.
 func ReadEchoRequest_CountsEntry(data []byte) (EchoRequest_CountsEntry, error) {
 	m, err := phaserimpl.Read(phaserType_EchoRequest_CountsEntry, data)
-	return EchoRequest_CountsEntry{m}, err
+	return EchoRequest_CountsEntry(m), err
 }
 
 // ReadEchoRequest_CountsEntryInto is ReadEchoRequest_CountsEntry reusing p, so that a reader of many payloads
@@ -661,20 +715,20 @@ func ReadEchoRequest_CountsEntry(data []byte) (EchoRequest_CountsEntry, error) {
 // invalid.
 func ReadEchoRequest_CountsEntryInto(p *runtime.Payload, data []byte) (EchoRequest_CountsEntry, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_EchoRequest_CountsEntry, data)
-	return EchoRequest_CountsEntry{m}, err
+	return EchoRequest_CountsEntry(m), err
 }
 
 // OpenEchoRequest_CountsEntry continues writing a payload that holds a EchoRequest_CountsEntry (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEchoRequest_CountsEntry(mem []byte) (EchoRequest_CountsEntry, error) {
 	m, err := phaserimpl.Open(phaserType_EchoRequest_CountsEntry, mem)
-	return EchoRequest_CountsEntry{m}, err
+	return EchoRequest_CountsEntry(m), err
 }
 
 // EchoRequest_CountsEntryOf returns the EchoRequest_CountsEntry that m, the untyped handle of a phaser.grpctest.EchoRequest.CountsEntry,
 // refers to.
 func EchoRequest_CountsEntryOf(m runtime.Msg) EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry{phaserimpl.Static(m, phaserType_EchoRequest_CountsEntry)}
+	return EchoRequest_CountsEntry(phaserimpl.Static(m, phaserType_EchoRequest_CountsEntry))
 }
 
 // PhaserType returns the runtime type of EchoRequest_CountsEntry.
@@ -684,39 +738,39 @@ func (EchoRequest_CountsEntry) PhaserType() *runtime.Type {
 
 // Msg returns the untyped handle, the dynamic view of x.
 func (x EchoRequest_CountsEntry) Msg() runtime.Msg {
-	return phaserimpl.Dynamic(x.m, phaserType_EchoRequest_CountsEntry)
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_EchoRequest_CountsEntry)
 }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x EchoRequest_CountsEntry) IsPresent() bool { return x.m.IsPresent() }
+func (x EchoRequest_CountsEntry) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x EchoRequest_CountsEntry) Bytes() []byte { return x.m.PayloadBytes() }
+func (x EchoRequest_CountsEntry) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x EchoRequest_CountsEntry) Failed() bool { return x.m.Failed() }
+func (x EchoRequest_CountsEntry) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x EchoRequest_CountsEntry) Err() error { return x.m.Err() }
+func (x EchoRequest_CountsEntry) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x EchoRequest_CountsEntry) Clear() { x.m.Clear(phaserType_EchoRequest_CountsEntry) }
+func (x EchoRequest_CountsEntry) Clear() { phaserimpl.Msg(x).Clear(phaserType_EchoRequest_CountsEntry) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x EchoRequest_CountsEntry) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_EchoRequest_CountsEntry)
+	return phaserimpl.Msg(x).ToProto(phaserType_EchoRequest_CountsEntry)
 }
 
 // EchoRequest_CountsEntryFromAny returns the EchoRequest_CountsEntry held by an Any and whether it holds one.
 func EchoRequest_CountsEntryFromAny(a runtime.Any) (EchoRequest_CountsEntry, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_EchoRequest_CountsEntry)
-	return EchoRequest_CountsEntry{m}, ok
+	return EchoRequest_CountsEntry(m), ok
 }
 
 // MutableAnyEchoRequest_CountsEntry makes an Any hold a new, empty EchoRequest_CountsEntry and returns it.
 func MutableAnyEchoRequest_CountsEntry(a runtime.Any) EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry{phaserimpl.MutableAny(a, phaserType_EchoRequest_CountsEntry)}
+	return EchoRequest_CountsEntry(phaserimpl.MutableAny(a, phaserType_EchoRequest_CountsEntry))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -765,11 +819,11 @@ func (x EchoRequest_CountsEntry) UnmarshalROS(data []byte) error { return ros.Un
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x EchoRequest_CountsEntry) CopyFrom(src EchoRequest_CountsEntry) bool {
-	return x.m.CopyFrom(phaserType_EchoRequest_CountsEntry, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoRequest_CountsEntry, phaserimpl.Msg(src))
 }
 
 // phaserProto_EchoRequest_CountsEntry is the protobuf reflection type of EchoRequest_CountsEntry.
-var phaserProto_EchoRequest_CountsEntry = phaserimpl.RegisterHandleType(phaserType_EchoRequest_CountsEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return EchoRequest_CountsEntry{m} })
+var phaserProto_EchoRequest_CountsEntry = phaserimpl.RegisterHandleType(phaserType_EchoRequest_CountsEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return EchoRequest_CountsEntry(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
@@ -777,7 +831,7 @@ var phaserProto_EchoRequest_CountsEntry = phaserimpl.RegisterHandleType(phaserTy
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
 func (x EchoRequest_CountsEntry) ProtoReflect() protoreflect.Message {
-	return phaserProto_EchoRequest_CountsEntry.Message(x.m)
+	return phaserProto_EchoRequest_CountsEntry.Message(phaserimpl.Msg(x))
 }
 
 // String returns x in the protobuf text format, as protobuf-go's String
@@ -791,129 +845,130 @@ func (x EchoRequest_CountsEntry) Equal(y EchoRequest_CountsEntry) bool { return 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero EchoRequest_CountsEntry if x is absent).
 func (x EchoRequest_CountsEntry) Clone() EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry{phaserimpl.Clone(x.m, phaserType_EchoRequest_CountsEntry)}
+	return EchoRequest_CountsEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_EchoRequest_CountsEntry))
 }
 
 // Key returns a copy of field key (1).
 func (x EchoRequest_CountsEntry) Key() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // KeyBytes returns without copying field key (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x EchoRequest_CountsEntry) KeyBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetKey sets field key (1).
 func (x EchoRequest_CountsEntry) SetKey(v string) {
-	x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
 }
 
 // SetKeyBytes sets from bytes (which may alias the payload) field key (1).
 func (x EchoRequest_CountsEntry) SetKeyBytes(v []byte) {
-	x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 }
 
 // AllocateKey makes n bytes long and returns them to fill in place: field key (1).
 func (x EchoRequest_CountsEntry) AllocateKey(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasKey reports the presence of field key (1).
 func (x EchoRequest_CountsEntry) HasKey() bool {
-	return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // ClearKey clears field key (1).
-func (x EchoRequest_CountsEntry) ClearKey() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x EchoRequest_CountsEntry) ClearKey() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // Value returns field value (2).
 func (x EchoRequest_CountsEntry) Value() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (2).
 func (x EchoRequest_CountsEntry) SetValue(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
 }
 
 // HasValue reports the presence of field value (2).
 func (x EchoRequest_CountsEntry) HasValue() bool {
-	return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (2).
 func (x EchoRequest_CountsEntry) ClearValue() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // EchoRequest_CountsEntryView reads the singular scalar fields of a EchoRequest_CountsEntry in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type EchoRequest_CountsEntryView struct{ v phaserimpl.View }
+type EchoRequest_CountsEntryView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x EchoRequest_CountsEntry) View() EchoRequest_CountsEntryView {
-	return EchoRequest_CountsEntryView{x.m.ViewOf(phaserType_EchoRequest_CountsEntry)}
+	return EchoRequest_CountsEntryView(phaserimpl.Msg(x).ViewOf(phaserType_EchoRequest_CountsEntry))
 }
 
 // Value returns field value (2).
 func (v EchoRequest_CountsEntryView) Value() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v EchoRequest_CountsEntryView) HasValue() bool {
-	return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // EchoRequest_CountsEntryList is a handle on a repeated field of EchoRequest_CountsEntry messages.
-type EchoRequest_CountsEntryList struct{ l phaserimpl.MessageList }
-
-// EchoRequest_CountsEntryListOf wraps a list handle, for the generated code of other packages.
-func EchoRequest_CountsEntryListOf(l phaserimpl.MessageList) EchoRequest_CountsEntryList {
-	return EchoRequest_CountsEntryList{l}
-}
+type EchoRequest_CountsEntryList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l EchoRequest_CountsEntryList) Len() int { return l.l.Len() }
+func (l EchoRequest_CountsEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l EchoRequest_CountsEntryList) At(i int) EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry{l.l.At(i)}
+	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).At(i))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l EchoRequest_CountsEntryList) Mutable(i int) EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry{l.l.Mutable(i)}
+	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).Mutable(i))
 }
 
 // Append adds a new, empty element and returns it.
 func (l EchoRequest_CountsEntryList) Append() EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry{l.l.Append()}
+	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).Append())
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EchoRequest_CountsEntryList) Allocate(n int) { l.l.Allocate(n) }
+func (l EchoRequest_CountsEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EchoRequest_CountsEntryList) Reserve(n int) { l.l.Reserve(n) }
+func (l EchoRequest_CountsEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EchoRequest_CountsEntryList) Resize(n int) { l.l.Resize(n) }
+func (l EchoRequest_CountsEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EchoRequest_CountsEntryList) Clear() { l.l.Clear() }
+func (l EchoRequest_CountsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EchoRequest_CountsEntryList) All() iter.Seq2[int, EchoRequest_CountsEntry] {
 	return func(yield func(int, EchoRequest_CountsEntry) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, EchoRequest_CountsEntry{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, EchoRequest_CountsEntry(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -923,13 +978,13 @@ var phaserType_EchoReply = file_echo_proto.Type("phaser.grpctest.EchoReply")
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero EchoReply reads as the default
 // message and ignores writes.
-type EchoReply struct{ m phaserimpl.Msg }
+type EchoReply phaserimpl.Msg
 
 // NewEchoReply creates a EchoReply in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewEchoReply(opts ...runtime.Options) EchoReply {
-	return EchoReply{phaserimpl.New(phaserType_EchoReply, opts)}
+	return EchoReply(phaserimpl.New(phaserType_EchoReply, opts))
 }
 
 // NewEchoReplyIn creates a EchoReply in caller memory, such as a shared-memory
@@ -937,7 +992,7 @@ func NewEchoReply(opts ...runtime.Options) EchoReply {
 // reports it. It returns an error if mem cannot hold the message.
 func NewEchoReplyIn(mem []byte, opts ...runtime.Options) (EchoReply, error) {
 	m, err := phaserimpl.NewIn(phaserType_EchoReply, mem, opts)
-	return EchoReply{m}, err
+	return EchoReply(m), err
 }
 
 // ReadEchoReply returns a read-only EchoReply over received payload bytes. Every
@@ -945,7 +1000,7 @@ func NewEchoReplyIn(mem []byte, opts ...runtime.Options) (EchoReply, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadEchoReply(data []byte) (EchoReply, error) {
 	m, err := phaserimpl.Read(phaserType_EchoReply, data)
-	return EchoReply{m}, err
+	return EchoReply(m), err
 }
 
 // ReadEchoReplyInto is ReadEchoReply reusing p, so that a reader of many payloads
@@ -953,58 +1008,60 @@ func ReadEchoReply(data []byte) (EchoReply, error) {
 // invalid.
 func ReadEchoReplyInto(p *runtime.Payload, data []byte) (EchoReply, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_EchoReply, data)
-	return EchoReply{m}, err
+	return EchoReply(m), err
 }
 
 // OpenEchoReply continues writing a payload that holds a EchoReply (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenEchoReply(mem []byte) (EchoReply, error) {
 	m, err := phaserimpl.Open(phaserType_EchoReply, mem)
-	return EchoReply{m}, err
+	return EchoReply(m), err
 }
 
 // EchoReplyOf returns the EchoReply that m, the untyped handle of a phaser.grpctest.EchoReply,
 // refers to.
 func EchoReplyOf(m runtime.Msg) EchoReply {
-	return EchoReply{phaserimpl.Static(m, phaserType_EchoReply)}
+	return EchoReply(phaserimpl.Static(m, phaserType_EchoReply))
 }
 
 // PhaserType returns the runtime type of EchoReply.
 func (EchoReply) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_EchoReply) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x EchoReply) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_EchoReply) }
+func (x EchoReply) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_EchoReply)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x EchoReply) IsPresent() bool { return x.m.IsPresent() }
+func (x EchoReply) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x EchoReply) Bytes() []byte { return x.m.PayloadBytes() }
+func (x EchoReply) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x EchoReply) Failed() bool { return x.m.Failed() }
+func (x EchoReply) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x EchoReply) Err() error { return x.m.Err() }
+func (x EchoReply) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x EchoReply) Clear() { x.m.Clear(phaserType_EchoReply) }
+func (x EchoReply) Clear() { phaserimpl.Msg(x).Clear(phaserType_EchoReply) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x EchoReply) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_EchoReply)
+	return phaserimpl.Msg(x).ToProto(phaserType_EchoReply)
 }
 
 // EchoReplyFromAny returns the EchoReply held by an Any and whether it holds one.
 func EchoReplyFromAny(a runtime.Any) (EchoReply, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_EchoReply)
-	return EchoReply{m}, ok
+	return EchoReply(m), ok
 }
 
 // MutableAnyEchoReply makes an Any hold a new, empty EchoReply and returns it.
 func MutableAnyEchoReply(a runtime.Any) EchoReply {
-	return EchoReply{phaserimpl.MutableAny(a, phaserType_EchoReply)}
+	return EchoReply(phaserimpl.MutableAny(a, phaserType_EchoReply))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1046,17 +1103,21 @@ func (x EchoReply) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, 
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x EchoReply) CopyFrom(src EchoReply) bool { return x.m.CopyFrom(phaserType_EchoReply, src.m) }
+func (x EchoReply) CopyFrom(src EchoReply) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoReply, phaserimpl.Msg(src))
+}
 
 // phaserProto_EchoReply is the protobuf reflection type of EchoReply.
-var phaserProto_EchoReply = phaserimpl.RegisterHandleType(phaserType_EchoReply, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return EchoReply{m} })
+var phaserProto_EchoReply = phaserimpl.RegisterHandleType(phaserType_EchoReply, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return EchoReply(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x EchoReply) ProtoReflect() protoreflect.Message { return phaserProto_EchoReply.Message(x.m) }
+func (x EchoReply) ProtoReflect() protoreflect.Message {
+	return phaserProto_EchoReply.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1068,178 +1129,221 @@ func (x EchoReply) Equal(y EchoReply) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero EchoReply if x is absent).
-func (x EchoReply) Clone() EchoReply { return EchoReply{phaserimpl.Clone(x.m, phaserType_EchoReply)} }
+func (x EchoReply) Clone() EchoReply {
+	return EchoReply(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_EchoReply))
+}
 
 // Text returns a copy of field text (1).
 func (x EchoReply) Text() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // TextBytes returns without copying field text (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x EchoReply) TextBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x EchoReply) TextBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetText sets field text (1).
-func (x EchoReply) SetText(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x EchoReply) SetText(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetTextBytes sets from bytes (which may alias the payload) field text (1).
-func (x EchoReply) SetTextBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x EchoReply) SetTextBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateText makes n bytes long and returns them to fill in place: field text (1).
 func (x EchoReply) AllocateText(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasText reports the presence of field text (1).
-func (x EchoReply) HasText() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x EchoReply) HasText() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearText clears field text (1).
-func (x EchoReply) ClearText() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x EchoReply) ClearText() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Sum returns field sum (2).
-func (x EchoReply) Sum() int64 { return int64(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16})) }
+func (x EchoReply) Sum() int64 {
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+}
 
 // SetSum sets field sum (2).
-func (x EchoReply) SetSum(v int64) { x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16}, uint64(v)) }
+func (x EchoReply) SetSum(v int64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}, uint64(v))
+}
 
 // HasSum reports the presence of field sum (2).
-func (x EchoReply) HasSum() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16}) }
+func (x EchoReply) HasSum() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+}
 
 // ClearSum clears field sum (2).
-func (x EchoReply) ClearSum() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16}) }
+func (x EchoReply) ClearSum() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+}
 
 // Path returns the list handle of repeated field path (3).
 func (x EchoReply) Path() PointList {
-	return PointList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 3, Offset: 24, ID: 1}, phaserType_Point)}
+	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point))
 }
 
 // Seq returns field seq (4).
 func (x EchoReply) Seq() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 32, ID: 1}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}))
 }
 
 // SetSeq sets field seq (4).
 func (x EchoReply) SetSeq(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 32, ID: 1}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}, uint32(v))
 }
 
 // HasSeq reports the presence of field seq (4).
-func (x EchoReply) HasSeq() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 1}) }
+func (x EchoReply) HasSeq() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
+}
 
 // ClearSeq clears field seq (4).
-func (x EchoReply) ClearSeq() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, ID: 1}) }
+func (x EchoReply) ClearSeq() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
+}
 
 // Entries returns field entries (5).
 func (x EchoReply) Entries() int32 {
-	return int32(x.m.Get32(phaserimpl.Field{Number: 5, Offset: 36, ID: 2}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}))
 }
 
 // SetEntries sets field entries (5).
 func (x EchoReply) SetEntries(v int32) {
-	x.m.Set32(phaserimpl.Field{Number: 5, Offset: 36, ID: 2}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}, uint32(v))
 }
 
 // HasEntries reports the presence of field entries (5).
-func (x EchoReply) HasEntries() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 36, ID: 2}) }
+func (x EchoReply) HasEntries() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
+}
 
 // ClearEntries clears field entries (5).
-func (x EchoReply) ClearEntries() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, ID: 2}) }
+func (x EchoReply) ClearEntries() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
+}
 
 // Blob returns a copy of field blob (6).
 func (x EchoReply) Blob() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 6, Offset: 40})...)
 }
 
 // BlobBytes returns without copying field blob (6).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x EchoReply) BlobBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
 }
 
 // SetBlob sets (v may alias the payload) field blob (6).
-func (x EchoReply) SetBlob(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v) }
+func (x EchoReply) SetBlob(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v)
+}
 
 // AllocateBlob makes n bytes long and returns them to fill in place: field blob (6).
 func (x EchoReply) AllocateBlob(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 6, Offset: 40}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 6, Offset: 40}, n)
 }
 
 // HasBlob reports the presence of field blob (6).
-func (x EchoReply) HasBlob() bool { return x.m.HasString(phaserimpl.Field{Number: 6, Offset: 40}) }
+func (x EchoReply) HasBlob() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 6, Offset: 40})
+}
 
 // ClearBlob clears field blob (6).
-func (x EchoReply) ClearBlob() { x.m.ClearString(phaserimpl.Field{Number: 6, Offset: 40}) }
+func (x EchoReply) ClearBlob() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 6, Offset: 40})
+}
 
 // EchoReplyView reads the singular scalar fields of a EchoReply in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type EchoReplyView struct{ v phaserimpl.View }
+type EchoReplyView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x EchoReply) View() EchoReplyView { return EchoReplyView{x.m.ViewOf(phaserType_EchoReply)} }
+func (x EchoReply) View() EchoReplyView {
+	return EchoReplyView(phaserimpl.Msg(x).ViewOf(phaserType_EchoReply))
+}
 
 // Sum returns field sum (2).
-func (v EchoReplyView) Sum() int64 { return int64(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16})) }
+func (v EchoReplyView) Sum() int64 {
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+}
 
 // HasSum reports the presence of field sum (2).
-func (v EchoReplyView) HasSum() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16}) }
+func (v EchoReplyView) HasSum() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+}
 
 // Seq returns field seq (4).
 func (v EchoReplyView) Seq() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 32, ID: 1}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}))
 }
 
 // HasSeq reports the presence of field seq (4).
-func (v EchoReplyView) HasSeq() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 1}) }
+func (v EchoReplyView) HasSeq() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
+}
 
 // Entries returns field entries (5).
 func (v EchoReplyView) Entries() int32 {
-	return int32(v.v.Get32(phaserimpl.Field{Number: 5, Offset: 36, ID: 2}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}))
 }
 
 // HasEntries reports the presence of field entries (5).
 func (v EchoReplyView) HasEntries() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 36, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
 }
 
 // EchoReplyList is a handle on a repeated field of EchoReply messages.
-type EchoReplyList struct{ l phaserimpl.MessageList }
-
-// EchoReplyListOf wraps a list handle, for the generated code of other packages.
-func EchoReplyListOf(l phaserimpl.MessageList) EchoReplyList { return EchoReplyList{l} }
+type EchoReplyList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l EchoReplyList) Len() int { return l.l.Len() }
+func (l EchoReplyList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EchoReplyList) At(i int) EchoReply { return EchoReply{l.l.At(i)} }
+func (l EchoReplyList) At(i int) EchoReply { return EchoReply(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EchoReplyList) Mutable(i int) EchoReply { return EchoReply{l.l.Mutable(i)} }
+func (l EchoReplyList) Mutable(i int) EchoReply {
+	return EchoReply(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l EchoReplyList) Append() EchoReply { return EchoReply{l.l.Append()} }
+func (l EchoReplyList) Append() EchoReply { return EchoReply(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EchoReplyList) Allocate(n int) { l.l.Allocate(n) }
+func (l EchoReplyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EchoReplyList) Reserve(n int) { l.l.Reserve(n) }
+func (l EchoReplyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EchoReplyList) Resize(n int) { l.l.Resize(n) }
+func (l EchoReplyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EchoReplyList) Clear() { l.l.Clear() }
+func (l EchoReplyList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EchoReplyList) All() iter.Seq2[int, EchoReply] {
 	return func(yield func(int, EchoReply) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, EchoReply{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, EchoReply(m)) {
+				return
+			}
+		}
 	}
 }

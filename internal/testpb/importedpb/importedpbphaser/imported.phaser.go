@@ -66,13 +66,13 @@ var phaserType_Remote = file_importedpb_imported_proto.Type("phasertest.other.Re
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Remote reads as the default
 // message and ignores writes.
-type Remote struct{ m phaserimpl.Msg }
+type Remote phaserimpl.Msg
 
 // NewRemote creates a Remote in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRemote(opts ...runtime.Options) Remote {
-	return Remote{phaserimpl.New(phaserType_Remote, opts)}
+	return Remote(phaserimpl.New(phaserType_Remote, opts))
 }
 
 // NewRemoteIn creates a Remote in caller memory, such as a shared-memory
@@ -80,7 +80,7 @@ func NewRemote(opts ...runtime.Options) Remote {
 // reports it. It returns an error if mem cannot hold the message.
 func NewRemoteIn(mem []byte, opts ...runtime.Options) (Remote, error) {
 	m, err := phaserimpl.NewIn(phaserType_Remote, mem, opts)
-	return Remote{m}, err
+	return Remote(m), err
 }
 
 // ReadRemote returns a read-only Remote over received payload bytes. Every
@@ -88,7 +88,7 @@ func NewRemoteIn(mem []byte, opts ...runtime.Options) (Remote, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadRemote(data []byte) (Remote, error) {
 	m, err := phaserimpl.Read(phaserType_Remote, data)
-	return Remote{m}, err
+	return Remote(m), err
 }
 
 // ReadRemoteInto is ReadRemote reusing p, so that a reader of many payloads
@@ -96,54 +96,56 @@ func ReadRemote(data []byte) (Remote, error) {
 // invalid.
 func ReadRemoteInto(p *runtime.Payload, data []byte) (Remote, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Remote, data)
-	return Remote{m}, err
+	return Remote(m), err
 }
 
 // OpenRemote continues writing a payload that holds a Remote (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRemote(mem []byte) (Remote, error) {
 	m, err := phaserimpl.Open(phaserType_Remote, mem)
-	return Remote{m}, err
+	return Remote(m), err
 }
 
 // RemoteOf returns the Remote that m, the untyped handle of a phasertest.other.Remote,
 // refers to.
-func RemoteOf(m runtime.Msg) Remote { return Remote{phaserimpl.Static(m, phaserType_Remote)} }
+func RemoteOf(m runtime.Msg) Remote { return Remote(phaserimpl.Static(m, phaserType_Remote)) }
 
 // PhaserType returns the runtime type of Remote.
 func (Remote) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Remote) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Remote) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Remote) }
+func (x Remote) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Remote) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Remote) IsPresent() bool { return x.m.IsPresent() }
+func (x Remote) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Remote) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Remote) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Remote) Failed() bool { return x.m.Failed() }
+func (x Remote) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Remote) Err() error { return x.m.Err() }
+func (x Remote) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Remote) Clear() { x.m.Clear(phaserType_Remote) }
+func (x Remote) Clear() { phaserimpl.Msg(x).Clear(phaserType_Remote) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Remote) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Remote) }
+func (x Remote) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Remote)
+}
 
 // RemoteFromAny returns the Remote held by an Any and whether it holds one.
 func RemoteFromAny(a runtime.Any) (Remote, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Remote)
-	return Remote{m}, ok
+	return Remote(m), ok
 }
 
 // MutableAnyRemote makes an Any hold a new, empty Remote and returns it.
 func MutableAnyRemote(a runtime.Any) Remote {
-	return Remote{phaserimpl.MutableAny(a, phaserType_Remote)}
+	return Remote(phaserimpl.MutableAny(a, phaserType_Remote))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -185,17 +187,21 @@ func (x Remote) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.M
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Remote) CopyFrom(src Remote) bool { return x.m.CopyFrom(phaserType_Remote, src.m) }
+func (x Remote) CopyFrom(src Remote) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Remote, phaserimpl.Msg(src))
+}
 
 // phaserProto_Remote is the protobuf reflection type of Remote.
-var phaserProto_Remote = phaserimpl.RegisterHandleType(phaserType_Remote, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Remote{m} })
+var phaserProto_Remote = phaserimpl.RegisterHandleType(phaserType_Remote, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Remote(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Remote) ProtoReflect() protoreflect.Message { return phaserProto_Remote.Message(x.m) }
+func (x Remote) ProtoReflect() protoreflect.Message {
+	return phaserProto_Remote.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -207,128 +213,149 @@ func (x Remote) Equal(y Remote) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Remote if x is absent).
-func (x Remote) Clone() Remote { return Remote{phaserimpl.Clone(x.m, phaserType_Remote)} }
+func (x Remote) Clone() Remote { return Remote(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Remote)) }
 
 // Id returns a copy of field id (1).
-func (x Remote) Id() string { return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (x Remote) Id() string {
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+}
 
 // IdBytes returns without copying field id (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Remote) IdBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Remote) IdBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetId sets field id (1).
-func (x Remote) SetId(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x Remote) SetId(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetIdBytes sets from bytes (which may alias the payload) field id (1).
-func (x Remote) SetIdBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x Remote) SetIdBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateId makes n bytes long and returns them to fill in place: field id (1).
 func (x Remote) AllocateId(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasId reports the presence of field id (1).
-func (x Remote) HasId() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Remote) HasId() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearId clears field id (1).
-func (x Remote) ClearId() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Remote) ClearId() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // Level returns field level (2).
 func (x Remote) Level() Level {
-	return Level(int32(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12})))
+	return Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 }
 
 // SetLevel sets field level (2).
-func (x Remote) SetLevel(v Level) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, uint32(v)) }
+func (x Remote) SetLevel(v Level) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+}
 
 // HasLevel reports the presence of field level (2).
-func (x Remote) HasLevel() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Remote) HasLevel() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // ClearLevel clears field level (2).
-func (x Remote) ClearLevel() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Remote) ClearLevel() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Values returns the list handle of repeated field values (3).
 func (x Remote) Values() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16})
 }
 
 // Part returns (a default message if absent) field part (4).
 func (x Remote) Part() Remote_Part {
-	return Remote_Part{x.m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)}
+	return Remote_Part(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part))
 }
 
 // MutablePart returns, creating it if absent, field part (4).
 func (x Remote) MutablePart() Remote_Part {
-	return Remote_Part{x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)}
+	return Remote_Part(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part))
 }
 
 // HasPart reports the presence of field part (4).
-func (x Remote) HasPart() bool { return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 24}) }
+func (x Remote) HasPart() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 24})
+}
 
 // ClearPart clears and frees field part (4).
 func (x Remote) ClearPart() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
 }
 
 // Parts returns the list handle of repeated field parts (5).
 func (x Remote) Parts() Remote_PartList {
-	return Remote_PartList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 5, Offset: 32, ID: 1}, phaserType_Remote_Part)}
+	return Remote_PartList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part))
 }
 
 // RemoteView reads the singular scalar fields of a Remote in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type RemoteView struct{ v phaserimpl.View }
+type RemoteView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Remote) View() RemoteView { return RemoteView{x.m.ViewOf(phaserType_Remote)} }
+func (x Remote) View() RemoteView { return RemoteView(phaserimpl.Msg(x).ViewOf(phaserType_Remote)) }
 
 // Level returns field level (2).
 func (v RemoteView) Level() Level {
-	return Level(int32(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12})))
+	return Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 }
 
 // HasLevel reports the presence of field level (2).
-func (v RemoteView) HasLevel() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v RemoteView) HasLevel() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // RemoteList is a handle on a repeated field of Remote messages.
-type RemoteList struct{ l phaserimpl.MessageList }
-
-// RemoteListOf wraps a list handle, for the generated code of other packages.
-func RemoteListOf(l phaserimpl.MessageList) RemoteList { return RemoteList{l} }
+type RemoteList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l RemoteList) Len() int { return l.l.Len() }
+func (l RemoteList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l RemoteList) At(i int) Remote { return Remote{l.l.At(i)} }
+func (l RemoteList) At(i int) Remote { return Remote(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l RemoteList) Mutable(i int) Remote { return Remote{l.l.Mutable(i)} }
+func (l RemoteList) Mutable(i int) Remote { return Remote(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l RemoteList) Append() Remote { return Remote{l.l.Append()} }
+func (l RemoteList) Append() Remote { return Remote(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l RemoteList) Allocate(n int) { l.l.Allocate(n) }
+func (l RemoteList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l RemoteList) Reserve(n int) { l.l.Reserve(n) }
+func (l RemoteList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l RemoteList) Resize(n int) { l.l.Resize(n) }
+func (l RemoteList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l RemoteList) Clear() { l.l.Clear() }
+func (l RemoteList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l RemoteList) All() iter.Seq2[int, Remote] {
 	return func(yield func(int, Remote) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Remote{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Remote(m)) {
+				return
+			}
+		}
 	}
 }
 
@@ -338,13 +365,13 @@ var phaserType_Remote_Part = file_importedpb_imported_proto.Type("phasertest.oth
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Remote_Part reads as the default
 // message and ignores writes.
-type Remote_Part struct{ m phaserimpl.Msg }
+type Remote_Part phaserimpl.Msg
 
 // NewRemote_Part creates a Remote_Part in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewRemote_Part(opts ...runtime.Options) Remote_Part {
-	return Remote_Part{phaserimpl.New(phaserType_Remote_Part, opts)}
+	return Remote_Part(phaserimpl.New(phaserType_Remote_Part, opts))
 }
 
 // NewRemote_PartIn creates a Remote_Part in caller memory, such as a shared-memory
@@ -352,7 +379,7 @@ func NewRemote_Part(opts ...runtime.Options) Remote_Part {
 // reports it. It returns an error if mem cannot hold the message.
 func NewRemote_PartIn(mem []byte, opts ...runtime.Options) (Remote_Part, error) {
 	m, err := phaserimpl.NewIn(phaserType_Remote_Part, mem, opts)
-	return Remote_Part{m}, err
+	return Remote_Part(m), err
 }
 
 // ReadRemote_Part returns a read-only Remote_Part over received payload bytes. Every
@@ -360,7 +387,7 @@ func NewRemote_PartIn(mem []byte, opts ...runtime.Options) (Remote_Part, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadRemote_Part(data []byte) (Remote_Part, error) {
 	m, err := phaserimpl.Read(phaserType_Remote_Part, data)
-	return Remote_Part{m}, err
+	return Remote_Part(m), err
 }
 
 // ReadRemote_PartInto is ReadRemote_Part reusing p, so that a reader of many payloads
@@ -368,58 +395,60 @@ func ReadRemote_Part(data []byte) (Remote_Part, error) {
 // invalid.
 func ReadRemote_PartInto(p *runtime.Payload, data []byte) (Remote_Part, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Remote_Part, data)
-	return Remote_Part{m}, err
+	return Remote_Part(m), err
 }
 
 // OpenRemote_Part continues writing a payload that holds a Remote_Part (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenRemote_Part(mem []byte) (Remote_Part, error) {
 	m, err := phaserimpl.Open(phaserType_Remote_Part, mem)
-	return Remote_Part{m}, err
+	return Remote_Part(m), err
 }
 
 // Remote_PartOf returns the Remote_Part that m, the untyped handle of a phasertest.other.Remote.Part,
 // refers to.
 func Remote_PartOf(m runtime.Msg) Remote_Part {
-	return Remote_Part{phaserimpl.Static(m, phaserType_Remote_Part)}
+	return Remote_Part(phaserimpl.Static(m, phaserType_Remote_Part))
 }
 
 // PhaserType returns the runtime type of Remote_Part.
 func (Remote_Part) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Remote_Part) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Remote_Part) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Remote_Part) }
+func (x Remote_Part) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Remote_Part)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Remote_Part) IsPresent() bool { return x.m.IsPresent() }
+func (x Remote_Part) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Remote_Part) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Remote_Part) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Remote_Part) Failed() bool { return x.m.Failed() }
+func (x Remote_Part) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Remote_Part) Err() error { return x.m.Err() }
+func (x Remote_Part) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Remote_Part) Clear() { x.m.Clear(phaserType_Remote_Part) }
+func (x Remote_Part) Clear() { phaserimpl.Msg(x).Clear(phaserType_Remote_Part) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Remote_Part) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Remote_Part)
+	return phaserimpl.Msg(x).ToProto(phaserType_Remote_Part)
 }
 
 // Remote_PartFromAny returns the Remote_Part held by an Any and whether it holds one.
 func Remote_PartFromAny(a runtime.Any) (Remote_Part, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Remote_Part)
-	return Remote_Part{m}, ok
+	return Remote_Part(m), ok
 }
 
 // MutableAnyRemote_Part makes an Any hold a new, empty Remote_Part and returns it.
 func MutableAnyRemote_Part(a runtime.Any) Remote_Part {
-	return Remote_Part{phaserimpl.MutableAny(a, phaserType_Remote_Part)}
+	return Remote_Part(phaserimpl.MutableAny(a, phaserType_Remote_Part))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -462,18 +491,20 @@ func (x Remote_Part) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x Remote_Part) CopyFrom(src Remote_Part) bool {
-	return x.m.CopyFrom(phaserType_Remote_Part, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Remote_Part, phaserimpl.Msg(src))
 }
 
 // phaserProto_Remote_Part is the protobuf reflection type of Remote_Part.
-var phaserProto_Remote_Part = phaserimpl.RegisterHandleType(phaserType_Remote_Part, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Remote_Part{m} })
+var phaserProto_Remote_Part = phaserimpl.RegisterHandleType(phaserType_Remote_Part, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Remote_Part(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Remote_Part) ProtoReflect() protoreflect.Message { return phaserProto_Remote_Part.Message(x.m) }
+func (x Remote_Part) ProtoReflect() protoreflect.Message {
+	return phaserProto_Remote_Part.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -486,102 +517,125 @@ func (x Remote_Part) Equal(y Remote_Part) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Remote_Part if x is absent).
 func (x Remote_Part) Clone() Remote_Part {
-	return Remote_Part{phaserimpl.Clone(x.m, phaserType_Remote_Part)}
+	return Remote_Part(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Remote_Part))
 }
 
 // N returns field n (1).
-func (x Remote_Part) N() int32 { return int32(x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (x Remote_Part) N() int32 {
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // SetN sets field n (1).
-func (x Remote_Part) SetN(v int32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, uint32(v)) }
+func (x Remote_Part) SetN(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+}
 
 // HasN reports the presence of field n (1).
-func (x Remote_Part) HasN() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Remote_Part) HasN() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearN clears field n (1).
-func (x Remote_Part) ClearN() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Remote_Part) ClearN() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Tag returns a copy of field tag (2).
 func (x Remote_Part) Tag() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
 }
 
 // TagBytes returns without copying field tag (2).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Remote_Part) TagBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
 }
 
 // SetTag sets field tag (2).
-func (x Remote_Part) SetTag(v string) { x.m.SetString(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Remote_Part) SetTag(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 2, Offset: 12}, v)
+}
 
 // SetTagBytes sets from bytes (which may alias the payload) field tag (2).
-func (x Remote_Part) SetTagBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x Remote_Part) SetTagBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+}
 
 // AllocateTag makes n bytes long and returns them to fill in place: field tag (2).
 func (x Remote_Part) AllocateTag(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
 }
 
 // HasTag reports the presence of field tag (2).
-func (x Remote_Part) HasTag() bool { return x.m.HasString(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Remote_Part) HasTag() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // ClearTag clears field tag (2).
-func (x Remote_Part) ClearTag() { x.m.ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x Remote_Part) ClearTag() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 2, Offset: 12})
+}
 
 // Remote_PartView reads the singular scalar fields of a Remote_Part in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Remote_PartView struct{ v phaserimpl.View }
+type Remote_PartView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x Remote_Part) View() Remote_PartView {
-	return Remote_PartView{x.m.ViewOf(phaserType_Remote_Part)}
+	return Remote_PartView(phaserimpl.Msg(x).ViewOf(phaserType_Remote_Part))
 }
 
 // N returns field n (1).
-func (v Remote_PartView) N() int32 { return int32(v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (v Remote_PartView) N() int32 {
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+}
 
 // HasN reports the presence of field n (1).
-func (v Remote_PartView) HasN() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v Remote_PartView) HasN() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.
-type Remote_PartList struct{ l phaserimpl.MessageList }
-
-// Remote_PartListOf wraps a list handle, for the generated code of other packages.
-func Remote_PartListOf(l phaserimpl.MessageList) Remote_PartList { return Remote_PartList{l} }
+type Remote_PartList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Remote_PartList) Len() int { return l.l.Len() }
+func (l Remote_PartList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Remote_PartList) At(i int) Remote_Part { return Remote_Part{l.l.At(i)} }
+func (l Remote_PartList) At(i int) Remote_Part { return Remote_Part(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l Remote_PartList) Mutable(i int) Remote_Part { return Remote_Part{l.l.Mutable(i)} }
+func (l Remote_PartList) Mutable(i int) Remote_Part {
+	return Remote_Part(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l Remote_PartList) Append() Remote_Part { return Remote_Part{l.l.Append()} }
+func (l Remote_PartList) Append() Remote_Part { return Remote_Part(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Remote_PartList) Allocate(n int) { l.l.Allocate(n) }
+func (l Remote_PartList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Remote_PartList) Reserve(n int) { l.l.Reserve(n) }
+func (l Remote_PartList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Remote_PartList) Resize(n int) { l.l.Resize(n) }
+func (l Remote_PartList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Remote_PartList) Clear() { l.l.Clear() }
+func (l Remote_PartList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Remote_PartList) All() iter.Seq2[int, Remote_Part] {
 	return func(yield func(int, Remote_Part) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Remote_Part{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Remote_Part(m)) {
+				return
+			}
+		}
 	}
 }

@@ -43,17 +43,19 @@ const file_geometry_msgs_geometry_msgs_protoDesc = "" +
 
 var phaserType_Point = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Point", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Point: a position in free space.
+//
 // Point is a handle on a geometry_msgs.Point message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Point reads as the default
 // message and ignores writes.
-type Point struct{ m phaserimpl.Msg }
+type Point phaserimpl.Msg
 
 // NewPoint creates a Point in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPoint(opts ...runtime.Options) Point {
-	return Point{phaserimpl.New(phaserType_Point, opts)}
+	return Point(phaserimpl.New(phaserType_Point, opts))
 }
 
 // NewPointIn creates a Point in caller memory, such as a shared-memory
@@ -61,7 +63,7 @@ func NewPoint(opts ...runtime.Options) Point {
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
 	m, err := phaserimpl.NewIn(phaserType_Point, mem, opts)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // ReadPoint returns a read-only Point over received payload bytes. Every
@@ -69,7 +71,7 @@ func NewPointIn(mem []byte, opts ...runtime.Options) (Point, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadPoint(data []byte) (Point, error) {
 	m, err := phaserimpl.Read(phaserType_Point, data)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // ReadPointInto is ReadPoint reusing p, so that a reader of many payloads
@@ -77,53 +79,55 @@ func ReadPoint(data []byte) (Point, error) {
 // invalid.
 func ReadPointInto(p *runtime.Payload, data []byte) (Point, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Point, data)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // OpenPoint continues writing a payload that holds a Point (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPoint(mem []byte) (Point, error) {
 	m, err := phaserimpl.Open(phaserType_Point, mem)
-	return Point{m}, err
+	return Point(m), err
 }
 
 // PointOf returns the Point that m, the untyped handle of a geometry_msgs.Point,
 // refers to.
-func PointOf(m runtime.Msg) Point { return Point{phaserimpl.Static(m, phaserType_Point)} }
+func PointOf(m runtime.Msg) Point { return Point(phaserimpl.Static(m, phaserType_Point)) }
 
 // PhaserType returns the runtime type of Point.
 func (Point) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Point) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Point) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Point) }
+func (x Point) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Point) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Point) IsPresent() bool { return x.m.IsPresent() }
+func (x Point) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Point) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Point) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Point) Failed() bool { return x.m.Failed() }
+func (x Point) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Point) Err() error { return x.m.Err() }
+func (x Point) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Point) Clear() { x.m.Clear(phaserType_Point) }
+func (x Point) Clear() { phaserimpl.Msg(x).Clear(phaserType_Point) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Point) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Point) }
+func (x Point) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Point)
+}
 
 // PointFromAny returns the Point held by an Any and whether it holds one.
 func PointFromAny(a runtime.Any) (Point, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Point)
-	return Point{m}, ok
+	return Point(m), ok
 }
 
 // MutableAnyPoint makes an Any hold a new, empty Point and returns it.
-func MutableAnyPoint(a runtime.Any) Point { return Point{phaserimpl.MutableAny(a, phaserType_Point)} }
+func MutableAnyPoint(a runtime.Any) Point { return Point(phaserimpl.MutableAny(a, phaserType_Point)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -164,7 +168,9 @@ func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Point) CopyFrom(src Point) bool { return x.m.CopyFrom(phaserType_Point, src.m) }
+func (x Point) CopyFrom(src Point) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Point".
 func (x Point) ROSDataType() string { return "geometry_msgs/Point" }
@@ -177,14 +183,16 @@ func (x Point) ROSDefinition() string { return "float64 x\nfloat64 y\nfloat64 z\
 func (x Point) ROSMD5() string { return "4a842b65f413084dc2b10fb484ea7f17" }
 
 // phaserProto_Point is the protobuf reflection type of Point.
-var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point{m} })
+var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Point) ProtoReflect() protoreflect.Message { return phaserProto_Point.Message(x.m) }
+func (x Point) ProtoReflect() protoreflect.Message {
+	return phaserProto_Point.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -196,141 +204,162 @@ func (x Point) Equal(y Point) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Point if x is absent).
-func (x Point) Clone() Point { return Point{phaserimpl.Clone(x.m, phaserType_Point)} }
+func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Point)) }
 
 // X returns field x (1).
 func (x Point) X() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Point) SetX(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Point) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Point) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Point) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Point) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (x Point) Y() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Point) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Point) HasY() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearY clears field y (2).
-func (x Point) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Point) ClearY() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (x Point) Z() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Point) SetZ(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Point) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Point) HasZ() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearZ clears field z (3).
-func (x Point) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Point) ClearZ() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // PointView reads the singular scalar fields of a Point in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointView struct{ v phaserimpl.View }
+type PointView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Point) View() PointView { return PointView{x.m.ViewOf(phaserType_Point)} }
+func (x Point) View() PointView { return PointView(phaserimpl.Msg(x).ViewOf(phaserType_Point)) }
 
 // X returns field x (1).
 func (v PointView) X() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
-func (v PointView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v PointView) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (v PointView) Y() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
-func (v PointView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v PointView) HasY() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (v PointView) Z() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v PointView) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v PointView) HasZ() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList struct{ l phaserimpl.MessageList }
-
-// PointListOf wraps a list handle, for the generated code of other packages.
-func PointListOf(l phaserimpl.MessageList) PointList { return PointList{l} }
+type PointList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l PointList) Len() int { return l.l.Len() }
+func (l PointList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointList) At(i int) Point { return Point{l.l.At(i)} }
+func (l PointList) At(i int) Point { return Point(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointList) Mutable(i int) Point { return Point{l.l.Mutable(i)} }
+func (l PointList) Mutable(i int) Point { return Point(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l PointList) Append() Point { return Point{l.l.Append()} }
+func (l PointList) Append() Point { return Point(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointList) Allocate(n int) { l.l.Allocate(n) }
+func (l PointList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointList) Reserve(n int) { l.l.Reserve(n) }
+func (l PointList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointList) Resize(n int) { l.l.Resize(n) }
+func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointList) Clear() { l.l.Clear() }
+func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Point{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Point(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Quaternion = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Quaternion", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Quaternion: an orientation in free space.
+//
 // Quaternion is a handle on a geometry_msgs.Quaternion message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Quaternion reads as the default
 // message and ignores writes.
-type Quaternion struct{ m phaserimpl.Msg }
+type Quaternion phaserimpl.Msg
 
 // NewQuaternion creates a Quaternion in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewQuaternion(opts ...runtime.Options) Quaternion {
-	return Quaternion{phaserimpl.New(phaserType_Quaternion, opts)}
+	return Quaternion(phaserimpl.New(phaserType_Quaternion, opts))
 }
 
 // NewQuaternionIn creates a Quaternion in caller memory, such as a shared-memory
@@ -338,7 +367,7 @@ func NewQuaternion(opts ...runtime.Options) Quaternion {
 // reports it. It returns an error if mem cannot hold the message.
 func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
 	m, err := phaserimpl.NewIn(phaserType_Quaternion, mem, opts)
-	return Quaternion{m}, err
+	return Quaternion(m), err
 }
 
 // ReadQuaternion returns a read-only Quaternion over received payload bytes. Every
@@ -346,7 +375,7 @@ func NewQuaternionIn(mem []byte, opts ...runtime.Options) (Quaternion, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadQuaternion(data []byte) (Quaternion, error) {
 	m, err := phaserimpl.Read(phaserType_Quaternion, data)
-	return Quaternion{m}, err
+	return Quaternion(m), err
 }
 
 // ReadQuaternionInto is ReadQuaternion reusing p, so that a reader of many payloads
@@ -354,58 +383,60 @@ func ReadQuaternion(data []byte) (Quaternion, error) {
 // invalid.
 func ReadQuaternionInto(p *runtime.Payload, data []byte) (Quaternion, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Quaternion, data)
-	return Quaternion{m}, err
+	return Quaternion(m), err
 }
 
 // OpenQuaternion continues writing a payload that holds a Quaternion (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenQuaternion(mem []byte) (Quaternion, error) {
 	m, err := phaserimpl.Open(phaserType_Quaternion, mem)
-	return Quaternion{m}, err
+	return Quaternion(m), err
 }
 
 // QuaternionOf returns the Quaternion that m, the untyped handle of a geometry_msgs.Quaternion,
 // refers to.
 func QuaternionOf(m runtime.Msg) Quaternion {
-	return Quaternion{phaserimpl.Static(m, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.Static(m, phaserType_Quaternion))
 }
 
 // PhaserType returns the runtime type of Quaternion.
 func (Quaternion) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Quaternion) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Quaternion) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Quaternion) }
+func (x Quaternion) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Quaternion)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Quaternion) IsPresent() bool { return x.m.IsPresent() }
+func (x Quaternion) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Quaternion) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Quaternion) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Quaternion) Failed() bool { return x.m.Failed() }
+func (x Quaternion) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Quaternion) Err() error { return x.m.Err() }
+func (x Quaternion) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Quaternion) Clear() { x.m.Clear(phaserType_Quaternion) }
+func (x Quaternion) Clear() { phaserimpl.Msg(x).Clear(phaserType_Quaternion) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x Quaternion) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_Quaternion)
+	return phaserimpl.Msg(x).ToProto(phaserType_Quaternion)
 }
 
 // QuaternionFromAny returns the Quaternion held by an Any and whether it holds one.
 func QuaternionFromAny(a runtime.Any) (Quaternion, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Quaternion)
-	return Quaternion{m}, ok
+	return Quaternion(m), ok
 }
 
 // MutableAnyQuaternion makes an Any hold a new, empty Quaternion and returns it.
 func MutableAnyQuaternion(a runtime.Any) Quaternion {
-	return Quaternion{phaserimpl.MutableAny(a, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.MutableAny(a, phaserType_Quaternion))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -447,7 +478,9 @@ func (x Quaternion) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Quaternion) CopyFrom(src Quaternion) bool { return x.m.CopyFrom(phaserType_Quaternion, src.m) }
+func (x Quaternion) CopyFrom(src Quaternion) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Quaternion, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Quaternion".
 func (x Quaternion) ROSDataType() string { return "geometry_msgs/Quaternion" }
@@ -460,14 +493,16 @@ func (x Quaternion) ROSDefinition() string { return "float64 x\nfloat64 y\nfloat
 func (x Quaternion) ROSMD5() string { return "a779879fadf0160734f906b8c19c7004" }
 
 // phaserProto_Quaternion is the protobuf reflection type of Quaternion.
-var phaserProto_Quaternion = phaserimpl.RegisterHandleType(phaserType_Quaternion, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Quaternion{m} })
+var phaserProto_Quaternion = phaserimpl.RegisterHandleType(phaserType_Quaternion, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Quaternion(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Quaternion) ProtoReflect() protoreflect.Message { return phaserProto_Quaternion.Message(x.m) }
+func (x Quaternion) ProtoReflect() protoreflect.Message {
+	return phaserProto_Quaternion.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -480,166 +515,197 @@ func (x Quaternion) Equal(y Quaternion) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Quaternion if x is absent).
 func (x Quaternion) Clone() Quaternion {
-	return Quaternion{phaserimpl.Clone(x.m, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Quaternion))
 }
 
 // X returns field x (1).
 func (x Quaternion) X() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Quaternion) SetX(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Quaternion) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Quaternion) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Quaternion) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Quaternion) SetY(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Quaternion) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) HasY() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearY clears field y (2).
-func (x Quaternion) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Quaternion) ClearY() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Quaternion) SetZ(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Quaternion) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) HasZ() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearZ clears field z (3).
-func (x Quaternion) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Quaternion) ClearZ() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
 }
 
 // SetW sets field w (4).
 func (x Quaternion) SetW(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, math.Float64bits(v))
 }
 
 // HasW reports the presence of field w (4).
-func (x Quaternion) HasW() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) HasW() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+}
 
 // ClearW clears field w (4).
-func (x Quaternion) ClearW() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
+func (x Quaternion) ClearW() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+}
 
 // QuaternionView reads the singular scalar fields of a Quaternion in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type QuaternionView struct{ v phaserimpl.View }
+type QuaternionView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Quaternion) View() QuaternionView { return QuaternionView{x.m.ViewOf(phaserType_Quaternion)} }
+func (x Quaternion) View() QuaternionView {
+	return QuaternionView(phaserimpl.Msg(x).ViewOf(phaserType_Quaternion))
+}
 
 // X returns field x (1).
 func (v QuaternionView) X() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
-func (v QuaternionView) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v QuaternionView) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (v QuaternionView) Y() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
-func (v QuaternionView) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v QuaternionView) HasY() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (v QuaternionView) Z() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v QuaternionView) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v QuaternionView) HasZ() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // W returns field w (4).
 func (v QuaternionView) W() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
 }
 
 // HasW reports the presence of field w (4).
-func (v QuaternionView) HasW() bool { return v.v.Has(phaserimpl.Field{Number: 4, Offset: 32, ID: 3}) }
+func (v QuaternionView) HasW() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+}
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
-type QuaternionList struct{ l phaserimpl.MessageList }
-
-// QuaternionListOf wraps a list handle, for the generated code of other packages.
-func QuaternionListOf(l phaserimpl.MessageList) QuaternionList { return QuaternionList{l} }
+type QuaternionList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l QuaternionList) Len() int { return l.l.Len() }
+func (l QuaternionList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l QuaternionList) At(i int) Quaternion { return Quaternion{l.l.At(i)} }
+func (l QuaternionList) At(i int) Quaternion { return Quaternion(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l QuaternionList) Mutable(i int) Quaternion { return Quaternion{l.l.Mutable(i)} }
+func (l QuaternionList) Mutable(i int) Quaternion {
+	return Quaternion(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l QuaternionList) Append() Quaternion { return Quaternion{l.l.Append()} }
+func (l QuaternionList) Append() Quaternion { return Quaternion(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l QuaternionList) Allocate(n int) { l.l.Allocate(n) }
+func (l QuaternionList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l QuaternionList) Reserve(n int) { l.l.Reserve(n) }
+func (l QuaternionList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l QuaternionList) Resize(n int) { l.l.Resize(n) }
+func (l QuaternionList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l QuaternionList) Clear() { l.l.Clear() }
+func (l QuaternionList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 	return func(yield func(int, Quaternion) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Quaternion{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Quaternion(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Pose = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Pose", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Pose: a position and an orientation.
+//
 // Pose is a handle on a geometry_msgs.Pose message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Pose reads as the default
 // message and ignores writes.
-type Pose struct{ m phaserimpl.Msg }
+type Pose phaserimpl.Msg
 
 // NewPose creates a Pose in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPose(opts ...runtime.Options) Pose {
-	return Pose{phaserimpl.New(phaserType_Pose, opts)}
+	return Pose(phaserimpl.New(phaserType_Pose, opts))
 }
 
 // NewPoseIn creates a Pose in caller memory, such as a shared-memory
@@ -647,7 +713,7 @@ func NewPose(opts ...runtime.Options) Pose {
 // reports it. It returns an error if mem cannot hold the message.
 func NewPoseIn(mem []byte, opts ...runtime.Options) (Pose, error) {
 	m, err := phaserimpl.NewIn(phaserType_Pose, mem, opts)
-	return Pose{m}, err
+	return Pose(m), err
 }
 
 // ReadPose returns a read-only Pose over received payload bytes. Every
@@ -655,7 +721,7 @@ func NewPoseIn(mem []byte, opts ...runtime.Options) (Pose, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadPose(data []byte) (Pose, error) {
 	m, err := phaserimpl.Read(phaserType_Pose, data)
-	return Pose{m}, err
+	return Pose(m), err
 }
 
 // ReadPoseInto is ReadPose reusing p, so that a reader of many payloads
@@ -663,53 +729,55 @@ func ReadPose(data []byte) (Pose, error) {
 // invalid.
 func ReadPoseInto(p *runtime.Payload, data []byte) (Pose, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Pose, data)
-	return Pose{m}, err
+	return Pose(m), err
 }
 
 // OpenPose continues writing a payload that holds a Pose (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPose(mem []byte) (Pose, error) {
 	m, err := phaserimpl.Open(phaserType_Pose, mem)
-	return Pose{m}, err
+	return Pose(m), err
 }
 
 // PoseOf returns the Pose that m, the untyped handle of a geometry_msgs.Pose,
 // refers to.
-func PoseOf(m runtime.Msg) Pose { return Pose{phaserimpl.Static(m, phaserType_Pose)} }
+func PoseOf(m runtime.Msg) Pose { return Pose(phaserimpl.Static(m, phaserType_Pose)) }
 
 // PhaserType returns the runtime type of Pose.
 func (Pose) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Pose) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Pose) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Pose) }
+func (x Pose) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Pose) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Pose) IsPresent() bool { return x.m.IsPresent() }
+func (x Pose) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Pose) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Pose) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Pose) Failed() bool { return x.m.Failed() }
+func (x Pose) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Pose) Err() error { return x.m.Err() }
+func (x Pose) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Pose) Clear() { x.m.Clear(phaserType_Pose) }
+func (x Pose) Clear() { phaserimpl.Msg(x).Clear(phaserType_Pose) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Pose) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Pose) }
+func (x Pose) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Pose)
+}
 
 // PoseFromAny returns the Pose held by an Any and whether it holds one.
 func PoseFromAny(a runtime.Any) (Pose, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Pose)
-	return Pose{m}, ok
+	return Pose(m), ok
 }
 
 // MutableAnyPose makes an Any hold a new, empty Pose and returns it.
-func MutableAnyPose(a runtime.Any) Pose { return Pose{phaserimpl.MutableAny(a, phaserType_Pose)} }
+func MutableAnyPose(a runtime.Any) Pose { return Pose(phaserimpl.MutableAny(a, phaserType_Pose)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -750,7 +818,9 @@ func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Pose) CopyFrom(src Pose) bool { return x.m.CopyFrom(phaserType_Pose, src.m) }
+func (x Pose) CopyFrom(src Pose) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Pose, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Pose".
 func (x Pose) ROSDataType() string { return "geometry_msgs/Pose" }
@@ -765,14 +835,14 @@ func (x Pose) ROSDefinition() string {
 func (x Pose) ROSMD5() string { return "e45d45a5a1ce597b249e23fb30fc871f" }
 
 // phaserProto_Pose is the protobuf reflection type of Pose.
-var phaserProto_Pose = phaserimpl.RegisterHandleType(phaserType_Pose, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Pose{m} })
+var phaserProto_Pose = phaserimpl.RegisterHandleType(phaserType_Pose, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Pose(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Pose) ProtoReflect() protoreflect.Message { return phaserProto_Pose.Message(x.m) }
+func (x Pose) ProtoReflect() protoreflect.Message { return phaserProto_Pose.Message(phaserimpl.Msg(x)) }
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -784,101 +854,104 @@ func (x Pose) Equal(y Pose) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Pose if x is absent).
-func (x Pose) Clone() Pose { return Pose{phaserimpl.Clone(x.m, phaserType_Pose)} }
+func (x Pose) Clone() Pose { return Pose(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Pose)) }
 
 // Position returns (a default message if absent) field position (1).
 func (x Pose) Position() Point {
-	return Point{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Point)}
+	return Point(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point))
 }
 
 // MutablePosition returns field position (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Pose) MutablePosition() Point {
-	return Point{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Point)}
+	return Point(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point))
 }
 
 // HasPosition reports the presence of field position (1).
 func (x Pose) HasPosition() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true})
 }
 
 // ClearPosition clears, freeing what it holds, field position (1).
 func (x Pose) ClearPosition() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Point)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point)
 }
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Pose) Orientation() Quaternion {
-	return Quaternion{x.m.Message(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion))
 }
 
 // MutableOrientation returns field orientation (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Pose) MutableOrientation() Quaternion {
-	return Quaternion{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Quaternion)}
+	return Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion))
 }
 
 // HasOrientation reports the presence of field orientation (2).
 func (x Pose) HasOrientation() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true})
 }
 
 // ClearOrientation clears, freeing what it holds, field orientation (2).
 func (x Pose) ClearOrientation() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Quaternion)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion)
 }
 
 // PoseList is a handle on a repeated field of Pose messages.
-type PoseList struct{ l phaserimpl.MessageList }
-
-// PoseListOf wraps a list handle, for the generated code of other packages.
-func PoseListOf(l phaserimpl.MessageList) PoseList { return PoseList{l} }
+type PoseList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l PoseList) Len() int { return l.l.Len() }
+func (l PoseList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PoseList) At(i int) Pose { return Pose{l.l.At(i)} }
+func (l PoseList) At(i int) Pose { return Pose(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PoseList) Mutable(i int) Pose { return Pose{l.l.Mutable(i)} }
+func (l PoseList) Mutable(i int) Pose { return Pose(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l PoseList) Append() Pose { return Pose{l.l.Append()} }
+func (l PoseList) Append() Pose { return Pose(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PoseList) Allocate(n int) { l.l.Allocate(n) }
+func (l PoseList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PoseList) Reserve(n int) { l.l.Reserve(n) }
+func (l PoseList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PoseList) Resize(n int) { l.l.Resize(n) }
+func (l PoseList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PoseList) Clear() { l.l.Clear() }
+func (l PoseList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PoseList) All() iter.Seq2[int, Pose] {
 	return func(yield func(int, Pose) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Pose{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Pose(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Vector3 = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Vector3", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Vector3: a direction in free space.
+//
 // Vector3 is a handle on a geometry_msgs.Vector3 message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Vector3 reads as the default
 // message and ignores writes.
-type Vector3 struct{ m phaserimpl.Msg }
+type Vector3 phaserimpl.Msg
 
 // NewVector3 creates a Vector3 in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewVector3(opts ...runtime.Options) Vector3 {
-	return Vector3{phaserimpl.New(phaserType_Vector3, opts)}
+	return Vector3(phaserimpl.New(phaserType_Vector3, opts))
 }
 
 // NewVector3In creates a Vector3 in caller memory, such as a shared-memory
@@ -886,7 +959,7 @@ func NewVector3(opts ...runtime.Options) Vector3 {
 // reports it. It returns an error if mem cannot hold the message.
 func NewVector3In(mem []byte, opts ...runtime.Options) (Vector3, error) {
 	m, err := phaserimpl.NewIn(phaserType_Vector3, mem, opts)
-	return Vector3{m}, err
+	return Vector3(m), err
 }
 
 // ReadVector3 returns a read-only Vector3 over received payload bytes. Every
@@ -894,7 +967,7 @@ func NewVector3In(mem []byte, opts ...runtime.Options) (Vector3, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadVector3(data []byte) (Vector3, error) {
 	m, err := phaserimpl.Read(phaserType_Vector3, data)
-	return Vector3{m}, err
+	return Vector3(m), err
 }
 
 // ReadVector3Into is ReadVector3 reusing p, so that a reader of many payloads
@@ -902,54 +975,56 @@ func ReadVector3(data []byte) (Vector3, error) {
 // invalid.
 func ReadVector3Into(p *runtime.Payload, data []byte) (Vector3, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Vector3, data)
-	return Vector3{m}, err
+	return Vector3(m), err
 }
 
 // OpenVector3 continues writing a payload that holds a Vector3 (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenVector3(mem []byte) (Vector3, error) {
 	m, err := phaserimpl.Open(phaserType_Vector3, mem)
-	return Vector3{m}, err
+	return Vector3(m), err
 }
 
 // Vector3Of returns the Vector3 that m, the untyped handle of a geometry_msgs.Vector3,
 // refers to.
-func Vector3Of(m runtime.Msg) Vector3 { return Vector3{phaserimpl.Static(m, phaserType_Vector3)} }
+func Vector3Of(m runtime.Msg) Vector3 { return Vector3(phaserimpl.Static(m, phaserType_Vector3)) }
 
 // PhaserType returns the runtime type of Vector3.
 func (Vector3) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Vector3) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Vector3) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Vector3) }
+func (x Vector3) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Vector3) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Vector3) IsPresent() bool { return x.m.IsPresent() }
+func (x Vector3) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Vector3) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Vector3) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Vector3) Failed() bool { return x.m.Failed() }
+func (x Vector3) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Vector3) Err() error { return x.m.Err() }
+func (x Vector3) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Vector3) Clear() { x.m.Clear(phaserType_Vector3) }
+func (x Vector3) Clear() { phaserimpl.Msg(x).Clear(phaserType_Vector3) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Vector3) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Vector3) }
+func (x Vector3) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Vector3)
+}
 
 // Vector3FromAny returns the Vector3 held by an Any and whether it holds one.
 func Vector3FromAny(a runtime.Any) (Vector3, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Vector3)
-	return Vector3{m}, ok
+	return Vector3(m), ok
 }
 
 // MutableAnyVector3 makes an Any hold a new, empty Vector3 and returns it.
 func MutableAnyVector3(a runtime.Any) Vector3 {
-	return Vector3{phaserimpl.MutableAny(a, phaserType_Vector3)}
+	return Vector3(phaserimpl.MutableAny(a, phaserType_Vector3))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -991,7 +1066,9 @@ func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Vector3) CopyFrom(src Vector3) bool { return x.m.CopyFrom(phaserType_Vector3, src.m) }
+func (x Vector3) CopyFrom(src Vector3) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Vector3, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Vector3".
 func (x Vector3) ROSDataType() string { return "geometry_msgs/Vector3" }
@@ -1004,14 +1081,16 @@ func (x Vector3) ROSDefinition() string { return "float64 x\nfloat64 y\nfloat64 
 func (x Vector3) ROSMD5() string { return "4a842b65f413084dc2b10fb484ea7f17" }
 
 // phaserProto_Vector3 is the protobuf reflection type of Vector3.
-var phaserProto_Vector3 = phaserimpl.RegisterHandleType(phaserType_Vector3, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Vector3{m} })
+var phaserProto_Vector3 = phaserimpl.RegisterHandleType(phaserType_Vector3, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Vector3(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Vector3) ProtoReflect() protoreflect.Message { return phaserProto_Vector3.Message(x.m) }
+func (x Vector3) ProtoReflect() protoreflect.Message {
+	return phaserProto_Vector3.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1023,141 +1102,164 @@ func (x Vector3) Equal(y Vector3) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Vector3 if x is absent).
-func (x Vector3) Clone() Vector3 { return Vector3{phaserimpl.Clone(x.m, phaserType_Vector3)} }
+func (x Vector3) Clone() Vector3 {
+	return Vector3(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Vector3))
+}
 
 // X returns field x (1).
 func (x Vector3) X() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Vector3) SetX(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 1, Offset: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
-func (x Vector3) HasX() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Vector3) HasX() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearX clears field x (1).
-func (x Vector3) ClearX() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Vector3) ClearX() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Vector3) SetY(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
-func (x Vector3) HasY() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) HasY() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // ClearY clears field y (2).
-func (x Vector3) ClearY() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (x Vector3) ClearY() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
-	return math.Float64frombits(x.m.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Vector3) SetZ(v float64) {
-	x.m.Set64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
-func (x Vector3) HasZ() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) HasZ() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // ClearZ clears field z (3).
-func (x Vector3) ClearZ() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (x Vector3) ClearZ() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // Vector3View reads the singular scalar fields of a Vector3 in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type Vector3View struct{ v phaserimpl.View }
+type Vector3View phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Vector3) View() Vector3View { return Vector3View{x.m.ViewOf(phaserType_Vector3)} }
+func (x Vector3) View() Vector3View { return Vector3View(phaserimpl.Msg(x).ViewOf(phaserType_Vector3)) }
 
 // X returns field x (1).
 func (v Vector3View) X() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 1, Offset: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
-func (v Vector3View) HasX() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v Vector3View) HasX() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Y returns field y (2).
 func (v Vector3View) Y() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
-func (v Vector3View) HasY() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 16, ID: 1}) }
+func (v Vector3View) HasY() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Z returns field z (3).
 func (v Vector3View) Z() float64 {
-	return math.Float64frombits(v.v.Get64(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
-func (v Vector3View) HasZ() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 24, ID: 2}) }
+func (v Vector3View) HasZ() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+}
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
-type Vector3List struct{ l phaserimpl.MessageList }
-
-// Vector3ListOf wraps a list handle, for the generated code of other packages.
-func Vector3ListOf(l phaserimpl.MessageList) Vector3List { return Vector3List{l} }
+type Vector3List phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l Vector3List) Len() int { return l.l.Len() }
+func (l Vector3List) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Vector3List) At(i int) Vector3 { return Vector3{l.l.At(i)} }
+func (l Vector3List) At(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l Vector3List) Mutable(i int) Vector3 { return Vector3{l.l.Mutable(i)} }
+func (l Vector3List) Mutable(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l Vector3List) Append() Vector3 { return Vector3{l.l.Append()} }
+func (l Vector3List) Append() Vector3 { return Vector3(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Vector3List) Allocate(n int) { l.l.Allocate(n) }
+func (l Vector3List) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Vector3List) Reserve(n int) { l.l.Reserve(n) }
+func (l Vector3List) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Vector3List) Resize(n int) { l.l.Resize(n) }
+func (l Vector3List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Vector3List) Clear() { l.l.Clear() }
+func (l Vector3List) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
 	return func(yield func(int, Vector3) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Vector3{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Vector3(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Twist = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Twist", phaserimpl.ROSFrontend)
 
+// geometry_msgs/Twist: linear and angular velocity.
+//
 // Twist is a handle on a geometry_msgs.Twist message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Twist reads as the default
 // message and ignores writes.
-type Twist struct{ m phaserimpl.Msg }
+type Twist phaserimpl.Msg
 
 // NewTwist creates a Twist in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewTwist(opts ...runtime.Options) Twist {
-	return Twist{phaserimpl.New(phaserType_Twist, opts)}
+	return Twist(phaserimpl.New(phaserType_Twist, opts))
 }
 
 // NewTwistIn creates a Twist in caller memory, such as a shared-memory
@@ -1165,7 +1267,7 @@ func NewTwist(opts ...runtime.Options) Twist {
 // reports it. It returns an error if mem cannot hold the message.
 func NewTwistIn(mem []byte, opts ...runtime.Options) (Twist, error) {
 	m, err := phaserimpl.NewIn(phaserType_Twist, mem, opts)
-	return Twist{m}, err
+	return Twist(m), err
 }
 
 // ReadTwist returns a read-only Twist over received payload bytes. Every
@@ -1173,7 +1275,7 @@ func NewTwistIn(mem []byte, opts ...runtime.Options) (Twist, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadTwist(data []byte) (Twist, error) {
 	m, err := phaserimpl.Read(phaserType_Twist, data)
-	return Twist{m}, err
+	return Twist(m), err
 }
 
 // ReadTwistInto is ReadTwist reusing p, so that a reader of many payloads
@@ -1181,53 +1283,55 @@ func ReadTwist(data []byte) (Twist, error) {
 // invalid.
 func ReadTwistInto(p *runtime.Payload, data []byte) (Twist, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Twist, data)
-	return Twist{m}, err
+	return Twist(m), err
 }
 
 // OpenTwist continues writing a payload that holds a Twist (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenTwist(mem []byte) (Twist, error) {
 	m, err := phaserimpl.Open(phaserType_Twist, mem)
-	return Twist{m}, err
+	return Twist(m), err
 }
 
 // TwistOf returns the Twist that m, the untyped handle of a geometry_msgs.Twist,
 // refers to.
-func TwistOf(m runtime.Msg) Twist { return Twist{phaserimpl.Static(m, phaserType_Twist)} }
+func TwistOf(m runtime.Msg) Twist { return Twist(phaserimpl.Static(m, phaserType_Twist)) }
 
 // PhaserType returns the runtime type of Twist.
 func (Twist) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Twist) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Twist) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Twist) }
+func (x Twist) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Twist) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Twist) IsPresent() bool { return x.m.IsPresent() }
+func (x Twist) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Twist) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Twist) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Twist) Failed() bool { return x.m.Failed() }
+func (x Twist) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Twist) Err() error { return x.m.Err() }
+func (x Twist) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Twist) Clear() { x.m.Clear(phaserType_Twist) }
+func (x Twist) Clear() { phaserimpl.Msg(x).Clear(phaserType_Twist) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Twist) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Twist) }
+func (x Twist) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Twist)
+}
 
 // TwistFromAny returns the Twist held by an Any and whether it holds one.
 func TwistFromAny(a runtime.Any) (Twist, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Twist)
-	return Twist{m}, ok
+	return Twist(m), ok
 }
 
 // MutableAnyTwist makes an Any hold a new, empty Twist and returns it.
-func MutableAnyTwist(a runtime.Any) Twist { return Twist{phaserimpl.MutableAny(a, phaserType_Twist)} }
+func MutableAnyTwist(a runtime.Any) Twist { return Twist(phaserimpl.MutableAny(a, phaserType_Twist)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -1268,7 +1372,9 @@ func (x Twist) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Twist) CopyFrom(src Twist) bool { return x.m.CopyFrom(phaserType_Twist, src.m) }
+func (x Twist) CopyFrom(src Twist) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Twist, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Twist".
 func (x Twist) ROSDataType() string { return "geometry_msgs/Twist" }
@@ -1283,14 +1389,16 @@ func (x Twist) ROSDefinition() string {
 func (x Twist) ROSMD5() string { return "9f195f881246fdfa2798d1d3eebca84a" }
 
 // phaserProto_Twist is the protobuf reflection type of Twist.
-var phaserProto_Twist = phaserimpl.RegisterHandleType(phaserType_Twist, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Twist{m} })
+var phaserProto_Twist = phaserimpl.RegisterHandleType(phaserType_Twist, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Twist(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Twist) ProtoReflect() protoreflect.Message { return phaserProto_Twist.Message(x.m) }
+func (x Twist) ProtoReflect() protoreflect.Message {
+	return phaserProto_Twist.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1302,84 +1410,85 @@ func (x Twist) Equal(y Twist) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Twist if x is absent).
-func (x Twist) Clone() Twist { return Twist{phaserimpl.Clone(x.m, phaserType_Twist)} }
+func (x Twist) Clone() Twist { return Twist(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Twist)) }
 
 // Linear returns (a default message if absent) field linear (1).
 func (x Twist) Linear() Vector3 {
-	return Vector3{x.m.Message(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Vector3)}
+	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3))
 }
 
 // MutableLinear returns field linear (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Twist) MutableLinear() Vector3 {
-	return Vector3{x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Vector3)}
+	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3))
 }
 
 // HasLinear reports the presence of field linear (1).
 func (x Twist) HasLinear() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true})
 }
 
 // ClearLinear clears, freeing what it holds, field linear (1).
 func (x Twist) ClearLinear() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, ID: phaserimpl.InlineID}, phaserType_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3)
 }
 
 // Angular returns (a default message if absent) field angular (2).
 func (x Twist) Angular() Vector3 {
-	return Vector3{x.m.Message(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Vector3)}
+	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3))
 }
 
 // MutableAngular returns field angular (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Twist) MutableAngular() Vector3 {
-	return Vector3{x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Vector3)}
+	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3))
 }
 
 // HasAngular reports the presence of field angular (2).
 func (x Twist) HasAngular() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true})
 }
 
 // ClearAngular clears, freeing what it holds, field angular (2).
 func (x Twist) ClearAngular() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, ID: phaserimpl.InlineID}, phaserType_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3)
 }
 
 // TwistList is a handle on a repeated field of Twist messages.
-type TwistList struct{ l phaserimpl.MessageList }
-
-// TwistListOf wraps a list handle, for the generated code of other packages.
-func TwistListOf(l phaserimpl.MessageList) TwistList { return TwistList{l} }
+type TwistList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l TwistList) Len() int { return l.l.Len() }
+func (l TwistList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l TwistList) At(i int) Twist { return Twist{l.l.At(i)} }
+func (l TwistList) At(i int) Twist { return Twist(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l TwistList) Mutable(i int) Twist { return Twist{l.l.Mutable(i)} }
+func (l TwistList) Mutable(i int) Twist { return Twist(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l TwistList) Append() Twist { return Twist{l.l.Append()} }
+func (l TwistList) Append() Twist { return Twist(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l TwistList) Allocate(n int) { l.l.Allocate(n) }
+func (l TwistList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l TwistList) Reserve(n int) { l.l.Reserve(n) }
+func (l TwistList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l TwistList) Resize(n int) { l.l.Resize(n) }
+func (l TwistList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l TwistList) Clear() { l.l.Clear() }
+func (l TwistList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l TwistList) All() iter.Seq2[int, Twist] {
 	return func(yield func(int, Twist) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Twist{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Twist(m)) {
+				return
+			}
+		}
 	}
 }

@@ -74,17 +74,19 @@ var (
 
 var phaserType_Imu = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Imu", phaserimpl.ROSFrontend)
 
+// sensor_msgs/Imu: data from an inertial measurement unit.
+//
 // Imu is a handle on a sensor_msgs.Imu message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Imu reads as the default
 // message and ignores writes.
-type Imu struct{ m phaserimpl.Msg }
+type Imu phaserimpl.Msg
 
 // NewImu creates a Imu in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewImu(opts ...runtime.Options) Imu {
-	return Imu{phaserimpl.New(phaserType_Imu, opts)}
+	return Imu(phaserimpl.New(phaserType_Imu, opts))
 }
 
 // NewImuIn creates a Imu in caller memory, such as a shared-memory
@@ -92,7 +94,7 @@ func NewImu(opts ...runtime.Options) Imu {
 // reports it. It returns an error if mem cannot hold the message.
 func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
 	m, err := phaserimpl.NewIn(phaserType_Imu, mem, opts)
-	return Imu{m}, err
+	return Imu(m), err
 }
 
 // ReadImu returns a read-only Imu over received payload bytes. Every
@@ -100,7 +102,7 @@ func NewImuIn(mem []byte, opts ...runtime.Options) (Imu, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadImu(data []byte) (Imu, error) {
 	m, err := phaserimpl.Read(phaserType_Imu, data)
-	return Imu{m}, err
+	return Imu(m), err
 }
 
 // ReadImuInto is ReadImu reusing p, so that a reader of many payloads
@@ -108,53 +110,55 @@ func ReadImu(data []byte) (Imu, error) {
 // invalid.
 func ReadImuInto(p *runtime.Payload, data []byte) (Imu, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Imu, data)
-	return Imu{m}, err
+	return Imu(m), err
 }
 
 // OpenImu continues writing a payload that holds a Imu (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenImu(mem []byte) (Imu, error) {
 	m, err := phaserimpl.Open(phaserType_Imu, mem)
-	return Imu{m}, err
+	return Imu(m), err
 }
 
 // ImuOf returns the Imu that m, the untyped handle of a sensor_msgs.Imu,
 // refers to.
-func ImuOf(m runtime.Msg) Imu { return Imu{phaserimpl.Static(m, phaserType_Imu)} }
+func ImuOf(m runtime.Msg) Imu { return Imu(phaserimpl.Static(m, phaserType_Imu)) }
 
 // PhaserType returns the runtime type of Imu.
 func (Imu) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Imu) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Imu) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Imu) }
+func (x Imu) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Imu) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Imu) IsPresent() bool { return x.m.IsPresent() }
+func (x Imu) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Imu) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Imu) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Imu) Failed() bool { return x.m.Failed() }
+func (x Imu) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Imu) Err() error { return x.m.Err() }
+func (x Imu) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Imu) Clear() { x.m.Clear(phaserType_Imu) }
+func (x Imu) Clear() { phaserimpl.Msg(x).Clear(phaserType_Imu) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Imu) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Imu) }
+func (x Imu) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Imu)
+}
 
 // ImuFromAny returns the Imu held by an Any and whether it holds one.
 func ImuFromAny(a runtime.Any) (Imu, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Imu)
-	return Imu{m}, ok
+	return Imu(m), ok
 }
 
 // MutableAnyImu makes an Any hold a new, empty Imu and returns it.
-func MutableAnyImu(a runtime.Any) Imu { return Imu{phaserimpl.MutableAny(a, phaserType_Imu)} }
+func MutableAnyImu(a runtime.Any) Imu { return Imu(phaserimpl.MutableAny(a, phaserType_Imu)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -195,7 +199,9 @@ func (x Imu) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg(
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Imu) CopyFrom(src Imu) bool { return x.m.CopyFrom(phaserType_Imu, src.m) }
+func (x Imu) CopyFrom(src Imu) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Imu, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/Imu".
 func (x Imu) ROSDataType() string { return "sensor_msgs/Imu" }
@@ -210,14 +216,14 @@ func (x Imu) ROSDefinition() string {
 func (x Imu) ROSMD5() string { return "6a62c6daae103f4ff57a132d6f95cec2" }
 
 // phaserProto_Imu is the protobuf reflection type of Imu.
-var phaserProto_Imu = phaserimpl.RegisterHandleType(phaserType_Imu, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Imu{m} })
+var phaserProto_Imu = phaserimpl.RegisterHandleType(phaserType_Imu, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Imu(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Imu) ProtoReflect() protoreflect.Message { return phaserProto_Imu.Message(x.m) }
+func (x Imu) ProtoReflect() protoreflect.Message { return phaserProto_Imu.Message(phaserimpl.Msg(x)) }
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -229,164 +235,167 @@ func (x Imu) Equal(y Imu) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Imu if x is absent).
-func (x Imu) Clone() Imu { return Imu{phaserimpl.Clone(x.m, phaserType_Imu)} }
+func (x Imu) Clone() Imu { return Imu(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Imu)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Imu) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x Imu) HasHeader() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Imu) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
 }
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Imu) Orientation() geometry_msgsphaser.Quaternion {
-	return geometry_msgsphaser.QuaternionOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 2, Offset: 72, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Quaternion), phaserType_geometry_msgsphaser_Quaternion))
+	return geometry_msgsphaser.Quaternion(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion))
 }
 
 // MutableOrientation returns field orientation (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableOrientation() geometry_msgsphaser.Quaternion {
-	return geometry_msgsphaser.QuaternionOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Quaternion), phaserType_geometry_msgsphaser_Quaternion))
+	return geometry_msgsphaser.Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion))
 }
 
 // HasOrientation reports the presence of field orientation (2).
 func (x Imu) HasOrientation() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 72, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true})
 }
 
 // ClearOrientation clears, freeing what it holds, field orientation (2).
 func (x Imu) ClearOrientation() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 72, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Quaternion)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion)
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
 func (x Imu) OrientationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 3, Offset: 8})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
 func (x Imu) AngularVelocity() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3Of(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 4, Offset: 112, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3), phaserType_geometry_msgsphaser_Vector3))
+	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3))
 }
 
 // MutableAngularVelocity returns field angular_velocity (4), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableAngularVelocity() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3Of(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3), phaserType_geometry_msgsphaser_Vector3))
+	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3))
 }
 
 // HasAngularVelocity reports the presence of field angular_velocity (4).
 func (x Imu) HasAngularVelocity() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 4, Offset: 112, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true})
 }
 
 // ClearAngularVelocity clears, freeing what it holds, field angular_velocity (4).
 func (x Imu) ClearAngularVelocity() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 4, Offset: 112, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
 func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 5, Offset: 16})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
 func (x Imu) LinearAcceleration() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3Of(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 6, Offset: 144, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3), phaserType_geometry_msgsphaser_Vector3))
+	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3))
 }
 
 // MutableLinearAcceleration returns field linear_acceleration (6), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableLinearAcceleration() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3Of(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3), phaserType_geometry_msgsphaser_Vector3))
+	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3))
 }
 
 // HasLinearAcceleration reports the presence of field linear_acceleration (6).
 func (x Imu) HasLinearAcceleration() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 6, Offset: 144, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true})
 }
 
 // ClearLinearAcceleration clears, freeing what it holds, field linear_acceleration (6).
 func (x Imu) ClearLinearAcceleration() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 6, Offset: 144, ID: phaserimpl.InlineID}, phaserType_geometry_msgsphaser_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
 // (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
 // as a plain list (the ROS frontend pads it to 9 on mutable access).
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 7, Offset: 24})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
-type ImuList struct{ l phaserimpl.MessageList }
-
-// ImuListOf wraps a list handle, for the generated code of other packages.
-func ImuListOf(l phaserimpl.MessageList) ImuList { return ImuList{l} }
+type ImuList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l ImuList) Len() int { return l.l.Len() }
+func (l ImuList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImuList) At(i int) Imu { return Imu{l.l.At(i)} }
+func (l ImuList) At(i int) Imu { return Imu(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImuList) Mutable(i int) Imu { return Imu{l.l.Mutable(i)} }
+func (l ImuList) Mutable(i int) Imu { return Imu(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l ImuList) Append() Imu { return Imu{l.l.Append()} }
+func (l ImuList) Append() Imu { return Imu(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImuList) Allocate(n int) { l.l.Allocate(n) }
+func (l ImuList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImuList) Reserve(n int) { l.l.Reserve(n) }
+func (l ImuList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImuList) Resize(n int) { l.l.Resize(n) }
+func (l ImuList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImuList) Clear() { l.l.Clear() }
+func (l ImuList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImuList) All() iter.Seq2[int, Imu] {
 	return func(yield func(int, Imu) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Imu{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Imu(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_Image = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Image", phaserimpl.ROSFrontend)
 
+// sensor_msgs/Image: an uncompressed image.
+//
 // Image is a handle on a sensor_msgs.Image message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Image reads as the default
 // message and ignores writes.
-type Image struct{ m phaserimpl.Msg }
+type Image phaserimpl.Msg
 
 // NewImage creates a Image in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewImage(opts ...runtime.Options) Image {
-	return Image{phaserimpl.New(phaserType_Image, opts)}
+	return Image(phaserimpl.New(phaserType_Image, opts))
 }
 
 // NewImageIn creates a Image in caller memory, such as a shared-memory
@@ -394,7 +403,7 @@ func NewImage(opts ...runtime.Options) Image {
 // reports it. It returns an error if mem cannot hold the message.
 func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
 	m, err := phaserimpl.NewIn(phaserType_Image, mem, opts)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ReadImage returns a read-only Image over received payload bytes. Every
@@ -402,7 +411,7 @@ func NewImageIn(mem []byte, opts ...runtime.Options) (Image, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadImage(data []byte) (Image, error) {
 	m, err := phaserimpl.Read(phaserType_Image, data)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ReadImageInto is ReadImage reusing p, so that a reader of many payloads
@@ -410,53 +419,55 @@ func ReadImage(data []byte) (Image, error) {
 // invalid.
 func ReadImageInto(p *runtime.Payload, data []byte) (Image, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Image, data)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // OpenImage continues writing a payload that holds a Image (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenImage(mem []byte) (Image, error) {
 	m, err := phaserimpl.Open(phaserType_Image, mem)
-	return Image{m}, err
+	return Image(m), err
 }
 
 // ImageOf returns the Image that m, the untyped handle of a sensor_msgs.Image,
 // refers to.
-func ImageOf(m runtime.Msg) Image { return Image{phaserimpl.Static(m, phaserType_Image)} }
+func ImageOf(m runtime.Msg) Image { return Image(phaserimpl.Static(m, phaserType_Image)) }
 
 // PhaserType returns the runtime type of Image.
 func (Image) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Image) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Image) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Image) }
+func (x Image) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Image) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Image) IsPresent() bool { return x.m.IsPresent() }
+func (x Image) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Image) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Image) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Image) Failed() bool { return x.m.Failed() }
+func (x Image) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Image) Err() error { return x.m.Err() }
+func (x Image) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Image) Clear() { x.m.Clear(phaserType_Image) }
+func (x Image) Clear() { phaserimpl.Msg(x).Clear(phaserType_Image) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Image) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Image) }
+func (x Image) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Image)
+}
 
 // ImageFromAny returns the Image held by an Any and whether it holds one.
 func ImageFromAny(a runtime.Any) (Image, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Image)
-	return Image{m}, ok
+	return Image(m), ok
 }
 
 // MutableAnyImage makes an Any hold a new, empty Image and returns it.
-func MutableAnyImage(a runtime.Any) Image { return Image{phaserimpl.MutableAny(a, phaserType_Image)} }
+func MutableAnyImage(a runtime.Any) Image { return Image(phaserimpl.MutableAny(a, phaserType_Image)) }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
 // protobuf-go's deterministic Marshal gives).
@@ -497,7 +508,9 @@ func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Image) CopyFrom(src Image) bool { return x.m.CopyFrom(phaserType_Image, src.m) }
+func (x Image) CopyFrom(src Image) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Image, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/Image".
 func (x Image) ROSDataType() string { return "sensor_msgs/Image" }
@@ -512,14 +525,16 @@ func (x Image) ROSDefinition() string {
 func (x Image) ROSMD5() string { return "060021388200f6f0f447d0fcd9c64743" }
 
 // phaserProto_Image is the protobuf reflection type of Image.
-var phaserProto_Image = phaserimpl.RegisterHandleType(phaserType_Image, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Image{m} })
+var phaserProto_Image = phaserimpl.RegisterHandleType(phaserType_Image, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Image(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Image) ProtoReflect() protoreflect.Message { return phaserProto_Image.Message(x.m) }
+func (x Image) ProtoReflect() protoreflect.Message {
+	return phaserProto_Image.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -531,219 +546,282 @@ func (x Image) Equal(y Image) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Image if x is absent).
-func (x Image) Clone() Image { return Image{phaserimpl.Clone(x.m, phaserType_Image)} }
+func (x Image) Clone() Image { return Image(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Image)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Image) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x Image) HasHeader() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Image) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
 }
 
 // Height returns field height (2).
-func (x Image) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x Image) Height() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // SetHeight sets field height (2).
-func (x Image) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 8}, v) }
+func (x Image) SetHeight(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasHeight reports the presence of field height (2).
-func (x Image) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x Image) HasHeight() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearHeight clears field height (2).
-func (x Image) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x Image) ClearHeight() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (x Image) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Image) Width() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // SetWidth sets field width (3).
-func (x Image) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, v) }
+func (x Image) SetWidth(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
+}
 
 // HasWidth reports the presence of field width (3).
-func (x Image) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Image) HasWidth() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // ClearWidth clears field width (3).
-func (x Image) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x Image) ClearWidth() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // Encoding returns a copy of field encoding (4).
 func (x Image) Encoding() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 4, Offset: 16}))
 }
 
 // EncodingBytes returns without copying field encoding (4).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Image) EncodingBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 4, Offset: 16})
 }
 
 // SetEncoding sets field encoding (4).
-func (x Image) SetEncoding(v string) { x.m.SetString(phaserimpl.Field{Number: 4, Offset: 16}, v) }
+func (x Image) SetEncoding(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 4, Offset: 16}, v)
+}
 
 // SetEncodingBytes sets from bytes (which may alias the payload) field encoding (4).
-func (x Image) SetEncodingBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v) }
+func (x Image) SetEncodingBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
+}
 
 // AllocateEncoding makes n bytes long and returns them to fill in place: field encoding (4).
 func (x Image) AllocateEncoding(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 4, Offset: 16}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 4, Offset: 16}, n)
 }
 
 // HasEncoding reports the presence of field encoding (4).
-func (x Image) HasEncoding() bool { return x.m.HasString(phaserimpl.Field{Number: 4, Offset: 16}) }
+func (x Image) HasEncoding() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 4, Offset: 16})
+}
 
 // ClearEncoding clears field encoding (4).
-func (x Image) ClearEncoding() { x.m.ClearString(phaserimpl.Field{Number: 4, Offset: 16}) }
+func (x Image) ClearEncoding() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 4, Offset: 16})
+}
 
 // IsBigendian returns field is_bigendian (5).
-func (x Image) IsBigendian() uint32 { return x.m.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
+func (x Image) IsBigendian() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // SetIsBigendian sets field is_bigendian (5).
-func (x Image) SetIsBigendian(v uint32) { x.m.Set32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}, v) }
+func (x Image) SetIsBigendian(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, v)
+}
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
-func (x Image) HasIsBigendian() bool { return x.m.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
+func (x Image) HasIsBigendian() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // ClearIsBigendian clears field is_bigendian (5).
-func (x Image) ClearIsBigendian() { x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, ID: 2}) }
+func (x Image) ClearIsBigendian() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // Step returns field step (6).
-func (x Image) Step() uint32 { return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+func (x Image) Step() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+}
 
 // SetStep sets field step (6).
-func (x Image) SetStep(v uint32) { x.m.Set32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}, v) }
+func (x Image) SetStep(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, v)
+}
 
 // HasStep reports the presence of field step (6).
-func (x Image) HasStep() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+func (x Image) HasStep() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+}
 
 // ClearStep clears field step (6).
-func (x Image) ClearStep() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+func (x Image) ClearStep() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+}
 
 // Data returns a copy of field data (7).
+//
+// uint8[]
 func (x Image) Data() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 28})...)
 }
 
 // DataBytes returns without copying field data (7).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x Image) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28}) }
+func (x Image) DataBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 7, Offset: 28})
+}
 
 // SetData sets (v may alias the payload) field data (7).
-func (x Image) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v) }
+func (x Image) SetData(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
+}
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (7).
 func (x Image) AllocateData(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 7, Offset: 28}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 7, Offset: 28}, n)
 }
 
 // HasData reports the presence of field data (7).
-func (x Image) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 7, Offset: 28}) }
+func (x Image) HasData() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 7, Offset: 28})
+}
 
 // ClearData clears field data (7).
-func (x Image) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 7, Offset: 28}) }
+func (x Image) ClearData() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 7, Offset: 28}) }
 
 // ImageView reads the singular scalar fields of a Image in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type ImageView struct{ v phaserimpl.View }
+type ImageView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Image) View() ImageView { return ImageView{x.m.ViewOf(phaserType_Image)} }
+func (x Image) View() ImageView { return ImageView(phaserimpl.Msg(x).ViewOf(phaserType_Image)) }
 
 // Height returns field height (2).
-func (v ImageView) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (v ImageView) Height() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // HasHeight reports the presence of field height (2).
-func (v ImageView) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (v ImageView) HasHeight() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (v ImageView) Width() uint32 { return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (v ImageView) Width() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // HasWidth reports the presence of field width (3).
-func (v ImageView) HasWidth() bool { return v.v.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (v ImageView) HasWidth() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // IsBigendian returns field is_bigendian (5).
 func (v ImageView) IsBigendian() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 2})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v ImageView) HasIsBigendian() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // Step returns field step (6).
-func (v ImageView) Step() uint32 { return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+func (v ImageView) Step() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+}
 
 // HasStep reports the presence of field step (6).
-func (v ImageView) HasStep() bool { return v.v.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 3}) }
+func (v ImageView) HasStep() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+}
 
 // ImageList is a handle on a repeated field of Image messages.
-type ImageList struct{ l phaserimpl.MessageList }
-
-// ImageListOf wraps a list handle, for the generated code of other packages.
-func ImageListOf(l phaserimpl.MessageList) ImageList { return ImageList{l} }
+type ImageList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l ImageList) Len() int { return l.l.Len() }
+func (l ImageList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImageList) At(i int) Image { return Image{l.l.At(i)} }
+func (l ImageList) At(i int) Image { return Image(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImageList) Mutable(i int) Image { return Image{l.l.Mutable(i)} }
+func (l ImageList) Mutable(i int) Image { return Image(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l ImageList) Append() Image { return Image{l.l.Append()} }
+func (l ImageList) Append() Image { return Image(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImageList) Allocate(n int) { l.l.Allocate(n) }
+func (l ImageList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImageList) Reserve(n int) { l.l.Reserve(n) }
+func (l ImageList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImageList) Resize(n int) { l.l.Resize(n) }
+func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImageList) Clear() { l.l.Clear() }
+func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImageList) All() iter.Seq2[int, Image] {
 	return func(yield func(int, Image) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Image{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Image(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_PointField = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointField", phaserimpl.ROSFrontend)
 
+// sensor_msgs/PointField: one field of the points of a PointCloud2.
+//
 // PointField is a handle on a sensor_msgs.PointField message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointField reads as the default
 // message and ignores writes.
-type PointField struct{ m phaserimpl.Msg }
+type PointField phaserimpl.Msg
 
 // NewPointField creates a PointField in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPointField(opts ...runtime.Options) PointField {
-	return PointField{phaserimpl.New(phaserType_PointField, opts)}
+	return PointField(phaserimpl.New(phaserType_PointField, opts))
 }
 
 // NewPointFieldIn creates a PointField in caller memory, such as a shared-memory
@@ -751,7 +829,7 @@ func NewPointField(opts ...runtime.Options) PointField {
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointFieldIn(mem []byte, opts ...runtime.Options) (PointField, error) {
 	m, err := phaserimpl.NewIn(phaserType_PointField, mem, opts)
-	return PointField{m}, err
+	return PointField(m), err
 }
 
 // ReadPointField returns a read-only PointField over received payload bytes. Every
@@ -759,7 +837,7 @@ func NewPointFieldIn(mem []byte, opts ...runtime.Options) (PointField, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadPointField(data []byte) (PointField, error) {
 	m, err := phaserimpl.Read(phaserType_PointField, data)
-	return PointField{m}, err
+	return PointField(m), err
 }
 
 // ReadPointFieldInto is ReadPointField reusing p, so that a reader of many payloads
@@ -767,58 +845,60 @@ func ReadPointField(data []byte) (PointField, error) {
 // invalid.
 func ReadPointFieldInto(p *runtime.Payload, data []byte) (PointField, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_PointField, data)
-	return PointField{m}, err
+	return PointField(m), err
 }
 
 // OpenPointField continues writing a payload that holds a PointField (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPointField(mem []byte) (PointField, error) {
 	m, err := phaserimpl.Open(phaserType_PointField, mem)
-	return PointField{m}, err
+	return PointField(m), err
 }
 
 // PointFieldOf returns the PointField that m, the untyped handle of a sensor_msgs.PointField,
 // refers to.
 func PointFieldOf(m runtime.Msg) PointField {
-	return PointField{phaserimpl.Static(m, phaserType_PointField)}
+	return PointField(phaserimpl.Static(m, phaserType_PointField))
 }
 
 // PhaserType returns the runtime type of PointField.
 func (PointField) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_PointField) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x PointField) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_PointField) }
+func (x PointField) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_PointField)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x PointField) IsPresent() bool { return x.m.IsPresent() }
+func (x PointField) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x PointField) Bytes() []byte { return x.m.PayloadBytes() }
+func (x PointField) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x PointField) Failed() bool { return x.m.Failed() }
+func (x PointField) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x PointField) Err() error { return x.m.Err() }
+func (x PointField) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x PointField) Clear() { x.m.Clear(phaserType_PointField) }
+func (x PointField) Clear() { phaserimpl.Msg(x).Clear(phaserType_PointField) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x PointField) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_PointField)
+	return phaserimpl.Msg(x).ToProto(phaserType_PointField)
 }
 
 // PointFieldFromAny returns the PointField held by an Any and whether it holds one.
 func PointFieldFromAny(a runtime.Any) (PointField, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_PointField)
-	return PointField{m}, ok
+	return PointField(m), ok
 }
 
 // MutableAnyPointField makes an Any hold a new, empty PointField and returns it.
 func MutableAnyPointField(a runtime.Any) PointField {
-	return PointField{phaserimpl.MutableAny(a, phaserType_PointField)}
+	return PointField(phaserimpl.MutableAny(a, phaserType_PointField))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -860,7 +940,9 @@ func (x PointField) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x PointField) CopyFrom(src PointField) bool { return x.m.CopyFrom(phaserType_PointField, src.m) }
+func (x PointField) CopyFrom(src PointField) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_PointField, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/PointField".
 func (x PointField) ROSDataType() string { return "sensor_msgs/PointField" }
@@ -875,14 +957,16 @@ func (x PointField) ROSDefinition() string {
 func (x PointField) ROSMD5() string { return "268eacb2962780ceac86cbd17e328150" }
 
 // phaserProto_PointField is the protobuf reflection type of PointField.
-var phaserProto_PointField = phaserimpl.RegisterHandleType(phaserType_PointField, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointField{m} })
+var phaserProto_PointField = phaserimpl.RegisterHandleType(phaserType_PointField, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointField(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x PointField) ProtoReflect() protoreflect.Message { return phaserProto_PointField.Message(x.m) }
+func (x PointField) ProtoReflect() protoreflect.Message {
+	return phaserProto_PointField.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -895,167 +979,204 @@ func (x PointField) Equal(y PointField) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero PointField if x is absent).
 func (x PointField) Clone() PointField {
-	return PointField{phaserimpl.Clone(x.m, phaserType_PointField)}
+	return PointField(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_PointField))
 }
 
 // Name returns a copy of field name (1).
 func (x PointField) Name() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // NameBytes returns without copying field name (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x PointField) NameBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
 // SetName sets field name (1).
-func (x PointField) SetName(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x PointField) SetName(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetNameBytes sets from bytes (which may alias the payload) field name (1).
-func (x PointField) SetNameBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x PointField) SetNameBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateName makes n bytes long and returns them to fill in place: field name (1).
 func (x PointField) AllocateName(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasName reports the presence of field name (1).
-func (x PointField) HasName() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x PointField) HasName() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearName clears field name (1).
-func (x PointField) ClearName() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x PointField) ClearName() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // Offset returns field offset (2).
-func (x PointField) Offset() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x PointField) Offset() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // SetOffset sets field offset (2).
-func (x PointField) SetOffset(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 12}, v) }
+func (x PointField) SetOffset(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasOffset reports the presence of field offset (2).
-func (x PointField) HasOffset() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x PointField) HasOffset() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // ClearOffset clears field offset (2).
-func (x PointField) ClearOffset() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (x PointField) ClearOffset() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Datatype returns field datatype (3).
 func (x PointField) Datatype() uint32 {
-	return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // SetDatatype sets field datatype (3).
 func (x PointField) SetDatatype(v uint32) {
-	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (x PointField) HasDatatype() bool {
-	return x.m.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearDatatype clears field datatype (3).
-func (x PointField) ClearDatatype() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, ID: 1}) }
+func (x PointField) ClearDatatype() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+}
 
 // Count returns field count (4).
-func (x PointField) Count() uint32 { return x.m.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) Count() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // SetCount sets field count (4).
-func (x PointField) SetCount(v uint32) { x.m.Set32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}, v) }
+func (x PointField) SetCount(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, v)
+}
 
 // HasCount reports the presence of field count (4).
-func (x PointField) HasCount() bool { return x.m.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) HasCount() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // ClearCount clears field count (4).
-func (x PointField) ClearCount() { x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, ID: 2}) }
+func (x PointField) ClearCount() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+}
 
 // PointFieldView reads the singular scalar fields of a PointField in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointFieldView struct{ v phaserimpl.View }
+type PointFieldView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x PointField) View() PointFieldView { return PointFieldView{x.m.ViewOf(phaserType_PointField)} }
+func (x PointField) View() PointFieldView {
+	return PointFieldView(phaserimpl.Msg(x).ViewOf(phaserType_PointField))
+}
 
 // Offset returns field offset (2).
-func (v PointFieldView) Offset() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v PointFieldView) Offset() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // HasOffset reports the presence of field offset (2).
-func (v PointFieldView) HasOffset() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 12}) }
+func (v PointFieldView) HasOffset() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+}
 
 // Datatype returns field datatype (3).
 func (v PointFieldView) Datatype() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (v PointFieldView) HasDatatype() bool {
-	return v.v.Has(phaserimpl.Field{Number: 3, Offset: 16, ID: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // Count returns field count (4).
 func (v PointFieldView) Count() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 4, Offset: 20, ID: 2})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // HasCount reports the presence of field count (4).
 func (v PointFieldView) HasCount() bool {
-	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 20, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
-type PointFieldList struct{ l phaserimpl.MessageList }
-
-// PointFieldListOf wraps a list handle, for the generated code of other packages.
-func PointFieldListOf(l phaserimpl.MessageList) PointFieldList { return PointFieldList{l} }
+type PointFieldList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l PointFieldList) Len() int { return l.l.Len() }
+func (l PointFieldList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointFieldList) At(i int) PointField { return PointField{l.l.At(i)} }
+func (l PointFieldList) At(i int) PointField { return PointField(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointFieldList) Mutable(i int) PointField { return PointField{l.l.Mutable(i)} }
+func (l PointFieldList) Mutable(i int) PointField {
+	return PointField(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PointFieldList) Append() PointField { return PointField{l.l.Append()} }
+func (l PointFieldList) Append() PointField { return PointField(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointFieldList) Allocate(n int) { l.l.Allocate(n) }
+func (l PointFieldList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointFieldList) Reserve(n int) { l.l.Reserve(n) }
+func (l PointFieldList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointFieldList) Resize(n int) { l.l.Resize(n) }
+func (l PointFieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointFieldList) Clear() { l.l.Clear() }
+func (l PointFieldList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointFieldList) All() iter.Seq2[int, PointField] {
 	return func(yield func(int, PointField) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, PointField{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, PointField(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_PointCloud2 = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointCloud2", phaserimpl.ROSFrontend)
 
+// sensor_msgs/PointCloud2: a collection of N-dimensional points.
+//
 // PointCloud2 is a handle on a sensor_msgs.PointCloud2 message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero PointCloud2 reads as the default
 // message and ignores writes.
-type PointCloud2 struct{ m phaserimpl.Msg }
+type PointCloud2 phaserimpl.Msg
 
 // NewPointCloud2 creates a PointCloud2 in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewPointCloud2(opts ...runtime.Options) PointCloud2 {
-	return PointCloud2{phaserimpl.New(phaserType_PointCloud2, opts)}
+	return PointCloud2(phaserimpl.New(phaserType_PointCloud2, opts))
 }
 
 // NewPointCloud2In creates a PointCloud2 in caller memory, such as a shared-memory
@@ -1063,7 +1184,7 @@ func NewPointCloud2(opts ...runtime.Options) PointCloud2 {
 // reports it. It returns an error if mem cannot hold the message.
 func NewPointCloud2In(mem []byte, opts ...runtime.Options) (PointCloud2, error) {
 	m, err := phaserimpl.NewIn(phaserType_PointCloud2, mem, opts)
-	return PointCloud2{m}, err
+	return PointCloud2(m), err
 }
 
 // ReadPointCloud2 returns a read-only PointCloud2 over received payload bytes. Every
@@ -1071,7 +1192,7 @@ func NewPointCloud2In(mem []byte, opts ...runtime.Options) (PointCloud2, error) 
 // Writes through the handle are ignored and reported by Err.
 func ReadPointCloud2(data []byte) (PointCloud2, error) {
 	m, err := phaserimpl.Read(phaserType_PointCloud2, data)
-	return PointCloud2{m}, err
+	return PointCloud2(m), err
 }
 
 // ReadPointCloud2Into is ReadPointCloud2 reusing p, so that a reader of many payloads
@@ -1079,58 +1200,60 @@ func ReadPointCloud2(data []byte) (PointCloud2, error) {
 // invalid.
 func ReadPointCloud2Into(p *runtime.Payload, data []byte) (PointCloud2, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_PointCloud2, data)
-	return PointCloud2{m}, err
+	return PointCloud2(m), err
 }
 
 // OpenPointCloud2 continues writing a payload that holds a PointCloud2 (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenPointCloud2(mem []byte) (PointCloud2, error) {
 	m, err := phaserimpl.Open(phaserType_PointCloud2, mem)
-	return PointCloud2{m}, err
+	return PointCloud2(m), err
 }
 
 // PointCloud2Of returns the PointCloud2 that m, the untyped handle of a sensor_msgs.PointCloud2,
 // refers to.
 func PointCloud2Of(m runtime.Msg) PointCloud2 {
-	return PointCloud2{phaserimpl.Static(m, phaserType_PointCloud2)}
+	return PointCloud2(phaserimpl.Static(m, phaserType_PointCloud2))
 }
 
 // PhaserType returns the runtime type of PointCloud2.
 func (PointCloud2) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_PointCloud2) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x PointCloud2) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_PointCloud2) }
+func (x PointCloud2) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_PointCloud2)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x PointCloud2) IsPresent() bool { return x.m.IsPresent() }
+func (x PointCloud2) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x PointCloud2) Bytes() []byte { return x.m.PayloadBytes() }
+func (x PointCloud2) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x PointCloud2) Failed() bool { return x.m.Failed() }
+func (x PointCloud2) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x PointCloud2) Err() error { return x.m.Err() }
+func (x PointCloud2) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x PointCloud2) Clear() { x.m.Clear(phaserType_PointCloud2) }
+func (x PointCloud2) Clear() { phaserimpl.Msg(x).Clear(phaserType_PointCloud2) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x PointCloud2) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_PointCloud2)
+	return phaserimpl.Msg(x).ToProto(phaserType_PointCloud2)
 }
 
 // PointCloud2FromAny returns the PointCloud2 held by an Any and whether it holds one.
 func PointCloud2FromAny(a runtime.Any) (PointCloud2, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_PointCloud2)
-	return PointCloud2{m}, ok
+	return PointCloud2(m), ok
 }
 
 // MutableAnyPointCloud2 makes an Any hold a new, empty PointCloud2 and returns it.
 func MutableAnyPointCloud2(a runtime.Any) PointCloud2 {
-	return PointCloud2{phaserimpl.MutableAny(a, phaserType_PointCloud2)}
+	return PointCloud2(phaserimpl.MutableAny(a, phaserType_PointCloud2))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1173,7 +1296,7 @@ func (x PointCloud2) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
 func (x PointCloud2) CopyFrom(src PointCloud2) bool {
-	return x.m.CopyFrom(phaserType_PointCloud2, src.m)
+	return phaserimpl.Msg(x).CopyFrom(phaserType_PointCloud2, phaserimpl.Msg(src))
 }
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/PointCloud2".
@@ -1189,14 +1312,16 @@ func (x PointCloud2) ROSDefinition() string {
 func (x PointCloud2) ROSMD5() string { return "1158d486dd51d683ce2f1be655c3c181" }
 
 // phaserProto_PointCloud2 is the protobuf reflection type of PointCloud2.
-var phaserProto_PointCloud2 = phaserimpl.RegisterHandleType(phaserType_PointCloud2, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointCloud2{m} })
+var phaserProto_PointCloud2 = phaserimpl.RegisterHandleType(phaserType_PointCloud2, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointCloud2(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x PointCloud2) ProtoReflect() protoreflect.Message { return phaserProto_PointCloud2.Message(x.m) }
+func (x PointCloud2) ProtoReflect() protoreflect.Message {
+	return phaserProto_PointCloud2.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1209,280 +1334,317 @@ func (x PointCloud2) Equal(y PointCloud2) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero PointCloud2 if x is absent).
 func (x PointCloud2) Clone() PointCloud2 {
-	return PointCloud2{phaserimpl.Clone(x.m, phaserType_PointCloud2)}
+	return PointCloud2(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_PointCloud2))
 }
 
 // Header returns (a default message if absent) field header (1).
 func (x PointCloud2) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 48, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x PointCloud2) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x PointCloud2) HasHeader() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 48, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x PointCloud2) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 48, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header)
 }
 
 // Height returns field height (2).
-func (x PointCloud2) Height() uint32 { return x.m.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x PointCloud2) Height() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // SetHeight sets field height (2).
-func (x PointCloud2) SetHeight(v uint32) { x.m.Set32(phaserimpl.Field{Number: 2, Offset: 8}, v) }
+func (x PointCloud2) SetHeight(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasHeight reports the presence of field height (2).
-func (x PointCloud2) HasHeight() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x PointCloud2) HasHeight() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearHeight clears field height (2).
-func (x PointCloud2) ClearHeight() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x PointCloud2) ClearHeight() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
-func (x PointCloud2) Width() uint32 { return x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x PointCloud2) Width() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // SetWidth sets field width (3).
-func (x PointCloud2) SetWidth(v uint32) { x.m.Set32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, v) }
+func (x PointCloud2) SetWidth(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
+}
 
 // HasWidth reports the presence of field width (3).
-func (x PointCloud2) HasWidth() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x PointCloud2) HasWidth() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // ClearWidth clears field width (3).
-func (x PointCloud2) ClearWidth() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x PointCloud2) ClearWidth() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // Fields returns the list handle of repeated field fields (4).
 func (x PointCloud2) Fields() PointFieldList {
-	return PointFieldList{phaserimpl.Messages(x.m, phaserimpl.Field{Number: 4, Offset: 16, ID: 2}, phaserType_PointField)}
+	return PointFieldList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField))
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (x PointCloud2) IsBigendian() bool {
-	return x.m.Get8(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x PointCloud2) SetIsBigendian(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x PointCloud2) HasIsBigendian() bool {
-	return x.m.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
 func (x PointCloud2) ClearIsBigendian() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // PointStep returns field point_step (6).
 func (x PointCloud2) PointStep() uint32 {
-	return x.m.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // SetPointStep sets field point_step (6).
 func (x PointCloud2) SetPointStep(v uint32) {
-	x.m.Set32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, v)
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (x PointCloud2) HasPointStep() bool {
-	return x.m.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // ClearPointStep clears field point_step (6).
 func (x PointCloud2) ClearPointStep() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // RowStep returns field row_step (7).
 func (x PointCloud2) RowStep() uint32 {
-	return x.m.Get32(phaserimpl.Field{Number: 7, Offset: 32, ID: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // SetRowStep sets field row_step (7).
 func (x PointCloud2) SetRowStep(v uint32) {
-	x.m.Set32(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, v)
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (x PointCloud2) HasRowStep() bool {
-	return x.m.Has(phaserimpl.Field{Number: 7, Offset: 32, ID: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // ClearRowStep clears field row_step (7).
-func (x PointCloud2) ClearRowStep() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, ID: 4}) }
+func (x PointCloud2) ClearRowStep() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+}
 
 // Data returns a copy of field data (8).
+//
+// uint8[]
 func (x PointCloud2) Data() []byte {
-	return append([]byte(nil), x.m.StringBytes(phaserimpl.Field{Number: 8, Offset: 36})...)
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 8, Offset: 36})...)
 }
 
 // DataBytes returns without copying field data (8).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x PointCloud2) DataBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 8, Offset: 36})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 8, Offset: 36})
 }
 
 // SetData sets (v may alias the payload) field data (8).
-func (x PointCloud2) SetData(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v) }
+func (x PointCloud2) SetData(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
+}
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (8).
 func (x PointCloud2) AllocateData(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 8, Offset: 36}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 8, Offset: 36}, n)
 }
 
 // HasData reports the presence of field data (8).
-func (x PointCloud2) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 8, Offset: 36}) }
+func (x PointCloud2) HasData() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 8, Offset: 36})
+}
 
 // ClearData clears field data (8).
-func (x PointCloud2) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 8, Offset: 36}) }
+func (x PointCloud2) ClearData() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 8, Offset: 36})
+}
 
 // IsDense returns field is_dense (9).
 func (x PointCloud2) IsDense() bool {
-	return x.m.Get8(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
 }
 
 // SetIsDense sets field is_dense (9).
 func (x PointCloud2) SetIsDense(v bool) {
-	x.m.Set8(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v))
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (x PointCloud2) HasIsDense() bool {
-	return x.m.Has(phaserimpl.Field{Number: 9, Offset: 40, ID: 5})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // ClearIsDense clears field is_dense (9).
-func (x PointCloud2) ClearIsDense() { x.m.ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) }
+func (x PointCloud2) ClearIsDense() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
+}
 
 // PointCloud2View reads the singular scalar fields of a PointCloud2 in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type PointCloud2View struct{ v phaserimpl.View }
+type PointCloud2View phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
 func (x PointCloud2) View() PointCloud2View {
-	return PointCloud2View{x.m.ViewOf(phaserType_PointCloud2)}
+	return PointCloud2View(phaserimpl.Msg(x).ViewOf(phaserType_PointCloud2))
 }
 
 // Height returns field height (2).
-func (v PointCloud2View) Height() uint32 { return v.v.Get32(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (v PointCloud2View) Height() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // HasHeight reports the presence of field height (2).
-func (v PointCloud2View) HasHeight() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (v PointCloud2View) HasHeight() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Width returns field width (3).
 func (v PointCloud2View) Width() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v PointCloud2View) HasWidth() bool {
-	return v.v.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v PointCloud2View) IsBigendian() bool {
-	return v.v.Get8(phaserimpl.Field{Number: 5, Offset: 24, ID: 2}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v PointCloud2View) HasIsBigendian() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 24, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // PointStep returns field point_step (6).
 func (v PointCloud2View) PointStep() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (v PointCloud2View) HasPointStep() bool {
-	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 28, ID: 3})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // RowStep returns field row_step (7).
 func (v PointCloud2View) RowStep() uint32 {
-	return v.v.Get32(phaserimpl.Field{Number: 7, Offset: 32, ID: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (v PointCloud2View) HasRowStep() bool {
-	return v.v.Has(phaserimpl.Field{Number: 7, Offset: 32, ID: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // IsDense returns field is_dense (9).
 func (v PointCloud2View) IsDense() bool {
-	return v.v.Get8(phaserimpl.Field{Number: 9, Offset: 40, ID: 5}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (v PointCloud2View) HasIsDense() bool {
-	return v.v.Has(phaserimpl.Field{Number: 9, Offset: 40, ID: 5})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // PointCloud2List is a handle on a repeated field of PointCloud2 messages.
-type PointCloud2List struct{ l phaserimpl.MessageList }
-
-// PointCloud2ListOf wraps a list handle, for the generated code of other packages.
-func PointCloud2ListOf(l phaserimpl.MessageList) PointCloud2List { return PointCloud2List{l} }
+type PointCloud2List phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l PointCloud2List) Len() int { return l.l.Len() }
+func (l PointCloud2List) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointCloud2List) At(i int) PointCloud2 { return PointCloud2{l.l.At(i)} }
+func (l PointCloud2List) At(i int) PointCloud2 { return PointCloud2(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointCloud2List) Mutable(i int) PointCloud2 { return PointCloud2{l.l.Mutable(i)} }
+func (l PointCloud2List) Mutable(i int) PointCloud2 {
+	return PointCloud2(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PointCloud2List) Append() PointCloud2 { return PointCloud2{l.l.Append()} }
+func (l PointCloud2List) Append() PointCloud2 { return PointCloud2(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointCloud2List) Allocate(n int) { l.l.Allocate(n) }
+func (l PointCloud2List) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointCloud2List) Reserve(n int) { l.l.Reserve(n) }
+func (l PointCloud2List) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointCloud2List) Resize(n int) { l.l.Resize(n) }
+func (l PointCloud2List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointCloud2List) Clear() { l.l.Clear() }
+func (l PointCloud2List) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointCloud2List) All() iter.Seq2[int, PointCloud2] {
 	return func(yield func(int, PointCloud2) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, PointCloud2{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, PointCloud2(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_LaserScan = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.LaserScan", phaserimpl.ROSFrontend)
 
+// sensor_msgs/LaserScan: a single scan from a planar laser range finder.
+//
 // LaserScan is a handle on a sensor_msgs.LaserScan message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero LaserScan reads as the default
 // message and ignores writes.
-type LaserScan struct{ m phaserimpl.Msg }
+type LaserScan phaserimpl.Msg
 
 // NewLaserScan creates a LaserScan in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewLaserScan(opts ...runtime.Options) LaserScan {
-	return LaserScan{phaserimpl.New(phaserType_LaserScan, opts)}
+	return LaserScan(phaserimpl.New(phaserType_LaserScan, opts))
 }
 
 // NewLaserScanIn creates a LaserScan in caller memory, such as a shared-memory
@@ -1490,7 +1652,7 @@ func NewLaserScan(opts ...runtime.Options) LaserScan {
 // reports it. It returns an error if mem cannot hold the message.
 func NewLaserScanIn(mem []byte, opts ...runtime.Options) (LaserScan, error) {
 	m, err := phaserimpl.NewIn(phaserType_LaserScan, mem, opts)
-	return LaserScan{m}, err
+	return LaserScan(m), err
 }
 
 // ReadLaserScan returns a read-only LaserScan over received payload bytes. Every
@@ -1498,7 +1660,7 @@ func NewLaserScanIn(mem []byte, opts ...runtime.Options) (LaserScan, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadLaserScan(data []byte) (LaserScan, error) {
 	m, err := phaserimpl.Read(phaserType_LaserScan, data)
-	return LaserScan{m}, err
+	return LaserScan(m), err
 }
 
 // ReadLaserScanInto is ReadLaserScan reusing p, so that a reader of many payloads
@@ -1506,58 +1668,60 @@ func ReadLaserScan(data []byte) (LaserScan, error) {
 // invalid.
 func ReadLaserScanInto(p *runtime.Payload, data []byte) (LaserScan, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_LaserScan, data)
-	return LaserScan{m}, err
+	return LaserScan(m), err
 }
 
 // OpenLaserScan continues writing a payload that holds a LaserScan (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenLaserScan(mem []byte) (LaserScan, error) {
 	m, err := phaserimpl.Open(phaserType_LaserScan, mem)
-	return LaserScan{m}, err
+	return LaserScan(m), err
 }
 
 // LaserScanOf returns the LaserScan that m, the untyped handle of a sensor_msgs.LaserScan,
 // refers to.
 func LaserScanOf(m runtime.Msg) LaserScan {
-	return LaserScan{phaserimpl.Static(m, phaserType_LaserScan)}
+	return LaserScan(phaserimpl.Static(m, phaserType_LaserScan))
 }
 
 // PhaserType returns the runtime type of LaserScan.
 func (LaserScan) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_LaserScan) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x LaserScan) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_LaserScan) }
+func (x LaserScan) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_LaserScan)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x LaserScan) IsPresent() bool { return x.m.IsPresent() }
+func (x LaserScan) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x LaserScan) Bytes() []byte { return x.m.PayloadBytes() }
+func (x LaserScan) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x LaserScan) Failed() bool { return x.m.Failed() }
+func (x LaserScan) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x LaserScan) Err() error { return x.m.Err() }
+func (x LaserScan) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x LaserScan) Clear() { x.m.Clear(phaserType_LaserScan) }
+func (x LaserScan) Clear() { phaserimpl.Msg(x).Clear(phaserType_LaserScan) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x LaserScan) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_LaserScan)
+	return phaserimpl.Msg(x).ToProto(phaserType_LaserScan)
 }
 
 // LaserScanFromAny returns the LaserScan held by an Any and whether it holds one.
 func LaserScanFromAny(a runtime.Any) (LaserScan, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_LaserScan)
-	return LaserScan{m}, ok
+	return LaserScan(m), ok
 }
 
 // MutableAnyLaserScan makes an Any hold a new, empty LaserScan and returns it.
 func MutableAnyLaserScan(a runtime.Any) LaserScan {
-	return LaserScan{phaserimpl.MutableAny(a, phaserType_LaserScan)}
+	return LaserScan(phaserimpl.MutableAny(a, phaserType_LaserScan))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -1599,7 +1763,9 @@ func (x LaserScan) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, 
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x LaserScan) CopyFrom(src LaserScan) bool { return x.m.CopyFrom(phaserType_LaserScan, src.m) }
+func (x LaserScan) CopyFrom(src LaserScan) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_LaserScan, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/LaserScan".
 func (x LaserScan) ROSDataType() string { return "sensor_msgs/LaserScan" }
@@ -1614,14 +1780,16 @@ func (x LaserScan) ROSDefinition() string {
 func (x LaserScan) ROSMD5() string { return "90c7ef2dc6895d81024acba2ac42f369" }
 
 // phaserProto_LaserScan is the protobuf reflection type of LaserScan.
-var phaserProto_LaserScan = phaserimpl.RegisterHandleType(phaserType_LaserScan, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return LaserScan{m} })
+var phaserProto_LaserScan = phaserimpl.RegisterHandleType(phaserType_LaserScan, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return LaserScan(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x LaserScan) ProtoReflect() protoreflect.Message { return phaserProto_LaserScan.Message(x.m) }
+func (x LaserScan) ProtoReflect() protoreflect.Message {
+	return phaserProto_LaserScan.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -1633,288 +1801,319 @@ func (x LaserScan) Equal(y LaserScan) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero LaserScan if x is absent).
-func (x LaserScan) Clone() LaserScan { return LaserScan{phaserimpl.Clone(x.m, phaserType_LaserScan)} }
+func (x LaserScan) Clone() LaserScan {
+	return LaserScan(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_LaserScan))
+}
 
 // Header returns (a default message if absent) field header (1).
 func (x LaserScan) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 56, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x LaserScan) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x LaserScan) HasHeader() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 56, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x LaserScan) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 56, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header)
 }
 
 // AngleMin returns field angle_min (2).
 func (x LaserScan) AngleMin() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 2, Offset: 8}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetAngleMin sets field angle_min (2).
 func (x LaserScan) SetAngleMin(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 2, Offset: 8}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, math.Float32bits(v))
 }
 
 // HasAngleMin reports the presence of field angle_min (2).
-func (x LaserScan) HasAngleMin() bool { return x.m.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x LaserScan) HasAngleMin() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearAngleMin clears field angle_min (2).
-func (x LaserScan) ClearAngleMin() { x.m.ClearScalar(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (x LaserScan) ClearAngleMin() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // AngleMax returns field angle_max (3).
 func (x LaserScan) AngleMax() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // SetAngleMax sets field angle_max (3).
 func (x LaserScan) SetAngleMax(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, math.Float32bits(v))
 }
 
 // HasAngleMax reports the presence of field angle_max (3).
-func (x LaserScan) HasAngleMax() bool { return x.m.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x LaserScan) HasAngleMax() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // ClearAngleMax clears field angle_max (3).
-func (x LaserScan) ClearAngleMax() { x.m.ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}) }
+func (x LaserScan) ClearAngleMax() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+}
 
 // AngleIncrement returns field angle_increment (4).
 func (x LaserScan) AngleIncrement() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 4, Offset: 16, ID: 2}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // SetAngleIncrement sets field angle_increment (4).
 func (x LaserScan) SetAngleIncrement(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 4, Offset: 16, ID: 2}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}, math.Float32bits(v))
 }
 
 // HasAngleIncrement reports the presence of field angle_increment (4).
 func (x LaserScan) HasAngleIncrement() bool {
-	return x.m.Has(phaserimpl.Field{Number: 4, Offset: 16, ID: 2})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // ClearAngleIncrement clears field angle_increment (4).
 func (x LaserScan) ClearAngleIncrement() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 4, Offset: 16, ID: 2})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // TimeIncrement returns field time_increment (5).
 func (x LaserScan) TimeIncrement() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 3}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}))
 }
 
 // SetTimeIncrement sets field time_increment (5).
 func (x LaserScan) SetTimeIncrement(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 5, Offset: 20, ID: 3}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}, math.Float32bits(v))
 }
 
 // HasTimeIncrement reports the presence of field time_increment (5).
 func (x LaserScan) HasTimeIncrement() bool {
-	return x.m.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 3})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})
 }
 
 // ClearTimeIncrement clears field time_increment (5).
 func (x LaserScan) ClearTimeIncrement() {
-	x.m.ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, ID: 3})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})
 }
 
 // ScanTime returns field scan_time (6).
 func (x LaserScan) ScanTime() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}))
 }
 
 // SetScanTime sets field scan_time (6).
 func (x LaserScan) SetScanTime(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}, math.Float32bits(v))
 }
 
 // HasScanTime reports the presence of field scan_time (6).
-func (x LaserScan) HasScanTime() bool { return x.m.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}) }
+func (x LaserScan) HasScanTime() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})
+}
 
 // ClearScanTime clears field scan_time (6).
-func (x LaserScan) ClearScanTime() { x.m.ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}) }
+func (x LaserScan) ClearScanTime() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})
+}
 
 // RangeMin returns field range_min (7).
 func (x LaserScan) RangeMin() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}))
 }
 
 // SetRangeMin sets field range_min (7).
 func (x LaserScan) SetRangeMin(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}, math.Float32bits(v))
 }
 
 // HasRangeMin reports the presence of field range_min (7).
-func (x LaserScan) HasRangeMin() bool { return x.m.Has(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}) }
+func (x LaserScan) HasRangeMin() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})
+}
 
 // ClearRangeMin clears field range_min (7).
-func (x LaserScan) ClearRangeMin() { x.m.ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}) }
+func (x LaserScan) ClearRangeMin() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})
+}
 
 // RangeMax returns field range_max (8).
 func (x LaserScan) RangeMax() float32 {
-	return math.Float32frombits(x.m.Get32(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}))
 }
 
 // SetRangeMax sets field range_max (8).
 func (x LaserScan) SetRangeMax(v float32) {
-	x.m.Set32(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}, math.Float32bits(v))
 }
 
 // HasRangeMax reports the presence of field range_max (8).
-func (x LaserScan) HasRangeMax() bool { return x.m.Has(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}) }
+func (x LaserScan) HasRangeMax() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})
+}
 
 // ClearRangeMax clears field range_max (8).
-func (x LaserScan) ClearRangeMax() { x.m.ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}) }
+func (x LaserScan) ClearRangeMax() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})
+}
 
 // Ranges returns the list handle of repeated field ranges (9).
 func (x LaserScan) Ranges() runtime.List[float32] {
-	return phaserimpl.List[float32](x.m, phaserimpl.Field{Number: 9, Offset: 40, ID: 7})
+	return phaserimpl.List[float32](phaserimpl.Msg(x), phaserimpl.Field{Number: 9, Offset: 40})
 }
 
 // Intensities returns the list handle of repeated field intensities (10).
 func (x LaserScan) Intensities() runtime.List[float32] {
-	return phaserimpl.List[float32](x.m, phaserimpl.Field{Number: 10, Offset: 48, ID: 7})
+	return phaserimpl.List[float32](phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 48})
 }
 
 // LaserScanView reads the singular scalar fields of a LaserScan in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type LaserScanView struct{ v phaserimpl.View }
+type LaserScanView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x LaserScan) View() LaserScanView { return LaserScanView{x.m.ViewOf(phaserType_LaserScan)} }
+func (x LaserScan) View() LaserScanView {
+	return LaserScanView(phaserimpl.Msg(x).ViewOf(phaserType_LaserScan))
+}
 
 // AngleMin returns field angle_min (2).
 func (v LaserScanView) AngleMin() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 2, Offset: 8}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasAngleMin reports the presence of field angle_min (2).
-func (v LaserScanView) HasAngleMin() bool { return v.v.Has(phaserimpl.Field{Number: 2, Offset: 8}) }
+func (v LaserScanView) HasAngleMin() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // AngleMax returns field angle_max (3).
 func (v LaserScanView) AngleMax() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 3, Offset: 12, ID: 1}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // HasAngleMax reports the presence of field angle_max (3).
 func (v LaserScanView) HasAngleMax() bool {
-	return v.v.Has(phaserimpl.Field{Number: 3, Offset: 12, ID: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // AngleIncrement returns field angle_increment (4).
 func (v LaserScanView) AngleIncrement() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 4, Offset: 16, ID: 2}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // HasAngleIncrement reports the presence of field angle_increment (4).
 func (v LaserScanView) HasAngleIncrement() bool {
-	return v.v.Has(phaserimpl.Field{Number: 4, Offset: 16, ID: 2})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // TimeIncrement returns field time_increment (5).
 func (v LaserScanView) TimeIncrement() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 5, Offset: 20, ID: 3}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}))
 }
 
 // HasTimeIncrement reports the presence of field time_increment (5).
 func (v LaserScanView) HasTimeIncrement() bool {
-	return v.v.Has(phaserimpl.Field{Number: 5, Offset: 20, ID: 3})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})
 }
 
 // ScanTime returns field scan_time (6).
 func (v LaserScanView) ScanTime() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 6, Offset: 24, ID: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}))
 }
 
 // HasScanTime reports the presence of field scan_time (6).
 func (v LaserScanView) HasScanTime() bool {
-	return v.v.Has(phaserimpl.Field{Number: 6, Offset: 24, ID: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})
 }
 
 // RangeMin returns field range_min (7).
 func (v LaserScanView) RangeMin() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 7, Offset: 28, ID: 5}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}))
 }
 
 // HasRangeMin reports the presence of field range_min (7).
 func (v LaserScanView) HasRangeMin() bool {
-	return v.v.Has(phaserimpl.Field{Number: 7, Offset: 28, ID: 5})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})
 }
 
 // RangeMax returns field range_max (8).
 func (v LaserScanView) RangeMax() float32 {
-	return math.Float32frombits(v.v.Get32(phaserimpl.Field{Number: 8, Offset: 32, ID: 6}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}))
 }
 
 // HasRangeMax reports the presence of field range_max (8).
 func (v LaserScanView) HasRangeMax() bool {
-	return v.v.Has(phaserimpl.Field{Number: 8, Offset: 32, ID: 6})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})
 }
 
 // LaserScanList is a handle on a repeated field of LaserScan messages.
-type LaserScanList struct{ l phaserimpl.MessageList }
-
-// LaserScanListOf wraps a list handle, for the generated code of other packages.
-func LaserScanListOf(l phaserimpl.MessageList) LaserScanList { return LaserScanList{l} }
+type LaserScanList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l LaserScanList) Len() int { return l.l.Len() }
+func (l LaserScanList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l LaserScanList) At(i int) LaserScan { return LaserScan{l.l.At(i)} }
+func (l LaserScanList) At(i int) LaserScan { return LaserScan(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l LaserScanList) Mutable(i int) LaserScan { return LaserScan{l.l.Mutable(i)} }
+func (l LaserScanList) Mutable(i int) LaserScan {
+	return LaserScan(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l LaserScanList) Append() LaserScan { return LaserScan{l.l.Append()} }
+func (l LaserScanList) Append() LaserScan { return LaserScan(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l LaserScanList) Allocate(n int) { l.l.Allocate(n) }
+func (l LaserScanList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l LaserScanList) Reserve(n int) { l.l.Reserve(n) }
+func (l LaserScanList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l LaserScanList) Resize(n int) { l.l.Resize(n) }
+func (l LaserScanList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l LaserScanList) Clear() { l.l.Clear() }
+func (l LaserScanList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l LaserScanList) All() iter.Seq2[int, LaserScan] {
 	return func(yield func(int, LaserScan) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, LaserScan{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, LaserScan(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_JointState = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.JointState", phaserimpl.ROSFrontend)
 
+// sensor_msgs/JointState: the state of a set of torque-controlled joints.
+//
 // JointState is a handle on a sensor_msgs.JointState message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero JointState reads as the default
 // message and ignores writes.
-type JointState struct{ m phaserimpl.Msg }
+type JointState phaserimpl.Msg
 
 // NewJointState creates a JointState in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewJointState(opts ...runtime.Options) JointState {
-	return JointState{phaserimpl.New(phaserType_JointState, opts)}
+	return JointState(phaserimpl.New(phaserType_JointState, opts))
 }
 
 // NewJointStateIn creates a JointState in caller memory, such as a shared-memory
@@ -1922,7 +2121,7 @@ func NewJointState(opts ...runtime.Options) JointState {
 // reports it. It returns an error if mem cannot hold the message.
 func NewJointStateIn(mem []byte, opts ...runtime.Options) (JointState, error) {
 	m, err := phaserimpl.NewIn(phaserType_JointState, mem, opts)
-	return JointState{m}, err
+	return JointState(m), err
 }
 
 // ReadJointState returns a read-only JointState over received payload bytes. Every
@@ -1930,7 +2129,7 @@ func NewJointStateIn(mem []byte, opts ...runtime.Options) (JointState, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadJointState(data []byte) (JointState, error) {
 	m, err := phaserimpl.Read(phaserType_JointState, data)
-	return JointState{m}, err
+	return JointState(m), err
 }
 
 // ReadJointStateInto is ReadJointState reusing p, so that a reader of many payloads
@@ -1938,58 +2137,60 @@ func ReadJointState(data []byte) (JointState, error) {
 // invalid.
 func ReadJointStateInto(p *runtime.Payload, data []byte) (JointState, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_JointState, data)
-	return JointState{m}, err
+	return JointState(m), err
 }
 
 // OpenJointState continues writing a payload that holds a JointState (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenJointState(mem []byte) (JointState, error) {
 	m, err := phaserimpl.Open(phaserType_JointState, mem)
-	return JointState{m}, err
+	return JointState(m), err
 }
 
 // JointStateOf returns the JointState that m, the untyped handle of a sensor_msgs.JointState,
 // refers to.
 func JointStateOf(m runtime.Msg) JointState {
-	return JointState{phaserimpl.Static(m, phaserType_JointState)}
+	return JointState(phaserimpl.Static(m, phaserType_JointState))
 }
 
 // PhaserType returns the runtime type of JointState.
 func (JointState) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_JointState) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x JointState) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_JointState) }
+func (x JointState) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_JointState)
+}
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x JointState) IsPresent() bool { return x.m.IsPresent() }
+func (x JointState) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x JointState) Bytes() []byte { return x.m.PayloadBytes() }
+func (x JointState) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x JointState) Failed() bool { return x.m.Failed() }
+func (x JointState) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x JointState) Err() error { return x.m.Err() }
+func (x JointState) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x JointState) Clear() { x.m.Clear(phaserType_JointState) }
+func (x JointState) Clear() { phaserimpl.Msg(x).Clear(phaserType_JointState) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
 func (x JointState) ToProto() (protoreflect.ProtoMessage, error) {
-	return x.m.ToProto(phaserType_JointState)
+	return phaserimpl.Msg(x).ToProto(phaserType_JointState)
 }
 
 // JointStateFromAny returns the JointState held by an Any and whether it holds one.
 func JointStateFromAny(a runtime.Any) (JointState, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_JointState)
-	return JointState{m}, ok
+	return JointState(m), ok
 }
 
 // MutableAnyJointState makes an Any hold a new, empty JointState and returns it.
 func MutableAnyJointState(a runtime.Any) JointState {
-	return JointState{phaserimpl.MutableAny(a, phaserType_JointState)}
+	return JointState(phaserimpl.MutableAny(a, phaserType_JointState))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -2031,7 +2232,9 @@ func (x JointState) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x JointState) CopyFrom(src JointState) bool { return x.m.CopyFrom(phaserType_JointState, src.m) }
+func (x JointState) CopyFrom(src JointState) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_JointState, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/JointState".
 func (x JointState) ROSDataType() string { return "sensor_msgs/JointState" }
@@ -2046,14 +2249,16 @@ func (x JointState) ROSDefinition() string {
 func (x JointState) ROSMD5() string { return "3066dcd76a6cfaef579bd0f34173e9fd" }
 
 // phaserProto_JointState is the protobuf reflection type of JointState.
-var phaserProto_JointState = phaserimpl.RegisterHandleType(phaserType_JointState, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return JointState{m} })
+var phaserProto_JointState = phaserimpl.RegisterHandleType(phaserType_JointState, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return JointState(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x JointState) ProtoReflect() protoreflect.Message { return phaserProto_JointState.Message(x.m) }
+func (x JointState) ProtoReflect() protoreflect.Message {
+	return phaserProto_JointState.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -2066,84 +2271,87 @@ func (x JointState) Equal(y JointState) bool { return phaserimpl.Equal(x, y) }
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero JointState if x is absent).
 func (x JointState) Clone() JointState {
-	return JointState{phaserimpl.Clone(x.m, phaserType_JointState)}
+	return JointState(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_JointState))
 }
 
 // Header returns (a default message if absent) field header (1).
 func (x JointState) Header() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 1, Offset: 40, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x JointState) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.HeaderOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header), phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x JointState) HasHeader() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 1, Offset: 40, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x JointState) ClearHeader() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 1, Offset: 40, ID: phaserimpl.InlineID}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header)
 }
 
 // Name returns the list handle of repeated field name (2).
 func (x JointState) Name() runtime.StringList {
-	return phaserimpl.Strings(x.m, phaserimpl.Field{Number: 2, Offset: 8})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 8})
 }
 
 // Position returns the list handle of repeated field position (3).
 func (x JointState) Position() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 3, Offset: 16})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16})
 }
 
 // Velocity returns the list handle of repeated field velocity (4).
 func (x JointState) Velocity() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 4, Offset: 24})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 24})
 }
 
 // Effort returns the list handle of repeated field effort (5).
 func (x JointState) Effort() runtime.List[float64] {
-	return phaserimpl.List[float64](x.m, phaserimpl.Field{Number: 5, Offset: 32})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32})
 }
 
 // JointStateList is a handle on a repeated field of JointState messages.
-type JointStateList struct{ l phaserimpl.MessageList }
-
-// JointStateListOf wraps a list handle, for the generated code of other packages.
-func JointStateListOf(l phaserimpl.MessageList) JointStateList { return JointStateList{l} }
+type JointStateList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l JointStateList) Len() int { return l.l.Len() }
+func (l JointStateList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l JointStateList) At(i int) JointState { return JointState{l.l.At(i)} }
+func (l JointStateList) At(i int) JointState { return JointState(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l JointStateList) Mutable(i int) JointState { return JointState{l.l.Mutable(i)} }
+func (l JointStateList) Mutable(i int) JointState {
+	return JointState(phaserimpl.MessageList(l).Mutable(i))
+}
 
 // Append adds a new, empty element and returns it.
-func (l JointStateList) Append() JointState { return JointState{l.l.Append()} }
+func (l JointStateList) Append() JointState { return JointState(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l JointStateList) Allocate(n int) { l.l.Allocate(n) }
+func (l JointStateList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l JointStateList) Reserve(n int) { l.l.Reserve(n) }
+func (l JointStateList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l JointStateList) Resize(n int) { l.l.Resize(n) }
+func (l JointStateList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l JointStateList) Clear() { l.l.Clear() }
+func (l JointStateList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l JointStateList) All() iter.Seq2[int, JointState] {
 	return func(yield func(int, JointState) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, JointState{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, JointState(m)) {
+				return
+			}
+		}
 	}
 }

@@ -42,17 +42,19 @@ var (
 
 var phaserType_Header = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.Header", phaserimpl.ROSFrontend)
 
+// std_msgs/Header (a ROS intrinsic: its data type is inferred).
+//
 // Header is a handle on a std_msgs.Header message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero Header reads as the default
 // message and ignores writes.
-type Header struct{ m phaserimpl.Msg }
+type Header phaserimpl.Msg
 
 // NewHeader creates a Header in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewHeader(opts ...runtime.Options) Header {
-	return Header{phaserimpl.New(phaserType_Header, opts)}
+	return Header(phaserimpl.New(phaserType_Header, opts))
 }
 
 // NewHeaderIn creates a Header in caller memory, such as a shared-memory
@@ -60,7 +62,7 @@ func NewHeader(opts ...runtime.Options) Header {
 // reports it. It returns an error if mem cannot hold the message.
 func NewHeaderIn(mem []byte, opts ...runtime.Options) (Header, error) {
 	m, err := phaserimpl.NewIn(phaserType_Header, mem, opts)
-	return Header{m}, err
+	return Header(m), err
 }
 
 // ReadHeader returns a read-only Header over received payload bytes. Every
@@ -68,7 +70,7 @@ func NewHeaderIn(mem []byte, opts ...runtime.Options) (Header, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadHeader(data []byte) (Header, error) {
 	m, err := phaserimpl.Read(phaserType_Header, data)
-	return Header{m}, err
+	return Header(m), err
 }
 
 // ReadHeaderInto is ReadHeader reusing p, so that a reader of many payloads
@@ -76,54 +78,56 @@ func ReadHeader(data []byte) (Header, error) {
 // invalid.
 func ReadHeaderInto(p *runtime.Payload, data []byte) (Header, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_Header, data)
-	return Header{m}, err
+	return Header(m), err
 }
 
 // OpenHeader continues writing a payload that holds a Header (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenHeader(mem []byte) (Header, error) {
 	m, err := phaserimpl.Open(phaserType_Header, mem)
-	return Header{m}, err
+	return Header(m), err
 }
 
 // HeaderOf returns the Header that m, the untyped handle of a std_msgs.Header,
 // refers to.
-func HeaderOf(m runtime.Msg) Header { return Header{phaserimpl.Static(m, phaserType_Header)} }
+func HeaderOf(m runtime.Msg) Header { return Header(phaserimpl.Static(m, phaserType_Header)) }
 
 // PhaserType returns the runtime type of Header.
 func (Header) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Header) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x Header) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_Header) }
+func (x Header) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Header) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x Header) IsPresent() bool { return x.m.IsPresent() }
+func (x Header) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x Header) Bytes() []byte { return x.m.PayloadBytes() }
+func (x Header) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x Header) Failed() bool { return x.m.Failed() }
+func (x Header) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x Header) Err() error { return x.m.Err() }
+func (x Header) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x Header) Clear() { x.m.Clear(phaserType_Header) }
+func (x Header) Clear() { phaserimpl.Msg(x).Clear(phaserType_Header) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x Header) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_Header) }
+func (x Header) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_Header)
+}
 
 // HeaderFromAny returns the Header held by an Any and whether it holds one.
 func HeaderFromAny(a runtime.Any) (Header, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_Header)
-	return Header{m}, ok
+	return Header(m), ok
 }
 
 // MutableAnyHeader makes an Any hold a new, empty Header and returns it.
 func MutableAnyHeader(a runtime.Any) Header {
-	return Header{phaserimpl.MutableAny(a, phaserType_Header)}
+	return Header(phaserimpl.MutableAny(a, phaserType_Header))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -165,7 +169,9 @@ func (x Header) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.M
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x Header) CopyFrom(src Header) bool { return x.m.CopyFrom(phaserType_Header, src.m) }
+func (x Header) CopyFrom(src Header) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Header, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "std_msgs/Header".
 func (x Header) ROSDataType() string { return "std_msgs/Header" }
@@ -178,14 +184,16 @@ func (x Header) ROSDefinition() string { return "uint32 seq\ntime stamp\nstring 
 func (x Header) ROSMD5() string { return "2176decaecbce78abc3b96ef049fabed" }
 
 // phaserProto_Header is the protobuf reflection type of Header.
-var phaserProto_Header = phaserimpl.RegisterHandleType(phaserType_Header, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Header{m} })
+var phaserProto_Header = phaserimpl.RegisterHandleType(phaserType_Header, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Header(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x Header) ProtoReflect() protoreflect.Message { return phaserProto_Header.Message(x.m) }
+func (x Header) ProtoReflect() protoreflect.Message {
+	return phaserProto_Header.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -197,137 +205,162 @@ func (x Header) Equal(y Header) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero Header if x is absent).
-func (x Header) Clone() Header { return Header{phaserimpl.Clone(x.m, phaserType_Header)} }
+func (x Header) Clone() Header { return Header(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Header)) }
 
 // Seq returns field seq (1).
-func (x Header) Seq() uint32 { return x.m.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Header) Seq() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // SetSeq sets field seq (1).
-func (x Header) SetSeq(v uint32) { x.m.Set32(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x Header) SetSeq(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+}
 
 // HasSeq reports the presence of field seq (1).
-func (x Header) HasSeq() bool { return x.m.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Header) HasSeq() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // ClearSeq clears field seq (1).
-func (x Header) ClearSeq() { x.m.ClearScalar(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x Header) ClearSeq() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // Stamp returns (a default message if absent) field stamp (2).
+//
+// ROS time
 func (x Header) Stamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.Message(phaserimpl.Field{Number: 2, Offset: 16, ID: phaserimpl.InlineID}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableStamp returns field stamp (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Header) MutableStamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.TimestampOf(phaserimpl.Dynamic(x.m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, ID: phaserimpl.InlineID}, phaserType_timestamppbphaser_Timestamp), phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasStamp reports the presence of field stamp (2).
 func (x Header) HasStamp() bool {
-	return x.m.HasMessage(phaserimpl.Field{Number: 2, Offset: 16, ID: phaserimpl.InlineID})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true})
 }
 
 // ClearStamp clears, freeing what it holds, field stamp (2).
 func (x Header) ClearStamp() {
-	x.m.ClearMessage(phaserimpl.Field{Number: 2, Offset: 16, ID: phaserimpl.InlineID}, phaserType_timestamppbphaser_Timestamp)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // FrameId returns a copy of field frame_id (3).
 func (x Header) FrameId() string {
-	return string(x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 12}))
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 3, Offset: 12}))
 }
 
 // FrameIdBytes returns without copying field frame_id (3).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
 func (x Header) FrameIdBytes() []byte {
-	return x.m.StringBytes(phaserimpl.Field{Number: 3, Offset: 12})
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 3, Offset: 12})
 }
 
 // SetFrameId sets field frame_id (3).
-func (x Header) SetFrameId(v string) { x.m.SetString(phaserimpl.Field{Number: 3, Offset: 12}, v) }
+func (x Header) SetFrameId(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 3, Offset: 12}, v)
+}
 
 // SetFrameIdBytes sets from bytes (which may alias the payload) field frame_id (3).
-func (x Header) SetFrameIdBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v) }
+func (x Header) SetFrameIdBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v)
+}
 
 // AllocateFrameId makes n bytes long and returns them to fill in place: field frame_id (3).
 func (x Header) AllocateFrameId(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 3, Offset: 12}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 3, Offset: 12}, n)
 }
 
 // HasFrameId reports the presence of field frame_id (3).
-func (x Header) HasFrameId() bool { return x.m.HasString(phaserimpl.Field{Number: 3, Offset: 12}) }
+func (x Header) HasFrameId() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 3, Offset: 12})
+}
 
 // ClearFrameId clears field frame_id (3).
-func (x Header) ClearFrameId() { x.m.ClearString(phaserimpl.Field{Number: 3, Offset: 12}) }
+func (x Header) ClearFrameId() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 3, Offset: 12})
+}
 
 // HeaderView reads the singular scalar fields of a Header in place with
 // loads the compiler inlines, for loops over many
 // messages. Like the bytes of a string, it is valid until the payload is
 // next written.
-type HeaderView struct{ v phaserimpl.View }
+type HeaderView phaserimpl.View
 
 // View returns a view of x's singular scalar fields (copied once, here,
 // when x was written with another version of the schema).
-func (x Header) View() HeaderView { return HeaderView{x.m.ViewOf(phaserType_Header)} }
+func (x Header) View() HeaderView { return HeaderView(phaserimpl.Msg(x).ViewOf(phaserType_Header)) }
 
 // Seq returns field seq (1).
-func (v HeaderView) Seq() uint32 { return v.v.Get32(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v HeaderView) Seq() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // HasSeq reports the presence of field seq (1).
-func (v HeaderView) HasSeq() bool { return v.v.Has(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (v HeaderView) HasSeq() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+}
 
 // HeaderList is a handle on a repeated field of Header messages.
-type HeaderList struct{ l phaserimpl.MessageList }
-
-// HeaderListOf wraps a list handle, for the generated code of other packages.
-func HeaderListOf(l phaserimpl.MessageList) HeaderList { return HeaderList{l} }
+type HeaderList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l HeaderList) Len() int { return l.l.Len() }
+func (l HeaderList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l HeaderList) At(i int) Header { return Header{l.l.At(i)} }
+func (l HeaderList) At(i int) Header { return Header(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l HeaderList) Mutable(i int) Header { return Header{l.l.Mutable(i)} }
+func (l HeaderList) Mutable(i int) Header { return Header(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l HeaderList) Append() Header { return Header{l.l.Append()} }
+func (l HeaderList) Append() Header { return Header(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l HeaderList) Allocate(n int) { l.l.Allocate(n) }
+func (l HeaderList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l HeaderList) Reserve(n int) { l.l.Reserve(n) }
+func (l HeaderList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l HeaderList) Resize(n int) { l.l.Resize(n) }
+func (l HeaderList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l HeaderList) Clear() { l.l.Clear() }
+func (l HeaderList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l HeaderList) All() iter.Seq2[int, Header] {
 	return func(yield func(int, Header) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, Header{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Header(m)) {
+				return
+			}
+		}
 	}
 }
 
 var phaserType_String = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.String", phaserimpl.ROSFrontend)
 
+// std_msgs/String.
+//
 // String is a handle on a std_msgs.String message in a Phaser payload. It
 // holds the payload and the message's offset, never the field values: getters
 // read the payload and setters write it. The zero String reads as the default
 // message and ignores writes.
-type String struct{ m phaserimpl.Msg }
+type String phaserimpl.Msg
 
 // NewString creates a String in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
 func NewString(opts ...runtime.Options) String {
-	return String{phaserimpl.New(phaserType_String, opts)}
+	return String(phaserimpl.New(phaserType_String, opts))
 }
 
 // NewStringIn creates a String in caller memory, such as a shared-memory
@@ -335,7 +368,7 @@ func NewString(opts ...runtime.Options) String {
 // reports it. It returns an error if mem cannot hold the message.
 func NewStringIn(mem []byte, opts ...runtime.Options) (String, error) {
 	m, err := phaserimpl.NewIn(phaserType_String, mem, opts)
-	return String{m}, err
+	return String(m), err
 }
 
 // ReadString returns a read-only String over received payload bytes. Every
@@ -343,7 +376,7 @@ func NewStringIn(mem []byte, opts ...runtime.Options) (String, error) {
 // Writes through the handle are ignored and reported by Err.
 func ReadString(data []byte) (String, error) {
 	m, err := phaserimpl.Read(phaserType_String, data)
-	return String{m}, err
+	return String(m), err
 }
 
 // ReadStringInto is ReadString reusing p, so that a reader of many payloads
@@ -351,54 +384,56 @@ func ReadString(data []byte) (String, error) {
 // invalid.
 func ReadStringInto(p *runtime.Payload, data []byte) (String, error) {
 	m, err := phaserimpl.ReadInto(p, phaserType_String, data)
-	return String{m}, err
+	return String(m), err
 }
 
 // OpenString continues writing a payload that holds a String (made here or by
 // C++ Phaser) in mem, the whole buffer.
 func OpenString(mem []byte) (String, error) {
 	m, err := phaserimpl.Open(phaserType_String, mem)
-	return String{m}, err
+	return String(m), err
 }
 
 // StringOf returns the String that m, the untyped handle of a std_msgs.String,
 // refers to.
-func StringOf(m runtime.Msg) String { return String{phaserimpl.Static(m, phaserType_String)} }
+func StringOf(m runtime.Msg) String { return String(phaserimpl.Static(m, phaserType_String)) }
 
 // PhaserType returns the runtime type of String.
 func (String) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_String) }
 
 // Msg returns the untyped handle, the dynamic view of x.
-func (x String) Msg() runtime.Msg { return phaserimpl.Dynamic(x.m, phaserType_String) }
+func (x String) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_String) }
 
 // IsPresent reports whether x refers to a message in a payload.
-func (x String) IsPresent() bool { return x.m.IsPresent() }
+func (x String) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
 
 // Bytes returns the payload that holds x, ready to send.
-func (x String) Bytes() []byte { return x.m.PayloadBytes() }
+func (x String) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
 
 // Failed reports whether a write did not fit in a fixed buffer.
-func (x String) Failed() bool { return x.m.Failed() }
+func (x String) Failed() bool { return phaserimpl.Msg(x).Failed() }
 
 // Err returns the first error a write reported, or nil.
-func (x String) Err() error { return x.m.Err() }
+func (x String) Err() error { return phaserimpl.Msg(x).Err() }
 
 // Clear clears every field.
-func (x String) Clear() { x.m.Clear(phaserType_String) }
+func (x String) Clear() { phaserimpl.Msg(x).Clear(phaserType_String) }
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
-func (x String) ToProto() (protoreflect.ProtoMessage, error) { return x.m.ToProto(phaserType_String) }
+func (x String) ToProto() (protoreflect.ProtoMessage, error) {
+	return phaserimpl.Msg(x).ToProto(phaserType_String)
+}
 
 // StringFromAny returns the String held by an Any and whether it holds one.
 func StringFromAny(a runtime.Any) (String, bool) {
 	m, ok := phaserimpl.FromAny(a, phaserType_String)
-	return String{m}, ok
+	return String(m), ok
 }
 
 // MutableAnyString makes an Any hold a new, empty String and returns it.
 func MutableAnyString(a runtime.Any) String {
-	return String{phaserimpl.MutableAny(a, phaserType_String)}
+	return String(phaserimpl.MutableAny(a, phaserType_String))
 }
 
 // MarshalProto returns the protobuf encoding of x (canonical: what
@@ -440,7 +475,9 @@ func (x String) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.M
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
-func (x String) CopyFrom(src String) bool { return x.m.CopyFrom(phaserType_String, src.m) }
+func (x String) CopyFrom(src String) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_String, phaserimpl.Msg(src))
+}
 
 // ROSDataType returns the ROS data type of the message, "std_msgs/String".
 func (x String) ROSDataType() string { return "std_msgs/String" }
@@ -453,14 +490,16 @@ func (x String) ROSDefinition() string { return "string data\n" }
 func (x String) ROSMD5() string { return "992ce8a1687cec8c8bd883ec73ca41d1" }
 
 // phaserProto_String is the protobuf reflection type of String.
-var phaserProto_String = phaserimpl.RegisterHandleType(phaserType_String, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return String{m} })
+var phaserProto_String = phaserimpl.RegisterHandleType(phaserType_String, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return String(m) })
 
 // ProtoReflect returns a protoreflect.Message view of x's payload, which
 // reads values from the payload when asked and writes them into it
 // (nothing is copied), so that protojson, prototext, proto.Equal,
 // proto.Marshal and protocmp take x as a proto.Message. Modifying a
 // read-only x through it panics, as protobuf-go's read-only messages do.
-func (x String) ProtoReflect() protoreflect.Message { return phaserProto_String.Message(x.m) }
+func (x String) ProtoReflect() protoreflect.Message {
+	return phaserProto_String.Message(phaserimpl.Msg(x))
+}
 
 // String returns x in the protobuf text format, as protobuf-go's String
 // methods do (for people to read: the format is not stable).
@@ -472,67 +511,78 @@ func (x String) Equal(y String) bool { return phaserimpl.Equal(x, y) }
 
 // Clone returns a copy of x in a new owned payload of x's format (the
 // zero String if x is absent).
-func (x String) Clone() String { return String{phaserimpl.Clone(x.m, phaserType_String)} }
+func (x String) Clone() String { return String(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_String)) }
 
 // Data returns a copy of field data (1).
-func (x String) Data() string { return string(x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})) }
+func (x String) Data() string {
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
+}
 
 // DataBytes returns without copying field data (1).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
-func (x String) DataBytes() []byte { return x.m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x String) DataBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // SetData sets field data (1).
-func (x String) SetData(v string) { x.m.SetString(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x String) SetData(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // SetDataBytes sets from bytes (which may alias the payload) field data (1).
-func (x String) SetDataBytes(v []byte) { x.m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v) }
+func (x String) SetDataBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+}
 
 // AllocateData makes n bytes long and returns them to fill in place: field data (1).
 func (x String) AllocateData(n int) []byte {
-	return x.m.AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 1, Offset: 8}, n)
 }
 
 // HasData reports the presence of field data (1).
-func (x String) HasData() bool { return x.m.HasString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x String) HasData() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 1, Offset: 8})
+}
 
 // ClearData clears field data (1).
-func (x String) ClearData() { x.m.ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+func (x String) ClearData() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
 
 // StringList is a handle on a repeated field of String messages.
-type StringList struct{ l phaserimpl.MessageList }
-
-// StringListOf wraps a list handle, for the generated code of other packages.
-func StringListOf(l phaserimpl.MessageList) StringList { return StringList{l} }
+type StringList phaserimpl.MessageList
 
 // Len returns the number of elements.
-func (l StringList) Len() int { return l.l.Len() }
+func (l StringList) Len() int { return phaserimpl.MessageList(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l StringList) At(i int) String { return String{l.l.At(i)} }
+func (l StringList) At(i int) String { return String(phaserimpl.MessageList(l).At(i)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l StringList) Mutable(i int) String { return String{l.l.Mutable(i)} }
+func (l StringList) Mutable(i int) String { return String(phaserimpl.MessageList(l).Mutable(i)) }
 
 // Append adds a new, empty element and returns it.
-func (l StringList) Append() String { return String{l.l.Append()} }
+func (l StringList) Append() String { return String(phaserimpl.MessageList(l).Append()) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l StringList) Allocate(n int) { l.l.Allocate(n) }
+func (l StringList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l StringList) Reserve(n int) { l.l.Reserve(n) }
+func (l StringList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l StringList) Resize(n int) { l.l.Resize(n) }
+func (l StringList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l StringList) Clear() { l.l.Clear() }
+func (l StringList) Clear() { phaserimpl.MessageList(l).Clear() }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l StringList) All() iter.Seq2[int, String] {
 	return func(yield func(int, String) bool) {
-		l.l.All()(func(i int, m phaserimpl.Msg) bool { return yield(i, String{m}) })
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, String(m)) {
+				return
+			}
+		}
 	}
 }

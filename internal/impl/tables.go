@@ -1,0 +1,168 @@
+package impl
+
+import (
+	"sync/atomic"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
+
+// What a payload knows of its field tables.
+//
+// A handle reads a message at its Type's compiled offsets only when the
+// message's table is that Type's compiled table. A payload this process
+// created trusts what it wrote: as long as every table installed in it is
+// the compiled one of a Type of the payload's frontend (trust, below), a
+// compiled handle's nested messages are compiled too, known without
+// reading their tables. Any other payload (received, continued with Open,
+// or one that another frontend's handles wrote into) checks each table
+// once: the tables cache remembers, per Type, the table found identical to
+// its compiled one, so that the messages that share it (every message of
+// a type does, and the elements of a repeated field) are not compared
+// again; writers also remember the table they install for each Type.
+//
+// The cache is read and written with atomic operations: any number of
+// goroutines may read one payload at once (verifying tables as they go)
+// while nothing writes it.
+
+// tableSlots is the size of a payload's table cache: a Type's entry is in
+// slot id%tableSlots. Types registered together have consecutive ids, so
+// the types of one schema seldom share a slot; when two do, the second
+// one's tables are compared again, nothing else.
+const tableSlots = 8
+
+// A table cache entry packs a Type's id, what the table is to it, and the
+// table's offset: id<<34 | flags<<32 | offset. 0 is empty.
+type tableEntry = uint64
+
+// Table entry flags.
+const (
+	tableCompiled   = 1 << 32 // the table is t's compiled table
+	tableRegistered = 2 << 32 // the payload's registry names the table for t
+)
+
+// knownCompiled reports whether the table at tab is known to be t's
+// compiled table.
+func (p *Payload) knownCompiled(t *Type, tab uint32) bool {
+	e := atomic.LoadUint64(&p.tables[t.id%tableSlots])
+	return e&^tableRegistered == uint64(t.id)<<34|tableCompiled|uint64(tab)
+}
+
+// installed returns the table the payload's registry names for t, if the
+// cache holds it.
+func (p *Payload) installed(t *Type) (uint32, bool) {
+	e := atomic.LoadUint64(&p.tables[t.id%tableSlots])
+	return uint32(e), e>>34 == uint64(t.id) && e&tableRegistered != 0
+}
+
+// remember records what the table at tab is to t (flags).
+func (p *Payload) remember(t *Type, tab uint32, flags uint64) {
+	atomic.StoreUint64(&p.tables[t.id%tableSlots], uint64(t.id)<<34|flags|uint64(tab))
+}
+
+// registeredFlags returns the flags of a table the registry names for t.
+func registeredFlags(t *Type, v payloadbuffer.Version) uint64 {
+	if t.native(v) {
+		return tableRegistered | tableCompiled
+	}
+	return tableRegistered
+}
+
+// forget empties the table cache, for a payload whose tables change
+// (ReadInto, reset). It is not safe with concurrent readers, which a
+// payload being rebound or reset cannot have.
+func (p *Payload) forget() { p.tables = [tableSlots]tableEntry{} }
+
+// Trust keys: the frontend and format of a payload whose every table is
+// the compiled one of a Type of that frontend. A Type's trust is the set
+// of keys under which its compiled table is the one payloads give it.
+const (
+	trustProtobufV2 uint8 = 1 << iota
+	trustProtobufV3
+	trustROSV2
+	trustROSV3
+)
+
+// trustKey returns the key of payloads of frontend fe in format v.
+func trustKey(fe Frontend, v payloadbuffer.Version) uint8 {
+	k := trustProtobufV2
+	if v == payloadbuffer.V3 {
+		k = trustProtobufV3
+	}
+	if fe == ROSFrontend {
+		k <<= 2
+	}
+	return k
+}
+
+// trustOf returns the trust of t (see trustKey): the keys of the formats
+// in which t's compiled table is what a new message gets, under t's
+// frontend, or under both for a type that does not follow the frontend
+// (google.protobuf types, which both frontends lay out alike).
+func trustOf(t *Type, follows bool) uint8 {
+	var trust uint8
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		if !t.native(v) {
+			continue
+		}
+		if follows {
+			trust |= trustKey(t.frontend, v)
+		} else {
+			trust |= trustKey(ProtobufFrontend, v) | trustKey(ROSFrontend, v)
+		}
+	}
+	return trust
+}
+
+// seed sets the trust and the table cache of a payload whose root of type t
+// was just created: the root's table and, in a Phaser 3 payload whose
+// creation registered every reachable type's table (spec 8.7), each of
+// those. It keeps them for reseed.
+func (p *Payload) seed(t *Type) {
+	p.seedCache(t)
+	p.seedTrust, p.seedTables = p.trust, p.tables
+}
+
+// reseed sets the trust and the table cache of a payload reset to its root's
+// creation image: those seed gave it when the image's root table is where
+// the seeded one was (the same creation), else anew.
+func (p *Payload) reseed(t *Type) {
+	root := p.buf.Message()
+	if e := p.seedTables[t.id%tableSlots]; e>>34 == uint64(t.id) && uint64(root)+4 <= uint64(len(p.mem)) &&
+		le.Uint32(p.mem[root:]) == uint32(e) {
+		p.trust, p.tables = p.seedTrust, p.seedTables
+		return
+	}
+	p.seed(t)
+}
+
+// seedCache is seed without keeping its result.
+func (p *Payload) seedCache(t *Type) {
+	p.forget()
+	p.trust = trustKey(t.frontend, p.version) & t.trust
+	root := p.buf.Message()
+	if uint64(root)+4 > uint64(len(p.mem)) {
+		p.trust = 0
+		return
+	}
+	cb := p.control()
+	if cb == 0 { // no registry: every message of the type gets its own table
+		if t.native(p.version) {
+			p.remember(t, le.Uint32(p.mem[root:]), tableCompiled)
+		}
+		return
+	}
+	p.remember(t, le.Uint32(p.mem[root:]), registeredFlags(t, p.version))
+	if p.version != payloadbuffer.V3 || le.Uint32(p.mem[cb+offCount:]) != uint32(len(t.reach)) {
+		return
+	}
+	base := cb + p.controlHeader()
+	if uint64(base)+uint64(len(t.reach))*uint64(p.entrySize()) > uint64(len(p.mem)) {
+		return
+	}
+	for i, r := range t.reach {
+		e := base + uint32(i)*p.entrySize()
+		if le.Uint64(p.mem[e:]) == r.hash {
+			p.remember(r, le.Uint32(p.mem[e+8:]), registeredFlags(r, p.version))
+		}
+	}
+}

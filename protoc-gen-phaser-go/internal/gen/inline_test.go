@@ -1,0 +1,208 @@
+package gen_test
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/compiler/protogen"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// TestAccessorsInline builds the bench module's generated handles (both
+// frontends) with -gcflags=-m and requires their accessors to inline:
+// every getter, setter, Has and Clear of a singular scalar field, the
+// getter of a singular message field (its slot read), View and the view's
+// getters, and the Len, At and All of message lists. Inlining is checked
+// both ways: the accessor inlines into its callers ("can inline"), and each
+// call in its body, the engine's accessor first, inlines into it
+// ("inlining call to" at the call's position), so that the fast path of a
+// compiled handle is a bounds check, a load or store and a presence bit in
+// the caller, with only the general path out of line.
+func TestAccessorsInline(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with:", err)
+	}
+	bench := filepath.Join(repoRoot, "bench")
+	req := compile(t, []string{filepath.Join(bench, "schema"), filepath.Join(repoRoot, "proto")}, nil,
+		[]string{"bench.proto"}, "module=github.com/phaser-go/phaser/bench")
+	plugin, err := protogen.Options{}.New(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var file *protogen.File
+	for _, f := range plugin.Files {
+		if f.Desc.Path() == "bench.proto" {
+			file = f
+		}
+	}
+	for _, dir := range []string{"gen/pb/pbphaser", "gen/pb/pbphaserros"} {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			cmd := exec.Command(gobin, "build", "-gcflags=-m", "./"+dir)
+			cmd.Dir = bench
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+			}
+			src := filepath.Join(bench, dir, "bench.phaser.go")
+			checkInlined(t, src, parseInlining(out), required(file.Messages))
+		})
+	}
+}
+
+// inlining is what -m reported for one file: the functions that can
+// inline, and the positions (line:col) of the calls inlined.
+type inlining struct {
+	can   map[string]bool
+	calls map[string][]string // position -> callees inlined there
+}
+
+var (
+	canInline = regexp.MustCompile(`^(\S+\.go):\d+:\d+: can inline (\S+)`)
+	inlinedAt = regexp.MustCompile(`^(\S+\.go):(\d+:\d+): inlining call to (\S+)`)
+)
+
+func parseInlining(out []byte) inlining {
+	in := inlining{can: map[string]bool{}, calls: map[string][]string{}}
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if !strings.Contains(line, "bench.phaser.go:") {
+			continue
+		}
+		if m := canInline.FindStringSubmatch(line); m != nil {
+			in.can[m[2]] = true
+		} else if m := inlinedAt.FindStringSubmatch(line); m != nil {
+			in.calls[m[2]] = append(in.calls[m[2]], m[3])
+		}
+	}
+	return in
+}
+
+// required returns the accessors ("Type.Method") that must inline, per
+// the fields of the messages.
+func required(msgs []*protogen.Message) []string {
+	var req []string
+	for _, m := range msgs {
+		name := m.GoIdent.GoName
+		hasView := false
+		for _, f := range m.Fields {
+			n := f.GoName
+			switch {
+			case f.Desc.IsList() && f.Message != nil:
+				l := f.Message.GoIdent.GoName + "List"
+				req = append(req, n+"@"+name, l+".Len", l+".At", l+".All", l+".All.func1")
+			case f.Desc.IsList() || f.Desc.IsMap() || f.Oneof != nil:
+			case f.Desc.Kind() == protoreflect.MessageKind:
+				req = append(req, name+"."+n)
+			case f.Desc.Kind() == protoreflect.StringKind || f.Desc.Kind() == protoreflect.BytesKind:
+			default:
+				hasView = true
+				req = append(req, name+"."+n, name+".Set"+n, name+".Has"+n, name+".Clear"+n,
+					name+"View."+n, name+"View.Has"+n)
+			}
+		}
+		if hasView {
+			req = append(req, name+".View")
+		}
+	}
+	for i, r := range req {
+		if n, typ, ok := strings.Cut(r, "@"); ok { // a list getter
+			req[i] = typ + "." + n
+		}
+	}
+	return req
+}
+
+// checkInlined checks each required accessor of the generated file src.
+func checkInlined(t *testing.T, src string, in inlining, req []string) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, src, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	types := typeNames(f)
+	methods := map[string]*ast.FuncDecl{}
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
+			methods[recvName(fd)+"."+fd.Name.Name] = fd
+		}
+	}
+	for _, r := range req {
+		if !in.can[r] {
+			t.Errorf("%s does not inline (go build -gcflags=-m)", r)
+			continue
+		}
+		fd := methods[r]
+		if fd == nil {
+			if strings.HasSuffix(r, ".func1") {
+				continue // the iterator All returns
+			}
+			t.Errorf("%s: no such method in %s", r, filepath.Base(src))
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.FuncLit:
+				return false // All's iterator: inlined where it is ranged over
+			case *ast.CallExpr:
+				if conversion(n, types) {
+					return true
+				}
+				// -m gives a call's position as that of its parenthesis.
+				p := fset.Position(n.Lparen)
+				if len(in.calls[fmt.Sprintf("%d:%d", p.Line, p.Column)]) == 0 {
+					t.Errorf("%s: the call of %s at %s:%d is not inlined into it", r, exprName(n.Fun), filepath.Base(src), p.Line)
+				}
+			}
+			return true
+		})
+	}
+}
+
+// typeNames returns the names of the types src declares or makes composite
+// literals of, and the door's handle types: a call of one is a conversion.
+func typeNames(f *ast.File) map[string]bool {
+	names := map[string]bool{"phaserimpl.Msg": true, "phaserimpl.View": true, "phaserimpl.MessageList": true}
+	for _, b := range []string{"bool", "int32", "uint32", "int64", "uint64", "float32", "float64", "uint8", "string"} {
+		names[b] = true
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.TypeSpec:
+			names[n.Name.Name] = true
+		case *ast.CompositeLit:
+			names[exprName(n.Type)] = true
+		}
+		return true
+	})
+	return names
+}
+
+func conversion(n *ast.CallExpr, types map[string]bool) bool {
+	return len(n.Args) == 1 && types[exprName(n.Fun)]
+}
+
+func exprName(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return exprName(e.X) + "." + e.Sel.Name
+	}
+	return ""
+}
+
+func recvName(fd *ast.FuncDecl) string {
+	return exprName(fd.Recv.List[0].Type)
+}

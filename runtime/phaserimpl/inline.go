@@ -1,0 +1,32 @@
+package phaserimpl
+
+// The compiler inlines a function of another package from its export
+// data, and the export data of a package carries the inline bodies of an
+// indirectly imported package's functions only when an inline body of its
+// own reaches them. Generated code imports this package, never
+// internal/impl (which it cannot import), so each engine accessor it calls
+// and must inline is reached from here, by a forwarder of its own that the
+// compiler inlines (TestAccessorsInline in protoc-gen-phaser-go checks
+// that the generated accessors inline). The forwarders are not called.
+
+func reachGet8(m Msg, f Field) uint8                       { return m.Get8(f) }
+func reachGet32(m Msg, f Field) uint32                     { return m.Get32(f) }
+func reachGet64(m Msg, f Field) uint64                     { return m.Get64(f) }
+func reachSet8(m Msg, f Field, v uint8)                    { m.Set8(f, v) }
+func reachSet32(m Msg, f Field, v uint32)                  { m.Set32(f, v) }
+func reachSet64(m Msg, f Field, v uint64)                  { m.Set64(f, v) }
+func reachHas(m Msg, f Field) bool                         { return m.Has(f) }
+func reachClearScalar(m Msg, f Field)                      { m.ClearScalar(f) }
+func reachMessage(m Msg, f Field, t *Type) Msg             { return m.Message(f, t) }
+func reachInlineMessage(m Msg, f Field, t *Type) Msg       { return m.InlineMessage(f, t) }
+func reachViewOf(m Msg, t *Type) View                      { return m.ViewOf(t) }
+func reachIsPresent(m Msg) bool                            { return m.IsPresent() }
+func reachFailed(m Msg) bool                               { return m.Failed() }
+func reachErr(m Msg) error                                 { return m.Err() }
+func reachViewGet8(v View, f Field) uint8                  { return v.Get8(f) }
+func reachViewGet32(v View, f Field) uint32                { return v.Get32(f) }
+func reachViewGet64(v View, f Field) uint64                { return v.Get64(f) }
+func reachViewHas(v View, f Field) bool                    { return v.Has(f) }
+func reachListLen(l MessageList) int                       { return l.Len() }
+func reachListAt(l MessageList, i int) Msg                 { return l.At(i) }
+func reachListAll(l MessageList) func(func(int, Msg) bool) { return l.All() }
