@@ -148,11 +148,18 @@ func propRoots(t *testing.T) []propRoot {
 	}
 }
 
+// diffEvery: one message in diffEvery gets the protocmp comparison, the
+// costliest check (proto.Equal and the outputs check every message).
+var diffEvery = map[bool]uint64{false: 4, true: 8}[raceEnabled]
+
 func TestReflectProperty(t *testing.T) {
 	registerAll(t)
 	registerWellKnown(t)
 	total := 0
 	for _, root := range propRoots(t) {
+		if raceEnabled {
+			root.cases /= 2
+		}
 		t.Run(root.name, func(t *testing.T) {
 			for seed := range uint64(root.cases) {
 				rng := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -162,7 +169,7 @@ func TestReflectProperty(t *testing.T) {
 				if seed%3 == 1 {
 					v = payloadbuffer.V2
 				}
-				checkReflect(t, fmt.Sprintf("seed %d %s", seed, v), root, ref, runtime.Options{Version: v}, seed%4 == 0)
+				checkReflect(t, fmt.Sprintf("seed %d %s", seed, v), root, ref, runtime.Options{Version: v}, seed%diffEvery == 0)
 			}
 		})
 		total += root.cases
@@ -198,11 +205,12 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 	if err != nil {
 		t.Fatalf("%s: Read: %v", name, err)
 	}
+	pw := printedOf(t, name, want)
 	for _, got := range []struct {
 		what string
 		m    gproto.Message
 	}{{"writable", h}, {"read-only", ro}} {
-		sameOutput(t, name+" "+got.what, want, got.m, diffed)
+		sameOutput(t, name+" "+got.what, want, pw, got.m, diffed)
 	}
 
 	// The views' fast paths: bytes and sizes are protobuf-go's.
@@ -214,10 +222,7 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 	}
 
 	// Writes through the views: JSON, text, bytes, Merge, Clone.
-	js, err := protojson.Marshal(want)
-	if err != nil {
-		t.Fatalf("%s: protojson.Marshal: %v", name, err)
-	}
+	js := pw.json[0] // protojson.Marshal's
 	txt, err := prototext.Marshal(want)
 	if err != nil {
 		t.Fatalf("%s: prototext.Marshal: %v", name, err)
@@ -273,27 +278,46 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 	}
 }
 
-// sameOutput checks that got prints as want prints, compares equal to it
-// both ways and, if diffed, has no protocmp diff (which costs more than
-// the rest together).
-func sameOutput(t *testing.T, name string, want, got gproto.Message, diffed bool) {
+// printed is protobuf-go's output for a message with each of jsonOptions
+// and textOptions.
+type printed struct {
+	json [][]byte
+	text []string
+}
+
+func printedOf(t *testing.T, name string, want gproto.Message) printed {
 	t.Helper()
+	var p printed
 	for i, o := range jsonOptions {
 		w, err := o.Marshal(want)
 		if err != nil {
 			t.Fatalf("%s: protojson (options %d) of protobuf-go: %v", name, i, err)
 		}
+		p.json = append(p.json, w)
+	}
+	for _, o := range textOptions {
+		p.text = append(p.text, o.Format(want))
+	}
+	return p
+}
+
+// sameOutput checks that got prints as want prints (p), compares equal to
+// it both ways and, if diffed, has no protocmp diff (which costs more than
+// the rest together).
+func sameOutput(t *testing.T, name string, want gproto.Message, p printed, got gproto.Message, diffed bool) {
+	t.Helper()
+	for i, o := range jsonOptions {
 		g, err := o.Marshal(got)
 		if err != nil {
 			t.Fatalf("%s: protojson (options %d) of the view: %v", name, i, err)
 		}
-		if !bytes.Equal(g, w) {
-			t.Fatalf("%s: protojson (options %d) differs\n got %s\nwant %s", name, i, g, w)
+		if !bytes.Equal(g, p.json[i]) {
+			t.Fatalf("%s: protojson (options %d) differs\n got %s\nwant %s", name, i, g, p.json[i])
 		}
 	}
 	for i, o := range textOptions {
-		if g, w := o.Format(got), o.Format(want); g != w {
-			t.Fatalf("%s: prototext (options %d) differs\n got %s\nwant %s", name, i, g, w)
+		if g := o.Format(got); g != p.text[i] {
+			t.Fatalf("%s: prototext (options %d) differs\n got %s\nwant %s", name, i, g, p.text[i])
 		}
 	}
 	if !gproto.Equal(got, want) || !gproto.Equal(want, got) {
@@ -334,7 +358,10 @@ func randomFill(rng *rand.Rand, m protoreflect.Message, depth int) {
 		if od := fd.ContainingOneof(); od != nil && !od.IsSynthetic() {
 			continue
 		}
-		if fd.Cardinality() != protoreflect.Required && rng.IntN(3) == 0 {
+		// A third of the fields left out at the top, two thirds below: a
+		// message with every kind stays small enough to check by the
+		// thousand.
+		if fd.Cardinality() != protoreflect.Required && rng.IntN(3) < min(depth+1, 2) {
 			continue
 		}
 		randomField(rng, m, fd, depth)

@@ -427,3 +427,78 @@ func TestReflectUnmarshalMerge(t *testing.T) {
 		t.Errorf("Unmarshal replaces: %v (%v)", x, err)
 	}
 }
+
+func TestReflectSetComposites(t *testing.T) {
+	x := testpbphaser.NewEverything()
+	v := x.ProtoReflect()
+	// A message of another implementation is copied in through the setters.
+	v.Set(field("inner"), protoreflect.ValueOfMessage((&testpb.Inner{A: 5, Deep: &testpb.Inner_Deep{X: 6}}).ProtoReflect()))
+	// Lists and maps from NewField (dynamicpb's), then Set.
+	l := v.NewField(field("inners"))
+	l.List().Append(protoreflect.ValueOfMessage((&testpb.Inner{S: "a"}).ProtoReflect()))
+	v.Set(field("inners"), l)
+	mp := v.NewField(field("by_id"))
+	mp.Map().Set(protoreflect.ValueOfInt64(9).MapKey(), protoreflect.ValueOfMessage((&testpb.Inner{A: 9}).ProtoReflect()))
+	v.Set(field("by_id"), mp)
+	// Mutable of a map's message value adds the key.
+	byID := v.Mutable(field("by_id")).Map()
+	byID.Mutable(protoreflect.ValueOfInt64(3).MapKey()).Message().Set(innerA, protoreflect.ValueOfInt32(3))
+	mustPanic(t, "Mutable of a map of scalars", "Mutable", func() {
+		v.Mutable(field("counts")).Map().Mutable(protoreflect.ValueOfString("k").MapKey())
+	})
+	// A map set to another map of the same payload.
+	v.Set(field("remote_by_num"), v.Get(field("remote_by_num")))
+	want := &testpb.Everything{
+		Inner:  &testpb.Inner{A: 5, Deep: &testpb.Inner_Deep{X: 6}},
+		Inners: []*testpb.Inner{{S: "a"}},
+		ById:   map[int64]*testpb.Inner{9: {A: 9}, 3: {A: 3}},
+	}
+	if !gproto.Equal(x, want) {
+		t.Errorf("composites set through the view: %v", x)
+	}
+	if err := x.Err(); err != nil {
+		t.Error(err)
+	}
+
+	// Any fields cleared through the view.
+	testpbphaser.MutableAnyInner(x.MutableAny()).SetA(1)
+	a := v.Get(field("any")).Message()
+	af := a.Descriptor().Fields()
+	a.Clear(af.ByNumber(2))
+	if a.Has(af.ByNumber(2)) || !a.Has(af.ByNumber(1)) {
+		t.Error("Clear of an Any's value")
+	}
+	a.Clear(af.ByNumber(1))
+	if a.Has(af.ByNumber(1)) || x.Any().TypeURL() != "" {
+		t.Error("Clear of an Any's type URL")
+	}
+}
+
+func TestReflectTypes(t *testing.T) {
+	mt := testpbphaser.Everything{}.ProtoReflect().Type()
+	if mt.Descriptor().FullName() != "phasertest.Everything" || mt.Zero().IsValid() || !mt.New().IsValid() {
+		t.Error("MessageType: Descriptor, Zero or New")
+	}
+	// ProtoTypes resolves type URLs to the handles' types (generated ones
+	// where linked), for Any values whose protobuf-go types a program lacks.
+	it, err := runtime.ProtoTypes.FindMessageByURL("type.googleapis.com/phasertest.Inner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := it.New().Interface().(testpbphaser.Inner); !ok {
+		t.Errorf("ProtoTypes gives %T", it.New().Interface())
+	}
+	x := testpbphaser.NewEverything()
+	testpbphaser.MutableAnyInner(x.MutableAny()).SetA(4)
+	b, err := protojson.MarshalOptions{Resolver: runtime.ProtoTypes}.Marshal(x)
+	if err != nil || string(b) == "" || !strings.Contains(string(b), `"@type":"type.googleapis.com/phasertest.Inner"`) && !strings.Contains(string(b), `"@type": "type.googleapis.com/phasertest.Inner"`) {
+		t.Errorf("protojson with ProtoTypes: %s (%v)", b, err)
+	}
+	back := testpbphaser.NewEverything()
+	if err := (protojson.UnmarshalOptions{Resolver: runtime.ProtoTypes}).Unmarshal(b, back); err != nil || !back.Equal(x) {
+		t.Errorf("protojson round trip with ProtoTypes: %v (%v)", back, err)
+	}
+	if _, err := runtime.ProtoTypes.FindMessageByName("no.such.Message"); err == nil {
+		t.Error("ProtoTypes found a message nobody registered")
+	}
+}
