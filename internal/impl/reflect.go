@@ -101,25 +101,18 @@ func (x *message) Has(fd protoreflect.FieldDescriptor) bool {
 
 func (x *message) has(rf *rfield) bool { return populated(x.m, rf) }
 
-// populated reports whether field rf of m is populated (see Has).
+// populated reports whether field rf of m is populated (see Has): as
+// the engine's HasField says, but a proto3 scalar, string or bytes field
+// only if not zero or empty.
 func populated(m Msg, rf *rfield) bool {
 	f := rf.FieldInfo
 	switch {
-	case f.Repeated:
-		return m.LenOf(f) > 0
-	case f.Union != nil:
-		return m.HasMember(f.Field)
-	case f.Kind == Message:
-		return m.HasMessage(f.Field)
+	case !rf.implicit:
+		return m.HasField(f)
 	case f.Kind == String || f.Kind == Bytes:
-		if rf.implicit {
-			return len(m.StringBytes(f.Field)) > 0
-		}
-		return m.HasString(f.Field)
-	case rf.implicit:
-		return m.scalarBits(f) != 0 // -0.0 is populated, as in protobuf-go
+		return len(m.StringBytes(f.Field)) > 0
 	}
-	return m.Has(f.Field)
+	return m.scalarBits(f) != 0 // -0.0 is populated, as in protobuf-go
 }
 
 // Get returns the value of field fd: for an unpopulated scalar its

@@ -41,21 +41,7 @@ func (l *listView) elem(i int) protoreflect.Value {
 	case Message:
 		return protoreflect.ValueOfMessage(l.mt.field(l.rf).view(m.ElemMessage(f.Field, i, f.Type)))
 	}
-	return elemScalar(m, f, i)
-}
-
-// elemScalar returns element i of repeated scalar or enum field f of m.
-func elemScalar(m Msg, f *FieldInfo, i int) protoreflect.Value {
-	var bits uint64
-	switch elemSize(f.Kind) {
-	case 1:
-		bits = uint64(m.Elem8(f.Field, i))
-	case 4:
-		bits = uint64(m.Elem32(f.Field, i))
-	default:
-		bits = m.Elem64(f.Field, i)
-	}
-	return scalarValue(f, bits)
+	return scalarValue(f, elemBits(m, f, i))
 }
 
 func (l *listView) writable() {
