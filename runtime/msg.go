@@ -18,7 +18,8 @@ import (
 // back into a typed handle with XOf.
 //
 // The zero Msg, and a handle on an absent nested message, read every field
-// as its default and ignore writes. Passing a descriptor that is not a
+// as its default and store no writes: a write through one is reported by
+// Failed and Err (ErrNoMessage). Passing a descriptor that is not a
 // field of the message's type panics, as protoreflect does.
 type Msg impl.Dynamic
 
@@ -53,10 +54,13 @@ func (m Msg) Payload() *Payload { return (*Payload)(m.dyn().Msg().Payload()) }
 // transmits them (nil for the zero Msg).
 func (m Msg) Bytes() []byte { return m.dyn().Msg().PayloadBytes() }
 
-// Failed reports whether a write did not fit in the message's fixed buffer.
+// Failed reports whether a write was not stored: it did not fit in the
+// message's fixed buffer, or it had no message or field to go to (Err says
+// which). The zero Msg stores nothing: it reports true.
 func (m Msg) Failed() bool { return m.dyn().Msg().Failed() }
 
-// Err returns the first error a write to the payload reported, or nil.
+// Err returns the first error a write to the payload reported, or nil
+// (ErrNoMessage for the zero Msg, which has no payload).
 func (m Msg) Err() error { return m.dyn().Msg().Err() }
 
 // Clear clears every field of the message.

@@ -329,7 +329,7 @@ func (m Msg) mvbReserve(f Field, n int, t *Type) {
 // mvbClear releases every element's contents, frees the chunks and the
 // block, and empties the field.
 func (m Msg) mvbClear(f Field, t *Type) {
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	if !ok {
 		return
 	}

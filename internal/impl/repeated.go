@@ -134,6 +134,13 @@ func (m Msg) vslot(f Field) (uint32, bool) {
 	return o, ok
 }
 
+// cslot is vslot for a write that removes elements: a field the message
+// lacks has none, and nothing is lost.
+func (m Msg) cslot(f Field) (uint32, bool) {
+	o, _, ok := m.cloc(f, 8)
+	return o, ok
+}
+
 // push appends a zeroed element of size bytes and returns its offset.
 func (m Msg) push(f Field, size int) uint32 {
 	o, ok := m.vslot(f)
@@ -192,7 +199,7 @@ func (m Msg) Resize(f Field, n, size int) {
 
 // ClearVector empties a repeated scalar field and frees its storage.
 func (m Msg) ClearVector(f Field) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.cslot(f); ok {
 		m.p.buf.VectorClear(o)
 	}
 }
@@ -252,7 +259,7 @@ func (m Msg) SetElemBytes(f Field, i int, s []byte) {
 
 // ClearStrings empties a repeated string or bytes field.
 func (m Msg) ClearStrings(f Field) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.cslot(f); ok {
 		m.p.buf.ClearStrings(o)
 	}
 }
@@ -379,7 +386,7 @@ func (m Msg) AllocateMessages(f Field, n int, t *Type) {
 // ClearMessages clears and frees every element of repeated message field f
 // and empties it.
 func (m Msg) ClearMessages(f Field, t *Type) {
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	if !ok {
 		return
 	}
@@ -459,14 +466,14 @@ func (m Msg) InsertElems(f Field, i, count, size int) uint32 {
 
 // EraseElems removes elements [i, j) of a repeated scalar field.
 func (m Msg) EraseElems(f Field, i, j, size int) bool {
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	return ok && m.p.buf.VectorErase(o, i, j, size)
 }
 
 // EraseStrings removes elements [i, j) of a repeated string or bytes field,
 // freeing their strings.
 func (m Msg) EraseStrings(f Field, i, j int) bool {
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	// Within the block's capacity too: the header may be hostile.
 	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) || j > m.p.buf.VectorCap(o, 4) {
 		return false
@@ -487,7 +494,7 @@ func (m Msg) EraseMessages(f Field, i, j int, t *Type) bool {
 	if m.v3() {
 		return m.writable() && m.mvbErase(f, i, j, t)
 	}
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) || j > m.p.buf.VectorCap(o, 4) {
 		return false
 	}

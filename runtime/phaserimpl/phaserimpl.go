@@ -28,7 +28,9 @@ import (
 // MinVersion.
 const (
 	// GenVersion is the version the generator of this module writes.
-	GenVersion = 1
+	// Version 2: Field.Signed, defaults of absent fields, fixed-length
+	// arrays, map and list accessors.
+	GenVersion = 2
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 1

@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_legacy_proto is the file's descriptor, registered with the runtime.
@@ -225,22 +225,22 @@ func (x Legacy) WhichPick() Legacy_PickCase {
 
 // Id returns field id (1).
 func (x Legacy) Id() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetId sets field id (1).
 func (x Legacy) SetId(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasId reports the presence of field id (1).
 func (x Legacy) HasId() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearId clears field id (1).
 func (x Legacy) ClearId() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Name returns a copy of field name (2).
@@ -280,42 +280,42 @@ func (x Legacy) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Num
 
 // Big returns field big (3).
 func (x Legacy) Big() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetBig sets field big (3).
 func (x Legacy) SetBig(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint64(v))
 }
 
 // HasBig reports the presence of field big (3).
 func (x Legacy) HasBig() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearBig clears field big (3).
 func (x Legacy) ClearBig() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Kind returns field kind (4).
 func (x Legacy) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})))
+	return Legacy_Kind(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})))
 }
 
 // SetKind sets field kind (4).
 func (x Legacy) SetKind(v Legacy_Kind) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasKind reports the presence of field kind (4).
 func (x Legacy) HasKind() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearKind clears field kind (4).
 func (x Legacy) ClearKind() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // Flag returns field flag (5).
@@ -460,22 +460,22 @@ func (x Legacy) Kinds() runtime.List[Legacy_Kind] {
 
 // PickInt returns oneof member field pick_int (20).
 func (x Legacy) PickInt() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 80}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 80, Signed: true}))
 }
 
 // SetPickInt makes active and sets oneof member field pick_int (20).
 func (x Legacy) SetPickInt(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true}, uint32(v))
 }
 
 // HasPickInt reports whether it is the active member: field pick_int (20).
 func (x Legacy) HasPickInt() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 80})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 80, Signed: true})
 }
 
 // ClearPickInt clears, if active, field pick_int (20).
 func (x Legacy) ClearPickInt() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true})
 }
 
 // PickName returns a copy of field pick_name (21).
@@ -527,32 +527,32 @@ func (x Legacy) View() LegacyView { return LegacyView(phaserimpl.Msg(x).ViewOf(p
 
 // Id returns field id (1).
 func (v LegacyView) Id() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasId reports the presence of field id (1).
 func (v LegacyView) HasId() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Big returns field big (3).
 func (v LegacyView) Big() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasBig reports the presence of field big (3).
 func (v LegacyView) HasBig() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Kind returns field kind (4).
 func (v LegacyView) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})))
+	return Legacy_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})))
 }
 
 // HasKind reports the presence of field kind (4).
 func (v LegacyView) HasKind() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // Flag returns field flag (5).

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -360,42 +360,42 @@ func (x Scalars) ClearFFloat() {
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetFInt32 sets field f_int32 (3).
 func (x Scalars) SetFInt32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearFInt32 clears field f_int32 (3).
 func (x Scalars) ClearFInt32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetFInt64 sets field f_int64 (4).
 func (x Scalars) SetFInt64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearFInt64 clears field f_int64 (4).
 func (x Scalars) ClearFInt64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -440,42 +440,42 @@ func (x Scalars) ClearFUint64() {
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
 func (x Scalars) SetFSint32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
 func (x Scalars) ClearFSint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
 func (x Scalars) SetFSint64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
 func (x Scalars) ClearFSint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -520,42 +520,42 @@ func (x Scalars) ClearFFixed64() {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
 func (x Scalars) SetFSfixed32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
 func (x Scalars) ClearFSfixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
 func (x Scalars) SetFSfixed64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
 func (x Scalars) ClearFSfixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // FBool returns field f_bool (13).
@@ -649,22 +649,22 @@ func (x Scalars) ClearFBytes() {
 
 // FColor returns field f_color (16).
 func (x Scalars) FColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
+	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
 }
 
 // SetFColor sets field f_color (16).
 func (x Scalars) SetFColor(v Color) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (x Scalars) HasFColor() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ClearFColor clears field f_color (16).
 func (x Scalars) ClearFColor() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ScalarsView reads the singular scalar fields of a Scalars in place with
@@ -699,22 +699,22 @@ func (v ScalarsView) HasFFloat() bool {
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -739,22 +739,22 @@ func (v ScalarsView) HasFUint64() bool {
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -779,22 +779,22 @@ func (v ScalarsView) HasFFixed64() bool {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // FBool returns field f_bool (13).
@@ -809,12 +809,12 @@ func (v ScalarsView) HasFBool() bool {
 
 // FColor returns field f_color (16).
 func (v ScalarsView) FColor() Color {
-	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
+	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (v ScalarsView) HasFColor() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
@@ -1314,22 +1314,22 @@ func (x Inner) CopyFrom(src Inner) bool {
 
 // A returns field a (1).
 func (x Inner) A() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetA sets field a (1).
 func (x Inner) SetA(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasA reports the presence of field a (1).
 func (x Inner) HasA() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearA clears field a (1).
 func (x Inner) ClearA() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // S returns a copy of field s (2).
@@ -1399,12 +1399,12 @@ func (x Inner) View() InnerView { return InnerView(phaserimpl.Msg(x).ViewOf(phas
 
 // A returns field a (1).
 func (v InnerView) A() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasA reports the presence of field a (1).
 func (v InnerView) HasA() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // InnerList is a handle on a repeated field of Inner messages.
@@ -1583,22 +1583,22 @@ func (x Inner_Deep) CopyFrom(src Inner_Deep) bool {
 
 // X returns field x (1).
 func (x Inner_Deep) X() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetX sets field x (1).
 func (x Inner_Deep) SetX(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Inner_Deep) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearX clears field x (1).
 func (x Inner_Deep) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Names returns the list handle of repeated field names (2).
@@ -1620,12 +1620,12 @@ func (x Inner_Deep) View() Inner_DeepView {
 
 // X returns field x (1).
 func (v Inner_DeepView) X() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Inner_DeepView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
@@ -1972,22 +1972,22 @@ func (x Node) CopyFrom(src Node) bool {
 
 // Value returns field value (1).
 func (x Node) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (1).
 func (x Node) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (1).
 func (x Node) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (1).
 func (x Node) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Next returns (a default message if absent) field next (2).
@@ -2027,12 +2027,12 @@ func (x Node) View() NodeView { return NodeView(phaserimpl.Msg(x).ViewOf(phaserT
 
 // Value returns field value (1).
 func (v NodeView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v NodeView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // NodeList is a handle on a repeated field of Node messages.
@@ -2247,42 +2247,42 @@ func (x Wide) ClearW01() {
 
 // W02 returns field w02 (3).
 func (x Wide) W02() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetW02 sets field w02 (3).
 func (x Wide) SetW02(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (x Wide) HasW02() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearW02 clears field w02 (3).
 func (x Wide) ClearW02() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // W03 returns field w03 (4).
 func (x Wide) W03() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetW03 sets field w03 (4).
 func (x Wide) SetW03(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (x Wide) HasW03() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearW03 clears field w03 (4).
 func (x Wide) ClearW03() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // W04 returns field w04 (5).
@@ -2327,42 +2327,42 @@ func (x Wide) ClearW05() {
 
 // W06 returns field w06 (7).
 func (x Wide) W06() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // SetW06 sets field w06 (7).
 func (x Wide) SetW06(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (x Wide) HasW06() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // ClearW06 clears field w06 (7).
 func (x Wide) ClearW06() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // W07 returns field w07 (8).
 func (x Wide) W07() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // SetW07 sets field w07 (8).
 func (x Wide) SetW07(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (x Wide) HasW07() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // ClearW07 clears field w07 (8).
 func (x Wide) ClearW07() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // W08 returns field w08 (9).
@@ -2407,42 +2407,42 @@ func (x Wide) ClearW09() {
 
 // W10 returns field w10 (11).
 func (x Wide) W10() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // SetW10 sets field w10 (11).
 func (x Wide) SetW10(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (x Wide) HasW10() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // ClearW10 clears field w10 (11).
 func (x Wide) ClearW10() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // W11 returns field w11 (12).
 func (x Wide) W11() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // SetW11 sets field w11 (12).
 func (x Wide) SetW11(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (x Wide) HasW11() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // ClearW11 clears field w11 (12).
 func (x Wide) ClearW11() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // W12 returns field w12 (13).
@@ -2507,42 +2507,42 @@ func (x Wide) ClearW14() {
 
 // W15 returns field w15 (16).
 func (x Wide) W15() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
 }
 
 // SetW15 sets field w15 (16).
 func (x Wide) SetW15(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (x Wide) HasW15() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // ClearW15 clears field w15 (16).
 func (x Wide) ClearW15() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // W16 returns field w16 (17).
 func (x Wide) W16() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
 }
 
 // SetW16 sets field w16 (17).
 func (x Wide) SetW16(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (x Wide) HasW16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // ClearW16 clears field w16 (17).
 func (x Wide) ClearW16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // W17 returns field w17 (18).
@@ -2587,42 +2587,42 @@ func (x Wide) ClearW18() {
 
 // W19 returns field w19 (20).
 func (x Wide) W19() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
 }
 
 // SetW19 sets field w19 (20).
 func (x Wide) SetW19(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, uint32(v))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (x Wide) HasW19() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
 }
 
 // ClearW19 clears field w19 (20).
 func (x Wide) ClearW19() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
 }
 
 // W20 returns field w20 (21).
 func (x Wide) W20() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
 }
 
 // SetW20 sets field w20 (21).
 func (x Wide) SetW20(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, uint64(v))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (x Wide) HasW20() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
 }
 
 // ClearW20 clears field w20 (21).
 func (x Wide) ClearW20() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
 }
 
 // W21 returns field w21 (22).
@@ -2667,42 +2667,42 @@ func (x Wide) ClearW22() {
 
 // W23 returns field w23 (24).
 func (x Wide) W23() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
 }
 
 // SetW23 sets field w23 (24).
 func (x Wide) SetW23(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, uint32(v))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (x Wide) HasW23() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
 }
 
 // ClearW23 clears field w23 (24).
 func (x Wide) ClearW23() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
 }
 
 // W24 returns field w24 (25).
 func (x Wide) W24() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
 }
 
 // SetW24 sets field w24 (25).
 func (x Wide) SetW24(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (x Wide) HasW24() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
 }
 
 // ClearW24 clears field w24 (25).
 func (x Wide) ClearW24() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
 }
 
 // W25 returns field w25 (26).
@@ -2767,42 +2767,42 @@ func (x Wide) ClearW27() {
 
 // W28 returns field w28 (29).
 func (x Wide) W28() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
 }
 
 // SetW28 sets field w28 (29).
 func (x Wide) SetW28(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(v))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (x Wide) HasW28() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
 }
 
 // ClearW28 clears field w28 (29).
 func (x Wide) ClearW28() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
 }
 
 // W29 returns field w29 (30).
 func (x Wide) W29() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
 }
 
 // SetW29 sets field w29 (30).
 func (x Wide) SetW29(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, uint64(v))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (x Wide) HasW29() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
 }
 
 // ClearW29 clears field w29 (30).
 func (x Wide) ClearW29() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
 }
 
 // W30 returns field w30 (31).
@@ -2847,42 +2847,42 @@ func (x Wide) ClearW31() {
 
 // W32 returns field w32 (33).
 func (x Wide) W32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
 }
 
 // SetW32 sets field w32 (33).
 func (x Wide) SetW32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (x Wide) HasW32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
 }
 
 // ClearW32 clears field w32 (33).
 func (x Wide) ClearW32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
 }
 
 // W33 returns field w33 (34).
 func (x Wide) W33() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
 }
 
 // SetW33 sets field w33 (34).
 func (x Wide) SetW33(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, uint64(v))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (x Wide) HasW33() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
 }
 
 // ClearW33 clears field w33 (34).
 func (x Wide) ClearW33() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
 }
 
 // W34 returns field w34 (35).
@@ -2927,42 +2927,42 @@ func (x Wide) ClearW35() {
 
 // W36 returns field w36 (37).
 func (x Wide) W36() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
 }
 
 // SetW36 sets field w36 (37).
 func (x Wide) SetW36(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, uint32(v))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (x Wide) HasW36() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
 }
 
 // ClearW36 clears field w36 (37).
 func (x Wide) ClearW36() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
 }
 
 // W37 returns field w37 (38).
 func (x Wide) W37() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
 }
 
 // SetW37 sets field w37 (38).
 func (x Wide) SetW37(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, uint64(v))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (x Wide) HasW37() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
 }
 
 // ClearW37 clears field w37 (38).
 func (x Wide) ClearW37() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
 }
 
 // W38 returns field w38 (39).
@@ -3037,22 +3037,22 @@ func (v WideView) HasW01() bool {
 
 // W02 returns field w02 (3).
 func (v WideView) W02() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (v WideView) HasW02() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // W03 returns field w03 (4).
 func (v WideView) W03() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (v WideView) HasW03() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // W04 returns field w04 (5).
@@ -3077,22 +3077,22 @@ func (v WideView) HasW05() bool {
 
 // W06 returns field w06 (7).
 func (v WideView) W06() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (v WideView) HasW06() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // W07 returns field w07 (8).
 func (v WideView) W07() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (v WideView) HasW07() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // W08 returns field w08 (9).
@@ -3117,22 +3117,22 @@ func (v WideView) HasW09() bool {
 
 // W10 returns field w10 (11).
 func (v WideView) W10() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (v WideView) HasW10() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // W11 returns field w11 (12).
 func (v WideView) W11() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (v WideView) HasW11() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // W12 returns field w12 (13).
@@ -3167,22 +3167,22 @@ func (v WideView) HasW14() bool {
 
 // W15 returns field w15 (16).
 func (v WideView) W15() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (v WideView) HasW15() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // W16 returns field w16 (17).
 func (v WideView) W16() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (v WideView) HasW16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // W17 returns field w17 (18).
@@ -3207,22 +3207,22 @@ func (v WideView) HasW18() bool {
 
 // W19 returns field w19 (20).
 func (v WideView) W19() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (v WideView) HasW19() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
 }
 
 // W20 returns field w20 (21).
 func (v WideView) W20() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (v WideView) HasW20() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
 }
 
 // W21 returns field w21 (22).
@@ -3247,22 +3247,22 @@ func (v WideView) HasW22() bool {
 
 // W23 returns field w23 (24).
 func (v WideView) W23() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (v WideView) HasW23() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
 }
 
 // W24 returns field w24 (25).
 func (v WideView) W24() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (v WideView) HasW24() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
 }
 
 // W25 returns field w25 (26).
@@ -3297,22 +3297,22 @@ func (v WideView) HasW27() bool {
 
 // W28 returns field w28 (29).
 func (v WideView) W28() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (v WideView) HasW28() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
 }
 
 // W29 returns field w29 (30).
 func (v WideView) W29() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (v WideView) HasW29() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
 }
 
 // W30 returns field w30 (31).
@@ -3337,22 +3337,22 @@ func (v WideView) HasW31() bool {
 
 // W32 returns field w32 (33).
 func (v WideView) W32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (v WideView) HasW32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
 }
 
 // W33 returns field w33 (34).
 func (v WideView) W33() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (v WideView) HasW33() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
 }
 
 // W34 returns field w34 (35).
@@ -3377,22 +3377,22 @@ func (v WideView) HasW35() bool {
 
 // W36 returns field w36 (37).
 func (v WideView) W36() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (v WideView) HasW36() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
 }
 
 // W37 returns field w37 (38).
 func (v WideView) W37() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (v WideView) HasW37() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
 }
 
 // W38 returns field w38 (39).
@@ -3773,22 +3773,22 @@ func (x Everything) Remotes() importedpbphaser.RemoteList {
 
 // Mode returns field mode (9).
 func (x Everything) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
 }
 
 // SetMode sets field mode (9).
 func (x Everything) SetMode(v Everything_Mode) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasMode reports the presence of field mode (9).
 func (x Everything) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearMode clears field mode (9).
 func (x Everything) ClearMode() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Modes returns the list handle of repeated field modes (10).
@@ -3798,22 +3798,22 @@ func (x Everything) Modes() runtime.List[Everything_Mode] {
 
 // Level returns field level (11).
 func (x Everything) Level() importedpbphaser.Level {
-	return importedpbphaser.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
+	return importedpbphaser.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
 }
 
 // SetLevel sets field level (11).
 func (x Everything) SetLevel(v importedpbphaser.Level) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasLevel reports the presence of field level (11).
 func (x Everything) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearLevel clears field level (11).
 func (x Everything) ClearLevel() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Levels returns the list handle of repeated field levels (12).
@@ -3868,22 +3868,22 @@ func (x Everything) ClearNode() {
 
 // ChoiceInt32 returns oneof member field choice_int32 (20).
 func (x Everything) ChoiceInt32() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232, Signed: true}))
 }
 
 // SetChoiceInt32 makes active and sets oneof member field choice_int32 (20).
 func (x Everything) SetChoiceInt32(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true}, uint32(v))
 }
 
 // HasChoiceInt32 reports whether it is the active member: field choice_int32 (20).
 func (x Everything) HasChoiceInt32() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232, Signed: true})
 }
 
 // ClearChoiceInt32 clears, if active, field choice_int32 (20).
 func (x Everything) ClearChoiceInt32() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true})
 }
 
 // ChoiceDouble returns oneof member field choice_double (21).
@@ -4017,22 +4017,22 @@ func (x Everything) ClearChoiceInner() {
 
 // ChoiceMode returns oneof member field choice_mode (26).
 func (x Everything) ChoiceMode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232, Signed: true})))
 }
 
 // SetChoiceMode makes active and sets oneof member field choice_mode (26).
 func (x Everything) SetChoiceMode(v Everything_Mode) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true}, uint32(v))
 }
 
 // HasChoiceMode reports whether it is the active member: field choice_mode (26).
 func (x Everything) HasChoiceMode() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232, Signed: true})
 }
 
 // ClearChoiceMode clears, if active, field choice_mode (26).
 func (x Everything) ClearChoiceMode() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true})
 }
 
 // ChoiceFixed64 returns oneof member field choice_fixed64 (27).
@@ -4059,22 +4059,22 @@ var phaserUnion_Everything_XOptInt32 = phaserType_Everything.Unions()[1]
 
 // OptInt32 returns oneof member field opt_int32 (30).
 func (x Everything) OptInt32() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244, Signed: true}))
 }
 
 // SetOptInt32 makes active and sets oneof member field opt_int32 (30).
 func (x Everything) SetOptInt32(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true}, uint32(v))
 }
 
 // HasOptInt32 reports whether it is the active member: field opt_int32 (30).
 func (x Everything) HasOptInt32() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244, Signed: true})
 }
 
 // ClearOptInt32 clears, if active, field opt_int32 (30).
 func (x Everything) ClearOptInt32() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true})
 }
 
 var phaserUnion_Everything_XOptString = phaserType_Everything.Unions()[2]
@@ -4186,22 +4186,22 @@ var phaserUnion_Everything_XOptColor = phaserType_Everything.Unions()[6]
 
 // OptColor returns oneof member field opt_color (35).
 func (x Everything) OptColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285})))
+	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285, Signed: true})))
 }
 
 // SetOptColor makes active and sets oneof member field opt_color (35).
 func (x Everything) SetOptColor(v Color) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true}, uint32(v))
 }
 
 // HasOptColor reports whether it is the active member: field opt_color (35).
 func (x Everything) HasOptColor() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285, Signed: true})
 }
 
 // ClearOptColor clears, if active, field opt_color (35).
 func (x Everything) ClearOptColor() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true})
 }
 
 var phaserUnion_Everything_XOptBytes = phaserType_Everything.Unions()[7]
@@ -4387,22 +4387,22 @@ func (x Everything) ClearBytes_() {
 
 // Clear_ returns field clear (61).
 func (x Everything) Clear_() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetClear_ sets field clear (61).
 func (x Everything) SetClear_(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (x Everything) HasClear_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearClear_ clears field clear (61).
 func (x Everything) ClearClear_() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // Msg_ returns a copy of field msg (62).
@@ -4518,22 +4518,22 @@ func (x Everything) ClearNameBytes_() {
 
 // Value returns field value (65).
 func (x Everything) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetValue sets field value (65).
 func (x Everything) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (65).
 func (x Everything) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearValue clears field value (65).
 func (x Everything) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // HasValue_ returns field has_value (66).
@@ -4668,42 +4668,42 @@ func (x Everything) View() EverythingView {
 
 // Mode returns field mode (9).
 func (v EverythingView) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
+	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
 }
 
 // HasMode reports the presence of field mode (9).
 func (v EverythingView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Level returns field level (11).
 func (v EverythingView) Level() importedpbphaser.Level {
-	return importedpbphaser.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
+	return importedpbphaser.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
 }
 
 // HasLevel reports the presence of field level (11).
 func (v EverythingView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Clear_ returns field clear (61).
 func (v EverythingView) Clear_() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (v EverythingView) HasClear_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // Value returns field value (65).
 func (v EverythingView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasValue reports the presence of field value (65).
 func (v EverythingView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // HasValue_ returns field has_value (66).
@@ -4959,22 +4959,22 @@ func (x Everything_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x Everything_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (2).
 func (x Everything_CountsEntry) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (2).
 func (x Everything_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (2).
 func (x Everything_CountsEntry) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_CountsEntryView reads the singular scalar fields of a Everything_CountsEntry in place with
@@ -4991,12 +4991,12 @@ func (x Everything_CountsEntry) View() Everything_CountsEntryView {
 
 // Value returns field value (2).
 func (v Everything_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v Everything_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
@@ -5187,22 +5187,22 @@ func (x Everything_ByIdEntry) CopyFrom(src Everything_ByIdEntry) bool {
 
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_ByIdEntry) SetKey(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_ByIdEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_ByIdEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Value returns (a default message if absent) field value (2).
@@ -5239,12 +5239,12 @@ func (x Everything_ByIdEntry) View() Everything_ByIdEntryView {
 
 // Key returns field key (1).
 func (v Everything_ByIdEntryView) Key() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_ByIdEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
@@ -5441,22 +5441,22 @@ func (x Everything_RemoteByNumEntry) CopyFrom(src Everything_RemoteByNumEntry) b
 
 // Key returns field key (1).
 func (x Everything_RemoteByNumEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_RemoteByNumEntry) SetKey(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_RemoteByNumEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_RemoteByNumEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Value returns (a default message if absent) field value (2).
@@ -5493,12 +5493,12 @@ func (x Everything_RemoteByNumEntry) View() Everything_RemoteByNumEntryView {
 
 // Key returns field key (1).
 func (v Everything_RemoteByNumEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_RemoteByNumEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.

@@ -166,6 +166,11 @@ func (g *fileGen) fieldLit(f *layout.Field) string {
 		// A scalar's presence bit: id ID is bit ID%8 of byte 4+ID/8.
 		s += fmt.Sprintf(", Byte: %d, Mask: %#02x", 4+f.ID>>3, 1<<(f.ID&7))
 	}
+	if !f.Repeated && (f.Kind == layout.Int32Kind || f.Kind == layout.Int64Kind || f.Kind == layout.EnumKind) {
+		// A narrower value of another version of the .proto is
+		// sign-extended.
+		s += ", Signed: true"
+	}
 	return s + "}"
 }
 

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_google_protobuf_duration_proto is the file's descriptor, registered with the runtime.
@@ -231,22 +231,22 @@ func (x Duration) CopyFrom(src Duration) bool {
 // to +315,576,000,000 inclusive. Note: these bounds are computed from:
 // 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
 func (x Duration) Seconds() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetSeconds sets field seconds (1).
 func (x Duration) SetSeconds(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasSeconds reports the presence of field seconds (1).
 func (x Duration) HasSeconds() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearSeconds clears field seconds (1).
 func (x Duration) ClearSeconds() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Nanos returns field nanos (2).
@@ -258,22 +258,22 @@ func (x Duration) ClearSeconds() {
 // of the same sign as the `seconds` field. Must be from -999,999,999
 // to +999,999,999 inclusive.
 func (x Duration) Nanos() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetNanos sets field nanos (2).
 func (x Duration) SetNanos(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (x Duration) HasNanos() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearNanos clears field nanos (2).
 func (x Duration) ClearNanos() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // DurationView reads the singular scalar fields of a Duration in place with
@@ -294,12 +294,12 @@ func (x Duration) View() DurationView {
 // to +315,576,000,000 inclusive. Note: these bounds are computed from:
 // 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
 func (v DurationView) Seconds() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasSeconds reports the presence of field seconds (1).
 func (v DurationView) HasSeconds() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Nanos returns field nanos (2).
@@ -311,12 +311,12 @@ func (v DurationView) HasSeconds() bool {
 // of the same sign as the `seconds` field. Must be from -999,999,999
 // to +999,999,999 inclusive.
 func (v DurationView) Nanos() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (v DurationView) HasNanos() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // DurationList is a handle on a repeated field of Duration messages.

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -246,22 +246,22 @@ func (x SmallStruct) ClearName() {
 
 // BirthDay returns field birth_day (2).
 func (x SmallStruct) BirthDay() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetBirthDay sets field birth_day (2).
 func (x SmallStruct) SetBirthDay(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
 func (x SmallStruct) HasBirthDay() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearBirthDay clears field birth_day (2).
 func (x SmallStruct) ClearBirthDay() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Phone returns a copy of field phone (3).
@@ -303,22 +303,22 @@ func (x SmallStruct) ClearPhone() {
 
 // Siblings returns field siblings (4).
 func (x SmallStruct) Siblings() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetSiblings sets field siblings (4).
 func (x SmallStruct) SetSiblings(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (x SmallStruct) HasSiblings() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearSiblings clears field siblings (4).
 func (x SmallStruct) ClearSiblings() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Spouse returns field spouse (5).
@@ -375,22 +375,22 @@ func (x SmallStruct) View() SmallStructView {
 
 // BirthDay returns field birth_day (2).
 func (v SmallStructView) BirthDay() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
 func (v SmallStructView) HasBirthDay() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Siblings returns field siblings (4).
 func (v SmallStructView) Siblings() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (v SmallStructView) HasSiblings() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Spouse returns field spouse (5).
