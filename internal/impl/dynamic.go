@@ -14,15 +14,18 @@ import (
 // The dynamic view: fields read and written by descriptor, for tools and
 // bridges that know a message only by name (the C++ PhaserBank).
 
-// Value returns the value of singular field f as a protoreflect.Value and
-// whether it is present. Message fields return the nested handle's
-// dynamicpb copy; use MessageOf to keep a handle instead.
+// Value returns the value of singular scalar, enum, string or bytes field
+// f as a protoreflect.Value and whether it is present; an absent field's
+// value is its default (proto2 [default = ...], a proto2 enum's first
+// value), as protoreflect gives it. For message and repeated fields it
+// returns the invalid Value and whether the field is present (a message
+// field's handle is MessageField's).
 func (m Msg) Value(f *FieldInfo) (protoreflect.Value, bool) {
 	if f.Repeated {
 		return protoreflect.Value{}, m.LenOf(f) > 0
 	}
-	if f.Union != nil && !m.HasMember(f.Field) {
-		return f.Desc.Default(), false
+	if f.Kind != Message && !m.HasField(f) {
+		return defaultValue(f), false
 	}
 	switch f.Kind {
 	case String, Bytes, Message:
@@ -42,6 +45,16 @@ func (m Msg) Value(f *FieldInfo) (protoreflect.Value, bool) {
 	}
 	present := f.Union != nil || m.Has(f.Field)
 	return scalarValue(f, m.scalarBits(f)), present
+}
+
+// defaultValue returns the value of field f when it is absent: its
+// descriptor's default (a copy, for bytes).
+func defaultValue(f *FieldInfo) protoreflect.Value {
+	d := f.Desc.Default()
+	if f.Kind == Bytes {
+		return protoreflect.ValueOfBytes(append([]byte{}, d.Bytes()...))
+	}
+	return d
 }
 
 // FieldOf returns the field of t that fd describes, or nil if fd is not a

@@ -218,6 +218,70 @@ func (m Msg) get64(f Field, general func(Msg, Field) uint64) uint64 {
 	return general(m, f)
 }
 
+// Get8Or, Get32Or and Get64Or are Get8, Get32 and Get64 for a field with a
+// default other than zero (proto2 [default = ...], or a proto2 enum whose
+// first value is not 0): an absent field reads as d.
+func (m Msg) Get8Or(f Field, d uint8) uint8 { return m.get8Or(f, d, Msg.present8Or) }
+
+func (m Msg) get8Or(f Field, d uint8, general func(Msg, Field, uint8) uint8) uint8 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return b[f.Offset]
+		}
+		return d
+	}
+	return general(m, f, d)
+}
+
+// Get32Or is Get32 for a field whose default is d (see Get8Or).
+func (m Msg) Get32Or(f Field, d uint32) uint32 { return m.get32Or(f, d, Msg.present32Or) }
+
+func (m Msg) get32Or(f Field, d uint32, general func(Msg, Field, uint32) uint32) uint32 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return le.Uint32(b[f.Offset:])
+		}
+		return d
+	}
+	return general(m, f, d)
+}
+
+// Get64Or is Get64 for a field whose default is d (see Get8Or).
+func (m Msg) Get64Or(f Field, d uint64) uint64 { return m.get64Or(f, d, Msg.present64Or) }
+
+func (m Msg) get64Or(f Field, d uint64, general func(Msg, Field, uint64) uint64) uint64 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return le.Uint64(b[f.Offset:])
+		}
+		return d
+	}
+	return general(m, f, d)
+}
+
+// present8Or, present32Or and present64Or are the general paths of
+// Get8Or, Get32Or and Get64Or.
+func (m Msg) present8Or(f Field, d uint8) uint8 {
+	if o, ok := m.present(f, 1); ok {
+		return uint8(m.scalarAt(f, o, o, 1))
+	}
+	return d
+}
+
+func (m Msg) present32Or(f Field, d uint32) uint32 {
+	if o, ok := m.present(f, 1); ok {
+		return uint32(m.scalarAt(f, o, o, 4))
+	}
+	return d
+}
+
+func (m Msg) present64Or(f Field, d uint64) uint64 {
+	if o, ok := m.present(f, 1); ok {
+		return m.scalarAt(f, o, o, 8)
+	}
+	return d
+}
+
 // present8, present32 and present64 are the general paths of Get8, Get32
 // and Get64.
 func (m Msg) present8(f Field) uint8 {

@@ -3,7 +3,7 @@
 // 	protoc-gen-phaser-go v0.1.0
 // source: testpb.proto
 
-// Package testpbphaser holds Phaser message handles for testpb.proto, legacy.proto:
+// Package testpbphaser holds Phaser message handles for testpb.proto, legacy.proto, defaults.proto:
 // values that read and write the fields of a message in place, in a Phaser
 // payload that can live in shared memory or be sent as it is.
 package testpbphaser

@@ -160,7 +160,7 @@ func firstDiff(want, got string) string {
 func TestGoldenTestpb(t *testing.T) {
 	req := compile(t,
 		[]string{filepath.Join(repoRoot, "internal/testpb"), filepath.Join(repoRoot, "proto")}, nil,
-		[]string{"testpb.proto", "legacy.proto", "importedpb/imported.proto"},
+		[]string{"testpb.proto", "legacy.proto", "defaults.proto", "importedpb/imported.proto"},
 		"module=github.com/phaser-go/phaser")
 	resp, err := run(req)
 	if err != nil {
@@ -569,7 +569,7 @@ func TestGoldenProtoGo(t *testing.T) {
 		files []string
 	}{
 		{[]string{"proto"}, []string{"phaser/options.proto"}},
-		{[]string{"internal/testpb", "proto"}, []string{"testpb.proto", "legacy.proto", "importedpb/imported.proto"}},
+		{[]string{"internal/testpb", "proto"}, []string{"testpb.proto", "legacy.proto", "defaults.proto", "importedpb/imported.proto"}},
 	} {
 		var paths []string
 		for _, p := range tc.paths {

@@ -57,6 +57,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	g.P("type ", name, " ", g.door("Msg"))
 	g.P()
 	g.names = accessorNames(m)
+	g.defaults(m)
 	g.constructors(m, name, tv)
 	if err := g.wire(m, name, tv); err != nil {
 		g.err = err
@@ -370,8 +371,18 @@ func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout
 	n, fl, s := g.names[f], g.fieldLit(lf), g.scalarOf(f.Desc, f)
 	if f.Oneof != nil {
 		uv := g.memberUnion(m, f, lm)
-		g.doc(n, f, "returns oneof member")
-		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Member"+s.width+"("+fl+")"), " }")
+		if hasDefault(f) {
+			g.doc(n, f, "returns (its default unless active) oneof member")
+			g.P(recv, n, "() ", s.goType, " {")
+			g.P("if !", g.xm(), ".HasMember(", fl, ") {")
+			g.P("return ", g.defaultName(m, f))
+			g.P("}")
+			g.P("return ", fmt.Sprintf(s.get, g.xm()+".Member"+s.width+"("+fl+")"))
+			g.P("}")
+		} else {
+			g.doc(n, f, "returns oneof member")
+			g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Member"+s.width+"("+fl+")"), " }")
+		}
 		g.P()
 		g.doc("Set"+n, f, "makes active and sets oneof member")
 		g.P(recv, "Set", n, "(v ", s.goType, ") { "+g.xm()+".SetMember", s.width, "(", uv, ", ", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
@@ -379,8 +390,16 @@ func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout
 		g.memberHasClear(recv, f, n, fl, uv)
 		return
 	}
-	g.doc(n, f, "returns")
-	g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"("+fl+")"), " }")
+	if hasDefault(f) {
+		bits, what := defaultBits(f)
+		g.doc(n, f, "returns (its default, "+g.defaultName(m, f)+", if absent)")
+		g.P(recv, n, "() ", s.goType, " {")
+		g.P("return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"Or("+fl+", "+bits+")"), " // ", what)
+		g.P("}")
+	} else {
+		g.doc(n, f, "returns")
+		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"("+fl+")"), " }")
+	}
 	g.P()
 	g.doc("Set"+n, f, "sets")
 	g.P(recv, "Set", n, "(v ", s.goType, ") { "+g.xm()+".Set", s.width, "(", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
@@ -428,12 +447,30 @@ func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout
 		set = g.xm() + ".SetMemberString(" + uv + ", " + fl + ", v)"
 		setb = g.xm() + ".SetMemberBytes(" + uv + ", " + fl + ", v)"
 	}
-	g.doc(n, f, "returns a copy of")
-	g.P(recv, n, "() ", goType, " { return ", fmt.Sprintf(conv, get), " }")
+	if hasDefault(f) {
+		def := g.defaultName(m, f)
+		g.doc(n, f, "returns (its default, "+def+", if absent) a copy of")
+		g.P(recv, n, "() ", goType, " {")
+		g.P("if b := ", get, "; b != nil {")
+		g.P("return ", fmt.Sprintf(conv, "b"))
+		g.P("}")
+		if goType == "string" {
+			g.P("return ", def)
+		} else {
+			g.P("return append([]byte(nil), ", def, "...)")
+		}
+		g.P("}")
+	} else {
+		g.doc(n, f, "returns a copy of")
+		g.P(recv, n, "() ", goType, " { return ", fmt.Sprintf(conv, get), " }")
+	}
 	g.P()
 	g.doc(n+"Bytes", f, "returns without copying")
 	g.P("// The slice aliases the payload: it is valid until the field is written")
 	g.P("// or an owned buffer grows, and must not be modified.")
+	if hasDefault(f) {
+		g.P("// It is nil if the field is absent (", n, " returns the default).")
+	}
 	g.P(recv, n, "Bytes() []byte { return ", get, " }")
 	g.P()
 	if goType == "string" {
@@ -657,8 +694,16 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 			continue
 		}
 		n, fl, s := g.names[f], g.fieldLit(lm.FieldByNumber(f.Desc.Number())), g.scalarOf(f.Desc, f)
-		g.doc(n, f, "returns")
-		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.door("View")+"(v).Get"+s.width+"("+fl+")"), " }")
+		if hasDefault(f) {
+			bits, what := defaultBits(f)
+			g.doc(n, f, "returns (its default, "+g.defaultName(m, f)+", if absent)")
+			g.P(recv, n, "() ", s.goType, " {")
+			g.P("return ", fmt.Sprintf(s.get, g.door("View")+"(v).Get"+s.width+"Or("+fl+", "+bits+")"), " // ", what)
+			g.P("}")
+		} else {
+			g.doc(n, f, "returns")
+			g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.door("View")+"(v).Get"+s.width+"("+fl+")"), " }")
+		}
 		g.P()
 		g.doc("Has"+n, f, "reports the presence of")
 		g.P(recv, "Has", n, "() bool { return ", g.door("View"), "(v).Has(", fl, ") }")
