@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"google.golang.org/protobuf/reflect/protoreflect"
+
 	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/runtime"
@@ -96,5 +98,34 @@ func TestZeroHandle(t *testing.T) {
 		if x.Failed() || x.Err() != nil || x.Inner().A() != 5 {
 			t.Errorf("%s: after Clear: Failed %v, Err %v", m.name, x.Failed(), x.Err())
 		}
+	}
+}
+
+// TestSetIndex writes elements of repeated fields by descriptor.
+func TestSetIndex(t *testing.T) {
+	x := pb.NewRepeated()
+	x.RInt32().Append(1)
+	x.RInt32().Append(2)
+	x.RString().Append("a")
+	m := x.Msg()
+	fields := m.Type().Descriptor().Fields()
+	m.SetIndex(fields.ByName("r_int32"), 1, protoreflect.ValueOfInt32(-7))
+	m.SetIndex(fields.ByName("r_string"), 0, protoreflect.ValueOfString("b"))
+	if x.RInt32().At(1) != -7 || x.RString().At(0) != "b" || x.Failed() {
+		t.Errorf("SetIndex: %d, %q, Failed %v", x.RInt32().At(1), x.RString().At(0), x.Failed())
+	}
+	for _, bad := range []func(){
+		func() { m.SetIndex(fields.ByName("r_int32"), 2, protoreflect.ValueOfInt32(1)) },     // out of range
+		func() { m.SetIndex(fields.ByName("r_int32"), 0, protoreflect.ValueOfInt64(1)) },     // another kind
+		func() { m.SetIndex(fields.ByName("r_string"), -1, protoreflect.ValueOfString("")) }, // out of range
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Error("SetIndex did not panic")
+				}
+			}()
+			bad()
+		}()
 	}
 }
