@@ -193,14 +193,26 @@ func hasParam(plugin *protogen.Plugin, name string) bool {
 // wellKnownRoot is where the handles of google/protobuf/*.proto live.
 const wellKnownRoot = modulePath + "/types/known/"
 
+// shippedROSRoot is where the ROS message mirrors of ros/msgs (go_package
+// github.com/phaser-go/phaser/ros/msgs/...) have their shipped handles.
+const shippedROSRoot = modulePath + "/ros/msgs/"
+
+// shippedSuffix is the package suffix of the handles shipped in this
+// module (the default).
+const shippedSuffix = "phaser"
+
 // PackageOf returns the import path and package name of the Phaser handles
-// of a file with the given Go import path and package name.
+// of a file with the given Go import path and package name: the go_package
+// plus suffix, except for the files whose handles ship in this module (the
+// well-known types and the ROS messages of ros/msgs), which have their
+// shipped packages whatever suffix the user's files use.
 func PackageOf(importPath protogen.GoImportPath, pkgName protogen.GoPackageName, suffix string) (protogen.GoImportPath, string) {
 	if strings.HasPrefix(string(importPath), "google.golang.org/protobuf/types/") {
-		// The well-known types' handles ship in this module under one
-		// name, whatever suffix the user's files use.
-		name := string(pkgName) + "phaser"
+		name := string(pkgName) + shippedSuffix
 		return protogen.GoImportPath(wellKnownRoot + name), name
+	}
+	if strings.HasPrefix(string(importPath), shippedROSRoot) {
+		suffix = shippedSuffix
 	}
 	name := string(pkgName) + suffix
 	return protogen.GoImportPath(string(importPath) + "/" + name), name

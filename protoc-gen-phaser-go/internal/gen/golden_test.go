@@ -3,6 +3,7 @@ package gen_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -722,5 +723,63 @@ message N { int32 c = 1; }
 	}
 	if got, want := resp.File[0].GetName(), "example.com/other/xpbphaser/x.phaser.go"; got != want {
 		t.Errorf("output %s, want %s", got, want)
+	}
+}
+
+// TestShippedImportsBuild generates a file that imports the ROS messages
+// phaser-go ships (ros/msgs) and a well-known type, with another
+// package_suffix and the ROS frontend, and builds the output: the imports
+// name the shipped packages, not the suffixed ones.
+func TestShippedImportsBuild(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with:", err)
+	}
+	protoDir := t.TempDir()
+	src := `syntax = "proto3";
+package x;
+import "std_msgs/std_msgs.proto";
+import "sensor_msgs/sensor_msgs.proto";
+import "google/protobuf/duration.proto";
+option go_package = "example.com/xpb";
+message Stamped {
+  std_msgs.Header header = 1;
+  sensor_msgs.Imu imu = 2;
+  repeated std_msgs.Header history = 3;
+  google.protobuf.Duration age = 4;
+}
+`
+	if err := os.WriteFile(filepath.Join(protoDir, "x.proto"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, param := range []string{"frontend=ros,package_suffix=ros", "package_suffix=ph", ""} {
+		req := compile(t, []string{protoDir, filepath.Join(repoRoot, "ros/msgs"), filepath.Join(repoRoot, "proto")}, nil, []string{"x.proto"}, param)
+		resp, err := run(req)
+		if err != nil {
+			t.Fatalf("%q: %v", param, err)
+		}
+		content := resp.File[0].GetContent()
+		for _, want := range []string{`"github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"`, `"github.com/phaser-go/phaser/ros/msgs/sensor_msgs/sensor_msgsphaser"`} {
+			if !strings.Contains(content, want) {
+				t.Errorf("%q: the output does not import %s", param, want)
+			}
+		}
+		// Built as a package of this module (an overlay), so that the
+		// shipped packages resolve from the checkout.
+		dir := t.TempDir()
+		file := filepath.Join(dir, "x.phaser.go")
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pkg := filepath.Join(repoRoot, "internal", "shippedimports")
+		overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(pkg, "x.phaser.go"): file}})
+		if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(gobin, "build", "-overlay", filepath.Join(dir, "overlay.json"), "./internal/shippedimports")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%q: the output does not build: %v\n%s", param, err, out)
+		}
 	}
 }
