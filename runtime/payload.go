@@ -21,6 +21,9 @@ var (
 	// than the one asked for (its control block names the root's type:
 	// docs/format.md, "The root's type").
 	ErrWrongType = impl.ErrWrongType
+	// ErrArraySize reports a write of more elements than a fixed array
+	// (phaser.array_size = N) holds. The write is not stored.
+	ErrArraySize = impl.ErrArraySize
 	// ErrNoMessage reports a write through a handle on no message: the
 	// zero handle, the handle a failed NewXIn returns, or the handle a
 	// getter gives for an absent nested message (MutableX creates it). The

@@ -32,6 +32,9 @@ var (
 	// .proto, continued with Open. The write is not stored (see
 	// docs/format.md, "Schema evolution").
 	ErrNoField = errors.New("phaser: the message's field table has no such field")
+	// ErrArraySize reports a write of more elements than a fixed array
+	// (phaser.array_size = N) holds. The write is not stored.
+	ErrArraySize = errors.New("phaser: more elements than the field's phaser.array_size")
 	// ErrWrongType reports a payload whose root message is of another type
 	// than the one asked for.
 	ErrWrongType = errors.New("phaser: payload holds another message type")

@@ -44,6 +44,13 @@ type Field struct {
 	// message laid out by another version of the .proto stores narrower
 	// (an int32 the schema has since widened to int64) is sign-extended.
 	Signed bool
+	// Fixed is the length N of a fixed array (a repeated field with
+	// phaser.array_size = N), 0 for other fields. Its storage is a plain
+	// repeated field of at most N elements: every write that would store
+	// more is refused (ErrArraySize); its list handles read N elements, the
+	// ones not stored as defaults, and a write of an element stores the N
+	// (spec 5.10, the C++ ROS frontend's facade).
+	Fixed uint32
 }
 
 // fieldOf returns the Field of a compiled field at offset with presence id
@@ -342,6 +349,9 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 		scalar := !lf.Repeated && lf.Union == nil && kind != String && kind != Bytes && kind != Message
 		fld := fieldOf(uint32(lf.Number), lf.Offset, lf.ID, scalar)
 		fld.Signed = !lf.Repeated && (kind == Int32 || kind == Int64 || kind == Enum)
+		if n, ok := layout.ArraySize(lf.Desc); ok && lf.Repeated && !lf.Desc.IsMap() {
+			fld.Fixed = n
+		}
 		f := &FieldInfo{
 			Field:    fld,
 			ID:       lf.ID,

@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/known/anypb"
 
+	"github.com/phaser-go/phaser/internal/layout"
 	"github.com/phaser-go/phaser/internal/testpb"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	phaserproto "github.com/phaser-go/phaser/proto"
@@ -168,7 +169,11 @@ func setRandom(rng *rand.Rand, m protoreflect.Message, fd protoreflect.FieldDesc
 		}
 	case fd.IsList():
 		l := m.Mutable(fd).List()
-		for range rng.IntN(5) {
+		n := rng.IntN(5)
+		if size, ok := layout.ArraySize(fd); ok { // a fixed array holds at most N
+			n = rng.IntN(int(size) + 1)
+		}
+		for range n {
 			if fd.Message() != nil {
 				e := l.NewElement()
 				if depth < 3 {

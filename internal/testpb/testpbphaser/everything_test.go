@@ -183,7 +183,7 @@ func fillEverything(t *testing.T, x pb.Everything) {
 	x.SetFailed_(true)
 	x.SetToProto_("to_proto")
 
-	// Fixed-array fields are plain lists here.
+	// Fixed arrays: Append stores up to N elements.
 	for i := range 4 {
 		x.Grid().Append(int32(i * i))
 	}
@@ -322,7 +322,7 @@ func TestEverything(t *testing.T) {
 				t.Error("clearing a message changed another")
 			}
 			x.Clear()
-			if x.HasScalars() || x.WhichChoice() != 0 || x.HasOptInt32() || x.Counts().Len() != 0 || x.HasAt() || x.Grid().Len() != 0 {
+			if x.HasScalars() || x.WhichChoice() != 0 || x.HasOptInt32() || x.Counts().Len() != 0 || x.HasAt() || !slices.Equal(x.Grid().AppendTo(nil), []int32{0, 0, 0, 0}) || x.Labels().At(0) != "" {
 				t.Error("Clear left fields set")
 			}
 			// The message can be filled again after Clear.

@@ -4703,24 +4703,30 @@ func (x Everything) ClearToProto_() {
 }
 
 // Grid returns the list handle of repeated field grid (70).
-// (phaser.array_size) = 4: a fixed ROS array of 4 elements, stored
-// as a plain list (the ROS frontend pads it to 4 on mutable access).
+// (phaser.array_size) = 4: a fixed array of 4 elements. Its list
+// has 4 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 4, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 4.
 func (x Everything) Grid() runtime.List[int32] {
-	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 70, Offset: 208})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 70, Offset: 208, Fixed: 4})
 }
 
 // Labels returns the list handle of repeated field labels (71).
-// (phaser.array_size) = 2: a fixed ROS array of 2 elements, stored
-// as a plain list (the ROS frontend pads it to 2 on mutable access).
+// (phaser.array_size) = 2: a fixed array of 2 elements. Its list
+// has 2 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 2, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Everything) Labels() runtime.StringList {
-	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 71, Offset: 216})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 71, Offset: 216, Fixed: 2})
 }
 
 // Cells returns the list handle of repeated field cells (72).
-// (phaser.array_size) = 3: a fixed ROS array of 3 elements, stored
-// as a plain list (the ROS frontend pads it to 3 on mutable access).
+// (phaser.array_size) = 3: a fixed array of 3 elements. Its list
+// has 3 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 3, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 3.
 func (x Everything) Cells() InnerList {
-	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner))
+	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner))
 }
 
 // EverythingView reads the singular scalar fields of a Everything in place with

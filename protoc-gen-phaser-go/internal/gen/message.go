@@ -167,6 +167,9 @@ func (g *fileGen) fieldLit(f *layout.Field) string {
 		// A scalar's presence bit: id ID is bit ID%8 of byte 4+ID/8.
 		s += fmt.Sprintf(", Byte: %d, Mask: %#02x", 4+f.ID>>3, 1<<(f.ID&7))
 	}
+	if n, ok := layout.ArraySize(f.Desc); ok && f.Repeated && !f.Desc.IsMap() {
+		s += fmt.Sprintf(", Fixed: %d", n) // phaser.array_size
+	}
 	if !f.Repeated && (f.Kind == layout.Int32Kind || f.Kind == layout.Int64Kind || f.Kind == layout.EnumKind) {
 		// A narrower value of another version of the .proto is
 		// sign-extended.
@@ -626,8 +629,10 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 	}
 	g.doc(n, f, what)
 	if size, ok := ros.ArraySize(f.Desc); ok {
-		g.P("// (phaser.array_size) = ", size, ": a fixed ROS array of ", size, " elements, stored")
-		g.P("// as a plain list (the ROS frontend pads it to ", size, " on mutable access).")
+		g.P("// (phaser.array_size) = ", size, ": a fixed array of ", size, " elements. Its list")
+		g.P("// has ", size, " elements from creation, those not stored reading as defaults;")
+		g.P("// a write of an element stores the ", size, ", and one past them is refused")
+		g.P("// (Failed, runtime.ErrArraySize). Append and Resize store up to ", size, ".")
 	}
 	g.P(recv, n, "() ", typ, " { return ", expr, " }")
 	g.P()

@@ -1479,10 +1479,12 @@ func (x Imu) ClearOrientation() {
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) OrientationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16, Fixed: 9})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
@@ -1506,10 +1508,12 @@ func (x Imu) ClearAngularVelocity() {
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32, Fixed: 9})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
@@ -1533,10 +1537,12 @@ func (x Imu) ClearLinearAcceleration() {
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 48})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 48, Fixed: 9})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
