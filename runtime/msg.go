@@ -113,7 +113,7 @@ func (m Msg) Has(fd protoreflect.FieldDescriptor) bool {
 // (ToProto reports why). Message, Len, Index and IndexMessage read the
 // payload without copying.
 func (m Msg) Get(fd protoreflect.FieldDescriptor) protoreflect.Value {
-	v, err := m.dyn().Msg().FieldValue(m.field(fd))
+	v, err := m.dyn().Msg().FieldValue(m.field(fd), fd)
 	if err != nil {
 		return protoreflect.Value{}
 	}

@@ -34,6 +34,13 @@ var (
 	// lacks a field added since, or stores a field narrower than the value
 	// needs. The write is not stored; the error is a *FieldError.
 	ErrNoField = impl.ErrNoField
+	// ErrNotStored is wrapped by the error a payload records when a write
+	// through protobuf reflection (ProtoReflect) gave it what the Phaser
+	// layout has no place for: unknown fields, extensions, an Any value of
+	// a type the runtime does not know. The value is dropped; Err and
+	// proto.CheckInitialized (which protojson, prototext and proto call
+	// when they decode) report it.
+	ErrNotStored = impl.ErrNotStored
 )
 
 // FieldError is the error of a write the message's own layout has no room

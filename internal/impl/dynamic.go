@@ -25,7 +25,7 @@ func (m Msg) Value(f *FieldInfo) (protoreflect.Value, bool) {
 		return protoreflect.Value{}, m.LenOf(f) > 0
 	}
 	if f.Kind != Message && !m.HasField(f) {
-		return defaultValue(f), false
+		return defaultValue(f.Desc), false
 	}
 	switch f.Kind {
 	case String, Bytes, Message:
@@ -45,16 +45,6 @@ func (m Msg) Value(f *FieldInfo) (protoreflect.Value, bool) {
 	}
 	present := f.Union != nil || m.Has(f.Field)
 	return scalarValue(f, m.scalarBits(f)), present
-}
-
-// defaultValue returns the value of field f when it is absent: its
-// descriptor's default (a copy, for bytes).
-func defaultValue(f *FieldInfo) protoreflect.Value {
-	d := f.Desc.Default()
-	if f.Kind == Bytes {
-		return protoreflect.ValueOfBytes(append([]byte{}, d.Bytes()...))
-	}
-	return d
 }
 
 // FieldOf returns the field of t that fd describes, or nil if fd is not a

@@ -196,15 +196,18 @@ func (m Msg) anyFromProto(src protoreflect.Message, depth int) error {
 // gives it: a scalar, enum, string or bytes value (its default if absent),
 // or, for a message, list or map field, a copy of its content (dynamicpb;
 // an empty message, list or map if absent) that reading the payload does
-// not change. It fails when the copy does (a payload whose offsets repeat
+// not change. The copy is built for descriptor fd, the caller's
+// descriptor of f (it may be another descriptor object of the same field:
+// dynamicpb accepts a list or map only for the very descriptor it was
+// made for). It fails when the copy does (a payload whose offsets repeat
 // or cycle, an Any of an unregistered type).
-func (m Msg) FieldValue(f *FieldInfo) (protoreflect.Value, error) {
+func (m Msg) FieldValue(f *FieldInfo, fd protoreflect.FieldDescriptor) (protoreflect.Value, error) {
 	if !f.Repeated && f.Kind != Message {
 		v, _ := m.Value(f)
 		return v, nil
 	}
 	if !f.Repeated {
-		out := dynamicpb.NewMessage(f.Type.desc)
+		out := dynamicpb.NewMessage(fd.Message())
 		if m.HasField(f) {
 			if err := m.MessageField(f).toProto(f.Type, out, newWalk(m)); err != nil {
 				return protoreflect.Value{}, err
@@ -212,8 +215,7 @@ func (m Msg) FieldValue(f *FieldInfo) (protoreflect.Value, error) {
 		}
 		return protoreflect.ValueOfMessage(out), nil
 	}
-	holder := dynamicpb.NewMessage(f.Desc.ContainingMessage())
-	fd := holder.Descriptor().Fields().ByNumber(f.Desc.Number())
+	holder := dynamicpb.NewMessage(fd.ContainingMessage())
 	if err := m.repeatedToProto(f, fd, holder, newWalk(m)); err != nil {
 		return protoreflect.Value{}, err
 	}

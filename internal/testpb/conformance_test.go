@@ -169,11 +169,7 @@ func setRandom(rng *rand.Rand, m protoreflect.Message, fd protoreflect.FieldDesc
 		}
 	case fd.IsList():
 		l := m.Mutable(fd).List()
-		n := rng.IntN(5)
-		if size, ok := layout.ArraySize(fd); ok { // a fixed array holds at most N
-			n = rng.IntN(int(size) + 1)
-		}
-		for range n {
+		for range randomLen(rng, fd) {
 			if fd.Message() != nil {
 				e := l.NewElement()
 				if depth < 3 {
@@ -197,6 +193,15 @@ func setRandom(rng *rand.Rand, m protoreflect.Message, fd protoreflect.FieldDesc
 }
 
 // fillMessage fills a nested message; an Any gets a packed Inner.
+// randomLen returns a random number of elements for repeated field fd: 0
+// to 4, at most N for a fixed array (phaser.array_size = N).
+func randomLen(rng *rand.Rand, fd protoreflect.FieldDescriptor) int {
+	if size, ok := layout.ArraySize(fd); ok {
+		return rng.IntN(int(size) + 1)
+	}
+	return rng.IntN(5)
+}
+
 func fillMessage(rng *rand.Rand, m protoreflect.Message, depth int) {
 	if m.Descriptor().FullName() == "google.protobuf.Any" {
 		inner := (&testpb.Inner{}).ProtoReflect()

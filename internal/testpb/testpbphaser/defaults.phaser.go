@@ -235,6 +235,32 @@ func (x Defaults) CopyFrom(src Defaults) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Defaults, phaserimpl.Msg(src))
 }
 
+// phaserProto_Defaults is the protobuf reflection type of Defaults.
+var phaserProto_Defaults = phaserimpl.RegisterHandleType(phaserType_Defaults, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Defaults(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Defaults) ProtoReflect() protoreflect.Message {
+	return phaserProto_Defaults.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Defaults) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Defaults) Equal(y Defaults) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Defaults if x is absent).
+func (x Defaults) Clone() Defaults {
+	return Defaults(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Defaults))
+}
+
 var phaserUnion_Defaults_Choice = phaserType_Defaults.Unions()[0]
 
 // Defaults_ChoiceCase is the field number of the active member of oneof choice, or 0.
