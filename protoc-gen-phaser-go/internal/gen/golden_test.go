@@ -290,6 +290,8 @@ func TestGoldenWellKnown(t *testing.T) {
 	files := []string{
 		"google/protobuf/timestamp.proto", "google/protobuf/duration.proto",
 		"google/protobuf/wrappers.proto", "google/protobuf/empty.proto",
+		"google/protobuf/struct.proto", "google/protobuf/field_mask.proto",
+		"google/protobuf/source_context.proto",
 	}
 	srcs := map[string]string{}
 	for _, f := range files {
@@ -531,9 +533,12 @@ func TestVersion(t *testing.T) {
 
 func TestTypesWithoutHandles(t *testing.T) {
 	for _, tc := range []struct{ imp, field, want string }{
-		{"google/protobuf/struct.proto", "google.protobuf.Struct s = 1;", "google.protobuf.Struct of google/protobuf/struct.proto has no Phaser handles"},
-		{"google/protobuf/struct.proto", "map<string, google.protobuf.Value> s = 1;", "google.protobuf.Value"},
-		{"google/protobuf/struct.proto", "google.protobuf.NullValue s = 1;", "google.protobuf.NullValue"},
+		{"google/protobuf/struct.proto", "google.protobuf.Struct s = 1;", ""},
+		{"google/protobuf/struct.proto", "map<string, google.protobuf.Value> s = 1;", ""},
+		{"google/protobuf/struct.proto", "google.protobuf.NullValue s = 1;", ""},
+		{"google/protobuf/field_mask.proto", "google.protobuf.FieldMask s = 1;", ""},
+		{"google/protobuf/api.proto", "repeated google.protobuf.Api s = 1;", "no Phaser handles"},
+		{"google/protobuf/type.proto", "google.protobuf.Type s = 1;", "no Phaser handles"},
 		{"google/protobuf/descriptor.proto", "google.protobuf.FileDescriptorProto s = 1;", "no Phaser handles"},
 		{"phaser/options.proto", "phaser.RosField s = 1;", "no Phaser handles"},
 		{"google/protobuf/any.proto", "repeated google.protobuf.Any s = 1;", ""},
