@@ -5538,6 +5538,93 @@ func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry]
 	}
 }
 
+// Everything_CountsEntryMap is key access to the map field whose entries are Everything_CountsEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_CountsEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_CountsEntryList) Map() Everything_CountsEntryMap {
+	return Everything_CountsEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_CountsEntryMap) Entries() Everything_CountsEntryList {
+	return Everything_CountsEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_CountsEntryMap) find(key string) int {
+	l := Everything_CountsEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m Everything_CountsEntryMap) Get(key string) (int32, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_CountsEntryList(m).At(i).Value(), true
+	}
+	var zero int32
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m Everything_CountsEntryMap) Set(key string, v int32) {
+	if i := m.find(key); i >= 0 {
+		Everything_CountsEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := Everything_CountsEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_CountsEntryMap) Delete(key string) bool {
+	l, found := Everything_CountsEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_CountsEntryMap) last() map[string]int {
+	l := Everything_CountsEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_CountsEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_CountsEntryMap) Range(f func(key string, v int32) bool) {
+	last := m.last()
+	for i, e := range Everything_CountsEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
+		}
+	}
+}
+
 var phaserType_Everything_ByIdEntry = file_testpb_proto.Type("phasertest.Everything.ByIdEntry")
 
 // Everything_ByIdEntry is a handle on a phasertest.Everything.ByIdEntry message in a Phaser payload. It
@@ -5831,6 +5918,90 @@ func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
 			if !yield(i, Everything_ByIdEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_ByIdEntryMap is key access to the map field whose entries are Everything_ByIdEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_ByIdEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_ByIdEntryList) Map() Everything_ByIdEntryMap { return Everything_ByIdEntryMap(l) }
+
+// Entries returns the entries, in insertion order.
+func (m Everything_ByIdEntryMap) Entries() Everything_ByIdEntryList {
+	return Everything_ByIdEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_ByIdEntryMap) find(key int64) int {
+	l := Everything_ByIdEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (a default message if the map lacks it or its
+// entry has no value) and whether the map has key.
+func (m Everything_ByIdEntryMap) Get(key int64) (Inner, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_ByIdEntryList(m).At(i).Value(), true
+	}
+	var zero Inner
+	return zero, false
+}
+
+// Mutable returns the value of key to write, creating it and, if the map
+// lacks key, appending an entry for it.
+func (m Everything_ByIdEntryMap) Mutable(key int64) Inner {
+	if i := m.find(key); i >= 0 {
+		return Everything_ByIdEntryList(m).Mutable(i).MutableValue()
+	}
+	e := Everything_ByIdEntryList(m).Append()
+	e.SetKey(key)
+	return e.MutableValue()
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_ByIdEntryMap) Delete(key int64) bool {
+	l, found := Everything_ByIdEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_ByIdEntryMap) last() map[int64]int {
+	l := Everything_ByIdEntryList(m)
+	last := make(map[int64]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_ByIdEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_ByIdEntryMap) Range(f func(key int64, v Inner) bool) {
+	last := m.last()
+	for i, e := range Everything_ByIdEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -6138,6 +6309,92 @@ func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteB
 			if !yield(i, Everything_RemoteByNumEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_RemoteByNumEntryMap is key access to the map field whose entries are Everything_RemoteByNumEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_RemoteByNumEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_RemoteByNumEntryList) Map() Everything_RemoteByNumEntryMap {
+	return Everything_RemoteByNumEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_RemoteByNumEntryMap) Entries() Everything_RemoteByNumEntryList {
+	return Everything_RemoteByNumEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_RemoteByNumEntryMap) find(key int32) int {
+	l := Everything_RemoteByNumEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (a default message if the map lacks it or its
+// entry has no value) and whether the map has key.
+func (m Everything_RemoteByNumEntryMap) Get(key int32) (importedpbprotogo.Remote, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_RemoteByNumEntryList(m).At(i).Value(), true
+	}
+	var zero importedpbprotogo.Remote
+	return zero, false
+}
+
+// Mutable returns the value of key to write, creating it and, if the map
+// lacks key, appending an entry for it.
+func (m Everything_RemoteByNumEntryMap) Mutable(key int32) importedpbprotogo.Remote {
+	if i := m.find(key); i >= 0 {
+		return Everything_RemoteByNumEntryList(m).Mutable(i).MutableValue()
+	}
+	e := Everything_RemoteByNumEntryList(m).Append()
+	e.SetKey(key)
+	return e.MutableValue()
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_RemoteByNumEntryMap) Delete(key int32) bool {
+	l, found := Everything_RemoteByNumEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_RemoteByNumEntryMap) last() map[int32]int {
+	l := Everything_RemoteByNumEntryList(m)
+	last := make(map[int32]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_RemoteByNumEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_RemoteByNumEntryMap) Range(f func(key int32, v importedpbprotogo.Remote) bool) {
+	last := m.last()
+	for i, e := range Everything_RemoteByNumEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -6457,6 +6714,93 @@ func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsB
 			if !yield(i, Everything_LabelsByKeyEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_LabelsByKeyEntryMap is key access to the map field whose entries are Everything_LabelsByKeyEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_LabelsByKeyEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_LabelsByKeyEntryList) Map() Everything_LabelsByKeyEntryMap {
+	return Everything_LabelsByKeyEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_LabelsByKeyEntryMap) Entries() Everything_LabelsByKeyEntryList {
+	return Everything_LabelsByKeyEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_LabelsByKeyEntryMap) find(key string) int {
+	l := Everything_LabelsByKeyEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m Everything_LabelsByKeyEntryMap) Get(key string) (string, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_LabelsByKeyEntryList(m).At(i).Value(), true
+	}
+	var zero string
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m Everything_LabelsByKeyEntryMap) Set(key string, v string) {
+	if i := m.find(key); i >= 0 {
+		Everything_LabelsByKeyEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := Everything_LabelsByKeyEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_LabelsByKeyEntryMap) Delete(key string) bool {
+	l, found := Everything_LabelsByKeyEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_LabelsByKeyEntryMap) last() map[string]int {
+	l := Everything_LabelsByKeyEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_LabelsByKeyEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_LabelsByKeyEntryMap) Range(f func(key string, v string) bool) {
+	last := m.last()
+	for i, e := range Everything_LabelsByKeyEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }

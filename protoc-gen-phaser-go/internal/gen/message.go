@@ -75,6 +75,9 @@ func (g *fileGen) message(m *protogen.Message) {
 	}
 	g.view(m, lm, name, tv)
 	g.list(m, name)
+	if m.Desc.IsMapEntry() {
+		g.mapType(m)
+	}
 }
 
 func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
@@ -783,5 +786,138 @@ func (g *fileGen) list(m *protogen.Message, name string) {
 	} {
 		g.P(line)
 	}
+	g.P()
+}
+
+// mapType emits the key-access type of the map field whose entries are
+// map entry m: Get, Set (Mutable for message values), Delete, Range and
+// Len over the entry list, with protobuf's semantics (a key's last entry
+// wins) and the entries as C++ Phaser stores them.
+func (g *fileGen) mapType(m *protogen.Message) {
+	l, mt := g.listName(m), g.companionName(m, "Map")
+	kf, vf := m.Fields[0], m.Fields[1]
+	kn, vn := g.names[kf], g.names[vf]
+	kt := "string"
+	keyOf := "e." + kn + "()"
+	match := "string(e." + kn + "Bytes()) == key" // compares without copying
+	if kf.Desc.Kind() != protoreflect.StringKind {
+		kt = g.scalarOf(kf.Desc, kf).goType
+		match = keyOf + " == key"
+	}
+	msgValue := vf.Desc.Kind() == protoreflect.MessageKind
+	var vt string
+	switch {
+	case msgValue && vf.Message.Desc.FullName() == anyName:
+		vt = g.rt("Any")
+	case msgValue:
+		vt, _, _ = g.msgRef(vf.Message)
+	case vf.Desc.Kind() == protoreflect.StringKind:
+		vt = "string"
+	case vf.Desc.Kind() == protoreflect.BytesKind:
+		vt = "[]byte"
+	default:
+		vt = g.scalarOf(vf.Desc, vf).goType
+	}
+	recv := "func (m " + mt + ") "
+	g.P("// ", mt, " is key access to the map field whose entries are ", m.GoIdent.GoName, ",")
+	g.P("// with protobuf's semantics over the entries as C++ Phaser stores them (a")
+	g.P("// list in insertion order, which may repeat a key): a key's value is that of")
+	g.P("// its last entry. Get, Set and Delete scan the entries from the end, O(n)")
+	g.P("// without allocating; Len and Range are O(n) and allocate a Go map of the")
+	g.P("// keys.")
+	g.P("type ", mt, " ", g.door("MessageList"))
+	g.P()
+	g.P("// Map returns key access to the map of entries l.")
+	g.P("func (l ", l, ") Map() ", mt, " { return ", mt, "(l) }")
+	g.P()
+	g.P("// Entries returns the entries, in insertion order.")
+	g.P(recv, "Entries() ", l, " { return ", l, "(m) }")
+	g.P()
+	g.P("// find returns the index of the last entry of key, or -1.")
+	g.P(recv, "find(key ", kt, ") int {")
+	g.P("l := ", l, "(m)")
+	g.P("for i := l.Len() - 1; i >= 0; i-- {")
+	g.P("if e := l.At(i); ", match, " {")
+	g.P("return i")
+	g.P("}")
+	g.P("}")
+	g.P("return -1")
+	g.P("}")
+	g.P()
+	if msgValue {
+		g.P("// Get returns the value of key (a default message if the map lacks it or its")
+		g.P("// entry has no value) and whether the map has key.")
+	} else {
+		g.P("// Get returns the value of key (the zero value if the map lacks it) and")
+		g.P("// whether the map has key.")
+	}
+	g.P(recv, "Get(key ", kt, ") (", vt, ", bool) {")
+	g.P("if i := m.find(key); i >= 0 {")
+	g.P("return ", l, "(m).At(i).", vn, "(), true")
+	g.P("}")
+	g.P("var zero ", vt)
+	g.P("return zero, false")
+	g.P("}")
+	g.P()
+	if msgValue {
+		g.P("// Mutable returns the value of key to write, creating it and, if the map")
+		g.P("// lacks key, appending an entry for it.")
+		g.P(recv, "Mutable(key ", kt, ") ", vt, " {")
+		g.P("if i := m.find(key); i >= 0 {")
+		g.P("return ", l, "(m).Mutable(i).Mutable", vn, "()")
+		g.P("}")
+		g.P("e := ", l, "(m).Append()")
+		g.P("e.Set", kn, "(key)")
+		g.P("return e.Mutable", vn, "()")
+		g.P("}")
+	} else {
+		g.P("// Set stores v as the value of key: in its last entry, or in an entry")
+		g.P("// appended if the map lacks key.")
+		g.P(recv, "Set(key ", kt, ", v ", vt, ") {")
+		g.P("if i := m.find(key); i >= 0 {")
+		g.P(l, "(m).Mutable(i).Set", vn, "(v)")
+		g.P("return")
+		g.P("}")
+		g.P("e := ", l, "(m).Append()")
+		g.P("e.Set", kn, "(key)")
+		g.P("e.Set", vn, "(v)")
+		g.P("}")
+	}
+	g.P()
+	g.P("// Delete removes every entry of key and reports whether there was one.")
+	g.P(recv, "Delete(key ", kt, ") bool {")
+	g.P("l, found := ", l, "(m), false")
+	g.P("for i := l.Len() - 1; i >= 0; i-- {")
+	g.P("if e := l.At(i); ", match, " {")
+	g.P("l.Erase(i, i+1)")
+	g.P("found = true")
+	g.P("}")
+	g.P("}")
+	g.P("return found")
+	g.P("}")
+	g.P()
+	g.P("// last returns the index of each key's last entry.")
+	g.P(recv, "last() map[", kt, "]int {")
+	g.P("l := ", l, "(m)")
+	g.P("last := make(map[", kt, "]int, l.Len())")
+	g.P("for i, e := range l.All() {")
+	g.P("last[", keyOf, "] = i")
+	g.P("}")
+	g.P("return last")
+	g.P("}")
+	g.P()
+	g.P("// Len returns the number of distinct keys.")
+	g.P(recv, "Len() int { return len(m.last()) }")
+	g.P()
+	g.P("// Range calls f for each key and its value (its last entry's), in the order")
+	g.P("// of those entries, until f returns false.")
+	g.P(recv, "Range(f func(key ", kt, ", v ", vt, ") bool) {")
+	g.P("last := m.last()")
+	g.P("for i, e := range ", l, "(m).All() {")
+	g.P("if k := ", keyOf, "; last[k] == i && !f(k, e.", vn, "()) {")
+	g.P("return")
+	g.P("}")
+	g.P("}")
+	g.P("}")
 	g.P()
 }

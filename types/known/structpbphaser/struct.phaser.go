@@ -587,6 +587,88 @@ func (l Struct_FieldsEntryList) All() iter.Seq2[int, Struct_FieldsEntry] {
 	}
 }
 
+// Struct_FieldsEntryMap is key access to the map field whose entries are Struct_FieldsEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Struct_FieldsEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Struct_FieldsEntryList) Map() Struct_FieldsEntryMap { return Struct_FieldsEntryMap(l) }
+
+// Entries returns the entries, in insertion order.
+func (m Struct_FieldsEntryMap) Entries() Struct_FieldsEntryList { return Struct_FieldsEntryList(m) }
+
+// find returns the index of the last entry of key, or -1.
+func (m Struct_FieldsEntryMap) find(key string) int {
+	l := Struct_FieldsEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (a default message if the map lacks it or its
+// entry has no value) and whether the map has key.
+func (m Struct_FieldsEntryMap) Get(key string) (Value, bool) {
+	if i := m.find(key); i >= 0 {
+		return Struct_FieldsEntryList(m).At(i).Value(), true
+	}
+	var zero Value
+	return zero, false
+}
+
+// Mutable returns the value of key to write, creating it and, if the map
+// lacks key, appending an entry for it.
+func (m Struct_FieldsEntryMap) Mutable(key string) Value {
+	if i := m.find(key); i >= 0 {
+		return Struct_FieldsEntryList(m).Mutable(i).MutableValue()
+	}
+	e := Struct_FieldsEntryList(m).Append()
+	e.SetKey(key)
+	return e.MutableValue()
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Struct_FieldsEntryMap) Delete(key string) bool {
+	l, found := Struct_FieldsEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Struct_FieldsEntryMap) last() map[string]int {
+	l := Struct_FieldsEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Struct_FieldsEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Struct_FieldsEntryMap) Range(f func(key string, v Value) bool) {
+	last := m.last()
+	for i, e := range Struct_FieldsEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
+		}
+	}
+}
+
 var phaserType_Value = file_google_protobuf_struct_proto.Type("google.protobuf.Value")
 
 // `Value` represents a dynamically typed value which can be either

@@ -1041,6 +1041,93 @@ func (l EchoRequest_CountsEntryList) All() iter.Seq2[int, EchoRequest_CountsEntr
 	}
 }
 
+// EchoRequest_CountsEntryMap is key access to the map field whose entries are EchoRequest_CountsEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type EchoRequest_CountsEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l EchoRequest_CountsEntryList) Map() EchoRequest_CountsEntryMap {
+	return EchoRequest_CountsEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m EchoRequest_CountsEntryMap) Entries() EchoRequest_CountsEntryList {
+	return EchoRequest_CountsEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m EchoRequest_CountsEntryMap) find(key string) int {
+	l := EchoRequest_CountsEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m EchoRequest_CountsEntryMap) Get(key string) (int32, bool) {
+	if i := m.find(key); i >= 0 {
+		return EchoRequest_CountsEntryList(m).At(i).Value(), true
+	}
+	var zero int32
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m EchoRequest_CountsEntryMap) Set(key string, v int32) {
+	if i := m.find(key); i >= 0 {
+		EchoRequest_CountsEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := EchoRequest_CountsEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m EchoRequest_CountsEntryMap) Delete(key string) bool {
+	l, found := EchoRequest_CountsEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m EchoRequest_CountsEntryMap) last() map[string]int {
+	l := EchoRequest_CountsEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m EchoRequest_CountsEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m EchoRequest_CountsEntryMap) Range(f func(key string, v int32) bool) {
+	last := m.last()
+	for i, e := range EchoRequest_CountsEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
+		}
+	}
+}
+
 var phaserType_EchoReply = file_echo_proto.Type("phaser.grpctest.EchoReply")
 
 // EchoReply is a handle on a phaser.grpctest.EchoReply message in a Phaser payload. It
