@@ -435,6 +435,10 @@ message M {
   string set_x_bytes = 9;
   string x = 10;
   int32 phaser_type = 11;
+  string title = 12;
+  string set_title = 13;
+  int32 mutable_part = 14;
+  M part = 15;
 }
 `, "")
 	if err != nil {
@@ -452,7 +456,10 @@ message M {
 		}
 		methods[name] = true
 	}
-	for _, m := range []string{"NameBytes", "Name_", "HasValue", "Value_", "WhichPick", "WhichPick_", "Bytes", "Bytes_", "Clear", "Clear_", "PhaserType", "PhaserType_", "SetXBytes", "X_"} {
+	for _, m := range []string{"NameBytes", "Name_", "HasValue", "Value_", "WhichPick", "WhichPick_", "Bytes", "Bytes_", "Clear", "Clear_", "PhaserType", "PhaserType_", "SetXBytes", "X_",
+		// protoc-gen-go's rule: a later field whose accessors would clash
+		// takes an underscore on all of them.
+		"Title", "SetTitle", "SetTitle_", "SetSetTitle_", "HasSetTitle_", "MutablePart", "Part_", "MutablePart_", "HasPart_"} {
 		if !methods[m] {
 			t.Errorf("no method %s; have %v", m, methods)
 		}
