@@ -286,9 +286,15 @@ func (m Msg) SetElemValue(f *FieldInfo, i int, v protoreflect.Value) bool {
 		return true
 	}
 	bits, ok := valueBits(f, v)
-	if !ok {
-		return false
+	if ok {
+		m.setElemBits(f, i, bits)
 	}
+	return ok
+}
+
+// setElemBits stores bits (as valueBits gives them) as element i of
+// repeated scalar or enum field f.
+func (m Msg) setElemBits(f *FieldInfo, i int, bits uint64) {
 	switch elemSize(f.Kind) {
 	case 1:
 		m.SetElem8(f.Field, i, uint8(bits))
@@ -297,5 +303,4 @@ func (m Msg) SetElemValue(f *FieldInfo, i int, v protoreflect.Value) bool {
 	default:
 		m.SetElem64(f.Field, i, bits)
 	}
-	return true
 }
