@@ -21,6 +21,23 @@ var (
 	// found inconsistent (an offset, count or header it cannot follow): the
 	// write is refused and the payload fails, as a full one does.
 	ErrCorrupt = impl.ErrCorrupt
+	// ErrWrongType reports a payload whose root message is of another type
+	// than the one asked for (its control block names the root's type:
+	// docs/format.md, "The root's type").
+	ErrWrongType = impl.ErrWrongType
+	// ErrArraySize reports a write of more elements than a fixed array
+	// (phaser.array_size = N) holds. The write is not stored.
+	ErrArraySize = impl.ErrArraySize
+	// ErrNoMessage reports a write through a handle on no message: the
+	// zero handle, the handle a failed NewXIn returns, or the handle a
+	// getter gives for an absent nested message (MutableX creates it). The
+	// write is not stored.
+	ErrNoMessage = impl.ErrNoMessage
+	// ErrNoField reports a write the message's own layout has no room for:
+	// a payload of an older version of the .proto, continued with Open,
+	// lacks a field added since, or stores a field narrower than the value
+	// needs. The write is not stored; the error is a *FieldError.
+	ErrNoField = impl.ErrNoField
 	// ErrNotStored is wrapped by the error a payload records when a write
 	// through protobuf reflection (ProtoReflect) gave it what the Phaser
 	// layout has no place for: unknown fields, extensions, an Any value of
@@ -29,6 +46,10 @@ var (
 	// when they decode) report it.
 	ErrNotStored = impl.ErrNotStored
 )
+
+// FieldError is the error of a write the message's own layout has no room
+// for (errors.Is(err, ErrNoField)): see ErrNoField.
+type FieldError = impl.FieldError
 
 // Options choose the payload format and allocator tuning of a new message.
 type Options struct {
@@ -63,12 +84,13 @@ type Payload impl.Payload
 // Bytes returns the payload bytes a sender transmits.
 func (p *Payload) Bytes() []byte { return (*impl.Payload)(p).Bytes() }
 
-// Failed reports whether a write did not fit in a fixed buffer, or found
-// the bytes of a payload continued with Open inconsistent (see Err).
+// Failed reports whether a write was not stored: it did not fit in a fixed
+// buffer, it had no message or field to go to, or it found the bytes of a
+// payload continued with Open inconsistent (Err says which).
 func (p *Payload) Failed() bool { return (*impl.Payload)(p).Failed() }
 
-// Err returns the first error a write reported: ErrFull, ErrCorrupt or
-// ErrReadOnly.
+// Err returns the first error a write reported: ErrFull, ErrCorrupt,
+// ErrReadOnly, ErrNoMessage or a *FieldError (ErrNoField).
 func (p *Payload) Err() error { return (*impl.Payload)(p).Err() }
 
 // Buffer returns the payload buffer of a writable payload (nil if

@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/encoding/prototext"
 	gproto "google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -92,7 +93,7 @@ func tornPayloads(t *testing.T) []tornPayload {
 	// The format-2 Everything read by another version of its schema: every
 	// field is found through the payload's tables.
 	other := evolvedEverything(t)
-	out = append(out, tornPayload{"Everything/v2-evolved", out[1].bytes, func(r *tornReader, b []byte) {
+	out = append(out, tornPayload{"Everything/v2-evolved", anonymous(out[1].bytes), func(r *tornReader, b []byte) {
 		m, err := runtime.ReadInto(&r.p, other, b)
 		if !r.read(err) {
 			return
@@ -109,7 +110,7 @@ func tornPayloads(t *testing.T) []tornPayload {
 	d.set("a", int32(3))
 	d.set("s", "evolved")
 	d.mutable("deep").set("x", int64(-4))
-	out = append(out, tornPayload{"Inner/evolved", d.m.Bytes(), (*tornReader).inner})
+	out = append(out, tornPayload{"Inner/evolved", anonymous(d.m.Bytes()), (*tornReader).inner})
 
 	pc := sensor_msgsphaser.NewPointCloud2()
 	pc.MutableHeader().SetFrameId("map")
@@ -139,7 +140,11 @@ func tornPayloads(t *testing.T) []tornPayload {
 		}
 		r.into.Clear()
 		r.sink += uint64(len(b))
-		r.decoded("proto.Unmarshal", proto.Unmarshal(b, r.into.Msg()), proto.ErrInvalid)
+		err := proto.Unmarshal(b, r.into.Msg())
+		r.decoded("proto.Unmarshal", err, proto.ErrInvalid)
+		if err != nil {
+			r.into = pb.Everything{} // a new message for the next pass
+		}
 		r.sink += uint64(ros.InferFormat(b))
 	}})
 	pcBytes, err := proto.Marshal(pc.Msg())
@@ -169,6 +174,18 @@ func tornPayloads(t *testing.T) []tornPayload {
 		r.decoded("ros.ConvertToROS", err, ros.ErrInvalid)
 	}})
 	return out
+}
+
+// anonymous returns a copy of payload without its control block (the
+// header's metadata word zeroed), which names the root's type: Read refuses
+// a root whose type has another name (ErrWrongType), and the evolved
+// schemas here have other names (the runtime keys types by name). Read
+// then takes the root as the type asked for, as it does for any payload
+// without a control block.
+func anonymous(payload []byte) []byte {
+	b := append([]byte(nil), payload...)
+	clear(b[20:24])
+	return b
 }
 
 // evolvedEverything returns the Type of phasertest.Everything as another
@@ -381,8 +398,13 @@ type tornReader struct {
 
 // read records the outcome of a Read of changing bytes and reports whether
 // the pass goes on: a Read refuses bytes with an error wrapping
-// runtime.ErrNotPayload, or reads them.
+// runtime.ErrNotPayload or runtime.ErrWrongType (a changed control block
+// names another root type), or reads them.
 func (r *tornReader) read(err error) bool {
+	if errors.Is(err, runtime.ErrWrongType) {
+		r.refused++
+		return false
+	}
 	r.decoded("Read", err, runtime.ErrNotPayload)
 	return err == nil
 }
@@ -644,4 +666,42 @@ func TestROSToProtoTorn(t *testing.T) {
 			t.Fatalf("conversion %d: %d bytes of protobuf from %d ROS1 bytes", i, len(dst), len(b))
 		}
 	}
+}
+
+// evolvedInner is another version of phasertest.Inner (under another name,
+// since the runtime keys its types by name): a field added before the
+// others, fields reordered, and Deep with a new field. Its payloads have
+// other layouts, which readers resolve through the payload's field tables.
+const evolvedInner = `
+name: "evolved.proto" package: "evolved" syntax: "proto3"
+message_type {
+  name: "Inner"
+  field { name: "added" number: 4 label: LABEL_OPTIONAL type: TYPE_INT64 }
+  field { name: "s" number: 2 label: LABEL_OPTIONAL type: TYPE_STRING }
+  field { name: "flag" number: 5 label: LABEL_OPTIONAL type: TYPE_BOOL }
+  field { name: "a" number: 1 label: LABEL_OPTIONAL type: TYPE_INT32 }
+  field { name: "deep" number: 3 label: LABEL_OPTIONAL type: TYPE_MESSAGE type_name: ".evolved.Inner.Deep" }
+  nested_type {
+    name: "Deep"
+    field { name: "extra" number: 3 label: LABEL_OPTIONAL type: TYPE_STRING }
+    field { name: "names" number: 2 label: LABEL_REPEATED type: TYPE_STRING }
+    field { name: "x" number: 1 label: LABEL_OPTIONAL type: TYPE_INT64 }
+  }
+}`
+
+func evolvedType(t *testing.T) *runtime.Type {
+	t.Helper()
+	fdp := new(descriptorpb.FileDescriptorProto)
+	if err := prototext.Unmarshal([]byte(evolvedInner), fdp); err != nil {
+		t.Fatal(err)
+	}
+	fd, err := protodesc.NewFile(fdp, protoregistry.GlobalFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, err := runtime.TypeOf(fd.Messages().ByName("Inner"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ
 }

@@ -355,17 +355,17 @@ func (x Scalars) Clone() Scalars {
 
 // FDouble returns field f_double (1).
 func (x Scalars) FDouble() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetFDouble sets field f_double (1).
 func (x Scalars) SetFDouble(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasFDouble reports the presence of field f_double (1).
 func (x Scalars) HasFDouble() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearFDouble clears field f_double (1).
@@ -375,17 +375,17 @@ func (x Scalars) ClearFDouble() {
 
 // FFloat returns field f_float (2).
 func (x Scalars) FFloat() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetFFloat sets field f_float (2).
 func (x Scalars) SetFFloat(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float32bits(v))
 }
 
 // HasFFloat reports the presence of field f_float (2).
 func (x Scalars) HasFFloat() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearFFloat clears field f_float (2).
@@ -395,57 +395,57 @@ func (x Scalars) ClearFFloat() {
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetFInt32 sets field f_int32 (3).
 func (x Scalars) SetFInt32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearFInt32 clears field f_int32 (3).
 func (x Scalars) ClearFInt32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetFInt64 sets field f_int64 (4).
 func (x Scalars) SetFInt64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearFInt64 clears field f_int64 (4).
 func (x Scalars) ClearFInt64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
 func (x Scalars) FUint32() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // SetFUint32 sets field f_uint32 (5).
 func (x Scalars) SetFUint32(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, v)
 }
 
 // HasFUint32 reports the presence of field f_uint32 (5).
 func (x Scalars) HasFUint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // ClearFUint32 clears field f_uint32 (5).
@@ -455,17 +455,17 @@ func (x Scalars) ClearFUint32() {
 
 // FUint64 returns field f_uint64 (6).
 func (x Scalars) FUint64() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20, Size: 8})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // SetFUint64 sets field f_uint64 (6).
 func (x Scalars) SetFUint64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20, Size: 8}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
 }
 
 // HasFUint64 reports the presence of field f_uint64 (6).
 func (x Scalars) HasFUint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // ClearFUint64 clears field f_uint64 (6).
@@ -475,57 +475,57 @@ func (x Scalars) ClearFUint64() {
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
 func (x Scalars) SetFSint32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
 func (x Scalars) ClearFSint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
 func (x Scalars) SetFSint64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
 func (x Scalars) ClearFSint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
 func (x Scalars) FFixed32() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
 }
 
 // SetFFixed32 sets field f_fixed32 (9).
 func (x Scalars) SetFFixed32(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, v)
 }
 
 // HasFFixed32 reports the presence of field f_fixed32 (9).
 func (x Scalars) HasFFixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
 }
 
 // ClearFFixed32 clears field f_fixed32 (9).
@@ -535,17 +535,17 @@ func (x Scalars) ClearFFixed32() {
 
 // FFixed64 returns field f_fixed64 (10).
 func (x Scalars) FFixed64() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02, Size: 8})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
 }
 
 // SetFFixed64 sets field f_fixed64 (10).
 func (x Scalars) SetFFixed64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02, Size: 8}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, v)
 }
 
 // HasFFixed64 reports the presence of field f_fixed64 (10).
 func (x Scalars) HasFFixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
 }
 
 // ClearFFixed64 clears field f_fixed64 (10).
@@ -555,57 +555,57 @@ func (x Scalars) ClearFFixed64() {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
 func (x Scalars) SetFSfixed32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
 func (x Scalars) ClearFSfixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
 func (x Scalars) SetFSfixed64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
 func (x Scalars) ClearFSfixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8, Signed: true})
 }
 
 // FBool returns field f_bool (13).
 func (x Scalars) FBool() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}) != 0
 }
 
 // SetFBool sets field f_bool (13).
 func (x Scalars) SetFBool(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v))
 }
 
 // HasFBool reports the presence of field f_bool (13).
 func (x Scalars) HasFBool() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
 }
 
 // ClearFBool clears field f_bool (13).
@@ -684,22 +684,22 @@ func (x Scalars) ClearFBytes() {
 
 // FColor returns field f_color (16).
 func (x Scalars) FColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Size: 4})))
+	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
 }
 
 // SetFColor sets field f_color (16).
 func (x Scalars) SetFColor(v Color) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (x Scalars) HasFColor() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ClearFColor clears field f_color (16).
 func (x Scalars) ClearFColor() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Size: 4, Signed: true})
 }
 
 // ScalarsView reads the singular scalar fields of a Scalars in place with
@@ -714,142 +714,142 @@ func (x Scalars) View() ScalarsView { return ScalarsView(phaserimpl.Msg(x).ViewO
 
 // FDouble returns field f_double (1).
 func (v ScalarsView) FDouble() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasFDouble reports the presence of field f_double (1).
 func (v ScalarsView) HasFDouble() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // FFloat returns field f_float (2).
 func (v ScalarsView) FFloat() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasFFloat reports the presence of field f_float (2).
 func (v ScalarsView) HasFFloat() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
 func (v ScalarsView) FUint32() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // HasFUint32 reports the presence of field f_uint32 (5).
 func (v ScalarsView) HasFUint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // FUint64 returns field f_uint64 (6).
 func (v ScalarsView) FUint64() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20, Size: 8})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // HasFUint64 reports the presence of field f_uint64 (6).
 func (v ScalarsView) HasFUint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
 func (v ScalarsView) FFixed32() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
 }
 
 // HasFFixed32 reports the presence of field f_fixed32 (9).
 func (v ScalarsView) HasFFixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
 }
 
 // FFixed64 returns field f_fixed64 (10).
 func (v ScalarsView) FFixed64() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02, Size: 8})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
 }
 
 // HasFFixed64 reports the presence of field f_fixed64 (10).
 func (v ScalarsView) HasFFixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
 }
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // FBool returns field f_bool (13).
 func (v ScalarsView) FBool() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}) != 0
 }
 
 // HasFBool reports the presence of field f_bool (13).
 func (v ScalarsView) HasFBool() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
 }
 
 // FColor returns field f_color (16).
 func (v ScalarsView) FColor() Color {
-	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Size: 4})))
+	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (v ScalarsView) HasFColor() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
@@ -878,6 +878,27 @@ func (l ScalarsList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ScalarsList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ScalarsList) Insert(i int) Scalars { return Scalars(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ScalarsList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ScalarsList) Swap(o ScalarsList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ScalarsList) AppendN(n int, fill func(i int, elem Scalars)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Scalars(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1238,6 +1259,27 @@ func (l RepeatedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l RepeatedList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l RepeatedList) Insert(i int) Repeated { return Repeated(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l RepeatedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l RepeatedList) Swap(o RepeatedList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l RepeatedList) AppendN(n int, fill func(i int, elem Repeated)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Repeated(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l RepeatedList) All() iter.Seq2[int, Repeated] {
@@ -1415,22 +1457,22 @@ func (x Inner) Clone() Inner { return Inner(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // A returns field a (1).
 func (x Inner) A() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetA sets field a (1).
 func (x Inner) SetA(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasA reports the presence of field a (1).
 func (x Inner) HasA() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearA clears field a (1).
 func (x Inner) ClearA() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // S returns a copy of field s (2).
@@ -1500,12 +1542,12 @@ func (x Inner) View() InnerView { return InnerView(phaserimpl.Msg(x).ViewOf(phas
 
 // A returns field a (1).
 func (v InnerView) A() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasA reports the presence of field a (1).
 func (v InnerView) HasA() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // InnerList is a handle on a repeated field of Inner messages.
@@ -1534,6 +1576,27 @@ func (l InnerList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l InnerList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l InnerList) Insert(i int) Inner { return Inner(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l InnerList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l InnerList) Swap(o InnerList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l InnerList) AppendN(n int, fill func(i int, elem Inner)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Inner(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1720,22 +1783,22 @@ func (x Inner_Deep) Clone() Inner_Deep {
 
 // X returns field x (1).
 func (x Inner_Deep) X() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetX sets field x (1).
 func (x Inner_Deep) SetX(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Inner_Deep) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearX clears field x (1).
 func (x Inner_Deep) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8, Signed: true})
 }
 
 // Names returns the list handle of repeated field names (2).
@@ -1757,12 +1820,12 @@ func (x Inner_Deep) View() Inner_DeepView {
 
 // X returns field x (1).
 func (v Inner_DeepView) X() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Inner_DeepView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
@@ -1793,6 +1856,29 @@ func (l Inner_DeepList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l Inner_DeepList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Inner_DeepList) Insert(i int) Inner_Deep {
+	return Inner_Deep(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Inner_DeepList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Inner_DeepList) Swap(o Inner_DeepList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Inner_DeepList) AppendN(n int, fill func(i int, elem Inner_Deep)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Inner_Deep(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1996,6 +2082,27 @@ func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EmptyList) Insert(i int) Empty { return Empty(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EmptyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EmptyList) Swap(o EmptyList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EmptyList) AppendN(n int, fill func(i int, elem Empty)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {
@@ -2171,22 +2278,22 @@ func (x Node) Clone() Node { return Node(phaserimpl.Clone(phaserimpl.Msg(x), pha
 
 // Value returns field value (1).
 func (x Node) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (1).
 func (x Node) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (1).
 func (x Node) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (1).
 func (x Node) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Next returns (a default message if absent) field next (2).
@@ -2226,12 +2333,12 @@ func (x Node) View() NodeView { return NodeView(phaserimpl.Msg(x).ViewOf(phaserT
 
 // Value returns field value (1).
 func (v NodeView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v NodeView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // NodeList is a handle on a repeated field of Node messages.
@@ -2260,6 +2367,27 @@ func (l NodeList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l NodeList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l NodeList) Insert(i int) Node { return Node(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l NodeList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l NodeList) Swap(o NodeList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l NodeList) AppendN(n int, fill func(i int, elem Node)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Node(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -2436,17 +2564,17 @@ func (x Wide) Clone() Wide { return Wide(phaserimpl.Clone(phaserimpl.Msg(x), pha
 
 // W00 returns field w00 (1).
 func (x Wide) W00() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetW00 sets field w00 (1).
 func (x Wide) SetW00(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasW00 reports the presence of field w00 (1).
 func (x Wide) HasW00() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearW00 clears field w00 (1).
@@ -2456,17 +2584,17 @@ func (x Wide) ClearW00() {
 
 // W01 returns field w01 (2).
 func (x Wide) W01() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}))
 }
 
 // SetW01 sets field w01 (2).
 func (x Wide) SetW01(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}, math.Float32bits(v))
 }
 
 // HasW01 reports the presence of field w01 (2).
 func (x Wide) HasW01() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})
 }
 
 // ClearW01 clears field w01 (2).
@@ -2476,57 +2604,57 @@ func (x Wide) ClearW01() {
 
 // W02 returns field w02 (3).
 func (x Wide) W02() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetW02 sets field w02 (3).
 func (x Wide) SetW02(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (x Wide) HasW02() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearW02 clears field w02 (3).
 func (x Wide) ClearW02() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // W03 returns field w03 (4).
 func (x Wide) W03() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetW03 sets field w03 (4).
 func (x Wide) SetW03(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (x Wide) HasW03() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearW03 clears field w03 (4).
 func (x Wide) ClearW03() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Size: 8, Signed: true})
 }
 
 // W04 returns field w04 (5).
 func (x Wide) W04() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
 }
 
 // SetW04 sets field w04 (5).
 func (x Wide) SetW04(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10}, v)
 }
 
 // HasW04 reports the presence of field w04 (5).
 func (x Wide) HasW04() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
 }
 
 // ClearW04 clears field w04 (5).
@@ -2536,17 +2664,17 @@ func (x Wide) ClearW04() {
 
 // W05 returns field w05 (6).
 func (x Wide) W05() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20, Size: 8})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
 }
 
 // SetW05 sets field w05 (6).
 func (x Wide) SetW05(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20, Size: 8}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20}, v)
 }
 
 // HasW05 reports the presence of field w05 (6).
 func (x Wide) HasW05() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
 }
 
 // ClearW05 clears field w05 (6).
@@ -2556,57 +2684,57 @@ func (x Wide) ClearW05() {
 
 // W06 returns field w06 (7).
 func (x Wide) W06() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // SetW06 sets field w06 (7).
 func (x Wide) SetW06(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (x Wide) HasW06() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // ClearW06 clears field w06 (7).
 func (x Wide) ClearW06() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Size: 4, Signed: true})
 }
 
 // W07 returns field w07 (8).
 func (x Wide) W07() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // SetW07 sets field w07 (8).
 func (x Wide) SetW07(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (x Wide) HasW07() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // ClearW07 clears field w07 (8).
 func (x Wide) ClearW07() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Size: 8, Signed: true})
 }
 
 // W08 returns field w08 (9).
 func (x Wide) W08() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
 }
 
 // SetW08 sets field w08 (9).
 func (x Wide) SetW08(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01}, v)
 }
 
 // HasW08 reports the presence of field w08 (9).
 func (x Wide) HasW08() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
 }
 
 // ClearW08 clears field w08 (9).
@@ -2616,17 +2744,17 @@ func (x Wide) ClearW08() {
 
 // W09 returns field w09 (10).
 func (x Wide) W09() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02, Size: 8})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
 }
 
 // SetW09 sets field w09 (10).
 func (x Wide) SetW09(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02, Size: 8}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02}, v)
 }
 
 // HasW09 reports the presence of field w09 (10).
 func (x Wide) HasW09() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
 }
 
 // ClearW09 clears field w09 (10).
@@ -2636,57 +2764,57 @@ func (x Wide) ClearW09() {
 
 // W10 returns field w10 (11).
 func (x Wide) W10() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // SetW10 sets field w10 (11).
 func (x Wide) SetW10(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (x Wide) HasW10() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // ClearW10 clears field w10 (11).
 func (x Wide) ClearW10() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // W11 returns field w11 (12).
 func (x Wide) W11() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // SetW11 sets field w11 (12).
 func (x Wide) SetW11(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (x Wide) HasW11() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // ClearW11 clears field w11 (12).
 func (x Wide) ClearW11() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Size: 8, Signed: true})
 }
 
 // W12 returns field w12 (13).
 func (x Wide) W12() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}) != 0
 }
 
 // SetW12 sets field w12 (13).
 func (x Wide) SetW12(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v))
 }
 
 // HasW12 reports the presence of field w12 (13).
 func (x Wide) HasW12() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10})
 }
 
 // ClearW12 clears field w12 (13).
@@ -2696,17 +2824,17 @@ func (x Wide) ClearW12() {
 
 // W13 returns field w13 (14).
 func (x Wide) W13() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}))
 }
 
 // SetW13 sets field w13 (14).
 func (x Wide) SetW13(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}, math.Float64bits(v))
 }
 
 // HasW13 reports the presence of field w13 (14).
 func (x Wide) HasW13() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})
 }
 
 // ClearW13 clears field w13 (14).
@@ -2716,17 +2844,17 @@ func (x Wide) ClearW13() {
 
 // W14 returns field w14 (15).
 func (x Wide) W14() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}))
 }
 
 // SetW14 sets field w14 (15).
 func (x Wide) SetW14(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}, math.Float32bits(v))
 }
 
 // HasW14 reports the presence of field w14 (15).
 func (x Wide) HasW14() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})
 }
 
 // ClearW14 clears field w14 (15).
@@ -2736,57 +2864,57 @@ func (x Wide) ClearW14() {
 
 // W15 returns field w15 (16).
 func (x Wide) W15() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
 }
 
 // SetW15 sets field w15 (16).
 func (x Wide) SetW15(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (x Wide) HasW15() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // ClearW15 clears field w15 (16).
 func (x Wide) ClearW15() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Size: 4, Signed: true})
 }
 
 // W16 returns field w16 (17).
 func (x Wide) W16() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
 }
 
 // SetW16 sets field w16 (17).
 func (x Wide) SetW16(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (x Wide) HasW16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // ClearW16 clears field w16 (17).
 func (x Wide) ClearW16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Size: 8, Signed: true})
 }
 
 // W17 returns field w17 (18).
 func (x Wide) W17() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
 }
 
 // SetW17 sets field w17 (18).
 func (x Wide) SetW17(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02}, v)
 }
 
 // HasW17 reports the presence of field w17 (18).
 func (x Wide) HasW17() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
 }
 
 // ClearW17 clears field w17 (18).
@@ -2796,17 +2924,17 @@ func (x Wide) ClearW17() {
 
 // W18 returns field w18 (19).
 func (x Wide) W18() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04, Size: 8})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
 }
 
 // SetW18 sets field w18 (19).
 func (x Wide) SetW18(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04, Size: 8}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04}, v)
 }
 
 // HasW18 reports the presence of field w18 (19).
 func (x Wide) HasW18() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
 }
 
 // ClearW18 clears field w18 (19).
@@ -2816,57 +2944,57 @@ func (x Wide) ClearW18() {
 
 // W19 returns field w19 (20).
 func (x Wide) W19() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
 }
 
 // SetW19 sets field w19 (20).
 func (x Wide) SetW19(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, uint32(v))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (x Wide) HasW19() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
 }
 
 // ClearW19 clears field w19 (20).
 func (x Wide) ClearW19() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Size: 4, Signed: true})
 }
 
 // W20 returns field w20 (21).
 func (x Wide) W20() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
 }
 
 // SetW20 sets field w20 (21).
 func (x Wide) SetW20(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, uint64(v))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (x Wide) HasW20() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
 }
 
 // ClearW20 clears field w20 (21).
 func (x Wide) ClearW20() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Size: 8, Signed: true})
 }
 
 // W21 returns field w21 (22).
 func (x Wide) W21() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
 }
 
 // SetW21 sets field w21 (22).
 func (x Wide) SetW21(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20}, v)
 }
 
 // HasW21 reports the presence of field w21 (22).
 func (x Wide) HasW21() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
 }
 
 // ClearW21 clears field w21 (22).
@@ -2876,17 +3004,17 @@ func (x Wide) ClearW21() {
 
 // W22 returns field w22 (23).
 func (x Wide) W22() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40, Size: 8})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
 }
 
 // SetW22 sets field w22 (23).
 func (x Wide) SetW22(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40, Size: 8}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40}, v)
 }
 
 // HasW22 reports the presence of field w22 (23).
 func (x Wide) HasW22() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
 }
 
 // ClearW22 clears field w22 (23).
@@ -2896,57 +3024,57 @@ func (x Wide) ClearW22() {
 
 // W23 returns field w23 (24).
 func (x Wide) W23() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
 }
 
 // SetW23 sets field w23 (24).
 func (x Wide) SetW23(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, uint32(v))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (x Wide) HasW23() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
 }
 
 // ClearW23 clears field w23 (24).
 func (x Wide) ClearW23() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Size: 4, Signed: true})
 }
 
 // W24 returns field w24 (25).
 func (x Wide) W24() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
 }
 
 // SetW24 sets field w24 (25).
 func (x Wide) SetW24(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (x Wide) HasW24() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
 }
 
 // ClearW24 clears field w24 (25).
 func (x Wide) ClearW24() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Size: 8, Signed: true})
 }
 
 // W25 returns field w25 (26).
 func (x Wide) W25() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}) != 0
 }
 
 // SetW25 sets field w25 (26).
 func (x Wide) SetW25(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}, phaserimpl.BoolByte(v))
 }
 
 // HasW25 reports the presence of field w25 (26).
 func (x Wide) HasW25() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02})
 }
 
 // ClearW25 clears field w25 (26).
@@ -2956,17 +3084,17 @@ func (x Wide) ClearW25() {
 
 // W26 returns field w26 (27).
 func (x Wide) W26() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}))
 }
 
 // SetW26 sets field w26 (27).
 func (x Wide) SetW26(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasW26 reports the presence of field w26 (27).
 func (x Wide) HasW26() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})
 }
 
 // ClearW26 clears field w26 (27).
@@ -2976,17 +3104,17 @@ func (x Wide) ClearW26() {
 
 // W27 returns field w27 (28).
 func (x Wide) W27() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}))
 }
 
 // SetW27 sets field w27 (28).
 func (x Wide) SetW27(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}, math.Float32bits(v))
 }
 
 // HasW27 reports the presence of field w27 (28).
 func (x Wide) HasW27() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})
 }
 
 // ClearW27 clears field w27 (28).
@@ -2996,57 +3124,57 @@ func (x Wide) ClearW27() {
 
 // W28 returns field w28 (29).
 func (x Wide) W28() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
 }
 
 // SetW28 sets field w28 (29).
 func (x Wide) SetW28(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(v))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (x Wide) HasW28() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
 }
 
 // ClearW28 clears field w28 (29).
 func (x Wide) ClearW28() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Size: 4, Signed: true})
 }
 
 // W29 returns field w29 (30).
 func (x Wide) W29() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
 }
 
 // SetW29 sets field w29 (30).
 func (x Wide) SetW29(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, uint64(v))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (x Wide) HasW29() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
 }
 
 // ClearW29 clears field w29 (30).
 func (x Wide) ClearW29() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Size: 8, Signed: true})
 }
 
 // W30 returns field w30 (31).
 func (x Wide) W30() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
 }
 
 // SetW30 sets field w30 (31).
 func (x Wide) SetW30(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40}, v)
 }
 
 // HasW30 reports the presence of field w30 (31).
 func (x Wide) HasW30() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
 }
 
 // ClearW30 clears field w30 (31).
@@ -3056,17 +3184,17 @@ func (x Wide) ClearW30() {
 
 // W31 returns field w31 (32).
 func (x Wide) W31() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80, Size: 8})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
 }
 
 // SetW31 sets field w31 (32).
 func (x Wide) SetW31(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80, Size: 8}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80}, v)
 }
 
 // HasW31 reports the presence of field w31 (32).
 func (x Wide) HasW31() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
 }
 
 // ClearW31 clears field w31 (32).
@@ -3076,57 +3204,57 @@ func (x Wide) ClearW31() {
 
 // W32 returns field w32 (33).
 func (x Wide) W32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
 }
 
 // SetW32 sets field w32 (33).
 func (x Wide) SetW32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (x Wide) HasW32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
 }
 
 // ClearW32 clears field w32 (33).
 func (x Wide) ClearW32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // W33 returns field w33 (34).
 func (x Wide) W33() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
 }
 
 // SetW33 sets field w33 (34).
 func (x Wide) SetW33(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, uint64(v))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (x Wide) HasW33() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
 }
 
 // ClearW33 clears field w33 (34).
 func (x Wide) ClearW33() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Size: 8, Signed: true})
 }
 
 // W34 returns field w34 (35).
 func (x Wide) W34() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
 }
 
 // SetW34 sets field w34 (35).
 func (x Wide) SetW34(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04}, v)
 }
 
 // HasW34 reports the presence of field w34 (35).
 func (x Wide) HasW34() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
 }
 
 // ClearW34 clears field w34 (35).
@@ -3136,17 +3264,17 @@ func (x Wide) ClearW34() {
 
 // W35 returns field w35 (36).
 func (x Wide) W35() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08, Size: 8})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
 }
 
 // SetW35 sets field w35 (36).
 func (x Wide) SetW35(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08, Size: 8}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08}, v)
 }
 
 // HasW35 reports the presence of field w35 (36).
 func (x Wide) HasW35() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
 }
 
 // ClearW35 clears field w35 (36).
@@ -3156,57 +3284,57 @@ func (x Wide) ClearW35() {
 
 // W36 returns field w36 (37).
 func (x Wide) W36() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
 }
 
 // SetW36 sets field w36 (37).
 func (x Wide) SetW36(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, uint32(v))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (x Wide) HasW36() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
 }
 
 // ClearW36 clears field w36 (37).
 func (x Wide) ClearW36() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Size: 4, Signed: true})
 }
 
 // W37 returns field w37 (38).
 func (x Wide) W37() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
 }
 
 // SetW37 sets field w37 (38).
 func (x Wide) SetW37(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, uint64(v))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (x Wide) HasW37() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
 }
 
 // ClearW37 clears field w37 (38).
 func (x Wide) ClearW37() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Size: 8, Signed: true})
 }
 
 // W38 returns field w38 (39).
 func (x Wide) W38() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}) != 0
 }
 
 // SetW38 sets field w38 (39).
 func (x Wide) SetW38(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}, phaserimpl.BoolByte(v))
 }
 
 // HasW38 reports the presence of field w38 (39).
 func (x Wide) HasW38() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40})
 }
 
 // ClearW38 clears field w38 (39).
@@ -3216,17 +3344,17 @@ func (x Wide) ClearW38() {
 
 // W39 returns field w39 (40).
 func (x Wide) W39() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}))
 }
 
 // SetW39 sets field w39 (40).
 func (x Wide) SetW39(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}, math.Float64bits(v))
 }
 
 // HasW39 reports the presence of field w39 (40).
 func (x Wide) HasW39() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})
 }
 
 // ClearW39 clears field w39 (40).
@@ -3246,402 +3374,402 @@ func (x Wide) View() WideView { return WideView(phaserimpl.Msg(x).ViewOf(phaserT
 
 // W00 returns field w00 (1).
 func (v WideView) W00() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasW00 reports the presence of field w00 (1).
 func (v WideView) HasW00() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // W01 returns field w01 (2).
 func (v WideView) W01() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}))
 }
 
 // HasW01 reports the presence of field w01 (2).
 func (v WideView) HasW01() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})
 }
 
 // W02 returns field w02 (3).
 func (v WideView) W02() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (v WideView) HasW02() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // W03 returns field w03 (4).
 func (v WideView) W03() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (v WideView) HasW03() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // W04 returns field w04 (5).
 func (v WideView) W04() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
 }
 
 // HasW04 reports the presence of field w04 (5).
 func (v WideView) HasW04() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
 }
 
 // W05 returns field w05 (6).
 func (v WideView) W05() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20, Size: 8})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
 }
 
 // HasW05 reports the presence of field w05 (6).
 func (v WideView) HasW05() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
 }
 
 // W06 returns field w06 (7).
 func (v WideView) W06() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (v WideView) HasW06() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // W07 returns field w07 (8).
 func (v WideView) W07() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (v WideView) HasW07() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // W08 returns field w08 (9).
 func (v WideView) W08() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
 }
 
 // HasW08 reports the presence of field w08 (9).
 func (v WideView) HasW08() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
 }
 
 // W09 returns field w09 (10).
 func (v WideView) W09() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02, Size: 8})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
 }
 
 // HasW09 reports the presence of field w09 (10).
 func (v WideView) HasW09() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
 }
 
 // W10 returns field w10 (11).
 func (v WideView) W10() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (v WideView) HasW10() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // W11 returns field w11 (12).
 func (v WideView) W11() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (v WideView) HasW11() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // W12 returns field w12 (13).
 func (v WideView) W12() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}) != 0
 }
 
 // HasW12 reports the presence of field w12 (13).
 func (v WideView) HasW12() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10})
 }
 
 // W13 returns field w13 (14).
 func (v WideView) W13() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}))
 }
 
 // HasW13 reports the presence of field w13 (14).
 func (v WideView) HasW13() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})
 }
 
 // W14 returns field w14 (15).
 func (v WideView) W14() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}))
 }
 
 // HasW14 reports the presence of field w14 (15).
 func (v WideView) HasW14() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})
 }
 
 // W15 returns field w15 (16).
 func (v WideView) W15() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (v WideView) HasW15() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // W16 returns field w16 (17).
 func (v WideView) W16() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (v WideView) HasW16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // W17 returns field w17 (18).
 func (v WideView) W17() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
 }
 
 // HasW17 reports the presence of field w17 (18).
 func (v WideView) HasW17() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
 }
 
 // W18 returns field w18 (19).
 func (v WideView) W18() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04, Size: 8})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
 }
 
 // HasW18 reports the presence of field w18 (19).
 func (v WideView) HasW18() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
 }
 
 // W19 returns field w19 (20).
 func (v WideView) W19() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (v WideView) HasW19() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
 }
 
 // W20 returns field w20 (21).
 func (v WideView) W20() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (v WideView) HasW20() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
 }
 
 // W21 returns field w21 (22).
 func (v WideView) W21() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
 }
 
 // HasW21 reports the presence of field w21 (22).
 func (v WideView) HasW21() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
 }
 
 // W22 returns field w22 (23).
 func (v WideView) W22() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40, Size: 8})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
 }
 
 // HasW22 reports the presence of field w22 (23).
 func (v WideView) HasW22() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
 }
 
 // W23 returns field w23 (24).
 func (v WideView) W23() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (v WideView) HasW23() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
 }
 
 // W24 returns field w24 (25).
 func (v WideView) W24() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (v WideView) HasW24() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
 }
 
 // W25 returns field w25 (26).
 func (v WideView) W25() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}) != 0
 }
 
 // HasW25 reports the presence of field w25 (26).
 func (v WideView) HasW25() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02})
 }
 
 // W26 returns field w26 (27).
 func (v WideView) W26() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}))
 }
 
 // HasW26 reports the presence of field w26 (27).
 func (v WideView) HasW26() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})
 }
 
 // W27 returns field w27 (28).
 func (v WideView) W27() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}))
 }
 
 // HasW27 reports the presence of field w27 (28).
 func (v WideView) HasW27() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})
 }
 
 // W28 returns field w28 (29).
 func (v WideView) W28() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (v WideView) HasW28() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
 }
 
 // W29 returns field w29 (30).
 func (v WideView) W29() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (v WideView) HasW29() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
 }
 
 // W30 returns field w30 (31).
 func (v WideView) W30() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
 }
 
 // HasW30 reports the presence of field w30 (31).
 func (v WideView) HasW30() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
 }
 
 // W31 returns field w31 (32).
 func (v WideView) W31() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80, Size: 8})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
 }
 
 // HasW31 reports the presence of field w31 (32).
 func (v WideView) HasW31() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
 }
 
 // W32 returns field w32 (33).
 func (v WideView) W32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (v WideView) HasW32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
 }
 
 // W33 returns field w33 (34).
 func (v WideView) W33() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (v WideView) HasW33() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
 }
 
 // W34 returns field w34 (35).
 func (v WideView) W34() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
 }
 
 // HasW34 reports the presence of field w34 (35).
 func (v WideView) HasW34() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
 }
 
 // W35 returns field w35 (36).
 func (v WideView) W35() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08, Size: 8})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
 }
 
 // HasW35 reports the presence of field w35 (36).
 func (v WideView) HasW35() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
 }
 
 // W36 returns field w36 (37).
 func (v WideView) W36() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (v WideView) HasW36() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
 }
 
 // W37 returns field w37 (38).
 func (v WideView) W37() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (v WideView) HasW37() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
 }
 
 // W38 returns field w38 (39).
 func (v WideView) W38() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}) != 0
 }
 
 // HasW38 reports the presence of field w38 (39).
 func (v WideView) HasW38() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40})
 }
 
 // W39 returns field w39 (40).
 func (v WideView) W39() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}))
 }
 
 // HasW39 reports the presence of field w39 (40).
 func (v WideView) HasW39() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})
 }
 
 // WideList is a handle on a repeated field of Wide messages.
@@ -3670,6 +3798,27 @@ func (l WideList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l WideList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l WideList) Insert(i int) Wide { return Wide(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l WideList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l WideList) Swap(o WideList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l WideList) AppendN(n int, fill func(i int, elem Wide)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Wide(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -4038,22 +4187,22 @@ func (x Everything) Remotes() importedpbprotogo.RemoteList {
 
 // Mode returns field mode (9).
 func (x Everything) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Size: 4})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
 }
 
 // SetMode sets field mode (9).
 func (x Everything) SetMode(v Everything_Mode) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasMode reports the presence of field mode (9).
 func (x Everything) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearMode clears field mode (9).
 func (x Everything) ClearMode() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Modes returns the list handle of repeated field modes (10).
@@ -4063,22 +4212,22 @@ func (x Everything) Modes() runtime.List[Everything_Mode] {
 
 // Level returns field level (11).
 func (x Everything) Level() importedpbprotogo.Level {
-	return importedpbprotogo.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Size: 4})))
+	return importedpbprotogo.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
 }
 
 // SetLevel sets field level (11).
 func (x Everything) SetLevel(v importedpbprotogo.Level) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasLevel reports the presence of field level (11).
 func (x Everything) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearLevel clears field level (11).
 func (x Everything) ClearLevel() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
 }
 
 // Levels returns the list handle of repeated field levels (12).
@@ -4133,22 +4282,22 @@ func (x Everything) ClearNode() {
 
 // ChoiceInt32 returns oneof member field choice_int32 (20).
 func (x Everything) ChoiceInt32() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232, Signed: true}))
 }
 
 // SetChoiceInt32 makes active and sets oneof member field choice_int32 (20).
 func (x Everything) SetChoiceInt32(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true}, uint32(v))
 }
 
 // HasChoiceInt32 reports whether it is the active member: field choice_int32 (20).
 func (x Everything) HasChoiceInt32() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232, Signed: true})
 }
 
 // ClearChoiceInt32 clears, if active, field choice_int32 (20).
 func (x Everything) ClearChoiceInt32() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true})
 }
 
 // ChoiceDouble returns oneof member field choice_double (21).
@@ -4282,22 +4431,22 @@ func (x Everything) ClearChoiceInner() {
 
 // ChoiceMode returns oneof member field choice_mode (26).
 func (x Everything) ChoiceMode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232, Signed: true})))
 }
 
 // SetChoiceMode makes active and sets oneof member field choice_mode (26).
 func (x Everything) SetChoiceMode(v Everything_Mode) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true}, uint32(v))
 }
 
 // HasChoiceMode reports whether it is the active member: field choice_mode (26).
 func (x Everything) HasChoiceMode() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232, Signed: true})
 }
 
 // ClearChoiceMode clears, if active, field choice_mode (26).
 func (x Everything) ClearChoiceMode() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true})
 }
 
 // ChoiceFixed64 returns oneof member field choice_fixed64 (27).
@@ -4324,22 +4473,22 @@ var phaserUnion_Everything_XOptInt32 = phaserType_Everything.Unions()[1]
 
 // OptInt32 returns oneof member field opt_int32 (30).
 func (x Everything) OptInt32() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244, Signed: true}))
 }
 
 // SetOptInt32 makes active and sets oneof member field opt_int32 (30).
 func (x Everything) SetOptInt32(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true}, uint32(v))
 }
 
 // HasOptInt32 reports whether it is the active member: field opt_int32 (30).
 func (x Everything) HasOptInt32() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244, Signed: true})
 }
 
 // ClearOptInt32 clears, if active, field opt_int32 (30).
 func (x Everything) ClearOptInt32() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true})
 }
 
 var phaserUnion_Everything_XOptString = phaserType_Everything.Unions()[2]
@@ -4451,22 +4600,22 @@ var phaserUnion_Everything_XOptColor = phaserType_Everything.Unions()[6]
 
 // OptColor returns oneof member field opt_color (35).
 func (x Everything) OptColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285})))
+	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285, Signed: true})))
 }
 
 // SetOptColor makes active and sets oneof member field opt_color (35).
 func (x Everything) SetOptColor(v Color) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true}, uint32(v))
 }
 
 // HasOptColor reports whether it is the active member: field opt_color (35).
 func (x Everything) HasOptColor() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285, Signed: true})
 }
 
 // ClearOptColor clears, if active, field opt_color (35).
 func (x Everything) ClearOptColor() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true})
 }
 
 var phaserUnion_Everything_XOptBytes = phaserType_Everything.Unions()[7]
@@ -4652,22 +4801,22 @@ func (x Everything) ClearBytes_() {
 
 // Clear_ returns field clear (61).
 func (x Everything) Clear_() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetClear_ sets field clear (61).
 func (x Everything) SetClear_(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (x Everything) HasClear_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearClear_ clears field clear (61).
 func (x Everything) ClearClear_() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // Msg_ returns a copy of field msg (62).
@@ -4783,37 +4932,37 @@ func (x Everything) ClearNameBytes_() {
 
 // Value returns field value (65).
 func (x Everything) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetValue sets field value (65).
 func (x Everything) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (65).
 func (x Everything) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearValue clears field value (65).
 func (x Everything) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Size: 4, Signed: true})
 }
 
 // HasValue_ returns field has_value (66).
 func (x Everything) HasValue_() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}) != 0
 }
 
 // SetHasValue_ sets field has_value (66).
 func (x Everything) SetHasValue_(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v))
 }
 
 // HasHasValue_ reports the presence of field has_value (66).
 func (x Everything) HasHasValue_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10})
 }
 
 // ClearHasValue_ clears field has_value (66).
@@ -4823,17 +4972,17 @@ func (x Everything) ClearHasValue_() {
 
 // Err_ returns field err (67).
 func (x Everything) Err_() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
 }
 
 // SetErr_ sets field err (67).
 func (x Everything) SetErr_(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20}, v)
 }
 
 // HasErr_ reports the presence of field err (67).
 func (x Everything) HasErr_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
 }
 
 // ClearErr_ clears field err (67).
@@ -4843,17 +4992,17 @@ func (x Everything) ClearErr_() {
 
 // Failed_ returns field failed (68).
 func (x Everything) Failed_() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}) != 0
 }
 
 // SetFailed_ sets field failed (68).
 func (x Everything) SetFailed_(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}, phaserimpl.BoolByte(v))
 }
 
 // HasFailed_ reports the presence of field failed (68).
 func (x Everything) HasFailed_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40})
 }
 
 // ClearFailed_ clears field failed (68).
@@ -4899,24 +5048,30 @@ func (x Everything) ClearToProto_() {
 }
 
 // Grid returns the list handle of repeated field grid (70).
-// (phaser.array_size) = 4: a fixed ROS array of 4 elements, stored
-// as a plain list (the ROS frontend pads it to 4 on mutable access).
+// (phaser.array_size) = 4: a fixed array of 4 elements. Its list
+// has 4 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 4, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 4.
 func (x Everything) Grid() runtime.List[int32] {
-	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 70, Offset: 208})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 70, Offset: 208, Fixed: 4})
 }
 
 // Labels returns the list handle of repeated field labels (71).
-// (phaser.array_size) = 2: a fixed ROS array of 2 elements, stored
-// as a plain list (the ROS frontend pads it to 2 on mutable access).
+// (phaser.array_size) = 2: a fixed array of 2 elements. Its list
+// has 2 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 2, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Everything) Labels() runtime.StringList {
-	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 71, Offset: 216})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 71, Offset: 216, Fixed: 2})
 }
 
 // Cells returns the list handle of repeated field cells (72).
-// (phaser.array_size) = 3: a fixed ROS array of 3 elements, stored
-// as a plain list (the ROS frontend pads it to 3 on mutable access).
+// (phaser.array_size) = 3: a fixed array of 3 elements. Its list
+// has 3 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 3, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 3.
 func (x Everything) Cells() InnerList {
-	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner))
+	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner))
 }
 
 // EverythingView reads the singular scalar fields of a Everything in place with
@@ -4933,72 +5088,72 @@ func (x Everything) View() EverythingView {
 
 // Mode returns field mode (9).
 func (v EverythingView) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Size: 4})))
+	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
 }
 
 // HasMode reports the presence of field mode (9).
 func (v EverythingView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Level returns field level (11).
 func (v EverythingView) Level() importedpbprotogo.Level {
-	return importedpbprotogo.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Size: 4})))
+	return importedpbprotogo.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
 }
 
 // HasLevel reports the presence of field level (11).
 func (v EverythingView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Clear_ returns field clear (61).
 func (v EverythingView) Clear_() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (v EverythingView) HasClear_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // Value returns field value (65).
 func (v EverythingView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasValue reports the presence of field value (65).
 func (v EverythingView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // HasValue_ returns field has_value (66).
 func (v EverythingView) HasValue_() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}) != 0
 }
 
 // HasHasValue_ reports the presence of field has_value (66).
 func (v EverythingView) HasHasValue_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10})
 }
 
 // Err_ returns field err (67).
 func (v EverythingView) Err_() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
 }
 
 // HasErr_ reports the presence of field err (67).
 func (v EverythingView) HasErr_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
 }
 
 // Failed_ returns field failed (68).
 func (v EverythingView) Failed_() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}) != 0
 }
 
 // HasFailed_ reports the presence of field failed (68).
 func (v EverythingView) HasFailed_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40})
 }
 
 // EverythingList is a handle on a repeated field of Everything messages.
@@ -5029,6 +5184,29 @@ func (l EverythingList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l EverythingList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EverythingList) Insert(i int) Everything {
+	return Everything(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EverythingList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EverythingList) Swap(o EverythingList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EverythingList) AppendN(n int, fill func(i int, elem Everything)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -5250,22 +5428,22 @@ func (x Everything_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x Everything_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (2).
 func (x Everything_CountsEntry) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (2).
 func (x Everything_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (2).
 func (x Everything_CountsEntry) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Everything_CountsEntryView reads the singular scalar fields of a Everything_CountsEntry in place with
@@ -5282,12 +5460,12 @@ func (x Everything_CountsEntry) View() Everything_CountsEntryView {
 
 // Value returns field value (2).
 func (v Everything_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v Everything_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
@@ -5323,6 +5501,31 @@ func (l Everything_CountsEntryList) Resize(n int) { phaserimpl.MessageList(l).Re
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_CountsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Everything_CountsEntryList) Insert(i int) Everything_CountsEntry {
+	return Everything_CountsEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Everything_CountsEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageList(l).Erase(i, j)
+}
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Everything_CountsEntryList) Swap(o Everything_CountsEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Everything_CountsEntryList) AppendN(n int, fill func(i int, elem Everything_CountsEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_CountsEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry] {
@@ -5331,6 +5534,93 @@ func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry]
 			if !yield(i, Everything_CountsEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_CountsEntryMap is key access to the map field whose entries are Everything_CountsEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_CountsEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_CountsEntryList) Map() Everything_CountsEntryMap {
+	return Everything_CountsEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_CountsEntryMap) Entries() Everything_CountsEntryList {
+	return Everything_CountsEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_CountsEntryMap) find(key string) int {
+	l := Everything_CountsEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m Everything_CountsEntryMap) Get(key string) (int32, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_CountsEntryList(m).At(i).Value(), true
+	}
+	var zero int32
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m Everything_CountsEntryMap) Set(key string, v int32) {
+	if i := m.find(key); i >= 0 {
+		Everything_CountsEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := Everything_CountsEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_CountsEntryMap) Delete(key string) bool {
+	l, found := Everything_CountsEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_CountsEntryMap) last() map[string]int {
+	l := Everything_CountsEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_CountsEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_CountsEntryMap) Range(f func(key string, v int32) bool) {
+	last := m.last()
+	for i, e := range Everything_CountsEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -5504,22 +5794,22 @@ func (x Everything_ByIdEntry) Clone() Everything_ByIdEntry {
 
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_ByIdEntry) SetKey(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_ByIdEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_ByIdEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8, Signed: true})
 }
 
 // Value returns (a default message if absent) field value (2).
@@ -5556,12 +5846,12 @@ func (x Everything_ByIdEntry) View() Everything_ByIdEntryView {
 
 // Key returns field key (1).
 func (v Everything_ByIdEntryView) Key() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_ByIdEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
@@ -5597,6 +5887,29 @@ func (l Everything_ByIdEntryList) Resize(n int) { phaserimpl.MessageList(l).Resi
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_ByIdEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Everything_ByIdEntryList) Insert(i int) Everything_ByIdEntry {
+	return Everything_ByIdEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Everything_ByIdEntryList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Everything_ByIdEntryList) Swap(o Everything_ByIdEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Everything_ByIdEntryList) AppendN(n int, fill func(i int, elem Everything_ByIdEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_ByIdEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
@@ -5605,6 +5918,90 @@ func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
 			if !yield(i, Everything_ByIdEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_ByIdEntryMap is key access to the map field whose entries are Everything_ByIdEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_ByIdEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_ByIdEntryList) Map() Everything_ByIdEntryMap { return Everything_ByIdEntryMap(l) }
+
+// Entries returns the entries, in insertion order.
+func (m Everything_ByIdEntryMap) Entries() Everything_ByIdEntryList {
+	return Everything_ByIdEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_ByIdEntryMap) find(key int64) int {
+	l := Everything_ByIdEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (a default message if the map lacks it or its
+// entry has no value) and whether the map has key.
+func (m Everything_ByIdEntryMap) Get(key int64) (Inner, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_ByIdEntryList(m).At(i).Value(), true
+	}
+	var zero Inner
+	return zero, false
+}
+
+// Mutable returns the value of key to write, creating it and, if the map
+// lacks key, appending an entry for it.
+func (m Everything_ByIdEntryMap) Mutable(key int64) Inner {
+	if i := m.find(key); i >= 0 {
+		return Everything_ByIdEntryList(m).Mutable(i).MutableValue()
+	}
+	e := Everything_ByIdEntryList(m).Append()
+	e.SetKey(key)
+	return e.MutableValue()
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_ByIdEntryMap) Delete(key int64) bool {
+	l, found := Everything_ByIdEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_ByIdEntryMap) last() map[int64]int {
+	l := Everything_ByIdEntryList(m)
+	last := make(map[int64]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_ByIdEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_ByIdEntryMap) Range(f func(key int64, v Inner) bool) {
+	last := m.last()
+	for i, e := range Everything_ByIdEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -5786,22 +6183,22 @@ func (x Everything_RemoteByNumEntry) Clone() Everything_RemoteByNumEntry {
 
 // Key returns field key (1).
 func (x Everything_RemoteByNumEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_RemoteByNumEntry) SetKey(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_RemoteByNumEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_RemoteByNumEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Value returns (a default message if absent) field value (2).
@@ -5838,12 +6235,12 @@ func (x Everything_RemoteByNumEntry) View() Everything_RemoteByNumEntryView {
 
 // Key returns field key (1).
 func (v Everything_RemoteByNumEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_RemoteByNumEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.
@@ -5879,6 +6276,31 @@ func (l Everything_RemoteByNumEntryList) Resize(n int) { phaserimpl.MessageList(
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_RemoteByNumEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Everything_RemoteByNumEntryList) Insert(i int) Everything_RemoteByNumEntry {
+	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Everything_RemoteByNumEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageList(l).Erase(i, j)
+}
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Everything_RemoteByNumEntryList) Swap(o Everything_RemoteByNumEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Everything_RemoteByNumEntryList) AppendN(n int, fill func(i int, elem Everything_RemoteByNumEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_RemoteByNumEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteByNumEntry] {
@@ -5887,6 +6309,92 @@ func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteB
 			if !yield(i, Everything_RemoteByNumEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_RemoteByNumEntryMap is key access to the map field whose entries are Everything_RemoteByNumEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_RemoteByNumEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_RemoteByNumEntryList) Map() Everything_RemoteByNumEntryMap {
+	return Everything_RemoteByNumEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_RemoteByNumEntryMap) Entries() Everything_RemoteByNumEntryList {
+	return Everything_RemoteByNumEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_RemoteByNumEntryMap) find(key int32) int {
+	l := Everything_RemoteByNumEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (a default message if the map lacks it or its
+// entry has no value) and whether the map has key.
+func (m Everything_RemoteByNumEntryMap) Get(key int32) (importedpbprotogo.Remote, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_RemoteByNumEntryList(m).At(i).Value(), true
+	}
+	var zero importedpbprotogo.Remote
+	return zero, false
+}
+
+// Mutable returns the value of key to write, creating it and, if the map
+// lacks key, appending an entry for it.
+func (m Everything_RemoteByNumEntryMap) Mutable(key int32) importedpbprotogo.Remote {
+	if i := m.find(key); i >= 0 {
+		return Everything_RemoteByNumEntryList(m).Mutable(i).MutableValue()
+	}
+	e := Everything_RemoteByNumEntryList(m).Append()
+	e.SetKey(key)
+	return e.MutableValue()
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_RemoteByNumEntryMap) Delete(key int32) bool {
+	l, found := Everything_RemoteByNumEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_RemoteByNumEntryMap) last() map[int32]int {
+	l := Everything_RemoteByNumEntryList(m)
+	last := make(map[int32]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_RemoteByNumEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_RemoteByNumEntryMap) Range(f func(key int32, v importedpbprotogo.Remote) bool) {
+	last := m.last()
+	for i, e := range Everything_RemoteByNumEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -6173,6 +6681,31 @@ func (l Everything_LabelsByKeyEntryList) Resize(n int) { phaserimpl.MessageList(
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_LabelsByKeyEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Everything_LabelsByKeyEntryList) Insert(i int) Everything_LabelsByKeyEntry {
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Everything_LabelsByKeyEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageList(l).Erase(i, j)
+}
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Everything_LabelsByKeyEntryList) Swap(o Everything_LabelsByKeyEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Everything_LabelsByKeyEntryList) AppendN(n int, fill func(i int, elem Everything_LabelsByKeyEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_LabelsByKeyEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsByKeyEntry] {
@@ -6181,6 +6714,93 @@ func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsB
 			if !yield(i, Everything_LabelsByKeyEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_LabelsByKeyEntryMap is key access to the map field whose entries are Everything_LabelsByKeyEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_LabelsByKeyEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_LabelsByKeyEntryList) Map() Everything_LabelsByKeyEntryMap {
+	return Everything_LabelsByKeyEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_LabelsByKeyEntryMap) Entries() Everything_LabelsByKeyEntryList {
+	return Everything_LabelsByKeyEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_LabelsByKeyEntryMap) find(key string) int {
+	l := Everything_LabelsByKeyEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m Everything_LabelsByKeyEntryMap) Get(key string) (string, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_LabelsByKeyEntryList(m).At(i).Value(), true
+	}
+	var zero string
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m Everything_LabelsByKeyEntryMap) Set(key string, v string) {
+	if i := m.find(key); i >= 0 {
+		Everything_LabelsByKeyEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := Everything_LabelsByKeyEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_LabelsByKeyEntryMap) Delete(key string) bool {
+	l, found := Everything_LabelsByKeyEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_LabelsByKeyEntryMap) last() map[string]int {
+	l := Everything_LabelsByKeyEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_LabelsByKeyEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_LabelsByKeyEntryMap) Range(f func(key string, v string) bool) {
+	last := m.last()
+	for i, e := range Everything_LabelsByKeyEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }

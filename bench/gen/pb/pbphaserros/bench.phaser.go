@@ -272,22 +272,22 @@ func (x SmallStruct) ClearName() {
 
 // BirthDay returns field birth_day (2).
 func (x SmallStruct) BirthDay() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetBirthDay sets field birth_day (2).
 func (x SmallStruct) SetBirthDay(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
 func (x SmallStruct) HasBirthDay() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearBirthDay clears field birth_day (2).
 func (x SmallStruct) ClearBirthDay() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8, Signed: true})
 }
 
 // Phone returns a copy of field phone (3).
@@ -329,37 +329,37 @@ func (x SmallStruct) ClearPhone() {
 
 // Siblings returns field siblings (4).
 func (x SmallStruct) Siblings() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetSiblings sets field siblings (4).
 func (x SmallStruct) SetSiblings(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (x SmallStruct) HasSiblings() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearSiblings clears field siblings (4).
 func (x SmallStruct) ClearSiblings() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
 }
 
 // Spouse returns field spouse (5).
 func (x SmallStruct) Spouse() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}) != 0
 }
 
 // SetSpouse sets field spouse (5).
 func (x SmallStruct) SetSpouse(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
 }
 
 // HasSpouse reports the presence of field spouse (5).
 func (x SmallStruct) HasSpouse() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
 }
 
 // ClearSpouse clears field spouse (5).
@@ -369,17 +369,17 @@ func (x SmallStruct) ClearSpouse() {
 
 // Money returns field money (6).
 func (x SmallStruct) Money() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}))
 }
 
 // SetMoney sets field money (6).
 func (x SmallStruct) SetMoney(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, math.Float64bits(v))
 }
 
 // HasMoney reports the presence of field money (6).
 func (x SmallStruct) HasMoney() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})
 }
 
 // ClearMoney clears field money (6).
@@ -401,42 +401,42 @@ func (x SmallStruct) View() SmallStructView {
 
 // BirthDay returns field birth_day (2).
 func (v SmallStructView) BirthDay() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
 func (v SmallStructView) HasBirthDay() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Siblings returns field siblings (4).
 func (v SmallStructView) Siblings() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (v SmallStructView) HasSiblings() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Spouse returns field spouse (5).
 func (v SmallStructView) Spouse() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}) != 0
 }
 
 // HasSpouse reports the presence of field spouse (5).
 func (v SmallStructView) HasSpouse() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
 }
 
 // Money returns field money (6).
 func (v SmallStructView) Money() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}))
 }
 
 // HasMoney reports the presence of field money (6).
 func (v SmallStructView) HasMoney() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})
 }
 
 // SmallStructList is a handle on a repeated field of SmallStruct messages.
@@ -467,6 +467,29 @@ func (l SmallStructList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l SmallStructList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l SmallStructList) Insert(i int) SmallStruct {
+	return SmallStruct(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l SmallStructList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l SmallStructList) Swap(o SmallStructList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l SmallStructList) AppendN(n int, fill func(i int, elem SmallStruct)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, SmallStruct(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -639,17 +662,17 @@ func (x Header) Clone() Header { return Header(phaserimpl.Clone(phaserimpl.Msg(x
 
 // Seq returns field seq (1).
 func (x Header) Seq() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // SetSeq sets field seq (1).
 func (x Header) SetSeq(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
 }
 
 // HasSeq reports the presence of field seq (1).
 func (x Header) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearSeq clears field seq (1).
@@ -729,12 +752,12 @@ func (x Header) View() HeaderView { return HeaderView(phaserimpl.Msg(x).ViewOf(p
 
 // Seq returns field seq (1).
 func (v HeaderView) Seq() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // HasSeq reports the presence of field seq (1).
 func (v HeaderView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // HeaderList is a handle on a repeated field of Header messages.
@@ -763,6 +786,27 @@ func (l HeaderList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l HeaderList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l HeaderList) Insert(i int) Header { return Header(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l HeaderList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l HeaderList) Swap(o HeaderList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l HeaderList) AppendN(n int, fill func(i int, elem Header)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Header(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -941,17 +985,17 @@ func (x Quaternion) Clone() Quaternion {
 
 // X returns field x (1).
 func (x Quaternion) X() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Quaternion) SetX(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Quaternion) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearX clears field x (1).
@@ -961,17 +1005,17 @@ func (x Quaternion) ClearX() {
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Quaternion) SetY(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Quaternion) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearY clears field y (2).
@@ -981,17 +1025,17 @@ func (x Quaternion) ClearY() {
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Quaternion) SetZ(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Quaternion) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // ClearZ clears field z (3).
@@ -1001,17 +1045,17 @@ func (x Quaternion) ClearZ() {
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
 }
 
 // SetW sets field w (4).
 func (x Quaternion) SetW(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, math.Float64bits(v))
 }
 
 // HasW reports the presence of field w (4).
 func (x Quaternion) HasW() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
 }
 
 // ClearW clears field w (4).
@@ -1033,42 +1077,42 @@ func (x Quaternion) View() QuaternionView {
 
 // X returns field x (1).
 func (v QuaternionView) X() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
 func (v QuaternionView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Y returns field y (2).
 func (v QuaternionView) Y() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
 func (v QuaternionView) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // Z returns field z (3).
 func (v QuaternionView) Z() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v QuaternionView) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // W returns field w (4).
 func (v QuaternionView) W() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
 }
 
 // HasW reports the presence of field w (4).
 func (v QuaternionView) HasW() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
 }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
@@ -1099,6 +1143,29 @@ func (l QuaternionList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l QuaternionList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l QuaternionList) Insert(i int) Quaternion {
+	return Quaternion(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l QuaternionList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l QuaternionList) Swap(o QuaternionList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l QuaternionList) AppendN(n int, fill func(i int, elem Quaternion)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Quaternion(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1273,17 +1340,17 @@ func (x Vector3) Clone() Vector3 {
 
 // X returns field x (1).
 func (x Vector3) X() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Vector3) SetX(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Vector3) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearX clears field x (1).
@@ -1293,17 +1360,17 @@ func (x Vector3) ClearX() {
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Vector3) SetY(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Vector3) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearY clears field y (2).
@@ -1313,17 +1380,17 @@ func (x Vector3) ClearY() {
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Vector3) SetZ(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Vector3) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // ClearZ clears field z (3).
@@ -1343,32 +1410,32 @@ func (x Vector3) View() Vector3View { return Vector3View(phaserimpl.Msg(x).ViewO
 
 // X returns field x (1).
 func (v Vector3View) X() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Vector3View) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Y returns field y (2).
 func (v Vector3View) Y() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
 func (v Vector3View) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // Z returns field z (3).
 func (v Vector3View) Z() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v Vector3View) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
@@ -1397,6 +1464,27 @@ func (l Vector3List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l Vector3List) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Vector3List) Insert(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Vector3List) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Vector3List) Swap(o Vector3List) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Vector3List) AppendN(n int, fill func(i int, elem Vector3)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Vector3(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1606,10 +1694,12 @@ func (x Imu) ClearOrientation() {
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) OrientationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
@@ -1634,10 +1724,12 @@ func (x Imu) ClearAngularVelocity() {
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
@@ -1662,10 +1754,12 @@ func (x Imu) ClearLinearAcceleration() {
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
@@ -1694,6 +1788,27 @@ func (l ImuList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ImuList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ImuList) Insert(i int) Imu { return Imu(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ImuList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ImuList) Swap(o ImuList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ImuList) AppendN(n int, fill func(i int, elem Imu)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Imu(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1909,17 +2024,17 @@ func (x PointField) ClearName() {
 
 // Offset returns field offset (2).
 func (x PointField) Offset() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // SetOffset sets field offset (2).
 func (x PointField) SetOffset(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
 }
 
 // HasOffset reports the presence of field offset (2).
 func (x PointField) HasOffset() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearOffset clears field offset (2).
@@ -1929,17 +2044,17 @@ func (x PointField) ClearOffset() {
 
 // Datatype returns field datatype (3).
 func (x PointField) Datatype() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // SetDatatype sets field datatype (3).
 func (x PointField) SetDatatype(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (x PointField) HasDatatype() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearDatatype clears field datatype (3).
@@ -1949,17 +2064,17 @@ func (x PointField) ClearDatatype() {
 
 // Count returns field count (4).
 func (x PointField) Count() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // SetCount sets field count (4).
 func (x PointField) SetCount(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, v)
 }
 
 // HasCount reports the presence of field count (4).
 func (x PointField) HasCount() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // ClearCount clears field count (4).
@@ -1981,32 +2096,32 @@ func (x PointField) View() PointFieldView {
 
 // Offset returns field offset (2).
 func (v PointFieldView) Offset() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // HasOffset reports the presence of field offset (2).
 func (v PointFieldView) HasOffset() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // Datatype returns field datatype (3).
 func (v PointFieldView) Datatype() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (v PointFieldView) HasDatatype() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // Count returns field count (4).
 func (v PointFieldView) Count() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // HasCount reports the presence of field count (4).
 func (v PointFieldView) HasCount() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
@@ -2037,6 +2152,29 @@ func (l PointFieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PointFieldList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointFieldList) Insert(i int) PointField {
+	return PointField(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointFieldList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointFieldList) Swap(o PointFieldList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointFieldList) AppendN(n int, fill func(i int, elem PointField)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointField(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -2207,17 +2345,17 @@ func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // X returns field x (1).
 func (x Point) X() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Point) SetX(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float32bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Point) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearX clears field x (1).
@@ -2227,17 +2365,17 @@ func (x Point) ClearX() {
 
 // Y returns field y (2).
 func (x Point) Y() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, math.Float32bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Point) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearY clears field y (2).
@@ -2247,17 +2385,17 @@ func (x Point) ClearY() {
 
 // Z returns field z (3).
 func (x Point) Z() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // SetZ sets field z (3).
 func (x Point) SetZ(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, math.Float32bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Point) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // ClearZ clears field z (3).
@@ -2267,17 +2405,17 @@ func (x Point) ClearZ() {
 
 // Intensity returns field intensity (4).
 func (x Point) Intensity() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
 }
 
 // SetIntensity sets field intensity (4).
 func (x Point) SetIntensity(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, math.Float32bits(v))
 }
 
 // HasIntensity reports the presence of field intensity (4).
 func (x Point) HasIntensity() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
 }
 
 // ClearIntensity clears field intensity (4).
@@ -2297,42 +2435,42 @@ func (x Point) View() PointView { return PointView(phaserimpl.Msg(x).ViewOf(phas
 
 // X returns field x (1).
 func (v PointView) X() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
 func (v PointView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Y returns field y (2).
 func (v PointView) Y() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
 func (v PointView) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // Z returns field z (3).
 func (v PointView) Z() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v PointView) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // Intensity returns field intensity (4).
 func (v PointView) Intensity() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
 }
 
 // HasIntensity reports the presence of field intensity (4).
 func (v PointView) HasIntensity() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -2361,6 +2499,27 @@ func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointList) Swap(o PointList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -2553,17 +2712,17 @@ func (x Cloud) ClearHeader() {
 
 // Height returns field height (2).
 func (x Cloud) Height() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // SetHeight sets field height (2).
 func (x Cloud) SetHeight(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
 }
 
 // HasHeight reports the presence of field height (2).
 func (x Cloud) HasHeight() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearHeight clears field height (2).
@@ -2573,17 +2732,17 @@ func (x Cloud) ClearHeight() {
 
 // Width returns field width (3).
 func (x Cloud) Width() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // SetWidth sets field width (3).
 func (x Cloud) SetWidth(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
 }
 
 // HasWidth reports the presence of field width (3).
 func (x Cloud) HasWidth() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearWidth clears field width (3).
@@ -2598,17 +2757,17 @@ func (x Cloud) Fields() PointFieldList {
 
 // IsBigendian returns field is_bigendian (5).
 func (x Cloud) IsBigendian() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x Cloud) SetIsBigendian(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x Cloud) HasIsBigendian() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
@@ -2618,17 +2777,17 @@ func (x Cloud) ClearIsBigendian() {
 
 // PointStep returns field point_step (6).
 func (x Cloud) PointStep() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // SetPointStep sets field point_step (6).
 func (x Cloud) SetPointStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, v)
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (x Cloud) HasPointStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // ClearPointStep clears field point_step (6).
@@ -2638,17 +2797,17 @@ func (x Cloud) ClearPointStep() {
 
 // RowStep returns field row_step (7).
 func (x Cloud) RowStep() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // SetRowStep sets field row_step (7).
 func (x Cloud) SetRowStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, v)
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (x Cloud) HasRowStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // ClearRowStep clears field row_step (7).
@@ -2690,17 +2849,17 @@ func (x Cloud) ClearData() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Numb
 
 // IsDense returns field is_dense (9).
 func (x Cloud) IsDense() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
 }
 
 // SetIsDense sets field is_dense (9).
 func (x Cloud) SetIsDense(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v))
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (x Cloud) HasIsDense() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // ClearIsDense clears field is_dense (9).
@@ -2725,62 +2884,62 @@ func (x Cloud) View() CloudView { return CloudView(phaserimpl.Msg(x).ViewOf(phas
 
 // Height returns field height (2).
 func (v CloudView) Height() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // HasHeight reports the presence of field height (2).
 func (v CloudView) HasHeight() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Width returns field width (3).
 func (v CloudView) Width() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v CloudView) HasWidth() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v CloudView) IsBigendian() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v CloudView) HasIsBigendian() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // PointStep returns field point_step (6).
 func (v CloudView) PointStep() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (v CloudView) HasPointStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // RowStep returns field row_step (7).
 func (v CloudView) RowStep() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (v CloudView) HasRowStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // IsDense returns field is_dense (9).
 func (v CloudView) IsDense() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (v CloudView) HasIsDense() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // CloudList is a handle on a repeated field of Cloud messages.
@@ -2809,6 +2968,27 @@ func (l CloudList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l CloudList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l CloudList) Insert(i int) Cloud { return Cloud(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l CloudList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l CloudList) Swap(o CloudList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l CloudList) AppendN(n int, fill func(i int, elem Cloud)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Cloud(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -3000,17 +3180,17 @@ func (x Image) ClearHeader() {
 
 // Height returns field height (2).
 func (x Image) Height() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // SetHeight sets field height (2).
 func (x Image) SetHeight(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
 }
 
 // HasHeight reports the presence of field height (2).
 func (x Image) HasHeight() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearHeight clears field height (2).
@@ -3020,17 +3200,17 @@ func (x Image) ClearHeight() {
 
 // Width returns field width (3).
 func (x Image) Width() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // SetWidth sets field width (3).
 func (x Image) SetWidth(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
 }
 
 // HasWidth reports the presence of field width (3).
 func (x Image) HasWidth() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearWidth clears field width (3).
@@ -3077,17 +3257,17 @@ func (x Image) ClearEncoding() {
 
 // IsBigendian returns field is_bigendian (5).
 func (x Image) IsBigendian() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x Image) SetIsBigendian(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, v)
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x Image) HasIsBigendian() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
@@ -3097,17 +3277,17 @@ func (x Image) ClearIsBigendian() {
 
 // Step returns field step (6).
 func (x Image) Step() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // SetStep sets field step (6).
 func (x Image) SetStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, v)
 }
 
 // HasStep reports the presence of field step (6).
 func (x Image) HasStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // ClearStep clears field step (6).
@@ -3159,42 +3339,42 @@ func (x Image) View() ImageView { return ImageView(phaserimpl.Msg(x).ViewOf(phas
 
 // Height returns field height (2).
 func (v ImageView) Height() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // HasHeight reports the presence of field height (2).
 func (v ImageView) HasHeight() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Width returns field width (3).
 func (v ImageView) Width() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v ImageView) HasWidth() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v ImageView) IsBigendian() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v ImageView) HasIsBigendian() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // Step returns field step (6).
 func (v ImageView) Step() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // HasStep reports the presence of field step (6).
 func (v ImageView) HasStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // ImageList is a handle on a repeated field of Image messages.
@@ -3223,6 +3403,27 @@ func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ImageList) Insert(i int) Image { return Image(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ImageList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ImageList) Swap(o ImageList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ImageList) AppendN(n int, fill func(i int, elem Image)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Image(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -204,17 +204,17 @@ func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // X returns field x (1).
 func (x Point) X() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
 func (x Point) SetX(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Point) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearX clears field x (1).
@@ -224,17 +224,17 @@ func (x Point) ClearX() {
 
 // Y returns field y (2).
 func (x Point) Y() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Point) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearY clears field y (2).
@@ -254,22 +254,22 @@ func (x Point) View() PointView { return PointView(phaserimpl.Msg(x).ViewOf(phas
 
 // X returns field x (1).
 func (v PointView) X() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
 func (v PointView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Y returns field y (2).
 func (v PointView) Y() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasY reports the presence of field y (2).
 func (v PointView) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -298,6 +298,27 @@ func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointList) Swap(o PointList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -598,22 +619,22 @@ func (x EchoRequest) ClearBlob() {
 
 // Seq returns field seq (8).
 func (x EchoRequest) Seq() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetSeq sets field seq (8).
 func (x EchoRequest) SetSeq(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasSeq reports the presence of field seq (8).
 func (x EchoRequest) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearSeq clears field seq (8).
 func (x EchoRequest) ClearSeq() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // EchoRequestView reads the singular scalar fields of a EchoRequest in place with
@@ -630,12 +651,12 @@ func (x EchoRequest) View() EchoRequestView {
 
 // Seq returns field seq (8).
 func (v EchoRequestView) Seq() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasSeq reports the presence of field seq (8).
 func (v EchoRequestView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // EchoRequestList is a handle on a repeated field of EchoRequest messages.
@@ -666,6 +687,29 @@ func (l EchoRequestList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l EchoRequestList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EchoRequestList) Insert(i int) EchoRequest {
+	return EchoRequest(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EchoRequestList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EchoRequestList) Swap(o EchoRequestList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EchoRequestList) AppendN(n int, fill func(i int, elem EchoRequest)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoRequest(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -887,22 +931,22 @@ func (x EchoRequest_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x EchoRequest_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (2).
 func (x EchoRequest_CountsEntry) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (2).
 func (x EchoRequest_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (2).
 func (x EchoRequest_CountsEntry) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // EchoRequest_CountsEntryView reads the singular scalar fields of a EchoRequest_CountsEntry in place with
@@ -919,12 +963,12 @@ func (x EchoRequest_CountsEntry) View() EchoRequest_CountsEntryView {
 
 // Value returns field value (2).
 func (v EchoRequest_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v EchoRequest_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // EchoRequest_CountsEntryList is a handle on a repeated field of EchoRequest_CountsEntry messages.
@@ -960,6 +1004,31 @@ func (l EchoRequest_CountsEntryList) Resize(n int) { phaserimpl.MessageList(l).R
 // Clear empties the list, clearing and freeing every element.
 func (l EchoRequest_CountsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EchoRequest_CountsEntryList) Insert(i int) EchoRequest_CountsEntry {
+	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EchoRequest_CountsEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageList(l).Erase(i, j)
+}
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EchoRequest_CountsEntryList) Swap(o EchoRequest_CountsEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EchoRequest_CountsEntryList) AppendN(n int, fill func(i int, elem EchoRequest_CountsEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoRequest_CountsEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EchoRequest_CountsEntryList) All() iter.Seq2[int, EchoRequest_CountsEntry] {
@@ -968,6 +1037,93 @@ func (l EchoRequest_CountsEntryList) All() iter.Seq2[int, EchoRequest_CountsEntr
 			if !yield(i, EchoRequest_CountsEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// EchoRequest_CountsEntryMap is key access to the map field whose entries are EchoRequest_CountsEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type EchoRequest_CountsEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l EchoRequest_CountsEntryList) Map() EchoRequest_CountsEntryMap {
+	return EchoRequest_CountsEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m EchoRequest_CountsEntryMap) Entries() EchoRequest_CountsEntryList {
+	return EchoRequest_CountsEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m EchoRequest_CountsEntryMap) find(key string) int {
+	l := EchoRequest_CountsEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m EchoRequest_CountsEntryMap) Get(key string) (int32, bool) {
+	if i := m.find(key); i >= 0 {
+		return EchoRequest_CountsEntryList(m).At(i).Value(), true
+	}
+	var zero int32
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m EchoRequest_CountsEntryMap) Set(key string, v int32) {
+	if i := m.find(key); i >= 0 {
+		EchoRequest_CountsEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := EchoRequest_CountsEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m EchoRequest_CountsEntryMap) Delete(key string) bool {
+	l, found := EchoRequest_CountsEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m EchoRequest_CountsEntryMap) last() map[string]int {
+	l := EchoRequest_CountsEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m EchoRequest_CountsEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m EchoRequest_CountsEntryMap) Range(f func(key string, v int32) bool) {
+	last := m.last()
+	for i, e := range EchoRequest_CountsEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -1170,22 +1326,22 @@ func (x EchoReply) ClearText() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{
 
 // Sum returns field sum (2).
 func (x EchoReply) Sum() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetSum sets field sum (2).
 func (x EchoReply) SetSum(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasSum reports the presence of field sum (2).
 func (x EchoReply) HasSum() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearSum clears field sum (2).
 func (x EchoReply) ClearSum() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8, Signed: true})
 }
 
 // Path returns the list handle of repeated field path (3).
@@ -1195,42 +1351,42 @@ func (x EchoReply) Path() PointList {
 
 // Seq returns field seq (4).
 func (x EchoReply) Seq() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetSeq sets field seq (4).
 func (x EchoReply) SetSeq(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasSeq reports the presence of field seq (4).
 func (x EchoReply) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearSeq clears field seq (4).
 func (x EchoReply) ClearSeq() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
 }
 
 // Entries returns field entries (5).
 func (x EchoReply) Entries() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetEntries sets field entries (5).
 func (x EchoReply) SetEntries(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Size: 4}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasEntries reports the presence of field entries (5).
 func (x EchoReply) HasEntries() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearEntries clears field entries (5).
 func (x EchoReply) ClearEntries() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // Blob returns a copy of field blob (6).
@@ -1279,32 +1435,32 @@ func (x EchoReply) View() EchoReplyView {
 
 // Sum returns field sum (2).
 func (v EchoReplyView) Sum() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasSum reports the presence of field sum (2).
 func (v EchoReplyView) HasSum() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Seq returns field seq (4).
 func (v EchoReplyView) Seq() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasSeq reports the presence of field seq (4).
 func (v EchoReplyView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Entries returns field entries (5).
 func (v EchoReplyView) Entries() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Size: 4}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasEntries reports the presence of field entries (5).
 func (v EchoReplyView) HasEntries() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // EchoReplyList is a handle on a repeated field of EchoReply messages.
@@ -1335,6 +1491,27 @@ func (l EchoReplyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l EchoReplyList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EchoReplyList) Insert(i int) EchoReply { return EchoReply(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EchoReplyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EchoReplyList) Swap(o EchoReplyList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EchoReplyList) AppendN(n int, fill func(i int, elem EchoReply)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoReply(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -280,10 +280,12 @@ func (x Imu) ClearOrientation() {
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) OrientationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
@@ -308,10 +310,12 @@ func (x Imu) ClearAngularVelocity() {
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
@@ -336,10 +340,12 @@ func (x Imu) ClearLinearAcceleration() {
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
@@ -368,6 +374,27 @@ func (l ImuList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ImuList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ImuList) Insert(i int) Imu { return Imu(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ImuList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ImuList) Swap(o ImuList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ImuList) AppendN(n int, fill func(i int, elem Imu)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Imu(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -571,17 +598,17 @@ func (x Image) ClearHeader() {
 
 // Height returns field height (2).
 func (x Image) Height() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // SetHeight sets field height (2).
 func (x Image) SetHeight(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
 }
 
 // HasHeight reports the presence of field height (2).
 func (x Image) HasHeight() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearHeight clears field height (2).
@@ -591,17 +618,17 @@ func (x Image) ClearHeight() {
 
 // Width returns field width (3).
 func (x Image) Width() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // SetWidth sets field width (3).
 func (x Image) SetWidth(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
 }
 
 // HasWidth reports the presence of field width (3).
 func (x Image) HasWidth() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearWidth clears field width (3).
@@ -648,17 +675,17 @@ func (x Image) ClearEncoding() {
 
 // IsBigendian returns field is_bigendian (5).
 func (x Image) IsBigendian() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x Image) SetIsBigendian(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, v)
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x Image) HasIsBigendian() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
@@ -668,17 +695,17 @@ func (x Image) ClearIsBigendian() {
 
 // Step returns field step (6).
 func (x Image) Step() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // SetStep sets field step (6).
 func (x Image) SetStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, v)
 }
 
 // HasStep reports the presence of field step (6).
 func (x Image) HasStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // ClearStep clears field step (6).
@@ -730,42 +757,42 @@ func (x Image) View() ImageView { return ImageView(phaserimpl.Msg(x).ViewOf(phas
 
 // Height returns field height (2).
 func (v ImageView) Height() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // HasHeight reports the presence of field height (2).
 func (v ImageView) HasHeight() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Width returns field width (3).
 func (v ImageView) Width() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v ImageView) HasWidth() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v ImageView) IsBigendian() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v ImageView) HasIsBigendian() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // Step returns field step (6).
 func (v ImageView) Step() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // HasStep reports the presence of field step (6).
 func (v ImageView) HasStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // ImageList is a handle on a repeated field of Image messages.
@@ -794,6 +821,27 @@ func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ImageList) Insert(i int) Image { return Image(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ImageList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ImageList) Swap(o ImageList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ImageList) AppendN(n int, fill func(i int, elem Image)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Image(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1021,17 +1069,17 @@ func (x PointField) ClearName() {
 
 // Offset returns field offset (2).
 func (x PointField) Offset() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // SetOffset sets field offset (2).
 func (x PointField) SetOffset(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
 }
 
 // HasOffset reports the presence of field offset (2).
 func (x PointField) HasOffset() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearOffset clears field offset (2).
@@ -1041,17 +1089,17 @@ func (x PointField) ClearOffset() {
 
 // Datatype returns field datatype (3).
 func (x PointField) Datatype() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // SetDatatype sets field datatype (3).
 func (x PointField) SetDatatype(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (x PointField) HasDatatype() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearDatatype clears field datatype (3).
@@ -1061,17 +1109,17 @@ func (x PointField) ClearDatatype() {
 
 // Count returns field count (4).
 func (x PointField) Count() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // SetCount sets field count (4).
 func (x PointField) SetCount(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, v)
 }
 
 // HasCount reports the presence of field count (4).
 func (x PointField) HasCount() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // ClearCount clears field count (4).
@@ -1093,32 +1141,32 @@ func (x PointField) View() PointFieldView {
 
 // Offset returns field offset (2).
 func (v PointFieldView) Offset() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // HasOffset reports the presence of field offset (2).
 func (v PointFieldView) HasOffset() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // Datatype returns field datatype (3).
 func (v PointFieldView) Datatype() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (v PointFieldView) HasDatatype() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // Count returns field count (4).
 func (v PointFieldView) Count() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // HasCount reports the presence of field count (4).
 func (v PointFieldView) HasCount() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
@@ -1149,6 +1197,29 @@ func (l PointFieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PointFieldList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointFieldList) Insert(i int) PointField {
+	return PointField(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointFieldList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointFieldList) Swap(o PointFieldList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointFieldList) AppendN(n int, fill func(i int, elem PointField)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointField(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1360,17 +1431,17 @@ func (x PointCloud2) ClearHeader() {
 
 // Height returns field height (2).
 func (x PointCloud2) Height() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // SetHeight sets field height (2).
 func (x PointCloud2) SetHeight(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
 }
 
 // HasHeight reports the presence of field height (2).
 func (x PointCloud2) HasHeight() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearHeight clears field height (2).
@@ -1380,17 +1451,17 @@ func (x PointCloud2) ClearHeight() {
 
 // Width returns field width (3).
 func (x PointCloud2) Width() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // SetWidth sets field width (3).
 func (x PointCloud2) SetWidth(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
 }
 
 // HasWidth reports the presence of field width (3).
 func (x PointCloud2) HasWidth() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearWidth clears field width (3).
@@ -1405,17 +1476,17 @@ func (x PointCloud2) Fields() PointFieldList {
 
 // IsBigendian returns field is_bigendian (5).
 func (x PointCloud2) IsBigendian() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x PointCloud2) SetIsBigendian(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x PointCloud2) HasIsBigendian() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
@@ -1425,17 +1496,17 @@ func (x PointCloud2) ClearIsBigendian() {
 
 // PointStep returns field point_step (6).
 func (x PointCloud2) PointStep() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // SetPointStep sets field point_step (6).
 func (x PointCloud2) SetPointStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, v)
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (x PointCloud2) HasPointStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // ClearPointStep clears field point_step (6).
@@ -1445,17 +1516,17 @@ func (x PointCloud2) ClearPointStep() {
 
 // RowStep returns field row_step (7).
 func (x PointCloud2) RowStep() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // SetRowStep sets field row_step (7).
 func (x PointCloud2) SetRowStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, v)
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (x PointCloud2) HasRowStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // ClearRowStep clears field row_step (7).
@@ -1499,17 +1570,17 @@ func (x PointCloud2) ClearData() {
 
 // IsDense returns field is_dense (9).
 func (x PointCloud2) IsDense() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
 }
 
 // SetIsDense sets field is_dense (9).
 func (x PointCloud2) SetIsDense(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v))
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (x PointCloud2) HasIsDense() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // ClearIsDense clears field is_dense (9).
@@ -1531,62 +1602,62 @@ func (x PointCloud2) View() PointCloud2View {
 
 // Height returns field height (2).
 func (v PointCloud2View) Height() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // HasHeight reports the presence of field height (2).
 func (v PointCloud2View) HasHeight() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Width returns field width (3).
 func (v PointCloud2View) Width() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v PointCloud2View) HasWidth() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v PointCloud2View) IsBigendian() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v PointCloud2View) HasIsBigendian() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // PointStep returns field point_step (6).
 func (v PointCloud2View) PointStep() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (v PointCloud2View) HasPointStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // RowStep returns field row_step (7).
 func (v PointCloud2View) RowStep() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (v PointCloud2View) HasRowStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
 }
 
 // IsDense returns field is_dense (9).
 func (v PointCloud2View) IsDense() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (v PointCloud2View) HasIsDense() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
 }
 
 // PointCloud2List is a handle on a repeated field of PointCloud2 messages.
@@ -1617,6 +1688,29 @@ func (l PointCloud2List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PointCloud2List) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointCloud2List) Insert(i int) PointCloud2 {
+	return PointCloud2(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointCloud2List) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointCloud2List) Swap(o PointCloud2List) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointCloud2List) AppendN(n int, fill func(i int, elem PointCloud2)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointCloud2(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1828,17 +1922,17 @@ func (x LaserScan) ClearHeader() {
 
 // AngleMin returns field angle_min (2).
 func (x LaserScan) AngleMin() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetAngleMin sets field angle_min (2).
 func (x LaserScan) SetAngleMin(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, math.Float32bits(v))
 }
 
 // HasAngleMin reports the presence of field angle_min (2).
 func (x LaserScan) HasAngleMin() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearAngleMin clears field angle_min (2).
@@ -1848,17 +1942,17 @@ func (x LaserScan) ClearAngleMin() {
 
 // AngleMax returns field angle_max (3).
 func (x LaserScan) AngleMax() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // SetAngleMax sets field angle_max (3).
 func (x LaserScan) SetAngleMax(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, math.Float32bits(v))
 }
 
 // HasAngleMax reports the presence of field angle_max (3).
 func (x LaserScan) HasAngleMax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearAngleMax clears field angle_max (3).
@@ -1868,17 +1962,17 @@ func (x LaserScan) ClearAngleMax() {
 
 // AngleIncrement returns field angle_increment (4).
 func (x LaserScan) AngleIncrement() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // SetAngleIncrement sets field angle_increment (4).
 func (x LaserScan) SetAngleIncrement(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}, math.Float32bits(v))
 }
 
 // HasAngleIncrement reports the presence of field angle_increment (4).
 func (x LaserScan) HasAngleIncrement() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // ClearAngleIncrement clears field angle_increment (4).
@@ -1888,17 +1982,17 @@ func (x LaserScan) ClearAngleIncrement() {
 
 // TimeIncrement returns field time_increment (5).
 func (x LaserScan) TimeIncrement() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}))
 }
 
 // SetTimeIncrement sets field time_increment (5).
 func (x LaserScan) SetTimeIncrement(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}, math.Float32bits(v))
 }
 
 // HasTimeIncrement reports the presence of field time_increment (5).
 func (x LaserScan) HasTimeIncrement() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})
 }
 
 // ClearTimeIncrement clears field time_increment (5).
@@ -1908,17 +2002,17 @@ func (x LaserScan) ClearTimeIncrement() {
 
 // ScanTime returns field scan_time (6).
 func (x LaserScan) ScanTime() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}))
 }
 
 // SetScanTime sets field scan_time (6).
 func (x LaserScan) SetScanTime(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}, math.Float32bits(v))
 }
 
 // HasScanTime reports the presence of field scan_time (6).
 func (x LaserScan) HasScanTime() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})
 }
 
 // ClearScanTime clears field scan_time (6).
@@ -1928,17 +2022,17 @@ func (x LaserScan) ClearScanTime() {
 
 // RangeMin returns field range_min (7).
 func (x LaserScan) RangeMin() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}))
 }
 
 // SetRangeMin sets field range_min (7).
 func (x LaserScan) SetRangeMin(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}, math.Float32bits(v))
 }
 
 // HasRangeMin reports the presence of field range_min (7).
 func (x LaserScan) HasRangeMin() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})
 }
 
 // ClearRangeMin clears field range_min (7).
@@ -1948,17 +2042,17 @@ func (x LaserScan) ClearRangeMin() {
 
 // RangeMax returns field range_max (8).
 func (x LaserScan) RangeMax() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40, Size: 4}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}))
 }
 
 // SetRangeMax sets field range_max (8).
 func (x LaserScan) SetRangeMax(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40, Size: 4}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}, math.Float32bits(v))
 }
 
 // HasRangeMax reports the presence of field range_max (8).
 func (x LaserScan) HasRangeMax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40, Size: 4})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})
 }
 
 // ClearRangeMax clears field range_max (8).
@@ -1990,72 +2084,72 @@ func (x LaserScan) View() LaserScanView {
 
 // AngleMin returns field angle_min (2).
 func (v LaserScanView) AngleMin() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasAngleMin reports the presence of field angle_min (2).
 func (v LaserScanView) HasAngleMin() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // AngleMax returns field angle_max (3).
 func (v LaserScanView) AngleMax() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // HasAngleMax reports the presence of field angle_max (3).
 func (v LaserScanView) HasAngleMax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // AngleIncrement returns field angle_increment (4).
 func (v LaserScanView) AngleIncrement() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // HasAngleIncrement reports the presence of field angle_increment (4).
 func (v LaserScanView) HasAngleIncrement() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // TimeIncrement returns field time_increment (5).
 func (v LaserScanView) TimeIncrement() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}))
 }
 
 // HasTimeIncrement reports the presence of field time_increment (5).
 func (v LaserScanView) HasTimeIncrement() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})
 }
 
 // ScanTime returns field scan_time (6).
 func (v LaserScanView) ScanTime() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}))
 }
 
 // HasScanTime reports the presence of field scan_time (6).
 func (v LaserScanView) HasScanTime() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})
 }
 
 // RangeMin returns field range_min (7).
 func (v LaserScanView) RangeMin() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}))
 }
 
 // HasRangeMin reports the presence of field range_min (7).
 func (v LaserScanView) HasRangeMin() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})
 }
 
 // RangeMax returns field range_max (8).
 func (v LaserScanView) RangeMax() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40, Size: 4}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}))
 }
 
 // HasRangeMax reports the presence of field range_max (8).
 func (v LaserScanView) HasRangeMax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40, Size: 4})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})
 }
 
 // LaserScanList is a handle on a repeated field of LaserScan messages.
@@ -2086,6 +2180,27 @@ func (l LaserScanList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l LaserScanList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l LaserScanList) Insert(i int) LaserScan { return LaserScan(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l LaserScanList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l LaserScanList) Swap(o LaserScanList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l LaserScanList) AppendN(n int, fill func(i int, elem LaserScan)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, LaserScan(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -2343,6 +2458,29 @@ func (l JointStateList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l JointStateList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l JointStateList) Insert(i int) JointState {
+	return JointState(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l JointStateList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l JointStateList) Swap(o JointStateList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l JointStateList) AppendN(n int, fill func(i int, elem JointState)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, JointState(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
