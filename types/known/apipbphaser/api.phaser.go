@@ -370,7 +370,7 @@ func (x Api) HasSyntax() bool {
 
 // ClearSyntax clears field syntax (7).
 func (x Api) ClearSyntax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Edition returns a copy of field edition (8).
@@ -742,7 +742,7 @@ func (x Method) HasRequestStreaming() bool {
 
 // ClearRequestStreaming clears field request_streaming (3).
 func (x Method) ClearRequestStreaming() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01, Size: 1})
 }
 
 // ResponseTypeUrl returns a copy of field response_type_url (4).
@@ -803,7 +803,7 @@ func (x Method) HasResponseStreaming() bool {
 
 // ClearResponseStreaming clears field response_streaming (5).
 func (x Method) ClearResponseStreaming() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02, Size: 1})
 }
 
 // Options returns the list handle of repeated field options (6).
@@ -840,7 +840,7 @@ func (x Method) HasSyntax() bool {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) ClearSyntax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // Edition returns a copy of field edition (8).

@@ -469,7 +469,7 @@ func (x Type) HasSyntax() bool {
 
 // ClearSyntax clears field syntax (6).
 func (x Type) ClearSyntax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Edition returns a copy of field edition (7).
@@ -763,7 +763,7 @@ func (x Field) HasKind() bool {
 
 // ClearKind clears field kind (1).
 func (x Field) ClearKind() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Cardinality returns field cardinality (2).
@@ -785,7 +785,7 @@ func (x Field) HasCardinality() bool {
 
 // ClearCardinality clears field cardinality (2).
 func (x Field) ClearCardinality() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
 }
 
 // Number returns field number (3).
@@ -807,7 +807,7 @@ func (x Field) HasNumber() bool {
 
 // ClearNumber clears field number (3).
 func (x Field) ClearNumber() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // Name returns a copy of field name (4).
@@ -905,7 +905,7 @@ func (x Field) HasOneofIndex() bool {
 
 // ClearOneofIndex clears field oneof_index (7).
 func (x Field) ClearOneofIndex() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Size: 4, Signed: true})
 }
 
 // Packed returns field packed (8).
@@ -927,7 +927,7 @@ func (x Field) HasPacked() bool {
 
 // ClearPacked clears field packed (8).
 func (x Field) ClearPacked() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10, Size: 1})
 }
 
 // Options returns the list handle of repeated field options (9).
@@ -1391,7 +1391,7 @@ func (x Enum) HasSyntax() bool {
 
 // ClearSyntax clears field syntax (5).
 func (x Enum) ClearSyntax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Edition returns a copy of field edition (6).
@@ -1730,7 +1730,7 @@ func (x EnumValue) HasNumber() bool {
 
 // ClearNumber clears field number (2).
 func (x EnumValue) ClearNumber() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Options returns the list handle of repeated field options (3).
