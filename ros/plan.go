@@ -234,8 +234,8 @@ func opOf(it *item) itemOp {
 		return opString
 	case it.rt == Message && !it.isAny:
 		return opMessage
-	case it.rt.Width() != it.size || it.rt == Bool:
-		return opItem // converted, or a bool (normalized to 0 or 1)
+	case !identity(it.f.Kind, it.rt):
+		return opItem // converted and range checked, or a bool (normalized to 0 or 1)
 	case it.size == 4:
 		return opCopy32
 	case it.size == 8:
@@ -380,9 +380,9 @@ func newItem(f *impl.FieldInfo, visiting map[*impl.Type]bool) (*item, error) {
 		}
 		it.rt = rt
 	}
-	// Stored little-endian at the ROS width (bools excepted: a stored
+	// Stored little-endian as their ROS bits (bools excepted: a stored
 	// byte other than 0 or 1 is written as 1).
-	it.raw = f.Repeated && it.rt.Width() == it.size && it.rt != Bool
+	it.raw = f.Repeated && identity(f.Kind, it.rt)
 	return it, nil
 }
 

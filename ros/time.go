@@ -1,5 +1,10 @@
 package ros
 
+import (
+	"fmt"
+	"math"
+)
+
 // ROS time and duration against google.protobuf.Timestamp and Duration.
 //
 // ROS writes both canonically, as genpy does: 0 <= nsec < 1e9, the sign in
@@ -39,4 +44,27 @@ func rosPair(rt Type, sec, nsec uint32) (int64, int32) {
 		return fromROSDuration(int32(sec), int32(nsec))
 	}
 	return fromROSTime(sec, nsec)
+}
+
+// rosWords returns the two uint32 words of the ROS time (rt Time) or
+// duration (rt Duration) of protobuf seconds and nanos, canonical, and
+// whether ROS can hold it: a time's seconds are a uint32 (from 1970 to
+// 2106), a duration's an int32, as genpy packs them ("<2I", "<2i"); a
+// negative time or one past 2106 is an error there, not a value that
+// wraps.
+func rosWords(rt Type, seconds int64, nanos int32) (sec, nsec uint32, ok bool) {
+	s, n := toROS(seconds, nanos)
+	if rt == Duration {
+		return uint32(s), n, s >= math.MinInt32 && s <= math.MaxInt32
+	}
+	return uint32(s), n, s >= 0 && s <= math.MaxUint32
+}
+
+// timeError is the error of a time or duration ROS cannot hold.
+func timeError(name string, rt Type, seconds int64, nanos int32) error {
+	what := "ROS time (uint32 seconds since 1970)"
+	if rt == Duration {
+		what = "ROS duration (int32 seconds)"
+	}
+	return fmt.Errorf("ros: %s: %ds %dns does not fit %s: %w", name, seconds, nanos, what, ErrRange)
 }

@@ -12,6 +12,14 @@
 // as ROS time (uint32 sec, uint32 nsec) and duration (int32, int32), and a
 // oneof as a uint32 discriminator (the active field number, 0 for none)
 // followed by the active member.
+//
+// Values convert exactly or not at all: a stored value its ROS type cannot
+// hold (300 in a uint8, a Timestamp of -5 s or 2^40 s in a ROS time) fails
+// the serialization, and a ROS value its field cannot hold fails the
+// parse, with errors wrapping ErrRange (see scalar.go for the rules).
+// Serializing a payload charges what it reads against the payload's
+// length, so that a hostile payload whose offsets share or loop fails with
+// ErrSharedOffsets rather than write more than a small multiple of itself.
 package ros
 
 import (
