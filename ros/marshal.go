@@ -40,7 +40,7 @@ func appendMsg(dst []byte, m impl.Msg, t *impl.Type) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	e := encoder{Writer: Writer{Buf: dst}, left: budgetOf(m)}
+	e := encoder{Writer: Writer{Buf: dst}, left: m.WorkBudget()}
 	err = writeMessage(&e, m, p)
 	return e.Buf, err
 }
@@ -60,14 +60,6 @@ type encoder struct {
 	left int
 }
 
-// budgetSlack is added to a payload's length to make its work budget.
-const budgetSlack = 4096
-
-// budgetOf returns the work budget of serializing a message of the
-// payload of m.
-func budgetOf(m impl.Msg) int {
-	return m.PayloadLen() + budgetSlack
-}
 
 // ErrSharedOffsets is wrapped by the error of a payload that refers to
 // more data than it holds: its offsets share strings, elements or arrays,
@@ -101,7 +93,7 @@ func Size(m runtime.Msg) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	left := budgetOf(m1)
+	left := m1.WorkBudget()
 	return sizeMessage(m1, p, &left)
 }
 
@@ -330,7 +322,7 @@ func writeElem(w *encoder, m impl.Msg, it *item, i int, stored bool) error {
 // writeSub writes a nested message inline (a default one when absent).
 func writeSub(w *encoder, m impl.Msg, it *item) error {
 	if it.isAny {
-		if m.IsPresent() && (len(m.AnyTypeURL()) > 0 || m.AnyTypeName() != "" || hasAnyValue(m)) {
+		if !m.IsEmptyAny() {
 			return fmt.Errorf("ros: %s: a populated google.protobuf.Any has no ROS1 form", it.f.Desc.FullName())
 		}
 		w.Uint32(0)
@@ -340,16 +332,8 @@ func writeSub(w *encoder, m impl.Msg, it *item) error {
 	return writeMessage(w, m, it.sub)
 }
 
-var anyValue = impl.Field{Number: 2, Offset: 8}
-
-func hasAnyValue(m impl.Msg) bool { return m.HasString(anyValue) }
-
-// Timestamp and Duration: seconds (1) and nanos (2) in both, presence ids
-// 0 and 1 (bits 0 and 1 of byte 4).
-var (
-	tsSeconds = impl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 1 << 0}
-	tsNanos   = impl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 1 << 1}
-)
+// Timestamp and Duration: seconds (1) and nanos (2) in both.
+var tsSeconds, tsNanos = impl.SecondsField, impl.NanosField
 
 // writeTime writes the Timestamp or Duration m of item it (rt Time or
 // Duration) as a ROS time or duration, which must hold it.

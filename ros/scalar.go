@@ -19,8 +19,8 @@ import (
 // int32 field, a negative int8 into a uint32). Floats convert with IEEE
 // rounding; a finite double beyond float32's range fails. A bool field
 // writes 1 for any stored byte other than 0; an integer field written as
-// a ROS bool must hold 0 or 1, and one parsed from a ROS bool holds its
-// byte. The check is made when the bytes are written or parsed: setters
+// a ROS bool must hold 0 or 1, and one parsed from a ROS bool holds 1 for
+// any byte but 0 (a bool field holds the byte, as C++ copies it). The check is made when the bytes are written or parsed: setters
 // store what the field's protobuf type holds (protobuf encodes 300 in a
 // uint32 as it is), and only ROS1 cannot carry it.
 
@@ -29,6 +29,22 @@ import (
 // ROS value too wide for its field, a time or duration outside what ROS
 // time (uint32 seconds) and duration (int32 seconds) hold.
 var ErrRange = errors.New("value out of range")
+
+// String returns the ROS name of the type ("uint8", "time"; "message" for
+// a nested message).
+func (t Type) String() string {
+	if t == Message {
+		return "message"
+	}
+	if int(t) < len(typeText) && typeText[t] != "" {
+		return typeText[t]
+	}
+	return fmt.Sprintf("Type(%d)", uint8(t))
+}
+
+// Range returns the smallest and largest value of ROS integer type t (0
+// and 1 for bool); for other types, 0 and math.MaxUint64.
+func (t Type) Range() (lo int64, hi uint64) { return t.bounds() }
 
 // signed reports whether ROS integer type t is signed.
 func (t Type) signed() bool {
@@ -163,9 +179,9 @@ func rosBits(it *item, v uint64) (uint64, error) {
 	lo, hi := it.rt.bounds()
 	if !fits(signed, s, u, lo, hi) {
 		if signed {
-			return 0, rangeError(it, s, typeText[it.rt])
+			return 0, rangeError(it, s, it.rt.String())
 		}
-		return 0, rangeError(it, u, typeText[it.rt])
+		return 0, rangeError(it, u, it.rt.String())
 	}
 	if signed {
 		u = uint64(s)
@@ -202,6 +218,10 @@ func storedBits(it *item, v uint64) (uint64, error) {
 		if k == impl.Bool {
 			return v, nil // the byte as it is, as C++ copies it
 		}
+		if v != 0 { // true, as genpy reads it, in an integer field
+			return 1, nil
+		}
+		return 0, nil
 	}
 	var s int64
 	u := v

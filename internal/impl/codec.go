@@ -3,12 +3,40 @@ package impl
 // What the wire codecs, interpreted and generated, read besides the
 // accessors.
 
-// PayloadLen returns the length of the memory of m's payload, which every
-// offset in it addresses (0 for the zero Msg): the measure of the work
-// budget of an encoder, which charges what it reads against it.
-func (m Msg) PayloadLen() int {
+// WorkBudgetSlack is what the work budget of an encoder adds to the length
+// of the payload it reads (WorkBudget).
+const WorkBudgetSlack = 4096
+
+// WorkBudget returns the work budget of an encoder of m's payload: the
+// length of its memory, which every offset in it addresses, and
+// WorkBudgetSlack. An encoder charges each string, element and array it
+// reads against it: a payload holds each of them once, so only one whose
+// offsets are shared or cyclic (hostile input) runs out.
+func (m Msg) WorkBudget() int {
 	if m.p == nil {
-		return 0
+		return WorkBudgetSlack
 	}
-	return len(m.p.mem)
+	return len(m.p.mem) + WorkBudgetSlack
+}
+
+// FormatV3 reports whether m lives in a payload of format v3, whose
+// repeated messages are MessageVectorBlocks (MessageList.Allocate makes n
+// elements at once).
+func (m Msg) FormatV3() bool { return m.v3() }
+
+// Len returns the number of elements the cursor walks.
+func (c *Cursor) Len() int { return c.n }
+
+// The fields of google.protobuf.Timestamp and Duration: seconds (1) and
+// nanos (2) in both, presence ids 0 and 1 (bits 0 and 1 of byte 4).
+var (
+	SecondsField = Field{Number: 1, Offset: 8, Byte: 4, Mask: 1 << 0}
+	NanosField   = Field{Number: 2, Offset: 16, Byte: 4, Mask: 1 << 1}
+)
+
+// IsEmptyAny reports whether the google.protobuf.Any message m is absent or
+// holds neither a type URL nor a value: the only Any ROS1 can carry (as
+// two empty strings).
+func (m Msg) IsEmptyAny() bool {
+	return !m.IsPresent() || len(m.StringBytes(anyTypeURL)) == 0 && !m.HasString(anyValue)
 }

@@ -11,6 +11,7 @@ type PlanSlot uint8
 const (
 	ProtoPlan PlanSlot = iota // package proto
 	ROSPlan                   // package ros
+	GeneratedROS              // the generated ROS1 codec (runtime/phaserimpl.RegisterROS)
 	planSlots
 )
 

@@ -27,8 +27,9 @@ import (
 // GenVersion and MaxVersion; dropping support for old generated code raises
 // MinVersion.
 const (
-	// GenVersion is the version the generator of this module writes.
-	GenVersion = 1
+	// GenVersion is the version the generator of this module writes:
+	// 2 since generated code has its own ROS1 codec (roscodec.go).
+	GenVersion = 2
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 1

@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_legacy_proto is the file's descriptor, registered with the runtime.
@@ -168,6 +168,12 @@ func (x Legacy) ProtoSize() int {
 // data, written straight into x's payload.
 func (x Legacy) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Legacy) CopyFrom(src Legacy) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Legacy, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x Legacy) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -185,12 +191,6 @@ func (x Legacy) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Legacy) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Legacy) CopyFrom(src Legacy) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Legacy, phaserimpl.Msg(src))
-}
 
 var phaserUnion_Legacy_Pick = phaserType_Legacy.Unions()[0]
 

@@ -72,6 +72,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	}
 	g.view(m, lm, name, tv)
 	g.list(m, name)
+	g.rosCodec(m, lm, tv)
 }
 
 func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
