@@ -14,8 +14,8 @@ import (
 
 	"github.com/phaser-go/phaser/examples/quickstart/quickstartphaser"
 	"github.com/phaser-go/phaser/internal/impl"
-	roswireros "github.com/phaser-go/phaser/internal/testpb/roswire/roswireros/roswirephaser"
 	"github.com/phaser-go/phaser/internal/testpb/roswire/roswirephaser"
+	roswireros "github.com/phaser-go/phaser/internal/testpb/roswire/roswireros/roswirephaser"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/ros"

@@ -60,7 +60,6 @@ type encoder struct {
 	left int
 }
 
-
 // ErrSharedOffsets is wrapped by the error of a payload that refers to
 // more data than it holds: its offsets share strings, elements or arrays,
 // or form cycles, which only hostile input does.

@@ -9,9 +9,9 @@ type PlanSlot uint8
 
 // The plan slots.
 const (
-	ProtoPlan PlanSlot = iota // package proto
-	ROSPlan                   // package ros
-	GeneratedROS              // the generated ROS1 codec (runtime/phaserimpl.RegisterROS)
+	ProtoPlan    PlanSlot = iota // package proto
+	ROSPlan                      // package ros
+	GeneratedROS                 // the generated ROS1 codec (runtime/phaserimpl.RegisterROS)
 	planSlots
 )
 
