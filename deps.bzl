@@ -21,6 +21,7 @@ def go_dependencies():
     )
     go_repository(
         name = "com_github_bufbuild_protocompile",
+        build_file_proto_mode = "disable_global",
         importpath = "github.com/bufbuild/protocompile",
         sum = "h1:iA73zAf/fyljNjQKwYzUHD6AD4R8KMasmwa/FBatYVw=",
         version = "v0.14.1",
@@ -171,6 +172,7 @@ def go_dependencies():
     )
     go_repository(
         name = "org_golang_google_protobuf",
+        build_file_proto_mode = "disable_global",
         importpath = "google.golang.org/protobuf",
         sum = "h1:pJOKDDOyeXErUroCihFAd5LQuwXBSpVnKGrj5o/fwxc=",
         version = "v1.36.12",
