@@ -410,9 +410,14 @@ func phaserROSAppend_Pose(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 24)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	// x, y, theta: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		*(*[24]byte)(w[0:]) = *(*[24]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	}
 	return dst, left, true
 }
 
@@ -985,8 +990,13 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 12+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[o+4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	// id, mode: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		*(*[8]byte)(w[o:]) = *(*[8]byte)(b[12:])
+	} else {
+		binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[o+4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	}
 	// pose
 	dst, left2, ok = phaserROSAppend_Pose(dst, m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose), left)
 	if left = left2; !ok {
@@ -1011,12 +1021,32 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	if left -= 4 * c5.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c5.Len()))
+	dst, w = phaserimpl.ROSGrow(dst, 4+24*c5.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c5.Len()))
+	w = w[4:]
 	for e, more := c5.Next(); more; e, more = c5.Next() {
-		dst, left2, ok = phaserROSAppend_Pose(dst, e, left)
-		if left = left2; !ok {
+		v, ok := e.View(phaserType_Pose)
+		if !ok {
+			if e.IsPresent() {
+				return dst, left, false // another layout
+			}
+			clear(w[:24]) // a default element
+			w = w[24:]
+			continue
+		}
+		eb := v.Bytes()
+		if len(eb) < 32 {
 			return dst, left, false
 		}
+		// x, y, theta: their stored bytes when all are present
+		if eb[4]&0x07 == 0x07 {
+			*(*[24]byte)(w[0:]) = *(*[24]byte)(eb[8:])
+		} else {
+			binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+			binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+			binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		}
+		w = w[24:]
 	}
 	// tags (repeated)
 	c6 := m.Len(phaserimpl.Field{Number: 8, Offset: 48}, 4)

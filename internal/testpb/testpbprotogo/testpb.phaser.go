@@ -956,21 +956,43 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 85+len(s1)+len(s2))
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})))
-	binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})))
-	binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
-	binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})))
-	binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})))
-	binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})))
+	// f_double, f_float, f_int32, f_int64, f_uint32: their stored bytes when all are present
+	if b[4]&0x1f == 0x1f {
+		*(*[28]byte)(w[0:]) = *(*[28]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})))
+	}
+	// f_uint64, f_sint32: their stored bytes when all are present
+	if b[4]&0x60 == 0x60 {
+		*(*[12]byte)(w[28:]) = *(*[12]byte)(b[40:])
+	} else {
+		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})))
+	}
+	// f_sint64, f_fixed32: their stored bytes when all are present
+	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
+		*(*[12]byte)(w[40:]) = *(*[12]byte)(b[56:])
+	} else {
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})))
+		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
+	}
+	// f_fixed64, f_sfixed32: their stored bytes when all are present
+	if b[5]&0x06 == 0x06 {
+		*(*[12]byte)(w[52:]) = *(*[12]byte)(b[72:])
+	} else {
+		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})))
+	}
+	// f_sfixed64 (int64)
 	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})))
 	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}))))
 	o = phaserimpl.ROSPutString(w, 73, s1)
 	o = phaserimpl.ROSPutString(w, o, s2)
+	// f_color (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
 	return dst, left, true
 }
@@ -2695,6 +2717,7 @@ func phaserROSAppend_Inner(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	// a (int32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	phaserimpl.ROSPutString(w, 4, s1)
 	// deep
@@ -3043,6 +3066,7 @@ func phaserROSAppend_Inner_Deep(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// x (int64)
 	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	// names (repeated)
 	c1 := m.Len(phaserimpl.Field{Number: 2, Offset: 16}, 4)
@@ -5017,45 +5041,109 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 227)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})))
-	binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})))
-	binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})))
-	binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})))
-	binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})))
-	binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})))
+	// w00, w01, w02, w03, w04: their stored bytes when all are present
+	if b[4]&0x1f == 0x1f {
+		*(*[28]byte)(w[0:]) = *(*[28]byte)(b[12:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})))
+	}
+	// w05, w06: their stored bytes when all are present
+	if b[4]&0x60 == 0x60 {
+		*(*[12]byte)(w[28:]) = *(*[12]byte)(b[44:])
+	} else {
+		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})))
+	}
+	// w07, w08: their stored bytes when all are present
+	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
+		*(*[12]byte)(w[40:]) = *(*[12]byte)(b[60:])
+	} else {
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})))
+		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})))
+	}
+	// w09, w10: their stored bytes when all are present
+	if b[5]&0x06 == 0x06 {
+		*(*[12]byte)(w[52:]) = *(*[12]byte)(b[76:])
+	} else {
+		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})))
+	}
+	// w11 (int64)
 	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})))
 	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}))))
-	binary.LittleEndian.PutUint64(w[73:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})))
-	binary.LittleEndian.PutUint32(w[81:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})))
-	binary.LittleEndian.PutUint32(w[85:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})))
-	binary.LittleEndian.PutUint64(w[89:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[97:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})))
-	binary.LittleEndian.PutUint64(w[101:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})))
-	binary.LittleEndian.PutUint32(w[109:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})))
-	binary.LittleEndian.PutUint64(w[113:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})))
-	binary.LittleEndian.PutUint32(w[121:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})))
-	binary.LittleEndian.PutUint64(w[125:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})))
-	binary.LittleEndian.PutUint32(w[133:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})))
+	// w13, w14, w15, w16, w17: their stored bytes when all are present
+	if b[5]&0xe0 == 0xe0 && b[6]&0x03 == 0x03 {
+		*(*[28]byte)(w[73:]) = *(*[28]byte)(b[108:])
+	} else {
+		binary.LittleEndian.PutUint64(w[73:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[81:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})))
+		binary.LittleEndian.PutUint32(w[85:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})))
+		binary.LittleEndian.PutUint64(w[89:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[97:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})))
+	}
+	// w18, w19: their stored bytes when all are present
+	if b[6]&0x0c == 0x0c {
+		*(*[12]byte)(w[101:]) = *(*[12]byte)(b[140:])
+	} else {
+		binary.LittleEndian.PutUint64(w[101:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[109:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})))
+	}
+	// w20, w21: their stored bytes when all are present
+	if b[6]&0x30 == 0x30 {
+		*(*[12]byte)(w[113:]) = *(*[12]byte)(b[156:])
+	} else {
+		binary.LittleEndian.PutUint64(w[113:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})))
+		binary.LittleEndian.PutUint32(w[121:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})))
+	}
+	// w22, w23: their stored bytes when all are present
+	if b[6]&0xc0 == 0xc0 {
+		*(*[12]byte)(w[125:]) = *(*[12]byte)(b[172:])
+	} else {
+		binary.LittleEndian.PutUint64(w[125:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})))
+		binary.LittleEndian.PutUint32(w[133:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})))
+	}
+	// w24 (int64)
 	binary.LittleEndian.PutUint64(w[137:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})))
 	w[145] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}))))
-	binary.LittleEndian.PutUint64(w[146:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})))
-	binary.LittleEndian.PutUint32(w[154:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})))
-	binary.LittleEndian.PutUint32(w[158:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})))
-	binary.LittleEndian.PutUint64(w[162:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})))
-	binary.LittleEndian.PutUint32(w[170:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})))
-	binary.LittleEndian.PutUint64(w[174:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})))
-	binary.LittleEndian.PutUint32(w[182:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[186:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[194:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})))
-	binary.LittleEndian.PutUint64(w[198:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})))
-	binary.LittleEndian.PutUint32(w[206:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})))
+	// w26, w27, w28, w29, w30: their stored bytes when all are present
+	if b[7]&0x7c == 0x7c {
+		*(*[28]byte)(w[146:]) = *(*[28]byte)(b[204:])
+	} else {
+		binary.LittleEndian.PutUint64(w[146:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[154:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[158:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})))
+		binary.LittleEndian.PutUint64(w[162:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[170:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})))
+	}
+	// w31, w32: their stored bytes when all are present
+	if b[7]&0x80 == 0x80 && b[8]&0x01 == 0x01 {
+		*(*[12]byte)(w[174:]) = *(*[12]byte)(b[236:])
+	} else {
+		binary.LittleEndian.PutUint64(w[174:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})))
+		binary.LittleEndian.PutUint32(w[182:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})))
+	}
+	// w33, w34: their stored bytes when all are present
+	if b[8]&0x06 == 0x06 {
+		*(*[12]byte)(w[186:]) = *(*[12]byte)(b[252:])
+	} else {
+		binary.LittleEndian.PutUint64(w[186:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[194:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})))
+	}
+	// w35, w36: their stored bytes when all are present
+	if b[8]&0x18 == 0x18 {
+		*(*[12]byte)(w[198:]) = *(*[12]byte)(b[268:])
+	} else {
+		binary.LittleEndian.PutUint64(w[198:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[206:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})))
+	}
+	// w37 (int64)
 	binary.LittleEndian.PutUint64(w[210:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})))
 	w[218] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}))))
+	// w39 (float64)
 	binary.LittleEndian.PutUint64(w[219:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})))
 	return dst, left, true
 }
@@ -6982,6 +7070,7 @@ func phaserROSAppend_Everything_CountsEntry(dst []byte, m phaserimpl.Msg, left i
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
+	// value (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 	return dst, left, true
 }
@@ -7325,6 +7414,7 @@ func phaserROSAppend_Everything_ByIdEntry(dst []byte, m phaserimpl.Msg, left int
 	var w []byte
 	var left2 int
 	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// key (int64)
 	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	// value
 	dst, left2, ok = phaserROSAppend_Inner(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner), left)
@@ -7679,6 +7769,7 @@ func phaserROSAppend_Everything_RemoteByNumEntry(dst []byte, m phaserimpl.Msg, l
 	var w []byte
 	var left2 int
 	dst, w = phaserimpl.ROSGrow(dst, 4)
+	// key (int32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	// value
 	if phaserROSCodec_importedpbprotogo_Remote == nil {

@@ -535,7 +535,7 @@ func (g *fileGen) rosAppend(m *protogen.Message, lm *layout.Message, items []*ro
 	var run []*rosItem
 	flush := func() {
 		if len(run) > 0 {
-			g.rosAppendRun(&b, m, run, fail)
+			g.rosAppendRun(&b, run, fail, "b", true)
 			run = nil
 		}
 	}
@@ -618,15 +618,15 @@ func (g *fileGen) rosInRun(r *rosField) bool {
 }
 
 // scalarRead returns the expression of the stored bits of singular scalar
-// r of the message bytes b (0 if absent).
-func (g *fileGen) scalarRead(r *rosField) string {
+// r of the message bytes src (0 if absent).
+func (g *fileGen) scalarRead(r *rosField, src string) string {
 	switch r.size {
 	case 1:
-		return g.door("ROSGet8") + "(b, " + r.fl + ")"
+		return g.door("ROSGet8") + "(" + src + ", " + r.fl + ")"
 	case 4:
-		return g.door("ROSGet32") + "(b, " + r.fl + ")"
+		return g.door("ROSGet32") + "(" + src + ", " + r.fl + ")"
 	}
-	return g.door("ROSGet64") + "(b, " + r.fl + ")"
+	return g.door("ROSGet64") + "(" + src + ", " + r.fl + ")"
 }
 
 // put returns the statement that stores the width-w value v at w[o:].
@@ -661,16 +661,13 @@ func (o offset) String() string {
 func (o offset) plus(n int) offset { return offset{o.v, o.c + n} }
 
 // rosAppendRun emits a run of fields written into one grown window: what
-// must be read or checked first, then one ROSGrow, then the stores.
-func (g *fileGen) rosAppendRun(b *body, m *protogen.Message, run []*rosItem, fail string) {
+// must be read or checked first, then one ROSGrow, then the stores. src
+// names the message's bytes (View.Bytes). With grow false the caller has
+// grown the window w already, by the run's size (constant: no strings).
+func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow bool) {
 	size := 0
 	var dyn []string // the variable parts of the size
-	type store struct {
-		r    *rosField
-		v    string // the ROS bits (scalars), the string or the stored array
-		nsec string // time and duration: the second word
-	}
-	var stores []store
+	var stores []runStore
 	for _, it := range run {
 		r := it.rosField
 		switch {
@@ -685,7 +682,7 @@ func (g *fileGen) rosAppendRun(b *body, m *protogen.Message, run []*rosItem, fai
 			b.p(fail)
 			b.p("}")
 			size += r.array * r.rt.Width()
-			stores = append(stores, store{r: r, v: a})
+			stores = append(stores, runStore{r: r, v: a})
 		case r.rt == ros.String:
 			s := b.name("s")
 			b.p("// ", r.f.Desc.Name(), " (string)")
@@ -695,7 +692,7 @@ func (g *fileGen) rosAppendRun(b *body, m *protogen.Message, run []*rosItem, fai
 			b.p("}")
 			size += 4
 			dyn = append(dyn, "len("+s+")")
-			stores = append(stores, store{r: r, v: s})
+			stores = append(stores, runStore{r: r, v: s})
 		case r.rt == ros.Time || r.rt == ros.Duration:
 			s, n := b.name("sec"), b.name("nsec")
 			fn := "ROSTime"
@@ -709,17 +706,22 @@ func (g *fileGen) rosAppendRun(b *body, m *protogen.Message, run []*rosItem, fai
 			b.p(fail, " // out of the range of ROS ", r.rt)
 			b.p("}")
 			size += 8
-			stores = append(stores, store{r: r, v: s, nsec: n})
+			stores = append(stores, runStore{r: r, v: s, nsec: n})
 		case r.rt == ros.Message: // an Any
 			b.p("// ", r.f.Desc.Name(), " (Any: two empty strings)")
 			b.p("if !", g.rosSubExpr(r), ".IsEmptyAny() {")
 			b.p(fail, " // a populated Any has no ROS1 form")
 			b.p("}")
 			size += 8
-			stores = append(stores, store{r: r})
+			stores = append(stores, runStore{r: r})
 		default:
-			v, checks := g.rosBitsExpr(b, r, g.scalarRead(r))
-			b.use("b")
+			b.use(src)
+			size += r.rt.Width()
+			if identityKind(r) {
+				stores = append(stores, runStore{r: r}) // read where it is stored
+				continue
+			}
+			v, checks := g.rosBitsExpr(b, r, g.scalarRead(r, src))
 			if checks != "" {
 				x := b.name("x")
 				b.p("// ", r.f.Desc.Name(), " (", r.rt, ")")
@@ -729,18 +731,20 @@ func (g *fileGen) rosAppendRun(b *body, m *protogen.Message, run []*rosItem, fai
 				b.p("}")
 				v = x
 			}
-			size += r.rt.Width()
-			stores = append(stores, store{r: r, v: v})
+			stores = append(stores, runStore{r: r, v: v})
 		}
 	}
 	b.use("w")
-	total := strconv.Itoa(size)
-	if len(dyn) > 0 {
-		total += " + " + strings.Join(dyn, " + ")
+	if grow {
+		total := strconv.Itoa(size)
+		if len(dyn) > 0 {
+			total += " + " + strings.Join(dyn, " + ")
+		}
+		b.p("dst, w = ", g.door("ROSGrow"), "(dst, ", total, ")")
 	}
-	b.p("dst, w = ", g.door("ROSGrow"), "(dst, ", total, ")")
 	o := offset{}
-	for i, st := range stores {
+	for i := 0; i < len(stores); i++ {
+		st := stores[i]
 		last := i == len(stores)-1
 		r := st.r
 		switch {
@@ -777,11 +781,84 @@ func (g *fileGen) rosAppendRun(b *body, m *protogen.Message, run []*rosItem, fai
 		case r.rt == ros.Message:
 			b.p(g.put(8, o.String(), "0"))
 			o = o.plus(8)
+		case st.v == "": // identity scalars, as stored: a contiguous group at once
+			n := contiguous(stores[i:])
+			if n > 1 {
+				g.rosCopyGroup(b, stores[i:i+n], src, o)
+				for _, st := range stores[i : i+n] {
+					o = o.plus(st.r.rt.Width())
+				}
+				i += n - 1
+				continue
+			}
+			b.p("// ", r.f.Desc.Name(), " (", r.rt, ")")
+			b.p(g.put(r.rt.Width(), o.String(), g.scalarRead(r, src)))
+			o = o.plus(r.rt.Width())
 		default:
 			b.p(g.put(r.rt.Width(), o.String(), st.v))
 			o = o.plus(r.rt.Width())
 		}
 	}
+}
+
+// runStore is one store of a run: the field, and what to store.
+type runStore struct {
+	r    *rosField
+	v    string // the ROS bits (converted scalars), the string or the stored array; "" for a scalar stored as its ROS bits
+	nsec string // time and duration: the second word
+}
+
+// contiguous returns how many stores from the first are scalars stored as
+// their ROS bits at consecutive offsets: their ROS bytes are their stored
+// bytes, when every one is present.
+func contiguous(stores []runStore) int {
+	n := 0
+	for i, st := range stores {
+		r := st.r
+		if st.v != "" || r.array > 0 || r.repeated() || r.f.Message != nil || r.rt == ros.String || !identityKind(r) {
+			break
+		}
+		if i > 0 {
+			p := stores[i-1].r.lf
+			if r.lf.Offset != p.Offset+p.SlotSize {
+				break
+			}
+		}
+		n++
+	}
+	return n
+}
+
+// rosCopyGroup stores a contiguous group of scalars at w[o:]: their stored
+// bytes in one copy when all are present (presence bits clear write 0).
+func (g *fileGen) rosCopyGroup(b *body, group []runStore, src string, o offset) {
+	masks := map[int]uint8{}
+	var bytesOrder []int
+	size := 0
+	var names []string
+	for _, st := range group {
+		lf := st.r.lf
+		by := 4 + int(lf.ID>>3)
+		if _, ok := masks[by]; !ok {
+			bytesOrder = append(bytesOrder, by)
+		}
+		masks[by] |= 1 << (lf.ID & 7)
+		size += st.r.rt.Width()
+		names = append(names, string(st.r.f.Desc.Name()))
+	}
+	var conds []string
+	for _, by := range bytesOrder {
+		conds = append(conds, fmt.Sprintf("%s[%d]&%#02x == %#02x", src, by, masks[by], masks[by]))
+	}
+	b.p("// ", strings.Join(names, ", "), ": their stored bytes when all are present")
+	b.p("if ", strings.Join(conds, " && "), " {")
+	b.p("*(*[", size, "]byte)(w[", o, ":]) = *(*[", size, "]byte)(", src, "[", group[0].r.lf.Offset, ":])")
+	b.p("} else {")
+	for _, st := range group {
+		b.p(g.put(st.r.rt.Width(), o.String(), g.scalarRead(st.r, src)))
+		o = o.plus(st.r.rt.Width())
+	}
+	b.p("}")
 }
 
 // le qualifies binary.LittleEndian.
@@ -1013,6 +1090,8 @@ func (g *fileGen) rosAppendRepeated(b *body, r *rosField, fail string) {
 		}
 		b.p(g.put(w, "4+i*"+strconv.Itoa(w), "x"))
 		b.p("}")
+	case g.rosFlat(r) != nil:
+		g.rosAppendFlatElems(b, r, fail)
 	default: // messages, times, durations, Anys
 		c := b.name("c")
 		b.p(c, " := m.Cursor(", r.fl, ", ", r.typ, ")")
@@ -1050,6 +1129,75 @@ func (g *fileGen) rosAppendRepeated(b *body, r *rosField, fail string) {
 		if r.array > 0 {
 			b.p("dst = ", g.door("ROSZeros"), "(dst, ", r.min, "*(", r.array, "-", c, ".Len()))")
 		}
+	}
+}
+
+// rosFlat returns the items of the element type of repeated message field
+// r when it is flat: a message of this package of singular scalars only,
+// whose elements the holder writes itself, in one grown window. Else nil.
+func (g *fileGen) rosFlat(r *rosField) []*rosItem {
+	msg := r.f.Message
+	if r.sub == "" || msg == nil || !g.rosHasCodec(msg) {
+		return nil
+	}
+	for _, f := range msg.Fields {
+		switch f.Desc.Kind() {
+		case protoreflect.MessageKind, protoreflect.GroupKind, protoreflect.StringKind, protoreflect.BytesKind:
+			return nil
+		}
+		if f.Desc.IsList() || f.Desc.IsMap() || f.Oneof != nil {
+			return nil
+		}
+	}
+	lm, err := g.layouts.Of(msg.Desc)
+	if err != nil {
+		return nil
+	}
+	return g.rosItems(msg, lm)
+}
+
+// rosAppendFlatElems appends repeated field r of a flat element type
+// (rosFlat): one window for all its elements, each written in place from
+// its bytes, a contiguous group of fields in one copy.
+func (g *fileGen) rosAppendFlatElems(b *body, r *rosField, fail string) {
+	items := g.rosFlat(r)
+	lm, _ := g.layouts.Of(r.f.Message.Desc)
+	k := r.fixed // the elements' ROS size
+	c := b.name("c")
+	b.use("w")
+	b.p(c, " := m.Cursor(", r.fl, ", ", r.typ, ")")
+	b.p("if left -= 4 * ", c, ".Len(); left < 0 {")
+	b.p(fail)
+	b.p("}")
+	if r.array > 0 {
+		b.p("if ", c, ".Len() > ", r.array, " {")
+		b.p(fail, " // more elements than the array holds")
+		b.p("}")
+		b.p("dst, w = ", g.door("ROSGrow"), "(dst, ", k*r.array, ")")
+	} else {
+		b.p("dst, w = ", g.door("ROSGrow"), "(dst, 4+", k, "*", c, ".Len())")
+		b.p(g.le(), ".PutUint32(w, uint32(", c, ".Len()))")
+		b.p("w = w[4:]")
+	}
+	b.p("for e, more := ", c, ".Next(); more; e, more = ", c, ".Next() {")
+	b.p("v, ok := e.View(", r.typ, ")")
+	b.p("if !ok {")
+	b.p("if e.IsPresent() {")
+	b.p(fail, " // another layout")
+	b.p("}")
+	b.p("clear(w[:", k, "]) // a default element")
+	b.p("w = w[", k, ":]")
+	b.p("continue")
+	b.p("}")
+	b.p("eb := v.Bytes()")
+	b.p("if len(eb) < ", extent(lm), " {")
+	b.p(fail)
+	b.p("}")
+	g.rosAppendRun(b, items, fail, "eb", false)
+	b.p("w = w[", k, ":]")
+	b.p("}")
+	if r.array > 0 {
+		b.p("clear(w[:", k, "*(", r.array, "-", c, ".Len())])")
 	}
 }
 

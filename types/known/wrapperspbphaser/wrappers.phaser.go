@@ -321,6 +321,7 @@ func phaserROSAppend_DoubleValue(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// value (float64)
 	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	return dst, left, true
 }
@@ -623,6 +624,7 @@ func phaserROSAppend_FloatValue(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 4)
+	// value (float32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	return dst, left, true
 }
@@ -925,6 +927,7 @@ func phaserROSAppend_Int64Value(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// value (int64)
 	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	return dst, left, true
 }
@@ -1227,6 +1230,7 @@ func phaserROSAppend_UInt64Value(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// value (uint64)
 	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	return dst, left, true
 }
@@ -1529,6 +1533,7 @@ func phaserROSAppend_Int32Value(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 4)
+	// value (int32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	return dst, left, true
 }
@@ -1831,6 +1836,7 @@ func phaserROSAppend_UInt32Value(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 4)
+	// value (uint32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	return dst, left, true
 }

@@ -539,10 +539,13 @@ func phaserROSAppend_SmallStruct(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 29+len(s1)+len(s2))
 	o = phaserimpl.ROSPutString(w, 0, s1)
+	// birth_day (int64)
 	binary.LittleEndian.PutUint64(w[o:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})))
 	o = phaserimpl.ROSPutString(w, o+8, s2)
+	// siblings (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})))
 	w[o+4] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}))))
+	// money (float64)
 	binary.LittleEndian.PutUint64(w[o+5:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})))
 	return dst, left, true
 }
@@ -943,6 +946,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 16+len(s3))
+	// seq (uint32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	binary.LittleEndian.PutUint32(w[4:], uint32(sec1))
 	binary.LittleEndian.PutUint32(w[8:], uint32(nsec2))
@@ -1344,10 +1348,15 @@ func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 32)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
-	binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})))
+	// x, y, z, w: their stored bytes when all are present
+	if b[4]&0x0f == 0x0f {
+		*(*[32]byte)(w[0:]) = *(*[32]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})))
+	}
 	return dst, left, true
 }
 
@@ -1713,9 +1722,14 @@ func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 24)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	// x, y, z: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		*(*[24]byte)(w[0:]) = *(*[24]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	}
 	return dst, left, true
 }
 
@@ -2603,8 +2617,10 @@ func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 13+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
+	// offset (uint32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 	w[o+4] = uint8(x2)
+	// count (uint32)
 	binary.LittleEndian.PutUint32(w[o+5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})))
 	return dst, left, true
 }
@@ -3000,10 +3016,15 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 16)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
-	binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+	// x, y, z, intensity: their stored bytes when all are present
+	if b[4]&0x0f == 0x0f {
+		*(*[16]byte)(w[0:]) = *(*[16]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+	}
 	return dst, left, true
 }
 
@@ -3562,8 +3583,13 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	// height, width: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		*(*[8]byte)(w[0:]) = *(*[8]byte)(b[12:])
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	}
 	// fields (repeated)
 	c1 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField)
 	if left -= 4 * c1.Len(); left < 0 {
@@ -3583,8 +3609,13 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 14+len(s2))
 	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}))))
-	binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})))
-	binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})))
+	// point_step, row_step: their stored bytes when all are present
+	if b[4]&0x18 == 0x18 {
+		*(*[8]byte)(w[1:]) = *(*[8]byte)(b[36:])
+	} else {
+		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})))
+	}
 	o = phaserimpl.ROSPutString(w, 9, s2)
 	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20}))))
 	// points (repeated)
@@ -3592,12 +3623,33 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	if left -= 4 * c3.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	dst, w = phaserimpl.ROSGrow(dst, 4+16*c3.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c3.Len()))
+	w = w[4:]
 	for e, more := c3.Next(); more; e, more = c3.Next() {
-		dst, left2, ok = phaserROSAppend_Point(dst, e, left)
-		if left = left2; !ok {
+		v, ok := e.View(phaserType_Point)
+		if !ok {
+			if e.IsPresent() {
+				return dst, left, false // another layout
+			}
+			clear(w[:16]) // a default element
+			w = w[16:]
+			continue
+		}
+		eb := v.Bytes()
+		if len(eb) < 24 {
 			return dst, left, false
 		}
+		// x, y, z, intensity: their stored bytes when all are present
+		if eb[4]&0x0f == 0x0f {
+			*(*[16]byte)(w[0:]) = *(*[16]byte)(eb[8:])
+		} else {
+			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
+			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+		}
+		w = w[16:]
 	}
 	return dst, left, true
 }
@@ -4217,10 +4269,16 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 21+len(s1)+len(s3))
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	// height, width: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		*(*[8]byte)(w[0:]) = *(*[8]byte)(b[12:])
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	}
 	o = phaserimpl.ROSPutString(w, 8, s1)
 	w[o] = uint8(x2)
+	// step (uint32)
 	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})))
 	phaserimpl.ROSPutString(w, o+5, s3)
 	return dst, left, true

@@ -442,6 +442,7 @@ func phaserROSAppend_Remote(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
+	// level (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 	// values (repeated)
 	a2 := m.Span(phaserimpl.Field{Number: 3, Offset: 16}, 8)
@@ -884,6 +885,7 @@ func phaserROSAppend_Remote_Part(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	// n (int32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	phaserimpl.ROSPutString(w, 4, s1)
 	return dst, left, true

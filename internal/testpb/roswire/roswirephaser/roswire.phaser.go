@@ -858,17 +858,38 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 81+len(s1)+len(s2))
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})))
-	binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})))
-	binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
-	binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})))
-	binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})))
-	binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})))
+	// f_double, f_float, f_int32, f_int64, f_uint32: their stored bytes when all are present
+	if b[4]&0x1f == 0x1f {
+		*(*[28]byte)(w[0:]) = *(*[28]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})))
+	}
+	// f_uint64, f_sint32: their stored bytes when all are present
+	if b[4]&0x60 == 0x60 {
+		*(*[12]byte)(w[28:]) = *(*[12]byte)(b[40:])
+	} else {
+		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})))
+	}
+	// f_sint64, f_fixed32: their stored bytes when all are present
+	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
+		*(*[12]byte)(w[40:]) = *(*[12]byte)(b[56:])
+	} else {
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})))
+		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
+	}
+	// f_fixed64, f_sfixed32: their stored bytes when all are present
+	if b[5]&0x06 == 0x06 {
+		*(*[12]byte)(w[52:]) = *(*[12]byte)(b[72:])
+	} else {
+		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})))
+	}
+	// f_sfixed64 (int64)
 	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})))
 	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}))))
 	o = phaserimpl.ROSPutString(w, 73, s1)
@@ -3238,10 +3259,15 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 16)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
-	binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+	// x, y, z, intensity: their stored bytes when all are present
+	if b[4]&0x0f == 0x0f {
+		*(*[16]byte)(w[0:]) = *(*[16]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+	}
 	return dst, left, true
 }
 
@@ -4633,12 +4659,33 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	if left -= 4 * c1.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c1.Len()))
+	dst, w = phaserimpl.ROSGrow(dst, 4+16*c1.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c1.Len()))
+	w = w[4:]
 	for e, more := c1.Next(); more; e, more = c1.Next() {
-		dst, left2, ok = phaserROSAppend_Point(dst, e, left)
-		if left = left2; !ok {
+		v, ok := e.View(phaserType_Point)
+		if !ok {
+			if e.IsPresent() {
+				return dst, left, false // another layout
+			}
+			clear(w[:16]) // a default element
+			w = w[16:]
+			continue
+		}
+		eb := v.Bytes()
+		if len(eb) < 24 {
 			return dst, left, false
 		}
+		// x, y, z, intensity: their stored bytes when all are present
+		if eb[4]&0x0f == 0x0f {
+			*(*[16]byte)(w[0:]) = *(*[16]byte)(eb[8:])
+		} else {
+			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
+			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+		}
+		w = w[16:]
 	}
 	// fixed_points (repeated)
 	c2 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Point)
@@ -4648,13 +4695,33 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	if c2.Len() > 3 {
 		return dst, left, false // more elements than the array holds
 	}
+	dst, w = phaserimpl.ROSGrow(dst, 48)
 	for e, more := c2.Next(); more; e, more = c2.Next() {
-		dst, left2, ok = phaserROSAppend_Point(dst, e, left)
-		if left = left2; !ok {
+		v, ok := e.View(phaserType_Point)
+		if !ok {
+			if e.IsPresent() {
+				return dst, left, false // another layout
+			}
+			clear(w[:16]) // a default element
+			w = w[16:]
+			continue
+		}
+		eb := v.Bytes()
+		if len(eb) < 24 {
 			return dst, left, false
 		}
+		// x, y, z, intensity: their stored bytes when all are present
+		if eb[4]&0x0f == 0x0f {
+			*(*[16]byte)(w[0:]) = *(*[16]byte)(eb[8:])
+		} else {
+			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
+			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+		}
+		w = w[16:]
 	}
-	dst = phaserimpl.ROSZeros(dst, 16*(3-c2.Len()))
+	clear(w[:16*(3-c2.Len())])
 	// stampeds (repeated)
 	c3 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Stamped)
 	if left -= 4 * c3.Len(); left < 0 {
@@ -6114,6 +6181,7 @@ func phaserROSAppend_Nested_LabelsEntry(dst []byte, m phaserimpl.Msg, left int) 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	// key (int32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	phaserimpl.ROSPutString(w, 4, s1)
 	return dst, left, true

@@ -377,9 +377,14 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 24)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	// x, y, z: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		*(*[24]byte)(w[0:]) = *(*[24]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	}
 	return dst, left, true
 }
 
@@ -787,10 +792,15 @@ func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 32)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
-	binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})))
+	// x, y, z, w: their stored bytes when all are present
+	if b[4]&0x0f == 0x0f {
+		*(*[32]byte)(w[0:]) = *(*[32]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})))
+	}
 	return dst, left, true
 }
 
@@ -1478,9 +1488,14 @@ func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	}
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 24)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	// x, y, z: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		*(*[24]byte)(w[0:]) = *(*[24]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	}
 	return dst, left, true
 }
 

@@ -1093,10 +1093,16 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 21+len(s1)+len(s3))
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+	// height, width: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		*(*[8]byte)(w[0:]) = *(*[8]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+	}
 	o = phaserimpl.ROSPutString(w, 8, s1)
 	w[o] = uint8(x2)
+	// step (uint32)
 	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})))
 	phaserimpl.ROSPutString(w, o+5, s3)
 	return dst, left, true
@@ -1569,8 +1575,10 @@ func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 13+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
+	// offset (uint32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 	w[o+4] = uint8(x2)
+	// count (uint32)
 	binary.LittleEndian.PutUint32(w[o+5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})))
 	return dst, left, true
 }
@@ -2150,8 +2158,13 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+	// height, width: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		*(*[8]byte)(w[0:]) = *(*[8]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+	}
 	// fields (repeated)
 	c1 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField)
 	if left -= 4 * c1.Len(); left < 0 {
@@ -2171,8 +2184,13 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 14+len(s2))
 	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}))))
-	binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})))
-	binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})))
+	// point_step, row_step: their stored bytes when all are present
+	if b[4]&0x18 == 0x18 {
+		*(*[8]byte)(w[1:]) = *(*[8]byte)(b[28:])
+	} else {
+		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})))
+	}
 	o = phaserimpl.ROSPutString(w, 9, s2)
 	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}))))
 	return dst, left, true
@@ -2808,13 +2826,18 @@ func phaserROSAppend_LaserScan(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 28)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
-	binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})))
-	binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})))
-	binary.LittleEndian.PutUint32(w[16:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})))
-	binary.LittleEndian.PutUint32(w[20:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})))
-	binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})))
+	// angle_min, angle_max, angle_increment, time_increment, scan_time, range_min, range_max: their stored bytes when all are present
+	if b[4]&0x7f == 0x7f {
+		*(*[28]byte)(w[0:]) = *(*[28]byte)(b[8:])
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[16:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})))
+		binary.LittleEndian.PutUint32(w[20:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})))
+	}
 	// ranges (repeated)
 	a1 := m.Span(phaserimpl.Field{Number: 9, Offset: 40}, 4)
 	if left -= len(a1); left < 0 {

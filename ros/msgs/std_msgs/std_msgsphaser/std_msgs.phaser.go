@@ -399,6 +399,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 16+len(s3))
+	// seq (uint32)
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	binary.LittleEndian.PutUint32(w[4:], uint32(sec1))
 	binary.LittleEndian.PutUint32(w[8:], uint32(nsec2))
