@@ -40,3 +40,22 @@ var (
 func (m Msg) IsEmptyAny() bool {
 	return !m.IsPresent() || len(m.StringBytes(anyTypeURL)) == 0 && !m.HasString(anyValue)
 }
+
+// Nested returns message field f (not inline) of type t, as Message does,
+// for the codecs: in one call, the table of a nested message of a
+// received payload compared with the one its cache knows for t, so that a
+// holder reached through its fields does not go through bind for each.
+func (m Msg) Nested(f Field, t *Type) Msg {
+	if m.acc != throughTable && !f.Inline {
+		mem := m.p.mem
+		s := le.Uint32(mem[m.off+f.Offset:])
+		if s == 0 {
+			return Msg{p: m.p}
+		}
+		if uint64(s)+uint64(t.extent) <= uint64(len(mem)) &&
+			(m.p.trust&t.trust != 0 || m.p.knownCompiled(t, le.Uint32(mem[s:]))) {
+			return Msg{m.p, s, m.acc}
+		}
+	}
+	return m.messageGeneral(f, t)
+}

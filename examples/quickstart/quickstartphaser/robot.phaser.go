@@ -998,12 +998,12 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		binary.LittleEndian.PutUint32(w[o+4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
 	}
 	// pose
-	dst, left2, ok = phaserROSAppend_Pose(dst, m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose), left)
+	dst, left2, ok = phaserROSAppend_Pose(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// stamp (time)
-	sec2, nsec3, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp))
+	sec2, nsec3, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp))
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}

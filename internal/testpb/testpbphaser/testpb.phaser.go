@@ -2661,7 +2661,7 @@ func phaserROSSize_Inner(m phaserimpl.Msg, left int) (int, int, bool) {
 	}
 	n += len(s1)
 	// deep
-	k2, left2, ok := phaserROSSize_Inner_Deep(m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep), left)
+	k2, left2, ok := phaserROSSize_Inner_Deep(m.Nested(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -2696,7 +2696,7 @@ func phaserROSAppend_Inner(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	phaserimpl.ROSPutString(w, 4, s1)
 	// deep
-	dst, left2, ok = phaserROSAppend_Inner_Deep(dst, m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep), left)
+	dst, left2, ok = phaserROSAppend_Inner_Deep(dst, m.Nested(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -7319,7 +7319,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Everything_ByIdEntry, &phaserimpl.ROSC
 func phaserROSSize_Everything_ByIdEntry(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 8
 	// value
-	k1, left2, ok := phaserROSSize_Inner(m.Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner), left)
+	k1, left2, ok := phaserROSSize_Inner(m.Nested(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -7348,7 +7348,7 @@ func phaserROSAppend_Everything_ByIdEntry(dst []byte, m phaserimpl.Msg, left int
 	// key (int64)
 	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 	// value
-	dst, left2, ok = phaserROSAppend_Inner(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner), left)
+	dst, left2, ok = phaserROSAppend_Inner(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -7674,7 +7674,7 @@ func phaserROSSize_Everything_RemoteByNumEntry(m phaserimpl.Msg, left int) (int,
 	if phaserROSCodec_importedpbphaser_Remote == nil {
 		return 0, left, false
 	}
-	k1, left2, ok := phaserROSCodec_importedpbphaser_Remote.Size(m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote), left)
+	k1, left2, ok := phaserROSCodec_importedpbphaser_Remote.Size(m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -7706,7 +7706,7 @@ func phaserROSAppend_Everything_RemoteByNumEntry(dst []byte, m phaserimpl.Msg, l
 	if phaserROSCodec_importedpbphaser_Remote == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_importedpbphaser_Remote.Append(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote), left)
+	dst, left2, ok = phaserROSCodec_importedpbphaser_Remote.Append(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}

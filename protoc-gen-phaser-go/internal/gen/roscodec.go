@@ -439,10 +439,13 @@ func (g *fileGen) rosSize(m *protogen.Message, items []*rosItem) {
 // frontend): when they differ, the codec of that Type finds the message
 // not compiled and package ros does the work.
 func (g *fileGen) rosSubExpr(r *rosField) string {
-	if r.lf.Inline && r.sub != "" {
+	switch {
+	case r.lf.Inline && r.sub != "":
 		return "m.InlineMessage(" + r.fl + ", " + r.typ + ")"
+	case r.lf.Inline:
+		return "m.Message(" + r.fl + ", " + r.typ + ")"
 	}
-	return "m.Message(" + r.fl + ", " + r.typ + ")"
+	return "m.Nested(" + r.fl + ", " + r.typ + ")"
 }
 
 // rosSizeCall adds the size of the message sub, of field r's type, to n.

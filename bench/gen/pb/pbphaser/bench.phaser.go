@@ -936,7 +936,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	}
 	var w []byte
 	// stamp (time)
-	sec1, nsec2, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
+	sec1, nsec2, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}
@@ -2074,7 +2074,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Imu, &phaserimpl.ROSCodec{Size: phaser
 func phaserROSSize_Imu(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 296
 	// header
-	k1, left2, ok := phaserROSSize_Header(m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	k1, left2, ok := phaserROSSize_Header(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -2097,12 +2097,12 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	var w []byte
 	var left2 int
 	// header
-	dst, left2, ok = phaserROSAppend_Header(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	dst, left2, ok = phaserROSAppend_Header(dst, m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// orientation
-	dst, left2, ok = phaserROSAppend_Quaternion(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion), left)
+	dst, left2, ok = phaserROSAppend_Quaternion(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -2117,7 +2117,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	dst, w = phaserimpl.ROSGrow(dst, 72)
 	clear(w[0+copy(w[0:72], a1) : 72])
 	// angular_velocity
-	dst, left2, ok = phaserROSAppend_Vector3(dst, m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3), left)
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -2132,7 +2132,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	dst, w = phaserimpl.ROSGrow(dst, 72)
 	clear(w[0+copy(w[0:72], a2) : 72])
 	// linear_acceleration
-	dst, left2, ok = phaserROSAppend_Vector3(dst, m.Message(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3), left)
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.Nested(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -3527,7 +3527,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Cloud, &phaserimpl.ROSCodec{Size: phas
 func phaserROSSize_Cloud(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 30
 	// header
-	k1, left2, ok := phaserROSSize_Header(m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	k1, left2, ok := phaserROSSize_Header(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -3578,7 +3578,7 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	var o int
 	var left2 int
 	// header
-	dst, left2, ok = phaserROSAppend_Header(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	dst, left2, ok = phaserROSAppend_Header(dst, m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -4210,7 +4210,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Image, &phaserimpl.ROSCodec{Size: phas
 func phaserROSSize_Image(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 21
 	// header
-	k1, left2, ok := phaserROSSize_Header(m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	k1, left2, ok := phaserROSSize_Header(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -4249,7 +4249,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	var o int
 	var left2 int
 	// header
-	dst, left2, ok = phaserROSAppend_Header(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	dst, left2, ok = phaserROSAppend_Header(dst, m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}

@@ -389,7 +389,7 @@ func phaserROSSize_Remote(m phaserimpl.Msg, left int) (int, int, bool) {
 	}
 	n += 8 * c2
 	// part
-	k3, left2, ok := phaserROSSize_Remote_Part(m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part), left)
+	k3, left2, ok := phaserROSSize_Remote_Part(m.Nested(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -443,7 +443,7 @@ func phaserROSAppend_Remote(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/8)), a2...)
 	// part
-	dst, left2, ok = phaserROSAppend_Remote_Part(dst, m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part), left)
+	dst, left2, ok = phaserROSAppend_Remote_Part(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}

@@ -3616,12 +3616,12 @@ func phaserROSAppend_Stamped(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	_ = v
 	var w []byte
 	// stamp (time)
-	sec1, nsec2, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp))
+	sec1, nsec2, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp))
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}
 	// span (duration)
-	sec3, nsec4, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_durationpbphaser_Duration))
+	sec3, nsec4, ok := phaserimpl.ROSDuration(m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_durationpbphaser_Duration))
 	if !ok {
 		return dst, left, false // out of the range of ROS duration
 	}
@@ -4452,7 +4452,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Nested, &phaserimpl.ROSCodec{Size: pha
 func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 140
 	// header
-	k1, left2, ok := phaserROSSize_Stamped(m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Stamped), left)
+	k1, left2, ok := phaserROSSize_Stamped(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Stamped), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -4501,7 +4501,7 @@ func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 	if phaserROSCodec_importedpbphaser_Remote == nil {
 		return 0, left, false
 	}
-	k8, left2, ok := phaserROSCodec_importedpbphaser_Remote.Size(m.Message(phaserimpl.Field{Number: 9, Offset: 64}, phaserType_importedpbphaser_Remote), left)
+	k8, left2, ok := phaserROSCodec_importedpbphaser_Remote.Size(m.Nested(phaserimpl.Field{Number: 9, Offset: 64}, phaserType_importedpbphaser_Remote), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -4552,19 +4552,19 @@ func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 		n += k15
 	}
 	// arrays
-	k16, left2, ok := phaserROSSize_Arrays(m.Message(phaserimpl.Field{Number: 15, Offset: 112}, phaserType_Arrays), left)
+	k16, left2, ok := phaserROSSize_Arrays(m.Nested(phaserimpl.Field{Number: 15, Offset: 112}, phaserType_Arrays), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
 	n += k16
 	// converted
-	k17, left2, ok := phaserROSSize_Converted(m.Message(phaserimpl.Field{Number: 16, Offset: 116}, phaserType_Converted), left)
+	k17, left2, ok := phaserROSSize_Converted(m.Nested(phaserimpl.Field{Number: 16, Offset: 116}, phaserType_Converted), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
 	n += k17
 	// scalars
-	k18, left2, ok := phaserROSSize_Scalars(m.Message(phaserimpl.Field{Number: 17, Offset: 120}, phaserType_Scalars), left)
+	k18, left2, ok := phaserROSSize_Scalars(m.Nested(phaserimpl.Field{Number: 17, Offset: 120}, phaserType_Scalars), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -4645,12 +4645,12 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	var w []byte
 	var left2 int
 	// header
-	dst, left2, ok = phaserROSAppend_Stamped(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Stamped), left)
+	dst, left2, ok = phaserROSAppend_Stamped(dst, m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Stamped), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// point
-	dst, left2, ok = phaserROSAppend_Point(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Point), left)
+	dst, left2, ok = phaserROSAppend_Point(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Point), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -4782,7 +4782,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	if phaserROSCodec_importedpbphaser_Remote == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_importedpbphaser_Remote.Append(dst, m.Message(phaserimpl.Field{Number: 9, Offset: 64}, phaserType_importedpbphaser_Remote), left)
+	dst, left2, ok = phaserROSCodec_importedpbphaser_Remote.Append(dst, m.Nested(phaserimpl.Field{Number: 9, Offset: 64}, phaserType_importedpbphaser_Remote), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -4802,7 +4802,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 	}
 	// any (Any: two empty strings)
-	if !m.Message(phaserimpl.Field{Number: 11, Offset: 80}, phaserimpl.AnyType()).IsEmptyAny() {
+	if !m.Nested(phaserimpl.Field{Number: 11, Offset: 80}, phaserimpl.AnyType()).IsEmptyAny() {
 		return dst, left, false // a populated Any has no ROS1 form
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8)
@@ -4844,17 +4844,17 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 	}
 	// arrays
-	dst, left2, ok = phaserROSAppend_Arrays(dst, m.Message(phaserimpl.Field{Number: 15, Offset: 112}, phaserType_Arrays), left)
+	dst, left2, ok = phaserROSAppend_Arrays(dst, m.Nested(phaserimpl.Field{Number: 15, Offset: 112}, phaserType_Arrays), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// converted
-	dst, left2, ok = phaserROSAppend_Converted(dst, m.Message(phaserimpl.Field{Number: 16, Offset: 116}, phaserType_Converted), left)
+	dst, left2, ok = phaserROSAppend_Converted(dst, m.Nested(phaserimpl.Field{Number: 16, Offset: 116}, phaserType_Converted), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// scalars
-	dst, left2, ok = phaserROSAppend_Scalars(dst, m.Message(phaserimpl.Field{Number: 17, Offset: 120}, phaserType_Scalars), left)
+	dst, left2, ok = phaserROSAppend_Scalars(dst, m.Nested(phaserimpl.Field{Number: 17, Offset: 120}, phaserType_Scalars), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -4941,7 +4941,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// span (duration)
-	sec14, nsec15, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 32, Offset: 124}, phaserType_durationpbphaser_Duration))
+	sec14, nsec15, ok := phaserimpl.ROSDuration(m.Nested(phaserimpl.Field{Number: 32, Offset: 124}, phaserType_durationpbphaser_Duration))
 	if !ok {
 		return dst, left, false // out of the range of ROS duration
 	}
@@ -4949,7 +4949,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	binary.LittleEndian.PutUint32(w[0:], uint32(sec14))
 	binary.LittleEndian.PutUint32(w[4:], uint32(nsec15))
 	// empty
-	dst, left2, ok = phaserROSAppend_Empty(dst, m.Message(phaserimpl.Field{Number: 33, Offset: 128}, phaserType_Empty), left)
+	dst, left2, ok = phaserROSAppend_Empty(dst, m.Nested(phaserimpl.Field{Number: 33, Offset: 128}, phaserType_Empty), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -5817,7 +5817,7 @@ func phaserROSAppend_Nested_ByNameEntry(dst []byte, m phaserimpl.Msg, left int) 
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
 	phaserimpl.ROSPutString(w, 0, s1)
 	// value
-	dst, left2, ok = phaserROSAppend_Point(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Point), left)
+	dst, left2, ok = phaserROSAppend_Point(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Point), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
