@@ -59,3 +59,19 @@ func (m Msg) Nested(f Field, t *Type) Msg {
 	}
 	return m.messageGeneral(f, t)
 }
+
+// Elems returns the stored elements of a repeated scalar field whose
+// VectorHeader holds num and data, n elements of size bytes, as Span does
+// (nil unless they all lie in m's payload), for generated code that read
+// the VectorHeader from the message's View bytes.
+func (m Msg) Elems(num, data uint32, size int) []byte {
+	if m.p == nil || num == 0 || data == 0 {
+		return nil
+	}
+	mem := m.p.mem
+	end := uint64(data) + uint64(num)*uint64(size)
+	if end > uint64(len(mem)) {
+		return nil
+	}
+	return mem[data:end:end]
+}

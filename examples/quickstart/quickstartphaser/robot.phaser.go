@@ -412,7 +412,9 @@ func phaserROSAppend_Pose(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	dst, w = phaserimpl.ROSGrow(dst, 24)
 	// x, y, theta: their stored bytes when all are present
 	if b[4]&0x07 == 0x07 {
-		*(*[24]byte)(w[0:]) = *(*[24]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -992,7 +994,7 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	o = phaserimpl.ROSPutString(w, 0, s1)
 	// id, mode: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
-		*(*[8]byte)(w[o:]) = *(*[8]byte)(b[12:])
+		binary.LittleEndian.PutUint64(w[o:], binary.LittleEndian.Uint64(b[12:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[o+4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -1011,7 +1013,7 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	binary.LittleEndian.PutUint32(w[0:], uint32(sec2))
 	binary.LittleEndian.PutUint32(w[4:], uint32(nsec3))
 	// battery_cells (repeated)
-	a4 := m.Span(phaserimpl.Field{Number: 6, Offset: 32}, 4)
+	a4 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 4)
 	if left -= len(a4); left < 0 {
 		return dst, left, false
 	}
@@ -1040,7 +1042,9 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		}
 		// x, y, theta: their stored bytes when all are present
 		if eb[4]&0x07 == 0x07 {
-			*(*[24]byte)(w[0:]) = *(*[24]byte)(eb[8:])
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+			binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(eb[24:]))
 		} else {
 			binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 			binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))

@@ -958,7 +958,10 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	dst, w = phaserimpl.ROSGrow(dst, 85+len(s1)+len(s2))
 	// f_double, f_float, f_int32, f_int64, f_uint32: their stored bytes when all are present
 	if b[4]&0x1f == 0x1f {
-		*(*[28]byte)(w[0:]) = *(*[28]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -968,21 +971,24 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	}
 	// f_uint64, f_sint32: their stored bytes when all are present
 	if b[4]&0x60 == 0x60 {
-		*(*[12]byte)(w[28:]) = *(*[12]byte)(b[40:])
+		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[40:]))
+		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[48:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
 		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})))
 	}
 	// f_sint64, f_fixed32: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
-		*(*[12]byte)(w[40:]) = *(*[12]byte)(b[56:])
+		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[56:]))
+		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[64:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})))
 		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
 	}
 	// f_fixed64, f_sfixed32: their stored bytes when all are present
 	if b[5]&0x06 == 0x06 {
-		*(*[12]byte)(w[52:]) = *(*[12]byte)(b[72:])
+		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[72:]))
+		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[80:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
 		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})))
@@ -1687,82 +1693,85 @@ func phaserROSAppend_Repeated(dst []byte, m phaserimpl.Msg, left int) ([]byte, i
 		}
 		return phaserimpl.ROSZeros(dst, 120), left, true
 	}
-	_ = v
+	b := v.Bytes()
+	if len(b) < 248 {
+		return dst, left, false
+	}
 	var w []byte
 	// r_double (repeated)
-	a1 := m.Span(phaserimpl.Field{Number: 1, Offset: 8}, 8)
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:]), 8)
 	if left -= len(a1); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a1)/8)), a1...)
 	// r_float (repeated)
-	a2 := m.Span(phaserimpl.Field{Number: 2, Offset: 16}, 4)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 4)
 	if left -= len(a2); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/4)), a2...)
 	// r_int32 (repeated)
-	a3 := m.Span(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[24:]), binary.LittleEndian.Uint32(b[28:]), 4)
 	if left -= len(a3); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a3)/4)), a3...)
 	// r_int64 (repeated)
-	a4 := m.Span(phaserimpl.Field{Number: 4, Offset: 32}, 8)
+	a4 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 8)
 	if left -= len(a4); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a4)/8)), a4...)
 	// r_uint32 (repeated)
-	a5 := m.Span(phaserimpl.Field{Number: 5, Offset: 40}, 4)
+	a5 := m.Elems(binary.LittleEndian.Uint32(b[40:]), binary.LittleEndian.Uint32(b[44:]), 4)
 	if left -= len(a5); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a5)/4)), a5...)
 	// r_uint64 (repeated)
-	a6 := m.Span(phaserimpl.Field{Number: 6, Offset: 48}, 8)
+	a6 := m.Elems(binary.LittleEndian.Uint32(b[48:]), binary.LittleEndian.Uint32(b[52:]), 8)
 	if left -= len(a6); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a6)/8)), a6...)
 	// r_sint32 (repeated)
-	a7 := m.Span(phaserimpl.Field{Number: 7, Offset: 56}, 4)
+	a7 := m.Elems(binary.LittleEndian.Uint32(b[56:]), binary.LittleEndian.Uint32(b[60:]), 4)
 	if left -= len(a7); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a7)/4)), a7...)
 	// r_sint64 (repeated)
-	a8 := m.Span(phaserimpl.Field{Number: 8, Offset: 64}, 8)
+	a8 := m.Elems(binary.LittleEndian.Uint32(b[64:]), binary.LittleEndian.Uint32(b[68:]), 8)
 	if left -= len(a8); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a8)/8)), a8...)
 	// r_fixed32 (repeated)
-	a9 := m.Span(phaserimpl.Field{Number: 9, Offset: 72}, 4)
+	a9 := m.Elems(binary.LittleEndian.Uint32(b[72:]), binary.LittleEndian.Uint32(b[76:]), 4)
 	if left -= len(a9); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a9)/4)), a9...)
 	// r_fixed64 (repeated)
-	a10 := m.Span(phaserimpl.Field{Number: 10, Offset: 80}, 8)
+	a10 := m.Elems(binary.LittleEndian.Uint32(b[80:]), binary.LittleEndian.Uint32(b[84:]), 8)
 	if left -= len(a10); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a10)/8)), a10...)
 	// r_sfixed32 (repeated)
-	a11 := m.Span(phaserimpl.Field{Number: 11, Offset: 88}, 4)
+	a11 := m.Elems(binary.LittleEndian.Uint32(b[88:]), binary.LittleEndian.Uint32(b[92:]), 4)
 	if left -= len(a11); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a11)/4)), a11...)
 	// r_sfixed64 (repeated)
-	a12 := m.Span(phaserimpl.Field{Number: 12, Offset: 96}, 8)
+	a12 := m.Elems(binary.LittleEndian.Uint32(b[96:]), binary.LittleEndian.Uint32(b[100:]), 8)
 	if left -= len(a12); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a12)/8)), a12...)
 	// r_bool (repeated)
-	a13 := m.Span(phaserimpl.Field{Number: 13, Offset: 104}, 1)
+	a13 := m.Elems(binary.LittleEndian.Uint32(b[104:]), binary.LittleEndian.Uint32(b[108:]), 1)
 	if left -= len(a13); left < 0 {
 		return dst, left, false
 	}
@@ -1800,85 +1809,85 @@ func phaserROSAppend_Repeated(dst []byte, m phaserimpl.Msg, left int) ([]byte, i
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// r_color (repeated)
-	a17 := m.Span(phaserimpl.Field{Number: 16, Offset: 128}, 4)
+	a17 := m.Elems(binary.LittleEndian.Uint32(b[128:]), binary.LittleEndian.Uint32(b[132:]), 4)
 	if left -= len(a17); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a17)/4)), a17...)
 	// u_double (repeated)
-	a18 := m.Span(phaserimpl.Field{Number: 101, Offset: 136}, 8)
+	a18 := m.Elems(binary.LittleEndian.Uint32(b[136:]), binary.LittleEndian.Uint32(b[140:]), 8)
 	if left -= len(a18); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a18)/8)), a18...)
 	// u_float (repeated)
-	a19 := m.Span(phaserimpl.Field{Number: 102, Offset: 144}, 4)
+	a19 := m.Elems(binary.LittleEndian.Uint32(b[144:]), binary.LittleEndian.Uint32(b[148:]), 4)
 	if left -= len(a19); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a19)/4)), a19...)
 	// u_int32 (repeated)
-	a20 := m.Span(phaserimpl.Field{Number: 103, Offset: 152}, 4)
+	a20 := m.Elems(binary.LittleEndian.Uint32(b[152:]), binary.LittleEndian.Uint32(b[156:]), 4)
 	if left -= len(a20); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a20)/4)), a20...)
 	// u_int64 (repeated)
-	a21 := m.Span(phaserimpl.Field{Number: 104, Offset: 160}, 8)
+	a21 := m.Elems(binary.LittleEndian.Uint32(b[160:]), binary.LittleEndian.Uint32(b[164:]), 8)
 	if left -= len(a21); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a21)/8)), a21...)
 	// u_uint32 (repeated)
-	a22 := m.Span(phaserimpl.Field{Number: 105, Offset: 168}, 4)
+	a22 := m.Elems(binary.LittleEndian.Uint32(b[168:]), binary.LittleEndian.Uint32(b[172:]), 4)
 	if left -= len(a22); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a22)/4)), a22...)
 	// u_uint64 (repeated)
-	a23 := m.Span(phaserimpl.Field{Number: 106, Offset: 176}, 8)
+	a23 := m.Elems(binary.LittleEndian.Uint32(b[176:]), binary.LittleEndian.Uint32(b[180:]), 8)
 	if left -= len(a23); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a23)/8)), a23...)
 	// u_sint32 (repeated)
-	a24 := m.Span(phaserimpl.Field{Number: 107, Offset: 184}, 4)
+	a24 := m.Elems(binary.LittleEndian.Uint32(b[184:]), binary.LittleEndian.Uint32(b[188:]), 4)
 	if left -= len(a24); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a24)/4)), a24...)
 	// u_sint64 (repeated)
-	a25 := m.Span(phaserimpl.Field{Number: 108, Offset: 192}, 8)
+	a25 := m.Elems(binary.LittleEndian.Uint32(b[192:]), binary.LittleEndian.Uint32(b[196:]), 8)
 	if left -= len(a25); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a25)/8)), a25...)
 	// u_fixed32 (repeated)
-	a26 := m.Span(phaserimpl.Field{Number: 109, Offset: 200}, 4)
+	a26 := m.Elems(binary.LittleEndian.Uint32(b[200:]), binary.LittleEndian.Uint32(b[204:]), 4)
 	if left -= len(a26); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a26)/4)), a26...)
 	// u_fixed64 (repeated)
-	a27 := m.Span(phaserimpl.Field{Number: 110, Offset: 208}, 8)
+	a27 := m.Elems(binary.LittleEndian.Uint32(b[208:]), binary.LittleEndian.Uint32(b[212:]), 8)
 	if left -= len(a27); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a27)/8)), a27...)
 	// u_sfixed32 (repeated)
-	a28 := m.Span(phaserimpl.Field{Number: 111, Offset: 216}, 4)
+	a28 := m.Elems(binary.LittleEndian.Uint32(b[216:]), binary.LittleEndian.Uint32(b[220:]), 4)
 	if left -= len(a28); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a28)/4)), a28...)
 	// u_sfixed64 (repeated)
-	a29 := m.Span(phaserimpl.Field{Number: 112, Offset: 224}, 8)
+	a29 := m.Elems(binary.LittleEndian.Uint32(b[224:]), binary.LittleEndian.Uint32(b[228:]), 8)
 	if left -= len(a29); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a29)/8)), a29...)
 	// u_bool (repeated)
-	a30 := m.Span(phaserimpl.Field{Number: 113, Offset: 232}, 1)
+	a30 := m.Elems(binary.LittleEndian.Uint32(b[232:]), binary.LittleEndian.Uint32(b[236:]), 1)
 	if left -= len(a30); left < 0 {
 		return dst, left, false
 	}
@@ -1890,7 +1899,7 @@ func phaserROSAppend_Repeated(dst []byte, m phaserimpl.Msg, left int) ([]byte, i
 		w[4+i*1] = uint8(x)
 	}
 	// u_color (repeated)
-	a32 := m.Span(phaserimpl.Field{Number: 116, Offset: 240}, 4)
+	a32 := m.Elems(binary.LittleEndian.Uint32(b[240:]), binary.LittleEndian.Uint32(b[244:]), 4)
 	if left -= len(a32); left < 0 {
 		return dst, left, false
 	}
@@ -5043,7 +5052,10 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	dst, w = phaserimpl.ROSGrow(dst, 227)
 	// w00, w01, w02, w03, w04: their stored bytes when all are present
 	if b[4]&0x1f == 0x1f {
-		*(*[28]byte)(w[0:]) = *(*[28]byte)(b[12:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[12:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[20:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[28:]))
+		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[36:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})))
@@ -5053,21 +5065,24 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	}
 	// w05, w06: their stored bytes when all are present
 	if b[4]&0x60 == 0x60 {
-		*(*[12]byte)(w[28:]) = *(*[12]byte)(b[44:])
+		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[44:]))
+		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[52:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})))
 		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})))
 	}
 	// w07, w08: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
-		*(*[12]byte)(w[40:]) = *(*[12]byte)(b[60:])
+		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[60:]))
+		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[68:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})))
 		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})))
 	}
 	// w09, w10: their stored bytes when all are present
 	if b[5]&0x06 == 0x06 {
-		*(*[12]byte)(w[52:]) = *(*[12]byte)(b[76:])
+		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[76:]))
+		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[84:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})))
 		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})))
@@ -5077,7 +5092,10 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}))))
 	// w13, w14, w15, w16, w17: their stored bytes when all are present
 	if b[5]&0xe0 == 0xe0 && b[6]&0x03 == 0x03 {
-		*(*[28]byte)(w[73:]) = *(*[28]byte)(b[108:])
+		binary.LittleEndian.PutUint64(w[73:], binary.LittleEndian.Uint64(b[108:]))
+		binary.LittleEndian.PutUint64(w[81:], binary.LittleEndian.Uint64(b[116:]))
+		binary.LittleEndian.PutUint64(w[89:], binary.LittleEndian.Uint64(b[124:]))
+		binary.LittleEndian.PutUint32(w[97:], binary.LittleEndian.Uint32(b[132:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[73:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})))
 		binary.LittleEndian.PutUint32(w[81:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})))
@@ -5087,21 +5105,24 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	}
 	// w18, w19: their stored bytes when all are present
 	if b[6]&0x0c == 0x0c {
-		*(*[12]byte)(w[101:]) = *(*[12]byte)(b[140:])
+		binary.LittleEndian.PutUint64(w[101:], binary.LittleEndian.Uint64(b[140:]))
+		binary.LittleEndian.PutUint32(w[109:], binary.LittleEndian.Uint32(b[148:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[101:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})))
 		binary.LittleEndian.PutUint32(w[109:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})))
 	}
 	// w20, w21: their stored bytes when all are present
 	if b[6]&0x30 == 0x30 {
-		*(*[12]byte)(w[113:]) = *(*[12]byte)(b[156:])
+		binary.LittleEndian.PutUint64(w[113:], binary.LittleEndian.Uint64(b[156:]))
+		binary.LittleEndian.PutUint32(w[121:], binary.LittleEndian.Uint32(b[164:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[113:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})))
 		binary.LittleEndian.PutUint32(w[121:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})))
 	}
 	// w22, w23: their stored bytes when all are present
 	if b[6]&0xc0 == 0xc0 {
-		*(*[12]byte)(w[125:]) = *(*[12]byte)(b[172:])
+		binary.LittleEndian.PutUint64(w[125:], binary.LittleEndian.Uint64(b[172:]))
+		binary.LittleEndian.PutUint32(w[133:], binary.LittleEndian.Uint32(b[180:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[125:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})))
 		binary.LittleEndian.PutUint32(w[133:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})))
@@ -5111,7 +5132,10 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	w[145] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}))))
 	// w26, w27, w28, w29, w30: their stored bytes when all are present
 	if b[7]&0x7c == 0x7c {
-		*(*[28]byte)(w[146:]) = *(*[28]byte)(b[204:])
+		binary.LittleEndian.PutUint64(w[146:], binary.LittleEndian.Uint64(b[204:]))
+		binary.LittleEndian.PutUint64(w[154:], binary.LittleEndian.Uint64(b[212:]))
+		binary.LittleEndian.PutUint64(w[162:], binary.LittleEndian.Uint64(b[220:]))
+		binary.LittleEndian.PutUint32(w[170:], binary.LittleEndian.Uint32(b[228:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[146:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})))
 		binary.LittleEndian.PutUint32(w[154:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})))
@@ -5121,21 +5145,24 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	}
 	// w31, w32: their stored bytes when all are present
 	if b[7]&0x80 == 0x80 && b[8]&0x01 == 0x01 {
-		*(*[12]byte)(w[174:]) = *(*[12]byte)(b[236:])
+		binary.LittleEndian.PutUint64(w[174:], binary.LittleEndian.Uint64(b[236:]))
+		binary.LittleEndian.PutUint32(w[182:], binary.LittleEndian.Uint32(b[244:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[174:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})))
 		binary.LittleEndian.PutUint32(w[182:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})))
 	}
 	// w33, w34: their stored bytes when all are present
 	if b[8]&0x06 == 0x06 {
-		*(*[12]byte)(w[186:]) = *(*[12]byte)(b[252:])
+		binary.LittleEndian.PutUint64(w[186:], binary.LittleEndian.Uint64(b[252:]))
+		binary.LittleEndian.PutUint32(w[194:], binary.LittleEndian.Uint32(b[260:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[186:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})))
 		binary.LittleEndian.PutUint32(w[194:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})))
 	}
 	// w35, w36: their stored bytes when all are present
 	if b[8]&0x18 == 0x18 {
-		*(*[12]byte)(w[198:]) = *(*[12]byte)(b[268:])
+		binary.LittleEndian.PutUint64(w[198:], binary.LittleEndian.Uint64(b[268:]))
+		binary.LittleEndian.PutUint32(w[206:], binary.LittleEndian.Uint32(b[276:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[198:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})))
 		binary.LittleEndian.PutUint32(w[206:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})))

@@ -677,7 +677,7 @@ func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow b
 		case r.array > 0: // a fixed array of scalars
 			a := b.name("a")
 			b.p("// ", r.f.Desc.Name(), " (", r.rt, "[", r.array, "])")
-			b.p(a, " := m.Span(", r.fl, ", ", r.size, ")")
+			b.p(a, " := ", g.rosElems(b, r, src), "")
 			b.p("if len(", a, ") > ", r.array*r.size, " {")
 			b.p(fail, " // more elements than the array holds")
 			b.p("}")
@@ -833,7 +833,7 @@ func contiguous(stores []runStore) int {
 }
 
 // rosCopyGroup stores a contiguous group of scalars at w[o:]: their stored
-// bytes in one copy when all are present (presence bits clear write 0).
+// bytes, 8 at a time, when all are present (presence bits clear write 0).
 func (g *fileGen) rosCopyGroup(b *body, group []runStore, src string, o offset) {
 	masks := map[int]uint8{}
 	var bytesOrder []int
@@ -855,7 +855,20 @@ func (g *fileGen) rosCopyGroup(b *body, group []runStore, src string, o offset) 
 	}
 	b.p("// ", strings.Join(names, ", "), ": their stored bytes when all are present")
 	b.p("if ", strings.Join(conds, " && "), " {")
-	b.p("*(*[", size, "]byte)(w[", o, ":]) = *(*[", size, "]byte)(", src, "[", group[0].r.lf.Offset, ":])")
+	from := int(group[0].r.lf.Offset)
+	for k := 0; k < size; {
+		switch {
+		case size-k >= 8:
+			b.p(g.le(), ".PutUint64(w[", o.plus(k), ":], ", g.le(), ".Uint64(", src, "[", from+k, ":]))")
+			k += 8
+		case size-k >= 4:
+			b.p(g.le(), ".PutUint32(w[", o.plus(k), ":], ", g.le(), ".Uint32(", src, "[", from+k, ":]))")
+			k += 4
+		default:
+			b.p("w[", o.plus(k), "] = ", src, "[", from+k, "]")
+			k++
+		}
+	}
 	b.p("} else {")
 	for _, st := range group {
 		b.p(g.put(st.r.rt.Width(), o.String(), g.scalarRead(st.r, src)))
@@ -866,6 +879,14 @@ func (g *fileGen) rosCopyGroup(b *body, group []runStore, src string, o offset) 
 
 // le qualifies binary.LittleEndian.
 func (g *fileGen) le() string { return g.ident("encoding/binary", "LittleEndian") }
+
+// rosElems returns the expression of the stored elements of repeated
+// scalar field r, whose VectorHeader is read from the message bytes src.
+func (g *fileGen) rosElems(b *body, r *rosField, src string) string {
+	b.use(src)
+	o := r.lf.Offset
+	return fmt.Sprintf("m.Elems(%s.Uint32(%s[%d:]), %s.Uint32(%s[%d:]), %d)", g.le(), src, o, g.le(), src, o+4, r.size)
+}
 
 // elemLoad returns the expression of the stored bits of element i of the
 // stored elements a (of size bytes each), as a uint64.
@@ -1069,7 +1090,7 @@ func (g *fileGen) rosAppendRepeated(b *body, r *rosField, fail string) {
 		b.p("}")
 	case r.f.Message == nil: // scalars
 		a := b.name("a")
-		b.p(a, " := m.Span(", r.fl, ", ", r.size, ")")
+		b.p(a, " := ", g.rosElems(b, r, "b"))
 		b.p("if left -= len(", a, "); left < 0 {")
 		b.p(fail)
 		b.p("}")

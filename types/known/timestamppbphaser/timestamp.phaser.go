@@ -447,7 +447,8 @@ func phaserROSAppend_Timestamp(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 	dst, w = phaserimpl.ROSGrow(dst, 12)
 	// seconds, nanos: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
-		*(*[12]byte)(w[0:]) = *(*[12]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint32(w[8:], binary.LittleEndian.Uint32(b[16:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))

@@ -1350,7 +1350,10 @@ func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	dst, w = phaserimpl.ROSGrow(dst, 32)
 	// x, y, z, w: their stored bytes when all are present
 	if b[4]&0x0f == 0x0f {
-		*(*[32]byte)(w[0:]) = *(*[32]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(b[32:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -1724,7 +1727,9 @@ func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	dst, w = phaserimpl.ROSGrow(dst, 24)
 	// x, y, z: their stored bytes when all are present
 	if b[4]&0x07 == 0x07 {
-		*(*[24]byte)(w[0:]) = *(*[24]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -2093,7 +2098,10 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		}
 		return phaserimpl.ROSZeros(dst, 312), left, true
 	}
-	_ = v
+	b := v.Bytes()
+	if len(b) < 56 {
+		return dst, left, false
+	}
 	var w []byte
 	var left2 int
 	// header
@@ -2107,7 +2115,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		return dst, left, false
 	}
 	// orientation_covariance (float64[9])
-	a1 := m.Span(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
 	if len(a1) > 72 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -2122,7 +2130,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		return dst, left, false
 	}
 	// angular_velocity_covariance (float64[9])
-	a2 := m.Span(phaserimpl.Field{Number: 5, Offset: 32}, 8)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 8)
 	if len(a2) > 72 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -2137,7 +2145,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		return dst, left, false
 	}
 	// linear_acceleration_covariance (float64[9])
-	a3 := m.Span(phaserimpl.Field{Number: 7, Offset: 48}, 8)
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[48:]), binary.LittleEndian.Uint32(b[52:]), 8)
 	if len(a3) > 72 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -3018,7 +3026,8 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	dst, w = phaserimpl.ROSGrow(dst, 16)
 	// x, y, z, intensity: their stored bytes when all are present
 	if b[4]&0x0f == 0x0f {
-		*(*[16]byte)(w[0:]) = *(*[16]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
@@ -3585,7 +3594,7 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	dst, w = phaserimpl.ROSGrow(dst, 8)
 	// height, width: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
-		*(*[8]byte)(w[0:]) = *(*[8]byte)(b[12:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[12:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -3611,7 +3620,7 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}))))
 	// point_step, row_step: their stored bytes when all are present
 	if b[4]&0x18 == 0x18 {
-		*(*[8]byte)(w[1:]) = *(*[8]byte)(b[36:])
+		binary.LittleEndian.PutUint64(w[1:], binary.LittleEndian.Uint64(b[36:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})))
 		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})))
@@ -3642,7 +3651,8 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		}
 		// x, y, z, intensity: their stored bytes when all are present
 		if eb[4]&0x0f == 0x0f {
-			*(*[16]byte)(w[0:]) = *(*[16]byte)(eb[8:])
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
 			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
@@ -4271,7 +4281,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	dst, w = phaserimpl.ROSGrow(dst, 21+len(s1)+len(s3))
 	// height, width: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
-		*(*[8]byte)(w[0:]) = *(*[8]byte)(b[12:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[12:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))

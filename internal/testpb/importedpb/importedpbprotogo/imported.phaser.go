@@ -445,7 +445,7 @@ func phaserROSAppend_Remote(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	// level (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 	// values (repeated)
-	a2 := m.Span(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
 	if left -= len(a2); left < 0 {
 		return dst, left, false
 	}

@@ -379,7 +379,9 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	dst, w = phaserimpl.ROSGrow(dst, 24)
 	// x, y, z: their stored bytes when all are present
 	if b[4]&0x07 == 0x07 {
-		*(*[24]byte)(w[0:]) = *(*[24]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -794,7 +796,10 @@ func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	dst, w = phaserimpl.ROSGrow(dst, 32)
 	// x, y, z, w: their stored bytes when all are present
 	if b[4]&0x0f == 0x0f {
-		*(*[32]byte)(w[0:]) = *(*[32]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(b[32:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -1490,7 +1495,9 @@ func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	dst, w = phaserimpl.ROSGrow(dst, 24)
 	// x, y, z: their stored bytes when all are present
 	if b[4]&0x07 == 0x07 {
-		*(*[24]byte)(w[0:]) = *(*[24]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))

@@ -432,7 +432,10 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		}
 		return phaserimpl.ROSZeros(dst, 312), left, true
 	}
-	_ = v
+	b := v.Bytes()
+	if len(b) < 176 {
+		return dst, left, false
+	}
 	var w []byte
 	var left2 int
 	// header
@@ -452,7 +455,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		return dst, left, false
 	}
 	// orientation_covariance (float64[9])
-	a1 := m.Span(phaserimpl.Field{Number: 3, Offset: 8}, 8)
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:]), 8)
 	if len(a1) > 72 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -470,7 +473,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		return dst, left, false
 	}
 	// angular_velocity_covariance (float64[9])
-	a2 := m.Span(phaserimpl.Field{Number: 5, Offset: 16}, 8)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
 	if len(a2) > 72 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -488,7 +491,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		return dst, left, false
 	}
 	// linear_acceleration_covariance (float64[9])
-	a3 := m.Span(phaserimpl.Field{Number: 7, Offset: 24}, 8)
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[24:]), binary.LittleEndian.Uint32(b[28:]), 8)
 	if len(a3) > 72 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -1095,7 +1098,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	dst, w = phaserimpl.ROSGrow(dst, 21+len(s1)+len(s3))
 	// height, width: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
-		*(*[8]byte)(w[0:]) = *(*[8]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
@@ -2160,7 +2163,7 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	dst, w = phaserimpl.ROSGrow(dst, 8)
 	// height, width: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
-		*(*[8]byte)(w[0:]) = *(*[8]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
@@ -2186,7 +2189,7 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}))))
 	// point_step, row_step: their stored bytes when all are present
 	if b[4]&0x18 == 0x18 {
-		*(*[8]byte)(w[1:]) = *(*[8]byte)(b[28:])
+		binary.LittleEndian.PutUint64(w[1:], binary.LittleEndian.Uint64(b[28:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})))
 		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})))
@@ -2828,7 +2831,10 @@ func phaserROSAppend_LaserScan(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 	dst, w = phaserimpl.ROSGrow(dst, 28)
 	// angle_min, angle_max, angle_increment, time_increment, scan_time, range_min, range_max: their stored bytes when all are present
 	if b[4]&0x7f == 0x7f {
-		*(*[28]byte)(w[0:]) = *(*[28]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
@@ -2839,13 +2845,13 @@ func phaserROSAppend_LaserScan(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})))
 	}
 	// ranges (repeated)
-	a1 := m.Span(phaserimpl.Field{Number: 9, Offset: 40}, 4)
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[40:]), binary.LittleEndian.Uint32(b[44:]), 4)
 	if left -= len(a1); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a1)/4)), a1...)
 	// intensities (repeated)
-	a2 := m.Span(phaserimpl.Field{Number: 10, Offset: 48}, 4)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[48:]), binary.LittleEndian.Uint32(b[52:]), 4)
 	if left -= len(a2); left < 0 {
 		return dst, left, false
 	}
@@ -3272,7 +3278,10 @@ func phaserROSAppend_JointState(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 		}
 		return phaserimpl.ROSZeros(dst, 32), left, true
 	}
-	_ = v
+	b := v.Bytes()
+	if len(b) < 76 {
+		return dst, left, false
+	}
 	var left2 int
 	// header
 	if phaserROSCodec_std_msgsphaser_Header == nil {
@@ -3296,19 +3305,19 @@ func phaserROSAppend_JointState(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// position (repeated)
-	a2 := m.Span(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
 	if left -= len(a2); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/8)), a2...)
 	// velocity (repeated)
-	a3 := m.Span(phaserimpl.Field{Number: 4, Offset: 24}, 8)
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[24:]), binary.LittleEndian.Uint32(b[28:]), 8)
 	if left -= len(a3); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a3)/8)), a3...)
 	// effort (repeated)
-	a4 := m.Span(phaserimpl.Field{Number: 5, Offset: 32}, 8)
+	a4 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 8)
 	if left -= len(a4); left < 0 {
 		return dst, left, false
 	}

@@ -860,7 +860,10 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	dst, w = phaserimpl.ROSGrow(dst, 81+len(s1)+len(s2))
 	// f_double, f_float, f_int32, f_int64, f_uint32: their stored bytes when all are present
 	if b[4]&0x1f == 0x1f {
-		*(*[28]byte)(w[0:]) = *(*[28]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
@@ -870,21 +873,24 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	}
 	// f_uint64, f_sint32: their stored bytes when all are present
 	if b[4]&0x60 == 0x60 {
-		*(*[12]byte)(w[28:]) = *(*[12]byte)(b[40:])
+		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[40:]))
+		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[48:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
 		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})))
 	}
 	// f_sint64, f_fixed32: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
-		*(*[12]byte)(w[40:]) = *(*[12]byte)(b[56:])
+		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[56:]))
+		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[64:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})))
 		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
 	}
 	// f_fixed64, f_sfixed32: their stored bytes when all are present
 	if b[5]&0x06 == 0x06 {
-		*(*[12]byte)(w[52:]) = *(*[12]byte)(b[72:])
+		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[72:]))
+		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[80:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
 		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})))
@@ -2454,34 +2460,37 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 		return phaserimpl.ROSZeros(dst, 90), left, true
 	}
-	_ = v
+	b := v.Bytes()
+	if len(b) < 136 {
+		return dst, left, false
+	}
 	var w []byte
 	// d (repeated)
-	a1 := m.Span(phaserimpl.Field{Number: 1, Offset: 8}, 8)
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:]), 8)
 	if left -= len(a1); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a1)/8)), a1...)
 	// f (repeated)
-	a2 := m.Span(phaserimpl.Field{Number: 2, Offset: 16}, 4)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 4)
 	if left -= len(a2); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/4)), a2...)
 	// i (repeated)
-	a3 := m.Span(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[24:]), binary.LittleEndian.Uint32(b[28:]), 4)
 	if left -= len(a3); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a3)/4)), a3...)
 	// u (repeated)
-	a4 := m.Span(phaserimpl.Field{Number: 4, Offset: 32}, 8)
+	a4 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 8)
 	if left -= len(a4); left < 0 {
 		return dst, left, false
 	}
 	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a4)/8)), a4...)
 	// b (repeated)
-	a5 := m.Span(phaserimpl.Field{Number: 5, Offset: 40}, 1)
+	a5 := m.Elems(binary.LittleEndian.Uint32(b[40:]), binary.LittleEndian.Uint32(b[44:]), 1)
 	if left -= len(a5); left < 0 {
 		return dst, left, false
 	}
@@ -2493,7 +2502,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		w[4+i*1] = uint8(x)
 	}
 	// modes (repeated)
-	a7 := m.Span(phaserimpl.Field{Number: 6, Offset: 48}, 4)
+	a7 := m.Elems(binary.LittleEndian.Uint32(b[48:]), binary.LittleEndian.Uint32(b[52:]), 4)
 	if left -= len(a7); left < 0 {
 		return dst, left, false
 	}
@@ -2508,7 +2517,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		w[4+i*1] = uint8(x)
 	}
 	// narrow (repeated)
-	a9 := m.Span(phaserimpl.Field{Number: 7, Offset: 56}, 4)
+	a9 := m.Elems(binary.LittleEndian.Uint32(b[56:]), binary.LittleEndian.Uint32(b[60:]), 4)
 	if left -= len(a9); left < 0 {
 		return dst, left, false
 	}
@@ -2523,7 +2532,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		w[4+i*1] = uint8(x)
 	}
 	// i32s (repeated)
-	a11 := m.Span(phaserimpl.Field{Number: 8, Offset: 64}, 8)
+	a11 := m.Elems(binary.LittleEndian.Uint32(b[64:]), binary.LittleEndian.Uint32(b[68:]), 8)
 	if left -= len(a11); left < 0 {
 		return dst, left, false
 	}
@@ -2538,7 +2547,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		binary.LittleEndian.PutUint32(w[4+i*4:], uint32(x))
 	}
 	// wide (repeated)
-	a13 := m.Span(phaserimpl.Field{Number: 9, Offset: 72}, 4)
+	a13 := m.Elems(binary.LittleEndian.Uint32(b[72:]), binary.LittleEndian.Uint32(b[76:]), 4)
 	if left -= len(a13); left < 0 {
 		return dst, left, false
 	}
@@ -2550,7 +2559,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		binary.LittleEndian.PutUint64(w[4+i*8:], uint64(x))
 	}
 	// fixed3 (float64[3])
-	a15 := m.Span(phaserimpl.Field{Number: 10, Offset: 80}, 8)
+	a15 := m.Elems(binary.LittleEndian.Uint32(b[80:]), binary.LittleEndian.Uint32(b[84:]), 8)
 	if len(a15) > 24 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -2558,7 +2567,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	// fixed_narrow (int16[4])
-	a16 := m.Span(phaserimpl.Field{Number: 11, Offset: 88}, 4)
+	a16 := m.Elems(binary.LittleEndian.Uint32(b[88:]), binary.LittleEndian.Uint32(b[92:]), 4)
 	if len(a16) > 16 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -2566,7 +2575,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	// fixed_bools (bool[2])
-	a17 := m.Span(phaserimpl.Field{Number: 12, Offset: 96}, 1)
+	a17 := m.Elems(binary.LittleEndian.Uint32(b[96:]), binary.LittleEndian.Uint32(b[100:]), 1)
 	if len(a17) > 2 {
 		return dst, left, false // more elements than the array holds
 	}
@@ -2630,7 +2639,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// s (repeated)
-	a21 := m.Span(phaserimpl.Field{Number: 16, Offset: 128}, 4)
+	a21 := m.Elems(binary.LittleEndian.Uint32(b[128:]), binary.LittleEndian.Uint32(b[132:]), 4)
 	if left -= len(a21); left < 0 {
 		return dst, left, false
 	}
@@ -3261,7 +3270,8 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	dst, w = phaserimpl.ROSGrow(dst, 16)
 	// x, y, z, intensity: their stored bytes when all are present
 	if b[4]&0x0f == 0x0f {
-		*(*[16]byte)(w[0:]) = *(*[16]byte)(b[8:])
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
 	} else {
 		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
@@ -4689,7 +4699,8 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 		// x, y, z, intensity: their stored bytes when all are present
 		if eb[4]&0x0f == 0x0f {
-			*(*[16]byte)(w[0:]) = *(*[16]byte)(eb[8:])
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
 			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
@@ -4723,7 +4734,8 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 		// x, y, z, intensity: their stored bytes when all are present
 		if eb[4]&0x0f == 0x0f {
-			*(*[16]byte)(w[0:]) = *(*[16]byte)(eb[8:])
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
 			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
