@@ -36,3 +36,4 @@ func reachView(m Msg, t *Type) (View, bool)                { return m.View(t) }
 func reachViewBytes(v View) []byte                         { return v.Bytes() }
 func reachCursorNext(c *impl.Cursor) (Msg, bool)           { return c.Next() }
 func reachCursorLen(c *impl.Cursor) int                    { return c.Len() }
+func reachElems(m Msg, num, data uint32, size int) []byte  { return m.Elems(num, data, size) }
