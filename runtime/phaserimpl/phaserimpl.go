@@ -27,9 +27,11 @@ import (
 // GenVersion and MaxVersion; dropping support for old generated code raises
 // MinVersion.
 const (
-	// GenVersion is the version the generator of this module writes:
-	// 2 since generated code has its own ROS1 codec (roscodec.go).
-	GenVersion = 2
+	// GenVersion is the version the generator of this module writes.
+	// Version 2 adds the handles' protobuf reflection (RegisterHandleType,
+	// MessageString, Equal, Clone).
+	// Version 3 adds the generated ROS1 codec (roscodec.go).
+	GenVersion = 3
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 1

@@ -252,6 +252,18 @@ func TestGoldenROSMsgs(t *testing.T) {
 	checkGolden(t, resp, "ros/msgs")
 }
 
+// TestGoldenGRPC regenerates the handles of the gRPC codec's test service
+// (grpccodec/internal/echopb).
+func TestGoldenGRPC(t *testing.T) {
+	req := compile(t, []string{filepath.Join(repoRoot, "grpccodec/internal/echopb"), wellKnownDir}, nil,
+		[]string{"echo.proto"}, "module=github.com/phaser-go/phaser")
+	resp, err := run(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, resp, "grpccodec/internal/echopb")
+}
+
 // TestGoldenExamples regenerates the quickstart example's handles, as
 // scripts/example and scripts/generate make them (paths=source_relative,
 // from examples/quickstart).

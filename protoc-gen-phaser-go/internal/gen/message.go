@@ -22,6 +22,7 @@ var reservedMethods = map[string]bool{
 	"ProtoSize": true, "UnmarshalProto": true, "MarshalROS": true, "AppendROS": true,
 	"ROSSize": true, "UnmarshalROS": true, "ROSDataType": true, "ROSDefinition": true,
 	"ROSMD5": true, "FromProto": true, "View": true,
+	"ProtoReflect": true, "Equal": true, "Clone": true, // reflect.go
 }
 
 const anyName = "google.protobuf.Any"
@@ -61,6 +62,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	if err := g.wire(m, name, tv); err != nil {
 		g.err = err
 	}
+	g.reflection(m, name, tv)
 	for _, o := range m.Oneofs {
 		if !o.Desc.IsSynthetic() {
 			g.oneofCase(m, o, lm)

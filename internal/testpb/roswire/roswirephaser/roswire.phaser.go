@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -298,6 +298,32 @@ func (x Scalars) UnmarshalROS(data []byte) error {
 		}
 	}
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// phaserProto_Scalars is the protobuf reflection type of Scalars.
+var phaserProto_Scalars = phaserimpl.RegisterHandleType(phaserType_Scalars, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Scalars(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Scalars) ProtoReflect() protoreflect.Message {
+	return phaserProto_Scalars.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Scalars) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Scalars) Equal(y Scalars) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Scalars if x is absent).
+func (x Scalars) Clone() Scalars {
+	return Scalars(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Scalars))
 }
 
 // FDouble returns field f_double (1).
@@ -1175,6 +1201,32 @@ func (x Converted) UnmarshalROS(data []byte) error {
 		}
 	}
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// phaserProto_Converted is the protobuf reflection type of Converted.
+var phaserProto_Converted = phaserimpl.RegisterHandleType(phaserType_Converted, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Converted(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Converted) ProtoReflect() protoreflect.Message {
+	return phaserProto_Converted.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Converted) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Converted) Equal(y Converted) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Converted if x is absent).
+func (x Converted) Clone() Converted {
+	return Converted(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Converted))
 }
 
 // U8 returns field u8 (1).
@@ -2211,6 +2263,30 @@ func (x Arrays) UnmarshalROS(data []byte) error {
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
+// phaserProto_Arrays is the protobuf reflection type of Arrays.
+var phaserProto_Arrays = phaserimpl.RegisterHandleType(phaserType_Arrays, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Arrays(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Arrays) ProtoReflect() protoreflect.Message {
+	return phaserProto_Arrays.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Arrays) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Arrays) Equal(y Arrays) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Arrays if x is absent).
+func (x Arrays) Clone() Arrays { return Arrays(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Arrays)) }
+
 // D returns the list handle of repeated field d (1).
 func (x Arrays) D() runtime.List[float64] {
 	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 1, Offset: 8})
@@ -3073,6 +3149,30 @@ func (x Point) UnmarshalROS(data []byte) error {
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
+// phaserProto_Point is the protobuf reflection type of Point.
+var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Point) ProtoReflect() protoreflect.Message {
+	return phaserProto_Point.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Point) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Point) Equal(y Point) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Point if x is absent).
+func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Point)) }
+
 // X returns field x (1).
 func (x Point) X() float32 {
 	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
@@ -3482,6 +3582,32 @@ func (x Stamped) UnmarshalROS(data []byte) error {
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
+// phaserProto_Stamped is the protobuf reflection type of Stamped.
+var phaserProto_Stamped = phaserimpl.RegisterHandleType(phaserType_Stamped, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Stamped(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Stamped) ProtoReflect() protoreflect.Message {
+	return phaserProto_Stamped.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Stamped) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Stamped) Equal(y Stamped) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Stamped if x is absent).
+func (x Stamped) Clone() Stamped {
+	return Stamped(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Stamped))
+}
+
 // Stamp returns (a default message if absent) field stamp (1).
 func (x Stamped) Stamp() timestamppbphaser.Timestamp {
 	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp))
@@ -3840,6 +3966,30 @@ func (x Nested) UnmarshalROS(data []byte) error {
 	}
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
+
+// phaserProto_Nested is the protobuf reflection type of Nested.
+var phaserProto_Nested = phaserimpl.RegisterHandleType(phaserType_Nested, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Nested(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Nested) ProtoReflect() protoreflect.Message {
+	return phaserProto_Nested.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Nested) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Nested) Equal(y Nested) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Nested if x is absent).
+func (x Nested) Clone() Nested { return Nested(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Nested)) }
 
 var phaserUnion_Nested_Choice = phaserType_Nested.Unions()[0]
 
@@ -5689,6 +5839,32 @@ func (x Nested_ByNameEntry) UnmarshalROS(data []byte) error {
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
+// phaserProto_Nested_ByNameEntry is the protobuf reflection type of Nested_ByNameEntry.
+var phaserProto_Nested_ByNameEntry = phaserimpl.RegisterHandleType(phaserType_Nested_ByNameEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Nested_ByNameEntry(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Nested_ByNameEntry) ProtoReflect() protoreflect.Message {
+	return phaserProto_Nested_ByNameEntry.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Nested_ByNameEntry) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Nested_ByNameEntry) Equal(y Nested_ByNameEntry) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Nested_ByNameEntry if x is absent).
+func (x Nested_ByNameEntry) Clone() Nested_ByNameEntry {
+	return Nested_ByNameEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Nested_ByNameEntry))
+}
+
 // Key returns a copy of field key (1).
 func (x Nested_ByNameEntry) Key() string {
 	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
@@ -6029,6 +6205,32 @@ func (x Nested_LabelsEntry) UnmarshalROS(data []byte) error {
 		}
 	}
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// phaserProto_Nested_LabelsEntry is the protobuf reflection type of Nested_LabelsEntry.
+var phaserProto_Nested_LabelsEntry = phaserimpl.RegisterHandleType(phaserType_Nested_LabelsEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Nested_LabelsEntry(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Nested_LabelsEntry) ProtoReflect() protoreflect.Message {
+	return phaserProto_Nested_LabelsEntry.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Nested_LabelsEntry) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Nested_LabelsEntry) Equal(y Nested_LabelsEntry) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Nested_LabelsEntry if x is absent).
+func (x Nested_LabelsEntry) Clone() Nested_LabelsEntry {
+	return Nested_LabelsEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Nested_LabelsEntry))
 }
 
 // Key returns field key (1).
@@ -6382,6 +6584,30 @@ func (x Empty) UnmarshalROS(data []byte) error {
 	}
 	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
+
+// phaserProto_Empty is the protobuf reflection type of Empty.
+var phaserProto_Empty = phaserimpl.RegisterHandleType(phaserType_Empty, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Empty(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Empty) ProtoReflect() protoreflect.Message {
+	return phaserProto_Empty.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Empty) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Empty) Equal(y Empty) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Empty if x is absent).
+func (x Empty) Clone() Empty { return Empty(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Empty)) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
 type EmptyList phaserimpl.MessageList
