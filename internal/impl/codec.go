@@ -75,3 +75,31 @@ func (m Msg) Elems(num, data uint32, size int) []byte {
 	}
 	return mem[data:end:end]
 }
+
+// Run returns the elements the cursor walks next that Next would give at
+// their compiled offsets without a check of its own (every element of a
+// payload that trusts what it wrote; else each one whose table is the one
+// found to be the compiled table), as the bytes of n consecutive elements
+// of stride bytes each, and moves the cursor past them: for generated code
+// that writes the elements of a flat message type from their bytes, one
+// call per chunk. n is 0 where Next must give the next element (a new
+// chunk, an element of another table or of a lost chunk, a Phaser 2
+// payload, the end of the walk).
+func (c *Cursor) Run() (b []byte, stride, n int) {
+	o, end := c.e, c.end
+	if o >= end {
+		return nil, 0, 0
+	}
+	mem := c.m.p.mem
+	k := end
+	if !c.trust {
+		k = o
+		for k < end && uint64(le.Uint32(mem[k:])) == c.tab {
+			k += c.stride
+		}
+	}
+	n = int((k - o) / c.stride)
+	c.e = k
+	c.i += n
+	return mem[o:k:k], int(c.stride), n
+}

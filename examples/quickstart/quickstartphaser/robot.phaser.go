@@ -1072,17 +1072,31 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	dst, w = phaserimpl.ROSGrow(dst, 4+24*c5.Len())
 	binary.LittleEndian.PutUint32(w, uint32(c5.Len()))
 	w = w[4:]
-	for e, more := c5.Next(); more; e, more = c5.Next() {
-		v, ok := e.View(phaserType_Pose)
-		if !ok {
-			if e.IsPresent() {
-				return dst, left, false // another layout
-			}
-			clear(w[:24]) // a default element
-			w = w[24:]
-			continue
+	var run6 []byte
+	stride7 := 0
+	for {
+		if len(run6) == 0 {
+			run6, stride7, _ = c5.Run()
 		}
-		eb := v.Bytes()
+		var eb []byte
+		if len(run6) > 0 {
+			eb, run6 = run6[:stride7], run6[stride7:]
+		} else {
+			e, more := c5.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Pose)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:24]) // a default element
+				w = w[24:]
+				continue
+			}
+			eb = v.Bytes()
+		}
 		if len(eb) < 32 {
 			return dst, left, false
 		}
@@ -1099,12 +1113,12 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		w = w[24:]
 	}
 	// tags (repeated)
-	c6 := m.Len(phaserimpl.Field{Number: 8, Offset: 48}, 4)
-	if left -= 4 * c6; left < 0 {
+	c8 := m.Len(phaserimpl.Field{Number: 8, Offset: 48}, 4)
+	if left -= 4 * c8; left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c6))
-	for i := range c6 {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c8))
+	for i := range c8 {
 		s := m.ElemString(phaserimpl.Field{Number: 8, Offset: 48}, i)
 		if left -= len(s); left < 0 {
 			return dst, left, false
@@ -1112,9 +1126,9 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// task (oneof: the active field's number, then its value)
-	d7 := m.WhichOneof(phaserUnion_Robot_Task)
-	dst = binary.LittleEndian.AppendUint32(dst, d7)
-	switch d7 {
+	d9 := m.WhichOneof(phaserUnion_Robot_Task)
+	dst = binary.LittleEndian.AppendUint32(dst, d9)
+	switch d9 {
 	case 9:
 		s := m.MemberString(phaserimpl.Field{Number: 9, Offset: 56})
 		if left -= len(s); left < 0 {

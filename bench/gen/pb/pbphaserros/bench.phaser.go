@@ -3839,17 +3839,31 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	dst, w = phaserimpl.ROSGrow(dst, 4+16*c3.Len())
 	binary.LittleEndian.PutUint32(w, uint32(c3.Len()))
 	w = w[4:]
-	for e, more := c3.Next(); more; e, more = c3.Next() {
-		v, ok := e.View(phaserType_Point)
-		if !ok {
-			if e.IsPresent() {
-				return dst, left, false // another layout
-			}
-			clear(w[:16]) // a default element
-			w = w[16:]
-			continue
+	var run4 []byte
+	stride5 := 0
+	for {
+		if len(run4) == 0 {
+			run4, stride5, _ = c3.Run()
 		}
-		eb := v.Bytes()
+		var eb []byte
+		if len(run4) > 0 {
+			eb, run4 = run4[:stride5], run4[stride5:]
+		} else {
+			e, more := c3.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Point)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:16]) // a default element
+				w = w[16:]
+				continue
+			}
+			eb = v.Bytes()
+		}
 		if len(eb) < 24 {
 			return dst, left, false
 		}

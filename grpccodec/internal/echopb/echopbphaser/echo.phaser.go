@@ -912,17 +912,31 @@ func phaserROSAppend_EchoRequest(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	dst, w = phaserimpl.ROSGrow(dst, 4+16*c6.Len())
 	binary.LittleEndian.PutUint32(w, uint32(c6.Len()))
 	w = w[4:]
-	for e, more := c6.Next(); more; e, more = c6.Next() {
-		v, ok := e.View(phaserType_Point)
-		if !ok {
-			if e.IsPresent() {
-				return dst, left, false // another layout
-			}
-			clear(w[:16]) // a default element
-			w = w[16:]
-			continue
+	var run7 []byte
+	stride8 := 0
+	for {
+		if len(run7) == 0 {
+			run7, stride8, _ = c6.Run()
 		}
-		eb := v.Bytes()
+		var eb []byte
+		if len(run7) > 0 {
+			eb, run7 = run7[:stride8], run7[stride8:]
+		} else {
+			e, more := c6.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Point)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:16]) // a default element
+				w = w[16:]
+				continue
+			}
+			eb = v.Bytes()
+		}
 		if len(eb) < 24 {
 			return dst, left, false
 		}
@@ -937,12 +951,12 @@ func phaserROSAppend_EchoRequest(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		w = w[16:]
 	}
 	// blob (string)
-	s7 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
-	if left -= len(s7); left < 0 {
+	s9 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
+	if left -= len(s9); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 8+len(s7))
-	o = phaserimpl.ROSPutString(w, 0, s7)
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s9))
+	o = phaserimpl.ROSPutString(w, 0, s9)
 	// seq (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})))
 	return dst, left, true
@@ -1935,17 +1949,31 @@ func phaserROSAppend_EchoReply(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 	dst, w = phaserimpl.ROSGrow(dst, 4+16*c2.Len())
 	binary.LittleEndian.PutUint32(w, uint32(c2.Len()))
 	w = w[4:]
-	for e, more := c2.Next(); more; e, more = c2.Next() {
-		v, ok := e.View(phaserType_Point)
-		if !ok {
-			if e.IsPresent() {
-				return dst, left, false // another layout
-			}
-			clear(w[:16]) // a default element
-			w = w[16:]
-			continue
+	var run3 []byte
+	stride4 := 0
+	for {
+		if len(run3) == 0 {
+			run3, stride4, _ = c2.Run()
 		}
-		eb := v.Bytes()
+		var eb []byte
+		if len(run3) > 0 {
+			eb, run3 = run3[:stride4], run3[stride4:]
+		} else {
+			e, more := c2.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Point)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:16]) // a default element
+				w = w[16:]
+				continue
+			}
+			eb = v.Bytes()
+		}
 		if len(eb) < 24 {
 			return dst, left, false
 		}
@@ -1960,11 +1988,11 @@ func phaserROSAppend_EchoReply(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		w = w[16:]
 	}
 	// blob (string)
-	s3 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
-	if left -= len(s3); left < 0 {
+	s5 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
+	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 12+len(s3))
+	dst, w = phaserimpl.ROSGrow(dst, 12+len(s5))
 	// seq, entries: their stored bytes when all are present
 	if b[4]&0x06 == 0x06 {
 		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[32:]))
@@ -1972,7 +2000,7 @@ func phaserROSAppend_EchoReply(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})))
 		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})))
 	}
-	phaserimpl.ROSPutString(w, 8, s3)
+	phaserimpl.ROSPutString(w, 8, s5)
 	return dst, left, true
 }
 

@@ -4833,17 +4833,31 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst, w = phaserimpl.ROSGrow(dst, 4+16*c1.Len())
 	binary.LittleEndian.PutUint32(w, uint32(c1.Len()))
 	w = w[4:]
-	for e, more := c1.Next(); more; e, more = c1.Next() {
-		v, ok := e.View(phaserType_Point)
-		if !ok {
-			if e.IsPresent() {
-				return dst, left, false // another layout
-			}
-			clear(w[:16]) // a default element
-			w = w[16:]
-			continue
+	var run2 []byte
+	stride3 := 0
+	for {
+		if len(run2) == 0 {
+			run2, stride3, _ = c1.Run()
 		}
-		eb := v.Bytes()
+		var eb []byte
+		if len(run2) > 0 {
+			eb, run2 = run2[:stride3], run2[stride3:]
+		} else {
+			e, more := c1.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Point)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:16]) // a default element
+				w = w[16:]
+				continue
+			}
+			eb = v.Bytes()
+		}
 		if len(eb) < 24 {
 			return dst, left, false
 		}
@@ -4860,25 +4874,39 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		w = w[16:]
 	}
 	// fixed_points (repeated)
-	c2 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_Point)
-	if left -= 4 * c2.Len(); left < 0 {
+	c4 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_Point)
+	if left -= 4 * c4.Len(); left < 0 {
 		return dst, left, false
 	}
-	if c2.Len() > 3 {
+	if c4.Len() > 3 {
 		return dst, left, false // more elements than the array holds
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 48)
-	for e, more := c2.Next(); more; e, more = c2.Next() {
-		v, ok := e.View(phaserType_Point)
-		if !ok {
-			if e.IsPresent() {
-				return dst, left, false // another layout
-			}
-			clear(w[:16]) // a default element
-			w = w[16:]
-			continue
+	var run5 []byte
+	stride6 := 0
+	for {
+		if len(run5) == 0 {
+			run5, stride6, _ = c4.Run()
 		}
-		eb := v.Bytes()
+		var eb []byte
+		if len(run5) > 0 {
+			eb, run5 = run5[:stride6], run5[stride6:]
+		} else {
+			e, more := c4.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Point)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:16]) // a default element
+				w = w[16:]
+				continue
+			}
+			eb = v.Bytes()
+		}
 		if len(eb) < 24 {
 			return dst, left, false
 		}
@@ -4894,41 +4922,41 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 		w = w[16:]
 	}
-	clear(w[:16*(3-c2.Len())])
+	clear(w[:16*(3-c4.Len())])
 	// stampeds (repeated)
-	c3 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_Stamped)
-	if left -= 4 * c3.Len(); left < 0 {
+	c7 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_Stamped)
+	if left -= 4 * c7.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
-	for e, more := c3.Next(); more; e, more = c3.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c7.Len()))
+	for e, more := c7.Next(); more; e, more = c7.Next() {
 		dst, left2, ok = phaserROSAppend_Stamped(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// fixed_stampeds (repeated)
-	c4 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_Stamped)
-	if left -= 4 * c4.Len(); left < 0 {
+	c8 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_Stamped)
+	if left -= 4 * c8.Len(); left < 0 {
 		return dst, left, false
 	}
-	if c4.Len() > 2 {
+	if c8.Len() > 2 {
 		return dst, left, false // more elements than the array holds
 	}
-	for e, more := c4.Next(); more; e, more = c4.Next() {
+	for e, more := c8.Next(); more; e, more = c8.Next() {
 		dst, left2, ok = phaserROSAppend_Stamped(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
-	dst = phaserimpl.ROSZeros(dst, 20*(2-c4.Len()))
+	dst = phaserimpl.ROSZeros(dst, 20*(2-c8.Len()))
 	// times (repeated)
-	c5 := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_timestamppbphaser_Timestamp)
-	if left -= 4 * c5.Len(); left < 0 {
+	c9 := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_timestamppbphaser_Timestamp)
+	if left -= 4 * c9.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c5.Len()))
-	for e, more := c5.Next(); more; e, more = c5.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c9.Len()))
+	for e, more := c9.Next(); more; e, more = c9.Next() {
 		sec, nsec, ok := phaserimpl.ROSTime(e)
 		if !ok {
 			return dst, left, false
@@ -4936,21 +4964,21 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(sec)|uint64(nsec)<<32)
 	}
 	// fixed_durations (repeated)
-	c6 := m.Cursor(phaserimpl.Field{Number: 8, Offset: 48}, phaserType_durationpbphaser_Duration)
-	if left -= 4 * c6.Len(); left < 0 {
+	c10 := m.Cursor(phaserimpl.Field{Number: 8, Offset: 48}, phaserType_durationpbphaser_Duration)
+	if left -= 4 * c10.Len(); left < 0 {
 		return dst, left, false
 	}
-	if c6.Len() > 2 {
+	if c10.Len() > 2 {
 		return dst, left, false // more elements than the array holds
 	}
-	for e, more := c6.Next(); more; e, more = c6.Next() {
+	for e, more := c10.Next(); more; e, more = c10.Next() {
 		sec, nsec, ok := phaserimpl.ROSDuration(e)
 		if !ok {
 			return dst, left, false
 		}
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(sec)|uint64(nsec)<<32)
 	}
-	dst = phaserimpl.ROSZeros(dst, 8*(2-c6.Len()))
+	dst = phaserimpl.ROSZeros(dst, 8*(2-c10.Len()))
 	// remote
 	if phaserROSCodec_importedpbphaser_Remote == nil {
 		return dst, left, false
@@ -4960,12 +4988,12 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	// remotes (repeated)
-	c7 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_importedpbphaser_Remote)
-	if left -= 4 * c7.Len(); left < 0 {
+	c11 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_importedpbphaser_Remote)
+	if left -= 4 * c11.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c7.Len()))
-	for e, more := c7.Next(); more; e, more = c7.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c11.Len()))
+	for e, more := c11.Next(); more; e, more = c11.Next() {
 		if phaserROSCodec_importedpbphaser_Remote == nil {
 			return dst, left, false
 		}
@@ -4981,36 +5009,36 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst, w = phaserimpl.ROSGrow(dst, 8)
 	binary.LittleEndian.PutUint64(w[0:], uint64(0))
 	// anys (repeated)
-	c8 := m.Cursor(phaserimpl.Field{Number: 12, Offset: 64}, phaserimpl.AnyType())
-	if left -= 4 * c8.Len(); left < 0 {
+	c12 := m.Cursor(phaserimpl.Field{Number: 12, Offset: 64}, phaserimpl.AnyType())
+	if left -= 4 * c12.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c8.Len()))
-	for e, more := c8.Next(); more; e, more = c8.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c12.Len()))
+	for e, more := c12.Next(); more; e, more = c12.Next() {
 		if !e.IsEmptyAny() {
 			return dst, left, false
 		}
 		dst = binary.LittleEndian.AppendUint64(dst, 0)
 	}
 	// by_name (repeated)
-	c9 := m.Cursor(phaserimpl.Field{Number: 13, Offset: 72}, phaserType_Nested_ByNameEntry)
-	if left -= 4 * c9.Len(); left < 0 {
+	c13 := m.Cursor(phaserimpl.Field{Number: 13, Offset: 72}, phaserType_Nested_ByNameEntry)
+	if left -= 4 * c13.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c9.Len()))
-	for e, more := c9.Next(); more; e, more = c9.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c13.Len()))
+	for e, more := c13.Next(); more; e, more = c13.Next() {
 		dst, left2, ok = phaserROSAppend_Nested_ByNameEntry(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// labels (repeated)
-	c10 := m.Cursor(phaserimpl.Field{Number: 14, Offset: 80}, phaserType_Nested_LabelsEntry)
-	if left -= 4 * c10.Len(); left < 0 {
+	c14 := m.Cursor(phaserimpl.Field{Number: 14, Offset: 80}, phaserType_Nested_LabelsEntry)
+	if left -= 4 * c14.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c10.Len()))
-	for e, more := c10.Next(); more; e, more = c10.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c14.Len()))
+	for e, more := c14.Next(); more; e, more = c14.Next() {
 		dst, left2, ok = phaserROSAppend_Nested_LabelsEntry(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
@@ -5032,9 +5060,9 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	// choice (oneof: the active field's number, then its value)
-	d11 := m.WhichOneof(phaserUnion_Nested_Choice)
-	dst = binary.LittleEndian.AppendUint32(dst, d11)
-	switch d11 {
+	d15 := m.WhichOneof(phaserUnion_Nested_Choice)
+	dst = binary.LittleEndian.AppendUint32(dst, d15)
+	switch d15 {
 	case 20:
 		x := m.Member32(phaserimpl.Field{Number: 20, Offset: 96})
 		dst, w = phaserimpl.ROSGrow(dst, 4)
@@ -5094,18 +5122,18 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		w[0] = uint8(x)
 	}
 	// _opt (oneof: the active field's number, then its value)
-	d12 := m.WhichOneof(phaserUnion_Nested_XOpt)
-	dst = binary.LittleEndian.AppendUint32(dst, d12)
-	switch d12 {
+	d16 := m.WhichOneof(phaserUnion_Nested_XOpt)
+	dst = binary.LittleEndian.AppendUint32(dst, d16)
+	switch d16 {
 	case 30:
 		x := m.Member32(phaserimpl.Field{Number: 30, Offset: 108})
 		dst, w = phaserimpl.ROSGrow(dst, 4)
 		binary.LittleEndian.PutUint32(w[0:], uint32(x))
 	}
 	// _opt_str (oneof: the active field's number, then its value)
-	d13 := m.WhichOneof(phaserUnion_Nested_XOptStr)
-	dst = binary.LittleEndian.AppendUint32(dst, d13)
-	switch d13 {
+	d17 := m.WhichOneof(phaserUnion_Nested_XOptStr)
+	dst = binary.LittleEndian.AppendUint32(dst, d17)
+	switch d17 {
 	case 31:
 		s := m.MemberString(phaserimpl.Field{Number: 31, Offset: 116})
 		if left -= len(s); left < 0 {
@@ -5114,25 +5142,25 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// span (duration)
-	sec14, nsec15, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration))
+	sec18, nsec19, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration))
 	if !ok {
 		return dst, left, false // out of the range of ROS duration
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8)
-	binary.LittleEndian.PutUint32(w[0:], uint32(sec14))
-	binary.LittleEndian.PutUint32(w[4:], uint32(nsec15))
+	binary.LittleEndian.PutUint32(w[0:], uint32(sec18))
+	binary.LittleEndian.PutUint32(w[4:], uint32(nsec19))
 	// empty
 	dst, left2, ok = phaserROSAppend_Empty(dst, m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// empties (repeated)
-	c16 := m.Cursor(phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty)
-	if left -= 4 * c16.Len(); left < 0 {
+	c20 := m.Cursor(phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty)
+	if left -= 4 * c20.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c16.Len()))
-	for e, more := c16.Next(); more; e, more = c16.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c20.Len()))
+	for e, more := c20.Next(); more; e, more = c20.Next() {
 		dst, left2, ok = phaserROSAppend_Empty(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
