@@ -97,7 +97,7 @@ func decodeMessage(b []byte, m impl.Msg, p *plan, depth int) error {
 		}
 		b = b[n:]
 		if m.Failed() {
-			return fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), impl.ErrFull)
+			return fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), notStored(m))
 		}
 	}
 	return nil
@@ -209,7 +209,7 @@ func decodeField(b []byte, typ protowire.Type, m impl.Msg, p *plan, fp *fieldPla
 			sub = m.MutableMessage(f.Field, f.Type)
 		}
 		if !sub.IsPresent() {
-			return 0, fmt.Errorf("phaser: unmarshal %s: %s: %w", p.t.Name(), f.Desc.FullName(), impl.ErrFull)
+			return 0, fmt.Errorf("phaser: unmarshal %s: %s: %w", p.t.Name(), f.Desc.FullName(), notStored(m))
 		}
 		if err := decodeMessage(v, sub, fp.subPlan(), depth+1); err != nil {
 			return 0, err
@@ -370,10 +370,19 @@ func decodeAny(b []byte, m impl.Msg, p *plan, depth int) error {
 	}
 	sub := m.MutableAny(t)
 	if !sub.IsPresent() {
-		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", impl.ErrFull)
+		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", notStored(m))
 	}
 	if haveURL && string(url) != impl.AnyURLPrefix+t.Name() {
 		m.SetBytes(anyURL, url) // keep the sender's URL prefix
 	}
 	return decodeMessage(value, sub, planOf(t), depth+1)
+}
+
+// notStored returns why a write into m was not stored: the error m
+// records (ErrFull, ErrArraySize, ...), ErrFull if it records none.
+func notStored(m impl.Msg) error {
+	if err := m.Err(); err != nil {
+		return err
+	}
+	return impl.ErrFull
 }

@@ -39,7 +39,7 @@ func TestROSCodecInlines(t *testing.T) {
 			if err != nil {
 				t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
 			}
-			in := parseInlining(out)
+			in := parseInlining(out, "bench.phaser.go")
 			src := filepath.Join(bench, dir, "bench.phaser.go")
 			fset := token.NewFileSet()
 			f, err := parser.ParseFile(fset, src, nil, 0)

@@ -368,42 +368,42 @@ func (x Scalars) ClearFFloat() {
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetFInt32 sets field f_int32 (3).
 func (x Scalars) SetFInt32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearFInt32 clears field f_int32 (3).
 func (x Scalars) ClearFInt32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetFInt64 sets field f_int64 (4).
 func (x Scalars) SetFInt64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearFInt64 clears field f_int64 (4).
 func (x Scalars) ClearFInt64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -448,42 +448,42 @@ func (x Scalars) ClearFUint64() {
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
 func (x Scalars) SetFSint32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
 func (x Scalars) ClearFSint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
 func (x Scalars) SetFSint64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
 func (x Scalars) ClearFSint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -528,42 +528,42 @@ func (x Scalars) ClearFFixed64() {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
 func (x Scalars) SetFSfixed32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
 func (x Scalars) ClearFSfixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
 func (x Scalars) SetFSfixed64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
 func (x Scalars) ClearFSfixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // FBool returns field f_bool (13).
@@ -687,22 +687,22 @@ func (v ScalarsView) HasFFloat() bool {
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -727,22 +727,22 @@ func (v ScalarsView) HasFUint64() bool {
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -767,22 +767,22 @@ func (v ScalarsView) HasFFixed64() bool {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // FBool returns field f_bool (13).
@@ -821,6 +821,27 @@ func (l ScalarsList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ScalarsList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ScalarsList) Insert(i int) Scalars { return Scalars(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ScalarsList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ScalarsList) Swap(o ScalarsList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ScalarsList) AppendN(n int, fill func(i int, elem Scalars)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Scalars(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -893,8 +914,8 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	} else {
 		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})))
 		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})))
 	}
 	// f_uint64, f_sint32: their stored bytes when all are present
@@ -903,14 +924,14 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[48:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
-		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})))
 	}
 	// f_sint64, f_fixed32: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
 		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[56:]))
 		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[64:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})))
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})))
 		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
 	}
 	// f_fixed64, f_sfixed32: their stored bytes when all are present
@@ -919,10 +940,10 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[80:]))
 	} else {
 		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})))
 	}
 	// f_sfixed64 (int64)
-	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})))
+	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})))
 	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}))))
 	o = phaserimpl.ROSPutString(w, 73, s1)
 	phaserimpl.ROSPutString(w, o, s2)
@@ -953,13 +974,13 @@ func phaserROSRead_Scalars(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
 	data = data[4:]
 	// f_int64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
 	data = data[8:]
 	// f_uint32 (uint32)
 	if len(data) < 4 {
@@ -977,13 +998,13 @@ func phaserROSRead_Scalars(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
 	data = data[4:]
 	// f_sint64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
 	data = data[8:]
 	// f_fixed32 (uint32)
 	if len(data) < 4 {
@@ -1001,13 +1022,13 @@ func phaserROSRead_Scalars(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
 	data = data[4:]
 	// f_sfixed64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
 	data = data[8:]
 	// f_bool (bool)
 	if len(data) < 1 {
@@ -1251,42 +1272,42 @@ func (x Converted) ClearU8() {
 
 // I8 returns field i8 (2).
 func (x Converted) I8() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetI8 sets field i8 (2).
 func (x Converted) SetI8(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasI8 reports the presence of field i8 (2).
 func (x Converted) HasI8() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearI8 clears field i8 (2).
 func (x Converted) ClearI8() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // I16 returns field i16 (3).
 func (x Converted) I16() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetI16 sets field i16 (3).
 func (x Converted) SetI16(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasI16 reports the presence of field i16 (3).
 func (x Converted) HasI16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearI16 clears field i16 (3).
 func (x Converted) ClearI16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // U16 returns field u16 (4).
@@ -1311,22 +1332,22 @@ func (x Converted) ClearU16() {
 
 // I32 returns field i32 (5).
 func (x Converted) I32() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}))
 }
 
 // SetI32 sets field i32 (5).
 func (x Converted) SetI32(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}, uint64(v))
 }
 
 // HasI32 reports the presence of field i32 (5).
 func (x Converted) HasI32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true})
 }
 
 // ClearI32 clears field i32 (5).
 func (x Converted) ClearI32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true})
 }
 
 // U32 returns field u32 (6).
@@ -1351,22 +1372,22 @@ func (x Converted) ClearU32() {
 
 // Wide returns field wide (7).
 func (x Converted) Wide() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // SetWide sets field wide (7).
 func (x Converted) SetWide(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasWide reports the presence of field wide (7).
 func (x Converted) HasWide() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // ClearWide clears field wide (7).
 func (x Converted) ClearWide() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // Uwide returns field uwide (8).
@@ -1391,22 +1412,22 @@ func (x Converted) ClearUwide() {
 
 // Flip returns field flip (9).
 func (x Converted) Flip() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}))
 }
 
 // SetFlip sets field flip (9).
 func (x Converted) SetFlip(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasFlip reports the presence of field flip (9).
 func (x Converted) HasFlip() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true})
 }
 
 // ClearFlip clears field flip (9).
 func (x Converted) ClearFlip() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true})
 }
 
 // S64 returns field s64 (10).
@@ -1491,42 +1512,42 @@ func (x Converted) ClearB8() {
 
 // Flag returns field flag (14).
 func (x Converted) Flag() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}))
 }
 
 // SetFlag sets field flag (14).
 func (x Converted) SetFlag(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
 }
 
 // HasFlag reports the presence of field flag (14).
 func (x Converted) HasFlag() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ClearFlag clears field flag (14).
 func (x Converted) ClearFlag() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // Mode returns field mode (15).
 func (x Converted) Mode() Mode {
-	return Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})))
+	return Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})))
 }
 
 // SetMode sets field mode (15).
 func (x Converted) SetMode(v Mode) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasMode reports the presence of field mode (15).
 func (x Converted) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})
 }
 
 // ClearMode clears field mode (15).
 func (x Converted) ClearMode() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})
 }
 
 // Data returns a copy of field data (16).
@@ -1563,42 +1584,42 @@ func (x Converted) ClearData() {
 
 // U64 returns field u64 (17).
 func (x Converted) U64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}))
 }
 
 // SetU64 sets field u64 (17).
 func (x Converted) SetU64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}, uint64(v))
 }
 
 // HasU64 reports the presence of field u64 (17).
 func (x Converted) HasU64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // ClearU64 clears field u64 (17).
 func (x Converted) ClearU64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // Char returns field char (18).
 func (x Converted) Char() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}))
 }
 
 // SetChar sets field char (18).
 func (x Converted) SetChar(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasChar reports the presence of field char (18).
 func (x Converted) HasChar() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // ClearChar clears field char (18).
 func (x Converted) ClearChar() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // ConvertedView reads the singular scalar fields of a Converted in place with
@@ -1625,22 +1646,22 @@ func (v ConvertedView) HasU8() bool {
 
 // I8 returns field i8 (2).
 func (v ConvertedView) I8() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasI8 reports the presence of field i8 (2).
 func (v ConvertedView) HasI8() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // I16 returns field i16 (3).
 func (v ConvertedView) I16() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasI16 reports the presence of field i16 (3).
 func (v ConvertedView) HasI16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // U16 returns field u16 (4).
@@ -1655,12 +1676,12 @@ func (v ConvertedView) HasU16() bool {
 
 // I32 returns field i32 (5).
 func (v ConvertedView) I32() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}))
 }
 
 // HasI32 reports the presence of field i32 (5).
 func (v ConvertedView) HasI32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true})
 }
 
 // U32 returns field u32 (6).
@@ -1675,12 +1696,12 @@ func (v ConvertedView) HasU32() bool {
 
 // Wide returns field wide (7).
 func (v ConvertedView) Wide() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // HasWide reports the presence of field wide (7).
 func (v ConvertedView) HasWide() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // Uwide returns field uwide (8).
@@ -1695,12 +1716,12 @@ func (v ConvertedView) HasUwide() bool {
 
 // Flip returns field flip (9).
 func (v ConvertedView) Flip() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}))
 }
 
 // HasFlip reports the presence of field flip (9).
 func (v ConvertedView) HasFlip() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true})
 }
 
 // S64 returns field s64 (10).
@@ -1745,42 +1766,42 @@ func (v ConvertedView) HasB8() bool {
 
 // Flag returns field flag (14).
 func (v ConvertedView) Flag() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}))
 }
 
 // HasFlag reports the presence of field flag (14).
 func (v ConvertedView) HasFlag() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // Mode returns field mode (15).
 func (v ConvertedView) Mode() Mode {
-	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})))
+	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})))
 }
 
 // HasMode reports the presence of field mode (15).
 func (v ConvertedView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})
 }
 
 // U64 returns field u64 (17).
 func (v ConvertedView) U64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}))
 }
 
 // HasU64 reports the presence of field u64 (17).
 func (v ConvertedView) HasU64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // Char returns field char (18).
 func (v ConvertedView) Char() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}))
 }
 
 // HasChar reports the presence of field char (18).
 func (v ConvertedView) HasChar() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // ConvertedList is a handle on a repeated field of Converted messages.
@@ -1811,6 +1832,27 @@ func (l ConvertedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ConvertedList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ConvertedList) Insert(i int) Converted { return Converted(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ConvertedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ConvertedList) Swap(o ConvertedList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ConvertedList) AppendN(n int, fill func(i int, elem Converted)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Converted(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1863,12 +1905,12 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false // out of the range of ROS uint8
 	}
 	// i8 (int8)
-	x2 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+	x2 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})))
 	if x2 < -128 || x2 > 127 {
 		return dst, left, false // out of the range of ROS int8
 	}
 	// i16 (int16)
-	x3 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
+	x3 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})))
 	if x3 < -32768 || x3 > 32767 {
 		return dst, left, false // out of the range of ROS int16
 	}
@@ -1878,7 +1920,7 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false // out of the range of ROS uint16
 	}
 	// i32 (int32)
-	x5 := int64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}))
+	x5 := int64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}))
 	if x5 < -2147483648 || x5 > 2147483647 {
 		return dst, left, false // out of the range of ROS int32
 	}
@@ -1888,7 +1930,7 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false // out of the range of ROS uint32
 	}
 	// flip (uint32)
-	x7 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01})))
+	x7 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true})))
 	if x7 < 0 {
 		return dst, left, false // out of the range of ROS uint32
 	}
@@ -1903,12 +1945,12 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false // out of the range of ROS float32
 	}
 	// flag (bool)
-	x10 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20})))
+	x10 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true})))
 	if x10 < 0 || x10 > 1 {
 		return dst, left, false // out of the range of ROS bool
 	}
 	// mode (uint8)
-	x11 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})))
+	x11 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})))
 	if x11 < 0 || x11 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
@@ -1918,12 +1960,12 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false
 	}
 	// u64 (uint64)
-	x13 := int64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}))
+	x13 := int64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}))
 	if x13 < 0 {
 		return dst, left, false // out of the range of ROS uint64
 	}
 	// char (uint8)
-	x14 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01})))
+	x14 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true})))
 	if x14 < 0 || x14 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
@@ -1934,7 +1976,7 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 	binary.LittleEndian.PutUint16(w[4:], uint16(x4))
 	binary.LittleEndian.PutUint32(w[6:], uint32(x5))
 	binary.LittleEndian.PutUint32(w[10:], uint32(x6))
-	binary.LittleEndian.PutUint64(w[14:], uint64(int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40})))))
+	binary.LittleEndian.PutUint64(w[14:], uint64(int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true})))))
 	binary.LittleEndian.PutUint64(w[22:], uint64(uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80}))))
 	binary.LittleEndian.PutUint32(w[30:], uint32(x7))
 	binary.LittleEndian.PutUint64(w[34:], uint64(x8))
@@ -1967,13 +2009,13 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, uint32(int64(int8(uint64(data[0])))))
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(int64(int8(uint64(data[0])))))
 	data = data[1:]
 	// i16 (int16)
 	if len(data) < 2 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, uint32(int64(int16(uint64(binary.LittleEndian.Uint16(data))))))
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(int64(int16(uint64(binary.LittleEndian.Uint16(data))))))
 	data = data[2:]
 	// u16 (uint16)
 	if len(data) < 2 {
@@ -1985,7 +2027,7 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}, uint64(int64(int32(uint64(binary.LittleEndian.Uint32(data))))))
+	s.Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}, uint64(int64(int32(uint64(binary.LittleEndian.Uint32(data))))))
 	data = data[4:]
 	// u32 (uint32)
 	if len(data) < 4 {
@@ -2001,7 +2043,7 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x1 < -2147483648 || x1 > 2147483647 {
 		return data, false // the field cannot hold it
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40}, uint32(x1))
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}, uint32(x1))
 	data = data[8:]
 	// uwide (uint64)
 	if len(data) < 8 {
@@ -2021,7 +2063,7 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x3 > 2147483647 {
 		return data, false // the field cannot hold it
 	}
-	s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01}, uint32(x3))
+	s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}, uint32(x3))
 	data = data[4:]
 	// s64 (int64)
 	if len(data) < 8 {
@@ -2063,13 +2105,13 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20}, uint32(phaserimpl.ROSBool(uint8(uint64(data[0])))))
+	s.Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}, uint32(phaserimpl.ROSBool(uint8(uint64(data[0])))))
 	data = data[1:]
 	// mode (uint8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40}, uint32(uint64(data[0])))
+	s.Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true}, uint32(uint64(data[0])))
 	data = data[1:]
 	// data (string)
 	var s7 []byte
@@ -2086,13 +2128,13 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x8 > 9223372036854775807 {
 		return data, false // the field cannot hold it
 	}
-	s.Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}, uint64(x8))
+	s.Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}, uint64(x8))
 	data = data[8:]
 	// char (uint8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01}, uint32(uint64(data[0])))
+	s.Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}, uint32(uint64(data[0])))
 	data = data[1:]
 	return data, true
 }
@@ -2333,24 +2375,30 @@ func (x Arrays) Wide() runtime.List[float32] {
 }
 
 // Fixed3 returns the list handle of repeated field fixed3 (10).
-// (phaser.array_size) = 3: a fixed ROS array of 3 elements, stored
-// as a plain list (the ROS frontend pads it to 3 on mutable access).
+// (phaser.array_size) = 3: a fixed array of 3 elements. Its list
+// has 3 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 3, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 3.
 func (x Arrays) Fixed3() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 80})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3})
 }
 
 // FixedNarrow returns the list handle of repeated field fixed_narrow (11).
-// (phaser.array_size) = 4: a fixed ROS array of 4 elements, stored
-// as a plain list (the ROS frontend pads it to 4 on mutable access).
+// (phaser.array_size) = 4: a fixed array of 4 elements. Its list
+// has 4 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 4, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 4.
 func (x Arrays) FixedNarrow() runtime.List[int32] {
-	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 11, Offset: 88})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4})
 }
 
 // FixedBools returns the list handle of repeated field fixed_bools (12).
-// (phaser.array_size) = 2: a fixed ROS array of 2 elements, stored
-// as a plain list (the ROS frontend pads it to 2 on mutable access).
+// (phaser.array_size) = 2: a fixed array of 2 elements. Its list
+// has 2 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 2, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Arrays) FixedBools() runtime.List[bool] {
-	return phaserimpl.List[bool](phaserimpl.Msg(x), phaserimpl.Field{Number: 12, Offset: 96})
+	return phaserimpl.List[bool](phaserimpl.Msg(x), phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2})
 }
 
 // Names returns the list handle of repeated field names (13).
@@ -2359,10 +2407,12 @@ func (x Arrays) Names() runtime.StringList {
 }
 
 // FixedNames returns the list handle of repeated field fixed_names (14).
-// (phaser.array_size) = 2: a fixed ROS array of 2 elements, stored
-// as a plain list (the ROS frontend pads it to 2 on mutable access).
+// (phaser.array_size) = 2: a fixed array of 2 elements. Its list
+// has 2 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 2, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Arrays) FixedNames() runtime.StringList {
-	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 14, Offset: 112})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 14, Offset: 112, Fixed: 2})
 }
 
 // Blobs returns the list handle of repeated field blobs (15).
@@ -2401,6 +2451,27 @@ func (l ArraysList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ArraysList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ArraysList) Insert(i int) Arrays { return Arrays(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ArraysList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ArraysList) Swap(o ArraysList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ArraysList) AppendN(n int, fill func(i int, elem Arrays)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Arrays(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -2489,7 +2560,7 @@ func phaserROSSize_Arrays(m phaserimpl.Msg, left int) (int, int, bool) {
 		n += len(s)
 	}
 	// fixed_names (repeated)
-	c11 := m.Len(phaserimpl.Field{Number: 14, Offset: 112}, 4)
+	c11 := m.Len(phaserimpl.Field{Number: 14, Offset: 112, Fixed: 2}, 4)
 	if c11 > 2 {
 		return 0, left, false
 	}
@@ -2497,7 +2568,7 @@ func phaserROSSize_Arrays(m phaserimpl.Msg, left int) (int, int, bool) {
 		return 0, left, false
 	}
 	for i := range c11 {
-		s := m.ElemString(phaserimpl.Field{Number: 14, Offset: 112}, i)
+		s := m.ElemString(phaserimpl.Field{Number: 14, Offset: 112, Fixed: 2}, i)
 		if left -= len(s); left < 0 {
 			return 0, left, false
 		}
@@ -2687,7 +2758,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// fixed_names (repeated)
-	c19 := m.Len(phaserimpl.Field{Number: 14, Offset: 112}, 4)
+	c19 := m.Len(phaserimpl.Field{Number: 14, Offset: 112, Fixed: 2}, 4)
 	if left -= 4 * c19; left < 0 {
 		return dst, left, false
 	}
@@ -2695,7 +2766,7 @@ func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false // more elements than the array holds
 	}
 	for i := range 2 {
-		s := m.ElemString(phaserimpl.Field{Number: 14, Offset: 112}, i)
+		s := m.ElemString(phaserimpl.Field{Number: 14, Offset: 112, Fixed: 2}, i)
 		if left -= len(s); left < 0 {
 			return dst, left, false
 		}
@@ -2891,8 +2962,8 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 24 {
 		return data, false // more elements than the bytes left can hold
 	}
-	m.Resize(phaserimpl.Field{Number: 10, Offset: 80}, c19, 8)
-	a20 := m.Span(phaserimpl.Field{Number: 10, Offset: 80}, 8)
+	m.Resize(phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, c19, 8)
+	a20 := m.Span(phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, 8)
 	if len(a20) != c19*8 {
 		return data, false // the buffer is full
 	}
@@ -2902,8 +2973,8 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false // more elements than the bytes left can hold
 	}
-	m.Resize(phaserimpl.Field{Number: 11, Offset: 88}, c21, 4)
-	a22 := m.Span(phaserimpl.Field{Number: 11, Offset: 88}, 4)
+	m.Resize(phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4}, c21, 4)
+	a22 := m.Span(phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4}, 4)
 	if len(a22) != c21*4 {
 		return data, false // the buffer is full
 	}
@@ -2917,8 +2988,8 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 2 {
 		return data, false // more elements than the bytes left can hold
 	}
-	m.Resize(phaserimpl.Field{Number: 12, Offset: 96}, c23, 1)
-	a24 := m.Span(phaserimpl.Field{Number: 12, Offset: 96}, 1)
+	m.Resize(phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2}, c23, 1)
+	a24 := m.Span(phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2}, 1)
 	if len(a24) != c23*1 {
 		return data, false // the buffer is full
 	}
@@ -2953,7 +3024,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		if s, data, ok = phaserimpl.ROSString(data); !ok {
 			return data, false
 		}
-		m.PushBytes(phaserimpl.Field{Number: 14, Offset: 112}, s)
+		m.PushBytes(phaserimpl.Field{Number: 14, Offset: 112, Fixed: 2}, s)
 	}
 	// blobs (repeated)
 	if len(data) < 4 {
@@ -3329,6 +3400,27 @@ func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointList) Swap(o PointList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -3709,6 +3801,27 @@ func (l StampedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l StampedList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l StampedList) Insert(i int) Stamped { return Stamped(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l StampedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l StampedList) Swap(o StampedList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l StampedList) AppendN(n int, fill func(i int, elem Stamped)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Stamped(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -4092,10 +4205,12 @@ func (x Nested) Points() PointList {
 }
 
 // FixedPoints returns the list handle of repeated field fixed_points (4).
-// (phaser.array_size) = 3: a fixed ROS array of 3 elements, stored
-// as a plain list (the ROS frontend pads it to 3 on mutable access).
+// (phaser.array_size) = 3: a fixed array of 3 elements. Its list
+// has 3 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 3, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 3.
 func (x Nested) FixedPoints() PointList {
-	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Point))
+	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 24, Fixed: 3}, phaserType_Point))
 }
 
 // Stampeds returns the list handle of repeated field stampeds (5).
@@ -4104,10 +4219,12 @@ func (x Nested) Stampeds() StampedList {
 }
 
 // FixedStampeds returns the list handle of repeated field fixed_stampeds (6).
-// (phaser.array_size) = 2: a fixed ROS array of 2 elements, stored
-// as a plain list (the ROS frontend pads it to 2 on mutable access).
+// (phaser.array_size) = 2: a fixed array of 2 elements. Its list
+// has 2 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 2, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Nested) FixedStampeds() StampedList {
-	return StampedList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Stamped))
+	return StampedList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40, Fixed: 2}, phaserType_Stamped))
 }
 
 // Times returns the list handle of repeated field times (7).
@@ -4116,10 +4233,12 @@ func (x Nested) Times() timestamppbphaser.TimestampList {
 }
 
 // FixedDurations returns the list handle of repeated field fixed_durations (8).
-// (phaser.array_size) = 2: a fixed ROS array of 2 elements, stored
-// as a plain list (the ROS frontend pads it to 2 on mutable access).
+// (phaser.array_size) = 2: a fixed array of 2 elements. Its list
+// has 2 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 2, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Nested) FixedDurations() durationpbphaser.DurationList {
-	return durationpbphaser.DurationList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 56}, phaserType_durationpbphaser_Duration))
+	return durationpbphaser.DurationList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 56, Fixed: 2}, phaserType_durationpbphaser_Duration))
 }
 
 // Remote returns (a default message if absent) field remote (9).
@@ -4244,22 +4363,22 @@ func (x Nested) ClearScalars() {
 
 // CInt returns oneof member field c_int (20).
 func (x Nested) CInt() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 144}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 144, Signed: true}))
 }
 
 // SetCInt makes active and sets oneof member field c_int (20).
 func (x Nested) SetCInt(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 144}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 144, Signed: true}, uint32(v))
 }
 
 // HasCInt reports whether it is the active member: field c_int (20).
 func (x Nested) HasCInt() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 144})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 144, Signed: true})
 }
 
 // ClearCInt clears, if active, field c_int (20).
 func (x Nested) ClearCInt() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 144})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 144, Signed: true})
 }
 
 // CStr returns a copy of field c_str (21).
@@ -4463,22 +4582,22 @@ var phaserUnion_Nested_XOpt = phaserType_Nested.Unions()[1]
 
 // Opt returns oneof member field opt (30).
 func (x Nested) Opt() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 156}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 156, Signed: true}))
 }
 
 // SetOpt makes active and sets oneof member field opt (30).
 func (x Nested) SetOpt(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 156}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 156, Signed: true}, uint32(v))
 }
 
 // HasOpt reports whether it is the active member: field opt (30).
 func (x Nested) HasOpt() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 156})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 156, Signed: true})
 }
 
 // ClearOpt clears, if active, field opt (30).
 func (x Nested) ClearOpt() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 156})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 156, Signed: true})
 }
 
 var phaserUnion_Nested_XOptStr = phaserType_Nested.Unions()[2]
@@ -4592,6 +4711,27 @@ func (l NestedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l NestedList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l NestedList) Insert(i int) Nested { return Nested(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l NestedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l NestedList) Swap(o NestedList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l NestedList) AppendN(n int, fill func(i int, elem Nested)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Nested(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l NestedList) All() iter.Seq2[int, Nested] {
@@ -4636,7 +4776,7 @@ func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 		n += k4
 	}
 	// fixed_stampeds (repeated)
-	c5 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Stamped)
+	c5 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40, Fixed: 2}, phaserType_Stamped)
 	if left -= 4 * c5.Len(); left < 0 {
 		return 0, left, false
 	}
@@ -4863,7 +5003,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		w = w[16:]
 	}
 	// fixed_points (repeated)
-	c4 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Point)
+	c4 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24, Fixed: 3}, phaserType_Point)
 	if left -= 4 * c4.Len(); left < 0 {
 		return dst, left, false
 	}
@@ -4925,7 +5065,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 	}
 	// fixed_stampeds (repeated)
-	c8 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Stamped)
+	c8 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40, Fixed: 2}, phaserType_Stamped)
 	if left -= 4 * c8.Len(); left < 0 {
 		return dst, left, false
 	}
@@ -4953,7 +5093,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(sec)|uint64(nsec)<<32)
 	}
 	// fixed_durations (repeated)
-	c10 := m.Cursor(phaserimpl.Field{Number: 8, Offset: 56}, phaserType_durationpbphaser_Duration)
+	c10 := m.Cursor(phaserimpl.Field{Number: 8, Offset: 56, Fixed: 2}, phaserType_durationpbphaser_Duration)
 	if left -= 4 * c10.Len(); left < 0 {
 		return dst, left, false
 	}
@@ -5053,7 +5193,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst = binary.LittleEndian.AppendUint32(dst, d15)
 	switch d15 {
 	case 20:
-		x := m.Member32(phaserimpl.Field{Number: 20, Offset: 144})
+		x := m.Member32(phaserimpl.Field{Number: 20, Offset: 144, Signed: true})
 		dst, w = phaserimpl.ROSGrow(dst, 4)
 		binary.LittleEndian.PutUint32(w[0:], uint32(x))
 	case 21:
@@ -5115,7 +5255,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst = binary.LittleEndian.AppendUint32(dst, d16)
 	switch d16 {
 	case 30:
-		x := m.Member32(phaserimpl.Field{Number: 30, Offset: 156})
+		x := m.Member32(phaserimpl.Field{Number: 30, Offset: 156, Signed: true})
 		dst, w = phaserimpl.ROSGrow(dst, 4)
 		binary.LittleEndian.PutUint32(w[0:], uint32(x))
 	}
@@ -5216,7 +5356,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 48 {
 		return data, false // more elements than the bytes left can hold
 	}
-	l7 := phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Point)
+	l7 := phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 24, Fixed: 3}, phaserType_Point)
 	if m.FormatV3() {
 		if c6 > 0 {
 			l7.Allocate(c6)
@@ -5229,7 +5369,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if l7.Len() != c6 {
 		return data, false // the buffer is full
 	}
-	cur8 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Point)
+	cur8 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24, Fixed: 3}, phaserType_Point)
 	for e, more := cur8.Next(); more; e, more = cur8.Next() {
 		if !e.IsPresent() {
 			return data, false
@@ -5276,7 +5416,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 40 {
 		return data, false // more elements than the bytes left can hold
 	}
-	l13 := phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Stamped)
+	l13 := phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 40, Fixed: 2}, phaserType_Stamped)
 	if m.FormatV3() {
 		if c12 > 0 {
 			l13.Allocate(c12)
@@ -5289,7 +5429,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if l13.Len() != c12 {
 		return data, false // the buffer is full
 	}
-	cur14 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Stamped)
+	cur14 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40, Fixed: 2}, phaserType_Stamped)
 	for e, more := cur14.Next(); more; e, more = cur14.Next() {
 		if !e.IsPresent() {
 			return data, false
@@ -5336,7 +5476,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 16 {
 		return data, false // more elements than the bytes left can hold
 	}
-	l19 := phaserimpl.Messages(m, phaserimpl.Field{Number: 8, Offset: 56}, phaserType_durationpbphaser_Duration)
+	l19 := phaserimpl.Messages(m, phaserimpl.Field{Number: 8, Offset: 56, Fixed: 2}, phaserType_durationpbphaser_Duration)
 	if m.FormatV3() {
 		if c18 > 0 {
 			l19.Allocate(c18)
@@ -5349,7 +5489,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if l19.Len() != c18 {
 		return data, false // the buffer is full
 	}
-	cur20 := m.Cursor(phaserimpl.Field{Number: 8, Offset: 56}, phaserType_durationpbphaser_Duration)
+	cur20 := m.Cursor(phaserimpl.Field{Number: 8, Offset: 56, Fixed: 2}, phaserType_durationpbphaser_Duration)
 	for e, more := cur20.Next(); more; e, more = cur20.Next() {
 		if !e.IsPresent() {
 			return data, false
@@ -5543,7 +5683,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 			return data, false
 		}
 		x := uint64(binary.LittleEndian.Uint32(data))
-		m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 144}, uint32(x))
+		m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 144, Signed: true}, uint32(x))
 		data = data[4:]
 	case 21:
 		var s []byte
@@ -5625,7 +5765,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 			return data, false
 		}
 		x := uint64(binary.LittleEndian.Uint32(data))
-		m.SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 156}, uint32(x))
+		m.SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 156, Signed: true}, uint32(x))
 		data = data[4:]
 	default:
 		return data, false // not a field of the oneof
@@ -5983,6 +6123,29 @@ func (l Nested_ByNameEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize
 // Clear empties the list, clearing and freeing every element.
 func (l Nested_ByNameEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Nested_ByNameEntryList) Insert(i int) Nested_ByNameEntry {
+	return Nested_ByNameEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Nested_ByNameEntryList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Nested_ByNameEntryList) Swap(o Nested_ByNameEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Nested_ByNameEntryList) AppendN(n int, fill func(i int, elem Nested_ByNameEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Nested_ByNameEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Nested_ByNameEntryList) All() iter.Seq2[int, Nested_ByNameEntry] {
@@ -6061,6 +6224,88 @@ func phaserROSRead_Nested_ByNameEntry(data []byte, m phaserimpl.Msg) ([]byte, bo
 		return data, false
 	}
 	return data, true
+}
+
+// Nested_ByNameEntryMap is key access to the map field whose entries are Nested_ByNameEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Nested_ByNameEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Nested_ByNameEntryList) Map() Nested_ByNameEntryMap { return Nested_ByNameEntryMap(l) }
+
+// Entries returns the entries, in insertion order.
+func (m Nested_ByNameEntryMap) Entries() Nested_ByNameEntryList { return Nested_ByNameEntryList(m) }
+
+// find returns the index of the last entry of key, or -1.
+func (m Nested_ByNameEntryMap) find(key string) int {
+	l := Nested_ByNameEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (a default message if the map lacks it or its
+// entry has no value) and whether the map has key.
+func (m Nested_ByNameEntryMap) Get(key string) (Point, bool) {
+	if i := m.find(key); i >= 0 {
+		return Nested_ByNameEntryList(m).At(i).Value(), true
+	}
+	var zero Point
+	return zero, false
+}
+
+// Mutable returns the value of key to write, creating it and, if the map
+// lacks key, appending an entry for it.
+func (m Nested_ByNameEntryMap) Mutable(key string) Point {
+	if i := m.find(key); i >= 0 {
+		return Nested_ByNameEntryList(m).Mutable(i).MutableValue()
+	}
+	e := Nested_ByNameEntryList(m).Append()
+	e.SetKey(key)
+	return e.MutableValue()
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Nested_ByNameEntryMap) Delete(key string) bool {
+	l, found := Nested_ByNameEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Nested_ByNameEntryMap) last() map[string]int {
+	l := Nested_ByNameEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Nested_ByNameEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Nested_ByNameEntryMap) Range(f func(key string, v Point) bool) {
+	last := m.last()
+	for i, e := range Nested_ByNameEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
+		}
+	}
 }
 
 var phaserType_Nested_LabelsEntry = file_roswire_roswire_proto.Type("phasertest.roswire.Nested.LabelsEntry")
@@ -6263,22 +6508,22 @@ func (x Nested_LabelsEntry) Clone() Nested_LabelsEntry {
 
 // Key returns field key (1).
 func (x Nested_LabelsEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetKey sets field key (1).
 func (x Nested_LabelsEntry) SetKey(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Nested_LabelsEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearKey clears field key (1).
 func (x Nested_LabelsEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Value returns a copy of field value (2).
@@ -6332,12 +6577,12 @@ func (x Nested_LabelsEntry) View() Nested_LabelsEntryView {
 
 // Key returns field key (1).
 func (v Nested_LabelsEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Nested_LabelsEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Nested_LabelsEntryList is a handle on a repeated field of Nested_LabelsEntry messages.
@@ -6372,6 +6617,29 @@ func (l Nested_LabelsEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize
 
 // Clear empties the list, clearing and freeing every element.
 func (l Nested_LabelsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Nested_LabelsEntryList) Insert(i int) Nested_LabelsEntry {
+	return Nested_LabelsEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Nested_LabelsEntryList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Nested_LabelsEntryList) Swap(o Nested_LabelsEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Nested_LabelsEntryList) AppendN(n int, fill func(i int, elem Nested_LabelsEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Nested_LabelsEntry(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -6424,7 +6692,7 @@ func phaserROSAppend_Nested_LabelsEntry(dst []byte, m phaserimpl.Msg, left int) 
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	// key (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
 	phaserimpl.ROSPutString(w, 4, s1)
 	return dst, left, true
 }
@@ -6441,7 +6709,7 @@ func phaserROSRead_Nested_LabelsEntry(data []byte, m phaserimpl.Msg) ([]byte, bo
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
 	data = data[4:]
 	// value (string)
 	var s1 []byte
@@ -6451,6 +6719,89 @@ func phaserROSRead_Nested_LabelsEntry(data []byte, m phaserimpl.Msg) ([]byte, bo
 	}
 	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s1)
 	return data, true
+}
+
+// Nested_LabelsEntryMap is key access to the map field whose entries are Nested_LabelsEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Nested_LabelsEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Nested_LabelsEntryList) Map() Nested_LabelsEntryMap { return Nested_LabelsEntryMap(l) }
+
+// Entries returns the entries, in insertion order.
+func (m Nested_LabelsEntryMap) Entries() Nested_LabelsEntryList { return Nested_LabelsEntryList(m) }
+
+// find returns the index of the last entry of key, or -1.
+func (m Nested_LabelsEntryMap) find(key int32) int {
+	l := Nested_LabelsEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m Nested_LabelsEntryMap) Get(key int32) (string, bool) {
+	if i := m.find(key); i >= 0 {
+		return Nested_LabelsEntryList(m).At(i).Value(), true
+	}
+	var zero string
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m Nested_LabelsEntryMap) Set(key int32, v string) {
+	if i := m.find(key); i >= 0 {
+		Nested_LabelsEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := Nested_LabelsEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Nested_LabelsEntryMap) Delete(key int32) bool {
+	l, found := Nested_LabelsEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Nested_LabelsEntryMap) last() map[int32]int {
+	l := Nested_LabelsEntryList(m)
+	last := make(map[int32]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Nested_LabelsEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Nested_LabelsEntryMap) Range(f func(key int32, v string) bool) {
+	last := m.last()
+	for i, e := range Nested_LabelsEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
+		}
+	}
 }
 
 var phaserType_Empty = file_roswire_roswire_proto.Type("phasertest.roswire.Empty")
@@ -6663,6 +7014,27 @@ func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EmptyList) Insert(i int) Empty { return Empty(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EmptyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EmptyList) Swap(o EmptyList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EmptyList) AppendN(n int, fill func(i int, elem Empty)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
