@@ -227,7 +227,10 @@ type fileGen struct {
 	layouts *layout.Cache
 	rawVar  string                     // name of the registered-file variable
 	names   map[*protogen.Field]string // accessor names of the current message's fields
-	err     error                      // the first error of an emit function
+	// rosShapes are the ROS1 shapes of the message types the file's codecs
+	// reach (roscodec.go).
+	rosShapes map[protoreflect.FullName]*rosShape
+	err       error // the first error of an emit function
 }
 
 // generateFile writes the handles of f; the package doc, naming the files
@@ -279,6 +282,7 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options, docFo
 		return err
 	}
 	g.foreignTypes()
+	g.rosForeignCodecs()
 	for _, e := range allEnums(f) {
 		g.enum(e)
 	}

@@ -227,6 +227,18 @@ func TestGoldenTestpb(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.File = append(resp.File, variant.File...)
+	// The ROS1 wire test schema, in both frontends (the ROS frontend's in
+	// a Go package of its own).
+	for _, param := range []string{"", ",frontend=ros,Mroswire/roswire.proto=github.com/phaser-go/phaser/internal/testpb/roswire/roswireros"} {
+		req = compile(t,
+			[]string{filepath.Join(repoRoot, "internal/testpb"), filepath.Join(repoRoot, "proto")}, nil,
+			[]string{"roswire/roswire.proto"}, "module=github.com/phaser-go/phaser"+param)
+		wire, err := run(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.File = append(resp.File, wire.File...)
+	}
 	checkGolden(t, resp, "internal/testpb")
 }
 

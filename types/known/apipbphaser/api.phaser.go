@@ -9,6 +9,7 @@
 package apipbphaser
 
 import (
+	binary "encoding/binary"
 	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
@@ -21,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -51,6 +52,14 @@ const file_google_protobuf_api_protoDesc = "" +
 var (
 	phaserType_typepbphaser_Option                 = phaserimpl.EngineType(typepbphaser.Option{}.PhaserType())
 	phaserType_sourcecontextpbphaser_SourceContext = phaserimpl.EngineType(sourcecontextpbphaser.SourceContext{}.PhaserType())
+)
+
+// The generated ROS1 codecs of the messages of other packages that
+// fields refer to (nil for a type without one: package ros then does
+// the work).
+var (
+	phaserROSCodec_typepbphaser_Option                 = phaserimpl.ROSCodecOf(phaserType_typepbphaser_Option)
+	phaserROSCodec_sourcecontextpbphaser_SourceContext = phaserimpl.ROSCodecOf(phaserType_sourcecontextpbphaser_SourceContext)
 )
 
 var phaserType_Api = file_google_protobuf_api_proto.Type("google.protobuf.Api")
@@ -168,28 +177,61 @@ func (x Api) ProtoSize() int {
 // data, written straight into x's payload.
 func (x Api) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Api) CopyFrom(src Api) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Api, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Api) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Api) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Api(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Api(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Api) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Api) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Api(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Api) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Api(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Api) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Api) CopyFrom(src Api) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Api, phaserimpl.Msg(src))
+func (x Api) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Api); ok {
+		m.Clear(phaserType_Api)
+		if rest, ok := phaserROSRead_Api(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Api is the protobuf reflection type of Api.
@@ -490,6 +532,320 @@ func (l ApiList) All() iter.Seq2[int, Api] {
 	}
 }
 
+var _ = phaserimpl.RegisterROS(phaserType_Api, &phaserimpl.ROSCodec{Size: phaserROSSize_Api, Append: phaserROSAppend_Api, Read: phaserROSRead_Api})
+
+// phaserROSSize_Api returns the ROS1 size of m, a Api (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Api(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 28
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// methods (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method)
+	if left -= 4 * c2.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		k3, left2, ok := phaserROSSize_Method(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k3
+	}
+	// options (repeated)
+	c4 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option)
+	if left -= 4 * c4.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c4.Next(); more; e, more = c4.Next() {
+		if phaserROSCodec_typepbphaser_Option == nil {
+			return 0, left, false
+		}
+		k5, left2, ok := phaserROSCodec_typepbphaser_Option.Size(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k5
+	}
+	// version (string)
+	s6 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 32})
+	if left -= len(s6); left < 0 {
+		return 0, left, false
+	}
+	n += len(s6)
+	// source_context
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return 0, left, false
+	}
+	k7, left2, ok := phaserROSCodec_sourcecontextpbphaser_SourceContext.Size(m.Nested(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k7
+	// mixins (repeated)
+	c8 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin)
+	if left -= 4 * c8.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c8.Next(); more; e, more = c8.Next() {
+		k9, left2, ok := phaserROSSize_Mixin(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k9
+	}
+	// edition (string)
+	s10 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 52})
+	if left -= len(s10); left < 0 {
+		return 0, left, false
+	}
+	n += len(s10)
+	return n, left, true
+}
+
+// phaserROSAppend_Api appends the ROS1 serialization of m, a Api (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Api(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Api)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 32), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 56 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
+	phaserimpl.ROSPutString(w, 0, s1)
+	// methods (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method)
+	if left -= 4 * c2.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c2.Len()))
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		dst, left2, ok = phaserROSAppend_Method(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// options (repeated)
+	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option)
+	if left -= 4 * c3.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
+		if phaserROSCodec_typepbphaser_Option == nil {
+			return dst, left, false
+		}
+		dst, left2, ok = phaserROSCodec_typepbphaser_Option.Append(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// version (string)
+	s4 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 32})
+	if left -= len(s4); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s4))
+	phaserimpl.ROSPutString(w, 0, s4)
+	// source_context
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_sourcecontextpbphaser_SourceContext.Append(dst, m.Nested(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// mixins (repeated)
+	c5 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin)
+	if left -= 4 * c5.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c5.Len()))
+	for e, more := c5.Next(); more; e, more = c5.Next() {
+		dst, left2, ok = phaserROSAppend_Mixin(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// edition (string)
+	s6 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 52})
+	if left -= len(s6); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s6))
+	// syntax (int32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	phaserimpl.ROSPutString(w, 4, s6)
+	return dst, left, true
+}
+
+// phaserROSRead_Api reads the ROS1 serialization of a Api at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Api(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Api)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// methods (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*26 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l3 := phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method)
+	if m.FormatV3() {
+		if c2 > 0 {
+			l3.Allocate(c2)
+		}
+	} else {
+		for range c2 {
+			l3.Append()
+		}
+	}
+	if l3.Len() != c2 {
+		return data, false // the buffer is full
+	}
+	cur4 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method)
+	for e, more := cur4.Next(); more; e, more = cur4.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Method(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// options (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c5 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c5)*12 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l6 := phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option)
+	if m.FormatV3() {
+		if c5 > 0 {
+			l6.Allocate(c5)
+		}
+	} else {
+		for range c5 {
+			l6.Append()
+		}
+	}
+	if l6.Len() != c5 {
+		return data, false // the buffer is full
+	}
+	cur7 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option)
+	for e, more := cur7.Next(); more; e, more = cur7.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		if phaserROSCodec_typepbphaser_Option == nil {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSCodec_typepbphaser_Option.Read(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// version (string)
+	var s8 []byte
+	s8, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 32}, s8)
+	// source_context
+	sub9 := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext)
+	if !sub9.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_sourcecontextpbphaser_SourceContext.Read(data, sub9); !ok {
+		return data, false
+	}
+	// mixins (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c10 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c10)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l11 := phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin)
+	if m.FormatV3() {
+		if c10 > 0 {
+			l11.Allocate(c10)
+		}
+	} else {
+		for range c10 {
+			l11.Append()
+		}
+	}
+	if l11.Len() != c10 {
+		return data, false // the buffer is full
+	}
+	cur12 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin)
+	for e, more := cur12.Next(); more; e, more = cur12.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Mixin(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// syntax (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// edition (string)
+	var s13 []byte
+	s13, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 8, Offset: 52}, s13)
+	return data, true
+}
+
 var phaserType_Method = file_google_protobuf_api_proto.Type("google.protobuf.Method")
 
 // Method represents a method of an API interface.
@@ -599,28 +955,61 @@ func (x Method) ProtoSize() int {
 // data, written straight into x's payload.
 func (x Method) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Method) CopyFrom(src Method) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Method, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Method) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Method) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Method(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Method(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Method) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Method) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Method(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Method) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Method(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Method) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Method) CopyFrom(src Method) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Method, phaserimpl.Msg(src))
+func (x Method) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Method); ok {
+		m.Clear(phaserType_Method)
+		if rest, ok := phaserROSRead_Method(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Method is the protobuf reflection type of Method.
@@ -1004,6 +1393,213 @@ func (l MethodList) All() iter.Seq2[int, Method] {
 	}
 }
 
+var _ = phaserimpl.RegisterROS(phaserType_Method, &phaserimpl.ROSCodec{Size: phaserROSSize_Method, Append: phaserROSAppend_Method, Read: phaserROSRead_Method})
+
+// phaserROSSize_Method returns the ROS1 size of m, a Method (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Method(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 26
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// request_type_url (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s2); left < 0 {
+		return 0, left, false
+	}
+	n += len(s2)
+	// response_type_url (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	if left -= len(s3); left < 0 {
+		return 0, left, false
+	}
+	n += len(s3)
+	// options (repeated)
+	c4 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option)
+	if left -= 4 * c4.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c4.Next(); more; e, more = c4.Next() {
+		if phaserROSCodec_typepbphaser_Option == nil {
+			return 0, left, false
+		}
+		k5, left2, ok := phaserROSCodec_typepbphaser_Option.Size(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k5
+	}
+	// edition (string)
+	s6 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44})
+	if left -= len(s6); left < 0 {
+		return 0, left, false
+	}
+	n += len(s6)
+	return n, left, true
+}
+
+// phaserROSAppend_Method appends the ROS1 serialization of m, a Method (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Method(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Method)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 26), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 48 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// request_type_url (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s2); left < 0 {
+		return dst, left, false
+	}
+	// response_type_url (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	if left -= len(s3); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 14+len(s1)+len(s2)+len(s3))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	o = phaserimpl.ROSPutString(w, o, s2)
+	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}))))
+	o = phaserimpl.ROSPutString(w, o+1, s3)
+	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}))))
+	// options (repeated)
+	c4 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option)
+	if left -= 4 * c4.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
+	for e, more := c4.Next(); more; e, more = c4.Next() {
+		if phaserROSCodec_typepbphaser_Option == nil {
+			return dst, left, false
+		}
+		dst, left2, ok = phaserROSCodec_typepbphaser_Option.Append(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// edition (string)
+	s5 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44})
+	if left -= len(s5); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s5))
+	// syntax (int32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})))
+	phaserimpl.ROSPutString(w, 4, s5)
+	return dst, left, true
+}
+
+// phaserROSRead_Method reads the ROS1 serialization of a Method at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Method(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Method)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// request_type_url (string)
+	var s2 []byte
+	s2, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s2)
+	// request_streaming (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}, uint8(uint64(data[0])))
+	data = data[1:]
+	// response_type_url (string)
+	var s3 []byte
+	s3, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, s3)
+	// response_streaming (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}, uint8(uint64(data[0])))
+	data = data[1:]
+	// options (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c4 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c4)*12 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l5 := phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option)
+	if m.FormatV3() {
+		if c4 > 0 {
+			l5.Allocate(c4)
+		}
+	} else {
+		for range c4 {
+			l5.Append()
+		}
+	}
+	if l5.Len() != c4 {
+		return data, false // the buffer is full
+	}
+	cur6 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option)
+	for e, more := cur6.Next(); more; e, more = cur6.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		if phaserROSCodec_typepbphaser_Option == nil {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSCodec_typepbphaser_Option.Read(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// syntax (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// edition (string)
+	var s7 []byte
+	s7, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, s7)
+	return data, true
+}
+
 var phaserType_Mixin = file_google_protobuf_api_proto.Type("google.protobuf.Mixin")
 
 // Declares an API Interface to be included in this interface. The including
@@ -1188,28 +1784,61 @@ func (x Mixin) ProtoSize() int {
 // data, written straight into x's payload.
 func (x Mixin) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Mixin) CopyFrom(src Mixin) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Mixin, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Mixin) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Mixin) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Mixin(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Mixin(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Mixin) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Mixin) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Mixin(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Mixin) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Mixin(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Mixin) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Mixin) CopyFrom(src Mixin) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Mixin, phaserimpl.Msg(src))
+func (x Mixin) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Mixin); ok {
+		m.Clear(phaserType_Mixin)
+		if rest, ok := phaserROSRead_Mixin(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Mixin is the protobuf reflection type of Mixin.
@@ -1369,4 +1998,78 @@ func (l MixinList) All() iter.Seq2[int, Mixin] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Mixin, &phaserimpl.ROSCodec{Size: phaserROSSize_Mixin, Append: phaserROSAppend_Mixin, Read: phaserROSRead_Mixin})
+
+// phaserROSSize_Mixin returns the ROS1 size of m, a Mixin (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Mixin(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 8
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// root (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s2); left < 0 {
+		return 0, left, false
+	}
+	n += len(s2)
+	return n, left, true
+}
+
+// phaserROSAppend_Mixin appends the ROS1 serialization of m, a Mixin (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Mixin(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Mixin)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 8), left, true
+	}
+	_ = v
+	var w []byte
+	var o int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// root (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1)+len(s2))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	phaserimpl.ROSPutString(w, o, s2)
+	return dst, left, true
+}
+
+// phaserROSRead_Mixin reads the ROS1 serialization of a Mixin at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Mixin(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// root (string)
+	var s2 []byte
+	s2, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s2)
+	return data, true
 }

@@ -9,6 +9,7 @@
 package typepbphaser
 
 import (
+	binary "encoding/binary"
 	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
@@ -21,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_google_protobuf_type_proto is the file's descriptor, registered with the runtime.
@@ -64,6 +65,13 @@ const file_google_protobuf_type_protoDesc = "" +
 // The types of the messages of other packages that fields refer to.
 var (
 	phaserType_sourcecontextpbphaser_SourceContext = phaserimpl.EngineType(sourcecontextpbphaser.SourceContext{}.PhaserType())
+)
+
+// The generated ROS1 codecs of the messages of other packages that
+// fields refer to (nil for a type without one: package ros then does
+// the work).
+var (
+	phaserROSCodec_sourcecontextpbphaser_SourceContext = phaserimpl.ROSCodecOf(phaserType_sourcecontextpbphaser_SourceContext)
 )
 
 // Syntax is the enum google.protobuf.Syntax.
@@ -324,28 +332,61 @@ func (x Type) ProtoSize() int {
 // data, written straight into x's payload.
 func (x Type) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Type) CopyFrom(src Type) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Type, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Type) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Type) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Type(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Type(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Type) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Type) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Type(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Type) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Type(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Type) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Type) CopyFrom(src Type) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Type, phaserimpl.Msg(src))
+func (x Type) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Type); ok {
+		m.Clear(phaserType_Type)
+		if rest, ok := phaserROSRead_Type(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Type is the protobuf reflection type of Type.
@@ -589,6 +630,277 @@ func (l TypeList) All() iter.Seq2[int, Type] {
 	}
 }
 
+var _ = phaserimpl.RegisterROS(phaserType_Type, &phaserimpl.ROSCodec{Size: phaserROSSize_Type, Append: phaserROSAppend_Type, Read: phaserROSRead_Type})
+
+// phaserROSSize_Type returns the ROS1 size of m, a Type (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Type(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 24
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// fields (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field)
+	if left -= 4 * c2.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		k3, left2, ok := phaserROSSize_Field(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k3
+	}
+	// oneofs (repeated)
+	c4 := m.Len(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	n += 4 * c4
+	if left -= 4 * c4; left < 0 {
+		return 0, left, false
+	}
+	for i := range c4 {
+		s := m.ElemString(phaserimpl.Field{Number: 3, Offset: 24}, i)
+		if left -= len(s); left < 0 {
+			return 0, left, false
+		}
+		n += len(s)
+	}
+	// options (repeated)
+	c5 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option)
+	if left -= 4 * c5.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c5.Next(); more; e, more = c5.Next() {
+		k6, left2, ok := phaserROSSize_Option(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k6
+	}
+	// source_context
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return 0, left, false
+	}
+	k7, left2, ok := phaserROSCodec_sourcecontextpbphaser_SourceContext.Size(m.Nested(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k7
+	// edition (string)
+	s8 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
+	if left -= len(s8); left < 0 {
+		return 0, left, false
+	}
+	n += len(s8)
+	return n, left, true
+}
+
+// phaserROSAppend_Type appends the ROS1 serialization of m, a Type (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Type(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Type)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 28), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 52 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
+	phaserimpl.ROSPutString(w, 0, s1)
+	// fields (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field)
+	if left -= 4 * c2.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c2.Len()))
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		dst, left2, ok = phaserROSAppend_Field(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// oneofs (repeated)
+	c3 := m.Len(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	if left -= 4 * c3; left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3))
+	for i := range c3 {
+		s := m.ElemString(phaserimpl.Field{Number: 3, Offset: 24}, i)
+		if left -= len(s); left < 0 {
+			return dst, left, false
+		}
+		dst = phaserimpl.ROSAppendString(dst, s)
+	}
+	// options (repeated)
+	c4 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option)
+	if left -= 4 * c4.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
+	for e, more := c4.Next(); more; e, more = c4.Next() {
+		dst, left2, ok = phaserROSAppend_Option(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// source_context
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_sourcecontextpbphaser_SourceContext.Append(dst, m.Nested(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// edition (string)
+	s5 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
+	if left -= len(s5); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s5))
+	// syntax (int32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})))
+	phaserimpl.ROSPutString(w, 4, s5)
+	return dst, left, true
+}
+
+// phaserROSRead_Type reads the ROS1 serialization of a Type at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Type(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Type)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// fields (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*37 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l3 := phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field)
+	if m.FormatV3() {
+		if c2 > 0 {
+			l3.Allocate(c2)
+		}
+	} else {
+		for range c2 {
+			l3.Append()
+		}
+	}
+	if l3.Len() != c2 {
+		return data, false // the buffer is full
+	}
+	cur4 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field)
+	for e, more := cur4.Next(); more; e, more = cur4.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Field(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// oneofs (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c5 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c5)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	for range c5 {
+		var s []byte
+		if s, data, ok = phaserimpl.ROSString(data); !ok {
+			return data, false
+		}
+		m.PushBytes(phaserimpl.Field{Number: 3, Offset: 24}, s)
+	}
+	// options (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c6 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c6)*12 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l7 := phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option)
+	if m.FormatV3() {
+		if c6 > 0 {
+			l7.Allocate(c6)
+		}
+	} else {
+		for range c6 {
+			l7.Append()
+		}
+	}
+	if l7.Len() != c6 {
+		return data, false // the buffer is full
+	}
+	cur8 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option)
+	for e, more := cur8.Next(); more; e, more = cur8.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Option(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// source_context
+	sub9 := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext)
+	if !sub9.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_sourcecontextpbphaser_SourceContext.Read(data, sub9); !ok {
+		return data, false
+	}
+	// syntax (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// edition (string)
+	var s10 []byte
+	s10, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, s10)
+	return data, true
+}
+
 var phaserType_Field = file_google_protobuf_type_proto.Type("google.protobuf.Field")
 
 // A single field of a message type.
@@ -696,28 +1008,61 @@ func (x Field) ProtoSize() int {
 // data, written straight into x's payload.
 func (x Field) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Field) CopyFrom(src Field) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Field, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Field) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Field) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Field(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Field(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Field) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Field) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Field(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Field) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Field(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Field) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Field) CopyFrom(src Field) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Field, phaserimpl.Msg(src))
+func (x Field) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Field); ok {
+		m.Clear(phaserType_Field)
+		if rest, ok := phaserROSRead_Field(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Field is the protobuf reflection type of Field.
@@ -1146,6 +1491,224 @@ func (l FieldList) All() iter.Seq2[int, Field] {
 	}
 }
 
+var _ = phaserimpl.RegisterROS(phaserType_Field, &phaserimpl.ROSCodec{Size: phaserROSSize_Field, Append: phaserROSAppend_Field, Read: phaserROSRead_Field})
+
+// phaserROSSize_Field returns the ROS1 size of m, a Field (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Field(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 37
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// type_url (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 24})
+	if left -= len(s2); left < 0 {
+		return 0, left, false
+	}
+	n += len(s2)
+	// options (repeated)
+	c3 := m.Cursor(phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option)
+	if left -= 4 * c3.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c3.Next(); more; e, more = c3.Next() {
+		k4, left2, ok := phaserROSSize_Option(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k4
+	}
+	// json_name (string)
+	s5 := m.StringBytes(phaserimpl.Field{Number: 10, Offset: 48})
+	if left -= len(s5); left < 0 {
+		return 0, left, false
+	}
+	n += len(s5)
+	// default_value (string)
+	s6 := m.StringBytes(phaserimpl.Field{Number: 11, Offset: 52})
+	if left -= len(s6); left < 0 {
+		return 0, left, false
+	}
+	n += len(s6)
+	return n, left, true
+}
+
+// phaserROSAppend_Field appends the ROS1 serialization of m, a Field (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Field(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Field)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 37), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 56 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// type_url (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 24})
+	if left -= len(s2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 25+len(s1)+len(s2))
+	// kind, cardinality, number: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint32(w[8:], binary.LittleEndian.Uint32(b[16:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})))
+	}
+	o = phaserimpl.ROSPutString(w, 12, s1)
+	o = phaserimpl.ROSPutString(w, o, s2)
+	// oneof_index (int32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})))
+	w[o+4] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}))))
+	// options (repeated)
+	c3 := m.Cursor(phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option)
+	if left -= 4 * c3.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
+		dst, left2, ok = phaserROSAppend_Option(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// json_name (string)
+	s4 := m.StringBytes(phaserimpl.Field{Number: 10, Offset: 48})
+	if left -= len(s4); left < 0 {
+		return dst, left, false
+	}
+	// default_value (string)
+	s5 := m.StringBytes(phaserimpl.Field{Number: 11, Offset: 52})
+	if left -= len(s5); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s4)+len(s5))
+	o = phaserimpl.ROSPutString(w, 0, s4)
+	phaserimpl.ROSPutString(w, o, s5)
+	return dst, left, true
+}
+
+// phaserROSRead_Field reads the ROS1 serialization of a Field at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Field(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Field)
+	if !ok {
+		return data, false
+	}
+	// kind (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// cardinality (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// number (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, s1)
+	// type_url (string)
+	var s2 []byte
+	s2, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 6, Offset: 24}, s2)
+	// oneof_index (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// packed (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}, uint8(uint64(data[0])))
+	data = data[1:]
+	// options (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c3 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c3)*12 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l4 := phaserimpl.Messages(m, phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option)
+	if m.FormatV3() {
+		if c3 > 0 {
+			l4.Allocate(c3)
+		}
+	} else {
+		for range c3 {
+			l4.Append()
+		}
+	}
+	if l4.Len() != c3 {
+		return data, false // the buffer is full
+	}
+	cur5 := m.Cursor(phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option)
+	for e, more := cur5.Next(); more; e, more = cur5.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Option(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// json_name (string)
+	var s6 []byte
+	s6, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 10, Offset: 48}, s6)
+	// default_value (string)
+	var s7 []byte
+	s7, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 11, Offset: 52}, s7)
+	return data, true
+}
+
 var phaserType_Enum = file_google_protobuf_type_proto.Type("google.protobuf.Enum")
 
 // Enum type definition.
@@ -1253,28 +1816,61 @@ func (x Enum) ProtoSize() int {
 // data, written straight into x's payload.
 func (x Enum) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Enum) CopyFrom(src Enum) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Enum, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Enum) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Enum) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Enum(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Enum(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Enum) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Enum) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Enum(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Enum) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Enum(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Enum) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Enum) CopyFrom(src Enum) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Enum, phaserimpl.Msg(src))
+func (x Enum) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Enum); ok {
+		m.Clear(phaserType_Enum)
+		if rest, ok := phaserROSRead_Enum(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Enum is the protobuf reflection type of Enum.
@@ -1511,6 +2107,235 @@ func (l EnumList) All() iter.Seq2[int, Enum] {
 	}
 }
 
+var _ = phaserimpl.RegisterROS(phaserType_Enum, &phaserimpl.ROSCodec{Size: phaserROSSize_Enum, Append: phaserROSAppend_Enum, Read: phaserROSRead_Enum})
+
+// phaserROSSize_Enum returns the ROS1 size of m, a Enum (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Enum(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 20
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// enumvalue (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue)
+	if left -= 4 * c2.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		k3, left2, ok := phaserROSSize_EnumValue(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k3
+	}
+	// options (repeated)
+	c4 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option)
+	if left -= 4 * c4.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c4.Next(); more; e, more = c4.Next() {
+		k5, left2, ok := phaserROSSize_Option(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k5
+	}
+	// source_context
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return 0, left, false
+	}
+	k6, left2, ok := phaserROSCodec_sourcecontextpbphaser_SourceContext.Size(m.Nested(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k6
+	// edition (string)
+	s7 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
+	if left -= len(s7); left < 0 {
+		return 0, left, false
+	}
+	n += len(s7)
+	return n, left, true
+}
+
+// phaserROSAppend_Enum appends the ROS1 serialization of m, a Enum (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Enum(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Enum)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 24), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 44 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
+	phaserimpl.ROSPutString(w, 0, s1)
+	// enumvalue (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue)
+	if left -= 4 * c2.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c2.Len()))
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		dst, left2, ok = phaserROSAppend_EnumValue(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// options (repeated)
+	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option)
+	if left -= 4 * c3.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
+		dst, left2, ok = phaserROSAppend_Option(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// source_context
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_sourcecontextpbphaser_SourceContext.Append(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// edition (string)
+	s4 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
+	if left -= len(s4); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s4))
+	// syntax (int32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})))
+	phaserimpl.ROSPutString(w, 4, s4)
+	return dst, left, true
+}
+
+// phaserROSRead_Enum reads the ROS1 serialization of a Enum at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Enum(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Enum)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// enumvalue (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*12 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l3 := phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue)
+	if m.FormatV3() {
+		if c2 > 0 {
+			l3.Allocate(c2)
+		}
+	} else {
+		for range c2 {
+			l3.Append()
+		}
+	}
+	if l3.Len() != c2 {
+		return data, false // the buffer is full
+	}
+	cur4 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue)
+	for e, more := cur4.Next(); more; e, more = cur4.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_EnumValue(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// options (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c5 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c5)*12 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l6 := phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option)
+	if m.FormatV3() {
+		if c5 > 0 {
+			l6.Allocate(c5)
+		}
+	} else {
+		for range c5 {
+			l6.Append()
+		}
+	}
+	if l6.Len() != c5 {
+		return data, false // the buffer is full
+	}
+	cur7 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option)
+	for e, more := cur7.Next(); more; e, more = cur7.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Option(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// source_context
+	sub8 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext)
+	if !sub8.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_sourcecontextpbphaser_SourceContext.Read(data, sub8); !ok {
+		return data, false
+	}
+	// syntax (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// edition (string)
+	var s9 []byte
+	s9, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, s9)
+	return data, true
+}
+
 var phaserType_EnumValue = file_google_protobuf_type_proto.Type("google.protobuf.EnumValue")
 
 // Enum value definition.
@@ -1624,28 +2449,61 @@ func (x EnumValue) ProtoSize() int {
 // data, written straight into x's payload.
 func (x EnumValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x EnumValue) CopyFrom(src EnumValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_EnumValue, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x EnumValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x EnumValue) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_EnumValue(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_EnumValue(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x EnumValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x EnumValue) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_EnumValue(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x EnumValue) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_EnumValue(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x EnumValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x EnumValue) CopyFrom(src EnumValue) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_EnumValue, phaserimpl.Msg(src))
+func (x EnumValue) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_EnumValue); ok {
+		m.Clear(phaserType_EnumValue)
+		if rest, ok := phaserROSRead_EnumValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_EnumValue is the protobuf reflection type of EnumValue.
@@ -1826,6 +2684,132 @@ func (l EnumValueList) All() iter.Seq2[int, EnumValue] {
 	}
 }
 
+var _ = phaserimpl.RegisterROS(phaserType_EnumValue, &phaserimpl.ROSCodec{Size: phaserROSSize_EnumValue, Append: phaserROSAppend_EnumValue, Read: phaserROSRead_EnumValue})
+
+// phaserROSSize_EnumValue returns the ROS1 size of m, a EnumValue (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_EnumValue(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 12
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// options (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option)
+	if left -= 4 * c2.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		k3, left2, ok := phaserROSSize_Option(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k3
+	}
+	return n, left, true
+}
+
+// phaserROSAppend_EnumValue appends the ROS1 serialization of m, a EnumValue (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_EnumValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_EnumValue)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 12), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 24 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// number (int32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	// options (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option)
+	if left -= 4 * c2.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c2.Len()))
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		dst, left2, ok = phaserROSAppend_Option(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_EnumValue reads the ROS1 serialization of a EnumValue at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_EnumValue(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_EnumValue)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// number (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// options (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*12 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l3 := phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option)
+	if m.FormatV3() {
+		if c2 > 0 {
+			l3.Allocate(c2)
+		}
+	} else {
+		for range c2 {
+			l3.Append()
+		}
+	}
+	if l3.Len() != c2 {
+		return data, false // the buffer is full
+	}
+	cur4 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option)
+	for e, more := cur4.Next(); more; e, more = cur4.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Option(data, e); !ok2 {
+			return data, false
+		}
+	}
+	return data, true
+}
+
 var phaserType_Option = file_google_protobuf_type_proto.Type("google.protobuf.Option")
 
 // A protocol buffer option, which can be attached to a message, field,
@@ -1936,28 +2920,61 @@ func (x Option) ProtoSize() int {
 // data, written straight into x's payload.
 func (x Option) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Option) CopyFrom(src Option) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Option, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Option) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Option) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Option(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Option(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Option) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Option) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Option(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Option) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Option(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Option) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Option) CopyFrom(src Option) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Option, phaserimpl.Msg(src))
+func (x Option) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Option); ok {
+		m.Clear(phaserType_Option)
+		if rest, ok := phaserROSRead_Option(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Option is the protobuf reflection type of Option.
@@ -2107,4 +3124,69 @@ func (l OptionList) All() iter.Seq2[int, Option] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Option, &phaserimpl.ROSCodec{Size: phaserROSSize_Option, Append: phaserROSAppend_Option, Read: phaserROSRead_Option})
+
+// phaserROSSize_Option returns the ROS1 size of m, a Option (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Option(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 12
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_Option appends the ROS1 serialization of m, a Option (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Option(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Option)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 12), left, true
+	}
+	_ = v
+	var w []byte
+	var o int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// value (Any: two empty strings)
+	if !m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserimpl.AnyType()).IsEmptyAny() {
+		return dst, left, false // a populated Any has no ROS1 form
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 12+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	binary.LittleEndian.PutUint64(w[o:], uint64(0))
+	return dst, left, true
+}
+
+// phaserROSRead_Option reads the ROS1 serialization of a Option at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Option(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// value (Any: two empty strings)
+	if len(data) < 8 || binary.LittleEndian.Uint64(data) != 0 || !m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserimpl.AnyType()).IsPresent() {
+		return data, false
+	}
+	data = data[8:]
+	return data, true
 }
