@@ -343,7 +343,7 @@ func (x Scalars) HasFDouble() bool {
 
 // ClearFDouble clears field f_double (1).
 func (x Scalars) ClearFDouble() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
 }
 
 // FFloat returns field f_float (2).
@@ -363,7 +363,7 @@ func (x Scalars) HasFFloat() bool {
 
 // ClearFFloat clears field f_float (2).
 func (x Scalars) ClearFFloat() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
 }
 
 // FInt32 returns field f_int32 (3).
@@ -383,7 +383,7 @@ func (x Scalars) HasFInt32() bool {
 
 // ClearFInt32 clears field f_int32 (3).
 func (x Scalars) ClearFInt32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
@@ -403,7 +403,7 @@ func (x Scalars) HasFInt64() bool {
 
 // ClearFInt64 clears field f_int64 (4).
 func (x Scalars) ClearFInt64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -423,7 +423,7 @@ func (x Scalars) HasFUint32() bool {
 
 // ClearFUint32 clears field f_uint32 (5).
 func (x Scalars) ClearFUint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
 }
 
 // FUint64 returns field f_uint64 (6).
@@ -443,7 +443,7 @@ func (x Scalars) HasFUint64() bool {
 
 // ClearFUint64 clears field f_uint64 (6).
 func (x Scalars) ClearFUint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20, Size: 8})
 }
 
 // FSint32 returns field f_sint32 (7).
@@ -463,7 +463,7 @@ func (x Scalars) HasFSint32() bool {
 
 // ClearFSint32 clears field f_sint32 (7).
 func (x Scalars) ClearFSint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
@@ -483,7 +483,7 @@ func (x Scalars) HasFSint64() bool {
 
 // ClearFSint64 clears field f_sint64 (8).
 func (x Scalars) ClearFSint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -503,7 +503,7 @@ func (x Scalars) HasFFixed32() bool {
 
 // ClearFFixed32 clears field f_fixed32 (9).
 func (x Scalars) ClearFFixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01, Size: 4})
 }
 
 // FFixed64 returns field f_fixed64 (10).
@@ -523,7 +523,7 @@ func (x Scalars) HasFFixed64() bool {
 
 // ClearFFixed64 clears field f_fixed64 (10).
 func (x Scalars) ClearFFixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02, Size: 8})
 }
 
 // FSfixed32 returns field f_sfixed32 (11).
@@ -543,7 +543,7 @@ func (x Scalars) HasFSfixed32() bool {
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
 func (x Scalars) ClearFSfixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
@@ -563,7 +563,7 @@ func (x Scalars) HasFSfixed64() bool {
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
 func (x Scalars) ClearFSfixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8, Signed: true})
 }
 
 // FBool returns field f_bool (13).
@@ -583,7 +583,7 @@ func (x Scalars) HasFBool() bool {
 
 // ClearFBool clears field f_bool (13).
 func (x Scalars) ClearFBool() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10, Size: 1})
 }
 
 // FString returns a copy of field f_string (14).
@@ -1267,7 +1267,7 @@ func (x Converted) HasU8() bool {
 
 // ClearU8 clears field u8 (1).
 func (x Converted) ClearU8() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
 }
 
 // I8 returns field i8 (2).
@@ -1287,7 +1287,7 @@ func (x Converted) HasI8() bool {
 
 // ClearI8 clears field i8 (2).
 func (x Converted) ClearI8() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
 }
 
 // I16 returns field i16 (3).
@@ -1307,7 +1307,7 @@ func (x Converted) HasI16() bool {
 
 // ClearI16 clears field i16 (3).
 func (x Converted) ClearI16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
 }
 
 // U16 returns field u16 (4).
@@ -1327,7 +1327,7 @@ func (x Converted) HasU16() bool {
 
 // ClearU16 clears field u16 (4).
 func (x Converted) ClearU16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
 }
 
 // I32 returns field i32 (5).
@@ -1347,7 +1347,7 @@ func (x Converted) HasI32() bool {
 
 // ClearI32 clears field i32 (5).
 func (x Converted) ClearI32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Size: 8, Signed: true})
 }
 
 // U32 returns field u32 (6).
@@ -1367,7 +1367,7 @@ func (x Converted) HasU32() bool {
 
 // ClearU32 clears field u32 (6).
 func (x Converted) ClearU32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20, Size: 8})
 }
 
 // Wide returns field wide (7).
@@ -1387,7 +1387,7 @@ func (x Converted) HasWide() bool {
 
 // ClearWide clears field wide (7).
 func (x Converted) ClearWide() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Size: 4, Signed: true})
 }
 
 // Uwide returns field uwide (8).
@@ -1407,7 +1407,7 @@ func (x Converted) HasUwide() bool {
 
 // ClearUwide clears field uwide (8).
 func (x Converted) ClearUwide() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80, Size: 4})
 }
 
 // Flip returns field flip (9).
@@ -1427,7 +1427,7 @@ func (x Converted) HasFlip() bool {
 
 // ClearFlip clears field flip (9).
 func (x Converted) ClearFlip() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // S64 returns field s64 (10).
@@ -1447,7 +1447,7 @@ func (x Converted) HasS64() bool {
 
 // ClearS64 clears field s64 (10).
 func (x Converted) ClearS64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02, Size: 8})
 }
 
 // F32 returns field f32 (11).
@@ -1467,7 +1467,7 @@ func (x Converted) HasF32() bool {
 
 // ClearF32 clears field f32 (11).
 func (x Converted) ClearF32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04, Size: 8})
 }
 
 // F64 returns field f64 (12).
@@ -1487,7 +1487,7 @@ func (x Converted) HasF64() bool {
 
 // ClearF64 clears field f64 (12).
 func (x Converted) ClearF64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08, Size: 4})
 }
 
 // B8 returns field b8 (13).
@@ -1507,7 +1507,7 @@ func (x Converted) HasB8() bool {
 
 // ClearB8 clears field b8 (13).
 func (x Converted) ClearB8() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10, Size: 1})
 }
 
 // Flag returns field flag (14).
@@ -1527,7 +1527,7 @@ func (x Converted) HasFlag() bool {
 
 // ClearFlag clears field flag (14).
 func (x Converted) ClearFlag() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Size: 4, Signed: true})
 }
 
 // Mode returns field mode (15).
@@ -1547,7 +1547,7 @@ func (x Converted) HasMode() bool {
 
 // ClearMode clears field mode (15).
 func (x Converted) ClearMode() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Size: 4, Signed: true})
 }
 
 // Data returns a copy of field data (16).
@@ -1599,7 +1599,7 @@ func (x Converted) HasU64() bool {
 
 // ClearU64 clears field u64 (17).
 func (x Converted) ClearU64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Size: 8, Signed: true})
 }
 
 // Char returns field char (18).
@@ -1619,7 +1619,7 @@ func (x Converted) HasChar() bool {
 
 // ClearChar clears field char (18).
 func (x Converted) ClearChar() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // ConvertedView reads the singular scalar fields of a Converted in place with
@@ -3261,7 +3261,7 @@ func (x Point) HasX() bool {
 
 // ClearX clears field x (1).
 func (x Point) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
 }
 
 // Y returns field y (2).
@@ -3281,7 +3281,7 @@ func (x Point) HasY() bool {
 
 // ClearY clears field y (2).
 func (x Point) ClearY() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
 }
 
 // Z returns field z (3).
@@ -3301,7 +3301,7 @@ func (x Point) HasZ() bool {
 
 // ClearZ clears field z (3).
 func (x Point) ClearZ() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4})
 }
 
 // Intensity returns field intensity (4).
@@ -3321,7 +3321,7 @@ func (x Point) HasIntensity() bool {
 
 // ClearIntensity clears field intensity (4).
 func (x Point) ClearIntensity() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
 }
 
 // PointView reads the singular scalar fields of a Point in place with
@@ -6535,7 +6535,7 @@ func (x Nested_LabelsEntry) HasKey() bool {
 
 // ClearKey clears field key (1).
 func (x Nested_LabelsEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
 }
 
 // Value returns a copy of field value (2).
