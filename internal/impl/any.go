@@ -115,3 +115,15 @@ func (a Msg) MutableAny(t *Type) Msg {
 }
 
 var anyDescriptor = (&anypb.Any{}).ProtoReflect().Descriptor()
+
+// ClearAnyValue clears and frees the message of type t embedded in the Any
+// message a; its type URL stays.
+func (a Msg) ClearAnyValue(t *Type) {
+	if !a.writable() {
+		return
+	}
+	if v := a.AnyValue(t); v.IsPresent() {
+		v.Clear(t)
+	}
+	a.ClearString(anyValue)
+}

@@ -669,6 +669,7 @@ func (m Msg) Clear(t *Type) {
 	if len(m.p.clearing) >= maxDepth {
 		return
 	}
+	m.clearUnknown()
 	m.p.clearing = append(m.p.clearing, m.off)
 	m.clearFields(t)
 	m.p.clearing = m.p.clearing[:len(m.p.clearing)-1]

@@ -355,6 +355,7 @@ func (p *Payload) mvbMove(v msgVec, dst, src uint32) {
 	s, oks := p.elem(v, src)
 	if okd && oks {
 		copy(p.mem[d:d+v.stride], p.mem[s:s+v.stride])
+		p.moveUnknown(d, s, v.stride)
 	}
 }
 

@@ -88,6 +88,10 @@ type Payload struct {
 	// a reset to the root's creation image restores.
 	seedTrust  uint8
 	seedTables [tableSlots]tableEntry
+
+	// unk caches the offset of the unknown-field index (unknown.go):
+	// unknownKnown|offset once looked up, 0 before.
+	unk uint64
 }
 
 // sync refreshes mem after an allocation, which may grow an owned buffer.
@@ -172,6 +176,7 @@ func NewIn(t *Type, mem []byte, options ...Options) (Msg, error) {
 // createRoot runs the C++ CreateMutable sequence (spec 3.4): root message,
 // runtime control block, metadata.
 func (p *Payload) createRoot(t *Type) (Msg, error) {
+	p.noUnknown()
 	if p.version == payloadbuffer.V3 {
 		return p.createRootV3(t)
 	}
@@ -215,7 +220,7 @@ func (p *Payload) Release() { *p = Payload{} }
 func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
-	p.buf, p.mem, p.version, p.err, p.root, p.img, p.trust = nil, data, 0, nil, nil, nil, 0
+	p.buf, p.mem, p.version, p.err, p.root, p.img, p.trust, p.unk = nil, data, 0, nil, nil, nil, 0, 0
 	p.forget()
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
@@ -402,6 +407,7 @@ func (p *Payload) reset(t *Type) bool {
 	}
 	p.sync()
 	p.err = nil
+	p.noUnknown()
 	p.reseed(t)
 	return true
 }

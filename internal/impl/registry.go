@@ -81,7 +81,58 @@ func registerFile(raw []byte) (*File, error) {
 	if err := files.reg.RegisterFile(fd); err != nil {
 		return nil, fmt.Errorf("phaser: register %s: %w", fdp.GetName(), err)
 	}
+	recordExtensions(fd.Extensions(), fd.Messages())
 	return &File{desc: fd}, nil
+}
+
+// extensions holds the numbers of the extensions the registered files
+// declare, by the full name of the message they extend.
+var extensions struct {
+	sync.RWMutex
+	of map[protoreflect.FullName]map[protoreflect.FieldNumber]bool
+}
+
+// recordExtensions records the extensions xs, and those declared in ms and
+// their nested messages.
+func recordExtensions(xs protoreflect.ExtensionDescriptors, ms protoreflect.MessageDescriptors) {
+	extensions.Lock()
+	defer extensions.Unlock()
+	var walk func(xs protoreflect.ExtensionDescriptors, ms protoreflect.MessageDescriptors)
+	walk = func(xs protoreflect.ExtensionDescriptors, ms protoreflect.MessageDescriptors) {
+		for i := range xs.Len() {
+			x := xs.Get(i)
+			name := x.ContainingMessage().FullName()
+			if extensions.of == nil {
+				extensions.of = make(map[protoreflect.FullName]map[protoreflect.FieldNumber]bool)
+			}
+			if extensions.of[name] == nil {
+				extensions.of[name] = make(map[protoreflect.FieldNumber]bool)
+			}
+			extensions.of[name][x.Number()] = true
+		}
+		for i := range ms.Len() {
+			walk(ms.Get(i).Extensions(), ms.Get(i).Messages())
+		}
+	}
+	walk(xs, ms)
+}
+
+// ExtensionDeclared reports whether field num of the type is an extension
+// this program declares: in a file of generated handles, or in protobuf-go's
+// registry (protoc-gen-go output linked in). Such a field, which Unmarshal
+// keeps as an unknown field, is what protobuf-go parses as an extension.
+func (t *Type) ExtensionDeclared(num protoreflect.FieldNumber) bool {
+	if t.desc == nil || !t.desc.ExtensionRanges().Has(num) {
+		return false
+	}
+	extensions.RLock()
+	declared := extensions.of[t.desc.FullName()][num]
+	extensions.RUnlock()
+	if declared {
+		return true
+	}
+	_, err := protoregistry.GlobalTypes.FindExtensionByNumber(t.desc.FullName(), num)
+	return err == nil
 }
 
 // Descriptor returns the file's descriptor.

@@ -1,5 +1,7 @@
 package phaserimpl
 
+import "github.com/phaser-go/phaser/internal/impl"
+
 // The compiler inlines a function of another package from its export
 // data, and the export data of a package carries the inline bodies of an
 // indirectly imported package's functions only when an inline body of its
@@ -30,3 +32,20 @@ func reachViewHas(v View, f Field) bool                    { return v.Has(f) }
 func reachListLen(l MessageList) int                       { return l.Len() }
 func reachListAt(l MessageList, i int) Msg                 { return l.At(i) }
 func reachListAll(l MessageList) func(func(int, Msg) bool) { return l.All() }
+
+// The engine's calls of the generated protobuf codecs.
+func reachCompiledBytes(m Msg, n uint32) ([]byte, []byte, bool) { return m.CompiledBytes(n) }
+func reachSetter(m Msg, t *Type) (impl.Setter, bool)            { return m.Setter(t) }
+func reachSetterSet8(s impl.Setter, f Field, v uint8)           { s.Set8(f, v) }
+func reachSetterSet32(s impl.Setter, f Field, v uint32)         { s.Set32(f, v) }
+func reachSetterSet64(s impl.Setter, f Field, v uint64)         { s.Set64(f, v) }
+func reachCursor(m Msg, f Field, t *Type) impl.Cursor           { return m.Cursor(f, t) }
+func reachCursorNext(c *impl.Cursor) (Msg, bool)                { return c.Next() }
+func reachWireEnter(w *Wire, n uint32) bool                     { return w.Enter(n) }
+func reachWireLeave(w *Wire)                                    { w.Leave() }
+func reachWireCharge(w *Wire, n int) bool                       { return w.Charge(n) }
+func reachWireHasUnknown(w *Wire) bool                          { return w.HasUnknown() }
+func reachWireEnterDecode(w *Wire) bool                         { return w.EnterDecode() }
+func reachWireMark(w *Wire) int                                 { return w.Mark() }
+func reachWireKept(w *Wire, mark int) bool                      { return w.Kept(mark) }
+func reachAppenderAppend(a *MessageAppender) Msg                { return a.Append() }
