@@ -72,13 +72,37 @@ const wireSlack = 4096
 // or an error if m's payload is one that is not encoded (a fixed buffer
 // that filled up).
 func Encoder(m Msg) (Wire, error) {
+	var w Wire
+	err := w.Encode(m)
+	return w, err
+}
+
+// Encode makes w the state of an encoding of m (Encoder), in place: a
+// read-only payload whose unknown-field index was looked up already takes
+// it inline.
+func (w *Wire) Encode(m Msg) error { return w.encode(m, (*Wire).encodeGeneral) }
+
+func (w *Wire) encode(m Msg, general func(*Wire, Msg) error) error {
+	if p := m.p; p != nil && p.buf == nil {
+		if u := atomic.LoadUint64(&p.unk); u != 0 {
+			w.budget, w.unknown = len(p.mem)+wireSlack, uint32(u)
+			return nil
+		}
+	}
+	return general(w, m)
+}
+
+// encodeGeneral is Encode's general path.
+func (w *Wire) encodeGeneral(m Msg) error {
 	if m.p == nil {
-		return Wire{budget: wireSlack}, nil
+		*w = Wire{budget: wireSlack}
+		return nil
 	}
 	if m.p.Failed() {
-		return Wire{}, ErrFailedPayload
+		return ErrFailedPayload
 	}
-	return Wire{budget: len(m.p.mem) + wireSlack, unknown: m.p.unknownIndex()}, nil
+	*w = Wire{budget: len(m.p.mem) + wireSlack, unknown: m.p.unknownIndex()}
+	return nil
 }
 
 // Decoder returns the state of a decoding into m.

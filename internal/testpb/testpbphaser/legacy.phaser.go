@@ -154,8 +154,8 @@ func MutableAnyLegacy(a runtime.Any) Legacy {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Legacy) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -168,8 +168,8 @@ func (x Legacy) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Legacy) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -267,7 +267,7 @@ func (x Legacy) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendPackedVarint(b, "\x42", s, phaserimpl.VarintInt32)
 	}
 	// child (9)
-	if sub := m.Message(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[56:]), phaserType_Legacy); sub.IsPresent() {
 		b = append(b, 0x4a, 0)
 		at := len(b) - 1
 		nb, err := Legacy(sub).XXX_AppendProto(b, w)
@@ -321,10 +321,12 @@ func (x Legacy) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			b = append(b, s...)
 		}
 	}
-	if exts {
-		b = phaserimpl.AppendNonExtensions(b, unknown, phaserType_Legacy)
-	} else {
-		b = append(b, unknown...)
+	if len(unknown) > 0 {
+		if exts {
+			b = phaserimpl.AppendNonExtensions(b, unknown, phaserType_Legacy)
+		} else {
+			b = append(b, unknown...)
+		}
 	}
 	w.Leave()
 	return b, nil
@@ -333,8 +335,8 @@ func (x Legacy) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Legacy) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -414,7 +416,7 @@ func (x Legacy) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
 	}
 	// child (9)
-	if sub := m.Message(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[56:]), phaserType_Legacy); sub.IsPresent() {
 		s, err := Legacy(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -711,7 +713,7 @@ func (x Legacy) XXX_CheckInitialized(w *phaserimpl.Wire) error {
 	if binary.LittleEndian.Uint32(p[64:]) == 0 {
 		return phaserimpl.RequiredError("phasertest.Legacy.label")
 	}
-	if err := Legacy(m.Message(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)).XXX_CheckInitialized(w); err != nil {
+	if err := Legacy(m.NestedAt(binary.LittleEndian.Uint32(p[56:]), phaserType_Legacy)).XXX_CheckInitialized(w); err != nil {
 		return err
 	}
 	w.Leave()

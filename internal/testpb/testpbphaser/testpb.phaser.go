@@ -280,8 +280,8 @@ func MutableAnyScalars(a runtime.Any) Scalars {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Scalars) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -294,8 +294,8 @@ func (x Scalars) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Scalars) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -397,7 +397,9 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint32(p[108:]); v != 0 && p[5]&0x20 != 0 {
 		b = phaserimpl.AppendVarint(append(b, 0x80, 0x01), uint64(int64(int32(v))))
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -405,8 +407,8 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Scalars) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1344,8 +1346,8 @@ func MutableAnyRepeated(a runtime.Any) Repeated {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Repeated) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -1358,8 +1360,8 @@ func (x Repeated) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Repeated) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -1602,7 +1604,9 @@ func (x Repeated) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 		}
 		b = phaserimpl.AppendUnpackedVarint(b, "\xa0\x07", s, phaserimpl.VarintInt32)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -1610,8 +1614,8 @@ func (x Repeated) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Repeated) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2849,8 +2853,8 @@ func MutableAnyInner(a runtime.Any) Inner { return Inner(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Inner) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -2863,8 +2867,8 @@ func (x Inner) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Inner) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -2906,7 +2910,7 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// deep (3)
-	if sub := m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner_Deep); sub.IsPresent() {
 		b = append(b, 0x1a, 0)
 		at := len(b) - 1
 		nb, err := Inner_Deep(sub).XXX_AppendProto(b, w)
@@ -2915,7 +2919,9 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -2923,8 +2929,8 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Inner) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2964,7 +2970,7 @@ func (x Inner) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// deep (3)
-	if sub := m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner_Deep); sub.IsPresent() {
 		s, err := Inner_Deep(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -3324,8 +3330,8 @@ func MutableAnyInner_Deep(a runtime.Any) Inner_Deep {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Inner_Deep) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3338,8 +3344,8 @@ func (x Inner_Deep) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Inner_Deep) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3376,7 +3382,9 @@ func (x Inner_Deep) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = nb
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3384,8 +3392,8 @@ func (x Inner_Deep) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Inner_Deep) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3715,8 +3723,8 @@ func MutableAnyEmpty(a runtime.Any) Empty { return Empty(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Empty) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3729,8 +3737,8 @@ func (x Empty) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Empty) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3755,7 +3763,9 @@ func (x Empty) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			return b, w.Err("phasertest.Empty")
 		}
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3763,8 +3773,8 @@ func (x Empty) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Empty) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4013,8 +4023,8 @@ func MutableAnyNode(a runtime.Any) Node { return Node(phaserimpl.MutableAny(a, p
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Node) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -4027,8 +4037,8 @@ func (x Node) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Node) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -4058,7 +4068,7 @@ func (x Node) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
 	}
 	// next (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Node); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := Node(sub).XXX_AppendProto(b, w)
@@ -4068,20 +4078,25 @@ func (x Node) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// children (3)
-	for c := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x1a, 0)
-		at := len(b) - 1
-		nb, err := Node(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := Node(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -4089,8 +4104,8 @@ func (x Node) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Node) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4123,7 +4138,7 @@ func (x Node) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
 	}
 	// next (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Node); sub.IsPresent() {
 		s, err := Node(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -4131,16 +4146,19 @@ func (x Node) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// children (3)
-	for c := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Node(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Node(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	w.Leave()
 	return n, nil
@@ -4466,8 +4484,8 @@ func MutableAnyWide(a runtime.Any) Wide { return Wide(phaserimpl.MutableAny(a, p
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Wide) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -4480,8 +4498,8 @@ func (x Wide) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Wide) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -4666,7 +4684,9 @@ func (x Wide) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint64(p[300:]); v != 0 && p[8]&0x80 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0xc1, 0x02), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -4674,8 +4694,8 @@ func (x Wide) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Wide) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -6562,8 +6582,8 @@ func MutableAnyEverything(a runtime.Any) Everything {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -6576,8 +6596,8 @@ func (x Everything) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -6603,7 +6623,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 	}
 	// scalars (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Scalars); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Scalars(sub).XXX_AppendProto(b, w)
@@ -6613,7 +6633,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// repeated (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Repeated); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := Repeated(sub).XXX_AppendProto(b, w)
@@ -6623,7 +6643,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// inner (3)
-	if sub := m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
 		b = append(b, 0x1a, 0)
 		at := len(b) - 1
 		nb, err := Inner(sub).XXX_AppendProto(b, w)
@@ -6633,7 +6653,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// deep (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Inner_Deep); sub.IsPresent() {
 		b = append(b, 0x22, 0)
 		at := len(b) - 1
 		nb, err := Inner_Deep(sub).XXX_AppendProto(b, w)
@@ -6643,7 +6663,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// remote (5)
-	if sub := m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_importedpbphaser_Remote); sub.IsPresent() {
 		b = append(b, 0x2a, 0)
 		at := len(b) - 1
 		nb, err := importedpbphaser.Remote(sub).XXX_AppendProto(b, w)
@@ -6653,7 +6673,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// part (6)
-	if sub := m.Message(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[28:]), phaserType_importedpbphaser_Remote_Part); sub.IsPresent() {
 		b = append(b, 0x32, 0)
 		at := len(b) - 1
 		nb, err := importedpbphaser.Remote_Part(sub).XXX_AppendProto(b, w)
@@ -6663,32 +6683,38 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// inners (7)
-	for c := m.Cursor(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x3a, 0)
-		at := len(b) - 1
-		nb, err := Inner(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x3a, 0)
+			at := len(b) - 1
+			nb, err := Inner(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// remotes (8)
-	for c := m.Cursor(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x42, 0)
-		at := len(b) - 1
-		nb, err := importedpbphaser.Remote(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x42, 0)
+			at := len(b) - 1
+			nb, err := importedpbphaser.Remote(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// mode (9)
 	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x01 != 0 {
@@ -6713,7 +6739,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.AppendPackedVarint(b, "\x62", s, phaserimpl.VarintInt32)
 	}
 	// empty (13)
-	if sub := m.Message(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
 		b = append(b, 0x6a, 0)
 		at := len(b) - 1
 		nb, err := Empty(sub).XXX_AppendProto(b, w)
@@ -6723,21 +6749,24 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// empties (14)
-	for c := m.Cursor(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x72, 0)
-		at := len(b) - 1
-		nb, err := Empty(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x72, 0)
+			at := len(b) - 1
+			nb, err := Empty(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// node (15)
-	if sub := m.Message(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[96:]), phaserType_Node); sub.IsPresent() {
 		b = append(b, 0x7a, 0)
 		at := len(b) - 1
 		nb, err := Node(sub).XXX_AppendProto(b, w)
@@ -6870,7 +6899,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = nb
 	}
 	// at (52)
-	if sub := m.Message(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		b = append(b, 0xa2, 0x03, 0)
 		at := len(b) - 1
 		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -6880,7 +6909,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// took (53)
-	if sub := m.Message(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
 		b = append(b, 0xaa, 0x03, 0)
 		at := len(b) - 1
 		nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
@@ -6890,18 +6919,21 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// ats (54)
-	for c := m.Cursor(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0xb2, 0x03, 0)
-		at := len(b) - 1
-		nb, err := timestamppbphaser.Timestamp(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0xb2, 0x03, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// bytes (60)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[168:])); len(s) > 0 {
@@ -6996,18 +7028,21 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = nb
 	}
 	// cells (72)
-	for c := m.Cursor(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0xc2, 0x04, 0)
-		at := len(b) - 1
-		nb, err := Inner(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0xc2, 0x04, 0)
+			at := len(b) - 1
+			nb, err := Inner(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// oneof choice
 	switch binary.LittleEndian.Uint32(p[232:]) {
@@ -7071,7 +7106,9 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			b = binary.LittleEndian.AppendUint64(append(b, 0xd9, 0x01), v)
 		}
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -7079,8 +7116,8 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -7109,7 +7146,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// scalars (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Scalars); sub.IsPresent() {
 		s, err := Scalars(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7117,7 +7154,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// repeated (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Repeated); sub.IsPresent() {
 		s, err := Repeated(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7125,7 +7162,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// inner (3)
-	if sub := m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
 		s, err := Inner(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7133,7 +7170,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// deep (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Inner_Deep); sub.IsPresent() {
 		s, err := Inner_Deep(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7141,7 +7178,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// remote (5)
-	if sub := m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_importedpbphaser_Remote); sub.IsPresent() {
 		s, err := importedpbphaser.Remote(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7149,7 +7186,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// part (6)
-	if sub := m.Message(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[28:]), phaserType_importedpbphaser_Remote_Part); sub.IsPresent() {
 		s, err := importedpbphaser.Remote_Part(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7157,28 +7194,34 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// inners (7)
-	for c := m.Cursor(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Inner(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Inner(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// remotes (8)
-	for c := m.Cursor(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := importedpbphaser.Remote(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := importedpbphaser.Remote(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// mode (9)
 	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x01 != 0 {
@@ -7203,7 +7246,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
 	}
 	// empty (13)
-	if sub := m.Message(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
 		s, err := Empty(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7211,19 +7254,22 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// empties (14)
-	for c := m.Cursor(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Empty(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Empty(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// node (15)
-	if sub := m.Message(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[96:]), phaserType_Node); sub.IsPresent() {
 		s, err := Node(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7336,7 +7382,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += s
 	}
 	// at (52)
-	if sub := m.Message(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7344,7 +7390,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// took (53)
-	if sub := m.Message(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
 		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7352,16 +7398,19 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// ats (54)
-	for c := m.Cursor(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := timestamppbphaser.Timestamp(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := timestamppbphaser.Timestamp(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// bytes (60)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[168:])); len(s) > 0 {
@@ -7434,16 +7483,19 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += k
 	}
 	// cells (72)
-	for c := m.Cursor(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Inner(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Inner(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// oneof choice
 	switch binary.LittleEndian.Uint32(p[232:]) {
@@ -9444,8 +9496,8 @@ func MutableAnyEverything_CountsEntry(a runtime.Any) Everything_CountsEntry {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything_CountsEntry) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -9458,8 +9510,8 @@ func (x Everything_CountsEntry) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything_CountsEntry) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -9500,7 +9552,9 @@ func (x Everything_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
 		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -9508,8 +9562,8 @@ func (x Everything_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_CountsEntry) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -9881,8 +9935,8 @@ func MutableAnyEverything_ByIdEntry(a runtime.Any) Everything_ByIdEntry {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything_ByIdEntry) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -9895,8 +9949,8 @@ func (x Everything_ByIdEntry) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything_ByIdEntry) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -9926,7 +9980,7 @@ func (x Everything_ByIdEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]b
 		b = phaserimpl.AppendVarint(append(b, 0x08), v)
 	}
 	// value (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := Inner(sub).XXX_AppendProto(b, w)
@@ -9935,7 +9989,9 @@ func (x Everything_ByIdEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]b
 		}
 		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -9943,8 +9999,8 @@ func (x Everything_ByIdEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]b
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_ByIdEntry) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -9977,7 +10033,7 @@ func (x Everything_ByIdEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(v)
 	}
 	// value (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
 		s, err := Inner(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -10300,8 +10356,8 @@ func MutableAnyEverything_RemoteByNumEntry(a runtime.Any) Everything_RemoteByNum
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything_RemoteByNumEntry) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -10314,8 +10370,8 @@ func (x Everything_RemoteByNumEntry) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything_RemoteByNumEntry) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -10345,7 +10401,7 @@ func (x Everything_RemoteByNumEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
 	}
 	// value (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_importedpbphaser_Remote); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := importedpbphaser.Remote(sub).XXX_AppendProto(b, w)
@@ -10354,7 +10410,9 @@ func (x Everything_RemoteByNumEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		}
 		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -10362,8 +10420,8 @@ func (x Everything_RemoteByNumEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_RemoteByNumEntry) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -10396,7 +10454,7 @@ func (x Everything_RemoteByNumEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, err
 		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
 	}
 	// value (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_importedpbphaser_Remote); sub.IsPresent() {
 		s, err := importedpbphaser.Remote(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -10723,8 +10781,8 @@ func MutableAnyEverything_LabelsByKeyEntry(a runtime.Any) Everything_LabelsByKey
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything_LabelsByKeyEntry) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -10737,8 +10795,8 @@ func (x Everything_LabelsByKeyEntry) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything_LabelsByKeyEntry) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -10787,7 +10845,9 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -10795,8 +10855,8 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_LabelsByKeyEntry) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

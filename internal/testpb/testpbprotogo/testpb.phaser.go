@@ -275,8 +275,8 @@ func MutableAnyScalars(a runtime.Any) Scalars {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Scalars) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -289,8 +289,8 @@ func (x Scalars) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Scalars) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -392,7 +392,9 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint32(p[108:]); v != 0 && p[5]&0x20 != 0 {
 		b = phaserimpl.AppendVarint(append(b, 0x80, 0x01), uint64(int64(int32(v))))
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -400,8 +402,8 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Scalars) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1347,8 +1349,8 @@ func MutableAnyRepeated(a runtime.Any) Repeated {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Repeated) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -1361,8 +1363,8 @@ func (x Repeated) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Repeated) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -1605,7 +1607,9 @@ func (x Repeated) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 		}
 		b = phaserimpl.AppendUnpackedVarint(b, "\xa0\x07", s, phaserimpl.VarintInt32)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -1613,8 +1617,8 @@ func (x Repeated) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Repeated) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2860,8 +2864,8 @@ func MutableAnyInner(a runtime.Any) Inner { return Inner(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Inner) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -2874,8 +2878,8 @@ func (x Inner) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Inner) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -2917,7 +2921,7 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// deep (3)
-	if sub := m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner_Deep); sub.IsPresent() {
 		b = append(b, 0x1a, 0)
 		at := len(b) - 1
 		nb, err := Inner_Deep(sub).XXX_AppendProto(b, w)
@@ -2926,7 +2930,9 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -2934,8 +2940,8 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Inner) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2975,7 +2981,7 @@ func (x Inner) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// deep (3)
-	if sub := m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner_Deep); sub.IsPresent() {
 		s, err := Inner_Deep(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -3343,8 +3349,8 @@ func MutableAnyInner_Deep(a runtime.Any) Inner_Deep {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Inner_Deep) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3357,8 +3363,8 @@ func (x Inner_Deep) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Inner_Deep) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3395,7 +3401,9 @@ func (x Inner_Deep) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = nb
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3403,8 +3411,8 @@ func (x Inner_Deep) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Inner_Deep) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3744,8 +3752,8 @@ func MutableAnyEmpty(a runtime.Any) Empty { return Empty(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Empty) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3758,8 +3766,8 @@ func (x Empty) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Empty) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3784,7 +3792,9 @@ func (x Empty) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			return b, w.Err("phasertest.Empty")
 		}
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3792,8 +3802,8 @@ func (x Empty) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Empty) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4050,8 +4060,8 @@ func MutableAnyNode(a runtime.Any) Node { return Node(phaserimpl.MutableAny(a, p
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Node) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -4064,8 +4074,8 @@ func (x Node) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Node) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -4095,7 +4105,7 @@ func (x Node) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
 	}
 	// next (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Node); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := Node(sub).XXX_AppendProto(b, w)
@@ -4105,20 +4115,25 @@ func (x Node) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// children (3)
-	for c := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x1a, 0)
-		at := len(b) - 1
-		nb, err := Node(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := Node(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -4126,8 +4141,8 @@ func (x Node) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Node) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4160,7 +4175,7 @@ func (x Node) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
 	}
 	// next (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Node); sub.IsPresent() {
 		s, err := Node(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -4168,16 +4183,19 @@ func (x Node) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// children (3)
-	for c := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Node(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Node(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	w.Leave()
 	return n, nil
@@ -4511,8 +4529,8 @@ func MutableAnyWide(a runtime.Any) Wide { return Wide(phaserimpl.MutableAny(a, p
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Wide) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -4525,8 +4543,8 @@ func (x Wide) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Wide) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -4711,7 +4729,9 @@ func (x Wide) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint64(p[300:]); v != 0 && p[8]&0x80 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0xc1, 0x02), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -4719,8 +4739,8 @@ func (x Wide) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Wide) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -6615,8 +6635,8 @@ func MutableAnyEverything(a runtime.Any) Everything {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -6629,8 +6649,8 @@ func (x Everything) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -6656,7 +6676,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 	}
 	// scalars (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Scalars); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Scalars(sub).XXX_AppendProto(b, w)
@@ -6666,7 +6686,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// repeated (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Repeated); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := Repeated(sub).XXX_AppendProto(b, w)
@@ -6676,7 +6696,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// inner (3)
-	if sub := m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
 		b = append(b, 0x1a, 0)
 		at := len(b) - 1
 		nb, err := Inner(sub).XXX_AppendProto(b, w)
@@ -6686,7 +6706,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// deep (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Inner_Deep); sub.IsPresent() {
 		b = append(b, 0x22, 0)
 		at := len(b) - 1
 		nb, err := Inner_Deep(sub).XXX_AppendProto(b, w)
@@ -6696,7 +6716,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// remote (5)
-	if sub := m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbprotogo_Remote); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_importedpbprotogo_Remote); sub.IsPresent() {
 		b = append(b, 0x2a, 0)
 		at := len(b) - 1
 		nb, err := importedpbprotogo.Remote(sub).XXX_AppendProto(b, w)
@@ -6706,7 +6726,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// part (6)
-	if sub := m.Message(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbprotogo_Remote_Part); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[28:]), phaserType_importedpbprotogo_Remote_Part); sub.IsPresent() {
 		b = append(b, 0x32, 0)
 		at := len(b) - 1
 		nb, err := importedpbprotogo.Remote_Part(sub).XXX_AppendProto(b, w)
@@ -6716,32 +6736,38 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// inners (7)
-	for c := m.Cursor(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x3a, 0)
-		at := len(b) - 1
-		nb, err := Inner(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x3a, 0)
+			at := len(b) - 1
+			nb, err := Inner(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// remotes (8)
-	for c := m.Cursor(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbprotogo_Remote); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbprotogo_Remote); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x42, 0)
-		at := len(b) - 1
-		nb, err := importedpbprotogo.Remote(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x42, 0)
+			at := len(b) - 1
+			nb, err := importedpbprotogo.Remote(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// mode (9)
 	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x01 != 0 {
@@ -6766,7 +6792,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.AppendPackedVarint(b, "\x62", s, phaserimpl.VarintInt32)
 	}
 	// empty (13)
-	if sub := m.Message(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
 		b = append(b, 0x6a, 0)
 		at := len(b) - 1
 		nb, err := Empty(sub).XXX_AppendProto(b, w)
@@ -6776,21 +6802,24 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// empties (14)
-	for c := m.Cursor(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x72, 0)
-		at := len(b) - 1
-		nb, err := Empty(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x72, 0)
+			at := len(b) - 1
+			nb, err := Empty(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// node (15)
-	if sub := m.Message(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[96:]), phaserType_Node); sub.IsPresent() {
 		b = append(b, 0x7a, 0)
 		at := len(b) - 1
 		nb, err := Node(sub).XXX_AppendProto(b, w)
@@ -6923,7 +6952,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = nb
 	}
 	// at (52)
-	if sub := m.Message(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		b = append(b, 0xa2, 0x03, 0)
 		at := len(b) - 1
 		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -6933,7 +6962,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// took (53)
-	if sub := m.Message(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
 		b = append(b, 0xaa, 0x03, 0)
 		at := len(b) - 1
 		nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
@@ -6943,18 +6972,21 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// ats (54)
-	for c := m.Cursor(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0xb2, 0x03, 0)
-		at := len(b) - 1
-		nb, err := timestamppbphaser.Timestamp(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0xb2, 0x03, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// bytes (60)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[168:])); len(s) > 0 {
@@ -7049,18 +7081,21 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = nb
 	}
 	// cells (72)
-	for c := m.Cursor(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0xc2, 0x04, 0)
-		at := len(b) - 1
-		nb, err := Inner(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0xc2, 0x04, 0)
+			at := len(b) - 1
+			nb, err := Inner(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// oneof choice
 	switch binary.LittleEndian.Uint32(p[232:]) {
@@ -7124,7 +7159,9 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			b = binary.LittleEndian.AppendUint64(append(b, 0xd9, 0x01), v)
 		}
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -7132,8 +7169,8 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -7162,7 +7199,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// scalars (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Scalars); sub.IsPresent() {
 		s, err := Scalars(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7170,7 +7207,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// repeated (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Repeated); sub.IsPresent() {
 		s, err := Repeated(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7178,7 +7215,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// inner (3)
-	if sub := m.Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
 		s, err := Inner(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7186,7 +7223,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// deep (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Inner_Deep); sub.IsPresent() {
 		s, err := Inner_Deep(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7194,7 +7231,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// remote (5)
-	if sub := m.Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbprotogo_Remote); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_importedpbprotogo_Remote); sub.IsPresent() {
 		s, err := importedpbprotogo.Remote(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7202,7 +7239,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// part (6)
-	if sub := m.Message(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbprotogo_Remote_Part); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[28:]), phaserType_importedpbprotogo_Remote_Part); sub.IsPresent() {
 		s, err := importedpbprotogo.Remote_Part(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7210,28 +7247,34 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// inners (7)
-	for c := m.Cursor(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Inner(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Inner(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// remotes (8)
-	for c := m.Cursor(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbprotogo_Remote); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbprotogo_Remote); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := importedpbprotogo.Remote(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := importedpbprotogo.Remote(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// mode (9)
 	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x01 != 0 {
@@ -7256,7 +7299,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
 	}
 	// empty (13)
-	if sub := m.Message(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
 		s, err := Empty(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7264,19 +7307,22 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// empties (14)
-	for c := m.Cursor(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Empty(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Empty(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// node (15)
-	if sub := m.Message(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[96:]), phaserType_Node); sub.IsPresent() {
 		s, err := Node(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7389,7 +7435,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += s
 	}
 	// at (52)
-	if sub := m.Message(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7397,7 +7443,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// took (53)
-	if sub := m.Message(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
 		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -7405,16 +7451,19 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// ats (54)
-	for c := m.Cursor(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := timestamppbphaser.Timestamp(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := timestamppbphaser.Timestamp(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// bytes (60)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[168:])); len(s) > 0 {
@@ -7487,16 +7536,19 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += k
 	}
 	// cells (72)
-	for c := m.Cursor(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Inner(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Inner(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// oneof choice
 	switch binary.LittleEndian.Uint32(p[232:]) {
@@ -9513,8 +9565,8 @@ func MutableAnyEverything_CountsEntry(a runtime.Any) Everything_CountsEntry {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything_CountsEntry) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -9527,8 +9579,8 @@ func (x Everything_CountsEntry) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything_CountsEntry) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -9569,7 +9621,9 @@ func (x Everything_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
 		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -9577,8 +9631,8 @@ func (x Everything_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_CountsEntry) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -9950,8 +10004,8 @@ func MutableAnyEverything_ByIdEntry(a runtime.Any) Everything_ByIdEntry {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything_ByIdEntry) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -9964,8 +10018,8 @@ func (x Everything_ByIdEntry) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything_ByIdEntry) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -9995,7 +10049,7 @@ func (x Everything_ByIdEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]b
 		b = phaserimpl.AppendVarint(append(b, 0x08), v)
 	}
 	// value (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := Inner(sub).XXX_AppendProto(b, w)
@@ -10004,7 +10058,9 @@ func (x Everything_ByIdEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]b
 		}
 		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -10012,8 +10068,8 @@ func (x Everything_ByIdEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]b
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_ByIdEntry) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -10046,7 +10102,7 @@ func (x Everything_ByIdEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(v)
 	}
 	// value (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
 		s, err := Inner(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -10369,8 +10425,8 @@ func MutableAnyEverything_RemoteByNumEntry(a runtime.Any) Everything_RemoteByNum
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything_RemoteByNumEntry) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -10383,8 +10439,8 @@ func (x Everything_RemoteByNumEntry) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything_RemoteByNumEntry) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -10414,7 +10470,7 @@ func (x Everything_RemoteByNumEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
 	}
 	// value (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_importedpbprotogo_Remote); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := importedpbprotogo.Remote(sub).XXX_AppendProto(b, w)
@@ -10423,7 +10479,9 @@ func (x Everything_RemoteByNumEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		}
 		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -10431,8 +10489,8 @@ func (x Everything_RemoteByNumEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_RemoteByNumEntry) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -10465,7 +10523,7 @@ func (x Everything_RemoteByNumEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, err
 		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
 	}
 	// value (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_importedpbprotogo_Remote); sub.IsPresent() {
 		s, err := importedpbprotogo.Remote(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -10792,8 +10850,8 @@ func MutableAnyEverything_LabelsByKeyEntry(a runtime.Any) Everything_LabelsByKey
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Everything_LabelsByKeyEntry) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -10806,8 +10864,8 @@ func (x Everything_LabelsByKeyEntry) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Everything_LabelsByKeyEntry) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -10856,7 +10914,9 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -10864,8 +10924,8 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_LabelsByKeyEntry) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

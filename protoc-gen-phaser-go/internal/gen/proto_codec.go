@@ -241,6 +241,30 @@ func (c *codec) handleOf(cf *codecField) (typ, texpr string) {
 	return typ, texpr
 }
 
+// nested returns the expression of the handle on singular message field cf
+// (of Type texpr) of the compiled message m, whose bytes are p: its slot
+// read at the compiled offset, or the inline message's handle.
+func (c *codec) nested(cf *codecField, texpr string) string {
+	if cf.lf.Inline {
+		return "m.InlineMessage(" + cf.lit + ", " + texpr + ")"
+	}
+	return fmt.Sprintf("m.NestedAt(%s.Uint32(p[%d:]), %s)", c.g.leIdent(), cf.lf.Offset, texpr)
+}
+
+// forElements opens the loop over the elements e of repeated message
+// field cf (of Type texpr), run by run (impl.Runs): the block it opens
+// ends with two closing braces.
+func (c *codec) forElements(cf *codecField, texpr string) {
+	g := c.g
+	g.P("for rs := m.Runs(", cf.lit, ", ", texpr, "); ; {")
+	g.P("run, ok := rs.Next()")
+	g.P("if !ok {")
+	g.P("break")
+	g.P("}")
+	g.P("for i := range run.Len() {")
+	g.P("e := run.At(i)")
+}
+
 // reachesRequired reports whether a message of type md can hold a
 // required field (package proto's rule, which CheckInitialized follows).
 func reachesRequired(md protoreflect.MessageDescriptor) bool { return phaserproto.ReachesRequired(md) }

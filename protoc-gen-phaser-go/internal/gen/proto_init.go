@@ -67,13 +67,10 @@ func (c *codec) initialized() {
 		typ, texpr := c.handleOf(cf)
 		switch {
 		case cf.list:
-			g.P("for c := m.Cursor(", cf.lit, ", ", texpr, "); ; {")
-			g.P("e, ok := c.Next()")
-			g.P("if !ok {")
-			g.P("break")
-			g.P("}")
+			c.forElements(cf, texpr)
 			g.P("if err := ", typ, "(e).XXX_CheckInitialized(w); err != nil {")
 			g.P("return err")
+			g.P("}")
 			g.P("}")
 			g.P("}")
 		case cf.synthetic:
@@ -83,11 +80,7 @@ func (c *codec) initialized() {
 			g.P("}")
 			g.P("}")
 		default:
-			get := "Message"
-			if cf.lf.Inline {
-				get = "InlineMessage"
-			}
-			g.P("if err := ", typ, "(m.", get, "(", cf.lit, ", ", texpr, ")).XXX_CheckInitialized(w); err != nil {")
+			g.P("if err := ", typ, "(", c.nested(cf, texpr), ").XXX_CheckInitialized(w); err != nil {")
 			g.P("return err")
 			g.P("}")
 		}

@@ -16,8 +16,8 @@ func (c *codec) marshal() {
 	g.P("// required field that is not set, a proto3 string that is not valid UTF-8,")
 	g.P("// and a payload that refers to more data than it holds.")
 	g.P(recv, "MarshalProto() ([]byte, error) {")
-	g.P("w, err := ", g.door("Encoder"), "(", g.xm(), ")")
-	g.P("if err != nil {")
+	g.P("var w ", g.door("Wire"))
+	g.P("if err := w.Encode(", g.xm(), "); err != nil {")
 	g.P("return nil, err")
 	g.P("}")
 	g.P("n, err := x.XXX_ProtoSize(&w)")
@@ -30,8 +30,8 @@ func (c *codec) marshal() {
 	g.P("// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);")
 	g.P("// it allocates nothing when dst has room.")
 	g.P(recv, "AppendProto(dst []byte) ([]byte, error) {")
-	g.P("w, err := ", g.door("Encoder"), "(", g.xm(), ")")
-	g.P("if err != nil {")
+	g.P("var w ", g.door("Wire"))
+	g.P("if err := w.Encode(", g.xm(), "); err != nil {")
 	g.P("return dst, err")
 	g.P("}")
 	g.P("return x.XXX_AppendProto(dst, &w)")
@@ -78,6 +78,7 @@ func (c *codec) marshal() {
 	for _, members := range oneofs {
 		c.appendOneof(members)
 	}
+	g.P("if len(unknown) > 0 {")
 	if c.extensible() {
 		g.P("if exts {")
 		g.P("b = ", g.door("AppendNonExtensions"), "(b, unknown, ", c.tv, ")")
@@ -87,6 +88,7 @@ func (c *codec) marshal() {
 	} else {
 		g.P("b = append(b, unknown...)")
 	}
+	g.P("}")
 	g.P("w.Leave()")
 	g.P("return b, nil")
 	g.P("}")
@@ -125,12 +127,8 @@ func (c *codec) appendField(cf *codecField) {
 		c.appendValue(cf, u.Offset+4)
 		g.P("}")
 	case cf.kind == protoreflect.MessageKind:
-		get := "Message"
-		if cf.lf.Inline {
-			get = "InlineMessage"
-		}
 		typ, texpr := c.handleOf(cf)
-		g.P("if sub := m.", get, "(", cf.lit, ", ", texpr, "); sub.IsPresent() {")
+		g.P("if sub := ", c.nested(cf, texpr), "; sub.IsPresent() {")
 		c.appendSub(cf, typ+"(sub)")
 		g.P("}")
 	case cf.kind == protoreflect.StringKind || cf.kind == protoreflect.BytesKind:
@@ -279,12 +277,9 @@ func (c *codec) appendList(cf *codecField) {
 	g := c.g
 	if cf.kind == protoreflect.MessageKind {
 		typ, texpr := c.handleOf(cf)
-		g.P("for c := m.Cursor(", cf.lit, ", ", texpr, "); ; {")
-		g.P("e, ok := c.Next()")
-		g.P("if !ok {")
-		g.P("break")
-		g.P("}")
+		c.forElements(cf, texpr)
 		c.appendSub(cf, typ+"(e)")
+		g.P("}")
 		g.P("}")
 		return
 	}

@@ -12,8 +12,8 @@ func (c *codec) size() {
 	g.P("// ProtoSize returns the length of x's protobuf encoding (0 if it cannot")
 	g.P("// be encoded; MarshalProto then says why).")
 	g.P(recv, "ProtoSize() int {")
-	g.P("w, err := ", g.door("Encoder"), "(", g.xm(), ")")
-	g.P("if err != nil {")
+	g.P("var w ", g.door("Wire"))
+	g.P("if w.Encode(", g.xm(), ") != nil {")
 	g.P("return 0")
 	g.P("}")
 	g.P("n, _ := x.XXX_ProtoSize(&w)")
@@ -76,12 +76,8 @@ func (c *codec) sizeField(cf *codecField) {
 		c.sizeValue(cf, u.Offset+4)
 		g.P("}")
 	case cf.kind == protoreflect.MessageKind:
-		get := "Message"
-		if cf.lf.Inline {
-			get = "InlineMessage"
-		}
 		typ, texpr := c.handleOf(cf)
-		g.P("if sub := m.", get, "(", cf.lit, ", ", texpr, "); sub.IsPresent() {")
+		g.P("if sub := ", c.nested(cf, texpr), "; sub.IsPresent() {")
 		c.sizeSub(cf, typ+"(sub)")
 		g.P("}")
 	case cf.kind == protoreflect.StringKind || cf.kind == protoreflect.BytesKind:
@@ -190,12 +186,9 @@ func (c *codec) sizeList(cf *codecField) {
 	g := c.g
 	if cf.kind == protoreflect.MessageKind {
 		typ, texpr := c.handleOf(cf)
-		g.P("for c := m.Cursor(", cf.lit, ", ", texpr, "); ; {")
-		g.P("e, ok := c.Next()")
-		g.P("if !ok {")
-		g.P("break")
-		g.P("}")
+		c.forElements(cf, texpr)
 		c.sizeSub(cf, typ+"(e)")
+		g.P("}")
 		g.P("}")
 		return
 	}

@@ -169,8 +169,8 @@ func MutableAnySmallStruct(a runtime.Any) SmallStruct {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x SmallStruct) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -183,8 +183,8 @@ func (x SmallStruct) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x SmallStruct) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -249,7 +249,9 @@ func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 	if v := binary.LittleEndian.Uint64(p[40:]); v != 0 && p[4]&0x08 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0x31), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -257,8 +259,8 @@ func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x SmallStruct) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -800,8 +802,8 @@ func MutableAnyHeader(a runtime.Any) Header {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Header) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -814,8 +816,8 @@ func (x Header) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Header) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -845,7 +847,7 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(v))
 	}
 	// stamp (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -866,7 +868,9 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -874,8 +878,8 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Header) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -908,7 +912,7 @@ func (x Header) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(v))
 	}
 	// stamp (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -1281,8 +1285,8 @@ func MutableAnyQuaternion(a runtime.Any) Quaternion {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Quaternion) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -1295,8 +1299,8 @@ func (x Quaternion) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Quaternion) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -1337,7 +1341,9 @@ func (x Quaternion) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x08 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0x21), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -1345,8 +1351,8 @@ func (x Quaternion) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Quaternion) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1771,8 +1777,8 @@ func MutableAnyVector3(a runtime.Any) Vector3 {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Vector3) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -1785,8 +1791,8 @@ func (x Vector3) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Vector3) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -1823,7 +1829,9 @@ func (x Vector3) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -1831,8 +1839,8 @@ func (x Vector3) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Vector3) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2211,8 +2219,8 @@ func MutableAnyImu(a runtime.Any) Imu { return Imu(phaserimpl.MutableAny(a, phas
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Imu) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -2225,8 +2233,8 @@ func (x Imu) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Imu) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -2252,7 +2260,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Header(sub).XXX_AppendProto(b, w)
@@ -2262,7 +2270,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// orientation (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Quaternion); sub.IsPresent() {
 		b = append(b, 0x12, 0)
 		at := len(b) - 1
 		nb, err := Quaternion(sub).XXX_AppendProto(b, w)
@@ -2280,7 +2288,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// angular_velocity (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_Vector3); sub.IsPresent() {
 		b = append(b, 0x22, 0)
 		at := len(b) - 1
 		nb, err := Vector3(sub).XXX_AppendProto(b, w)
@@ -2298,7 +2306,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// linear_acceleration (6)
-	if sub := m.Message(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[40:]), phaserType_Vector3); sub.IsPresent() {
 		b = append(b, 0x32, 0)
 		at := len(b) - 1
 		nb, err := Vector3(sub).XXX_AppendProto(b, w)
@@ -2315,7 +2323,9 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x3a), uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -2323,8 +2333,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Imu) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2353,7 +2363,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Header); sub.IsPresent() {
 		s, err := Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -2361,7 +2371,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// orientation (2)
-	if sub := m.Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Quaternion); sub.IsPresent() {
 		s, err := Quaternion(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -2376,7 +2386,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// angular_velocity (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_Vector3); sub.IsPresent() {
 		s, err := Vector3(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -2391,7 +2401,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// linear_acceleration (6)
-	if sub := m.Message(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[40:]), phaserType_Vector3); sub.IsPresent() {
 		s, err := Vector3(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -2848,8 +2858,8 @@ func MutableAnyPointField(a runtime.Any) PointField {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x PointField) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -2862,8 +2872,8 @@ func (x PointField) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x PointField) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -2912,7 +2922,9 @@ func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
 		b = phaserimpl.AppendVarint(append(b, 0x20), uint64(v))
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -2920,8 +2932,8 @@ func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointField) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3364,8 +3376,8 @@ func MutableAnyPoint(a runtime.Any) Point { return Point(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Point) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3378,8 +3390,8 @@ func (x Point) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Point) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3420,7 +3432,9 @@ func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
 		b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3428,8 +3442,8 @@ func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3849,8 +3863,8 @@ func MutableAnyCloud(a runtime.Any) Cloud { return Cloud(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Cloud) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3863,8 +3877,8 @@ func (x Cloud) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Cloud) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3890,7 +3904,7 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Header(sub).XXX_AppendProto(b, w)
@@ -3908,18 +3922,21 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
 	}
 	// fields (4)
-	for c := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x22, 0)
-		at := len(b) - 1
-		nb, err := PointField(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := PointField(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// is_bigendian (5)
 	if v := p[32]; v != 0 && p[4]&0x04 != 0 {
@@ -3947,20 +3964,25 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, 0x48, 1)
 	}
 	// points (10)
-	for c := m.Cursor(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_Point); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_Point); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x52, 0)
-		at := len(b) - 1
-		nb, err := Point(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x52, 0)
+			at := len(b) - 1
+			nb, err := Point(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3968,8 +3990,8 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Cloud) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3998,7 +4020,7 @@ func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Header); sub.IsPresent() {
 		s, err := Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -4014,16 +4036,19 @@ func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(v))
 	}
 	// fields (4)
-	for c := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := PointField(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := PointField(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// is_bigendian (5)
 	if v := p[32]; v != 0 && p[4]&0x04 != 0 {
@@ -4049,16 +4074,19 @@ func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + 1
 	}
 	// points (10)
-	for c := m.Cursor(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_Point); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_Point); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Point(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Point(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	w.Leave()
 	return n, nil
@@ -4634,8 +4662,8 @@ func MutableAnyImage(a runtime.Any) Image { return Image(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Image) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -4648,8 +4676,8 @@ func (x Image) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Image) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -4675,7 +4703,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Header(sub).XXX_AppendProto(b, w)
@@ -4721,7 +4749,9 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -4729,8 +4759,8 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Image) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4759,7 +4789,7 @@ func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Header); sub.IsPresent() {
 		s, err := Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err

@@ -169,8 +169,8 @@ func MutableAnySmallStruct(a runtime.Any) SmallStruct {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x SmallStruct) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -183,8 +183,8 @@ func (x SmallStruct) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x SmallStruct) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -249,7 +249,9 @@ func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 	if v := binary.LittleEndian.Uint64(p[40:]); v != 0 && p[4]&0x08 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0x31), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -257,8 +259,8 @@ func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x SmallStruct) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -800,8 +802,8 @@ func MutableAnyHeader(a runtime.Any) Header {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Header) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -814,8 +816,8 @@ func (x Header) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Header) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -866,7 +868,9 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -874,8 +878,8 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Header) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1282,8 +1286,8 @@ func MutableAnyQuaternion(a runtime.Any) Quaternion {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Quaternion) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -1296,8 +1300,8 @@ func (x Quaternion) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Quaternion) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -1338,7 +1342,9 @@ func (x Quaternion) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x08 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0x21), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -1346,8 +1352,8 @@ func (x Quaternion) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Quaternion) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1772,8 +1778,8 @@ func MutableAnyVector3(a runtime.Any) Vector3 {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Vector3) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -1786,8 +1792,8 @@ func (x Vector3) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Vector3) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -1824,7 +1830,9 @@ func (x Vector3) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
 		b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -1832,8 +1840,8 @@ func (x Vector3) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Vector3) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2212,8 +2220,8 @@ func MutableAnyImu(a runtime.Any) Imu { return Imu(phaserimpl.MutableAny(a, phas
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Imu) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -2226,8 +2234,8 @@ func (x Imu) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Imu) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -2316,7 +2324,9 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x3a), uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -2324,8 +2334,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Imu) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2853,8 +2863,8 @@ func MutableAnyPointField(a runtime.Any) PointField {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x PointField) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -2867,8 +2877,8 @@ func (x PointField) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x PointField) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -2917,7 +2927,9 @@ func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
 		b = phaserimpl.AppendVarint(append(b, 0x20), uint64(v))
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -2925,8 +2937,8 @@ func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointField) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3369,8 +3381,8 @@ func MutableAnyPoint(a runtime.Any) Point { return Point(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Point) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3383,8 +3395,8 @@ func (x Point) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Point) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3425,7 +3437,9 @@ func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
 		b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3433,8 +3447,8 @@ func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3854,8 +3868,8 @@ func MutableAnyCloud(a runtime.Any) Cloud { return Cloud(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Cloud) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3868,8 +3882,8 @@ func (x Cloud) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Cloud) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3913,18 +3927,21 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
 	}
 	// fields (4)
-	for c := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x22, 0)
-		at := len(b) - 1
-		nb, err := PointField(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := PointField(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// is_bigendian (5)
 	if v := p[24]; v != 0 && p[4]&0x04 != 0 {
@@ -3952,20 +3969,25 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, 0x48, 1)
 	}
 	// points (10)
-	for c := m.Cursor(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x52, 0)
-		at := len(b) - 1
-		nb, err := Point(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x52, 0)
+			at := len(b) - 1
+			nb, err := Point(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3973,8 +3995,8 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Cloud) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4019,16 +4041,19 @@ func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(v))
 	}
 	// fields (4)
-	for c := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := PointField(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := PointField(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// is_bigendian (5)
 	if v := p[24]; v != 0 && p[4]&0x04 != 0 {
@@ -4054,16 +4079,19 @@ func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + 1
 	}
 	// points (10)
-	for c := m.Cursor(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Point(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Point(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	w.Leave()
 	return n, nil
@@ -4640,8 +4668,8 @@ func MutableAnyImage(a runtime.Any) Image { return Image(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Image) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -4654,8 +4682,8 @@ func (x Image) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Image) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -4727,7 +4755,9 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -4735,8 +4765,8 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Image) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

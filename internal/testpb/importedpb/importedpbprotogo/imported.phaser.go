@@ -147,8 +147,8 @@ func MutableAnyRemote(a runtime.Any) Remote {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Remote) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -161,8 +161,8 @@ func (x Remote) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Remote) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -212,7 +212,7 @@ func (x Remote) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// part (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_Remote_Part); sub.IsPresent() {
 		b = append(b, 0x22, 0)
 		at := len(b) - 1
 		nb, err := Remote_Part(sub).XXX_AppendProto(b, w)
@@ -222,20 +222,25 @@ func (x Remote) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// parts (5)
-	for c := m.Cursor(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x2a, 0)
-		at := len(b) - 1
-		nb, err := Remote_Part(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x2a, 0)
+			at := len(b) - 1
+			nb, err := Remote_Part(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -243,8 +248,8 @@ func (x Remote) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Remote) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -291,7 +296,7 @@ func (x Remote) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// part (4)
-	if sub := m.Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part); sub.IsPresent() {
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_Remote_Part); sub.IsPresent() {
 		s, err := Remote_Part(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -299,16 +304,19 @@ func (x Remote) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// parts (5)
-	for c := m.Cursor(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := Remote_Part(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Remote_Part(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	w.Leave()
 	return n, nil
@@ -720,8 +728,8 @@ func MutableAnyRemote_Part(a runtime.Any) Remote_Part {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Remote_Part) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -734,8 +742,8 @@ func (x Remote_Part) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Remote_Part) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -776,7 +784,9 @@ func (x Remote_Part) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -784,8 +794,8 @@ func (x Remote_Part) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Remote_Part) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

@@ -165,8 +165,8 @@ func MutableAnyImu(a runtime.Any) Imu { return Imu(phaserimpl.MutableAny(a, phas
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Imu) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -179,8 +179,8 @@ func (x Imu) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Imu) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -269,7 +269,9 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x3a), uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -277,8 +279,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Imu) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -812,8 +814,8 @@ func MutableAnyImage(a runtime.Any) Image { return Image(phaserimpl.MutableAny(a
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x Image) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -826,8 +828,8 @@ func (x Image) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x Image) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -899,7 +901,9 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -907,8 +911,8 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Image) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1497,8 +1501,8 @@ func MutableAnyPointField(a runtime.Any) PointField {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x PointField) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -1511,8 +1515,8 @@ func (x PointField) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x PointField) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -1561,7 +1565,9 @@ func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
 		b = phaserimpl.AppendVarint(append(b, 0x20), uint64(v))
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -1569,8 +1575,8 @@ func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointField) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2031,8 +2037,8 @@ func MutableAnyPointCloud2(a runtime.Any) PointCloud2 {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x PointCloud2) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -2045,8 +2051,8 @@ func (x PointCloud2) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x PointCloud2) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -2090,18 +2096,21 @@ func (x PointCloud2) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
 	}
 	// fields (4)
-	for c := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		b = append(b, 0x22, 0)
-		at := len(b) - 1
-		nb, err := PointField(e).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := PointField(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// is_bigendian (5)
 	if v := p[24]; v != 0 && p[4]&0x04 != 0 {
@@ -2128,7 +2137,9 @@ func (x PointCloud2) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 	if v := p[40]; v != 0 && p[4]&0x20 != 0 {
 		b = append(b, 0x48, 1)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -2136,8 +2147,8 @@ func (x PointCloud2) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointCloud2) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2182,16 +2193,19 @@ func (x PointCloud2) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(v))
 	}
 	// fields (4)
-	for c := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
-		e, ok := c.Next()
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
+		run, ok := rs.Next()
 		if !ok {
 			break
 		}
-		s, err := PointField(e).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := PointField(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// is_bigendian (5)
 	if v := p[24]; v != 0 && p[4]&0x04 != 0 {
@@ -2792,8 +2806,8 @@ func MutableAnyLaserScan(a runtime.Any) LaserScan {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x LaserScan) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -2806,8 +2820,8 @@ func (x LaserScan) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x LaserScan) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -2886,7 +2900,9 @@ func (x LaserScan) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 		b = phaserimpl.AppendVarint(append(b, 0x52), uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -2894,8 +2910,8 @@ func (x LaserScan) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x LaserScan) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3564,8 +3580,8 @@ func MutableAnyJointState(a runtime.Any) JointState {
 // required field that is not set, a proto3 string that is not valid UTF-8,
 // and a payload that refers to more data than it holds.
 func (x JointState) MarshalProto() ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return nil, err
 	}
 	n, err := x.XXX_ProtoSize(&w)
@@ -3578,8 +3594,8 @@ func (x JointState) MarshalProto() ([]byte, error) {
 // AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
 // it allocates nothing when dst has room.
 func (x JointState) AppendProto(dst []byte) ([]byte, error) {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
 		return dst, err
 	}
 	return x.XXX_AppendProto(dst, &w)
@@ -3646,7 +3662,9 @@ func (x JointState) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.AppendVarint(append(b, 0x2a), uint64(len(s)))
 		b = append(b, s...)
 	}
-	b = append(b, unknown...)
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
 	w.Leave()
 	return b, nil
 }
@@ -3654,8 +3672,8 @@ func (x JointState) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x JointState) ProtoSize() int {
-	w, err := phaserimpl.Encoder(phaserimpl.Msg(x))
-	if err != nil {
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
