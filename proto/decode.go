@@ -103,7 +103,7 @@ func decodeFields(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 	s, direct := m.Setter(p.t)
 	for len(b) > 0 {
 		rec := b
-		num, typ, n := protowire.ConsumeTag(b)
+		num, typ, n := consumeTag(b)
 		if n < 0 {
 			return wireErr(p, nil, 0, "bad tag: %v", protowire.ParseError(n))
 		}
@@ -400,7 +400,7 @@ func decodeAny(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 	mark := w.Mark()
 	for len(b) > 0 {
 		rec := b
-		num, typ, n := protowire.ConsumeTag(b)
+		num, typ, n := consumeTag(b)
 		if n < 0 {
 			return wireErr(p, nil, 0, "bad tag: %v", protowire.ParseError(n))
 		}
@@ -485,4 +485,18 @@ func decodeAnyValue(m impl.Msg, url, value []byte, w *impl.Wire) error {
 		m.ClearAnyValue(t)
 	}
 	return err
+}
+
+// consumeTag parses a record's tag as protobuf-go's decoder does: a field
+// number above protowire.MaxValidNumber, which protowire.ConsumeTag lets
+// through, is invalid.
+func consumeTag(b []byte) (protowire.Number, protowire.Type, int) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n >= 0 && num > protowire.MaxValidNumber {
+		// protowire.ConsumeTag's answer for field number 0, which
+		// ParseError reports as an invalid field number.
+		_, _, n = protowire.ConsumeTag([]byte{0})
+		return 0, 0, n
+	}
+	return num, typ, n
 }

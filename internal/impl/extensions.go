@@ -38,7 +38,7 @@ func AppendExtensions(b, unknown []byte, t *Type) ([]byte, bool) {
 		if k < 0 {
 			break
 		}
-		if t.ExtensionDeclared(num) {
+		if t.ExtensionDeclared(num, typ) {
 			exts = append(exts, extRecord{num, rest[:n+k]})
 		}
 		rest = rest[n+k:]
@@ -65,7 +65,7 @@ func AppendNonExtensions(b, unknown []byte, t *Type) []byte {
 		if k < 0 {
 			return append(b, rest...)
 		}
-		if !t.ExtensionDeclared(num) {
+		if !t.ExtensionDeclared(num, typ) {
 			b = append(b, rest[:n+k]...)
 		}
 		rest = rest[n+k:]

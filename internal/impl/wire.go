@@ -4,7 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"slices"
 	"sync/atomic"
+
+	"google.golang.org/protobuf/encoding/protowire"
 )
 
 // The state the protobuf codecs share: the generated ones (through
@@ -241,16 +244,34 @@ func (w *Wire) Keep(rec []byte) {
 		w.scratch = scratchPool.Get().(*[]byte)
 		*w.scratch = (*w.scratch)[:0]
 	}
+	// protobuf-go writes a kept record's tag again (an overlong tag
+	// comes out in its shortest form): so does Keep.
+	tag, n := protowire.ConsumeVarint(rec)
+	if n > 0 && n != protowire.SizeVarint(tag) {
+		*w.scratch = protowire.AppendVarint(*w.scratch, tag)
+		rec = rec[n:]
+	}
 	*w.scratch = append(*w.scratch, rec...)
 }
 
 // KeepFirst inserts rec before the unknown fields kept since mark.
 func (w *Wire) KeepFirst(mark int, rec []byte) {
 	w.Keep(rec)
+	// Rotate the record, kept last, to mark: reverse both parts, then the whole.
 	s := *w.scratch
-	n := len(rec)
-	copy(s[mark+n:], s[mark:len(s)-n])
-	copy(s[mark:], rec)
+	n := len(s) - keptLen(rec)
+	slices.Reverse(s[mark:n])
+	slices.Reverse(s[n:])
+	slices.Reverse(s[mark:])
+}
+
+// keptLen is the length of rec as Keep writes it.
+func keptLen(rec []byte) int {
+	tag, n := protowire.ConsumeVarint(rec)
+	if n > 0 {
+		return len(rec) - n + protowire.SizeVarint(tag)
+	}
+	return len(rec)
 }
 
 // Kept reports whether unknown fields were kept since mark.

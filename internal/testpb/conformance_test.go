@@ -38,7 +38,7 @@ type wireCodec interface {
 }
 
 // generatedOf returns the generated handle of m, a message of a root type.
-func generatedOf(t *testing.T, m runtime.Msg) wireCodec {
+func generatedOf(t testing.TB, m runtime.Msg) wireCodec {
 	switch m.Type().Descriptor().FullName() {
 	case "phasertest.Everything":
 		return testpbphaser.EverythingOf(m)
@@ -162,7 +162,7 @@ func conformance(t *testing.T, root gproto.Message, fe runtime.Frontend, pbType 
 
 // registerAll gives every test schema message a runtime Type (Any values
 // are resolved by name).
-func registerAll(t *testing.T) {
+func registerAll(t testing.TB) {
 	protoregistry.GlobalFiles.RangeFilesByPackage("phasertest", func(fd protoreflect.FileDescriptor) bool {
 		for i := range fd.Messages().Len() {
 			if _, err := runtime.TypeOf(fd.Messages().Get(i)); err != nil {
