@@ -3,8 +3,8 @@ package impl
 import (
 	"errors"
 	"fmt"
-	"sync"
 	"slices"
+	"sync"
 	"sync/atomic"
 
 	"google.golang.org/protobuf/encoding/protowire"

@@ -233,4 +233,3 @@ func FuzzDifferential(f *testing.F) {
 		differential(t, roots[int(data[0])%len(roots)], data[1:], runtime.Options{})
 	})
 }
-
