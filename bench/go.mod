@@ -17,7 +17,7 @@ require (
 	github.com/colega/zeropool v0.0.0-20230505084239-6fb4a4f75381 // indirect
 	github.com/gookit/color v1.5.4 // indirect
 	github.com/xo/terminfo v0.0.0-20210125001918-ca9a967f8778 // indirect
-	golang.org/x/sync v0.8.0 // indirect
+	golang.org/x/sync v0.23.0 // indirect
 )
 
 replace github.com/phaser-go/phaser => ../

@@ -10,8 +10,9 @@
 // live in, the [Options] of a new payload and the errors a write reports,
 // the [Type] of a message, the list handles of repeated fields ([List],
 // [StringList]), google.protobuf.Any ([Any]) and the untyped handle [Msg],
-// the dynamic view of a message by its descriptor. What only generated
-// code calls lives behind package runtime/phaserimpl.
+// the dynamic view of a message by its descriptor, and ProtoReflect, the
+// protobuf reflection view of a payload. What only generated code calls
+// lives behind package runtime/phaserimpl.
 //
 // Payloads are created with a generated NewX or [New] (an owned buffer that
 // grows) or NewXIn or [NewIn] (caller memory such as a shared-memory
@@ -28,6 +29,43 @@
 // through the payload's table (schema evolution); a message whose table is
 // the compiled one, as every message this process writes, is read and
 // written at the compiled offsets.
+//
+// # Protobuf reflection
+//
+// Generated handles and [Msg] implement proto.Message: their ProtoReflect
+// returns a protoreflect.Message view of the payload, which reads each
+// value from the payload when asked (strings are copied, as Go strings
+// must be; bytes alias the payload, valid until it is next written) and
+// writes values into it; nothing is copied into dynamicpb. So protojson,
+// prototext, proto.Equal, proto.Clone, proto.Merge, protocmp and
+// proto.Marshal take handles as they are, and generated handles have
+// String (text format), Equal and Clone. proto.Marshal, proto.Unmarshal
+// and proto.Size run package proto's codec straight from and into the
+// payload; proto.Equal of two handles compares the payloads.
+//
+// Handles are values, not pointers as protobuf-go's messages are: a handle
+// is a reference already (a payload and an offset), so copies of it alias
+// one message as copies of a pointer do, and the zero handle is what a nil
+// pointer is, an invalid message that reads as empty.
+//
+// Where the view's contract differs from the typed accessors': modifying
+// a read-only message (ReadX, or an absent nested message) through it
+// panics, as protobuf-go's read-only messages do, instead of recording
+// [ErrReadOnly]; a value the payload has no place for (unknown fields,
+// extensions, an Any value of a type the runtime does not know) is dropped
+// and recorded as [ErrNotStored], which Err and proto.CheckInitialized
+// (called by protojson, prototext and proto when they decode) report;
+// maps show each key once, the last entry of a duplicated key winning,
+// with lookups O(n) in the entries; an Any's value is the protobuf
+// encoding of the embedded message, written when read. The view of a
+// payload this process did not lay out walks it first, once per
+// ProtoReflect, so that a hostile payload (shared or cyclic offsets) reads
+// as absent with an error rather than exploding; hold the view for many
+// reads. A view reports protobuf-go's descriptor of its message when the
+// program links protoc-gen-go's output of the same .proto (proto.Equal
+// compares descriptors by identity), and [ProtoTypes] resolves Any type
+// URLs to phaser-go's types for protojson and prototext where that output
+// is not linked.
 //
 // # Concurrency
 //

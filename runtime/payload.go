@@ -17,6 +17,13 @@ var (
 	ErrNoFit = impl.ErrNoFit
 	// ErrNotPayload reports bytes that are not a Phaser payload.
 	ErrNotPayload = impl.ErrNotPayload
+	// ErrNotStored is wrapped by the error a payload records when a write
+	// through protobuf reflection (ProtoReflect) gave it what the Phaser
+	// layout has no place for: unknown fields, extensions, an Any value of
+	// a type the runtime does not know. The value is dropped; Err and
+	// proto.CheckInitialized (which protojson, prototext and proto call
+	// when they decode) report it.
+	ErrNotStored = impl.ErrNotStored
 )
 
 // Options choose the payload format and allocator tuning of a new message.

@@ -461,10 +461,24 @@ func TestDumpGoldens(t *testing.T) {
 	}
 }
 
-// TestCommand builds the command and runs it on a few golden payloads with
-// the golden .proto files, and on error paths.
-func TestCommand(t *testing.T) {
-	dir, _ := goldenSet(t)
+// envCommand names the phaser binary TestCommand runs (under Bazel, the
+// //cmd/phaser it built, as a path relative to the module root); without
+// it the test builds one with the go command.
+const envCommand = "PHASER_COMMAND"
+
+// command returns the phaser binary to run.
+func command(t *testing.T) string {
+	t.Helper()
+	if bin := os.Getenv(envCommand); bin != "" {
+		if filepath.IsAbs(bin) {
+			return bin
+		}
+		root, err := goldens.ModuleRoot()
+		if err != nil {
+			t.Fatalf("$%s=%s: %v", envCommand, bin, err)
+		}
+		return filepath.Join(root, bin)
+	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Skipf("go command not found: %v", err)
@@ -473,6 +487,14 @@ func TestCommand(t *testing.T) {
 	if out, err := exec.Command(goBin, "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// TestCommand builds the command (or takes $PHASER_COMMAND) and runs it on a
+// few golden payloads with the golden .proto files, and on error paths.
+func TestCommand(t *testing.T) {
+	dir, _ := goldenSet(t)
+	bin := command(t)
 	protos := filepath.Join(dir, "protos")
 	cases, err := goldens.Manifest(dir)
 	if err != nil {

@@ -95,7 +95,9 @@ func both(ctx context.Context) error {
 	}
 	lines := bufio.NewScanner(out)
 	attached := make(chan struct{})
+	copied := make(chan struct{})
 	go func() {
+		defer close(copied)
 		for lines.Scan() {
 			fmt.Println(lines.Text())
 			if attached != nil && strings.HasPrefix(lines.Text(), attachedPrefix) {
@@ -105,6 +107,9 @@ func both(ctx context.Context) error {
 		}
 	}()
 	err = publish(ctx, attached)
+	// Wait closes the pipe once the subscriber has exited: read its output
+	// to the end first, or its last lines (the report) can be lost.
+	<-copied
 	if werr := cmd.Wait(); err == nil {
 		err = werr
 	}

@@ -146,5 +146,9 @@ func (m Msg) copyAny(src Msg, w *walk) bool {
 	if t == nil {
 		return false
 	}
-	return m.MutableAny(t).copyFields(t, src.AnyValue(t), w)
+	inner := m.MutableAny(t)
+	if url := src.StringBytes(anyTypeURL); string(url) != AnyURLPrefix+t.name {
+		m.SetBytes(anyTypeURL, url) // MutableAny wrote the default prefix
+	}
+	return inner.copyFields(t, src.AnyValue(t), w)
 }

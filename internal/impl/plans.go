@@ -9,8 +9,10 @@ type PlanSlot uint8
 
 // The plan slots.
 const (
-	ProtoPlan PlanSlot = iota // package proto
-	ROSPlan                   // package ros
+	ProtoPlan   PlanSlot = iota // package proto
+	ROSPlan                     // package ros
+	ReflectPlan                 // protobuf reflection: root views (reflect_type.go)
+	HandlePlan                  // protobuf reflection: the generated handle type
 	planSlots
 )
 

@@ -28,7 +28,9 @@ import (
 // MinVersion.
 const (
 	// GenVersion is the version the generator of this module writes.
-	GenVersion = 1
+	// Version 2 adds the handles' protobuf reflection (RegisterHandleType,
+	// MessageString, Equal, Clone).
+	GenVersion = 2
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 1

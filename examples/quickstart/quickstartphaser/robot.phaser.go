@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.
@@ -374,6 +374,28 @@ func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg
 func (x Pose) CopyFrom(src Pose) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Pose, phaserimpl.Msg(src))
 }
+
+// phaserProto_Pose is the protobuf reflection type of Pose.
+var phaserProto_Pose = phaserimpl.RegisterHandleType(phaserType_Pose, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Pose(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Pose) ProtoReflect() protoreflect.Message { return phaserProto_Pose.Message(phaserimpl.Msg(x)) }
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Pose) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Pose) Equal(y Pose) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Pose if x is absent).
+func (x Pose) Clone() Pose { return Pose(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Pose)) }
 
 // X returns field x (1).
 //
@@ -1082,6 +1104,30 @@ func (x Robot) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 func (x Robot) CopyFrom(src Robot) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Robot, phaserimpl.Msg(src))
 }
+
+// phaserProto_Robot is the protobuf reflection type of Robot.
+var phaserProto_Robot = phaserimpl.RegisterHandleType(phaserType_Robot, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Robot(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Robot) ProtoReflect() protoreflect.Message {
+	return phaserProto_Robot.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Robot) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Robot) Equal(y Robot) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Robot if x is absent).
+func (x Robot) Clone() Robot { return Robot(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Robot)) }
 
 var phaserUnion_Robot_Task = phaserType_Robot.Unions()[0]
 

@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_legacy_proto is the file's descriptor, registered with the runtime.
@@ -743,6 +743,30 @@ func (x Legacy) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.M
 func (x Legacy) CopyFrom(src Legacy) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Legacy, phaserimpl.Msg(src))
 }
+
+// phaserProto_Legacy is the protobuf reflection type of Legacy.
+var phaserProto_Legacy = phaserimpl.RegisterHandleType(phaserType_Legacy, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Legacy(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Legacy) ProtoReflect() protoreflect.Message {
+	return phaserProto_Legacy.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Legacy) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Legacy) Equal(y Legacy) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Legacy if x is absent).
+func (x Legacy) Clone() Legacy { return Legacy(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Legacy)) }
 
 var phaserUnion_Legacy_Pick = phaserType_Legacy.Unions()[0]
 

@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -717,6 +717,32 @@ func (x Scalars) ToProto() (*testpb.Scalars, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// phaserProto_Scalars is the protobuf reflection type of Scalars.
+var phaserProto_Scalars = phaserimpl.RegisterHandleType(phaserType_Scalars, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Scalars(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Scalars) ProtoReflect() protoreflect.Message {
+	return phaserProto_Scalars.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Scalars) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Scalars) Equal(y Scalars) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Scalars if x is absent).
+func (x Scalars) Clone() Scalars {
+	return Scalars(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Scalars))
 }
 
 // FDouble returns field f_double (1).
@@ -2588,6 +2614,32 @@ func (x Repeated) ToProto() (*testpb.Repeated, error) {
 	return out, nil
 }
 
+// phaserProto_Repeated is the protobuf reflection type of Repeated.
+var phaserProto_Repeated = phaserimpl.RegisterHandleType(phaserType_Repeated, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Repeated(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Repeated) ProtoReflect() protoreflect.Message {
+	return phaserProto_Repeated.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Repeated) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Repeated) Equal(y Repeated) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Repeated if x is absent).
+func (x Repeated) Clone() Repeated {
+	return Repeated(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Repeated))
+}
+
 // RDouble returns the list handle of repeated field r_double (1).
 func (x Repeated) RDouble() runtime.List[float64] {
 	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 1, Offset: 8})
@@ -3124,6 +3176,30 @@ func (x Inner) ToProto() (*testpb.Inner, error) {
 	return out, nil
 }
 
+// phaserProto_Inner is the protobuf reflection type of Inner.
+var phaserProto_Inner = phaserimpl.RegisterHandleType(phaserType_Inner, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Inner(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Inner) ProtoReflect() protoreflect.Message {
+	return phaserProto_Inner.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Inner) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Inner) Equal(y Inner) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Inner if x is absent).
+func (x Inner) Clone() Inner { return Inner(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Inner)) }
+
 // A returns field a (1).
 func (x Inner) A() int32 {
 	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
@@ -3577,6 +3653,32 @@ func (x Inner_Deep) ToProto() (*testpb.Inner_Deep, error) {
 	return out, nil
 }
 
+// phaserProto_Inner_Deep is the protobuf reflection type of Inner_Deep.
+var phaserProto_Inner_Deep = phaserimpl.RegisterHandleType(phaserType_Inner_Deep, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Inner_Deep(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Inner_Deep) ProtoReflect() protoreflect.Message {
+	return phaserProto_Inner_Deep.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Inner_Deep) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Inner_Deep) Equal(y Inner_Deep) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Inner_Deep if x is absent).
+func (x Inner_Deep) Clone() Inner_Deep {
+	return Inner_Deep(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Inner_Deep))
+}
+
 // X returns field x (1).
 func (x Inner_Deep) X() int64 {
 	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
@@ -3933,6 +4035,30 @@ func (x Empty) ToProto() (*testpb.Empty, error) {
 	}
 	return out, nil
 }
+
+// phaserProto_Empty is the protobuf reflection type of Empty.
+var phaserProto_Empty = phaserimpl.RegisterHandleType(phaserType_Empty, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Empty(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Empty) ProtoReflect() protoreflect.Message {
+	return phaserProto_Empty.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Empty) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Empty) Equal(y Empty) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Empty if x is absent).
+func (x Empty) Clone() Empty { return Empty(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Empty)) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
 type EmptyList phaserimpl.MessageList
@@ -4337,6 +4463,28 @@ func (x Node) ToProto() (*testpb.Node, error) {
 	}
 	return out, nil
 }
+
+// phaserProto_Node is the protobuf reflection type of Node.
+var phaserProto_Node = phaserimpl.RegisterHandleType(phaserType_Node, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Node(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Node) ProtoReflect() protoreflect.Message { return phaserProto_Node.Message(phaserimpl.Msg(x)) }
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Node) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Node) Equal(y Node) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Node if x is absent).
+func (x Node) Clone() Node { return Node(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Node)) }
 
 // Value returns field value (1).
 func (x Node) Value() int32 {
@@ -5291,6 +5439,28 @@ func (x Wide) ToProto() (*testpb.Wide, error) {
 	}
 	return out, nil
 }
+
+// phaserProto_Wide is the protobuf reflection type of Wide.
+var phaserProto_Wide = phaserimpl.RegisterHandleType(phaserType_Wide, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Wide(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Wide) ProtoReflect() protoreflect.Message { return phaserProto_Wide.Message(phaserimpl.Msg(x)) }
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Wide) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Wide) Equal(y Wide) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Wide if x is absent).
+func (x Wide) Clone() Wide { return Wide(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Wide)) }
 
 // W00 returns field w00 (1).
 func (x Wide) W00() float64 {
@@ -8281,6 +8451,32 @@ func (x Everything) ToProto() (*testpb.Everything, error) {
 	return out, nil
 }
 
+// phaserProto_Everything is the protobuf reflection type of Everything.
+var phaserProto_Everything = phaserimpl.RegisterHandleType(phaserType_Everything, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Everything) ProtoReflect() protoreflect.Message {
+	return phaserProto_Everything.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Everything) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Everything) Equal(y Everything) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Everything if x is absent).
+func (x Everything) Clone() Everything {
+	return Everything(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything))
+}
+
 var phaserUnion_Everything_Choice = phaserType_Everything.Unions()[0]
 
 // Everything_ChoiceCase is the field number of the active member of oneof choice, or 0.
@@ -9781,6 +9977,32 @@ func (x Everything_CountsEntry) CopyFrom(src Everything_CountsEntry) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_CountsEntry, phaserimpl.Msg(src))
 }
 
+// phaserProto_Everything_CountsEntry is the protobuf reflection type of Everything_CountsEntry.
+var phaserProto_Everything_CountsEntry = phaserimpl.RegisterHandleType(phaserType_Everything_CountsEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_CountsEntry(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Everything_CountsEntry) ProtoReflect() protoreflect.Message {
+	return phaserProto_Everything_CountsEntry.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Everything_CountsEntry) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Everything_CountsEntry) Equal(y Everything_CountsEntry) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Everything_CountsEntry if x is absent).
+func (x Everything_CountsEntry) Clone() Everything_CountsEntry {
+	return Everything_CountsEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything_CountsEntry))
+}
+
 // Key returns a copy of field key (1).
 func (x Everything_CountsEntry) Key() string {
 	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
@@ -10217,6 +10439,32 @@ func (x Everything_ByIdEntry) CopyFrom(src Everything_ByIdEntry) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_ByIdEntry, phaserimpl.Msg(src))
 }
 
+// phaserProto_Everything_ByIdEntry is the protobuf reflection type of Everything_ByIdEntry.
+var phaserProto_Everything_ByIdEntry = phaserimpl.RegisterHandleType(phaserType_Everything_ByIdEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_ByIdEntry(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Everything_ByIdEntry) ProtoReflect() protoreflect.Message {
+	return phaserProto_Everything_ByIdEntry.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Everything_ByIdEntry) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Everything_ByIdEntry) Equal(y Everything_ByIdEntry) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Everything_ByIdEntry if x is absent).
+func (x Everything_ByIdEntry) Clone() Everything_ByIdEntry {
+	return Everything_ByIdEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything_ByIdEntry))
+}
+
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
 	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
@@ -10640,6 +10888,34 @@ func (x Everything_RemoteByNumEntry) UnmarshalROS(data []byte) error {
 // another payload. It reports false if x's buffer filled up.
 func (x Everything_RemoteByNumEntry) CopyFrom(src Everything_RemoteByNumEntry) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_RemoteByNumEntry, phaserimpl.Msg(src))
+}
+
+// phaserProto_Everything_RemoteByNumEntry is the protobuf reflection type of Everything_RemoteByNumEntry.
+var phaserProto_Everything_RemoteByNumEntry = phaserimpl.RegisterHandleType(phaserType_Everything_RemoteByNumEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_RemoteByNumEntry(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Everything_RemoteByNumEntry) ProtoReflect() protoreflect.Message {
+	return phaserProto_Everything_RemoteByNumEntry.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Everything_RemoteByNumEntry) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Everything_RemoteByNumEntry) Equal(y Everything_RemoteByNumEntry) bool {
+	return phaserimpl.Equal(x, y)
+}
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Everything_RemoteByNumEntry if x is absent).
+func (x Everything_RemoteByNumEntry) Clone() Everything_RemoteByNumEntry {
+	return Everything_RemoteByNumEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything_RemoteByNumEntry))
 }
 
 // Key returns field key (1).
@@ -11083,6 +11359,34 @@ func (x Everything_LabelsByKeyEntry) UnmarshalROS(data []byte) error {
 // another payload. It reports false if x's buffer filled up.
 func (x Everything_LabelsByKeyEntry) CopyFrom(src Everything_LabelsByKeyEntry) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_LabelsByKeyEntry, phaserimpl.Msg(src))
+}
+
+// phaserProto_Everything_LabelsByKeyEntry is the protobuf reflection type of Everything_LabelsByKeyEntry.
+var phaserProto_Everything_LabelsByKeyEntry = phaserimpl.RegisterHandleType(phaserType_Everything_LabelsByKeyEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Everything_LabelsByKeyEntry(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Everything_LabelsByKeyEntry) ProtoReflect() protoreflect.Message {
+	return phaserProto_Everything_LabelsByKeyEntry.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Everything_LabelsByKeyEntry) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Everything_LabelsByKeyEntry) Equal(y Everything_LabelsByKeyEntry) bool {
+	return phaserimpl.Equal(x, y)
+}
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Everything_LabelsByKeyEntry if x is absent).
+func (x Everything_LabelsByKeyEntry) Clone() Everything_LabelsByKeyEntry {
+	return Everything_LabelsByKeyEntry(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Everything_LabelsByKeyEntry))
 }
 
 // Key returns a copy of field key (1).

@@ -44,6 +44,13 @@ type Options struct {
 	// the protoc-gen-go types of the same file (its go_package), through the
 	// wire format.
 	ProtoGo bool
+	// ImportMapping is what M<file>=<import path> parameters name:
+	// "go_package" (default, as for protoc-gen-go) the file's Go package;
+	// "handles" the package of its handles, as rules_go's go_proto_library
+	// passes its importpath (see [Generate]).
+	ImportMapping string
+
+	handleMappings map[string]string // with ImportMapping "handles": file -> import path
 }
 
 // Set parses one plugin parameter; it is protogen.Options.ParamFunc.
@@ -75,6 +82,15 @@ func (o *Options) Set(name, value string) error {
 			return fmt.Errorf("protogo: %w", err)
 		}
 		o.ProtoGo = b
+	case "import_mapping":
+		switch value {
+		case "", importMappingGoPackage:
+			o.ImportMapping = importMappingGoPackage
+		case importMappingHandles:
+			o.ImportMapping = importMappingHandles
+		default:
+			return fmt.Errorf("import_mapping %q: want %s or %s", value, importMappingGoPackage, importMappingHandles)
+		}
 	case "active_message":
 		// C++ adds a std::any member that travels with the handle; a Go
 		// handle is a small value that callers embed or wrap as they like.
@@ -129,6 +145,9 @@ func Run(gen *protogen.Plugin, opts Options) error {
 	for _, f := range gen.Files {
 		if !f.Generate || skipFile(f) {
 			continue
+		}
+		if err := checkHandleMapping(f, opts); err != nil {
+			return fmt.Errorf("%s: %w", f.Desc.Path(), err)
 		}
 		pkg, _ := PackageOf(f.GoImportPath, f.GoPackageName, opts.PackageSuffix)
 		var doc []string

@@ -8,18 +8,17 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/bufbuild/protocompile"
 	"github.com/bufbuild/protocompile/linker"
-	"google.golang.org/protobuf/compiler/protogen"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/pluginpb"
 
+	"github.com/phaser-go/phaser/internal/goldens"
 	"github.com/phaser-go/phaser/protoc-gen-phaser-go/internal/gen"
 )
 
@@ -30,15 +29,72 @@ import (
 
 const stale = "checked-in generated code is stale: run scripts/generate"
 
-// repoRoot is the module root, three levels above this package.
-var repoRoot = func() string {
-	_, file, _, _ := runtime.Caller(0)
-	return filepath.Join(filepath.Dir(file), "..", "..", "..")
-}()
+// The tests read the .proto sources and the checked-in generated files
+// relative to the module root. Under Bazel they find them in the test's
+// runfiles (data in BUILD.bazel), where //:go.mod marks the root, and
+// BUILD.bazel names the inputs go test finds on its own:
+const (
+	// envPlugin names the plugin binary to run (Bazel: the
+	// //protoc-gen-phaser-go it built); else TestVersion builds one.
+	envPlugin = "PROTOC_GEN_PHASER_GO"
+	// envProtocGenGo names the protoc-gen-go binary TestGoldenProtoGo runs
+	// (Bazel: the @org_golang_google_protobuf//cmd/protoc-gen-go it built,
+	// at go.mod's version); else it runs `go run` at go.mod's version.
+	envProtocGenGo = "PROTOC_GEN_GO"
+	// envWellKnown lists the well-known .proto files (Bazel:
+	// @com_google_protobuf//:well_known_type_protos, paths relative to the
+	// module root); else they come from defaultWellKnownDir.
+	envWellKnown = "WELL_KNOWN_PROTOS"
+)
 
-// wellKnownDir holds the well-known .proto sources scripts/generate gives
-// protoc (Debian's libprotobuf-dev, which comes with protobuf-compiler).
-const wellKnownDir = "/usr/include"
+// defaultWellKnownDir holds the well-known .proto sources scripts/generate
+// gives protoc (Debian's libprotobuf-dev, which comes with
+// protobuf-compiler).
+const defaultWellKnownDir = "/usr/include"
+
+var (
+	// repoRoot is the module root: the nearest directory at or above the
+	// working directory (this package's, with go test and with Bazel)
+	// holding go.mod.
+	repoRoot string
+	// wellKnownDir is the import path of the well-known .proto sources.
+	wellKnownDir string
+)
+
+func TestMain(m *testing.M) {
+	var err error
+	if repoRoot, err = goldens.ModuleRoot(); err == nil {
+		wellKnownDir, err = wellKnownSources()
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "gen_test:", err)
+		os.Exit(1)
+	}
+	os.Exit(m.Run())
+}
+
+// wellKnownSources returns the directory that $WELL_KNOWN_PROTOS's files
+// are in, as imported (the directory above google/protobuf/), or
+// defaultWellKnownDir.
+func wellKnownSources() (string, error) {
+	list := strings.Fields(os.Getenv(envWellKnown))
+	if len(list) == 0 {
+		return defaultWellKnownDir, nil
+	}
+	const sub = "google/protobuf/"
+	i := strings.LastIndex(filepath.ToSlash(list[0]), sub)
+	if i < 0 {
+		return "", fmt.Errorf("$%s: %s is not in a %s directory", envWellKnown, list[0], sub)
+	}
+	dir := list[0][:i]
+	if !filepath.IsAbs(dir) {
+		dir = filepath.Join(repoRoot, dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, sub, "timestamp.proto")); err != nil {
+		return "", fmt.Errorf("$%s: %w", envWellKnown, err)
+	}
+	return dir, nil
+}
 
 // compile compiles files (and their imports) found under importPaths, or
 // in srcs when it is not nil, and returns the request protoc would send for
@@ -82,15 +138,7 @@ func compile(t *testing.T, importPaths []string, srcs map[string]string, files [
 
 // run runs the generator on req as protoc-gen-phaser-go does.
 func run(req *pluginpb.CodeGeneratorRequest) (*pluginpb.CodeGeneratorResponse, error) {
-	var opts gen.Options
-	plugin, err := protogen.Options{ParamFunc: opts.Set}.New(req)
-	if err != nil {
-		return nil, err
-	}
-	if err := gen.Run(plugin, opts); err != nil {
-		plugin.Error(err)
-	}
-	resp := plugin.Response()
+	resp := gen.Generate(req)
 	if resp.Error != nil {
 		return nil, fmt.Errorf("%s", resp.GetError())
 	}
@@ -192,6 +240,18 @@ func TestGoldenROSMsgs(t *testing.T) {
 	checkGolden(t, resp, "ros/msgs")
 }
 
+// TestGoldenGRPC regenerates the handles of the gRPC codec's test service
+// (grpccodec/internal/echopb).
+func TestGoldenGRPC(t *testing.T) {
+	req := compile(t, []string{filepath.Join(repoRoot, "grpccodec/internal/echopb"), wellKnownDir}, nil,
+		[]string{"echo.proto"}, "module=github.com/phaser-go/phaser")
+	resp, err := run(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, resp, "grpccodec/internal/echopb")
+}
+
 // TestGoldenExamples regenerates the quickstart example's handles, as
 // scripts/example and scripts/generate make them (paths=source_relative,
 // from examples/quickstart).
@@ -234,6 +294,9 @@ func TestGoldenWellKnown(t *testing.T) {
 	for _, f := range files {
 		b, err := os.ReadFile(filepath.Join(wellKnownDir, f))
 		if err != nil {
+			if os.Getenv(envWellKnown) != "" {
+				t.Fatal(err)
+			}
 			t.Logf("%v: using protobuf-go's descriptors", err)
 			clear(srcs)
 			break
@@ -293,13 +356,14 @@ func TestParameters(t *testing.T) {
 		// As in C++: ROS metadata needs a data type it can infer.
 		{"ros_metadata", "cannot infer the ROS data type"},
 		{"protogo=2", "protogo"},
+		{"import_mapping=paths", "import_mapping"},
 	} {
 		_, err := generateSource(t, simpleProto, tc.param)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error = %v, want one containing %q", tc.param, err, tc.want)
 		}
 	}
-	for _, param := range []string{"", "frontend=ros", "frontend=protobuf", "frontend=", "protogo", "active_message=true", "package_suffix=ph", "paths=source_relative"} {
+	for _, param := range []string{"", "frontend=ros", "frontend=protobuf", "frontend=", "protogo", "active_message=true", "package_suffix=ph", "paths=source_relative", "import_mapping=go_package", "import_mapping=handles"} {
 		if _, err := generateSource(t, simpleProto, param); err != nil {
 			t.Errorf("%q: %v", param, err)
 		}
@@ -392,8 +456,15 @@ message M {
 	}
 }
 
-// TestVersion builds the plugin and runs --version.
-func TestVersion(t *testing.T) {
+// plugin returns the plugin binary: $PROTOC_GEN_PHASER_GO's, or one it
+// builds.
+func plugin(t *testing.T) string {
+	if bin := os.Getenv(envPlugin); bin != "" {
+		if !filepath.IsAbs(bin) {
+			bin = filepath.Join(repoRoot, bin)
+		}
+		return bin
+	}
 	if testing.Short() {
 		t.Skip("builds the plugin")
 	}
@@ -403,6 +474,12 @@ func TestVersion(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	return bin
+}
+
+// TestVersion runs the plugin binary: --version, and requests on stdin.
+func TestVersion(t *testing.T) {
+	bin := plugin(t)
 	out, err := exec.Command(bin, "--version").Output()
 	if err != nil {
 		t.Fatal(err)
@@ -560,9 +637,14 @@ message Ping {
 // protoc-gen-go at the version go.mod pins, run on the request protoc
 // would send.
 func TestGoldenProtoGo(t *testing.T) {
-	gobin, err := exec.LookPath("go")
-	if err != nil {
-		t.Skip("no go command to run protoc-gen-go with:", err)
+	protocGenGo := func() *exec.Cmd {
+		if bin := os.Getenv(envProtocGenGo); bin != "" {
+			if !filepath.IsAbs(bin) {
+				bin = filepath.Join(repoRoot, bin)
+			}
+			return exec.Command(bin)
+		}
+		return exec.Command("go", "run", "google.golang.org/protobuf/cmd/protoc-gen-go")
 	}
 	for _, tc := range []struct {
 		paths []string
@@ -579,7 +661,7 @@ func TestGoldenProtoGo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := exec.Command(gobin, "run", "google.golang.org/protobuf/cmd/protoc-gen-go")
+		cmd := protocGenGo()
 		cmd.Dir = repoRoot
 		cmd.Stdin = bytes.NewReader(req)
 		var stderr bytes.Buffer
@@ -596,5 +678,61 @@ func TestGoldenProtoGo(t *testing.T) {
 			t.Fatalf("protoc-gen-go: %s", resp.GetError())
 		}
 		checkGolden(t, resp)
+	}
+}
+
+// TestImportMappingHandles checks import_mapping=handles, the parameters
+// rules_go's go_proto_library passes: M of the files to generate names
+// their handles' package and must match it; M of imported files (here a
+// protoc-gen-go library's) is ignored.
+func TestImportMappingHandles(t *testing.T) {
+	srcs := map[string]string{
+		"y.proto": `syntax = "proto3";
+package y;
+option go_package = "example.com/ypb";
+message Y { int32 b = 1; }
+`,
+		"x.proto": `syntax = "proto3";
+package x;
+import "y.proto";
+option go_package = "example.com/xpb";
+message X { y.Y y = 1; }
+`,
+		"nopkg.proto": `syntax = "proto3";
+package n;
+message N { int32 c = 1; }
+`,
+	}
+	for _, tc := range []struct{ file, param, want string }{
+		{"x.proto", "import_mapping=handles,Mx.proto=example.com/xpb/xpbphaser,My.proto=example.com/ypb", `"example.com/ypb/ypbphaser"`},
+		{"x.proto", "import_mapping=handles,Mx.proto=example.com/xpb/xpbphaser,My.proto=example.com/ypb/ypbphaser", `"example.com/ypb/ypbphaser"`},
+		{"x.proto", "import_mapping=handles,package_suffix=h,Mx.proto=example.com/xpb/xpbh", `"example.com/ypb/ypbh"`},
+		{"x.proto", "import_mapping=handles,Mx.proto=example.com/xpb", "error: is not the handles' package: go_package example.com/xpb gives example.com/xpb/xpbphaser"},
+		{"x.proto", "import_mapping=handles,package_suffix=h,Mx.proto=example.com/xpb/xpbphaser", "error: gives example.com/xpb/xpbh"},
+		{"nopkg.proto", "import_mapping=handles,Mnopkg.proto=example.com/npb/npbphaser", "error: nopkg.proto: no go_package option"},
+	} {
+		resp, err := run(compile(t, nil, srcs, []string{tc.file}, tc.param))
+		if want, ok := strings.CutPrefix(tc.want, "error: "); ok {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("%s: error = %v, want one containing %q", tc.param, err, want)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", tc.param, err)
+			continue
+		}
+		if src := resp.File[0].GetContent(); !strings.Contains(src, tc.want) {
+			t.Errorf("%s: the generated code does not import %s (the handles of y.proto):\n%s", tc.param, tc.want, src)
+		}
+	}
+	// Without import_mapping=handles, M names the Go package, as for
+	// protoc-gen-go: the handles go below it.
+	resp, err := run(compile(t, nil, srcs, []string{"x.proto"}, "Mx.proto=example.com/other"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := resp.File[0].GetName(), "example.com/other/xpbphaser/x.phaser.go"; got != want {
+		t.Errorf("output %s, want %s", got, want)
 	}
 }

@@ -23,6 +23,7 @@ var reservedMethods = map[string]bool{
 	"ROSSize": true, "UnmarshalROS": true, "ROSDataType": true, "ROSDefinition": true,
 	"ROSMD5": true, "FromProto": true, "View": true, "IsInitialized": true,
 	"XXX_AppendProto": true, "XXX_ProtoSize": true, "XXX_UnmarshalProto": true, "XXX_CheckInitialized": true,
+	"ProtoReflect": true, "Equal": true, "Clone": true, // reflect.go
 }
 
 const anyName = "google.protobuf.Any"
@@ -63,6 +64,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	if err := g.wire(m, name, tv); err != nil {
 		g.err = err
 	}
+	g.reflection(m, name, tv)
 	for _, o := range m.Oneofs {
 		if !o.Desc.IsSynthetic() {
 			g.oneofCase(m, o, lm)

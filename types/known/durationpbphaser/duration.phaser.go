@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_google_protobuf_duration_proto is the file's descriptor, registered with the runtime.
@@ -383,6 +383,32 @@ func (x Duration) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x
 // another payload. It reports false if x's buffer filled up.
 func (x Duration) CopyFrom(src Duration) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Duration, phaserimpl.Msg(src))
+}
+
+// phaserProto_Duration is the protobuf reflection type of Duration.
+var phaserProto_Duration = phaserimpl.RegisterHandleType(phaserType_Duration, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Duration(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Duration) ProtoReflect() protoreflect.Message {
+	return phaserProto_Duration.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Duration) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Duration) Equal(y Duration) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Duration if x is absent).
+func (x Duration) Clone() Duration {
+	return Duration(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Duration))
 }
 
 // Seconds returns field seconds (1).

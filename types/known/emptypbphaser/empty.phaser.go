@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_google_protobuf_empty_proto is the file's descriptor, registered with the runtime.
@@ -297,6 +297,30 @@ func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 func (x Empty) CopyFrom(src Empty) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Empty, phaserimpl.Msg(src))
 }
+
+// phaserProto_Empty is the protobuf reflection type of Empty.
+var phaserProto_Empty = phaserimpl.RegisterHandleType(phaserType_Empty, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Empty(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Empty) ProtoReflect() protoreflect.Message {
+	return phaserProto_Empty.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Empty) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Empty) Equal(y Empty) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Empty if x is absent).
+func (x Empty) Clone() Empty { return Empty(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Empty)) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
 type EmptyList phaserimpl.MessageList

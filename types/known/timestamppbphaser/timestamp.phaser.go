@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_google_protobuf_timestamp_proto is the file's descriptor, registered with the runtime.
@@ -416,6 +416,32 @@ func (x Timestamp) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, 
 // another payload. It reports false if x's buffer filled up.
 func (x Timestamp) CopyFrom(src Timestamp) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Timestamp, phaserimpl.Msg(src))
+}
+
+// phaserProto_Timestamp is the protobuf reflection type of Timestamp.
+var phaserProto_Timestamp = phaserimpl.RegisterHandleType(phaserType_Timestamp, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Timestamp(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Timestamp) ProtoReflect() protoreflect.Message {
+	return phaserProto_Timestamp.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Timestamp) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Timestamp) Equal(y Timestamp) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Timestamp if x is absent).
+func (x Timestamp) Clone() Timestamp {
+	return Timestamp(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Timestamp))
 }
 
 // Seconds returns field seconds (1).

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -320,6 +320,32 @@ func (x DoubleValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // another payload. It reports false if x's buffer filled up.
 func (x DoubleValue) CopyFrom(src DoubleValue) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_DoubleValue, phaserimpl.Msg(src))
+}
+
+// phaserProto_DoubleValue is the protobuf reflection type of DoubleValue.
+var phaserProto_DoubleValue = phaserimpl.RegisterHandleType(phaserType_DoubleValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return DoubleValue(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x DoubleValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_DoubleValue.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x DoubleValue) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x DoubleValue) Equal(y DoubleValue) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero DoubleValue if x is absent).
+func (x DoubleValue) Clone() DoubleValue {
+	return DoubleValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_DoubleValue))
 }
 
 // Value returns field value (1).
@@ -690,6 +716,32 @@ func (x FloatValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 // another payload. It reports false if x's buffer filled up.
 func (x FloatValue) CopyFrom(src FloatValue) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_FloatValue, phaserimpl.Msg(src))
+}
+
+// phaserProto_FloatValue is the protobuf reflection type of FloatValue.
+var phaserProto_FloatValue = phaserimpl.RegisterHandleType(phaserType_FloatValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return FloatValue(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x FloatValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_FloatValue.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x FloatValue) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x FloatValue) Equal(y FloatValue) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero FloatValue if x is absent).
+func (x FloatValue) Clone() FloatValue {
+	return FloatValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_FloatValue))
 }
 
 // Value returns field value (1).
@@ -1063,6 +1115,32 @@ func (x Int64Value) CopyFrom(src Int64Value) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Int64Value, phaserimpl.Msg(src))
 }
 
+// phaserProto_Int64Value is the protobuf reflection type of Int64Value.
+var phaserProto_Int64Value = phaserimpl.RegisterHandleType(phaserType_Int64Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Int64Value(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Int64Value) ProtoReflect() protoreflect.Message {
+	return phaserProto_Int64Value.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Int64Value) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Int64Value) Equal(y Int64Value) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Int64Value if x is absent).
+func (x Int64Value) Clone() Int64Value {
+	return Int64Value(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Int64Value))
+}
+
 // Value returns field value (1).
 //
 // The int64 value.
@@ -1432,6 +1510,32 @@ func (x UInt64Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // another payload. It reports false if x's buffer filled up.
 func (x UInt64Value) CopyFrom(src UInt64Value) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_UInt64Value, phaserimpl.Msg(src))
+}
+
+// phaserProto_UInt64Value is the protobuf reflection type of UInt64Value.
+var phaserProto_UInt64Value = phaserimpl.RegisterHandleType(phaserType_UInt64Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return UInt64Value(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x UInt64Value) ProtoReflect() protoreflect.Message {
+	return phaserProto_UInt64Value.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x UInt64Value) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x UInt64Value) Equal(y UInt64Value) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero UInt64Value if x is absent).
+func (x UInt64Value) Clone() UInt64Value {
+	return UInt64Value(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_UInt64Value))
 }
 
 // Value returns field value (1).
@@ -1805,6 +1909,32 @@ func (x Int32Value) CopyFrom(src Int32Value) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Int32Value, phaserimpl.Msg(src))
 }
 
+// phaserProto_Int32Value is the protobuf reflection type of Int32Value.
+var phaserProto_Int32Value = phaserimpl.RegisterHandleType(phaserType_Int32Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Int32Value(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Int32Value) ProtoReflect() protoreflect.Message {
+	return phaserProto_Int32Value.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Int32Value) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Int32Value) Equal(y Int32Value) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Int32Value if x is absent).
+func (x Int32Value) Clone() Int32Value {
+	return Int32Value(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Int32Value))
+}
+
 // Value returns field value (1).
 //
 // The int32 value.
@@ -2176,6 +2306,32 @@ func (x UInt32Value) CopyFrom(src UInt32Value) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_UInt32Value, phaserimpl.Msg(src))
 }
 
+// phaserProto_UInt32Value is the protobuf reflection type of UInt32Value.
+var phaserProto_UInt32Value = phaserimpl.RegisterHandleType(phaserType_UInt32Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return UInt32Value(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x UInt32Value) ProtoReflect() protoreflect.Message {
+	return phaserProto_UInt32Value.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x UInt32Value) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x UInt32Value) Equal(y UInt32Value) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero UInt32Value if x is absent).
+func (x UInt32Value) Clone() UInt32Value {
+	return UInt32Value(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_UInt32Value))
+}
+
 // Value returns field value (1).
 //
 // The uint32 value.
@@ -2545,6 +2701,32 @@ func (x BoolValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, 
 // another payload. It reports false if x's buffer filled up.
 func (x BoolValue) CopyFrom(src BoolValue) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_BoolValue, phaserimpl.Msg(src))
+}
+
+// phaserProto_BoolValue is the protobuf reflection type of BoolValue.
+var phaserProto_BoolValue = phaserimpl.RegisterHandleType(phaserType_BoolValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return BoolValue(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x BoolValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_BoolValue.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x BoolValue) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x BoolValue) Equal(y BoolValue) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero BoolValue if x is absent).
+func (x BoolValue) Clone() BoolValue {
+	return BoolValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_BoolValue))
 }
 
 // Value returns field value (1).
@@ -2935,6 +3117,32 @@ func (x StringValue) CopyFrom(src StringValue) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_StringValue, phaserimpl.Msg(src))
 }
 
+// phaserProto_StringValue is the protobuf reflection type of StringValue.
+var phaserProto_StringValue = phaserimpl.RegisterHandleType(phaserType_StringValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return StringValue(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x StringValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_StringValue.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x StringValue) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x StringValue) Equal(y StringValue) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero StringValue if x is absent).
+func (x StringValue) Clone() StringValue {
+	return StringValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_StringValue))
+}
+
 // Value returns a copy of field value (1).
 //
 // The string value.
@@ -3308,6 +3516,32 @@ func (x BytesValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 // another payload. It reports false if x's buffer filled up.
 func (x BytesValue) CopyFrom(src BytesValue) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_BytesValue, phaserimpl.Msg(src))
+}
+
+// phaserProto_BytesValue is the protobuf reflection type of BytesValue.
+var phaserProto_BytesValue = phaserimpl.RegisterHandleType(phaserType_BytesValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return BytesValue(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x BytesValue) ProtoReflect() protoreflect.Message {
+	return phaserProto_BytesValue.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x BytesValue) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x BytesValue) Equal(y BytesValue) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero BytesValue if x is absent).
+func (x BytesValue) Clone() BytesValue {
+	return BytesValue(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_BytesValue))
 }
 
 // Value returns a copy of field value (1).

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -458,6 +458,32 @@ func (x SmallStruct) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // another payload. It reports false if x's buffer filled up.
 func (x SmallStruct) CopyFrom(src SmallStruct) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_SmallStruct, phaserimpl.Msg(src))
+}
+
+// phaserProto_SmallStruct is the protobuf reflection type of SmallStruct.
+var phaserProto_SmallStruct = phaserimpl.RegisterHandleType(phaserType_SmallStruct, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return SmallStruct(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x SmallStruct) ProtoReflect() protoreflect.Message {
+	return phaserProto_SmallStruct.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x SmallStruct) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x SmallStruct) Equal(y SmallStruct) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero SmallStruct if x is absent).
+func (x SmallStruct) Clone() SmallStruct {
+	return SmallStruct(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_SmallStruct))
 }
 
 // Name returns a copy of field name (1).
@@ -1048,6 +1074,30 @@ func (x Header) CopyFrom(src Header) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Header, phaserimpl.Msg(src))
 }
 
+// phaserProto_Header is the protobuf reflection type of Header.
+var phaserProto_Header = phaserimpl.RegisterHandleType(phaserType_Header, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Header(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Header) ProtoReflect() protoreflect.Message {
+	return phaserProto_Header.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Header) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Header) Equal(y Header) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Header if x is absent).
+func (x Header) Clone() Header { return Header(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Header)) }
+
 // Seq returns field seq (1).
 func (x Header) Seq() uint32 {
 	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
@@ -1507,6 +1557,32 @@ func (x Quaternion) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 // another payload. It reports false if x's buffer filled up.
 func (x Quaternion) CopyFrom(src Quaternion) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Quaternion, phaserimpl.Msg(src))
+}
+
+// phaserProto_Quaternion is the protobuf reflection type of Quaternion.
+var phaserProto_Quaternion = phaserimpl.RegisterHandleType(phaserType_Quaternion, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Quaternion(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Quaternion) ProtoReflect() protoreflect.Message {
+	return phaserProto_Quaternion.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Quaternion) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Quaternion) Equal(y Quaternion) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Quaternion if x is absent).
+func (x Quaternion) Clone() Quaternion {
+	return Quaternion(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Quaternion))
 }
 
 // X returns field x (1).
@@ -1985,6 +2061,32 @@ func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.
 // another payload. It reports false if x's buffer filled up.
 func (x Vector3) CopyFrom(src Vector3) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Vector3, phaserimpl.Msg(src))
+}
+
+// phaserProto_Vector3 is the protobuf reflection type of Vector3.
+var phaserProto_Vector3 = phaserimpl.RegisterHandleType(phaserType_Vector3, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Vector3(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Vector3) ProtoReflect() protoreflect.Message {
+	return phaserProto_Vector3.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Vector3) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Vector3) Equal(y Vector3) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Vector3 if x is absent).
+func (x Vector3) Clone() Vector3 {
+	return Vector3(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Vector3))
 }
 
 // X returns field x (1).
@@ -2619,6 +2721,28 @@ func (x Imu) CopyFrom(src Imu) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Imu, phaserimpl.Msg(src))
 }
 
+// phaserProto_Imu is the protobuf reflection type of Imu.
+var phaserProto_Imu = phaserimpl.RegisterHandleType(phaserType_Imu, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Imu(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Imu) ProtoReflect() protoreflect.Message { return phaserProto_Imu.Message(phaserimpl.Msg(x)) }
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Imu) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Imu) Equal(y Imu) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Imu if x is absent).
+func (x Imu) Clone() Imu { return Imu(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Imu)) }
+
 // Header returns (a default message if absent) field header (1).
 func (x Imu) Header() Header {
 	return Header(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header))
@@ -3101,6 +3225,32 @@ func (x PointField) UnmarshalROS(data []byte) error { return ros.Unmarshal(data,
 // another payload. It reports false if x's buffer filled up.
 func (x PointField) CopyFrom(src PointField) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_PointField, phaserimpl.Msg(src))
+}
+
+// phaserProto_PointField is the protobuf reflection type of PointField.
+var phaserProto_PointField = phaserimpl.RegisterHandleType(phaserType_PointField, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointField(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x PointField) ProtoReflect() protoreflect.Message {
+	return phaserProto_PointField.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x PointField) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x PointField) Equal(y PointField) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero PointField if x is absent).
+func (x PointField) Clone() PointField {
+	return PointField(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_PointField))
 }
 
 // Name returns a copy of field name (1).
@@ -3599,6 +3749,30 @@ func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 func (x Point) CopyFrom(src Point) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
 }
+
+// phaserProto_Point is the protobuf reflection type of Point.
+var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Point) ProtoReflect() protoreflect.Message {
+	return phaserProto_Point.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Point) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Point) Equal(y Point) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Point if x is absent).
+func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Point)) }
 
 // X returns field x (1).
 func (x Point) X() float32 {
@@ -4277,6 +4451,30 @@ func (x Cloud) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 func (x Cloud) CopyFrom(src Cloud) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Cloud, phaserimpl.Msg(src))
 }
+
+// phaserProto_Cloud is the protobuf reflection type of Cloud.
+var phaserProto_Cloud = phaserimpl.RegisterHandleType(phaserType_Cloud, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Cloud(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Cloud) ProtoReflect() protoreflect.Message {
+	return phaserProto_Cloud.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Cloud) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Cloud) Equal(y Cloud) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Cloud if x is absent).
+func (x Cloud) Clone() Cloud { return Cloud(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Cloud)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Cloud) Header() Header {
@@ -4978,6 +5176,30 @@ func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Ms
 func (x Image) CopyFrom(src Image) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Image, phaserimpl.Msg(src))
 }
+
+// phaserProto_Image is the protobuf reflection type of Image.
+var phaserProto_Image = phaserimpl.RegisterHandleType(phaserType_Image, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Image(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Image) ProtoReflect() protoreflect.Message {
+	return phaserProto_Image.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Image) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Image) Equal(y Image) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Image if x is absent).
+func (x Image) Clone() Image { return Image(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Image)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() Header {

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -485,6 +485,30 @@ func (x Remote) CopyFrom(src Remote) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Remote, phaserimpl.Msg(src))
 }
 
+// phaserProto_Remote is the protobuf reflection type of Remote.
+var phaserProto_Remote = phaserimpl.RegisterHandleType(phaserType_Remote, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Remote(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Remote) ProtoReflect() protoreflect.Message {
+	return phaserProto_Remote.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Remote) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Remote) Equal(y Remote) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Remote if x is absent).
+func (x Remote) Clone() Remote { return Remote(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Remote)) }
+
 // Id returns a copy of field id (1).
 func (x Remote) Id() string {
 	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 1, Offset: 8}))
@@ -939,6 +963,32 @@ func (x Remote_Part) UnmarshalROS(data []byte) error { return ros.Unmarshal(data
 // another payload. It reports false if x's buffer filled up.
 func (x Remote_Part) CopyFrom(src Remote_Part) bool {
 	return phaserimpl.Msg(x).CopyFrom(phaserType_Remote_Part, phaserimpl.Msg(src))
+}
+
+// phaserProto_Remote_Part is the protobuf reflection type of Remote_Part.
+var phaserProto_Remote_Part = phaserimpl.RegisterHandleType(phaserType_Remote_Part, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Remote_Part(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Remote_Part) ProtoReflect() protoreflect.Message {
+	return phaserProto_Remote_Part.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Remote_Part) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Remote_Part) Equal(y Remote_Part) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Remote_Part if x is absent).
+func (x Remote_Part) Clone() Remote_Part {
+	return Remote_Part(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Remote_Part))
 }
 
 // N returns field n (1).

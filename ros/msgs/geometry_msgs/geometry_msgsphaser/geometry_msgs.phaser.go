@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
@@ -353,6 +353,30 @@ func (x Point) ROSDefinition() string { return "float64 x\nfloat64 y\nfloat64 z\
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x Point) ROSMD5() string { return "4a842b65f413084dc2b10fb484ea7f17" }
+
+// phaserProto_Point is the protobuf reflection type of Point.
+var phaserProto_Point = phaserimpl.RegisterHandleType(phaserType_Point, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Point(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Point) ProtoReflect() protoreflect.Message {
+	return phaserProto_Point.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Point) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Point) Equal(y Point) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Point if x is absent).
+func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Point)) }
 
 // X returns field x (1).
 func (x Point) X() float64 {
@@ -825,6 +849,32 @@ func (x Quaternion) ROSDefinition() string { return "float64 x\nfloat64 y\nfloat
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x Quaternion) ROSMD5() string { return "a779879fadf0160734f906b8c19c7004" }
+
+// phaserProto_Quaternion is the protobuf reflection type of Quaternion.
+var phaserProto_Quaternion = phaserimpl.RegisterHandleType(phaserType_Quaternion, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Quaternion(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Quaternion) ProtoReflect() protoreflect.Message {
+	return phaserProto_Quaternion.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Quaternion) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Quaternion) Equal(y Quaternion) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Quaternion if x is absent).
+func (x Quaternion) Clone() Quaternion {
+	return Quaternion(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Quaternion))
+}
 
 // X returns field x (1).
 func (x Quaternion) X() float64 {
@@ -1334,6 +1384,28 @@ func (x Pose) ROSDefinition() string {
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x Pose) ROSMD5() string { return "e45d45a5a1ce597b249e23fb30fc871f" }
 
+// phaserProto_Pose is the protobuf reflection type of Pose.
+var phaserProto_Pose = phaserimpl.RegisterHandleType(phaserType_Pose, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Pose(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Pose) ProtoReflect() protoreflect.Message { return phaserProto_Pose.Message(phaserimpl.Msg(x)) }
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Pose) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Pose) Equal(y Pose) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Pose if x is absent).
+func (x Pose) Clone() Pose { return Pose(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Pose)) }
+
 // Position returns (a default message if absent) field position (1).
 func (x Pose) Position() Point {
 	return Point(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point))
@@ -1729,6 +1801,32 @@ func (x Vector3) ROSDefinition() string { return "float64 x\nfloat64 y\nfloat64 
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x Vector3) ROSMD5() string { return "4a842b65f413084dc2b10fb484ea7f17" }
+
+// phaserProto_Vector3 is the protobuf reflection type of Vector3.
+var phaserProto_Vector3 = phaserimpl.RegisterHandleType(phaserType_Vector3, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Vector3(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Vector3) ProtoReflect() protoreflect.Message {
+	return phaserProto_Vector3.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Vector3) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Vector3) Equal(y Vector3) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Vector3 if x is absent).
+func (x Vector3) Clone() Vector3 {
+	return Vector3(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Vector3))
+}
 
 // X returns field x (1).
 func (x Vector3) X() float64 {
@@ -2203,6 +2301,30 @@ func (x Twist) ROSDefinition() string {
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x Twist) ROSMD5() string { return "9f195f881246fdfa2798d1d3eebca84a" }
+
+// phaserProto_Twist is the protobuf reflection type of Twist.
+var phaserProto_Twist = phaserimpl.RegisterHandleType(phaserType_Twist, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Twist(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Twist) ProtoReflect() protoreflect.Message {
+	return phaserProto_Twist.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Twist) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Twist) Equal(y Twist) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Twist if x is absent).
+func (x Twist) Clone() Twist { return Twist(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Twist)) }
 
 // Linear returns (a default message if absent) field linear (1).
 func (x Twist) Linear() Vector3 {

@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -576,6 +576,28 @@ func (x Imu) ROSDefinition() string {
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x Imu) ROSMD5() string { return "6a62c6daae103f4ff57a132d6f95cec2" }
+
+// phaserProto_Imu is the protobuf reflection type of Imu.
+var phaserProto_Imu = phaserimpl.RegisterHandleType(phaserType_Imu, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Imu(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Imu) ProtoReflect() protoreflect.Message { return phaserProto_Imu.Message(phaserimpl.Msg(x)) }
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Imu) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Imu) Equal(y Imu) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Imu if x is absent).
+func (x Imu) Clone() Imu { return Imu(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Imu)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Imu) Header() std_msgsphaser.Header {
@@ -1142,6 +1164,30 @@ func (x Image) ROSDefinition() string {
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x Image) ROSMD5() string { return "060021388200f6f0f447d0fcd9c64743" }
+
+// phaserProto_Image is the protobuf reflection type of Image.
+var phaserProto_Image = phaserimpl.RegisterHandleType(phaserType_Image, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Image(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Image) ProtoReflect() protoreflect.Message {
+	return phaserProto_Image.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Image) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Image) Equal(y Image) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Image if x is absent).
+func (x Image) Clone() Image { return Image(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Image)) }
 
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() std_msgsphaser.Header {
@@ -1757,6 +1803,32 @@ func (x PointField) ROSDefinition() string {
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x PointField) ROSMD5() string { return "268eacb2962780ceac86cbd17e328150" }
+
+// phaserProto_PointField is the protobuf reflection type of PointField.
+var phaserProto_PointField = phaserimpl.RegisterHandleType(phaserType_PointField, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointField(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x PointField) ProtoReflect() protoreflect.Message {
+	return phaserProto_PointField.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x PointField) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x PointField) Equal(y PointField) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero PointField if x is absent).
+func (x PointField) Clone() PointField {
+	return PointField(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_PointField))
+}
 
 // Name returns a copy of field name (1).
 func (x PointField) Name() string {
@@ -2413,6 +2485,32 @@ func (x PointCloud2) ROSDefinition() string {
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x PointCloud2) ROSMD5() string { return "1158d486dd51d683ce2f1be655c3c181" }
+
+// phaserProto_PointCloud2 is the protobuf reflection type of PointCloud2.
+var phaserProto_PointCloud2 = phaserimpl.RegisterHandleType(phaserType_PointCloud2, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return PointCloud2(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x PointCloud2) ProtoReflect() protoreflect.Message {
+	return phaserProto_PointCloud2.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x PointCloud2) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x PointCloud2) Equal(y PointCloud2) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero PointCloud2 if x is absent).
+func (x PointCloud2) Clone() PointCloud2 {
+	return PointCloud2(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_PointCloud2))
+}
 
 // Header returns (a default message if absent) field header (1).
 func (x PointCloud2) Header() std_msgsphaser.Header {
@@ -3187,6 +3285,32 @@ func (x LaserScan) ROSDefinition() string {
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x LaserScan) ROSMD5() string { return "90c7ef2dc6895d81024acba2ac42f369" }
 
+// phaserProto_LaserScan is the protobuf reflection type of LaserScan.
+var phaserProto_LaserScan = phaserimpl.RegisterHandleType(phaserType_LaserScan, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return LaserScan(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x LaserScan) ProtoReflect() protoreflect.Message {
+	return phaserProto_LaserScan.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x LaserScan) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x LaserScan) Equal(y LaserScan) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero LaserScan if x is absent).
+func (x LaserScan) Clone() LaserScan {
+	return LaserScan(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_LaserScan))
+}
+
 // Header returns (a default message if absent) field header (1).
 func (x LaserScan) Header() std_msgsphaser.Header {
 	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header))
@@ -3927,6 +4051,32 @@ func (x JointState) ROSDefinition() string {
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x JointState) ROSMD5() string { return "3066dcd76a6cfaef579bd0f34173e9fd" }
+
+// phaserProto_JointState is the protobuf reflection type of JointState.
+var phaserProto_JointState = phaserimpl.RegisterHandleType(phaserType_JointState, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return JointState(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x JointState) ProtoReflect() protoreflect.Message {
+	return phaserProto_JointState.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x JointState) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x JointState) Equal(y JointState) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero JointState if x is absent).
+func (x JointState) Clone() JointState {
+	return JointState(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_JointState))
+}
 
 // Header returns (a default message if absent) field header (1).
 func (x JointState) Header() std_msgsphaser.Header {

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(1 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 1)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -390,6 +390,30 @@ func (x Header) ROSDefinition() string { return "uint32 seq\ntime stamp\nstring 
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x Header) ROSMD5() string { return "2176decaecbce78abc3b96ef049fabed" }
+
+// phaserProto_Header is the protobuf reflection type of Header.
+var phaserProto_Header = phaserimpl.RegisterHandleType(phaserType_Header, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Header(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Header) ProtoReflect() protoreflect.Message {
+	return phaserProto_Header.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Header) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Header) Equal(y Header) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Header if x is absent).
+func (x Header) Clone() Header { return Header(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Header)) }
 
 // Seq returns field seq (1).
 func (x Header) Seq() uint32 {
@@ -834,6 +858,30 @@ func (x String) ROSDefinition() string { return "string data\n" }
 
 // ROSMD5 returns the ROS md5sum of the message definition.
 func (x String) ROSMD5() string { return "992ce8a1687cec8c8bd883ec73ca41d1" }
+
+// phaserProto_String is the protobuf reflection type of String.
+var phaserProto_String = phaserimpl.RegisterHandleType(phaserType_String, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return String(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x String) ProtoReflect() protoreflect.Message {
+	return phaserProto_String.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x String) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x String) Equal(y String) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero String if x is absent).
+func (x String) Clone() String { return String(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_String)) }
 
 // Data returns a copy of field data (1).
 func (x String) Data() string {

@@ -1,0 +1,5 @@
+//go:build !race
+
+package testpb_test
+
+const raceEnabled = false
