@@ -411,6 +411,11 @@ func decodeAny(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 				return wireErr(p, p.byNum[num], num, "length: %v", protowire.ParseError(k))
 			}
 			if num == 1 {
+				// Every record is checked, as protobuf-go does, not only
+				// the last one, which wins.
+				if !utf8.Valid(v) {
+					return wireErr(p, p.byNum[1], 1, "type URL is not valid UTF-8")
+				}
 				url, haveURL = v, true
 			} else {
 				value, valueRec, haveValue = v, rec[:n+k], true
@@ -426,9 +431,6 @@ func decodeAny(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 			w.Keep(rec[:n+k])
 		}
 		b = b[k:]
-	}
-	if haveURL && !utf8.Valid(url) {
-		return wireErr(p, p.byNum[1], 1, "type URL is not valid UTF-8")
 	}
 	if haveValue {
 		if err := decodeAnyValue(m, url, value, w); err != nil {
