@@ -139,7 +139,7 @@ func decodeFields(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 		}
 		b = b[n:]
 		if m.Failed() {
-			return fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), impl.ErrFull)
+			return fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), notStored(m))
 		}
 	}
 	if w.Kept(mark) {
@@ -276,7 +276,7 @@ func decodeField(b []byte, typ protowire.Type, m impl.Msg, p *plan, fp *fieldPla
 			sub = m.MutableMessage(f.Field, f.Type)
 		}
 		if !sub.IsPresent() {
-			return 0, fmt.Errorf("phaser: unmarshal %s: %s: %w", p.t.Name(), f.Desc.FullName(), impl.ErrFull)
+			return 0, fmt.Errorf("phaser: unmarshal %s: %s: %w", p.t.Name(), f.Desc.FullName(), notStored(m))
 		}
 		if err := decodeMessage(v, sub, fp.subPlan(), w); err != nil {
 			return 0, err
@@ -475,7 +475,7 @@ func decodeAnyValue(m impl.Msg, url, value []byte, w *impl.Wire) error {
 	}
 	sub := m.MutableAny(t)
 	if !sub.IsPresent() {
-		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", impl.ErrFull)
+		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", notStored(m))
 	}
 	if string(url) != impl.AnyURLPrefix+t.Name() {
 		m.SetBytes(anyURL, url) // keep the sender's URL prefix
@@ -501,4 +501,13 @@ func consumeTag(b []byte) (protowire.Number, protowire.Type, int) {
 		return 0, 0, n
 	}
 	return num, typ, n
+}
+
+// notStored returns why a write into m was not stored: the error m
+// records (ErrFull, ErrArraySize, ...), ErrFull if it records none.
+func notStored(m impl.Msg) error {
+	if err := m.Err(); err != nil {
+		return err
+	}
+	return impl.ErrFull
 }

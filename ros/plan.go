@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/phaser-go/phaser/internal/impl"
+	"github.com/phaser-go/phaser/internal/layout"
 	phaserproto "github.com/phaser-go/phaser/proto"
 )
 
@@ -90,10 +91,7 @@ func options(d protoreflect.Descriptor) []byte {
 // ArraySize returns the phaser.array_size option of field fd (a ROS fixed
 // array T[N]) and whether it is set, however the option was resolved (a
 // parsed extension or unknown option bytes).
-func ArraySize(fd protoreflect.FieldDescriptor) (uint32, bool) {
-	_, _, n, ok := optionField(options(fd), optArraySize)
-	return uint32(n), ok
-}
+func ArraySize(fd protoreflect.FieldDescriptor) (uint32, bool) { return layout.ArraySize(fd) }
 
 // optionField returns the last occurrence of field num in raw option bytes.
 func optionField(b []byte, num protowire.Number) (protowire.Type, []byte, uint64, bool) {

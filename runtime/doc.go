@@ -20,7 +20,17 @@
 // see [Payload.Failed]), continued with OpenX or [Open], and read with
 // ReadX or [Read] and ReadXInto or [ReadInto], which never modify the bytes
 // and bound every access by their length, so that a hostile payload reads
-// as absent fields rather than panicking.
+// as absent fields rather than panicking. ReadX refuses a payload whose
+// root message is of another type (ErrWrongType).
+//
+// A write that is not stored is never lost silently: Failed reports it and
+// Err says why (ErrFull, ErrReadOnly, ErrNoMessage, ErrNoField). The zero
+// handle (a declared but unset X, and the handle a failed NewXIn returns)
+// refers to no message: it reads as the default message, stores nothing,
+// and reports ErrNoMessage (a failed NewXIn's handle, the error NewXIn
+// returned). A getter of an absent nested message returns such a handle in
+// the payload; a write through it records ErrNoMessage there (MutableX
+// creates the message).
 //
 // A Type is the layout of a message type as the C++ generator computes it:
 // field offsets, presence ids and the field table stored in the payload.

@@ -16,9 +16,14 @@ type Scalar = impl.Scalar
 // and the field, never the elements. Generated accessors of repeated
 // scalar fields return one. Writes through a List of a read-only message
 // are ignored and reported by the message's Err.
+//
+// The list of a fixed array (phaser.array_size = N) has N elements from
+// creation, those not stored reading as zero; a write of an element stores
+// the N, and no write stores more than N (ErrArraySize; docs/format.md,
+// "Fixed arrays"). StringList and the generated message lists do the same.
 type List[T Scalar] impl.Repeated
 
-// Len returns the number of elements.
+// Len returns the number of elements (N for a fixed array).
 func (l List[T]) Len() int { return impl.Repeated(l).Len(impl.SizeOf[T]()) }
 
 // At returns element i (the zero value if out of range).

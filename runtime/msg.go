@@ -18,7 +18,8 @@ import (
 // back into a typed handle with XOf.
 //
 // The zero Msg, and a handle on an absent nested message, read every field
-// as its default and ignore writes. Passing a descriptor that is not a
+// as its default and store no writes: a write through one is reported by
+// Failed and Err (ErrNoMessage). Passing a descriptor that is not a
 // field of the message's type panics, as protoreflect does.
 type Msg impl.Dynamic
 
@@ -53,10 +54,13 @@ func (m Msg) Payload() *Payload { return (*Payload)(m.dyn().Msg().Payload()) }
 // transmits them (nil for the zero Msg).
 func (m Msg) Bytes() []byte { return m.dyn().Msg().PayloadBytes() }
 
-// Failed reports whether a write did not fit in the message's fixed buffer.
+// Failed reports whether a write was not stored: it did not fit in the
+// message's fixed buffer, or it had no message or field to go to (Err says
+// which). The zero Msg stores nothing: it reports true.
 func (m Msg) Failed() bool { return m.dyn().Msg().Failed() }
 
-// Err returns the first error a write to the payload reported, or nil.
+// Err returns the first error a write to the payload reported, or nil
+// (ErrNoMessage for the zero Msg, which has no payload).
 func (m Msg) Err() error { return m.dyn().Msg().Err() }
 
 // Clear clears every field of the message.
@@ -97,26 +101,61 @@ func (m Msg) Has(fd protoreflect.FieldDescriptor) bool {
 	return m.dyn().Msg().HasField(m.field(fd))
 }
 
-// Get returns the value of singular scalar, enum, string or bytes field fd
-// (a copy of the bytes), or its default if absent. For message and
-// repeated fields it returns the invalid Value: use Message, Len and Index.
+// Get returns the value of field fd, as protoreflect.Message.Get does: for
+// a singular scalar, enum, string or bytes field its value (a copy of the
+// bytes), or its default if absent (proto2 [default = ...], a proto2
+// enum's first value); for a message field a protoreflect.Message, for a
+// repeated field a protoreflect.List and for a map field a
+// protoreflect.Map, each a copy of the field's content (dynamicpb values,
+// empty if the field is absent), which later writes to the payload do not
+// change. It returns the invalid Value when that copy fails: a received
+// payload whose offsets repeat or cycle, an Any of an unregistered type
+// (ToProto reports why). Message, Len, Index and IndexMessage read the
+// payload without copying.
 func (m Msg) Get(fd protoreflect.FieldDescriptor) protoreflect.Value {
-	f := m.field(fd)
-	if f.Repeated || f.Kind == impl.Message {
+	v, err := m.dyn().Msg().FieldValue(m.field(fd), fd)
+	if err != nil {
 		return protoreflect.Value{}
 	}
-	v, _ := m.dyn().Msg().Value(f)
 	return v
 }
 
-// Set stores v in singular scalar, enum, string or bytes field fd (a oneof
-// member becomes the active one). v must be of the field's kind, as
-// protoreflect.Message.Set requires; Set panics otherwise, and for message
-// and repeated fields (use Mutable and Append).
+// Set stores v in field fd, as protoreflect.Message.Set does: a value of a
+// singular scalar, enum, string or bytes field (a oneof member becomes the
+// active one); a protoreflect.Message of the field's message type, whose
+// content is copied into the field (creating it); a protoreflect.List or
+// protoreflect.Map, which replaces the elements of a repeated or map field
+// (map entries are written in key order). v must be of the field's kind,
+// as protoreflect.Message.Set requires; Set panics otherwise. What the
+// payload does not store (a full buffer, an Any of an unregistered type)
+// is reported by Failed and Err.
 func (m Msg) Set(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
-	if !m.dyn().Msg().SetValue(m.field(fd), v) {
+	if !m.dyn().Msg().SetFieldValue(m.field(fd), v) {
 		panic(fmt.Sprintf("phaser: Set of field %s (%v) with a %T", fd.FullName(), fd.Kind(), v.Interface()))
 	}
+}
+
+// SetIndex stores v as element i (0 <= i < Len) of repeated scalar, enum,
+// string or bytes field fd. It panics if v is not of the field's kind, the
+// field is a message or map field, or i is out of range, as
+// protoreflect.List.Set does.
+func (m Msg) SetIndex(fd protoreflect.FieldDescriptor, i int, v protoreflect.Value) {
+	if !m.dyn().Msg().SetElemValue(m.field(fd), i, v) {
+		panic(fmt.Sprintf("phaser: SetIndex(%d) of field %s (%v, %d elements) with a %T", i, fd.FullName(), fd.Kind(), m.Len(fd), v.Interface()))
+	}
+}
+
+// CopyFromProto replaces the content of m with that of src, a protobuf
+// message of the same full name (a protobuf-go generated message, a
+// dynamicpb message, any protoreflect.Message): the inverse of ToProto,
+// without the wire format. An Any's value is decoded into the registered
+// Type its type URL names.
+func (m Msg) CopyFromProto(src protoreflect.ProtoMessage) error {
+	t := m.dyn().Type()
+	if t == nil {
+		return fmt.Errorf("phaser: CopyFromProto into the zero Msg: %w", ErrNoMessage)
+	}
+	return m.dyn().Msg().FromProto(t, src.ProtoReflect())
 }
 
 // ClearField clears field fd, whatever its kind (a oneof member only if it

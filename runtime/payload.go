@@ -17,6 +17,23 @@ var (
 	ErrNoFit = impl.ErrNoFit
 	// ErrNotPayload reports bytes that are not a Phaser payload.
 	ErrNotPayload = impl.ErrNotPayload
+	// ErrWrongType reports a payload whose root message is of another type
+	// than the one asked for (its control block names the root's type:
+	// docs/format.md, "The root's type").
+	ErrWrongType = impl.ErrWrongType
+	// ErrArraySize reports a write of more elements than a fixed array
+	// (phaser.array_size = N) holds. The write is not stored.
+	ErrArraySize = impl.ErrArraySize
+	// ErrNoMessage reports a write through a handle on no message: the
+	// zero handle, the handle a failed NewXIn returns, or the handle a
+	// getter gives for an absent nested message (MutableX creates it). The
+	// write is not stored.
+	ErrNoMessage = impl.ErrNoMessage
+	// ErrNoField reports a write the message's own layout has no room for:
+	// a payload of an older version of the .proto, continued with Open,
+	// lacks a field added since, or stores a field narrower than the value
+	// needs. The write is not stored; the error is a *FieldError.
+	ErrNoField = impl.ErrNoField
 	// ErrNotStored is wrapped by the error a payload records when a write
 	// through protobuf reflection (ProtoReflect) gave it what the Phaser
 	// layout has no place for: an extension set as a field, an Any value of
@@ -25,6 +42,10 @@ var (
 	// when they decode) report it.
 	ErrNotStored = impl.ErrNotStored
 )
+
+// FieldError is the error of a write the message's own layout has no room
+// for (errors.Is(err, ErrNoField)): see ErrNoField.
+type FieldError = impl.FieldError
 
 // Options choose the payload format and allocator tuning of a new message.
 type Options struct {
@@ -52,10 +73,12 @@ type Payload impl.Payload
 // Bytes returns the payload bytes a sender transmits.
 func (p *Payload) Bytes() []byte { return (*impl.Payload)(p).Bytes() }
 
-// Failed reports whether a write did not fit in a fixed buffer.
+// Failed reports whether a write was not stored: it did not fit in a fixed
+// buffer, or it had no message or field to go to (Err says which).
 func (p *Payload) Failed() bool { return (*impl.Payload)(p).Failed() }
 
-// Err returns the first error a write reported: ErrFull or ErrReadOnly.
+// Err returns the first error a write reported: ErrFull, ErrReadOnly,
+// ErrNoMessage or a *FieldError (ErrNoField).
 func (p *Payload) Err() error { return (*impl.Payload)(p).Err() }
 
 // Buffer returns the payload buffer of a writable payload (nil if

@@ -244,6 +244,8 @@ func TestDumpErrors(t *testing.T) {
 		{"empty stdin", nil, []string{"-type", "google.protobuf.FieldDescriptorProto"}, "0 bytes"},
 		{"truncated payload", data[:20], []string{"-type", "google.protobuf.FieldDescriptorProto", "-"}, "not a Phaser payload"},
 		{"missing file", nil, []string{"-type", "google.protobuf.FieldDescriptorProto", filepath.Join(t.TempDir(), "nope.bin")}, "no such file"},
+		{"wrong type", nil, []string{"-type", "google.protobuf.DescriptorProto", file},
+			"read google.protobuf.DescriptorProto: the payload's root message is a google.protobuf.FieldDescriptorProto"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, _, stderr := runCmd(tc.stdin, append([]string{"dump", "-descriptor_set", set}, tc.args...)...)

@@ -14,15 +14,18 @@ import (
 // The dynamic view: fields read and written by descriptor, for tools and
 // bridges that know a message only by name (the C++ PhaserBank).
 
-// Value returns the value of singular field f as a protoreflect.Value and
-// whether it is present. Message fields return the nested handle's
-// dynamicpb copy; use MessageOf to keep a handle instead.
+// Value returns the value of singular scalar, enum, string or bytes field
+// f as a protoreflect.Value and whether it is present; an absent field's
+// value is its default (proto2 [default = ...], a proto2 enum's first
+// value), as protoreflect gives it. For message and repeated fields it
+// returns the invalid Value and whether the field is present (a message
+// field's handle is MessageField's).
 func (m Msg) Value(f *FieldInfo) (protoreflect.Value, bool) {
 	if f.Repeated {
 		return protoreflect.Value{}, m.LenOf(f) > 0
 	}
-	if f.Union != nil && !m.HasMember(f.Field) {
-		return f.Desc.Default(), false
+	if f.Kind != Message && !m.HasField(f) {
+		return defaultValue(f.Desc), false
 	}
 	switch f.Kind {
 	case String, Bytes, Message:

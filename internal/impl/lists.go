@@ -25,8 +25,14 @@ func RepeatedOf(m Msg, f Field) Repeated { return Repeated{m, f} }
 // Msg returns the message that holds the field.
 func (r Repeated) Msg() Msg { return r.m }
 
-// Len returns the number of elements of size bytes (4 for strings).
-func (r Repeated) Len(size uintptr) int { return r.m.Len(r.f, int(size)) }
+// Len returns the number of elements of size bytes (4 for strings): N for
+// a fixed array (Field.Fixed), whatever it stores.
+func (r Repeated) Len(size uintptr) int {
+	if r.f.Fixed != 0 {
+		return int(r.f.Fixed)
+	}
+	return r.m.Len(r.f, int(size))
+}
 
 // ElemBits returns the stored bits of element i of size bytes (0 if out of
 // range) in the form FromBits reads: a bool element is 0 or 1.
@@ -51,6 +57,9 @@ func (r Repeated) ElemBits(i int, size uintptr) uint64 {
 // SetElemBits stores element i of size bytes (ignored if out of range);
 // bits are as ToBits gives them.
 func (r Repeated) SetElemBits(i int, size uintptr, bits uint64) {
+	if r.f.Fixed != 0 && !r.m.fillFixed(r.f, i, int(size)) {
+		return
+	}
 	var o uint32
 	if r.m.acc == compiledWrite {
 		o = r.elem(i, size)
@@ -66,6 +75,9 @@ func (r Repeated) SetElemBits(i int, size uintptr, bits uint64) {
 // VectorHeader of a compiled handle read at its compiled offset, that of
 // any other handle through Msg.Elem.
 func (r Repeated) elem(i int, size uintptr) uint32 {
+	if r.f.Fixed != 0 && uint64(i) >= uint64(r.f.Fixed) {
+		return 0 // a fixed array has N elements, whatever it stores
+	}
 	m := r.m
 	if m.acc == throughTable {
 		return m.Elem(r.f, i, int(size))
@@ -150,13 +162,26 @@ func (r Repeated) Swap(o Repeated) bool { return r.m.SwapRepeated(r.f, o.m, o.f)
 
 // String returns element i of a repeated string or bytes field (nil if out
 // of range), aliasing the payload.
-func (r Repeated) String(i int) []byte { return r.m.ElemString(r.f, i) }
+func (r Repeated) String(i int) []byte {
+	if r.f.Fixed != 0 && uint64(i) >= uint64(r.f.Fixed) {
+		return nil
+	}
+	return r.m.ElemString(r.f, i)
+}
 
 // SetString stores s as element i, growing the field if i is past its end.
-func (r Repeated) SetString(i int, s string) { r.m.SetElemString(r.f, i, s) }
+func (r Repeated) SetString(i int, s string) {
+	if r.f.Fixed == 0 || r.m.fillFixed(r.f, i, 0) {
+		r.m.SetElemString(r.f, i, s)
+	}
+}
 
 // SetBytes is SetString for bytes; s may alias the payload.
-func (r Repeated) SetBytes(i int, s []byte) { r.m.SetElemBytes(r.f, i, s) }
+func (r Repeated) SetBytes(i int, s []byte) {
+	if r.f.Fixed == 0 || r.m.fillFixed(r.f, i, 0) {
+		r.m.SetElemBytes(r.f, i, s)
+	}
+}
 
 // AppendString appends s.
 func (r Repeated) AppendString(s string) { r.m.PushString(r.f, s) }
@@ -183,6 +208,14 @@ func AppendElems[T Scalar](dst []T, r Repeated) []T {
 	size := SizeOf[T]()
 	b := r.Elems(size)
 	n := len(b) / int(size)
+	if fixed := int(r.f.Fixed); fixed != 0 { // a fixed array reads N elements
+		n = min(n, fixed)
+		start := len(dst)
+		dst = slices.Grow(dst, fixed)[:start+fixed]
+		loadElems(dst[start:start+n], b)
+		clear(dst[start+n:])
+		return dst
+	}
 	if n == 0 {
 		return dst
 	}
@@ -214,15 +247,25 @@ type MessageList struct {
 // NewMessageList returns the list handle of field f (elements of type t).
 func NewMessageList(m Msg, f Field, t *Type) MessageList { return MessageList{m, f, t} }
 
-// Len returns the number of elements.
-func (l MessageList) Len() int { return l.m.MessagesLen(l.f) }
+// Len returns the number of elements: N for a fixed array.
+func (l MessageList) Len() int {
+	if l.f.Fixed != 0 {
+		return int(l.f.Fixed)
+	}
+	return l.m.MessagesLen(l.f)
+}
 
 // At returns element i (a default message if out of range).
 func (l MessageList) At(i int) Msg { return l.m.ElemMessage(l.f, i, l.t) }
 
 // Mutable returns element i, growing the list and creating the element as
 // needed.
-func (l MessageList) Mutable(i int) Msg { return l.m.MutableElem(l.f, i, l.t) }
+func (l MessageList) Mutable(i int) Msg {
+	if l.f.Fixed != 0 && !l.m.fillFixedMessages(l.f, i, l.t) {
+		return Msg{p: l.m.p}
+	}
+	return l.m.MutableElem(l.f, i, l.t)
+}
 
 // Append adds a new, empty element and returns it.
 func (l MessageList) Append() Msg { return l.m.AddMessage(l.f, l.t) }
@@ -252,6 +295,9 @@ func (l MessageList) All() iter.Seq2[int, Msg] {
 	// nothing and makes no call per element (Cursor).
 	return func(yield func(int, Msg) bool) {
 		c := l.m.cursor(l.f, l.t)
+		if l.f.Fixed != 0 {
+			c.facade()
+		}
 		for {
 			i := c.i
 			e, ok := c.next((*Cursor).step)
@@ -289,3 +335,47 @@ func (l MessageList) AppendN(n int, fill func(i int, elem Msg)) bool {
 
 // StoreElem stores v as the stored bytes b[0:SizeOf[T]()] of one element.
 func StoreElem[T Scalar](b []byte, v T) { putBits(b, SizeOf[T](), ToBits(v)) }
+
+// Fixed arrays (phaser.array_size = N, Field.Fixed): the list handles read
+// N elements, the ones not stored as defaults, and a write of element i
+// stores N first (spec 5.10: the C++ ROS frontend pads the storage on
+// mutable access). A write past N is refused (ErrArraySize).
+
+// fillFixed makes fixed array f (elements of size bytes, 0 for strings)
+// store its N elements before a write of element i, and reports whether i
+// is in range.
+func (m Msg) fillFixed(f Field, i, size int) bool {
+	if i < 0 {
+		return false
+	}
+	if m.exceeds(f, i+1) {
+		return false
+	}
+	n := int(f.Fixed)
+	if size == 0 {
+		if m.Len(f, 4) < n {
+			m.FixedStrings(f, n)
+		}
+	} else if m.Len(f, size) < n {
+		m.Reserve(f, n, size)
+		m.Resize(f, n, size)
+	}
+	return !m.Failed()
+}
+
+// fillFixedMessages is fillFixed for a fixed array of messages of type t:
+// new elements are empty messages, as the C++ facade's Add makes them.
+func (m Msg) fillFixedMessages(f Field, i int, t *Type) bool {
+	if i < 0 || m.p == nil {
+		return false
+	}
+	if m.exceeds(f, i+1) {
+		return false
+	}
+	for m.MessagesLen(f) < int(f.Fixed) {
+		if !m.AddMessage(f, t).IsPresent() {
+			return false
+		}
+	}
+	return true
+}

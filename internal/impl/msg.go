@@ -59,13 +59,16 @@ func (m Msg) PayloadBytes() []byte {
 	return m.p.Bytes()
 }
 
-// Failed reports whether a write did not fit in the message's fixed buffer.
-func (m Msg) Failed() bool { return m.p != nil && m.p.Failed() }
+// Failed reports whether a write was not stored: it did not fit in the
+// message's fixed buffer, or it had no message or field to go to (Err says
+// which). The zero Msg stores nothing: it reports true.
+func (m Msg) Failed() bool { return m.p == nil || m.p.Failed() }
 
-// Err returns the first error a write to the payload reported, or nil.
+// Err returns the first error a write to the payload reported, or nil. The
+// zero Msg, which has no payload to write, reports ErrNoMessage.
 func (m Msg) Err() error {
 	if m.p == nil {
-		return nil
+		return ErrNoMessage
 	}
 	return m.p.Err()
 }
@@ -132,8 +135,27 @@ func (m Msg) at(f Field, n uint32) (uint32, bool) {
 	return off, true
 }
 
-// writable reports whether m can be written (and records why not).
+// writable reports whether a value can be stored in m, and records why
+// not: the payload is read-only, or m is a handle on no message (the write
+// is lost: ErrNoMessage).
 func (m Msg) writable() bool {
+	if m.off == 0 {
+		if m.p != nil {
+			if m.p.buf == nil {
+				m.p.writable()
+			} else {
+				m.p.drop(ErrNoMessage)
+			}
+		}
+		return false
+	}
+	return m.p.writable()
+}
+
+// clearable reports whether m can be cleared: a clear of a handle on no
+// message has nothing to clear and loses nothing. A read-only payload
+// records ErrReadOnly.
+func (m Msg) clearable() bool {
 	if m.off == 0 {
 		if m.p != nil && m.p.buf == nil {
 			m.p.writable()
@@ -196,27 +218,239 @@ func (m Msg) get64(f Field, general func(Msg, Field) uint64) uint64 {
 	return general(m, f)
 }
 
+// Get8Or, Get32Or and Get64Or are Get8, Get32 and Get64 for a field with a
+// default other than zero (proto2 [default = ...], or a proto2 enum whose
+// first value is not 0): an absent field reads as d.
+func (m Msg) Get8Or(f Field, d uint8) uint8 { return m.get8Or(f, d, Msg.present8Or) }
+
+func (m Msg) get8Or(f Field, d uint8, general func(Msg, Field, uint8) uint8) uint8 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return b[f.Offset]
+		}
+		return d
+	}
+	return general(m, f, d)
+}
+
+// Get32Or is Get32 for a field whose default is d (see Get8Or).
+func (m Msg) Get32Or(f Field, d uint32) uint32 { return m.get32Or(f, d, Msg.present32Or) }
+
+func (m Msg) get32Or(f Field, d uint32, general func(Msg, Field, uint32) uint32) uint32 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return le.Uint32(b[f.Offset:])
+		}
+		return d
+	}
+	return general(m, f, d)
+}
+
+// Get64Or is Get64 for a field whose default is d (see Get8Or).
+func (m Msg) Get64Or(f Field, d uint64) uint64 { return m.get64Or(f, d, Msg.present64Or) }
+
+func (m Msg) get64Or(f Field, d uint64, general func(Msg, Field, uint64) uint64) uint64 {
+	if m.acc != throughTable {
+		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+			return le.Uint64(b[f.Offset:])
+		}
+		return d
+	}
+	return general(m, f, d)
+}
+
+// present8Or, present32Or and present64Or are the general paths of
+// Get8Or, Get32Or and Get64Or.
+func (m Msg) present8Or(f Field, d uint8) uint8 {
+	if o, ok := m.present(f, 1); ok {
+		return uint8(m.scalarAt(f, o, o, 1))
+	}
+	return d
+}
+
+func (m Msg) present32Or(f Field, d uint32) uint32 {
+	if o, ok := m.present(f, 1); ok {
+		return uint32(m.scalarAt(f, o, o, 4))
+	}
+	return d
+}
+
+func (m Msg) present64Or(f Field, d uint64) uint64 {
+	if o, ok := m.present(f, 1); ok {
+		return m.scalarAt(f, o, o, 8)
+	}
+	return d
+}
+
 // present8, present32 and present64 are the general paths of Get8, Get32
 // and Get64.
 func (m Msg) present8(f Field) uint8 {
 	if o, ok := m.present(f, 1); ok {
-		return m.p.mem[o]
+		return uint8(m.scalarAt(f, o, o, 1))
 	}
 	return 0
 }
 
 func (m Msg) present32(f Field) uint32 {
-	if o, ok := m.present(f, 4); ok {
-		return le.Uint32(m.p.mem[o:])
+	if o, ok := m.present(f, 1); ok {
+		return uint32(m.scalarAt(f, o, o, 4))
 	}
 	return 0
 }
 
 func (m Msg) present64(f Field) uint64 {
-	if o, ok := m.present(f, 8); ok {
-		return le.Uint64(m.p.mem[o:])
+	if o, ok := m.present(f, 1); ok {
+		return m.scalarAt(f, o, o, 8)
 	}
 	return 0
+}
+
+// Schema evolution of scalars (docs/format.md, "Schema evolution"). A
+// message read through its own table may come from a version of the .proto
+// in which a field had another width: protobuf lets int32, uint32, int64,
+// uint64 and bool change into one another (sint32 into sint64, an enum
+// into int32, ...), and reads the old value converted. The table records
+// offsets, not widths, but a value ends where the next field or union the
+// table places begins, and slots are 1, 4 or 8 bytes: that gap bounds the
+// width. A value stored narrower than the handle's field is extended (sign
+// extended for a signed field), a wider one truncated, as protobuf's wire
+// format converts them; a write of a value the stored width cannot hold is
+// not stored and reported (FieldError). A compiled handle's table is its
+// Type's: its widths are the compiled ones.
+
+// storedWidth returns the width of the value at payload offset value of
+// the field whose entry in m's table is at payload offset entry (a union's
+// for a oneof member), for an access of n bytes: the slot size (1, 4 or 8)
+// that fits before the table's next entry, or n when no entry follows.
+func (m Msg) storedWidth(entry, value, n uint32) uint32 {
+	if m.compiled() {
+		return n
+	}
+	mem := m.p.mem
+	tab := le.Uint32(mem[m.off:]) // m.off+4 and tab lie in mem: m resolved entry through it
+	if uint64(tab) >= uint64(len(mem)) {
+		return n
+	}
+	next, ok := layout.NextOffset(mem[tab:], entry-m.off)
+	if !ok {
+		return n
+	}
+	switch gap := uint64(m.off) + uint64(next) - uint64(value); {
+	case gap >= 8:
+		return 8
+	case gap >= 4:
+		return 4
+	case gap >= 1:
+		return 1
+	}
+	return n
+}
+
+// scalarAt returns the n-byte value of scalar field f, stored at payload
+// offset value (its entry at entry), converted from the width it is stored
+// in. A 1-byte (bool) field is 1 if any stored byte is set.
+func (m Msg) scalarAt(f Field, entry, value, n uint32) uint64 {
+	w := m.storedWidth(entry, value, n)
+	if n > 1 {
+		w = min(w, n)
+	}
+	mem := m.p.mem
+	if uint64(value)+uint64(w) > uint64(len(mem)) {
+		if w = n; uint64(value)+uint64(n) > uint64(len(mem)) {
+			return 0
+		}
+	}
+	var v uint64
+	switch w {
+	case 1:
+		v = uint64(mem[value])
+	case 4:
+		v = uint64(le.Uint32(mem[value:]))
+		if f.Signed && n == 8 {
+			v = uint64(int64(int32(v)))
+		}
+	default:
+		v = le.Uint64(mem[value:])
+	}
+	if n == 1 && w > 1 && v != 0 {
+		v = 1
+	}
+	return v
+}
+
+// storeScalarAt stores the n-byte value v of scalar field f at payload
+// offset value (its entry at entry) in the width it is stored in there. It
+// reports false, storing nothing and recording a FieldError, when that
+// width cannot hold v.
+func (m Msg) storeScalarAt(f Field, entry, value, n uint32, v uint64) bool {
+	w := m.storedWidth(entry, value, n)
+	mem := m.p.mem
+	if w < n {
+		if !fitsWidth(f, n, w, v) || uint64(value)+uint64(w) > uint64(len(mem)) {
+			m.p.drop(m.p.narrowError(m.off, f, n, w, v))
+			return false
+		}
+		putWidth(mem[value:], w, v)
+		return true
+	}
+	if uint64(value)+uint64(n) > uint64(len(mem)) {
+		m.p.drop(m.p.fieldError(m.off, f.Number))
+		return false
+	}
+	putWidth(mem[value:], n, v)
+	if w > n && uint64(value)+uint64(w) <= uint64(len(mem)) {
+		// A field stored wider (the .proto since narrowed it): its
+		// remaining bytes must extend the value, or a reader of the wider
+		// field sees what they held before. Bytes that already do (the
+		// zero padding after a value of the compiled width) stay as they
+		// are.
+		ext := uint64(0)
+		if n == 4 && f.Signed && int32(v) < 0 {
+			ext = ^uint64(0)
+		}
+		var want [8]byte
+		putWidth(want[:], 8, ext)
+		if string(mem[value+n:value+w]) != string(want[:w-n]) {
+			copy(mem[value+n:value+w], want[:w-n])
+		}
+	}
+	return true
+}
+
+// fitsWidth reports whether w bytes (fewer than n) hold the n-byte value v
+// of field f: 0 or 1 in a bool's byte, an int32 or uint32 in 4.
+func fitsWidth(f Field, n, w uint32, v uint64) bool {
+	if n == 4 && f.Signed {
+		v = uint64(int64(int32(v)))
+	}
+	switch {
+	case w == 1:
+		return v <= 1
+	case f.Signed:
+		return int64(v) == int64(int32(v))
+	}
+	return v == uint64(uint32(v))
+}
+
+// narrowError is the error of a write of the n-byte value v to field f of
+// the message at off, which stores it in w bytes, too few for v.
+func (p *Payload) narrowError(off uint32, f Field, n, w uint32, v uint64) error {
+	if n == 4 && f.Signed {
+		v = uint64(int64(int32(v)))
+	}
+	return &FieldError{Type: p.typeNameAt(off), Number: f.Number, Width: w, Value: v, Signed: f.Signed}
+}
+
+// putWidth stores the low w bytes (1, 4 or 8) of v at b.
+func putWidth(b []byte, w uint32, v uint64) {
+	switch w {
+	case 1:
+		b[0] = uint8(v)
+	case 4:
+		le.PutUint32(b, uint32(v))
+	default:
+		le.PutUint64(b, v)
+	}
 }
 
 // Raw32 returns the 4-byte value stored for scalar field f whether or not
@@ -304,14 +538,33 @@ func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
 		}
 		return 0, 0, false
 	}
-	if !m.writable() {
+	return m.wlocGeneral(f, n, true)
+}
+
+// cloc is wloc for a write that clears field f: a field the message lacks
+// (or a handle on no message) is already clear, and nothing is lost.
+func (m Msg) cloc(f Field, n uint32) (uint32, uint8, bool) {
+	if m.acc == compiledWrite {
+		return m.wloc(f, n)
+	}
+	return m.wlocGeneral(f, n, false)
+}
+
+// wlocGeneral is wloc's general path. A field the message's table does not
+// have, or places outside the payload, cannot be stored: a store records
+// a FieldError (ErrNoField), so that the value is not lost silently.
+func (m Msg) wlocGeneral(f Field, n uint32, store bool) (uint32, uint8, bool) {
+	if store && !m.writable() || !store && !m.clearable() {
 		return 0, 0, false
 	}
 	off, id, ok := m.loc(f)
-	if !ok {
-		return 0, 0, false
+	if mem := m.p.mem; ok && (uint64(off)+uint64(n) > uint64(len(mem)) || uint64(m.off)+8+4*uint64(id>>5) > uint64(len(mem))) {
+		ok = false
 	}
-	if mem := m.p.mem; uint64(off)+uint64(n) > uint64(len(mem)) || uint64(m.off)+8+4*uint64(id>>5) > uint64(len(mem)) {
+	if !ok {
+		if store {
+			m.p.drop(m.p.fieldError(m.off, f.Number))
+		}
 		return 0, 0, false
 	}
 	return off, id, true
@@ -331,8 +584,7 @@ func (m Msg) set8(f Field, v uint8, general func(Msg, Field, uint8)) {
 }
 
 func (m Msg) set8General(f Field, v uint8) {
-	if o, id, ok := m.wloc(f, 1); ok {
-		m.p.mem[o] = v
+	if o, id, ok := m.wloc(f, 1); ok && m.storeScalarAt(f, o, o, 1, uint64(v)) {
 		m.setBit(id, true)
 	}
 }
@@ -351,8 +603,7 @@ func (m Msg) set32(f Field, v uint32, general func(Msg, Field, uint32)) {
 }
 
 func (m Msg) set32General(f Field, v uint32) {
-	if o, id, ok := m.wloc(f, 4); ok {
-		le.PutUint32(m.p.mem[o:], v)
+	if o, id, ok := m.wloc(f, 1); ok && m.storeScalarAt(f, o, o, 4, uint64(v)) {
 		m.setBit(id, true)
 	}
 }
@@ -371,8 +622,7 @@ func (m Msg) set64(f Field, v uint64, general func(Msg, Field, uint64)) {
 }
 
 func (m Msg) set64General(f Field, v uint64) {
-	if o, id, ok := m.wloc(f, 8); ok {
-		le.PutUint64(m.p.mem[o:], v)
+	if o, id, ok := m.wloc(f, 1); ok && m.storeScalarAt(f, o, o, 8, uint64(v)) {
 		m.setBit(id, true)
 	}
 }
@@ -391,7 +641,7 @@ func (m Msg) clearScalar(f Field, general func(Msg, Field)) {
 }
 
 func (m Msg) clearGeneral(f Field) {
-	if _, id, ok := m.wloc(f, 0); ok {
+	if _, id, ok := m.cloc(f, 0); ok {
 		m.setBit(id, false)
 	}
 }
@@ -501,7 +751,7 @@ func (p *Payload) allocateFlags() payloadbuffer.Flags {
 
 // ClearString frees string or bytes field f.
 func (m Msg) ClearString(f Field) {
-	if o, _, ok := m.wloc(f, 4); ok {
+	if o, _, ok := m.cloc(f, 4); ok {
 		m.p.buf.ClearString(o)
 	}
 }
@@ -650,7 +900,7 @@ func (p *Payload) newMessage(t *Type) uint32 {
 
 // ClearMessage clears and frees message field f.
 func (m Msg) ClearMessage(f Field, t *Type) {
-	o, id, ok := m.wloc(f, 4)
+	o, id, ok := m.cloc(f, 4)
 	if !ok {
 		return
 	}
@@ -679,7 +929,7 @@ func (m Msg) ClearMessage(f Field, t *Type) {
 // the cost does not grow with the number of fields and elements. Handles on
 // the root stay valid.
 func (m Msg) Clear(t *Type) {
-	if !m.writable() {
+	if !m.clearable() {
 		return
 	}
 	if (m.p.buf.Failed() || m.p.version == payloadbuffer.V3) && m.p.root == t &&
@@ -696,6 +946,11 @@ func (m Msg) Clear(t *Type) {
 	m.p.clearing = append(m.p.clearing, m.off)
 	m.clearFields(t)
 	m.p.clearing = m.p.clearing[:len(m.p.clearing)-1]
+	if m.off == m.p.buf.Message() && !m.p.buf.Failed() {
+		// The root cleared: the payload starts afresh, and the writes not
+		// stored before are history.
+		m.p.err, m.p.lost = nil, false
+	}
 }
 
 // releasable reports whether a Clear of m may clear and free the message

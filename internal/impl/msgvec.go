@@ -123,13 +123,23 @@ type Cursor struct {
 	e, end uint32 // v3: the next element of the chunk walked, and the chunk's end
 	stride uint32
 	i, n   int    // the index of the next element, and the count
+	fixed  int    // a fixed array's N, for its list (facade): elements from n to N read as absent
 	lost   int    // v3: the elements left of a chunk the payload lost
 	k      uint32 // v3: the chunk walked
 	v      msgVec
 }
 
-// Cursor returns a cursor on repeated message field f of type t.
+// Cursor returns a cursor on repeated message field f of type t: the
+// elements it stores (a fixed array's list, MessageList.All, gives N).
 func (m Msg) Cursor(f Field, t *Type) Cursor { return m.cursor(f, t) }
+
+// facade makes c walk the elements of the field's list handle: the N of a
+// fixed array, those it does not store read as absent.
+func (c *Cursor) facade() {
+	if c.fixed = int(c.f.Fixed); c.fixed != 0 {
+		c.n = min(c.n, c.fixed)
+	}
+}
 
 func (m Msg) cursor(f Field, t *Type) Cursor {
 	c := Cursor{m: m, f: f, t: t, tab: 1 << 32}
@@ -140,9 +150,12 @@ func (m Msg) cursor(f Field, t *Type) Cursor {
 	c.trust = m.p.trust&t.trust != 0
 	if !m.v3() {
 		c.n = m.MessagesLen(f)
+	} else {
+		c.v, _, c.n = m.mvbLen(f)
+	}
+	if !m.v3() {
 		return c
 	}
-	c.v, _, c.n = m.mvbLen(f)
 	c.stride = c.v.stride
 	c.k = ^uint32(0) // before chunk 0
 	return c
@@ -165,6 +178,10 @@ func (c *Cursor) next(step func(*Cursor) (Msg, bool)) (Msg, bool) {
 // not tab.
 func (c *Cursor) step() (Msg, bool) {
 	if c.i >= c.n {
+		if c.i < c.fixed { // a fixed array's elements not stored
+			c.i++
+			return Msg{p: c.m.p}, true
+		}
 		return Msg{}, false
 	}
 	p := c.m.p
@@ -386,7 +403,7 @@ func (m Msg) mvbReserve(f Field, n int, t *Type) {
 // mvbClear releases every element's contents, frees the chunks and the
 // block, and empties the field.
 func (m Msg) mvbClear(f Field, t *Type) {
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	if !ok {
 		return
 	}
@@ -502,7 +519,7 @@ func (a *MessageAppender) Append() Msg {
 	if a.ok {
 		p := a.l.m.p
 		mem := p.mem
-		if p.buf == a.buf && len(mem) >= a.n && uint64(a.num) < a.end &&
+		if p.buf == a.buf && len(mem) >= a.n && uint64(a.num) < a.end && (a.l.f.Fixed == 0 || a.num < a.l.f.Fixed) &&
 			le.Uint64(mem[a.o:]) == uint64(a.num)|uint64(a.data)<<32 &&
 			le.Uint64(mem[a.data:]) == a.head0 && le.Uint64(mem[a.data+mvbMeta:]) == a.head1 &&
 			le.Uint32(mem[a.data+mvbChunk+4*a.k:]) == a.base {

@@ -42,23 +42,24 @@ func (m Msg) HasMember(f Field) bool {
 // Member8 returns the 1-byte value of oneof member f (0 unless active).
 func (m Msg) Member8(f Field) uint8 {
 	if o, ok := m.member(f, 1); ok {
-		return m.p.mem[o]
+		return uint8(m.scalarAt(f, o-4, o, 1))
 	}
 	return 0
 }
 
 // Member32 returns the 4-byte value of oneof member f (0 unless active).
 func (m Msg) Member32(f Field) uint32 {
-	if o, ok := m.member(f, 4); ok {
-		return le.Uint32(m.p.mem[o:])
+	if o, ok := m.member(f, 1); ok {
+		return uint32(m.scalarAt(f, o-4, o, 4))
 	}
 	return 0
 }
 
-// Member64 returns the 8-byte value of oneof member f (0 unless active).
+// Member64 returns the 8-byte value of oneof member f (0 unless active),
+// converted from the width the message stores it in (see storedWidth).
 func (m Msg) Member64(f Field) uint64 {
-	if o, ok := m.member(f, 8); ok {
-		return le.Uint64(m.p.mem[o:])
+	if o, ok := m.member(f, 1); ok {
+		return m.scalarAt(f, o-4, o, 8)
 	}
 	return 0
 }
@@ -112,6 +113,7 @@ func (m Msg) arm(u *Union, f Field) (uint32, bool) {
 	}
 	o, ok := m.at(f, u.Size)
 	if !ok {
+		m.p.drop(m.p.fieldError(m.off, f.Number))
 		return 0, false
 	}
 	if le.Uint32(m.p.mem[o:]) != f.Number {
@@ -122,23 +124,38 @@ func (m Msg) arm(u *Union, f Field) (uint32, bool) {
 }
 
 // SetMember8 makes f the active member of u with a 1-byte value.
-func (m Msg) SetMember8(u *Union, f Field, v uint8) {
-	if o, ok := m.arm(u, f); ok {
-		m.p.mem[o] = v
-	}
-}
+func (m Msg) SetMember8(u *Union, f Field, v uint8) { m.setMember(u, f, 1, uint64(v)) }
 
 // SetMember32 makes f the active member of u with a 4-byte value.
-func (m Msg) SetMember32(u *Union, f Field, v uint32) {
-	if o, ok := m.arm(u, f); ok {
-		le.PutUint32(m.p.mem[o:], v)
-	}
-}
+func (m Msg) SetMember32(u *Union, f Field, v uint32) { m.setMember(u, f, 4, uint64(v)) }
 
 // SetMember64 makes f the active member of u with an 8-byte value.
-func (m Msg) SetMember64(u *Union, f Field, v uint64) {
+func (m Msg) SetMember64(u *Union, f Field, v uint64) { m.setMember(u, f, 8, v) }
+
+// setMember makes f the active member of u with an n-byte value, stored
+// in the width the message stores it in (see storedWidth). A value that
+// width cannot hold leaves the oneof as it was.
+func (m Msg) setMember(u *Union, f Field, n uint32, v uint64) {
+	if !m.writable() {
+		return
+	}
+	o, ok := m.at(f, 4)
+	if !ok {
+		m.p.drop(m.p.fieldError(m.off, f.Number))
+		return
+	}
+	if m.compiled() {
+		if o, ok := m.arm(u, f); ok {
+			putWidth(m.p.mem[o:], n, v)
+		}
+		return
+	}
+	if w := m.storedWidth(o, o+4, n); w < n && !fitsWidth(f, n, w, v) {
+		m.p.drop(m.p.narrowError(m.off, f, n, w, v))
+		return // too wide for the member's slot: nothing changed
+	}
 	if o, ok := m.arm(u, f); ok {
-		le.PutUint64(m.p.mem[o:], v)
+		m.storeScalarAt(f, o-4, o, n, v)
 	}
 }
 
@@ -194,7 +211,7 @@ func (m Msg) MutableMember(u *Union, f Field, t *Type) Msg {
 
 // ClearOneof clears member f of u if it is active.
 func (m Msg) ClearOneof(u *Union, f Field) {
-	if !m.writable() {
+	if !m.clearable() {
 		return
 	}
 	if o, ok := m.at(f, u.Size); ok && le.Uint32(m.p.mem[o:]) == f.Number {

@@ -22,6 +22,22 @@ var (
 	ErrNoFit = errors.New("phaser: message does not fit in the buffer")
 	// ErrNotPayload reports bytes that are not a Phaser payload.
 	ErrNotPayload = errors.New("phaser: not a Phaser payload")
+	// ErrNoMessage reports a write through a handle that refers to no
+	// message: the zero handle, the handle a failed NewIn returns, or the
+	// handle a getter gives for an absent nested message (MutableX creates
+	// one). The write is not stored.
+	ErrNoMessage = errors.New("phaser: write through a handle on no message")
+	// ErrNoField reports a write to a field that the message's own field
+	// table does not have: a payload laid out by an older version of the
+	// .proto, continued with Open. The write is not stored (see
+	// docs/format.md, "Schema evolution").
+	ErrNoField = errors.New("phaser: the message's field table has no such field")
+	// ErrArraySize reports a write of more elements than a fixed array
+	// (phaser.array_size = N) holds. The write is not stored.
+	ErrArraySize = errors.New("phaser: more elements than the field's phaser.array_size")
+	// ErrWrongType reports a payload whose root message is of another type
+	// than the one asked for.
+	ErrWrongType = errors.New("phaser: payload holds another message type")
 )
 
 // Options choose the payload format and allocator tuning of a new message.
@@ -67,7 +83,8 @@ type Payload struct {
 	buf     *payloadbuffer.Buffer // nil when read-only
 	mem     []byte                // buf.Memory(), or the received bytes
 	version payloadbuffer.Version
-	err     error // first error of a write (read-only or full buffer)
+	err     error // first error of a write (read-only or full buffer, a write not stored)
+	lost    bool  // a write was not stored for want of a message or field (err says why)
 
 	// clearing holds the messages whose Clear is under way, innermost
 	// last: their nesting is bounded on hostile payloads, and none of
@@ -115,6 +132,14 @@ func (p *Payload) fail() {
 	}
 }
 
+// drop records a write that is not stored, for the reason err.
+func (p *Payload) drop(err error) {
+	p.lost = true
+	if p.err == nil {
+		p.err = err
+	}
+}
+
 // Buffer returns the payload buffer of a writable payload (nil if read-only).
 func (p *Payload) Buffer() *payloadbuffer.Buffer { return p.buf }
 
@@ -126,10 +151,14 @@ func (p *Payload) Bytes() []byte {
 	return p.mem
 }
 
-// Failed reports whether a write did not fit in a fixed buffer.
-func (p *Payload) Failed() bool { return p.buf != nil && p.buf.Failed() }
+// Failed reports whether a write was not stored: it did not fit in a fixed
+// buffer, or it went through a handle on no message or to a field the
+// message's table lacks (Err says which).
+func (p *Payload) Failed() bool { return p.lost || p.buf != nil && p.buf.Failed() }
 
-// Err returns the first error a write reported: ErrFull or ErrReadOnly.
+// Err returns the first error a write reported: ErrFull, ErrReadOnly,
+// ErrNoMessage or a FieldError (ErrNoField), or the error of the NewIn that
+// failed to create the payload's message.
 func (p *Payload) Err() error {
 	if p.buf != nil && p.buf.Failed() && p.err == nil {
 		return ErrFull
@@ -162,16 +191,23 @@ func NewIn(t *Type, mem []byte, options ...Options) (Msg, error) {
 	opts := optionsOf(options)
 	buf, err := payloadbuffer.NewFixed(mem, opts.buffer())
 	if err != nil {
-		return Msg{}, fmt.Errorf("phaser: create %s: %w", t.name, err)
+		err = fmt.Errorf("phaser: create %s: %w", t.name, err)
+		return failedNew(err), err
 	}
 	p := &Payload{buf: buf, version: opts.version()}
 	p.sync()
 	m, err := p.createRoot(t)
 	if err != nil {
-		return Msg{}, fmt.Errorf("phaser: create %s in %d bytes: %w", t.name, len(mem), err)
+		err = fmt.Errorf("phaser: create %s in %d bytes: %w", t.name, len(mem), err)
+		return failedNew(err), err
 	}
 	return m, nil
 }
+
+// failedNew returns the handle a NewIn that failed with err gives: it
+// refers to no message, reads as the default message, and reports err from
+// Err (and true from Failed) rather than ignoring writes silently.
+func failedNew(err error) Msg { return Msg{p: &Payload{err: err, lost: true}} }
 
 // createRoot runs the C++ CreateMutable sequence (spec 3.4): root message,
 // runtime control block, metadata.
@@ -217,10 +253,14 @@ func (p *Payload) Release() { *p = Payload{} }
 // ReadInto is Read reusing p, whose earlier handles become invalid: a
 // reader of many payloads (a bridge, a logger) allocates nothing per
 // payload.
-func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
+func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) { return readInto(p, t, data, true) }
+
+// readInto is ReadInto; checkType false skips the check of the root's
+// type (tests that read payloads as any type).
+func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
-	p.buf, p.mem, p.version, p.err, p.root, p.img, p.trust, p.unk = nil, data, 0, nil, nil, nil, 0, 0
+	p.buf, p.mem, p.version, p.err, p.lost, p.root, p.img, p.trust, p.unk = nil, data, 0, nil, false, nil, nil, 0, 0
 	p.forget()
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
@@ -243,9 +283,29 @@ func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	if uint64(root)+4 > uint64(len(data)) {
 		return Msg{}, fmt.Errorf("phaser: read %s: root offset %d beyond %d bytes: %w", t.name, root, len(data), ErrNotPayload)
 	}
+	// The root's type (control.go): the first entry of a control block,
+	// made when the root was created, names the root's type and table. The
+	// format v3 entry's hash is checked here, without a call.
+	tab := le.Uint32(data[root : root+4])
+	if cb := uint64(le.Uint32(data[offHeaderMetadata : offHeaderMetadata+4])); cb != 0 && checkType {
+		var ok bool
+		if p.version == payloadbuffer.V3 {
+			ok = cb+36 <= uint64(len(data)) && rootEntryIs((*[12]byte)(data[cb+24:cb+36]), t.hash, tab)
+		} else if cb+32 <= uint64(len(data)) { // the 20-byte header, then {name, table, size}
+			e := (*[12]byte)(data[cb+20 : cb+32])
+			name, size := uint64(le.Uint32(e[:4])), uint64(le.Uint32(e[8:]))
+			ok = le.Uint32(e[4:8]) == tab && size == uint64(len(t.name)) && name+size <= uint64(len(data)) &&
+				string(data[name:name+size]) == t.name
+		}
+		if !ok {
+			if e, ok := p.rootIs(root, t); !ok {
+				return Msg{}, p.wrongType("read", t, e)
+			}
+		}
+	}
 	// matches, knowing that nothing is verified yet.
 	acc := throughTable
-	if p.whole(root, t) && p.verify(le.Uint32(data[root:]), t) {
+	if p.whole(root, t) && p.verify(tab, t) {
 		acc = compiledRead
 	}
 	return Msg{p: p, off: root, acc: acc}, nil
@@ -264,7 +324,22 @@ func Open(t *Type, mem []byte) (Msg, error) {
 	if root == 0 {
 		return Msg{}, fmt.Errorf("phaser: open %s: no root message: %w", t.name, ErrNotPayload)
 	}
+	if e, ok := p.rootIs(root, t); !ok {
+		return Msg{}, p.wrongType("open", t, e)
+	}
 	return p.bind(root, t), nil
+}
+
+// rootEntryIs reports whether the format v3 control block entry e
+// {uint64 hash, uint32 table, 0} has hash h and table tab.
+func rootEntryIs(e *[12]byte, h uint64, tab uint32) bool {
+	return le.Uint64(e[:8]) == h && le.Uint32(e[8:]) == tab
+}
+
+// wrongType is the error of a read or open as type t of a payload whose
+// root is of the type control block entry e names.
+func (p *Payload) wrongType(op string, t *Type, e uint32) error {
+	return fmt.Errorf("phaser: %s %s: the payload's root message is a %s: %w", op, t.name, p.entryName(e), ErrWrongType)
 }
 
 // bind returns a handle on the message at off. The handle uses the compiled
@@ -406,7 +481,7 @@ func (p *Payload) reset(t *Type) bool {
 		return false
 	}
 	p.sync()
-	p.err = nil
+	p.err, p.lost = nil, false
 	p.noUnknown()
 	p.reseed(t)
 	return true

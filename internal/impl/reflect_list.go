@@ -72,14 +72,7 @@ func (l *listView) Set(i int, v protoreflect.Value) {
 	}
 	checkScalar(l.rf.fd, v)
 	bits, _ := valueBits(f, v)
-	switch elemSize(f.Kind) {
-	case 1:
-		m.SetElem8(f.Field, i, uint8(bits))
-	case 4:
-		m.SetElem32(f.Field, i, uint32(bits))
-	default:
-		m.SetElem64(f.Field, i, bits)
-	}
+	m.setElemBits(f, i, bits)
 }
 
 // Append appends v; it panics if v is not of the element type. A message

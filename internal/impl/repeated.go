@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"fmt"
 	"iter"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -134,10 +135,30 @@ func (m Msg) vslot(f Field) (uint32, bool) {
 	return o, ok
 }
 
+// cslot is vslot for a write that removes elements: a field the message
+// lacks has none, and nothing is lost.
+func (m Msg) cslot(f Field) (uint32, bool) {
+	o, _, ok := m.cloc(f, 8)
+	return o, ok
+}
+
+// exceeds reports whether a write that leaves repeated field f with n
+// elements stores more than its fixed array holds (Field.Fixed), and
+// records the refusal.
+func (m Msg) exceeds(f Field, n int) bool {
+	if f.Fixed == 0 || n <= int(f.Fixed) {
+		return false
+	}
+	if m.p != nil {
+		m.p.drop(fmt.Errorf("phaser: field %d: %d elements, array_size %d: %w", f.Number, n, f.Fixed, ErrArraySize))
+	}
+	return true
+}
+
 // push appends a zeroed element of size bytes and returns its offset.
 func (m Msg) push(f Field, size int) uint32 {
 	o, ok := m.vslot(f)
-	if !ok {
+	if !ok || f.Fixed != 0 && m.exceeds(f, m.p.buf.VectorLen(o)+1) {
 		return 0
 	}
 	e := m.p.buf.VectorPush(o, size)
@@ -182,7 +203,7 @@ func (m Msg) Reserve(f Field, n, size int) {
 // Resize sets the length of repeated field f to n elements of size bytes;
 // new elements are zero (absent, for strings and messages).
 func (m Msg) Resize(f Field, n, size int) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.vslot(f); ok && !m.exceeds(f, n) {
 		if !m.p.buf.VectorResize(o, n, size) {
 			m.p.fail()
 		}
@@ -192,7 +213,7 @@ func (m Msg) Resize(f Field, n, size int) {
 
 // ClearVector empties a repeated scalar field and frees its storage.
 func (m Msg) ClearVector(f Field) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.cslot(f); ok {
 		m.p.buf.VectorClear(o)
 	}
 }
@@ -211,7 +232,7 @@ func (m Msg) ElemString(f Field, i int) []byte {
 
 // PushString appends s to a repeated string field.
 func (m Msg) PushString(f Field, s string) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.vslot(f); ok && !(f.Fixed != 0 && m.exceeds(f, m.p.buf.VectorLen(o)+1)) {
 		if !m.p.buf.PushString(o, s) {
 			m.p.fail()
 		}
@@ -221,7 +242,7 @@ func (m Msg) PushString(f Field, s string) {
 
 // PushBytes appends s to a repeated bytes field; s may alias the payload.
 func (m Msg) PushBytes(f Field, s []byte) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.vslot(f); ok && !(f.Fixed != 0 && m.exceeds(f, m.p.buf.VectorLen(o)+1)) {
 		if !m.p.buf.PushBytes(o, s) {
 			m.p.fail()
 		}
@@ -232,7 +253,7 @@ func (m Msg) PushBytes(f Field, s []byte) {
 // SetElemString stores s as element i, growing the field if i is past its
 // end (C++ set_x(i, s)).
 func (m Msg) SetElemString(f Field, i int, s string) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.vslot(f); ok && !m.exceeds(f, i+1) {
 		if !m.p.buf.SetStringAt(o, i, s) {
 			m.p.fail()
 		}
@@ -242,7 +263,7 @@ func (m Msg) SetElemString(f Field, i int, s string) {
 
 // SetElemBytes is SetElemString for bytes; s may alias the payload.
 func (m Msg) SetElemBytes(f Field, i int, s []byte) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.vslot(f); ok && !m.exceeds(f, i+1) {
 		if !m.p.buf.SetBytesAt(o, i, s) {
 			m.p.fail()
 		}
@@ -252,7 +273,7 @@ func (m Msg) SetElemBytes(f Field, i int, s []byte) {
 
 // ClearStrings empties a repeated string or bytes field.
 func (m Msg) ClearStrings(f Field) {
-	if o, ok := m.vslot(f); ok {
+	if o, ok := m.cslot(f); ok {
 		m.p.buf.ClearStrings(o)
 	}
 }
@@ -262,6 +283,9 @@ func (m Msg) ClearStrings(f Field) {
 // ElemMessage returns element i of a repeated message field of type t (a
 // default message if out of range or absent).
 func (m Msg) ElemMessage(f Field, i int, t *Type) Msg {
+	if f.Fixed != 0 && uint64(i) >= uint64(f.Fixed) {
+		return Msg{p: m.p} // a fixed array has N elements, whatever it stores
+	}
 	if m.v3() {
 		v, _, n := m.mvbLen(f)
 		if i < 0 || i >= n {
@@ -282,7 +306,7 @@ func (m Msg) ElemMessage(f Field, i int, t *Type) Msg {
 
 // AddMessage appends a new message of type t to repeated field f.
 func (m Msg) AddMessage(f Field, t *Type) Msg {
-	if !m.writable() {
+	if !m.writable() || f.Fixed != 0 && m.exceeds(f, m.MessagesLen(f)+1) {
 		return Msg{p: m.p}
 	}
 	if m.v3() {
@@ -308,7 +332,7 @@ func (m Msg) AddMessage(f Field, t *Type) Msg {
 // field and creating the element as needed (C++ Mutable(i)).
 func (m Msg) MutableElem(f Field, i int, t *Type) Msg {
 	o, ok := m.vslot(f)
-	if !ok || i < 0 {
+	if !ok || i < 0 || m.exceeds(f, i+1) {
 		return Msg{p: m.p}
 	}
 	if m.v3() {
@@ -346,7 +370,7 @@ func (m Msg) MutableElem(f Field, i int, t *Type) Msg {
 // t carved from one allocation (C++ allocate_x(n), spec 5.6).
 func (m Msg) AllocateMessages(f Field, n int, t *Type) {
 	o, ok := m.vslot(f)
-	if !ok || n <= 0 {
+	if !ok || n <= 0 || m.exceeds(f, n) {
 		return
 	}
 	if m.v3() {
@@ -379,7 +403,7 @@ func (m Msg) AllocateMessages(f Field, n int, t *Type) {
 // ClearMessages clears and frees every element of repeated message field f
 // and empties it.
 func (m Msg) ClearMessages(f Field, t *Type) {
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	if !ok {
 		return
 	}
@@ -446,7 +470,7 @@ func (m Msg) FixedStrings(f Field, n int) {
 // range or the buffer is full).
 func (m Msg) InsertElems(f Field, i, count, size int) uint32 {
 	o, ok := m.vslot(f)
-	if !ok {
+	if !ok || f.Fixed != 0 && m.exceeds(f, m.p.buf.VectorLen(o)+count) {
 		return 0
 	}
 	e := m.p.buf.VectorInsert(o, i, count, size)
@@ -459,14 +483,14 @@ func (m Msg) InsertElems(f Field, i, count, size int) uint32 {
 
 // EraseElems removes elements [i, j) of a repeated scalar field.
 func (m Msg) EraseElems(f Field, i, j, size int) bool {
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	return ok && m.p.buf.VectorErase(o, i, j, size)
 }
 
 // EraseStrings removes elements [i, j) of a repeated string or bytes field,
 // freeing their strings.
 func (m Msg) EraseStrings(f Field, i, j int) bool {
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	// Within the block's capacity too: the header may be hostile.
 	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) || j > m.p.buf.VectorCap(o, 4) {
 		return false
@@ -487,7 +511,7 @@ func (m Msg) EraseMessages(f Field, i, j int, t *Type) bool {
 	if m.v3() {
 		return m.writable() && m.mvbErase(f, i, j, t)
 	}
-	o, ok := m.vslot(f)
+	o, ok := m.cslot(f)
 	if !ok || i < 0 || j < i || j > m.p.buf.VectorLen(o) || j > m.p.buf.VectorCap(o, 4) {
 		return false
 	}
@@ -505,7 +529,7 @@ func (m Msg) EraseMessages(f Field, i, j int, t *Type) bool {
 // repeated field f and returns it.
 func (m Msg) InsertMessage(f Field, i int, t *Type) Msg {
 	if m.v3() {
-		if !m.writable() {
+		if !m.writable() || f.Fixed != 0 && m.exceeds(f, m.MessagesLen(f)+1) {
 			return Msg{p: m.p}
 		}
 		return m.mvbInsert(f, i, t)
@@ -553,7 +577,7 @@ func (m Msg) InsertString(f Field, i int, s string) bool {
 func (m Msg) SwapRepeated(f Field, o Msg, g Field) bool {
 	a, ok := m.vslot(f)
 	b, ok2 := o.vslot(g)
-	if !ok || !ok2 || m.p != o.p {
+	if !ok || !ok2 || m.p != o.p || m.exceeds(f, m.p.buf.VectorLen(b)) || o.exceeds(g, m.p.buf.VectorLen(a)) {
 		return false
 	}
 	m.p.buf.VectorSwap(a, b)
@@ -564,7 +588,7 @@ func (m Msg) SwapRepeated(f Field, o Msg, g Field) bool {
 // at most one allocation and returns the offset of the first.
 func (m Msg) AppendElems(f Field, n, size int) uint32 {
 	o, ok := m.vslot(f)
-	if !ok {
+	if !ok || f.Fixed != 0 && m.exceeds(f, m.p.buf.VectorLen(o)+n) {
 		return 0
 	}
 	e := m.p.buf.VectorAppendN(o, n, size)
@@ -620,7 +644,7 @@ func (m Msg) ReserveMessages(f Field, n int, t *Type) {
 // elements are empty messages in format v3, and absent (read as default
 // until MutableElem) in format v2, as in C++ 2.1.
 func (m Msg) ResizeMessages(f Field, n int, t *Type) {
-	if !m.writable() || n < 0 {
+	if !m.writable() || n < 0 || m.exceeds(f, n) {
 		return
 	}
 	if m.v3() {

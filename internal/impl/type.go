@@ -40,6 +40,17 @@ type Field struct {
 	// Inline marks a singular message stored inside its holder (ROS
 	// frontend, format v3), rather than in a slot holding its offset.
 	Inline bool
+	// Signed marks a singular signed integer or enum field: a value that a
+	// message laid out by another version of the .proto stores narrower
+	// (an int32 the schema has since widened to int64) is sign-extended.
+	Signed bool
+	// Fixed is the length N of a fixed array (a repeated field with
+	// phaser.array_size = N), 0 for other fields. Its storage is a plain
+	// repeated field of at most N elements: every write that would store
+	// more is refused (ErrArraySize); its list handles read N elements, the
+	// ones not stored as defaults, and a write of an element stores the N
+	// (spec 5.10, the C++ ROS frontend's facade).
+	Fixed uint32
 }
 
 // fieldOf returns the Field of a compiled field at offset with presence id
@@ -243,6 +254,19 @@ func FindType(name protoreflect.FullName) *Type {
 	return registry.types[typeKey{name, ProtobufFrontend}]
 }
 
+// typeByHash returns a registered Type whose name has FNV-1a hash h, or
+// nil: what a format v3 control block entry names.
+func typeByHash(h uint64) *Type {
+	registry.Lock()
+	defer registry.Unlock()
+	for _, t := range registry.types {
+		if t.hash == h {
+			return t
+		}
+	}
+	return nil
+}
+
 // frontendOf returns the frontend a type of md compiled for fe really uses.
 func frontendOf(md protoreflect.MessageDescriptor, fe Frontend) Frontend {
 	if fe != ProtobufFrontend && !layout.FollowsFrontend(md) {
@@ -329,8 +353,13 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 	for _, lf := range lc.Fields {
 		kind := kindOf(lf.Kind)
 		scalar := !lf.Repeated && lf.Union == nil && kind != String && kind != Bytes && kind != Message
+		fld := fieldOf(uint32(lf.Number), lf.Offset, lf.ID, scalar)
+		fld.Signed = !lf.Repeated && (kind == Int32 || kind == Int64 || kind == Enum)
+		if n, ok := layout.ArraySize(lf.Desc); ok && lf.Repeated && !lf.Desc.IsMap() {
+			fld.Fixed = n
+		}
 		f := &FieldInfo{
-			Field:    fieldOf(uint32(lf.Number), lf.Offset, lf.ID, scalar),
+			Field:    fld,
 			ID:       lf.ID,
 			Name:     lf.Name,
 			Kind:     kind,

@@ -79,6 +79,31 @@ func (v View) Get64(f Field) uint64 {
 	return 0
 }
 
+// Get8Or, Get32Or and Get64Or are Get8, Get32 and Get64 for a field whose
+// default is d (see Msg.Get8Or).
+func (v View) Get8Or(f Field, d uint8) uint8 {
+	if o := int(f.Offset); o < len(v.b) && v.has(f) {
+		return v.b[o]
+	}
+	return d
+}
+
+// Get32Or is Get32 for a field whose default is d.
+func (v View) Get32Or(f Field, d uint32) uint32 {
+	if o := int(f.Offset); o+4 <= len(v.b) && v.has(f) {
+		return le.Uint32(v.b[o:])
+	}
+	return d
+}
+
+// Get64Or is Get64 for a field whose default is d.
+func (v View) Get64Or(f Field, d uint64) uint64 {
+	if o := int(f.Offset); o+8 <= len(v.b) && v.has(f) {
+		return le.Uint64(v.b[o:])
+	}
+	return d
+}
+
 // ViewOf returns a view of m, a message of type t, whatever its layout:
 // m's bytes when it has t's compiled table (View), else a copy of its
 // singular scalar fields, outside oneofs, laid out with t's compiled table

@@ -166,3 +166,34 @@ func Lookup(table []byte, number uint32) (offset uint32, id uint8, ok bool) {
 	}
 	return 0, 0, false
 }
+
+// NextOffset returns the smallest offset greater than offset that an entry
+// of the field-metadata table at table[0] gives, and whether there is one.
+// The value of the field at offset lies before it (fields do not overlap):
+// this bounds how wide the value is, which the table does not record (a
+// reader of another version of the .proto, where the field had another
+// type, needs it). A truncated or malformed table has no entries. It reads
+// every entry: O(entries).
+func NextOffset(table []byte, offset uint32) (next uint32, ok bool) {
+	size, pairs, count, valid := tableSize(table)
+	if !valid || size > uint64(len(table)) {
+		return 0, false
+	}
+	next = ^uint32(0)
+	consider := func(v uint32) {
+		if o := v & MaxOffset; o > offset && o < next {
+			next = o
+		}
+	}
+	if binary.LittleEndian.Uint32(table) == HybridMagic {
+		for p := uint64(16); p < pairs; p += 4 {
+			if v := binary.LittleEndian.Uint32(table[p:]); v != 0 {
+				consider(v)
+			}
+		}
+	}
+	for k := uint64(0); k < count; k++ {
+		consider(binary.LittleEndian.Uint32(table[pairs+8*k+4:]))
+	}
+	return next, next != ^uint32(0)
+}

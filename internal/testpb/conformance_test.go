@@ -14,6 +14,7 @@ import (
 	"google.golang.org/protobuf/reflect/protoregistry"
 	"google.golang.org/protobuf/types/known/anypb"
 
+	"github.com/phaser-go/phaser/internal/layout"
 	"github.com/phaser-go/phaser/internal/testpb"
 	"github.com/phaser-go/phaser/internal/testpb/testpbphaser"
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -215,7 +216,7 @@ func setRandom(rng *rand.Rand, m protoreflect.Message, fd protoreflect.FieldDesc
 		}
 	case fd.IsList():
 		l := m.Mutable(fd).List()
-		for range rng.IntN(5) {
+		for range randomLen(rng, fd) {
 			if fd.Message() != nil {
 				e := l.NewElement()
 				if depth < 3 {
@@ -239,6 +240,15 @@ func setRandom(rng *rand.Rand, m protoreflect.Message, fd protoreflect.FieldDesc
 }
 
 // fillMessage fills a nested message; an Any gets a packed Inner.
+// randomLen returns a random number of elements for repeated field fd: 0
+// to 4, at most N for a fixed array (phaser.array_size = N).
+func randomLen(rng *rand.Rand, fd protoreflect.FieldDescriptor) int {
+	if size, ok := layout.ArraySize(fd); ok {
+		return rng.IntN(int(size) + 1)
+	}
+	return rng.IntN(5)
+}
+
 func fillMessage(rng *rand.Rand, m protoreflect.Message, depth int) {
 	if m.Descriptor().FullName() == "google.protobuf.Any" {
 		inner := (&testpb.Inner{}).ProtoReflect()

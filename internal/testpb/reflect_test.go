@@ -400,7 +400,7 @@ func randomField(rng *rand.Rand, m protoreflect.Message, fd protoreflect.FieldDe
 			return
 		}
 		l := m.Mutable(fd).List()
-		for range rng.IntN(5) {
+		for range randomLen(rng, fd) {
 			if fd.Message() != nil {
 				randomFill(rng, l.AppendMutable().Message(), depth+1)
 			} else {

@@ -14,6 +14,12 @@ import "github.com/phaser-go/phaser/internal/impl"
 func reachGet8(m Msg, f Field) uint8                       { return m.Get8(f) }
 func reachGet32(m Msg, f Field) uint32                     { return m.Get32(f) }
 func reachGet64(m Msg, f Field) uint64                     { return m.Get64(f) }
+func reachGet8Or(m Msg, f Field, d uint8) uint8            { return m.Get8Or(f, d) }
+func reachGet32Or(m Msg, f Field, d uint32) uint32         { return m.Get32Or(f, d) }
+func reachGet64Or(m Msg, f Field, d uint64) uint64         { return m.Get64Or(f, d) }
+func reachViewGet8Or(v View, f Field, d uint8) uint8       { return v.Get8Or(f, d) }
+func reachViewGet32Or(v View, f Field, d uint32) uint32    { return v.Get32Or(f, d) }
+func reachViewGet64Or(v View, f Field, d uint64) uint64    { return v.Get64Or(f, d) }
 func reachSet8(m Msg, f Field, v uint8)                    { m.Set8(f, v) }
 func reachSet32(m Msg, f Field, v uint32)                  { m.Set32(f, v) }
 func reachSet64(m Msg, f Field, v uint64)                  { m.Set64(f, v) }

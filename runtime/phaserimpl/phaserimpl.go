@@ -29,7 +29,8 @@ import (
 const (
 	// GenVersion is the version the generator of this module writes.
 	// Version 2 adds the handles' protobuf reflection (RegisterHandleType,
-	// MessageString, Equal, Clone).
+	// MessageString, Equal, Clone), Field.Signed, defaults of absent fields
+	// and fixed-length arrays (Field.Fixed).
 	GenVersion = 2
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.

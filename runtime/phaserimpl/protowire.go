@@ -179,9 +179,13 @@ func DepthError(msg string) error {
 	return fmt.Errorf("phaser: unmarshal %s: messages nested deeper than %d: %w", msg, impl.MaxWireDepth, phaserproto.ErrInvalid)
 }
 
-// FullError returns the error of a fixed buffer that filled up while
-// message msg was decoded.
-func FullError(msg string) error {
+// FullError returns the error of a write into m, while message msg was
+// decoded, that was not stored: what m's payload records (ErrFull,
+// ErrArraySize, ...), ErrFull if it records nothing.
+func FullError(m Msg, msg string) error {
+	if err := m.Err(); err != nil {
+		return fmt.Errorf("phaser: unmarshal %s: %w", msg, err)
+	}
 	return fmt.Errorf("phaser: unmarshal %s: %w", msg, impl.ErrFull)
 }
 

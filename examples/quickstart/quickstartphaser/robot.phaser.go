@@ -536,6 +536,27 @@ func (l PoseList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PoseList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PoseList) Insert(i int) Pose { return Pose(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PoseList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PoseList) Swap(o PoseList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PoseList) AppendN(n int, fill func(i int, elem Pose)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Pose(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PoseList) All() iter.Seq2[int, Pose] {
@@ -942,7 +963,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("example.quickstart.Robot")
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			b = b[n:]
 		case 0x10: // id
@@ -957,7 +978,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.mode", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x22: // pose
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -966,7 +987,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("example.quickstart.Robot")
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			if err := Pose(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -979,7 +1000,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("example.quickstart.Robot")
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -994,7 +1015,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.battery_cells", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("example.quickstart.Robot")
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			b = b[n:]
 		case 0x35: // battery_cells
@@ -1003,7 +1024,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 6, Offset: 32}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("example.quickstart.Robot")
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			b = b[4:]
 		case 0x3a: // path
@@ -1016,7 +1037,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app7.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("example.quickstart.Robot")
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			if err := Pose(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -1032,7 +1053,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.PushBytes(phaserimpl.Field{Number: 8, Offset: 48}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("example.quickstart.Robot")
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			b = b[n:]
 		case 0x4a: // goal
@@ -1045,7 +1066,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetMemberBytes(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("example.quickstart.Robot")
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			b = b[n:]
 		case 0x50: // dock
@@ -1219,22 +1240,22 @@ func (x Robot) ClearId() {
 
 // Mode returns field mode (3).
 func (x Robot) Mode() Mode {
-	return Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	return Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})))
 }
 
 // SetMode sets field mode (3).
 func (x Robot) SetMode(v Mode) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasMode reports the presence of field mode (3).
 func (x Robot) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearMode clears field mode (3).
 func (x Robot) ClearMode() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Pose returns (a default message if absent) field pose (4).
@@ -1381,12 +1402,12 @@ func (v RobotView) HasId() bool {
 
 // Mode returns field mode (3).
 func (v RobotView) Mode() Mode {
-	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})))
 }
 
 // HasMode reports the presence of field mode (3).
 func (v RobotView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // RobotList is a handle on a repeated field of Robot messages.
@@ -1415,6 +1436,27 @@ func (l RobotList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l RobotList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l RobotList) Insert(i int) Robot { return Robot(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l RobotList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l RobotList) Swap(o RobotList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l RobotList) AppendN(n int, fill func(i int, elem Robot)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Robot(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

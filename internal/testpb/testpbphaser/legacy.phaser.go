@@ -69,6 +69,21 @@ var phaserType_Legacy = file_legacy_proto.Type("phasertest.Legacy")
 // message and ignores writes.
 type Legacy phaserimpl.Msg
 
+// Default values for Legacy fields: what their getters return when they are
+// absent.
+const (
+	Default_Legacy_Name  = "anon"
+	Default_Legacy_Big   = int64(-42)
+	Default_Legacy_Kind  = Legacy_KIND_B
+	Default_Legacy_Flag  = bool(true)
+	Default_Legacy_Ratio = float64(1.5)
+)
+
+// Default values for Legacy fields.
+var (
+	Default_Legacy_Blob = []byte("\x01\x02")
+)
+
 // NewLegacy creates a Legacy in a new owned buffer that grows as needed.
 // opts choose the payload format and allocator tuning (default: Phaser 3
 // format, performance tuning, 8 KiB).
@@ -510,7 +525,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.id", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x12: // name
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -519,7 +534,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0x18: // big
@@ -527,14 +542,14 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.big", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
+			s.Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, v)
 			b = b[n:]
 		case 0x20: // kind
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kind", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x28: // flag
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -558,7 +573,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.nums", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0x38: // nums
@@ -568,7 +583,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 7, Offset: 40}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0x42: // packed_nums, packed
@@ -580,7 +595,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.packed_nums", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0x40: // packed_nums
@@ -590,7 +605,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 8, Offset: 48}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0x4a: // child
@@ -600,7 +615,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			if err := Legacy(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -613,7 +628,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 10, Offset: 60}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0x5a: // label
@@ -623,7 +638,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 11, Offset: 64}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0x62: // kinds, packed
@@ -635,7 +650,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kinds", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0x60: // kinds
@@ -645,7 +660,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 12, Offset: 72}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		case 0xa0: // pick_int
@@ -653,7 +668,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.pick_int", n)
 			}
-			m.SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80}, uint32(v))
+			m.SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0xaa: // pick_name
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -662,7 +677,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetMemberBytes(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Legacy")
+				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
 		default:
@@ -801,32 +816,36 @@ func (x Legacy) WhichPick() Legacy_PickCase {
 
 // Id returns field id (1).
 func (x Legacy) Id() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetId sets field id (1).
 func (x Legacy) SetId(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasId reports the presence of field id (1).
 func (x Legacy) HasId() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearId clears field id (1).
 func (x Legacy) ClearId() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
-// Name returns a copy of field name (2).
+// Name returns (its default, Default_Legacy_Name, if absent) a copy of field name (2).
 func (x Legacy) Name() string {
-	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
+	if b := phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12}); b != nil {
+		return string(b)
+	}
+	return Default_Legacy_Name
 }
 
 // NameBytes returns without copying field name (2).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
+// It is nil if the field is absent (Name returns the default).
 func (x Legacy) NameBytes() []byte {
 	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
 }
@@ -854,49 +873,49 @@ func (x Legacy) HasName() bool {
 // ClearName clears field name (2).
 func (x Legacy) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
 
-// Big returns field big (3).
+// Big returns (its default, Default_Legacy_Big, if absent) field big (3).
 func (x Legacy) Big() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int64(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // SetBig sets field big (3).
 func (x Legacy) SetBig(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint64(v))
 }
 
 // HasBig reports the presence of field big (3).
 func (x Legacy) HasBig() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearBig clears field big (3).
 func (x Legacy) ClearBig() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
-// Kind returns field kind (4).
+// Kind returns (its default, Default_Legacy_Kind, if absent) field kind (4).
 func (x Legacy) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})))
+	return Legacy_Kind(int32(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, 0x2))) // the default, KIND_B
 }
 
 // SetKind sets field kind (4).
 func (x Legacy) SetKind(v Legacy_Kind) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasKind reports the presence of field kind (4).
 func (x Legacy) HasKind() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearKind clears field kind (4).
 func (x Legacy) ClearKind() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
-// Flag returns field flag (5).
+// Flag returns (its default, Default_Legacy_Flag, if absent) field flag (5).
 func (x Legacy) Flag() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}) != 0
+	return phaserimpl.Msg(x).Get8Or(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, 0x1) != 0 // the default, true
 }
 
 // SetFlag sets field flag (5).
@@ -914,9 +933,9 @@ func (x Legacy) ClearFlag() {
 	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
-// Ratio returns field ratio (6).
+// Ratio returns (its default, Default_Legacy_Ratio, if absent) field ratio (6).
 func (x Legacy) Ratio() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, 0x3ff8000000000000)) // the default, 1.5
 }
 
 // SetRatio sets field ratio (6).
@@ -964,14 +983,18 @@ func (x Legacy) ClearChild() {
 	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)
 }
 
-// Blob returns a copy of field blob (10).
+// Blob returns (its default, Default_Legacy_Blob, if absent) a copy of field blob (10).
 func (x Legacy) Blob() []byte {
-	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 10, Offset: 60})...)
+	if b := phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 10, Offset: 60}); b != nil {
+		return append([]byte(nil), b...)
+	}
+	return append([]byte(nil), Default_Legacy_Blob...)
 }
 
 // BlobBytes returns without copying field blob (10).
 // The slice aliases the payload: it is valid until the field is written
 // or an owned buffer grows, and must not be modified.
+// It is nil if the field is absent (Blob returns the default).
 func (x Legacy) BlobBytes() []byte {
 	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 10, Offset: 60})
 }
@@ -1036,22 +1059,22 @@ func (x Legacy) Kinds() runtime.List[Legacy_Kind] {
 
 // PickInt returns oneof member field pick_int (20).
 func (x Legacy) PickInt() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 80}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 80, Signed: true}))
 }
 
 // SetPickInt makes active and sets oneof member field pick_int (20).
 func (x Legacy) SetPickInt(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true}, uint32(v))
 }
 
 // HasPickInt reports whether it is the active member: field pick_int (20).
 func (x Legacy) HasPickInt() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 80})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 80, Signed: true})
 }
 
 // ClearPickInt clears, if active, field pick_int (20).
 func (x Legacy) ClearPickInt() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true})
 }
 
 // PickName returns a copy of field pick_name (21).
@@ -1103,37 +1126,37 @@ func (x Legacy) View() LegacyView { return LegacyView(phaserimpl.Msg(x).ViewOf(p
 
 // Id returns field id (1).
 func (v LegacyView) Id() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasId reports the presence of field id (1).
 func (v LegacyView) HasId() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
-// Big returns field big (3).
+// Big returns (its default, Default_Legacy_Big, if absent) field big (3).
 func (v LegacyView) Big() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // HasBig reports the presence of field big (3).
 func (v LegacyView) HasBig() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
-// Kind returns field kind (4).
+// Kind returns (its default, Default_Legacy_Kind, if absent) field kind (4).
 func (v LegacyView) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})))
+	return Legacy_Kind(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, 0x2))) // the default, KIND_B
 }
 
 // HasKind reports the presence of field kind (4).
 func (v LegacyView) HasKind() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
-// Flag returns field flag (5).
+// Flag returns (its default, Default_Legacy_Flag, if absent) field flag (5).
 func (v LegacyView) Flag() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}) != 0
+	return phaserimpl.View(v).Get8Or(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, 0x1) != 0 // the default, true
 }
 
 // HasFlag reports the presence of field flag (5).
@@ -1141,9 +1164,9 @@ func (v LegacyView) HasFlag() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
-// Ratio returns field ratio (6).
+// Ratio returns (its default, Default_Legacy_Ratio, if absent) field ratio (6).
 func (v LegacyView) Ratio() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}))
+	return math.Float64frombits(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, 0x3ff8000000000000)) // the default, 1.5
 }
 
 // HasRatio reports the presence of field ratio (6).
@@ -1177,6 +1200,27 @@ func (l LegacyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l LegacyList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l LegacyList) Insert(i int) Legacy { return Legacy(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l LegacyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l LegacyList) Swap(o LegacyList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l LegacyList) AppendN(n int, fill func(i int, elem Legacy)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Legacy(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -145,8 +145,8 @@ func TestReadOnly(t *testing.T) {
 	}
 	var zero pb.Scalars
 	zero.SetFInt32(3)
-	if zero.FInt32() != 0 || zero.IsPresent() || zero.Bytes() != nil || zero.Err() != nil {
-		t.Error("the zero handle is not an empty, inert message")
+	if zero.FInt32() != 0 || zero.IsPresent() || zero.Bytes() != nil || !errors.Is(zero.Err(), runtime.ErrNoMessage) || !zero.Failed() {
+		t.Errorf("the zero handle is not an empty message that stores nothing: Err %v, Failed %v", zero.Err(), zero.Failed())
 	}
 }
 

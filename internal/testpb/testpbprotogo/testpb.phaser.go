@@ -557,14 +557,14 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_int32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x20: // f_int64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_int64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}, v)
+			s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, v)
 			b = b[n:]
 		case 0x28: // f_uint32
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -585,14 +585,14 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}, phaserimpl.Unzigzag32(v))
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
 			b = b[n:]
 		case 0x40: // f_sint64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}, phaserimpl.Unzigzag64(v))
+			s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
 			b = b[n:]
 		case 0x4d: // f_fixed32
 			if len(b) < 4 {
@@ -610,13 +610,13 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sfixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
 			b = b[4:]
 		case 0x61: // f_sfixed64
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sfixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
 			b = b[8:]
 		case 0x68: // f_bool
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -635,7 +635,7 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Scalars")
+				return phaserimpl.FullError(m, "phasertest.Scalars")
 			}
 			b = b[n:]
 		case 0x7a: // f_bytes
@@ -645,7 +645,7 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Scalars")
+				return phaserimpl.FullError(m, "phasertest.Scalars")
 			}
 			b = b[n:]
 		case 0x80: // f_color
@@ -653,7 +653,7 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_color", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -787,42 +787,42 @@ func (x Scalars) ClearFFloat() {
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetFInt32 sets field f_int32 (3).
 func (x Scalars) SetFInt32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearFInt32 clears field f_int32 (3).
 func (x Scalars) ClearFInt32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetFInt64 sets field f_int64 (4).
 func (x Scalars) SetFInt64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearFInt64 clears field f_int64 (4).
 func (x Scalars) ClearFInt64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -867,42 +867,42 @@ func (x Scalars) ClearFUint64() {
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
 func (x Scalars) SetFSint32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
 func (x Scalars) ClearFSint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
 func (x Scalars) SetFSint64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
 func (x Scalars) ClearFSint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -947,42 +947,42 @@ func (x Scalars) ClearFFixed64() {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
 func (x Scalars) SetFSfixed32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
 func (x Scalars) ClearFSfixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
 func (x Scalars) SetFSfixed64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
 func (x Scalars) ClearFSfixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // FBool returns field f_bool (13).
@@ -1076,22 +1076,22 @@ func (x Scalars) ClearFBytes() {
 
 // FColor returns field f_color (16).
 func (x Scalars) FColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
+	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
 }
 
 // SetFColor sets field f_color (16).
 func (x Scalars) SetFColor(v Color) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (x Scalars) HasFColor() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ClearFColor clears field f_color (16).
 func (x Scalars) ClearFColor() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ScalarsView reads the singular scalar fields of a Scalars in place with
@@ -1126,22 +1126,22 @@ func (v ScalarsView) HasFFloat() bool {
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -1166,22 +1166,22 @@ func (v ScalarsView) HasFUint64() bool {
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -1206,22 +1206,22 @@ func (v ScalarsView) HasFFixed64() bool {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // FBool returns field f_bool (13).
@@ -1236,12 +1236,12 @@ func (v ScalarsView) HasFBool() bool {
 
 // FColor returns field f_color (16).
 func (v ScalarsView) FColor() Color {
-	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
+	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (v ScalarsView) HasFColor() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
@@ -1270,6 +1270,27 @@ func (l ScalarsList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ScalarsList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ScalarsList) Insert(i int) Scalars { return Scalars(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ScalarsList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ScalarsList) Swap(o ScalarsList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ScalarsList) AppendN(n int, fill func(i int, elem Scalars)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Scalars(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1932,7 +1953,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_double", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x9: // r_double
@@ -1941,7 +1962,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 1, Offset: 8}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[8:]
 		case 0x12: // r_float, packed
@@ -1953,7 +1974,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_float", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x15: // r_float
@@ -1962,7 +1983,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 2, Offset: 16}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[4:]
 		case 0x1a: // r_int32, packed
@@ -1974,7 +1995,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x18: // r_int32
@@ -1984,7 +2005,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 3, Offset: 24}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x22: // r_int64, packed
@@ -1996,7 +2017,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x20: // r_int64
@@ -2006,7 +2027,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 4, Offset: 32}, v, phaserimpl.VarintInt64)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x2a: // r_uint32, packed
@@ -2018,7 +2039,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x28: // r_uint32
@@ -2028,7 +2049,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 5, Offset: 40}, v, phaserimpl.VarintUint32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x32: // r_uint64, packed
@@ -2040,7 +2061,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x30: // r_uint64
@@ -2050,7 +2071,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 6, Offset: 48}, v, phaserimpl.VarintInt64)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x3a: // r_sint32, packed
@@ -2062,7 +2083,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x38: // r_sint32
@@ -2072,7 +2093,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 7, Offset: 56}, v, phaserimpl.VarintSint32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x42: // r_sint64, packed
@@ -2084,7 +2105,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x40: // r_sint64
@@ -2094,7 +2115,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 8, Offset: 64}, v, phaserimpl.VarintSint64)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x4a: // r_fixed32, packed
@@ -2106,7 +2127,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x4d: // r_fixed32
@@ -2115,7 +2136,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 9, Offset: 72}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[4:]
 		case 0x52: // r_fixed64, packed
@@ -2127,7 +2148,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x51: // r_fixed64
@@ -2136,7 +2157,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 10, Offset: 80}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[8:]
 		case 0x5a: // r_sfixed32, packed
@@ -2148,7 +2169,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x5d: // r_sfixed32
@@ -2157,7 +2178,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 11, Offset: 88}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[4:]
 		case 0x62: // r_sfixed64, packed
@@ -2169,7 +2190,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x61: // r_sfixed64
@@ -2178,7 +2199,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 12, Offset: 96}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[8:]
 		case 0x6a: // r_bool, packed
@@ -2190,7 +2211,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bool", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x68: // r_bool
@@ -2200,7 +2221,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 13, Offset: 104}, v, phaserimpl.VarintBool)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x72: // r_string
@@ -2213,7 +2234,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.PushBytes(phaserimpl.Field{Number: 14, Offset: 112}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x7a: // r_bytes
@@ -2223,7 +2244,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.PushBytes(phaserimpl.Field{Number: 15, Offset: 120}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x82: // r_color, packed
@@ -2235,7 +2256,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_color", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x80: // r_color
@@ -2245,7 +2266,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 16, Offset: 128}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x32a: // u_double, packed
@@ -2257,7 +2278,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_double", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x329: // u_double
@@ -2266,7 +2287,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 101, Offset: 136}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[8:]
 		case 0x332: // u_float, packed
@@ -2278,7 +2299,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_float", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x335: // u_float
@@ -2287,7 +2308,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 102, Offset: 144}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[4:]
 		case 0x33a: // u_int32, packed
@@ -2299,7 +2320,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x338: // u_int32
@@ -2309,7 +2330,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 103, Offset: 152}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x342: // u_int64, packed
@@ -2321,7 +2342,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x340: // u_int64
@@ -2331,7 +2352,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 104, Offset: 160}, v, phaserimpl.VarintInt64)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x34a: // u_uint32, packed
@@ -2343,7 +2364,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x348: // u_uint32
@@ -2353,7 +2374,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 105, Offset: 168}, v, phaserimpl.VarintUint32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x352: // u_uint64, packed
@@ -2365,7 +2386,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x350: // u_uint64
@@ -2375,7 +2396,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 106, Offset: 176}, v, phaserimpl.VarintInt64)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x35a: // u_sint32, packed
@@ -2387,7 +2408,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x358: // u_sint32
@@ -2397,7 +2418,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 107, Offset: 184}, v, phaserimpl.VarintSint32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x362: // u_sint64, packed
@@ -2409,7 +2430,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x360: // u_sint64
@@ -2419,7 +2440,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 108, Offset: 192}, v, phaserimpl.VarintSint64)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x36a: // u_fixed32, packed
@@ -2431,7 +2452,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x36d: // u_fixed32
@@ -2440,7 +2461,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 109, Offset: 200}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[4:]
 		case 0x372: // u_fixed64, packed
@@ -2452,7 +2473,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x371: // u_fixed64
@@ -2461,7 +2482,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 110, Offset: 208}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[8:]
 		case 0x37a: // u_sfixed32, packed
@@ -2473,7 +2494,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed32", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x37d: // u_sfixed32
@@ -2482,7 +2503,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 111, Offset: 216}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[4:]
 		case 0x382: // u_sfixed64, packed
@@ -2494,7 +2515,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed64", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x381: // u_sfixed64
@@ -2503,7 +2524,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 112, Offset: 224}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[8:]
 		case 0x38a: // u_bool, packed
@@ -2515,7 +2536,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_bool", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x388: // u_bool
@@ -2525,7 +2546,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 113, Offset: 232}, v, phaserimpl.VarintBool)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x3a2: // u_color, packed
@@ -2537,7 +2558,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_color", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		case 0x3a0: // u_color
@@ -2547,7 +2568,7 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 116, Offset: 240}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Repeated")
+				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
 			b = b[n:]
 		default:
@@ -2817,6 +2838,27 @@ func (l RepeatedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l RepeatedList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l RepeatedList) Insert(i int) Repeated { return Repeated(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l RepeatedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l RepeatedList) Swap(o RepeatedList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l RepeatedList) AppendN(n int, fill func(i int, elem Repeated)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Repeated(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l RepeatedList) All() iter.Seq2[int, Repeated] {
@@ -3084,7 +3126,7 @@ func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.a", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x12: // s
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -3096,7 +3138,7 @@ func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Inner")
+				return phaserimpl.FullError(m, "phasertest.Inner")
 			}
 			b = b[n:]
 		case 0x1a: // deep
@@ -3106,7 +3148,7 @@ func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Inner")
+				return phaserimpl.FullError(m, "phasertest.Inner")
 			}
 			if err := Inner_Deep(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -3202,22 +3244,22 @@ func (x Inner) Clone() Inner { return Inner(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // A returns field a (1).
 func (x Inner) A() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetA sets field a (1).
 func (x Inner) SetA(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasA reports the presence of field a (1).
 func (x Inner) HasA() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearA clears field a (1).
 func (x Inner) ClearA() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // S returns a copy of field s (2).
@@ -3287,12 +3329,12 @@ func (x Inner) View() InnerView { return InnerView(phaserimpl.Msg(x).ViewOf(phas
 
 // A returns field a (1).
 func (v InnerView) A() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasA reports the presence of field a (1).
 func (v InnerView) HasA() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // InnerList is a handle on a repeated field of Inner messages.
@@ -3321,6 +3363,27 @@ func (l InnerList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l InnerList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l InnerList) Insert(i int) Inner { return Inner(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l InnerList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l InnerList) Swap(o InnerList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l InnerList) AppendN(n int, fill func(i int, elem Inner)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Inner(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -3572,7 +3635,7 @@ func (x Inner_Deep) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner.Deep", "phasertest.Inner.Deep.x", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
 			b = b[n:]
 		case 0x12: // names
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -3584,7 +3647,7 @@ func (x Inner_Deep) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.PushBytes(phaserimpl.Field{Number: 2, Offset: 16}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Inner.Deep")
+				return phaserimpl.FullError(m, "phasertest.Inner.Deep")
 			}
 			b = b[n:]
 		default:
@@ -3681,22 +3744,22 @@ func (x Inner_Deep) Clone() Inner_Deep {
 
 // X returns field x (1).
 func (x Inner_Deep) X() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetX sets field x (1).
 func (x Inner_Deep) SetX(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Inner_Deep) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearX clears field x (1).
 func (x Inner_Deep) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Names returns the list handle of repeated field names (2).
@@ -3718,12 +3781,12 @@ func (x Inner_Deep) View() Inner_DeepView {
 
 // X returns field x (1).
 func (v Inner_DeepView) X() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Inner_DeepView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
@@ -3754,6 +3817,29 @@ func (l Inner_DeepList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l Inner_DeepList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Inner_DeepList) Insert(i int) Inner_Deep {
+	return Inner_Deep(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Inner_DeepList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Inner_DeepList) Swap(o Inner_DeepList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Inner_DeepList) AppendN(n int, fill func(i int, elem Inner_Deep)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Inner_Deep(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -4087,6 +4173,27 @@ func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EmptyList) Insert(i int) Empty { return Empty(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EmptyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EmptyList) Swap(o EmptyList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EmptyList) AppendN(n int, fill func(i int, elem Empty)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {
@@ -4369,7 +4476,7 @@ func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x12: // next
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -4378,7 +4485,7 @@ func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Node")
+				return phaserimpl.FullError(m, "phasertest.Node")
 			}
 			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -4394,7 +4501,7 @@ func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app3.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Node")
+				return phaserimpl.FullError(m, "phasertest.Node")
 			}
 			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -4488,22 +4595,22 @@ func (x Node) Clone() Node { return Node(phaserimpl.Clone(phaserimpl.Msg(x), pha
 
 // Value returns field value (1).
 func (x Node) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (1).
 func (x Node) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (1).
 func (x Node) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (1).
 func (x Node) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Next returns (a default message if absent) field next (2).
@@ -4543,12 +4650,12 @@ func (x Node) View() NodeView { return NodeView(phaserimpl.Msg(x).ViewOf(phaserT
 
 // Value returns field value (1).
 func (v NodeView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v NodeView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // NodeList is a handle on a repeated field of Node messages.
@@ -4577,6 +4684,27 @@ func (l NodeList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l NodeList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l NodeList) Insert(i int) Node { return Node(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l NodeList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l NodeList) Swap(o NodeList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l NodeList) AppendN(n int, fill func(i int, elem Node)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Node(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -5132,14 +5260,14 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w02", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x20: // w03
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w03", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}, v)
+			s.Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, v)
 			b = b[n:]
 		case 0x28: // w04
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -5160,14 +5288,14 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w06", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}, phaserimpl.Unzigzag32(v))
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
 			b = b[n:]
 		case 0x40: // w07
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w07", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}, phaserimpl.Unzigzag64(v))
+			s.Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
 			b = b[n:]
 		case 0x4d: // w08
 			if len(b) < 4 {
@@ -5185,13 +5313,13 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w10", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			s.Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
 			b = b[4:]
 		case 0x61: // w11
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w11", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			s.Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
 			b = b[8:]
 		case 0x68: // w12
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -5217,14 +5345,14 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w15", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x88: // w16
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w16", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}, v)
+			s.Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, v)
 			b = b[n:]
 		case 0x90: // w17
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -5245,14 +5373,14 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w19", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}, phaserimpl.Unzigzag32(v))
+			s.Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, phaserimpl.Unzigzag32(v))
 			b = b[n:]
 		case 0xa8: // w20
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w20", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}, phaserimpl.Unzigzag64(v))
+			s.Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, phaserimpl.Unzigzag64(v))
 			b = b[n:]
 		case 0xb5: // w21
 			if len(b) < 4 {
@@ -5270,13 +5398,13 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w23", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}, binary.LittleEndian.Uint32(b))
+			s.Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, binary.LittleEndian.Uint32(b))
 			b = b[4:]
 		case 0xc9: // w24
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w24", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, binary.LittleEndian.Uint64(b))
 			b = b[8:]
 		case 0xd0: // w25
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -5302,14 +5430,14 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w28", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0xf0: // w29
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w29", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}, v)
+			s.Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, v)
 			b = b[n:]
 		case 0xf8: // w30
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -5330,14 +5458,14 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}, phaserimpl.Unzigzag32(v))
+			s.Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, phaserimpl.Unzigzag32(v))
 			b = b[n:]
 		case 0x110: // w33
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w33", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}, phaserimpl.Unzigzag64(v))
+			s.Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, phaserimpl.Unzigzag64(v))
 			b = b[n:]
 		case 0x11d: // w34
 			if len(b) < 4 {
@@ -5355,13 +5483,13 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w36", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}, binary.LittleEndian.Uint32(b))
+			s.Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, binary.LittleEndian.Uint32(b))
 			b = b[4:]
 		case 0x131: // w37
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w37", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}, binary.LittleEndian.Uint64(b))
+			s.Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, binary.LittleEndian.Uint64(b))
 			b = b[8:]
 		case 0x138: // w38
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -5504,42 +5632,42 @@ func (x Wide) ClearW01() {
 
 // W02 returns field w02 (3).
 func (x Wide) W02() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetW02 sets field w02 (3).
 func (x Wide) SetW02(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (x Wide) HasW02() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearW02 clears field w02 (3).
 func (x Wide) ClearW02() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // W03 returns field w03 (4).
 func (x Wide) W03() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetW03 sets field w03 (4).
 func (x Wide) SetW03(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (x Wide) HasW03() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearW03 clears field w03 (4).
 func (x Wide) ClearW03() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // W04 returns field w04 (5).
@@ -5584,42 +5712,42 @@ func (x Wide) ClearW05() {
 
 // W06 returns field w06 (7).
 func (x Wide) W06() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // SetW06 sets field w06 (7).
 func (x Wide) SetW06(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (x Wide) HasW06() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // ClearW06 clears field w06 (7).
 func (x Wide) ClearW06() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // W07 returns field w07 (8).
 func (x Wide) W07() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // SetW07 sets field w07 (8).
 func (x Wide) SetW07(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (x Wide) HasW07() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // ClearW07 clears field w07 (8).
 func (x Wide) ClearW07() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // W08 returns field w08 (9).
@@ -5664,42 +5792,42 @@ func (x Wide) ClearW09() {
 
 // W10 returns field w10 (11).
 func (x Wide) W10() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // SetW10 sets field w10 (11).
 func (x Wide) SetW10(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (x Wide) HasW10() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // ClearW10 clears field w10 (11).
 func (x Wide) ClearW10() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // W11 returns field w11 (12).
 func (x Wide) W11() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // SetW11 sets field w11 (12).
 func (x Wide) SetW11(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (x Wide) HasW11() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // ClearW11 clears field w11 (12).
 func (x Wide) ClearW11() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // W12 returns field w12 (13).
@@ -5764,42 +5892,42 @@ func (x Wide) ClearW14() {
 
 // W15 returns field w15 (16).
 func (x Wide) W15() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
 }
 
 // SetW15 sets field w15 (16).
 func (x Wide) SetW15(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (x Wide) HasW15() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // ClearW15 clears field w15 (16).
 func (x Wide) ClearW15() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // W16 returns field w16 (17).
 func (x Wide) W16() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
 }
 
 // SetW16 sets field w16 (17).
 func (x Wide) SetW16(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (x Wide) HasW16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // ClearW16 clears field w16 (17).
 func (x Wide) ClearW16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // W17 returns field w17 (18).
@@ -5844,42 +5972,42 @@ func (x Wide) ClearW18() {
 
 // W19 returns field w19 (20).
 func (x Wide) W19() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
 }
 
 // SetW19 sets field w19 (20).
 func (x Wide) SetW19(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, uint32(v))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (x Wide) HasW19() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
 }
 
 // ClearW19 clears field w19 (20).
 func (x Wide) ClearW19() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
 }
 
 // W20 returns field w20 (21).
 func (x Wide) W20() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
 }
 
 // SetW20 sets field w20 (21).
 func (x Wide) SetW20(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, uint64(v))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (x Wide) HasW20() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
 }
 
 // ClearW20 clears field w20 (21).
 func (x Wide) ClearW20() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
 }
 
 // W21 returns field w21 (22).
@@ -5924,42 +6052,42 @@ func (x Wide) ClearW22() {
 
 // W23 returns field w23 (24).
 func (x Wide) W23() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
 }
 
 // SetW23 sets field w23 (24).
 func (x Wide) SetW23(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, uint32(v))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (x Wide) HasW23() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
 }
 
 // ClearW23 clears field w23 (24).
 func (x Wide) ClearW23() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
 }
 
 // W24 returns field w24 (25).
 func (x Wide) W24() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
 }
 
 // SetW24 sets field w24 (25).
 func (x Wide) SetW24(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (x Wide) HasW24() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
 }
 
 // ClearW24 clears field w24 (25).
 func (x Wide) ClearW24() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
 }
 
 // W25 returns field w25 (26).
@@ -6024,42 +6152,42 @@ func (x Wide) ClearW27() {
 
 // W28 returns field w28 (29).
 func (x Wide) W28() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
 }
 
 // SetW28 sets field w28 (29).
 func (x Wide) SetW28(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(v))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (x Wide) HasW28() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
 }
 
 // ClearW28 clears field w28 (29).
 func (x Wide) ClearW28() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
 }
 
 // W29 returns field w29 (30).
 func (x Wide) W29() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
 }
 
 // SetW29 sets field w29 (30).
 func (x Wide) SetW29(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, uint64(v))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (x Wide) HasW29() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
 }
 
 // ClearW29 clears field w29 (30).
 func (x Wide) ClearW29() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
 }
 
 // W30 returns field w30 (31).
@@ -6104,42 +6232,42 @@ func (x Wide) ClearW31() {
 
 // W32 returns field w32 (33).
 func (x Wide) W32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
 }
 
 // SetW32 sets field w32 (33).
 func (x Wide) SetW32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (x Wide) HasW32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
 }
 
 // ClearW32 clears field w32 (33).
 func (x Wide) ClearW32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
 }
 
 // W33 returns field w33 (34).
 func (x Wide) W33() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
 }
 
 // SetW33 sets field w33 (34).
 func (x Wide) SetW33(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, uint64(v))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (x Wide) HasW33() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
 }
 
 // ClearW33 clears field w33 (34).
 func (x Wide) ClearW33() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
 }
 
 // W34 returns field w34 (35).
@@ -6184,42 +6312,42 @@ func (x Wide) ClearW35() {
 
 // W36 returns field w36 (37).
 func (x Wide) W36() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
 }
 
 // SetW36 sets field w36 (37).
 func (x Wide) SetW36(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, uint32(v))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (x Wide) HasW36() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
 }
 
 // ClearW36 clears field w36 (37).
 func (x Wide) ClearW36() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
 }
 
 // W37 returns field w37 (38).
 func (x Wide) W37() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
 }
 
 // SetW37 sets field w37 (38).
 func (x Wide) SetW37(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, uint64(v))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (x Wide) HasW37() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
 }
 
 // ClearW37 clears field w37 (38).
 func (x Wide) ClearW37() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
 }
 
 // W38 returns field w38 (39).
@@ -6294,22 +6422,22 @@ func (v WideView) HasW01() bool {
 
 // W02 returns field w02 (3).
 func (v WideView) W02() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (v WideView) HasW02() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // W03 returns field w03 (4).
 func (v WideView) W03() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (v WideView) HasW03() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // W04 returns field w04 (5).
@@ -6334,22 +6462,22 @@ func (v WideView) HasW05() bool {
 
 // W06 returns field w06 (7).
 func (v WideView) W06() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (v WideView) HasW06() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
 }
 
 // W07 returns field w07 (8).
 func (v WideView) W07() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (v WideView) HasW07() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
 }
 
 // W08 returns field w08 (9).
@@ -6374,22 +6502,22 @@ func (v WideView) HasW09() bool {
 
 // W10 returns field w10 (11).
 func (v WideView) W10() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (v WideView) HasW10() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
 }
 
 // W11 returns field w11 (12).
 func (v WideView) W11() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (v WideView) HasW11() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
 }
 
 // W12 returns field w12 (13).
@@ -6424,22 +6552,22 @@ func (v WideView) HasW14() bool {
 
 // W15 returns field w15 (16).
 func (v WideView) W15() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (v WideView) HasW15() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
 }
 
 // W16 returns field w16 (17).
 func (v WideView) W16() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (v WideView) HasW16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
 }
 
 // W17 returns field w17 (18).
@@ -6464,22 +6592,22 @@ func (v WideView) HasW18() bool {
 
 // W19 returns field w19 (20).
 func (v WideView) W19() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (v WideView) HasW19() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
 }
 
 // W20 returns field w20 (21).
 func (v WideView) W20() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (v WideView) HasW20() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
 }
 
 // W21 returns field w21 (22).
@@ -6504,22 +6632,22 @@ func (v WideView) HasW22() bool {
 
 // W23 returns field w23 (24).
 func (v WideView) W23() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (v WideView) HasW23() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
 }
 
 // W24 returns field w24 (25).
 func (v WideView) W24() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (v WideView) HasW24() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
 }
 
 // W25 returns field w25 (26).
@@ -6554,22 +6682,22 @@ func (v WideView) HasW27() bool {
 
 // W28 returns field w28 (29).
 func (v WideView) W28() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (v WideView) HasW28() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
 }
 
 // W29 returns field w29 (30).
 func (v WideView) W29() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (v WideView) HasW29() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
 }
 
 // W30 returns field w30 (31).
@@ -6594,22 +6722,22 @@ func (v WideView) HasW31() bool {
 
 // W32 returns field w32 (33).
 func (v WideView) W32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (v WideView) HasW32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
 }
 
 // W33 returns field w33 (34).
 func (v WideView) W33() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (v WideView) HasW33() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
 }
 
 // W34 returns field w34 (35).
@@ -6634,22 +6762,22 @@ func (v WideView) HasW35() bool {
 
 // W36 returns field w36 (37).
 func (v WideView) W36() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (v WideView) HasW36() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
 }
 
 // W37 returns field w37 (38).
 func (v WideView) W37() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (v WideView) HasW37() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
 }
 
 // W38 returns field w38 (39).
@@ -6698,6 +6826,27 @@ func (l WideList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l WideList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l WideList) Insert(i int) Wide { return Wide(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l WideList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l WideList) Swap(o WideList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l WideList) AppendN(n int, fill func(i int, elem Wide)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Wide(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -7251,7 +7400,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = nb
 	}
 	// cells (72)
-	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
+	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner); ; {
 		run, ok := rs.Next()
 		if !ok {
 			break
@@ -7706,7 +7855,7 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += k
 	}
 	// cells (72)
-	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner); ; {
+	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner); ; {
 		run, ok := rs.Next()
 		if !ok {
 			break
@@ -7817,7 +7966,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Scalars(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -7830,7 +7979,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Repeated(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -7843,7 +7992,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -7856,7 +8005,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Inner_Deep(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -7869,7 +8018,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbprotogo_Remote)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := importedpbprotogo.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -7882,7 +8031,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbprotogo_Remote_Part)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := importedpbprotogo.Remote_Part(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -7898,7 +8047,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app7.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -7914,7 +8063,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app8.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := importedpbprotogo.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -7925,7 +8074,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.mode", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x52: // modes, packed
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -7936,7 +8085,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.modes", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x50: // modes
@@ -7946,7 +8095,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 10, Offset: 56}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x58: // level
@@ -7954,7 +8103,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.level", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x62: // levels, packed
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -7965,7 +8114,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.levels", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x60: // levels
@@ -7975,7 +8124,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 12, Offset: 72}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x6a: // empty
@@ -7985,7 +8134,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8001,7 +8150,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app14.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8014,7 +8163,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8025,7 +8174,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_int32", n)
 			}
-			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232}, uint32(v))
+			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0xa9: // choice_double
 			if len(b) < 8 {
@@ -8050,7 +8199,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0xc2: // choice_bytes
@@ -8060,7 +8209,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0xca: // choice_inner
@@ -8070,7 +8219,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 25, Offset: 232}, phaserType_Inner)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8081,7 +8230,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_mode", n)
 			}
-			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232}, uint32(v))
+			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0xd9: // choice_fixed64
 			if len(b) < 8 {
@@ -8094,7 +8243,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_int32", n)
 			}
-			m.SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244}, uint32(v))
+			m.SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0xfa: // opt_string
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -8106,7 +8255,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetMemberBytes(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x102: // opt_inner
@@ -8116,7 +8265,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMember(phaserUnion_Everything_XOptInner, phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8140,7 +8289,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_color", n)
 			}
-			m.SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285}, uint32(v))
+			m.SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x122: // opt_bytes
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -8149,7 +8298,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetMemberBytes(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x128: // opt_uint64
@@ -8202,7 +8351,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8215,7 +8364,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8231,7 +8380,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app54.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8244,7 +8393,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 60, Offset: 168}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x1e8: // clear
@@ -8252,7 +8401,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.clear", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x1f2: // msg
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -8264,7 +8413,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 62, Offset: 176}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x1fa: // name
@@ -8277,7 +8426,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 63, Offset: 180}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x202: // name_bytes
@@ -8290,7 +8439,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 64, Offset: 184}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x208: // value
@@ -8298,7 +8447,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x210: // has_value
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -8331,7 +8480,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 69, Offset: 204}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x232: // grid, packed
@@ -8339,11 +8488,11 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", n)
 			}
-			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 70, Offset: 208}, v, phaserimpl.VarintInt32) {
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 70, Offset: 208, Fixed: 4}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x230: // grid
@@ -8351,9 +8500,9 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", n)
 			}
-			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 70, Offset: 208}, v, phaserimpl.VarintInt32)
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 70, Offset: 208, Fixed: 4}, v, phaserimpl.VarintInt32)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x23a: // labels
@@ -8364,9 +8513,9 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.labels")
 			}
-			m.PushBytes(phaserimpl.Field{Number: 71, Offset: 216}, v)
+			m.PushBytes(phaserimpl.Field{Number: 71, Offset: 216, Fixed: 2}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
 		case 0x242: // cells
@@ -8375,11 +8524,11 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.cells", n)
 			}
 			if !app72ok {
-				app72, app72ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner).Appender(), true
+				app72, app72ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner).Appender(), true
 			}
 			sub := app72.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything")
+				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -8658,22 +8807,22 @@ func (x Everything) Remotes() importedpbprotogo.RemoteList {
 
 // Mode returns field mode (9).
 func (x Everything) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
 }
 
 // SetMode sets field mode (9).
 func (x Everything) SetMode(v Everything_Mode) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasMode reports the presence of field mode (9).
 func (x Everything) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearMode clears field mode (9).
 func (x Everything) ClearMode() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Modes returns the list handle of repeated field modes (10).
@@ -8683,22 +8832,22 @@ func (x Everything) Modes() runtime.List[Everything_Mode] {
 
 // Level returns field level (11).
 func (x Everything) Level() importedpbprotogo.Level {
-	return importedpbprotogo.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
+	return importedpbprotogo.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
 }
 
 // SetLevel sets field level (11).
 func (x Everything) SetLevel(v importedpbprotogo.Level) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasLevel reports the presence of field level (11).
 func (x Everything) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearLevel clears field level (11).
 func (x Everything) ClearLevel() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Levels returns the list handle of repeated field levels (12).
@@ -8753,22 +8902,22 @@ func (x Everything) ClearNode() {
 
 // ChoiceInt32 returns oneof member field choice_int32 (20).
 func (x Everything) ChoiceInt32() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232, Signed: true}))
 }
 
 // SetChoiceInt32 makes active and sets oneof member field choice_int32 (20).
 func (x Everything) SetChoiceInt32(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true}, uint32(v))
 }
 
 // HasChoiceInt32 reports whether it is the active member: field choice_int32 (20).
 func (x Everything) HasChoiceInt32() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232, Signed: true})
 }
 
 // ClearChoiceInt32 clears, if active, field choice_int32 (20).
 func (x Everything) ClearChoiceInt32() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true})
 }
 
 // ChoiceDouble returns oneof member field choice_double (21).
@@ -8902,22 +9051,22 @@ func (x Everything) ClearChoiceInner() {
 
 // ChoiceMode returns oneof member field choice_mode (26).
 func (x Everything) ChoiceMode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232, Signed: true})))
 }
 
 // SetChoiceMode makes active and sets oneof member field choice_mode (26).
 func (x Everything) SetChoiceMode(v Everything_Mode) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true}, uint32(v))
 }
 
 // HasChoiceMode reports whether it is the active member: field choice_mode (26).
 func (x Everything) HasChoiceMode() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232, Signed: true})
 }
 
 // ClearChoiceMode clears, if active, field choice_mode (26).
 func (x Everything) ClearChoiceMode() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true})
 }
 
 // ChoiceFixed64 returns oneof member field choice_fixed64 (27).
@@ -8944,22 +9093,22 @@ var phaserUnion_Everything_XOptInt32 = phaserType_Everything.Unions()[1]
 
 // OptInt32 returns oneof member field opt_int32 (30).
 func (x Everything) OptInt32() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244, Signed: true}))
 }
 
 // SetOptInt32 makes active and sets oneof member field opt_int32 (30).
 func (x Everything) SetOptInt32(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true}, uint32(v))
 }
 
 // HasOptInt32 reports whether it is the active member: field opt_int32 (30).
 func (x Everything) HasOptInt32() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244, Signed: true})
 }
 
 // ClearOptInt32 clears, if active, field opt_int32 (30).
 func (x Everything) ClearOptInt32() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true})
 }
 
 var phaserUnion_Everything_XOptString = phaserType_Everything.Unions()[2]
@@ -9071,22 +9220,22 @@ var phaserUnion_Everything_XOptColor = phaserType_Everything.Unions()[6]
 
 // OptColor returns oneof member field opt_color (35).
 func (x Everything) OptColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285})))
+	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285, Signed: true})))
 }
 
 // SetOptColor makes active and sets oneof member field opt_color (35).
 func (x Everything) SetOptColor(v Color) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true}, uint32(v))
 }
 
 // HasOptColor reports whether it is the active member: field opt_color (35).
 func (x Everything) HasOptColor() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285, Signed: true})
 }
 
 // ClearOptColor clears, if active, field opt_color (35).
 func (x Everything) ClearOptColor() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true})
 }
 
 var phaserUnion_Everything_XOptBytes = phaserType_Everything.Unions()[7]
@@ -9272,22 +9421,22 @@ func (x Everything) ClearBytes_() {
 
 // Clear_ returns field clear (61).
 func (x Everything) Clear_() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetClear_ sets field clear (61).
 func (x Everything) SetClear_(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (x Everything) HasClear_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearClear_ clears field clear (61).
 func (x Everything) ClearClear_() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // Msg_ returns a copy of field msg (62).
@@ -9403,22 +9552,22 @@ func (x Everything) ClearNameBytes_() {
 
 // Value returns field value (65).
 func (x Everything) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // SetValue sets field value (65).
 func (x Everything) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (65).
 func (x Everything) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // ClearValue clears field value (65).
 func (x Everything) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // HasValue_ returns field has_value (66).
@@ -9519,24 +9668,30 @@ func (x Everything) ClearToProto_() {
 }
 
 // Grid returns the list handle of repeated field grid (70).
-// (phaser.array_size) = 4: a fixed ROS array of 4 elements, stored
-// as a plain list (the ROS frontend pads it to 4 on mutable access).
+// (phaser.array_size) = 4: a fixed array of 4 elements. Its list
+// has 4 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 4, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 4.
 func (x Everything) Grid() runtime.List[int32] {
-	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 70, Offset: 208})
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 70, Offset: 208, Fixed: 4})
 }
 
 // Labels returns the list handle of repeated field labels (71).
-// (phaser.array_size) = 2: a fixed ROS array of 2 elements, stored
-// as a plain list (the ROS frontend pads it to 2 on mutable access).
+// (phaser.array_size) = 2: a fixed array of 2 elements. Its list
+// has 2 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 2, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Everything) Labels() runtime.StringList {
-	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 71, Offset: 216})
+	return phaserimpl.Strings(phaserimpl.Msg(x), phaserimpl.Field{Number: 71, Offset: 216, Fixed: 2})
 }
 
 // Cells returns the list handle of repeated field cells (72).
-// (phaser.array_size) = 3: a fixed ROS array of 3 elements, stored
-// as a plain list (the ROS frontend pads it to 3 on mutable access).
+// (phaser.array_size) = 3: a fixed array of 3 elements. Its list
+// has 3 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 3, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 3.
 func (x Everything) Cells() InnerList {
-	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224}, phaserType_Inner))
+	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner))
 }
 
 // EverythingView reads the singular scalar fields of a Everything in place with
@@ -9553,42 +9708,42 @@ func (x Everything) View() EverythingView {
 
 // Mode returns field mode (9).
 func (v EverythingView) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
+	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
 }
 
 // HasMode reports the presence of field mode (9).
 func (v EverythingView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Level returns field level (11).
 func (v EverythingView) Level() importedpbprotogo.Level {
-	return importedpbprotogo.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
+	return importedpbprotogo.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
 }
 
 // HasLevel reports the presence of field level (11).
 func (v EverythingView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Clear_ returns field clear (61).
 func (v EverythingView) Clear_() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (v EverythingView) HasClear_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // Value returns field value (65).
 func (v EverythingView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
 }
 
 // HasValue reports the presence of field value (65).
 func (v EverythingView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
 }
 
 // HasValue_ returns field has_value (66).
@@ -9649,6 +9804,29 @@ func (l EverythingList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l EverythingList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EverythingList) Insert(i int) Everything {
+	return Everything(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EverythingList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EverythingList) Swap(o EverythingList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EverythingList) AppendN(n int, fill func(i int, elem Everything)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -9915,7 +10093,7 @@ func (x Everything_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire)
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything.CountsEntry")
+				return phaserimpl.FullError(m, "phasertest.Everything.CountsEntry")
 			}
 			b = b[n:]
 		case 0x10: // value
@@ -9923,7 +10101,7 @@ func (x Everything_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		default:
 			n, err := phaserimpl.DropUnknown(b, tag)
@@ -10042,22 +10220,22 @@ func (x Everything_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x Everything_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (2).
 func (x Everything_CountsEntry) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (2).
 func (x Everything_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (2).
 func (x Everything_CountsEntry) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_CountsEntryView reads the singular scalar fields of a Everything_CountsEntry in place with
@@ -10074,12 +10252,12 @@ func (x Everything_CountsEntry) View() Everything_CountsEntryView {
 
 // Value returns field value (2).
 func (v Everything_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v Everything_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
@@ -10115,6 +10293,31 @@ func (l Everything_CountsEntryList) Resize(n int) { phaserimpl.MessageList(l).Re
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_CountsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Everything_CountsEntryList) Insert(i int) Everything_CountsEntry {
+	return Everything_CountsEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Everything_CountsEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageList(l).Erase(i, j)
+}
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Everything_CountsEntryList) Swap(o Everything_CountsEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Everything_CountsEntryList) AppendN(n int, fill func(i int, elem Everything_CountsEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_CountsEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry] {
@@ -10123,6 +10326,93 @@ func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry]
 			if !yield(i, Everything_CountsEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_CountsEntryMap is key access to the map field whose entries are Everything_CountsEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_CountsEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_CountsEntryList) Map() Everything_CountsEntryMap {
+	return Everything_CountsEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_CountsEntryMap) Entries() Everything_CountsEntryList {
+	return Everything_CountsEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_CountsEntryMap) find(key string) int {
+	l := Everything_CountsEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m Everything_CountsEntryMap) Get(key string) (int32, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_CountsEntryList(m).At(i).Value(), true
+	}
+	var zero int32
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m Everything_CountsEntryMap) Set(key string, v int32) {
+	if i := m.find(key); i >= 0 {
+		Everything_CountsEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := Everything_CountsEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_CountsEntryMap) Delete(key string) bool {
+	l, found := Everything_CountsEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_CountsEntryMap) last() map[string]int {
+	l := Everything_CountsEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_CountsEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_CountsEntryMap) Range(f func(key string, v int32) bool) {
+	last := m.last()
+	for i, e := range Everything_CountsEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -10374,7 +10664,7 @@ func (x Everything_ByIdEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) e
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "phasertest.Everything.ByIdEntry.key", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
 			b = b[n:]
 		case 0x12: // value
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -10383,7 +10673,7 @@ func (x Everything_ByIdEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) e
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything.ByIdEntry")
+				return phaserimpl.FullError(m, "phasertest.Everything.ByIdEntry")
 			}
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -10467,22 +10757,22 @@ func (x Everything_ByIdEntry) Clone() Everything_ByIdEntry {
 
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_ByIdEntry) SetKey(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_ByIdEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_ByIdEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Value returns (a default message if absent) field value (2).
@@ -10519,12 +10809,12 @@ func (x Everything_ByIdEntry) View() Everything_ByIdEntryView {
 
 // Key returns field key (1).
 func (v Everything_ByIdEntryView) Key() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_ByIdEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
@@ -10560,6 +10850,29 @@ func (l Everything_ByIdEntryList) Resize(n int) { phaserimpl.MessageList(l).Resi
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_ByIdEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Everything_ByIdEntryList) Insert(i int) Everything_ByIdEntry {
+	return Everything_ByIdEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Everything_ByIdEntryList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Everything_ByIdEntryList) Swap(o Everything_ByIdEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Everything_ByIdEntryList) AppendN(n int, fill func(i int, elem Everything_ByIdEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_ByIdEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
@@ -10568,6 +10881,90 @@ func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
 			if !yield(i, Everything_ByIdEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_ByIdEntryMap is key access to the map field whose entries are Everything_ByIdEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_ByIdEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_ByIdEntryList) Map() Everything_ByIdEntryMap { return Everything_ByIdEntryMap(l) }
+
+// Entries returns the entries, in insertion order.
+func (m Everything_ByIdEntryMap) Entries() Everything_ByIdEntryList {
+	return Everything_ByIdEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_ByIdEntryMap) find(key int64) int {
+	l := Everything_ByIdEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (a default message if the map lacks it or its
+// entry has no value) and whether the map has key.
+func (m Everything_ByIdEntryMap) Get(key int64) (Inner, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_ByIdEntryList(m).At(i).Value(), true
+	}
+	var zero Inner
+	return zero, false
+}
+
+// Mutable returns the value of key to write, creating it and, if the map
+// lacks key, appending an entry for it.
+func (m Everything_ByIdEntryMap) Mutable(key int64) Inner {
+	if i := m.find(key); i >= 0 {
+		return Everything_ByIdEntryList(m).Mutable(i).MutableValue()
+	}
+	e := Everything_ByIdEntryList(m).Append()
+	e.SetKey(key)
+	return e.MutableValue()
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_ByIdEntryMap) Delete(key int64) bool {
+	l, found := Everything_ByIdEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_ByIdEntryMap) last() map[int64]int {
+	l := Everything_ByIdEntryList(m)
+	last := make(map[int64]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_ByIdEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_ByIdEntryMap) Range(f func(key int64, v Inner) bool) {
+	last := m.last()
+	for i, e := range Everything_ByIdEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -10821,7 +11218,7 @@ func (x Everything_RemoteByNumEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "phasertest.Everything.RemoteByNumEntry.key", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x12: // value
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -10830,7 +11227,7 @@ func (x Everything_RemoteByNumEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.Everything.RemoteByNumEntry")
+				return phaserimpl.FullError(m, "phasertest.Everything.RemoteByNumEntry")
 			}
 			if err := importedpbprotogo.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -10920,22 +11317,22 @@ func (x Everything_RemoteByNumEntry) Clone() Everything_RemoteByNumEntry {
 
 // Key returns field key (1).
 func (x Everything_RemoteByNumEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_RemoteByNumEntry) SetKey(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_RemoteByNumEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_RemoteByNumEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Value returns (a default message if absent) field value (2).
@@ -10972,12 +11369,12 @@ func (x Everything_RemoteByNumEntry) View() Everything_RemoteByNumEntryView {
 
 // Key returns field key (1).
 func (v Everything_RemoteByNumEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_RemoteByNumEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.
@@ -11013,6 +11410,31 @@ func (l Everything_RemoteByNumEntryList) Resize(n int) { phaserimpl.MessageList(
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_RemoteByNumEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Everything_RemoteByNumEntryList) Insert(i int) Everything_RemoteByNumEntry {
+	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Everything_RemoteByNumEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageList(l).Erase(i, j)
+}
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Everything_RemoteByNumEntryList) Swap(o Everything_RemoteByNumEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Everything_RemoteByNumEntryList) AppendN(n int, fill func(i int, elem Everything_RemoteByNumEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_RemoteByNumEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteByNumEntry] {
@@ -11021,6 +11443,92 @@ func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteB
 			if !yield(i, Everything_RemoteByNumEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_RemoteByNumEntryMap is key access to the map field whose entries are Everything_RemoteByNumEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_RemoteByNumEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_RemoteByNumEntryList) Map() Everything_RemoteByNumEntryMap {
+	return Everything_RemoteByNumEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_RemoteByNumEntryMap) Entries() Everything_RemoteByNumEntryList {
+	return Everything_RemoteByNumEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_RemoteByNumEntryMap) find(key int32) int {
+	l := Everything_RemoteByNumEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (a default message if the map lacks it or its
+// entry has no value) and whether the map has key.
+func (m Everything_RemoteByNumEntryMap) Get(key int32) (importedpbprotogo.Remote, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_RemoteByNumEntryList(m).At(i).Value(), true
+	}
+	var zero importedpbprotogo.Remote
+	return zero, false
+}
+
+// Mutable returns the value of key to write, creating it and, if the map
+// lacks key, appending an entry for it.
+func (m Everything_RemoteByNumEntryMap) Mutable(key int32) importedpbprotogo.Remote {
+	if i := m.find(key); i >= 0 {
+		return Everything_RemoteByNumEntryList(m).Mutable(i).MutableValue()
+	}
+	e := Everything_RemoteByNumEntryList(m).Append()
+	e.SetKey(key)
+	return e.MutableValue()
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_RemoteByNumEntryMap) Delete(key int32) bool {
+	l, found := Everything_RemoteByNumEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); e.Key() == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_RemoteByNumEntryMap) last() map[int32]int {
+	l := Everything_RemoteByNumEntryList(m)
+	last := make(map[int32]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_RemoteByNumEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_RemoteByNumEntryMap) Range(f func(key int32, v importedpbprotogo.Remote) bool) {
+	last := m.last()
+	for i, e := range Everything_RemoteByNumEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -11291,7 +11799,7 @@ func (x Everything_LabelsByKeyEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything.LabelsByKeyEntry")
+				return phaserimpl.FullError(m, "phasertest.Everything.LabelsByKeyEntry")
 			}
 			b = b[n:]
 		case 0x12: // value
@@ -11304,7 +11812,7 @@ func (x Everything_LabelsByKeyEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			}
 			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.Everything.LabelsByKeyEntry")
+				return phaserimpl.FullError(m, "phasertest.Everything.LabelsByKeyEntry")
 			}
 			b = b[n:]
 		default:
@@ -11496,6 +12004,31 @@ func (l Everything_LabelsByKeyEntryList) Resize(n int) { phaserimpl.MessageList(
 // Clear empties the list, clearing and freeing every element.
 func (l Everything_LabelsByKeyEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Everything_LabelsByKeyEntryList) Insert(i int) Everything_LabelsByKeyEntry {
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Everything_LabelsByKeyEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageList(l).Erase(i, j)
+}
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Everything_LabelsByKeyEntryList) Swap(o Everything_LabelsByKeyEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Everything_LabelsByKeyEntryList) AppendN(n int, fill func(i int, elem Everything_LabelsByKeyEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_LabelsByKeyEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsByKeyEntry] {
@@ -11504,6 +12037,93 @@ func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsB
 			if !yield(i, Everything_LabelsByKeyEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// Everything_LabelsByKeyEntryMap is key access to the map field whose entries are Everything_LabelsByKeyEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type Everything_LabelsByKeyEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l Everything_LabelsByKeyEntryList) Map() Everything_LabelsByKeyEntryMap {
+	return Everything_LabelsByKeyEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m Everything_LabelsByKeyEntryMap) Entries() Everything_LabelsByKeyEntryList {
+	return Everything_LabelsByKeyEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m Everything_LabelsByKeyEntryMap) find(key string) int {
+	l := Everything_LabelsByKeyEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m Everything_LabelsByKeyEntryMap) Get(key string) (string, bool) {
+	if i := m.find(key); i >= 0 {
+		return Everything_LabelsByKeyEntryList(m).At(i).Value(), true
+	}
+	var zero string
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m Everything_LabelsByKeyEntryMap) Set(key string, v string) {
+	if i := m.find(key); i >= 0 {
+		Everything_LabelsByKeyEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := Everything_LabelsByKeyEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m Everything_LabelsByKeyEntryMap) Delete(key string) bool {
+	l, found := Everything_LabelsByKeyEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m Everything_LabelsByKeyEntryMap) last() map[string]int {
+	l := Everything_LabelsByKeyEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m Everything_LabelsByKeyEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m Everything_LabelsByKeyEntryMap) Range(f func(key string, v string) bool) {
+	last := m.last()
+	for i, e := range Everything_LabelsByKeyEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }

@@ -193,14 +193,26 @@ func hasParam(plugin *protogen.Plugin, name string) bool {
 // wellKnownRoot is where the handles of google/protobuf/*.proto live.
 const wellKnownRoot = modulePath + "/types/known/"
 
+// shippedROSRoot is where the ROS message mirrors of ros/msgs (go_package
+// github.com/phaser-go/phaser/ros/msgs/...) have their shipped handles.
+const shippedROSRoot = modulePath + "/ros/msgs/"
+
+// shippedSuffix is the package suffix of the handles shipped in this
+// module (the default).
+const shippedSuffix = "phaser"
+
 // PackageOf returns the import path and package name of the Phaser handles
-// of a file with the given Go import path and package name.
+// of a file with the given Go import path and package name: the go_package
+// plus suffix, except for the files whose handles ship in this module (the
+// well-known types and the ROS messages of ros/msgs), which have their
+// shipped packages whatever suffix the user's files use.
 func PackageOf(importPath protogen.GoImportPath, pkgName protogen.GoPackageName, suffix string) (protogen.GoImportPath, string) {
 	if strings.HasPrefix(string(importPath), "google.golang.org/protobuf/types/") {
-		// The well-known types' handles ship in this module under one
-		// name, whatever suffix the user's files use.
-		name := string(pkgName) + "phaser"
+		name := string(pkgName) + shippedSuffix
 		return protogen.GoImportPath(wellKnownRoot + name), name
+	}
+	if strings.HasPrefix(string(importPath), shippedROSRoot) {
+		suffix = shippedSuffix
 	}
 	name := string(pkgName) + suffix
 	return protogen.GoImportPath(string(importPath) + "/" + name), name
@@ -278,11 +290,18 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options, docFo
 
 // knownHandles are the well-known files whose handles ship in types/known
 // (scripts/generate makes them). google.protobuf.Any is runtime.Any.
+// type.proto and api.proto have none: protoc 3.21's sources, which the
+// handles are generated from, lack fields protobuf-go's descriptors have
+// (edition), and the handles' layout must be the one of the descriptors a
+// Go program links.
 var knownHandles = map[string]bool{
-	"google/protobuf/timestamp.proto": true,
-	"google/protobuf/duration.proto":  true,
-	"google/protobuf/wrappers.proto":  true,
-	"google/protobuf/empty.proto":     true,
+	"google/protobuf/timestamp.proto":      true,
+	"google/protobuf/duration.proto":       true,
+	"google/protobuf/wrappers.proto":       true,
+	"google/protobuf/empty.proto":          true,
+	"google/protobuf/struct.proto":         true,
+	"google/protobuf/field_mask.proto":     true,
+	"google/protobuf/source_context.proto": true,
 }
 
 // checkHandles reports a message or enum field whose type has no Phaser
@@ -307,7 +326,7 @@ func checkHandles(fd protoreflect.FieldDescriptor) error {
 	if p == "google/protobuf/descriptor.proto" || p == "phaser/options.proto" ||
 		strings.HasPrefix(p, "google/protobuf/") && d.ParentFile().Package() == "google.protobuf" && !knownHandles[p] {
 		return fmt.Errorf("field %s: %s of %s has no Phaser handles (types/known has %s; Any is runtime.Any)",
-			fd.FullName(), d.FullName(), p, "timestamp, duration, wrappers and empty")
+			fd.FullName(), d.FullName(), p, "timestamp, duration, wrappers, empty, struct, field_mask and source_context")
 	}
 	return nil
 }

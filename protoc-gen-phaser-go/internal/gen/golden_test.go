@@ -3,6 +3,7 @@ package gen_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"io/fs"
 	"os"
@@ -208,7 +209,7 @@ func firstDiff(want, got string) string {
 func TestGoldenTestpb(t *testing.T) {
 	req := compile(t,
 		[]string{filepath.Join(repoRoot, "internal/testpb"), filepath.Join(repoRoot, "proto")}, nil,
-		[]string{"testpb.proto", "legacy.proto", "importedpb/imported.proto"},
+		[]string{"testpb.proto", "legacy.proto", "defaults.proto", "importedpb/imported.proto"},
 		"module=github.com/phaser-go/phaser")
 	resp, err := run(req)
 	if err != nil {
@@ -289,6 +290,8 @@ func TestGoldenWellKnown(t *testing.T) {
 	files := []string{
 		"google/protobuf/timestamp.proto", "google/protobuf/duration.proto",
 		"google/protobuf/wrappers.proto", "google/protobuf/empty.proto",
+		"google/protobuf/struct.proto", "google/protobuf/field_mask.proto",
+		"google/protobuf/source_context.proto",
 	}
 	srcs := map[string]string{}
 	for _, f := range files {
@@ -432,6 +435,10 @@ message M {
   string set_x_bytes = 9;
   string x = 10;
   int32 phaser_type = 11;
+  string title = 12;
+  string set_title = 13;
+  int32 mutable_part = 14;
+  M part = 15;
 }
 `, "")
 	if err != nil {
@@ -449,7 +456,10 @@ message M {
 		}
 		methods[name] = true
 	}
-	for _, m := range []string{"NameBytes", "Name_", "HasValue", "Value_", "WhichPick", "WhichPick_", "Bytes", "Bytes_", "Clear", "Clear_", "PhaserType", "PhaserType_", "SetXBytes", "X_"} {
+	for _, m := range []string{"NameBytes", "Name_", "HasValue", "Value_", "WhichPick", "WhichPick_", "Bytes", "Bytes_", "Clear", "Clear_", "PhaserType", "PhaserType_", "SetXBytes", "X_",
+		// protoc-gen-go's rule: a later field whose accessors would clash
+		// takes an underscore on all of them.
+		"Title", "SetTitle", "SetTitle_", "SetSetTitle_", "HasSetTitle_", "MutablePart", "Part_", "MutablePart_", "HasPart_"} {
 		if !methods[m] {
 			t.Errorf("no method %s; have %v", m, methods)
 		}
@@ -530,9 +540,12 @@ func TestVersion(t *testing.T) {
 
 func TestTypesWithoutHandles(t *testing.T) {
 	for _, tc := range []struct{ imp, field, want string }{
-		{"google/protobuf/struct.proto", "google.protobuf.Struct s = 1;", "google.protobuf.Struct of google/protobuf/struct.proto has no Phaser handles"},
-		{"google/protobuf/struct.proto", "map<string, google.protobuf.Value> s = 1;", "google.protobuf.Value"},
-		{"google/protobuf/struct.proto", "google.protobuf.NullValue s = 1;", "google.protobuf.NullValue"},
+		{"google/protobuf/struct.proto", "google.protobuf.Struct s = 1;", ""},
+		{"google/protobuf/struct.proto", "map<string, google.protobuf.Value> s = 1;", ""},
+		{"google/protobuf/struct.proto", "google.protobuf.NullValue s = 1;", ""},
+		{"google/protobuf/field_mask.proto", "google.protobuf.FieldMask s = 1;", ""},
+		{"google/protobuf/api.proto", "repeated google.protobuf.Api s = 1;", "no Phaser handles"},
+		{"google/protobuf/type.proto", "google.protobuf.Type s = 1;", "no Phaser handles"},
 		{"google/protobuf/descriptor.proto", "google.protobuf.FileDescriptorProto s = 1;", "no Phaser handles"},
 		{"phaser/options.proto", "phaser.RosField s = 1;", "no Phaser handles"},
 		{"google/protobuf/any.proto", "repeated google.protobuf.Any s = 1;", ""},
@@ -651,7 +664,7 @@ func TestGoldenProtoGo(t *testing.T) {
 		files []string
 	}{
 		{[]string{"proto"}, []string{"phaser/options.proto"}},
-		{[]string{"internal/testpb", "proto"}, []string{"testpb.proto", "legacy.proto", "importedpb/imported.proto"}},
+		{[]string{"internal/testpb", "proto"}, []string{"testpb.proto", "legacy.proto", "defaults.proto", "importedpb/imported.proto"}},
 	} {
 		var paths []string
 		for _, p := range tc.paths {
@@ -734,5 +747,63 @@ message N { int32 c = 1; }
 	}
 	if got, want := resp.File[0].GetName(), "example.com/other/xpbphaser/x.phaser.go"; got != want {
 		t.Errorf("output %s, want %s", got, want)
+	}
+}
+
+// TestShippedImportsBuild generates a file that imports the ROS messages
+// phaser-go ships (ros/msgs) and a well-known type, with another
+// package_suffix and the ROS frontend, and builds the output: the imports
+// name the shipped packages, not the suffixed ones.
+func TestShippedImportsBuild(t *testing.T) {
+	gobin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command to build with:", err)
+	}
+	protoDir := t.TempDir()
+	src := `syntax = "proto3";
+package x;
+import "std_msgs/std_msgs.proto";
+import "sensor_msgs/sensor_msgs.proto";
+import "google/protobuf/duration.proto";
+option go_package = "example.com/xpb";
+message Stamped {
+  std_msgs.Header header = 1;
+  sensor_msgs.Imu imu = 2;
+  repeated std_msgs.Header history = 3;
+  google.protobuf.Duration age = 4;
+}
+`
+	if err := os.WriteFile(filepath.Join(protoDir, "x.proto"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, param := range []string{"frontend=ros,package_suffix=ros", "package_suffix=ph", ""} {
+		req := compile(t, []string{protoDir, filepath.Join(repoRoot, "ros/msgs"), filepath.Join(repoRoot, "proto")}, nil, []string{"x.proto"}, param)
+		resp, err := run(req)
+		if err != nil {
+			t.Fatalf("%q: %v", param, err)
+		}
+		content := resp.File[0].GetContent()
+		for _, want := range []string{`"github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"`, `"github.com/phaser-go/phaser/ros/msgs/sensor_msgs/sensor_msgsphaser"`} {
+			if !strings.Contains(content, want) {
+				t.Errorf("%q: the output does not import %s", param, want)
+			}
+		}
+		// Built as a package of this module (an overlay), so that the
+		// shipped packages resolve from the checkout.
+		dir := t.TempDir()
+		file := filepath.Join(dir, "x.phaser.go")
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pkg := filepath.Join(repoRoot, "internal", "shippedimports")
+		overlay, _ := json.Marshal(map[string]any{"Replace": map[string]string{filepath.Join(pkg, "x.phaser.go"): file}})
+		if err := os.WriteFile(filepath.Join(dir, "overlay.json"), overlay, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(gobin, "build", "-overlay", filepath.Join(dir, "overlay.json"), "./internal/shippedimports")
+		cmd.Dir = repoRoot
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("%q: the output does not build: %v\n%s", param, err, out)
+		}
 	}
 }

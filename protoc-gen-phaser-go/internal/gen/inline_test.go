@@ -53,16 +53,33 @@ func TestAccessorsInline(t *testing.T) {
 	}
 	for _, dir := range []string{"gen/pb/pbphaser", "gen/pb/pbphaserros"} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			cmd := exec.Command(gobin, "build", "-gcflags=-m", "./"+dir)
-			cmd.Dir = bench
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
-			}
-			src := filepath.Join(bench, dir, "bench.phaser.go")
-			checkInlined(t, src, parseInlining(out), required(file.Messages))
+			checkPackageInlines(t, gobin, bench, dir, "bench.phaser.go", file)
 		})
 	}
+	// Getters of fields with defaults (proto2 [default = ...]) inline too.
+	t.Run("defaults", func(t *testing.T) {
+		req := compile(t, []string{filepath.Join(repoRoot, "internal/testpb"), filepath.Join(repoRoot, "proto")}, nil,
+			[]string{"defaults.proto"}, "module=github.com/phaser-go/phaser")
+		plugin, err := protogen.Options{}.New(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkPackageInlines(t, gobin, repoRoot, "internal/testpb/testpbphaser", "defaults.phaser.go", plugin.FilesByPath["defaults.proto"])
+	})
+}
+
+// checkPackageInlines builds package dir of the module at root with
+// -gcflags=-m and checks the accessors of file's messages in its generated
+// file name.
+func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *protogen.File) {
+	t.Helper()
+	cmd := exec.Command(gobin, "build", "-gcflags=-m", "./"+dir)
+	cmd.Dir = root
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+	}
+	checkInlined(t, filepath.Join(root, dir, name), parseInlining(out, name), required(file.Messages))
 }
 
 // inlining is what -m reported for one file: the functions that can
@@ -77,12 +94,12 @@ var (
 	inlinedAt = regexp.MustCompile(`^(\S+\.go):(\d+:\d+): inlining call to (\S+)`)
 )
 
-func parseInlining(out []byte) inlining {
+func parseInlining(out []byte, name string) inlining {
 	in := inlining{can: map[string]bool{}, calls: map[string][]string{}}
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		line := sc.Text()
-		if !strings.Contains(line, "bench.phaser.go:") {
+		if !strings.Contains(line, "/"+name+":") && !strings.HasPrefix(line, name+":") {
 			continue
 		}
 		if m := canInline.FindStringSubmatch(line); m != nil {

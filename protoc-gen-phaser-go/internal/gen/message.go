@@ -59,6 +59,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	g.P("type ", name, " ", g.door("Msg"))
 	g.P()
 	g.names = accessorNames(m)
+	g.defaults(m)
 	g.constructors(m, name, tv)
 	g.protoCodec(m, lm, name, tv)
 	if err := g.wire(m, name, tv); err != nil {
@@ -76,6 +77,9 @@ func (g *fileGen) message(m *protogen.Message) {
 	}
 	g.view(m, lm, name, tv)
 	g.list(m, name)
+	if m.Desc.IsMapEntry() {
+		g.mapType(m)
+	}
 }
 
 func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
@@ -169,6 +173,14 @@ func (g *fileGen) fieldLit(f *layout.Field) string {
 	case !f.Repeated && f.Union == nil && f.Kind != layout.StringKind && f.Kind != layout.BytesKind && f.Kind != layout.MessageKind:
 		// A scalar's presence bit: id ID is bit ID%8 of byte 4+ID/8.
 		s += fmt.Sprintf(", Byte: %d, Mask: %#02x", 4+f.ID>>3, 1<<(f.ID&7))
+	}
+	if n, ok := layout.ArraySize(f.Desc); ok && f.Repeated && !f.Desc.IsMap() {
+		s += fmt.Sprintf(", Fixed: %d", n) // phaser.array_size
+	}
+	if !f.Repeated && (f.Kind == layout.Int32Kind || f.Kind == layout.Int64Kind || f.Kind == layout.EnumKind) {
+		// A narrower value of another version of the .proto is
+		// sign-extended.
+		s += ", Signed: true"
 	}
 	return s + "}"
 }
@@ -369,8 +381,18 @@ func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout
 	n, fl, s := g.names[f], g.fieldLit(lf), g.scalarOf(f.Desc, f)
 	if f.Oneof != nil {
 		uv := g.memberUnion(m, f, lm)
-		g.doc(n, f, "returns oneof member")
-		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Member"+s.width+"("+fl+")"), " }")
+		if hasDefault(f) {
+			g.doc(n, f, "returns (its default unless active) oneof member")
+			g.P(recv, n, "() ", s.goType, " {")
+			g.P("if !", g.xm(), ".HasMember(", fl, ") {")
+			g.P("return ", g.defaultName(m, f))
+			g.P("}")
+			g.P("return ", fmt.Sprintf(s.get, g.xm()+".Member"+s.width+"("+fl+")"))
+			g.P("}")
+		} else {
+			g.doc(n, f, "returns oneof member")
+			g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Member"+s.width+"("+fl+")"), " }")
+		}
 		g.P()
 		g.doc("Set"+n, f, "makes active and sets oneof member")
 		g.P(recv, "Set", n, "(v ", s.goType, ") { "+g.xm()+".SetMember", s.width, "(", uv, ", ", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
@@ -378,8 +400,16 @@ func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout
 		g.memberHasClear(recv, f, n, fl, uv)
 		return
 	}
-	g.doc(n, f, "returns")
-	g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"("+fl+")"), " }")
+	if hasDefault(f) {
+		bits, what := defaultBits(f)
+		g.doc(n, f, "returns (its default, "+g.defaultName(m, f)+", if absent)")
+		g.P(recv, n, "() ", s.goType, " {")
+		g.P("return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"Or("+fl+", "+bits+")"), " // ", what)
+		g.P("}")
+	} else {
+		g.doc(n, f, "returns")
+		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"("+fl+")"), " }")
+	}
 	g.P()
 	g.doc("Set"+n, f, "sets")
 	g.P(recv, "Set", n, "(v ", s.goType, ") { "+g.xm()+".Set", s.width, "(", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
@@ -427,12 +457,30 @@ func (g *fileGen) stringField(m *protogen.Message, f *protogen.Field, lf *layout
 		set = g.xm() + ".SetMemberString(" + uv + ", " + fl + ", v)"
 		setb = g.xm() + ".SetMemberBytes(" + uv + ", " + fl + ", v)"
 	}
-	g.doc(n, f, "returns a copy of")
-	g.P(recv, n, "() ", goType, " { return ", fmt.Sprintf(conv, get), " }")
+	if hasDefault(f) {
+		def := g.defaultName(m, f)
+		g.doc(n, f, "returns (its default, "+def+", if absent) a copy of")
+		g.P(recv, n, "() ", goType, " {")
+		g.P("if b := ", get, "; b != nil {")
+		g.P("return ", fmt.Sprintf(conv, "b"))
+		g.P("}")
+		if goType == "string" {
+			g.P("return ", def)
+		} else {
+			g.P("return append([]byte(nil), ", def, "...)")
+		}
+		g.P("}")
+	} else {
+		g.doc(n, f, "returns a copy of")
+		g.P(recv, n, "() ", goType, " { return ", fmt.Sprintf(conv, get), " }")
+	}
 	g.P()
 	g.doc(n+"Bytes", f, "returns without copying")
 	g.P("// The slice aliases the payload: it is valid until the field is written")
 	g.P("// or an owned buffer grows, and must not be modified.")
+	if hasDefault(f) {
+		g.P("// It is nil if the field is absent (", n, " returns the default).")
+	}
 	g.P(recv, n, "Bytes() []byte { return ", get, " }")
 	g.P()
 	if goType == "string" {
@@ -588,8 +636,10 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 	}
 	g.doc(n, f, what)
 	if size, ok := ros.ArraySize(f.Desc); ok {
-		g.P("// (phaser.array_size) = ", size, ": a fixed ROS array of ", size, " elements, stored")
-		g.P("// as a plain list (the ROS frontend pads it to ", size, " on mutable access).")
+		g.P("// (phaser.array_size) = ", size, ": a fixed array of ", size, " elements. Its list")
+		g.P("// has ", size, " elements from creation, those not stored reading as defaults;")
+		g.P("// a write of an element stores the ", size, ", and one past them is refused")
+		g.P("// (Failed, runtime.ErrArraySize). Append and Resize store up to ", size, ".")
 	}
 	g.P(recv, n, "() ", typ, " { return ", expr, " }")
 	g.P()
@@ -656,8 +706,16 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 			continue
 		}
 		n, fl, s := g.names[f], g.fieldLit(lm.FieldByNumber(f.Desc.Number())), g.scalarOf(f.Desc, f)
-		g.doc(n, f, "returns")
-		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.door("View")+"(v).Get"+s.width+"("+fl+")"), " }")
+		if hasDefault(f) {
+			bits, what := defaultBits(f)
+			g.doc(n, f, "returns (its default, "+g.defaultName(m, f)+", if absent)")
+			g.P(recv, n, "() ", s.goType, " {")
+			g.P("return ", fmt.Sprintf(s.get, g.door("View")+"(v).Get"+s.width+"Or("+fl+", "+bits+")"), " // ", what)
+			g.P("}")
+		} else {
+			g.doc(n, f, "returns")
+			g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.door("View")+"(v).Get"+s.width+"("+fl+")"), " }")
+		}
 		g.P()
 		g.doc("Has"+n, f, "reports the presence of")
 		g.P(recv, "Has", n, "() bool { return ", g.door("View"), "(v).Has(", fl, ") }")
@@ -697,6 +755,25 @@ func (g *fileGen) list(m *protogen.Message, name string) {
 		"// Clear empties the list, clearing and freeing every element.",
 		"func (l " + l + ") Clear() { " + ml + ".Clear() }",
 		"",
+		"// Insert inserts a new, empty element at index i (0 <= i <= Len) and",
+		"// returns it (a message that ignores writes if i is out of range or the",
+		"// buffer is full).",
+		"func (l " + l + ") Insert(i int) " + name + " { return " + name + "(" + ml + ".Insert(i)) }",
+		"",
+		"// Erase removes elements [i, j), clearing and freeing them. It reports",
+		"// false, changing nothing, if the range is invalid.",
+		"func (l " + l + ") Erase(i, j int) bool { return " + ml + ".Erase(i, j) }",
+		"",
+		"// Swap exchanges the elements of l and o in O(1); both must be in the",
+		"// same payload (it reports false otherwise).",
+		"func (l " + l + ") Swap(o " + l + ") bool { return " + ml + ".Swap(" + g.door("MessageList") + "(o)) }",
+		"",
+		"// AppendN appends n new, empty elements and calls fill for each (i from",
+		"// 0 to n-1) as it is made. It reports false if the buffer fills first.",
+		"func (l " + l + ") AppendN(n int, fill func(i int, elem " + name + ")) bool {",
+		"return " + ml + ".AppendN(n, func(i int, e " + g.door("Msg") + ") { fill(i, " + name + "(e)) })",
+		"}",
+		"",
 		"// All iterates over the elements as At returns them, resolving the field",
 		"// and checking the element table once.",
 		"func (l " + l + ") All() " + g.ident("iter", "Seq2") + "[int, " + name + "] {",
@@ -711,5 +788,138 @@ func (g *fileGen) list(m *protogen.Message, name string) {
 	} {
 		g.P(line)
 	}
+	g.P()
+}
+
+// mapType emits the key-access type of the map field whose entries are
+// map entry m: Get, Set (Mutable for message values), Delete, Range and
+// Len over the entry list, with protobuf's semantics (a key's last entry
+// wins) and the entries as C++ Phaser stores them.
+func (g *fileGen) mapType(m *protogen.Message) {
+	l, mt := g.listName(m), g.companionName(m, "Map")
+	kf, vf := m.Fields[0], m.Fields[1]
+	kn, vn := g.names[kf], g.names[vf]
+	kt := "string"
+	keyOf := "e." + kn + "()"
+	match := "string(e." + kn + "Bytes()) == key" // compares without copying
+	if kf.Desc.Kind() != protoreflect.StringKind {
+		kt = g.scalarOf(kf.Desc, kf).goType
+		match = keyOf + " == key"
+	}
+	msgValue := vf.Desc.Kind() == protoreflect.MessageKind
+	var vt string
+	switch {
+	case msgValue && vf.Message.Desc.FullName() == anyName:
+		vt = g.rt("Any")
+	case msgValue:
+		vt, _, _ = g.msgRef(vf.Message)
+	case vf.Desc.Kind() == protoreflect.StringKind:
+		vt = "string"
+	case vf.Desc.Kind() == protoreflect.BytesKind:
+		vt = "[]byte"
+	default:
+		vt = g.scalarOf(vf.Desc, vf).goType
+	}
+	recv := "func (m " + mt + ") "
+	g.P("// ", mt, " is key access to the map field whose entries are ", m.GoIdent.GoName, ",")
+	g.P("// with protobuf's semantics over the entries as C++ Phaser stores them (a")
+	g.P("// list in insertion order, which may repeat a key): a key's value is that of")
+	g.P("// its last entry. Get, Set and Delete scan the entries from the end, O(n)")
+	g.P("// without allocating; Len and Range are O(n) and allocate a Go map of the")
+	g.P("// keys.")
+	g.P("type ", mt, " ", g.door("MessageList"))
+	g.P()
+	g.P("// Map returns key access to the map of entries l.")
+	g.P("func (l ", l, ") Map() ", mt, " { return ", mt, "(l) }")
+	g.P()
+	g.P("// Entries returns the entries, in insertion order.")
+	g.P(recv, "Entries() ", l, " { return ", l, "(m) }")
+	g.P()
+	g.P("// find returns the index of the last entry of key, or -1.")
+	g.P(recv, "find(key ", kt, ") int {")
+	g.P("l := ", l, "(m)")
+	g.P("for i := l.Len() - 1; i >= 0; i-- {")
+	g.P("if e := l.At(i); ", match, " {")
+	g.P("return i")
+	g.P("}")
+	g.P("}")
+	g.P("return -1")
+	g.P("}")
+	g.P()
+	if msgValue {
+		g.P("// Get returns the value of key (a default message if the map lacks it or its")
+		g.P("// entry has no value) and whether the map has key.")
+	} else {
+		g.P("// Get returns the value of key (the zero value if the map lacks it) and")
+		g.P("// whether the map has key.")
+	}
+	g.P(recv, "Get(key ", kt, ") (", vt, ", bool) {")
+	g.P("if i := m.find(key); i >= 0 {")
+	g.P("return ", l, "(m).At(i).", vn, "(), true")
+	g.P("}")
+	g.P("var zero ", vt)
+	g.P("return zero, false")
+	g.P("}")
+	g.P()
+	if msgValue {
+		g.P("// Mutable returns the value of key to write, creating it and, if the map")
+		g.P("// lacks key, appending an entry for it.")
+		g.P(recv, "Mutable(key ", kt, ") ", vt, " {")
+		g.P("if i := m.find(key); i >= 0 {")
+		g.P("return ", l, "(m).Mutable(i).Mutable", vn, "()")
+		g.P("}")
+		g.P("e := ", l, "(m).Append()")
+		g.P("e.Set", kn, "(key)")
+		g.P("return e.Mutable", vn, "()")
+		g.P("}")
+	} else {
+		g.P("// Set stores v as the value of key: in its last entry, or in an entry")
+		g.P("// appended if the map lacks key.")
+		g.P(recv, "Set(key ", kt, ", v ", vt, ") {")
+		g.P("if i := m.find(key); i >= 0 {")
+		g.P(l, "(m).Mutable(i).Set", vn, "(v)")
+		g.P("return")
+		g.P("}")
+		g.P("e := ", l, "(m).Append()")
+		g.P("e.Set", kn, "(key)")
+		g.P("e.Set", vn, "(v)")
+		g.P("}")
+	}
+	g.P()
+	g.P("// Delete removes every entry of key and reports whether there was one.")
+	g.P(recv, "Delete(key ", kt, ") bool {")
+	g.P("l, found := ", l, "(m), false")
+	g.P("for i := l.Len() - 1; i >= 0; i-- {")
+	g.P("if e := l.At(i); ", match, " {")
+	g.P("l.Erase(i, i+1)")
+	g.P("found = true")
+	g.P("}")
+	g.P("}")
+	g.P("return found")
+	g.P("}")
+	g.P()
+	g.P("// last returns the index of each key's last entry.")
+	g.P(recv, "last() map[", kt, "]int {")
+	g.P("l := ", l, "(m)")
+	g.P("last := make(map[", kt, "]int, l.Len())")
+	g.P("for i, e := range l.All() {")
+	g.P("last[", keyOf, "] = i")
+	g.P("}")
+	g.P("return last")
+	g.P("}")
+	g.P()
+	g.P("// Len returns the number of distinct keys.")
+	g.P(recv, "Len() int { return len(m.last()) }")
+	g.P()
+	g.P("// Range calls f for each key and its value (its last entry's), in the order")
+	g.P("// of those entries, until f returns false.")
+	g.P(recv, "Range(f func(key ", kt, ", v ", vt, ") bool) {")
+	g.P("last := m.last()")
+	g.P("for i, e := range ", l, "(m).All() {")
+	g.P("if k := ", keyOf, "; last[k] == i && !f(k, e.", vn, "()) {")
+	g.P("return")
+	g.P("}")
+	g.P("}")
+	g.P("}")
 	g.P()
 }

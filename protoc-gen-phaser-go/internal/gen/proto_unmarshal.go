@@ -158,7 +158,7 @@ func (c *codec) decodeField(cf *codecField) {
 			g.P("sub := m.MutableMessage(", cf.lit, ", ", texpr, ")")
 		}
 		g.P("if !sub.IsPresent() {")
-		g.P("return ", g.door("FullError"), "(", quote(c.full), ")")
+		g.P("return ", g.door("FullError"), "(m, ", quote(c.full), ")")
 		g.P("}")
 		g.P("if err := ", typ, "(sub).XXX_UnmarshalProto(v, w); err != nil {")
 		g.P("return err")
@@ -248,6 +248,6 @@ func (c *codec) needFixed(cf *codecField, size int) {
 func (c *codec) checkFull() {
 	g := c.g
 	g.P("if m.Failed() {")
-	g.P("return ", g.door("FullError"), "(", quote(c.full), ")")
+	g.P("return ", g.door("FullError"), "(m, ", quote(c.full), ")")
 	g.P("}")
 }

@@ -326,14 +326,14 @@ func (x Duration) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Duration", "google.protobuf.Duration.seconds", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
 			b = b[n:]
 		case 0x10: // nanos
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Duration", "google.protobuf.Duration.nanos", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -417,22 +417,22 @@ func (x Duration) Clone() Duration {
 // to +315,576,000,000 inclusive. Note: these bounds are computed from:
 // 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
 func (x Duration) Seconds() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetSeconds sets field seconds (1).
 func (x Duration) SetSeconds(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasSeconds reports the presence of field seconds (1).
 func (x Duration) HasSeconds() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearSeconds clears field seconds (1).
 func (x Duration) ClearSeconds() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Nanos returns field nanos (2).
@@ -444,22 +444,22 @@ func (x Duration) ClearSeconds() {
 // of the same sign as the `seconds` field. Must be from -999,999,999
 // to +999,999,999 inclusive.
 func (x Duration) Nanos() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetNanos sets field nanos (2).
 func (x Duration) SetNanos(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (x Duration) HasNanos() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearNanos clears field nanos (2).
 func (x Duration) ClearNanos() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // DurationView reads the singular scalar fields of a Duration in place with
@@ -480,12 +480,12 @@ func (x Duration) View() DurationView {
 // to +315,576,000,000 inclusive. Note: these bounds are computed from:
 // 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
 func (v DurationView) Seconds() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasSeconds reports the presence of field seconds (1).
 func (v DurationView) HasSeconds() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Nanos returns field nanos (2).
@@ -497,12 +497,12 @@ func (v DurationView) HasSeconds() bool {
 // of the same sign as the `seconds` field. Must be from -999,999,999
 // to +999,999,999 inclusive.
 func (v DurationView) Nanos() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (v DurationView) HasNanos() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // DurationList is a handle on a repeated field of Duration messages.
@@ -531,6 +531,27 @@ func (l DurationList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l DurationList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l DurationList) Insert(i int) Duration { return Duration(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l DurationList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l DurationList) Swap(o DurationList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l DurationList) AppendN(n int, fill func(i int, elem Duration)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Duration(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

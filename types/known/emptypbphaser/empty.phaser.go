@@ -349,6 +349,27 @@ func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EmptyList) Insert(i int) Empty { return Empty(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EmptyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EmptyList) Swap(o EmptyList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EmptyList) AppendN(n int, fill func(i int, elem Empty)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {

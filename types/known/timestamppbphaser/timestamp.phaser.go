@@ -359,14 +359,14 @@ func (x Timestamp) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Timestamp", "google.protobuf.Timestamp.seconds", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
 			b = b[n:]
 		case 0x10: // nanos
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Timestamp", "google.protobuf.Timestamp.nanos", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -450,22 +450,22 @@ func (x Timestamp) Clone() Timestamp {
 // 1970-01-01T00:00:00Z. Must be from 0001-01-01T00:00:00Z to
 // 9999-12-31T23:59:59Z inclusive.
 func (x Timestamp) Seconds() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetSeconds sets field seconds (1).
 func (x Timestamp) SetSeconds(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasSeconds reports the presence of field seconds (1).
 func (x Timestamp) HasSeconds() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearSeconds clears field seconds (1).
 func (x Timestamp) ClearSeconds() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Nanos returns field nanos (2).
@@ -475,22 +475,22 @@ func (x Timestamp) ClearSeconds() {
 // that count forward in time. Must be from 0 to 999,999,999
 // inclusive.
 func (x Timestamp) Nanos() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetNanos sets field nanos (2).
 func (x Timestamp) SetNanos(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (x Timestamp) HasNanos() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearNanos clears field nanos (2).
 func (x Timestamp) ClearNanos() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // TimestampView reads the singular scalar fields of a Timestamp in place with
@@ -511,12 +511,12 @@ func (x Timestamp) View() TimestampView {
 // 1970-01-01T00:00:00Z. Must be from 0001-01-01T00:00:00Z to
 // 9999-12-31T23:59:59Z inclusive.
 func (v TimestampView) Seconds() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasSeconds reports the presence of field seconds (1).
 func (v TimestampView) HasSeconds() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Nanos returns field nanos (2).
@@ -526,12 +526,12 @@ func (v TimestampView) HasSeconds() bool {
 // that count forward in time. Must be from 0 to 999,999,999
 // inclusive.
 func (v TimestampView) Nanos() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (v TimestampView) HasNanos() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // TimestampList is a handle on a repeated field of Timestamp messages.
@@ -562,6 +562,27 @@ func (l TimestampList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l TimestampList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l TimestampList) Insert(i int) Timestamp { return Timestamp(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l TimestampList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l TimestampList) Swap(o TimestampList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l TimestampList) AppendN(n int, fill func(i int, elem Timestamp)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Timestamp(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

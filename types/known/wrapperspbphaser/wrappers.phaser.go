@@ -423,6 +423,29 @@ func (l DoubleValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l DoubleValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l DoubleValueList) Insert(i int) DoubleValue {
+	return DoubleValue(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l DoubleValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l DoubleValueList) Swap(o DoubleValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l DoubleValueList) AppendN(n int, fill func(i int, elem DoubleValue)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, DoubleValue(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l DoubleValueList) All() iter.Seq2[int, DoubleValue] {
@@ -819,6 +842,29 @@ func (l FloatValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l FloatValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l FloatValueList) Insert(i int) FloatValue {
+	return FloatValue(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l FloatValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l FloatValueList) Swap(o FloatValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l FloatValueList) AppendN(n int, fill func(i int, elem FloatValue)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, FloatValue(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l FloatValueList) All() iter.Seq2[int, FloatValue] {
@@ -1063,7 +1109,7 @@ func (x Int64Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Int64Value", "google.protobuf.Int64Value.value", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -1145,22 +1191,22 @@ func (x Int64Value) Clone() Int64Value {
 //
 // The int64 value.
 func (x Int64Value) Value() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (1).
 func (x Int64Value) SetValue(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasValue reports the presence of field value (1).
 func (x Int64Value) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (1).
 func (x Int64Value) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Int64ValueView reads the singular scalar fields of a Int64Value in place with
@@ -1179,12 +1225,12 @@ func (x Int64Value) View() Int64ValueView {
 //
 // The int64 value.
 func (v Int64ValueView) Value() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v Int64ValueView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
@@ -1215,6 +1261,29 @@ func (l Int64ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l Int64ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Int64ValueList) Insert(i int) Int64Value {
+	return Int64Value(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Int64ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Int64ValueList) Swap(o Int64ValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Int64ValueList) AppendN(n int, fill func(i int, elem Int64Value)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Int64Value(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1613,6 +1682,29 @@ func (l UInt64ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l UInt64ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l UInt64ValueList) Insert(i int) UInt64Value {
+	return UInt64Value(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l UInt64ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l UInt64ValueList) Swap(o UInt64ValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l UInt64ValueList) AppendN(n int, fill func(i int, elem UInt64Value)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, UInt64Value(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l UInt64ValueList) All() iter.Seq2[int, UInt64Value] {
@@ -1857,7 +1949,7 @@ func (x Int32Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Int32Value", "google.protobuf.Int32Value.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -1939,22 +2031,22 @@ func (x Int32Value) Clone() Int32Value {
 //
 // The int32 value.
 func (x Int32Value) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (1).
 func (x Int32Value) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (1).
 func (x Int32Value) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (1).
 func (x Int32Value) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Int32ValueView reads the singular scalar fields of a Int32Value in place with
@@ -1973,12 +2065,12 @@ func (x Int32Value) View() Int32ValueView {
 //
 // The int32 value.
 func (v Int32ValueView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v Int32ValueView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Int32ValueList is a handle on a repeated field of Int32Value messages.
@@ -2009,6 +2101,29 @@ func (l Int32ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l Int32ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Int32ValueList) Insert(i int) Int32Value {
+	return Int32Value(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Int32ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Int32ValueList) Swap(o Int32ValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Int32ValueList) AppendN(n int, fill func(i int, elem Int32Value)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Int32Value(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -2407,6 +2522,29 @@ func (l UInt32ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l UInt32ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l UInt32ValueList) Insert(i int) UInt32Value {
+	return UInt32Value(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l UInt32ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l UInt32ValueList) Swap(o UInt32ValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l UInt32ValueList) AppendN(n int, fill func(i int, elem UInt32Value)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, UInt32Value(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l UInt32ValueList) All() iter.Seq2[int, UInt32Value] {
@@ -2804,6 +2942,27 @@ func (l BoolValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l BoolValueList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l BoolValueList) Insert(i int) BoolValue { return BoolValue(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l BoolValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l BoolValueList) Swap(o BoolValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l BoolValueList) AppendN(n int, fill func(i int, elem BoolValue)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, BoolValue(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l BoolValueList) All() iter.Seq2[int, BoolValue] {
@@ -3064,7 +3223,7 @@ func (x StringValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("google.protobuf.StringValue")
+				return phaserimpl.FullError(m, "google.protobuf.StringValue")
 			}
 			b = b[n:]
 		default:
@@ -3210,6 +3369,29 @@ func (l StringValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l StringValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l StringValueList) Insert(i int) StringValue {
+	return StringValue(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l StringValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l StringValueList) Swap(o StringValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l StringValueList) AppendN(n int, fill func(i int, elem StringValue)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, StringValue(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -3465,7 +3647,7 @@ func (x BytesValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("google.protobuf.BytesValue")
+				return phaserimpl.FullError(m, "google.protobuf.BytesValue")
 			}
 			b = b[n:]
 		default:
@@ -3606,6 +3788,29 @@ func (l BytesValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l BytesValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l BytesValueList) Insert(i int) BytesValue {
+	return BytesValue(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l BytesValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l BytesValueList) Swap(o BytesValueList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l BytesValueList) AppendN(n int, fill func(i int, elem BytesValue)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, BytesValue(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -367,7 +367,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("bench.SmallStruct")
+				return phaserimpl.FullError(m, "bench.SmallStruct")
 			}
 			b = b[n:]
 		case 0x10: // birth_day
@@ -375,7 +375,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.birth_day", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}, v)
+			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
 			b = b[n:]
 		case 0x1a: // phone
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -387,7 +387,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("bench.SmallStruct")
+				return phaserimpl.FullError(m, "bench.SmallStruct")
 			}
 			b = b[n:]
 		case 0x20: // siblings
@@ -395,7 +395,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.siblings", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x28: // spouse
 			v, n := phaserimpl.ConsumeVarint(b)
@@ -525,22 +525,22 @@ func (x SmallStruct) ClearName() {
 
 // BirthDay returns field birth_day (2).
 func (x SmallStruct) BirthDay() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetBirthDay sets field birth_day (2).
 func (x SmallStruct) SetBirthDay(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
 func (x SmallStruct) HasBirthDay() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearBirthDay clears field birth_day (2).
 func (x SmallStruct) ClearBirthDay() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Phone returns a copy of field phone (3).
@@ -582,22 +582,22 @@ func (x SmallStruct) ClearPhone() {
 
 // Siblings returns field siblings (4).
 func (x SmallStruct) Siblings() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetSiblings sets field siblings (4).
 func (x SmallStruct) SetSiblings(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (x SmallStruct) HasSiblings() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearSiblings clears field siblings (4).
 func (x SmallStruct) ClearSiblings() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Spouse returns field spouse (5).
@@ -654,22 +654,22 @@ func (x SmallStruct) View() SmallStructView {
 
 // BirthDay returns field birth_day (2).
 func (v SmallStructView) BirthDay() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
 func (v SmallStructView) HasBirthDay() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Siblings returns field siblings (4).
 func (v SmallStructView) Siblings() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (v SmallStructView) HasSiblings() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Spouse returns field spouse (5).
@@ -720,6 +720,29 @@ func (l SmallStructList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l SmallStructList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l SmallStructList) Insert(i int) SmallStruct {
+	return SmallStruct(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l SmallStructList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l SmallStructList) Swap(o SmallStructList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l SmallStructList) AppendN(n int, fill func(i int, elem SmallStruct)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, SmallStruct(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1005,7 +1028,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Header")
+				return phaserimpl.FullError(m, "bench.Header")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -1021,7 +1044,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Header")
+				return phaserimpl.FullError(m, "bench.Header")
 			}
 			b = b[n:]
 		default:
@@ -1224,6 +1247,27 @@ func (l HeaderList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l HeaderList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l HeaderList) Insert(i int) Header { return Header(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l HeaderList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l HeaderList) Swap(o HeaderList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l HeaderList) AppendN(n int, fill func(i int, elem Header)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Header(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1747,6 +1791,29 @@ func (l QuaternionList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l QuaternionList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l QuaternionList) Insert(i int) Quaternion {
+	return Quaternion(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l QuaternionList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l QuaternionList) Swap(o QuaternionList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l QuaternionList) AppendN(n int, fill func(i int, elem Quaternion)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Quaternion(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
@@ -2217,6 +2284,27 @@ func (l Vector3List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Vector3List) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Vector3List) Insert(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Vector3List) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Vector3List) Swap(o Vector3List) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Vector3List) AppendN(n int, fill func(i int, elem Vector3)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Vector3(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
@@ -2564,7 +2652,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2577,7 +2665,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			if err := Quaternion(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2588,20 +2676,20 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", n)
 			}
-			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 8}, v, 8) {
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			b = b[n:]
 		case 0x19: // orientation_covariance
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 3, Offset: 8}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			b = b[8:]
 		case 0x22: // angular_velocity
@@ -2611,7 +2699,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2622,20 +2710,20 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", n)
 			}
-			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 16}, v, 8) {
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			b = b[n:]
 		case 0x29: // angular_velocity_covariance
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 5, Offset: 16}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			b = b[8:]
 		case 0x32: // linear_acceleration
@@ -2645,7 +2733,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2656,20 +2744,20 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", n)
 			}
-			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 24}, v, 8) {
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			b = b[n:]
 		case 0x39: // linear_acceleration_covariance
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 7, Offset: 24}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Imu")
+				return phaserimpl.FullError(m, "bench.Imu")
 			}
 			b = b[8:]
 		default:
@@ -2787,10 +2875,12 @@ func (x Imu) ClearOrientation() {
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) OrientationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
@@ -2815,10 +2905,12 @@ func (x Imu) ClearAngularVelocity() {
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
@@ -2843,10 +2935,12 @@ func (x Imu) ClearLinearAcceleration() {
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
@@ -2875,6 +2969,27 @@ func (l ImuList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ImuList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ImuList) Insert(i int) Imu { return Imu(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ImuList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ImuList) Swap(o ImuList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ImuList) AppendN(n int, fill func(i int, elem Imu)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Imu(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -3158,7 +3273,7 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("bench.PointField")
+				return phaserimpl.FullError(m, "bench.PointField")
 			}
 			b = b[n:]
 		case 0x10: // offset
@@ -3425,6 +3540,29 @@ func (l PointFieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PointFieldList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointFieldList) Insert(i int) PointField {
+	return PointField(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointFieldList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointFieldList) Swap(o PointFieldList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointFieldList) AppendN(n int, fill func(i int, elem PointField)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointField(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -3936,6 +4074,27 @@ func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointList) Swap(o PointList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
@@ -4317,7 +4476,7 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Cloud")
+				return phaserimpl.FullError(m, "bench.Cloud")
 			}
 			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -4347,7 +4506,7 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app4.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Cloud")
+				return phaserimpl.FullError(m, "bench.Cloud")
 			}
 			if err := PointField(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -4381,7 +4540,7 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Cloud")
+				return phaserimpl.FullError(m, "bench.Cloud")
 			}
 			b = b[n:]
 		case 0x48: // is_dense
@@ -4401,7 +4560,7 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app10.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Cloud")
+				return phaserimpl.FullError(m, "bench.Cloud")
 			}
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -4761,6 +4920,27 @@ func (l CloudList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l CloudList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l CloudList) Insert(i int) Cloud { return Cloud(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l CloudList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l CloudList) Swap(o CloudList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l CloudList) AppendN(n int, fill func(i int, elem Cloud)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Cloud(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l CloudList) All() iter.Seq2[int, Cloud] {
@@ -5076,7 +5256,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("bench.Image")
+				return phaserimpl.FullError(m, "bench.Image")
 			}
 			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -5106,7 +5286,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Image")
+				return phaserimpl.FullError(m, "bench.Image")
 			}
 			b = b[n:]
 		case 0x28: // is_bigendian
@@ -5130,7 +5310,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("bench.Image")
+				return phaserimpl.FullError(m, "bench.Image")
 			}
 			b = b[n:]
 		default:
@@ -5453,6 +5633,27 @@ func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ImageList) Insert(i int) Image { return Image(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ImageList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ImageList) Swap(o ImageList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ImageList) AppendN(n int, fill func(i int, elem Image)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Image(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -457,6 +457,27 @@ func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointList) Swap(o PointList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
@@ -837,7 +858,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phaser.grpctest.EchoRequest")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			b = b[n:]
 		case 0x12: // values, packed
@@ -849,7 +870,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.values", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phaser.grpctest.EchoRequest")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			b = b[n:]
 		case 0x10: // values
@@ -859,7 +880,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 2, Offset: 16}, v, phaserimpl.VarintInt64)
 			if m.Failed() {
-				return phaserimpl.FullError("phaser.grpctest.EchoRequest")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			b = b[n:]
 		case 0x1a: // counts
@@ -875,7 +896,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phaser.grpctest.EchoRequest")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -888,7 +909,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phaser.grpctest.EchoRequest")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -904,7 +925,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app6.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phaser.grpctest.EchoRequest")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -917,7 +938,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phaser.grpctest.EchoRequest")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			b = b[n:]
 		case 0x40: // seq
@@ -925,7 +946,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -1129,22 +1150,22 @@ func (x EchoRequest) ClearBlob() {
 
 // Seq returns field seq (8).
 func (x EchoRequest) Seq() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetSeq sets field seq (8).
 func (x EchoRequest) SetSeq(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasSeq reports the presence of field seq (8).
 func (x EchoRequest) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearSeq clears field seq (8).
 func (x EchoRequest) ClearSeq() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // EchoRequestView reads the singular scalar fields of a EchoRequest in place with
@@ -1161,12 +1182,12 @@ func (x EchoRequest) View() EchoRequestView {
 
 // Seq returns field seq (8).
 func (v EchoRequestView) Seq() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasSeq reports the presence of field seq (8).
 func (v EchoRequestView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // EchoRequestList is a handle on a repeated field of EchoRequest messages.
@@ -1197,6 +1218,29 @@ func (l EchoRequestList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l EchoRequestList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EchoRequestList) Insert(i int) EchoRequest {
+	return EchoRequest(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EchoRequestList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EchoRequestList) Swap(o EchoRequestList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EchoRequestList) AppendN(n int, fill func(i int, elem EchoRequest)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoRequest(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1463,7 +1507,7 @@ func (x EchoRequest_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phaser.grpctest.EchoRequest.CountsEntry")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest.CountsEntry")
 			}
 			b = b[n:]
 		case 0x10: // value
@@ -1471,7 +1515,7 @@ func (x EchoRequest_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		default:
 			n, err := phaserimpl.DropUnknown(b, tag)
@@ -1590,22 +1634,22 @@ func (x EchoRequest_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x EchoRequest_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetValue sets field value (2).
 func (x EchoRequest_CountsEntry) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasValue reports the presence of field value (2).
 func (x EchoRequest_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearValue clears field value (2).
 func (x EchoRequest_CountsEntry) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // EchoRequest_CountsEntryView reads the singular scalar fields of a EchoRequest_CountsEntry in place with
@@ -1622,12 +1666,12 @@ func (x EchoRequest_CountsEntry) View() EchoRequest_CountsEntryView {
 
 // Value returns field value (2).
 func (v EchoRequest_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v EchoRequest_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // EchoRequest_CountsEntryList is a handle on a repeated field of EchoRequest_CountsEntry messages.
@@ -1663,6 +1707,31 @@ func (l EchoRequest_CountsEntryList) Resize(n int) { phaserimpl.MessageList(l).R
 // Clear empties the list, clearing and freeing every element.
 func (l EchoRequest_CountsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EchoRequest_CountsEntryList) Insert(i int) EchoRequest_CountsEntry {
+	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EchoRequest_CountsEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageList(l).Erase(i, j)
+}
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EchoRequest_CountsEntryList) Swap(o EchoRequest_CountsEntryList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EchoRequest_CountsEntryList) AppendN(n int, fill func(i int, elem EchoRequest_CountsEntry)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoRequest_CountsEntry(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EchoRequest_CountsEntryList) All() iter.Seq2[int, EchoRequest_CountsEntry] {
@@ -1671,6 +1740,93 @@ func (l EchoRequest_CountsEntryList) All() iter.Seq2[int, EchoRequest_CountsEntr
 			if !yield(i, EchoRequest_CountsEntry(m)) {
 				return
 			}
+		}
+	}
+}
+
+// EchoRequest_CountsEntryMap is key access to the map field whose entries are EchoRequest_CountsEntry,
+// with protobuf's semantics over the entries as C++ Phaser stores them (a
+// list in insertion order, which may repeat a key): a key's value is that of
+// its last entry. Get, Set and Delete scan the entries from the end, O(n)
+// without allocating; Len and Range are O(n) and allocate a Go map of the
+// keys.
+type EchoRequest_CountsEntryMap phaserimpl.MessageList
+
+// Map returns key access to the map of entries l.
+func (l EchoRequest_CountsEntryList) Map() EchoRequest_CountsEntryMap {
+	return EchoRequest_CountsEntryMap(l)
+}
+
+// Entries returns the entries, in insertion order.
+func (m EchoRequest_CountsEntryMap) Entries() EchoRequest_CountsEntryList {
+	return EchoRequest_CountsEntryList(m)
+}
+
+// find returns the index of the last entry of key, or -1.
+func (m EchoRequest_CountsEntryMap) find(key string) int {
+	l := EchoRequest_CountsEntryList(m)
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// Get returns the value of key (the zero value if the map lacks it) and
+// whether the map has key.
+func (m EchoRequest_CountsEntryMap) Get(key string) (int32, bool) {
+	if i := m.find(key); i >= 0 {
+		return EchoRequest_CountsEntryList(m).At(i).Value(), true
+	}
+	var zero int32
+	return zero, false
+}
+
+// Set stores v as the value of key: in its last entry, or in an entry
+// appended if the map lacks key.
+func (m EchoRequest_CountsEntryMap) Set(key string, v int32) {
+	if i := m.find(key); i >= 0 {
+		EchoRequest_CountsEntryList(m).Mutable(i).SetValue(v)
+		return
+	}
+	e := EchoRequest_CountsEntryList(m).Append()
+	e.SetKey(key)
+	e.SetValue(v)
+}
+
+// Delete removes every entry of key and reports whether there was one.
+func (m EchoRequest_CountsEntryMap) Delete(key string) bool {
+	l, found := EchoRequest_CountsEntryList(m), false
+	for i := l.Len() - 1; i >= 0; i-- {
+		if e := l.At(i); string(e.KeyBytes()) == key {
+			l.Erase(i, i+1)
+			found = true
+		}
+	}
+	return found
+}
+
+// last returns the index of each key's last entry.
+func (m EchoRequest_CountsEntryMap) last() map[string]int {
+	l := EchoRequest_CountsEntryList(m)
+	last := make(map[string]int, l.Len())
+	for i, e := range l.All() {
+		last[e.Key()] = i
+	}
+	return last
+}
+
+// Len returns the number of distinct keys.
+func (m EchoRequest_CountsEntryMap) Len() int { return len(m.last()) }
+
+// Range calls f for each key and its value (its last entry's), in the order
+// of those entries, until f returns false.
+func (m EchoRequest_CountsEntryMap) Range(f func(key string, v int32) bool) {
+	last := m.last()
+	for i, e := range EchoRequest_CountsEntryList(m).All() {
+		if k := e.Key(); last[k] == i && !f(k, e.Value()) {
+			return
 		}
 	}
 }
@@ -1993,7 +2149,7 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phaser.grpctest.EchoReply")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
 			}
 			b = b[n:]
 		case 0x10: // sum
@@ -2001,7 +2157,7 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.sum", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}, v)
+			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
 			b = b[n:]
 		case 0x1a: // path
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -2013,7 +2169,7 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app3.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phaser.grpctest.EchoReply")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
 			}
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2024,14 +2180,14 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x28: // entries
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.entries", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x32: // blob
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -2040,7 +2196,7 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phaser.grpctest.EchoReply")
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
 			}
 			b = b[n:]
 		default:
@@ -2156,22 +2312,22 @@ func (x EchoReply) ClearText() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{
 
 // Sum returns field sum (2).
 func (x EchoReply) Sum() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetSum sets field sum (2).
 func (x EchoReply) SetSum(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
 }
 
 // HasSum reports the presence of field sum (2).
 func (x EchoReply) HasSum() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearSum clears field sum (2).
 func (x EchoReply) ClearSum() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Path returns the list handle of repeated field path (3).
@@ -2181,42 +2337,42 @@ func (x EchoReply) Path() PointList {
 
 // Seq returns field seq (4).
 func (x EchoReply) Seq() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // SetSeq sets field seq (4).
 func (x EchoReply) SetSeq(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
 }
 
 // HasSeq reports the presence of field seq (4).
 func (x EchoReply) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // ClearSeq clears field seq (4).
 func (x EchoReply) ClearSeq() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Entries returns field entries (5).
 func (x EchoReply) Entries() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // SetEntries sets field entries (5).
 func (x EchoReply) SetEntries(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
 }
 
 // HasEntries reports the presence of field entries (5).
 func (x EchoReply) HasEntries() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // ClearEntries clears field entries (5).
 func (x EchoReply) ClearEntries() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // Blob returns a copy of field blob (6).
@@ -2265,32 +2421,32 @@ func (x EchoReply) View() EchoReplyView {
 
 // Sum returns field sum (2).
 func (v EchoReplyView) Sum() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasSum reports the presence of field sum (2).
 func (v EchoReplyView) HasSum() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Seq returns field seq (4).
 func (v EchoReplyView) Seq() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}))
 }
 
 // HasSeq reports the presence of field seq (4).
 func (v EchoReplyView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
 }
 
 // Entries returns field entries (5).
 func (v EchoReplyView) Entries() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}))
 }
 
 // HasEntries reports the presence of field entries (5).
 func (v EchoReplyView) HasEntries() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
 }
 
 // EchoReplyList is a handle on a repeated field of EchoReply messages.
@@ -2321,6 +2477,27 @@ func (l EchoReplyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l EchoReplyList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l EchoReplyList) Insert(i int) EchoReply { return EchoReply(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l EchoReplyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l EchoReplyList) Swap(o EchoReplyList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l EchoReplyList) AppendN(n int, fill func(i int, elem EchoReply)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoReply(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -370,7 +370,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.other.Remote")
+				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
 			b = b[n:]
 		case 0x10: // level
@@ -378,7 +378,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.level", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x1a: // values, packed
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -389,7 +389,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.values", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.other.Remote")
+				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
 			b = b[n:]
 		case 0x19: // values
@@ -398,7 +398,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 3, Offset: 16}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.other.Remote")
+				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
 			b = b[8:]
 		case 0x22: // part
@@ -408,7 +408,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.other.Remote")
+				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
 			if err := Remote_Part(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -424,7 +424,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app5.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("phasertest.other.Remote")
+				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
 			if err := Remote_Part(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -555,22 +555,22 @@ func (x Remote) ClearId() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Numbe
 
 // Level returns field level (2).
 func (x Remote) Level() Level {
-	return Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+	return Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
 }
 
 // SetLevel sets field level (2).
 func (x Remote) SetLevel(v Level) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasLevel reports the presence of field level (2).
 func (x Remote) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearLevel clears field level (2).
 func (x Remote) ClearLevel() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Values returns the list handle of repeated field values (3).
@@ -615,12 +615,12 @@ func (x Remote) View() RemoteView { return RemoteView(phaserimpl.Msg(x).ViewOf(p
 
 // Level returns field level (2).
 func (v RemoteView) Level() Level {
-	return Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+	return Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
 }
 
 // HasLevel reports the presence of field level (2).
 func (v RemoteView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // RemoteList is a handle on a repeated field of Remote messages.
@@ -649,6 +649,27 @@ func (l RemoteList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l RemoteList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l RemoteList) Insert(i int) Remote { return Remote(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l RemoteList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l RemoteList) Swap(o RemoteList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l RemoteList) AppendN(n int, fill func(i int, elem Remote)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Remote(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -903,7 +924,7 @@ func (x Remote_Part) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote.Part", "phasertest.other.Remote.Part.n", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 			b = b[n:]
 		case 0x12: // tag
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -915,7 +936,7 @@ func (x Remote_Part) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("phasertest.other.Remote.Part")
+				return phaserimpl.FullError(m, "phasertest.other.Remote.Part")
 			}
 			b = b[n:]
 		default:
@@ -1012,22 +1033,22 @@ func (x Remote_Part) Clone() Remote_Part {
 
 // N returns field n (1).
 func (x Remote_Part) N() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // SetN sets field n (1).
 func (x Remote_Part) SetN(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
 }
 
 // HasN reports the presence of field n (1).
 func (x Remote_Part) HasN() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // ClearN clears field n (1).
 func (x Remote_Part) ClearN() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Tag returns a copy of field tag (2).
@@ -1081,12 +1102,12 @@ func (x Remote_Part) View() Remote_PartView {
 
 // N returns field n (1).
 func (v Remote_PartView) N() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
 }
 
 // HasN reports the presence of field n (1).
 func (v Remote_PartView) HasN() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
 }
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.
@@ -1117,6 +1138,29 @@ func (l Remote_PartList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l Remote_PartList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Remote_PartList) Insert(i int) Remote_Part {
+	return Remote_Part(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Remote_PartList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Remote_PartList) Swap(o Remote_PartList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Remote_PartList) AppendN(n int, fill func(i int, elem Remote_Part)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Remote_Part(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -505,6 +505,27 @@ func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointList) Swap(o PointList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
@@ -1037,6 +1058,29 @@ func (l QuaternionList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l QuaternionList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l QuaternionList) Insert(i int) Quaternion {
+	return Quaternion(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l QuaternionList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l QuaternionList) Swap(o QuaternionList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l QuaternionList) AppendN(n int, fill func(i int, elem Quaternion)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Quaternion(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
@@ -1303,7 +1347,7 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("geometry_msgs.Pose")
+				return phaserimpl.FullError(m, "geometry_msgs.Pose")
 			}
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -1316,7 +1360,7 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("geometry_msgs.Pose")
+				return phaserimpl.FullError(m, "geometry_msgs.Pose")
 			}
 			if err := Quaternion(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -1474,6 +1518,27 @@ func (l PoseList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PoseList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PoseList) Insert(i int) Pose { return Pose(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PoseList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PoseList) Swap(o PoseList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PoseList) AppendN(n int, fill func(i int, elem Pose)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Pose(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1955,6 +2020,27 @@ func (l Vector3List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l Vector3List) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Vector3List) Insert(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Vector3List) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Vector3List) Swap(o Vector3List) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Vector3List) AppendN(n int, fill func(i int, elem Vector3)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Vector3(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
@@ -2221,7 +2307,7 @@ func (x Twist) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("geometry_msgs.Twist")
+				return phaserimpl.FullError(m, "geometry_msgs.Twist")
 			}
 			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2234,7 +2320,7 @@ func (x Twist) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("geometry_msgs.Twist")
+				return phaserimpl.FullError(m, "geometry_msgs.Twist")
 			}
 			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2394,6 +2480,27 @@ func (l TwistList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l TwistList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l TwistList) Insert(i int) Twist { return Twist(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l TwistList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l TwistList) Swap(o TwistList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l TwistList) AppendN(n int, fill func(i int, elem Twist)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Twist(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -407,7 +407,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -420,7 +420,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			if err := geometry_msgsphaser.Quaternion(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -431,20 +431,20 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", n)
 			}
-			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 8}, v, 8) {
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			b = b[n:]
 		case 0x19: // orientation_covariance
 			if len(b) < 8 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 3, Offset: 8}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			b = b[8:]
 		case 0x22: // angular_velocity
@@ -454,7 +454,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			if err := geometry_msgsphaser.Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -465,20 +465,20 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", n)
 			}
-			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 16}, v, 8) {
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			b = b[n:]
 		case 0x29: // angular_velocity_covariance
 			if len(b) < 8 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 5, Offset: 16}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			b = b[8:]
 		case 0x32: // linear_acceleration
@@ -488,7 +488,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			if err := geometry_msgsphaser.Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -499,20 +499,20 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", n)
 			}
-			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 24}, v, 8) {
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			b = b[n:]
 		case 0x39: // linear_acceleration_covariance
 			if len(b) < 8 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 7, Offset: 24}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.Imu")
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
 			b = b[8:]
 		default:
@@ -642,10 +642,12 @@ func (x Imu) ClearOrientation() {
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) OrientationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9})
 }
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
@@ -670,10 +672,12 @@ func (x Imu) ClearAngularVelocity() {
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9})
 }
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
@@ -698,10 +702,12 @@ func (x Imu) ClearLinearAcceleration() {
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
-// (phaser.array_size) = 9: a fixed ROS array of 9 elements, stored
-// as a plain list (the ROS frontend pads it to 9 on mutable access).
+// (phaser.array_size) = 9: a fixed array of 9 elements. Its list
+// has 9 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 9, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
-	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24})
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9})
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
@@ -730,6 +736,27 @@ func (l ImuList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l ImuList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ImuList) Insert(i int) Imu { return Imu(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ImuList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ImuList) Swap(o ImuList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ImuList) AppendN(n int, fill func(i int, elem Imu)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Imu(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -1046,7 +1073,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.Image")
+				return phaserimpl.FullError(m, "sensor_msgs.Image")
 			}
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -1076,7 +1103,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.Image")
+				return phaserimpl.FullError(m, "sensor_msgs.Image")
 			}
 			b = b[n:]
 		case 0x28: // is_bigendian
@@ -1100,7 +1127,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.Image")
+				return phaserimpl.FullError(m, "sensor_msgs.Image")
 			}
 			b = b[n:]
 		default:
@@ -1436,6 +1463,27 @@ func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l ImageList) Insert(i int) Image { return Image(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l ImageList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l ImageList) Swap(o ImageList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l ImageList) AppendN(n int, fill func(i int, elem Image)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Image(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImageList) All() iter.Seq2[int, Image] {
@@ -1718,7 +1766,7 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.PointField")
+				return phaserimpl.FullError(m, "sensor_msgs.PointField")
 			}
 			b = b[n:]
 		case 0x10: // offset
@@ -1997,6 +2045,29 @@ func (l PointFieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l PointFieldList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointFieldList) Insert(i int) PointField {
+	return PointField(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointFieldList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointFieldList) Swap(o PointFieldList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointFieldList) AppendN(n int, fill func(i int, elem PointField)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointField(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -2350,7 +2421,7 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.PointCloud2")
+				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
 			}
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2380,7 +2451,7 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := app4.Append()
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.PointCloud2")
+				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
 			}
 			if err := PointField(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -2414,7 +2485,7 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.PointCloud2")
+				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
 			}
 			b = b[n:]
 		case 0x48: // is_dense
@@ -2793,6 +2864,29 @@ func (l PointCloud2List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l PointCloud2List) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l PointCloud2List) Insert(i int) PointCloud2 {
+	return PointCloud2(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l PointCloud2List) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l PointCloud2List) Swap(o PointCloud2List) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l PointCloud2List) AppendN(n int, fill func(i int, elem PointCloud2)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointCloud2(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointCloud2List) All() iter.Seq2[int, PointCloud2] {
@@ -3133,7 +3227,7 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.LaserScan")
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -3190,7 +3284,7 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.ranges", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.LaserScan")
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
 			b = b[n:]
 		case 0x4d: // ranges
@@ -3199,7 +3293,7 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 9, Offset: 40}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.LaserScan")
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
 			b = b[4:]
 		case 0x52: // intensities, packed
@@ -3211,7 +3305,7 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.intensities", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.LaserScan")
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
 			b = b[n:]
 		case 0x55: // intensities
@@ -3220,7 +3314,7 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push32(phaserimpl.Field{Number: 10, Offset: 48}, binary.LittleEndian.Uint32(b))
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.LaserScan")
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
 			b = b[4:]
 		default:
@@ -3593,6 +3687,27 @@ func (l LaserScanList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 // Clear empties the list, clearing and freeing every element.
 func (l LaserScanList) Clear() { phaserimpl.MessageList(l).Clear() }
 
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l LaserScanList) Insert(i int) LaserScan { return LaserScan(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l LaserScanList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l LaserScanList) Swap(o LaserScanList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l LaserScanList) AppendN(n int, fill func(i int, elem LaserScan)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, LaserScan(e)) })
+}
+
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l LaserScanList) All() iter.Seq2[int, LaserScan] {
@@ -3908,7 +4023,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("sensor_msgs.JointState")
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -3924,7 +4039,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.PushBytes(phaserimpl.Field{Number: 2, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.JointState")
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
 			b = b[n:]
 		case 0x1a: // position, packed
@@ -3936,7 +4051,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.position", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.JointState")
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
 			b = b[n:]
 		case 0x19: // position
@@ -3945,7 +4060,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 3, Offset: 16}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.JointState")
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
 			b = b[8:]
 		case 0x22: // velocity, packed
@@ -3957,7 +4072,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.velocity", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.JointState")
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
 			b = b[n:]
 		case 0x21: // velocity
@@ -3966,7 +4081,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 4, Offset: 24}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.JointState")
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
 			b = b[8:]
 		case 0x2a: // effort, packed
@@ -3978,7 +4093,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.effort", -1)
 			}
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.JointState")
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
 			b = b[n:]
 		case 0x29: // effort
@@ -3987,7 +4102,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.Push64(phaserimpl.Field{Number: 5, Offset: 32}, binary.LittleEndian.Uint64(b))
 			if m.Failed() {
-				return phaserimpl.FullError("sensor_msgs.JointState")
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
 			b = b[8:]
 		default:
@@ -4147,6 +4262,29 @@ func (l JointStateList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l JointStateList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l JointStateList) Insert(i int) JointState {
+	return JointState(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l JointStateList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l JointStateList) Swap(o JointStateList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l JointStateList) AppendN(n int, fill func(i int, elem JointState)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, JointState(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

@@ -312,7 +312,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
-				return phaserimpl.FullError("std_msgs.Header")
+				return phaserimpl.FullError(m, "std_msgs.Header")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
@@ -328,7 +328,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("std_msgs.Header")
+				return phaserimpl.FullError(m, "std_msgs.Header")
 			}
 			b = b[n:]
 		default:
@@ -541,6 +541,27 @@ func (l HeaderList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l HeaderList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l HeaderList) Insert(i int) Header { return Header(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l HeaderList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l HeaderList) Swap(o HeaderList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l HeaderList) AppendN(n int, fill func(i int, elem Header)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Header(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
@@ -796,7 +817,7 @@ func (x String) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			}
 			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
 			if m.Failed() {
-				return phaserimpl.FullError("std_msgs.String")
+				return phaserimpl.FullError(m, "std_msgs.String")
 			}
 			b = b[n:]
 		default:
@@ -944,6 +965,27 @@ func (l StringList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
 func (l StringList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l StringList) Insert(i int) String { return String(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l StringList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l StringList) Swap(o StringList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l StringList) AppendN(n int, fill func(i int, elem String)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, String(e)) })
+}
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.

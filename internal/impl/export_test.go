@@ -1,0 +1,25 @@
+package impl
+
+import "google.golang.org/protobuf/reflect/protoreflect"
+
+// ReadAsAny is Read without the check of the root's type, for tests that
+// bind payloads to any type (type confusion must be as safe as a hostile
+// table).
+func ReadAsAny(t *Type, data []byte) (Msg, error) { return readInto(new(Payload), t, data, false) }
+
+// IsolatedType compiles md into Types of their own, outside the registry
+// (md and the types it reaches): another version of a message whose name a
+// registered Type already has, as a peer built from an older .proto has
+// it. Types are keyed by name, so a program holds one version of each;
+// schema evolution tests need two.
+func IsolatedType(md protoreflect.MessageDescriptor) (*Type, error) {
+	if _, err := TypeOf(AnyType().desc); err != nil { // the registry's caches exist
+		return nil, err
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	saved := registry.types
+	registry.types = make(map[typeKey]*Type)
+	defer func() { registry.types = saved }()
+	return typeOfLocked(md, ProtobufFrontend)
+}
