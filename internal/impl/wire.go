@@ -83,16 +83,16 @@ func Encoder(m Msg) (Wire, error) {
 // Encode makes w the state of an encoding of m (Encoder), in place: a
 // read-only payload whose unknown-field index was looked up already takes
 // it inline.
-func (w *Wire) Encode(m Msg) error { return w.encode(m, (*Wire).encodeGeneral) }
-
-func (w *Wire) encode(m Msg, general func(*Wire, Msg) error) error {
+// The general path is a direct call, not a function value: w must not
+// escape where Encode is not inlined (builds with -race).
+func (w *Wire) Encode(m Msg) error {
 	if p := m.p; p != nil && p.buf == nil {
 		if u := atomic.LoadUint64(&p.unk); u != 0 {
 			w.budget, w.unknown = len(p.mem)+wireSlack, uint32(u)
 			return nil
 		}
 	}
-	return general(w, m)
+	return w.encodeGeneral(m)
 }
 
 // encodeGeneral is Encode's general path.
