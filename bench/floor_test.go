@@ -2,15 +2,22 @@ package bench
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/types/known/timestamppb"
 
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/sensor_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/msgs/std_msgs"
+	"github.com/bluenviron/goroslib/v2/pkg/protocommon"
+
 	"github.com/phaser-go/phaser/bench/gen/pb"
 	"github.com/phaser-go/phaser/bench/gen/pb/pbphaser"
 	"github.com/phaser-go/phaser/internal/layout"
+	"github.com/phaser-go/phaser/ros"
+	"github.com/phaser-go/phaser/runtime"
 )
 
 // TestFloorLayout checks the floor's offsets and presence ids against the
@@ -153,13 +160,22 @@ func floorTry(t *testing.T, write func(dst, p []byte) ([]byte, error), p []byte)
 	return out, err
 }
 
-// phaserROS are phaser's ROS1 writers of a received payload, by shape.
-var phaserROS = map[string]func(p []byte) ([]byte, error){
+// phaserROS are phaser's ROS1 writers of a received payload, by shape:
+// the generated codec (AppendROS, with package ros as its fallback) and
+// package ros alone (the interpreter, the reference the generated code must
+// agree with).
+var phaserROS, phaserROSGeneric = map[string]func(p []byte) ([]byte, error){
 	"small":   phaserROSOf(pbphaser.ReadSmallStruct),
 	"header":  phaserROSOf(pbphaser.ReadHeader),
 	"imu":     phaserROSOf(pbphaser.ReadImu),
 	"cloud":   phaserROSOf(pbphaser.ReadCloud),
 	"image1M": phaserROSOf(pbphaser.ReadImage),
+}, map[string]func(p []byte) ([]byte, error){
+	"small":   phaserROSGenericOf(pbphaser.ReadSmallStruct),
+	"header":  phaserROSGenericOf(pbphaser.ReadHeader),
+	"imu":     phaserROSGenericOf(pbphaser.ReadImu),
+	"cloud":   phaserROSGenericOf(pbphaser.ReadCloud),
+	"image1M": phaserROSGenericOf(pbphaser.ReadImage),
 }
 
 func phaserROSOf[T interface{ AppendROS([]byte) ([]byte, error) }](read func([]byte) (T, error)) func([]byte) ([]byte, error) {
@@ -172,10 +188,74 @@ func phaserROSOf[T interface{ AppendROS([]byte) ([]byte, error) }](read func([]b
 	}
 }
 
-// FuzzFloor: the floor never panics, and writes at most what the payload
-// can justify.
+func phaserROSGenericOf[T interface{ Msg() runtime.Msg }](read func([]byte) (T, error)) func([]byte) ([]byte, error) {
+	return func(p []byte) ([]byte, error) {
+		x, err := read(p)
+		if err != nil {
+			return nil, err
+		}
+		return ros.Marshal(x.Msg())
+	}
+}
+
+// phaserTypes are the bench messages' types by shape.
+var phaserTypes = map[string]*runtime.Type{
+	"small": pbphaser.SmallStruct{}.PhaserType(), "header": pbphaser.Header{}.PhaserType(),
+	"imu": pbphaser.Imu{}.PhaserType(), "cloud": pbphaser.Cloud{}.PhaserType(), "image1M": pbphaser.Image{}.PhaserType(),
+}
+
+// rebuilt returns a payload built here with the values of the received
+// payload p of shape (every message in its compiled layout: what the floor
+// assumes), or false if p does not read.
+func rebuilt(shape string, p []byte) ([]byte, bool) {
+	t := phaserTypes[shape]
+	m, err := runtime.Read(t, p)
+	if err != nil {
+		return nil, false
+	}
+	c := runtime.New(t)
+	if !c.CopyFrom(m) {
+		return nil, false
+	}
+	return c.Bytes(), true
+}
+
+// goroslibReencode parses b with goroslib as the ROS1 message of shape and
+// writes it back: the bytes goroslib would publish for what it read.
+func goroslibReencode(shape string, b []byte) ([]byte, error) {
+	var m any
+	switch shape {
+	case "small":
+		m = new(RosSmall)
+	case "header":
+		m = new(std_msgs.Header)
+	case "imu":
+		m = new(sensor_msgs.Imu)
+	case "cloud":
+		m = new(RosCloud)
+	case "image1M":
+		m = new(sensor_msgs.Image)
+	default:
+		return nil, fmt.Errorf("no goroslib message for shape %q", shape)
+	}
+	var r framedReader
+	r.reset(b)
+	if err := protocommon.MessageDecode(&r, m); err != nil {
+		return nil, err
+	}
+	var w bytes.Buffer
+	return bytes.Clone(rosEncode(&w, m)), nil
+}
+
+// FuzzFloor is the differential fuzz test of phaser's ROS1 writers on
+// received payloads (mutated from phaser's payloads of every shape): the
+// floor never panics and writes at most what the payload can justify; the
+// generated codec gives package ros's bytes and errors; the floor writes
+// phaser's bytes from the same values in a payload built here (it assumes
+// the compiled layout, which a mutated payload need not have); and what
+// phaser writes goroslib reads and writes back byte for byte.
 func FuzzFloor(f *testing.F) {
-	for _, shape := range []string{"small", "header", "imu"} {
+	for _, shape := range []string{"small", "header", "imu", "cloud"} {
 		for _, p := range floorPayloads(shape)[:2] {
 			f.Add(shape, p)
 		}
@@ -188,6 +268,35 @@ func FuzzFloor(f *testing.F) {
 		out, err := write(nil, p)
 		if err == nil && len(out) > 16*len(p)+1024 {
 			t.Fatalf("%d bytes written from %d", len(out), len(p))
+		}
+		got, gerr := phaserROS[shape](p)
+		want, werr := phaserROSGeneric[shape](p)
+		if (gerr == nil) != (werr == nil) || !bytes.Equal(got, want) {
+			t.Fatalf("%s: generated codec %d bytes, %v; package ros %d bytes, %v", shape, len(got), gerr, len(want), werr)
+		}
+		if gerr != nil {
+			return
+		}
+		// The floor assumes the compiled layout: it must write phaser's
+		// bytes from the same values in a payload built here.
+		if q, ok := rebuilt(shape, p); ok {
+			out, err := write(nil, q)
+			if err != nil || !bytes.Equal(out, got) {
+				t.Fatalf("%s: the floor wrote %d bytes (%v) from the payload rebuilt here, phaser %d from the received one", shape, len(out), err, len(got))
+			}
+		}
+		// goroslib reads a ROS time's seconds as an int32 (protocommon's
+		// decoder): a stamp from 2038 on it does not write back. Every
+		// shape but small has a header, whose stamp is at ROS offset 4.
+		if shape != "small" && le.Uint32(got[4:]) >= 1<<31 {
+			return
+		}
+		back, err := goroslibReencode(shape, got)
+		if err != nil {
+			t.Fatalf("%s: goroslib cannot read phaser's %d bytes: %v", shape, len(got), err)
+		}
+		if !bytes.Equal(back, got) {
+			t.Fatalf("%s: goroslib reads phaser's %d bytes and writes %d others", shape, len(got), len(back))
 		}
 	})
 }

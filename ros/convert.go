@@ -3,6 +3,7 @@ package ros
 import (
 	"encoding/binary"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 
@@ -156,7 +157,9 @@ func ProtoToROS(dst, pb []byte, t *runtime.Type) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	w := Writer{Buf: dst}
+	// Protobuf bytes are a tree: nothing is shared, and the work is
+	// bounded by the input without a budget.
+	w := encoder{Writer: Writer{Buf: dst}, left: math.MaxInt}
 	var scratch [scratchRecords]records
 	if err := protoToROS(&w, pb, p, 0, scratch[:]); err != nil {
 		return dst, fmt.Errorf("ros: protobuf to ROS1 %s: %w", t.Name(), err)
@@ -240,7 +243,7 @@ func checkN(f *impl.FieldInfo, n int) error {
 
 // protoToROS writes message pb of plan p: one pass over its records finds
 // each item's, then the items are written in ROS order.
-func protoToROS(w *Writer, pb []byte, p *plan, depth int, scratch []records) error {
+func protoToROS(w *encoder, pb []byte, p *plan, depth int, scratch []records) error {
 	if depth > maxDepth {
 		return fmt.Errorf("messages nested deeper than %d: %w", maxDepth, ErrInvalid)
 	}
@@ -280,7 +283,7 @@ func protoToROS(w *Writer, pb []byte, p *plan, depth int, scratch []records) err
 }
 
 // itemToROS writes item it, whose records in message pb are r.
-func itemToROS(w *Writer, pb []byte, it *item, r *records, depth int, scratch []records) error {
+func itemToROS(w *encoder, pb []byte, it *item, r *records, depth int, scratch []records) error {
 	switch {
 	case it.union != nil:
 		if !r.found {
@@ -300,7 +303,7 @@ func itemToROS(w *Writer, pb []byte, it *item, r *records, depth int, scratch []
 }
 
 // valueToROS writes one protobuf value (of wire type typ) of item it.
-func valueToROS(w *Writer, it *item, typ protowire.Type, val []byte, depth int, scratch []records) error {
+func valueToROS(w *encoder, it *item, typ protowire.Type, val []byte, depth int, scratch []records) error {
 	switch it.rt {
 	case String, Message, Time, Duration:
 		if typ != protowire.BytesType {
@@ -314,7 +317,7 @@ func valueToROS(w *Writer, it *item, typ protowire.Type, val []byte, depth int, 
 		case String:
 			return w.String(b)
 		case Time, Duration:
-			return timeToROS(w, b)
+			return timeToROS(w, b, it)
 		}
 		if it.isAny {
 			if len(b) > 0 {
@@ -340,12 +343,11 @@ func valueToROS(w *Writer, it *item, typ protowire.Type, val []byte, depth int, 
 	if err != nil {
 		return err
 	}
-	writeScalar(w, it, v)
-	return nil
+	return writeScalar(&w.Writer, it, v)
 }
 
 // writeDefault writes the ROS form of an absent singular value.
-func writeDefault(w *Writer, it *item) error {
+func writeDefault(w *encoder, it *item) error {
 	switch it.rt {
 	case String:
 		w.Uint32(0)
@@ -356,11 +358,10 @@ func writeDefault(w *Writer, it *item) error {
 		w.Uint64(0)
 		return nil
 	}
-	writeScalar(w, it, 0)
-	return nil
+	return writeScalar(&w.Writer, it, 0)
 }
 
-func timeToROS(w *Writer, b []byte) error {
+func timeToROS(w *encoder, b []byte, it *item) error {
 	var sec, nsec uint64
 	for _, num := range []protowire.Number{1, 2} {
 		typ, val, found, err := last(b, num)
@@ -383,15 +384,18 @@ func timeToROS(w *Writer, b []byte) error {
 			nsec = v
 		}
 	}
-	s, n := toROS(int64(sec), int32(nsec))
-	w.Uint32(uint32(s))
+	s, n, ok := rosWords(it.rt, int64(sec), int32(nsec))
+	if !ok {
+		return timeError(string(it.f.Desc.FullName()), it.rt, int64(sec), int32(nsec))
+	}
+	w.Uint32(s)
 	w.Uint32(n)
 	return nil
 }
 
 // repeatedToROS writes repeated item it from pb, the part of its message
 // from the item's first record to its last.
-func repeatedToROS(w *Writer, pb []byte, it *item, depth int, scratch []records) error {
+func repeatedToROS(w *encoder, pb []byte, it *item, depth int, scratch []records) error {
 	f := it.f
 	num := protowire.Number(f.Number)
 	scalar := it.rt != String && it.rt != Message && it.rt != Time && it.rt != Duration
@@ -449,7 +453,9 @@ func repeatedToROS(w *Writer, pb []byte, it *item, depth int, scratch []records)
 				if err != nil {
 					return err
 				}
-				writeScalar(w, it, v)
+				if err := writeScalar(&w.Writer, it, v); err != nil {
+					return err
+				}
 				b = b[k:]
 			}
 			return nil
@@ -586,7 +592,11 @@ func (c converter) skipValue(r *Reader, it *item, depth int) error {
 		r.off += n
 		return nil
 	}
-	_, err := r.take(it.rt.Width())
+	if it.rt == Time || it.rt == Duration {
+		_, err := r.take(8)
+		return fieldErr(it.f, err)
+	}
+	_, err := readScalar(r, it) // range checked: the second pass takes it as it is
 	return fieldErr(it.f, err)
 }
 

@@ -3,7 +3,6 @@ package ros
 import (
 	"errors"
 	"fmt"
-	"math"
 
 	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/runtime"
@@ -41,10 +40,43 @@ func appendMsg(dst []byte, m impl.Msg, t *impl.Type) ([]byte, error) {
 	if err != nil {
 		return dst, err
 	}
-	w := Writer{Buf: dst}
-	err = writeMessage(&w, m, p)
-	return w.Buf, err
+	e := encoder{Writer: Writer{Buf: dst}, left: m.WorkBudget()}
+	err = writeMessage(&e, m, p)
+	return e.Buf, err
 }
+
+// encoder writes the ROS1 serialization of messages in a payload, charging
+// what it reads against a work budget.
+type encoder struct {
+	Writer
+	// left is the work budget: what is left of the payload's length, which
+	// every string, element and scalar array read is charged against. A
+	// payload holds each of them once; one whose offsets are shared or form
+	// cycles (possible only in hostile input) refers to more, and fails
+	// when the budget is spent, so that the output stays in proportion to
+	// the input. Singular messages are not charged: ROS1 messages are not
+	// recursive, so how often one is reached is bounded by the schema and
+	// by the charged elements that hold it.
+	left int
+}
+
+// ErrSharedOffsets is wrapped by the error of a payload that refers to
+// more data than it holds: its offsets share strings, elements or arrays,
+// or form cycles, which only hostile input does.
+var ErrSharedOffsets = errors.New("payload refers to more data than it holds (shared or cyclic offsets)")
+
+// charge spends n units of the budget *left, failing once it is spent.
+func charge(left *int, n int, it *item) error {
+	if *left -= n; *left < 0 {
+		return fmt.Errorf("ros: %s: %w", it.f.Desc.FullName(), ErrSharedOffsets)
+	}
+	return nil
+}
+
+// chargeElems charges the n elements of repeated item it: the bytes a
+// payload stores them in at least (4 for a string or message, whose bytes
+// are charged as they are read; a scalar's size).
+func chargeElems(left *int, n int, it *item) error { return charge(left, n*it.size, it) }
 
 // Size returns the length of m's ROS1 serialization.
 func Size(m runtime.Msg) (int, error) {
@@ -60,10 +92,11 @@ func Size(m runtime.Msg) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	return sizeMessage(m1, p)
+	left := m1.WorkBudget()
+	return sizeMessage(m1, p, &left)
 }
 
-func writeMessage(w *Writer, m impl.Msg, p *plan) error {
+func writeMessage(w *encoder, m impl.Msg, p *plan) error {
 	// Scalars through the view when the message has its compiled layout
 	// (inlined reads), else through m.
 	v, view := m.View(p.t)
@@ -82,7 +115,7 @@ func writeMessage(w *Writer, m impl.Msg, p *plan) error {
 			}
 			w.Uint64(x)
 		case opString:
-			if err := w.String(m.StringBytes(it.f.Field)); err != nil {
+			if err := w.str(m.StringBytes(it.f.Field), it); err != nil {
 				return err
 			}
 		case opMessage:
@@ -98,7 +131,21 @@ func writeMessage(w *Writer, m impl.Msg, p *plan) error {
 	return nil
 }
 
-func writeItem(w *Writer, m impl.Msg, it *item) error {
+// str writes string s of item it, charging its bytes.
+func (w *encoder) str(s []byte, it *item) error {
+	if err := charge(&w.left, len(s), it); err != nil {
+		return err
+	}
+	return w.String(s)
+}
+
+// arrayError is the error of a fixed array of item it that stores n
+// elements.
+func arrayError(it *item, n int) error {
+	return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", it.f.Desc.FullName(), n, it.array)
+}
+
+func writeItem(w *encoder, m impl.Msg, it *item) error {
 	f := it.f
 	switch {
 	case it.union != nil:
@@ -116,7 +163,10 @@ func writeItem(w *Writer, m impl.Msg, it *item) error {
 		}
 		n := m.LenOf(f)
 		if n > it.array {
-			return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", f.Desc.FullName(), n, it.array)
+			return arrayError(it, n)
+		}
+		if err := chargeElems(&w.left, n, it); err != nil {
+			return err
 		}
 		if it.messages() {
 			for _, e := range m.MessagesOf(f) {
@@ -139,6 +189,9 @@ func writeItem(w *Writer, m impl.Msg, it *item) error {
 		return nil
 	case f.Repeated:
 		n := m.LenOf(f)
+		if err := chargeElems(&w.left, n, it); err != nil {
+			return err
+		}
 		w.Uint32(uint32(n))
 		switch {
 		case it.raw:
@@ -168,23 +221,24 @@ func writeItem(w *Writer, m impl.Msg, it *item) error {
 	}
 	switch it.rt {
 	case String:
-		return w.String(m.StringBytes(f.Field))
+		return w.str(m.StringBytes(f.Field), it)
 	case Message:
 		return writeSub(w, m.Message(f.Field, f.Type), it)
 	case Time, Duration:
-		writeTime(w, m.Message(f.Field, f.Type), it.rt)
-		return nil
+		return writeTime(w, m.Message(f.Field, f.Type), it)
 	}
-	writeScalar(w, it, scalarBits(m, it))
-	return nil
+	return writeScalar(&w.Writer, it, scalarBits(m, it))
 }
 
 // writeRawArray writes a fixed array of scalars stored as their ROS bytes:
 // one copy of the stored elements, then zeros for those not stored.
-func writeRawArray(w *Writer, m impl.Msg, it *item) error {
+func writeRawArray(w *encoder, m impl.Msg, it *item) error {
 	s := storedElems(m, it)
 	if n := len(s) / it.size; n > it.array {
-		return fmt.Errorf("ros: %s: %d elements in a fixed array of %d", it.f.Desc.FullName(), n, it.array)
+		return arrayError(it, n)
+	}
+	if err := charge(&w.left, len(s), it); err != nil {
+		return err
 	}
 	w.Buf = append(w.Buf, s...)
 	w.Buf = append(w.Buf, make([]byte, it.array*it.size-len(s))...)
@@ -202,16 +256,15 @@ func storedElems(m impl.Msg, it *item) []byte {
 }
 
 // writeMember writes the active member of a oneof as its singular type.
-func writeMember(w *Writer, m impl.Msg, mi *item) error {
+func writeMember(w *encoder, m impl.Msg, mi *item) error {
 	f := mi.f
 	switch mi.rt {
 	case String:
-		return w.String(m.MemberString(f.Field))
+		return w.str(m.MemberString(f.Field), mi)
 	case Message:
 		return writeSub(w, m.MemberMessage(f.Field, f.Type), mi)
 	case Time, Duration:
-		writeTime(w, m.MemberMessage(f.Field, f.Type), mi.rt)
-		return nil
+		return writeTime(w, m.MemberMessage(f.Field, f.Type), mi)
 	}
 	var v uint64
 	switch mi.size {
@@ -222,8 +275,7 @@ func writeMember(w *Writer, m impl.Msg, mi *item) error {
 	default:
 		v = m.Member64(f.Field)
 	}
-	writeScalar(w, mi, v)
-	return nil
+	return writeScalar(&w.Writer, mi, v)
 }
 
 // messages reports whether the elements of repeated field it are messages
@@ -234,24 +286,23 @@ func (it *item) messages() bool {
 
 // writeElemMessage writes element e of a repeated message field; the zero
 // Msg is the default element of a fixed array.
-func writeElemMessage(w *Writer, e impl.Msg, it *item) error {
+func writeElemMessage(w *encoder, e impl.Msg, it *item) error {
 	if it.rt == Message {
 		return writeSub(w, e, it)
 	}
-	writeTime(w, e, it.rt)
-	return nil
+	return writeTime(w, e, it)
 }
 
 // writeElem writes element i of a repeated field of strings or scalars, or
 // its default when it is not stored (fixed arrays).
-func writeElem(w *Writer, m impl.Msg, it *item, i int, stored bool) error {
+func writeElem(w *encoder, m impl.Msg, it *item, i int, stored bool) error {
 	f := it.f
 	if it.rt == String {
 		if !stored {
 			w.Uint32(0)
 			return nil
 		}
-		return w.String(m.ElemString(f.Field, i))
+		return w.str(m.ElemString(f.Field, i), it)
 	}
 	var v uint64
 	if stored {
@@ -264,14 +315,13 @@ func writeElem(w *Writer, m impl.Msg, it *item, i int, stored bool) error {
 			v = m.Elem64(f.Field, i)
 		}
 	}
-	writeScalar(w, it, v)
-	return nil
+	return writeScalar(&w.Writer, it, v)
 }
 
 // writeSub writes a nested message inline (a default one when absent).
-func writeSub(w *Writer, m impl.Msg, it *item) error {
+func writeSub(w *encoder, m impl.Msg, it *item) error {
 	if it.isAny {
-		if m.IsPresent() && (len(m.AnyTypeURL()) > 0 || m.AnyTypeName() != "" || hasAnyValue(m)) {
+		if !m.IsEmptyAny() {
 			return fmt.Errorf("ros: %s: a populated google.protobuf.Any has no ROS1 form", it.f.Desc.FullName())
 		}
 		w.Uint32(0)
@@ -281,21 +331,20 @@ func writeSub(w *Writer, m impl.Msg, it *item) error {
 	return writeMessage(w, m, it.sub)
 }
 
-var anyValue = impl.Field{Number: 2, Offset: 8}
+// Timestamp and Duration: seconds (1) and nanos (2) in both.
+var tsSeconds, tsNanos = impl.SecondsField, impl.NanosField
 
-func hasAnyValue(m impl.Msg) bool { return m.HasString(anyValue) }
-
-// Timestamp and Duration: seconds (1) and nanos (2) in both, presence ids
-// 0 and 1 (bits 0 and 1 of byte 4).
-var (
-	tsSeconds = impl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 1 << 0}
-	tsNanos   = impl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 1 << 1}
-)
-
-func writeTime(w *Writer, m impl.Msg, rt Type) {
-	sec, nsec := toROS(int64(m.Get64(tsSeconds)), int32(m.Get32(tsNanos)))
-	w.Uint32(uint32(sec)) // time: uint32; duration: int32 (the same bits)
+// writeTime writes the Timestamp or Duration m of item it (rt Time or
+// Duration) as a ROS time or duration, which must hold it.
+func writeTime(w *encoder, m impl.Msg, it *item) error {
+	seconds, nanos := int64(m.Get64(tsSeconds)), int32(m.Get32(tsNanos))
+	sec, nsec, ok := rosWords(it.rt, seconds, nanos)
+	if !ok {
+		return timeError(string(it.f.Desc.FullName()), it.rt, seconds, nanos)
+	}
+	w.Uint32(sec) // time: uint32; duration: int32 (the same bits)
 	w.Uint32(nsec)
+	return nil
 }
 
 // scalarBits returns the stored bits of a singular scalar. Presence is not
@@ -310,58 +359,33 @@ func scalarBits(m impl.Msg, it *item) uint64 {
 	return m.Get64(it.f.Field)
 }
 
-// writeScalar writes stored bits at the width of the ROS type: integers are
-// truncated (two's complement), floats converted.
-func writeScalar(w *Writer, it *item, v uint64) {
-	switch it.rt {
-	case Bool:
-		if v&0xFF != 0 {
-			w.Uint8(1)
-		} else {
-			w.Uint8(0)
-		}
-	case Int8, Uint8:
-		w.Uint8(uint8(v))
-	case Int16, Uint16:
-		w.Uint16(uint16(v))
-	case Int32, Uint32:
-		w.Uint32(uint32(v))
-	case Int64, Uint64:
-		w.Uint64(signExtend(it, v))
-	case Float32:
-		if it.size == 8 {
-			w.Float32(float32(math.Float64frombits(v)))
-		} else {
-			w.Uint32(uint32(v))
-		}
-	case Float64:
-		if it.size == 4 {
-			w.Float64(float64(math.Float32frombits(uint32(v))))
-		} else {
-			w.Uint64(v)
-		}
+// writeScalar writes stored bits at the width of the ROS type, converted
+// (rosBits): a value the ROS type cannot hold is an error.
+func writeScalar(w *Writer, it *item, v uint64) error {
+	b, err := rosBits(it, v)
+	if err != nil {
+		return err
 	}
+	switch it.rt.Width() {
+	case 1:
+		w.Uint8(uint8(b))
+	case 2:
+		w.Uint16(uint16(b))
+	case 4:
+		w.Uint32(uint32(b))
+	default:
+		w.Uint64(b)
+	}
+	return nil
 }
 
-// signExtend widens a 4-byte stored value written to a 64-bit ROS type.
-func signExtend(it *item, v uint64) uint64 {
-	if it.size != 4 {
-		return v
-	}
-	switch it.f.Kind {
-	case impl.Int32, impl.Enum:
-		return uint64(int64(int32(v)))
-	}
-	return uint64(uint32(v))
-}
-
-func sizeMessage(m impl.Msg, p *plan) (int, error) {
+func sizeMessage(m impl.Msg, p *plan, left *int) (int, error) {
 	if p.fixed >= 0 {
 		return p.fixed, nil
 	}
 	n := 0
 	for _, it := range p.items {
-		s, err := sizeItem(m, it)
+		s, err := sizeItem(m, it, left)
 		if err != nil {
 			return 0, err
 		}
@@ -370,7 +394,7 @@ func sizeMessage(m impl.Msg, p *plan) (int, error) {
 	return n, nil
 }
 
-func sizeItem(m impl.Msg, it *item) (int, error) {
+func sizeItem(m impl.Msg, it *item, left *int) (int, error) {
 	f := it.f
 	if fixed, _ := it.sizes(); fixed >= 0 {
 		return fixed, nil
@@ -380,7 +404,7 @@ func sizeItem(m impl.Msg, it *item) (int, error) {
 		disc := m.WhichOneof(it.union)
 		for _, mi := range it.members {
 			if mi.f.Number == disc {
-				s, err := sizeMember(m, mi)
+				s, err := sizeMember(m, mi, left)
 				return 4 + s, err
 			}
 		}
@@ -390,20 +414,23 @@ func sizeItem(m impl.Msg, it *item) (int, error) {
 		count, total := n, 4
 		if it.array > 0 {
 			if n > it.array {
-				return 0, fmt.Errorf("ros: %s: %d elements in a fixed array of %d", f.Desc.FullName(), n, it.array)
+				return 0, arrayError(it, n)
 			}
 			count, total = it.array, 0
 		}
+		if err := chargeElems(left, n, it); err != nil {
+			return 0, err
+		}
 		if it.rt == Message {
 			for _, e := range m.MessagesOf(f) {
-				s, err := sizeSub(e, it)
+				s, err := sizeSub(e, it, left)
 				if err != nil {
 					return 0, err
 				}
 				total += s
 			}
 			for range count - n {
-				s, err := sizeSub(impl.Msg{}, it)
+				s, err := sizeSub(impl.Msg{}, it, left)
 				if err != nil {
 					return 0, err
 				}
@@ -411,45 +438,52 @@ func sizeItem(m impl.Msg, it *item) (int, error) {
 			}
 			return total, nil
 		}
+		if it.rt != String {
+			return total + count*it.rt.Width(), nil
+		}
 		for i := range count {
-			total += sizeElem(m, it, i, i < n)
+			if i >= n {
+				total += 4
+				continue
+			}
+			s := m.ElemString(f.Field, i)
+			if err := charge(left, len(s), it); err != nil {
+				return 0, err
+			}
+			total += 4 + len(s)
 		}
 		return total, nil
 	}
 	switch it.rt {
 	case String:
-		return 4 + len(m.StringBytes(f.Field)), nil
+		return sizeString(m.StringBytes(f.Field), it, left)
 	case Message:
-		return sizeSub(m.Message(f.Field, f.Type), it)
+		return sizeSub(m.Message(f.Field, f.Type), it, left)
 	}
 	return it.rt.Width(), nil
 }
 
-func sizeMember(m impl.Msg, mi *item) (int, error) {
+// sizeString returns the size of string s of item it, charging its bytes.
+func sizeString(s []byte, it *item, left *int) (int, error) {
+	if err := charge(left, len(s), it); err != nil {
+		return 0, err
+	}
+	return 4 + len(s), nil
+}
+
+func sizeMember(m impl.Msg, mi *item, left *int) (int, error) {
 	switch mi.rt {
 	case String:
-		return 4 + len(m.MemberString(mi.f.Field)), nil
+		return sizeString(m.MemberString(mi.f.Field), mi, left)
 	case Message:
-		return sizeSub(m.MemberMessage(mi.f.Field, mi.f.Type), mi)
+		return sizeSub(m.MemberMessage(mi.f.Field, mi.f.Type), mi, left)
 	}
 	return mi.rt.Width(), nil
 }
 
-// sizeElem returns the size of element i of a repeated field that is not
-// of messages, or of its default when it is not stored (fixed arrays).
-func sizeElem(m impl.Msg, it *item, i int, stored bool) int {
-	if it.rt == String {
-		if !stored {
-			return 4
-		}
-		return 4 + len(m.ElemString(it.f.Field, i))
-	}
-	return it.rt.Width()
-}
-
-func sizeSub(m impl.Msg, it *item) (int, error) {
+func sizeSub(m impl.Msg, it *item, left *int) (int, error) {
 	if it.isAny {
 		return 8, nil
 	}
-	return sizeMessage(m, it.sub)
+	return sizeMessage(m, it.sub, left)
 }

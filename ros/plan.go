@@ -232,8 +232,8 @@ func opOf(it *item) itemOp {
 		return opString
 	case it.rt == Message && !it.isAny:
 		return opMessage
-	case it.rt.Width() != it.size || it.rt == Bool:
-		return opItem // converted, or a bool (normalized to 0 or 1)
+	case !identity(it.f.Kind, it.rt):
+		return opItem // converted and range checked, or a bool (normalized to 0 or 1)
 	case it.size == 4:
 		return opCopy32
 	case it.size == 8:
@@ -301,12 +301,56 @@ func buildPlan(t *impl.Type, visiting map[*impl.Type]bool) (*plan, error) {
 func newItem(f *impl.FieldInfo, visiting map[*impl.Type]bool) (*item, error) {
 	it := &item{f: f, name: string(f.Desc.Name()), size: 4, kind: f.Desc.Kind()}
 	it.wire = phaserproto.WireType(it.kind)
-	raw := options(f.Desc)
-	if n, ok := ArraySize(f.Desc); ok {
-		if !f.Repeated || f.Desc.IsMap() || n == 0 {
-			return nil, fmt.Errorf("ros: %s: phaser.array_size needs a non-map repeated field and N > 0", f.Desc.FullName())
+	rt, array, name, err := fieldType(f.Desc)
+	if err != nil {
+		return nil, err
+	}
+	it.rt, it.array = rt, array
+	if name != "" {
+		it.name = name
+	}
+	switch rt {
+	case Message:
+		it.isAny = f.Type.IsAny()
+		if !it.isAny {
+			sub, err := buildPlan(f.Type, visiting)
+			if err != nil {
+				return nil, err
+			}
+			it.sub = sub
 		}
-		it.array = int(n)
+		return it, nil
+	case Time, Duration, String:
+		return it, nil
+	}
+	it.size = storedSize(f.Kind)
+	// Stored little-endian as their ROS bits (bools excepted: a stored
+	// byte other than 0 or 1 is written as 1).
+	it.raw = f.Repeated && identity(f.Kind, it.rt)
+	return it, nil
+}
+
+// FieldType returns the ROS1 type of the values of field fd (of each
+// element for a repeated field): its phaser.ros_field type, else the one
+// inferred from its protobuf type (see the package doc); Message for a
+// nested message (Any included), Time and Duration for
+// google.protobuf.Timestamp and Duration, String for strings and bytes.
+// It fails where the options do not fit the field, as serializing does.
+func FieldType(fd protoreflect.FieldDescriptor) (Type, error) {
+	rt, _, _, err := fieldType(fd)
+	return rt, err
+}
+
+// fieldType returns the ROS type of field fd's values, its fixed array
+// size (0 if none) and its ROS name when ros_field gives one.
+func fieldType(fd protoreflect.FieldDescriptor) (rt Type, array int, name string, err error) {
+	repeated := fd.IsList() || fd.IsMap()
+	raw := options(fd)
+	if n, ok := ArraySize(fd); ok {
+		if !repeated || fd.IsMap() || n == 0 {
+			return 0, 0, "", fmt.Errorf("ros: %s: phaser.array_size needs a non-map repeated field and N > 0", fd.FullName())
+		}
+		array = int(n)
 	}
 	var rosType string
 	if _, rf, _, ok := optionField(raw, optRosField); ok {
@@ -315,73 +359,57 @@ func newItem(f *impl.FieldInfo, visiting map[*impl.Type]bool) (*item, error) {
 			// An array suffix must say what the field is: [] for a
 			// repeated field, [N] for a fixed array of N.
 			want := "]"
-			if it.array > 0 {
-				want = fmt.Sprint(it.array) + "]"
+			if array > 0 {
+				want = fmt.Sprint(array) + "]"
 			}
-			if !f.Repeated || suffix != want {
-				return nil, fmt.Errorf("ros: %s: ROS type %q does not match the field", f.Desc.FullName(), rosType)
+			if !repeated || suffix != want {
+				return 0, 0, "", fmt.Errorf("ros: %s: ROS type %q does not match the field", fd.FullName(), rosType)
 			}
 			rosType = base
 		}
-		if name := optionString(rf, 2); name != "" {
-			it.name = name
-		}
+		name = optionString(rf, 2)
 	}
-	switch f.Kind {
-	case impl.Message:
-		switch f.Type.Name() {
+	switch k := fd.Kind(); k {
+	case protoreflect.MessageKind, protoreflect.GroupKind:
+		switch fd.Message().FullName() {
 		case "google.protobuf.Timestamp":
-			it.rt = Time
+			return Time, array, name, nil
 		case "google.protobuf.Duration":
-			it.rt = Duration
-		default:
-			it.rt = Message
-			it.isAny = f.Type.IsAny()
-			if !it.isAny {
-				sub, err := buildPlan(f.Type, visiting)
-				if err != nil {
-					return nil, err
-				}
-				it.sub = sub
-			}
+			return Duration, array, name, nil
 		}
-		return it, nil
-	case impl.String, impl.Bytes:
-		it.rt = String
+		return Message, array, name, nil
+	case protoreflect.StringKind, protoreflect.BytesKind:
 		// string, and for bytes (a ROS uint8[]) its element type, are the
 		// only ROS types of a string block.
 		switch rosType {
 		case "", "string":
 		case "uint8", "char", "byte", "int8":
-			if f.Kind != impl.Bytes || f.Repeated {
-				return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
+			if k != protoreflect.BytesKind || repeated {
+				return 0, 0, "", fmt.Errorf("ros: %s: ROS type %q for a %v field", fd.FullName(), rosType, k)
 			}
 		default:
-			return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
+			return 0, 0, "", fmt.Errorf("ros: %s: ROS type %q for a %v field", fd.FullName(), rosType, k)
 		}
-		return it, nil
+		return String, array, name, nil
 	}
-	it.size = storedSize(f.Kind)
-	it.rt = inferred(f)
-	if rosType == "" && f.Kind == impl.Enum {
-		if _, re, _, ok := optionField(options(f.Desc.Enum()), optRosEnum); ok {
+	rt = inferred(fd)
+	if rosType == "" && fd.Kind() == protoreflect.EnumKind {
+		if _, re, _, ok := optionField(options(fd.Enum()), optRosEnum); ok {
 			rosType = optionString(re, 1)
 		}
 	}
 	if rosType != "" {
-		rt, ok := typeNames[rosType]
-		if !ok || rt == String || rt == Time || rt == Duration {
-			return nil, fmt.Errorf("ros: %s: ROS type %q for a field of type %v", f.Desc.FullName(), rosType, f.Desc.Kind())
+		t, ok := typeNames[rosType]
+		if !ok || t == String || t == Time || t == Duration {
+			return 0, 0, "", fmt.Errorf("ros: %s: ROS type %q for a field of type %v", fd.FullName(), rosType, fd.Kind())
 		}
-		if rt.float() != (f.Kind == impl.Float || f.Kind == impl.Double) {
-			return nil, fmt.Errorf("ros: %s: ROS type %q for a %v field", f.Desc.FullName(), rosType, f.Desc.Kind())
+		isFloat := fd.Kind() == protoreflect.FloatKind || fd.Kind() == protoreflect.DoubleKind
+		if t.float() != isFloat {
+			return 0, 0, "", fmt.Errorf("ros: %s: ROS type %q for a %v field", fd.FullName(), rosType, fd.Kind())
 		}
-		it.rt = rt
+		rt = t
 	}
-	// Stored little-endian at the ROS width (bools excepted: a stored
-	// byte other than 0 or 1 is written as 1).
-	it.raw = f.Repeated && it.rt.Width() == it.size && it.rt != Bool
-	return it, nil
+	return rt, array, name, nil
 }
 
 func storedSize(k impl.Kind) int {
@@ -396,8 +424,8 @@ func storedSize(k impl.Kind) int {
 
 // inferred returns the ROS type of a scalar field without a ros_field
 // option.
-func inferred(f *impl.FieldInfo) Type {
-	switch f.Desc.Kind() {
+func inferred(fd protoreflect.FieldDescriptor) Type {
+	switch fd.Kind() {
 	case protoreflect.BoolKind:
 		return Bool
 	case protoreflect.Int32Kind, protoreflect.Sint32Kind, protoreflect.Sfixed32Kind, protoreflect.EnumKind:

@@ -2,7 +2,6 @@ package ros
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -218,41 +217,31 @@ func readTime(r *Reader, m impl.Msg, rt Type) error {
 }
 
 // readScalar reads a value at the width of its ROS type and returns it as
-// stored bits: integers sign- or zero-extended, floats converted.
+// the bits its field stores (storedBits: integers sign- or zero-extended
+// and range checked, floats converted).
 func readScalar(r *Reader, it *item) (uint64, error) {
-	switch it.rt {
-	case Bool, Int8, Uint8:
-		v, err := r.Uint8()
-		if it.rt == Int8 {
-			return uint64(int64(int8(v))), err
-		}
-		return uint64(v), err
-	case Int16, Uint16:
-		v, err := r.Uint16()
-		if it.rt == Int16 {
-			return uint64(int64(int16(v))), err
-		}
-		return uint64(v), err
-	case Int32, Uint32:
-		v, err := r.Uint32()
-		if it.rt == Int32 {
-			return uint64(int64(int32(v))), err
-		}
-		return uint64(v), err
-	case Float32:
-		v, err := r.Uint32()
-		if it.size == 8 {
-			return math.Float64bits(float64(math.Float32frombits(v))), err
-		}
-		return uint64(v), err
-	case Float64:
-		v, err := r.Uint64()
-		if it.size == 4 {
-			return uint64(math.Float32bits(float32(math.Float64frombits(v)))), err
-		}
-		return v, err
+	var v uint64
+	var err error
+	switch it.rt.Width() {
+	case 1:
+		var b uint8
+		b, err = r.Uint8()
+		v = uint64(b)
+	case 2:
+		var b uint16
+		b, err = r.Uint16()
+		v = uint64(b)
+	case 4:
+		var b uint32
+		b, err = r.Uint32()
+		v = uint64(b)
+	default:
+		v, err = r.Uint64()
 	}
-	return r.Uint64()
+	if err != nil {
+		return 0, err
+	}
+	return storedBits(it, v)
 }
 
 func readRepeated(r *Reader, m impl.Msg, it *item, depth int) error {
@@ -302,7 +291,7 @@ func readRepeated(r *Reader, m impl.Msg, it *item, depth int) error {
 	if m.Len(f.Field, it.size) != n {
 		return impl.ErrFull
 	}
-	if it.rt.Width() == it.size && it.rt != Bool {
+	if it.raw {
 		b, err := r.take(n * it.size)
 		if err != nil {
 			return fieldErr(f, err)

@@ -12,6 +12,14 @@
 // as ROS time (uint32 sec, uint32 nsec) and duration (int32, int32), and a
 // oneof as a uint32 discriminator (the active field number, 0 for none)
 // followed by the active member.
+//
+// Values convert exactly or not at all: a stored value its ROS type cannot
+// hold (300 in a uint8, a Timestamp of -5 s or 2^40 s in a ROS time) fails
+// the serialization, and a ROS value its field cannot hold fails the
+// parse, with errors wrapping ErrRange (see scalar.go for the rules).
+// Serializing a payload charges what it reads against the payload's
+// length, so that a hostile payload whose offsets share or loop fails with
+// ErrSharedOffsets rather than write more than a small multiple of itself.
 package ros
 
 import (
@@ -128,18 +136,28 @@ func (r *Reader) String() ([]byte, error) {
 }
 
 // Count reads a uint32 element count and checks that the input can hold
-// that many elements of at least min bytes each (at least one byte each
-// when min is 0, so that a lying count cannot make the reader allocate).
+// that many elements of at least min bytes each. Elements of no bytes (a
+// message with no ROS fields) take none of the input: at most
+// ZeroSizeElems more of them than bytes are left are accepted, so that a
+// lying count cannot make the reader allocate more than a constant times
+// the input.
 func (r *Reader) Count(min int) (int, error) {
 	n, err := r.Uint32()
 	if err != nil {
 		return 0, err
 	}
 	if min < 1 {
-		min = 1
+		if uint64(n) > uint64(r.Len())+ZeroSizeElems {
+			return 0, fmt.Errorf("ros: %d elements of no bytes at offset %d, %d bytes left: %w", n, r.off-4, r.Len(), ErrInvalid)
+		}
+		return int(n), nil
 	}
 	if uint64(n)*uint64(min) > uint64(r.Len()) {
 		return 0, fmt.Errorf("ros: %d elements of at least %d bytes at offset %d, %d bytes left: %w", n, min, r.off-4, r.Len(), ErrInvalid)
 	}
 	return int(n), nil
 }
+
+// ZeroSizeElems is how many more elements of no bytes than bytes left a
+// count may claim (see Reader.Count).
+const ZeroSizeElems = 64

@@ -9,10 +9,11 @@ type PlanSlot uint8
 
 // The plan slots.
 const (
-	ProtoPlan   PlanSlot = iota // package proto
-	ROSPlan                     // package ros
-	ReflectPlan                 // protobuf reflection: root views (reflect_type.go)
-	HandlePlan                  // protobuf reflection: the generated handle type
+	ProtoPlan    PlanSlot = iota // package proto
+	ROSPlan                      // package ros
+	ReflectPlan                  // protobuf reflection: root views (reflect_type.go)
+	HandlePlan                   // protobuf reflection: the generated handle type
+	GeneratedROS                 // the generated ROS1 codec (runtime/phaserimpl.RegisterROS)
 	planSlots
 )
 

@@ -6,13 +6,17 @@ import (
 	"testing"
 
 	gproto "google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/known/apipb"
 	"google.golang.org/protobuf/types/known/fieldmaskpb"
 	"google.golang.org/protobuf/types/known/sourcecontextpb"
 	"google.golang.org/protobuf/types/known/structpb"
+	"google.golang.org/protobuf/types/known/typepb"
 
+	"github.com/phaser-go/phaser/types/known/apipbphaser"
 	"github.com/phaser-go/phaser/types/known/fieldmaskpbphaser"
 	"github.com/phaser-go/phaser/types/known/sourcecontextpbphaser"
 	"github.com/phaser-go/phaser/types/known/structpbphaser"
+	"github.com/phaser-go/phaser/types/known/typepbphaser"
 )
 
 // wellKnownHandle is what the shipped handles of every well-known type
@@ -40,6 +44,14 @@ func TestWellKnownHandles(t *testing.T) {
 		{&structpb.ListValue{}, func() wellKnownHandle { return structpbphaser.NewListValue() }},
 		{&fieldmaskpb.FieldMask{}, func() wellKnownHandle { return fieldmaskpbphaser.NewFieldMask() }},
 		{&sourcecontextpb.SourceContext{}, func() wellKnownHandle { return sourcecontextpbphaser.NewSourceContext() }},
+		{&typepb.Type{}, func() wellKnownHandle { return typepbphaser.NewType() }},
+		{&typepb.Field{}, func() wellKnownHandle { return typepbphaser.NewField() }},
+		{&typepb.Enum{}, func() wellKnownHandle { return typepbphaser.NewEnum() }},
+		{&typepb.EnumValue{}, func() wellKnownHandle { return typepbphaser.NewEnumValue() }},
+		{&typepb.Option{}, func() wellKnownHandle { return typepbphaser.NewOption() }},
+		{&apipb.Api{}, func() wellKnownHandle { return apipbphaser.NewApi() }},
+		{&apipb.Method{}, func() wellKnownHandle { return apipbphaser.NewMethod() }},
+		{&apipb.Mixin{}, func() wellKnownHandle { return apipbphaser.NewMixin() }},
 	} {
 		name := string(tc.ref.ProtoReflect().Descriptor().FullName())
 		t.Run(name, func(t *testing.T) {

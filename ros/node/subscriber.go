@@ -45,11 +45,12 @@ func Subscribe[T Message](n *Node, topic string, into T, cb func(T), opts ...Sub
 	if cb == nil {
 		return nil, errors.New("node: Subscribe needs a callback")
 	}
-	deliver := func(frame []byte, _ *pubConn) error {
+	deliver := func(frame []byte, pc *pubConn) error {
 		into.Clear()
 		if err := into.UnmarshalROS(frame); err != nil {
 			return err
 		}
+		pc.received.Add(1) // before the callback, so that Stats in it counts this message
 		cb(into)
 		return nil
 	}
@@ -81,6 +82,7 @@ func (n *Node) SubscribeRaw(topic string, typ Type, cb func(RawMessage), opts ..
 		return nil, err
 	}
 	deliver := func(frame []byte, pc *pubConn) error {
+		pc.received.Add(1)
 		cb(RawMessage{Data: frame, Type: pc.typ, Publisher: pc.callerID, Latched: pc.latched})
 		return nil
 	}
@@ -447,6 +449,5 @@ func (pc *pubConn) read(r *bufio.Reader, buf []byte) ([]byte, error) {
 			}
 			continue
 		}
-		pc.received.Add(1)
 	}
 }

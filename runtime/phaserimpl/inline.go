@@ -38,6 +38,11 @@ func reachViewHas(v View, f Field) bool                    { return v.Has(f) }
 func reachListLen(l MessageList) int                       { return l.Len() }
 func reachListAt(l MessageList, i int) Msg                 { return l.At(i) }
 func reachListAll(l MessageList) func(func(int, Msg) bool) { return l.All() }
+func reachView(m Msg, t *Type) (View, bool)                { return m.View(t) }
+func reachViewBytes(v View) []byte                         { return v.Bytes() }
+func reachCursorNext(c *impl.Cursor) (Msg, bool)           { return c.Next() }
+func reachCursorLen(c *impl.Cursor) int                    { return c.Len() }
+func reachElems(m Msg, num, data uint32, size int) []byte  { return m.Elems(num, data, size) }
 
 // The engine's calls of the generated protobuf codecs.
 func reachCompiledBytes(m Msg, n uint32) ([]byte, []byte, bool) { return m.CompiledBytes(n) }

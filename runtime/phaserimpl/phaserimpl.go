@@ -31,7 +31,8 @@ const (
 	// Version 2 adds the handles' protobuf reflection (RegisterHandleType,
 	// MessageString, Equal, Clone), Field.Signed, defaults of absent fields
 	// and fixed-length arrays (Field.Fixed).
-	GenVersion = 2
+	// Version 3 adds the generated ROS1 codec (roscodec.go).
+	GenVersion = 3
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 1

@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.
@@ -351,28 +351,57 @@ func (x Pose) IsInitialized() bool { return true }
 // It is for generated code; Pose has none to check.
 func (x Pose) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Pose) CopyFrom(src Pose) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Pose, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Pose) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Pose) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Pose(make([]byte, 0, 24), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Pose) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Pose) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Pose(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Pose) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 24
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Pose) CopyFrom(src Pose) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Pose, phaserimpl.Msg(src))
+func (x Pose) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Pose); ok {
+		m.Clear(phaserType_Pose)
+		if rest, ok := phaserROSRead_Pose(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Pose is the protobuf reflection type of Pose.
@@ -567,6 +596,74 @@ func (l PoseList) All() iter.Seq2[int, Pose] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Pose, &phaserimpl.ROSCodec{Size: phaserROSSize_Pose, Append: phaserROSAppend_Pose, Read: phaserROSRead_Pose})
+
+// phaserROSSize_Pose returns the ROS1 size of m, a Pose (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Pose(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 24, left, true
+}
+
+// phaserROSAppend_Pose appends the ROS1 serialization of m, a Pose (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Pose(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Pose)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 24), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 32 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 24)
+	// x, y, theta: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Pose reads the ROS1 serialization of a Pose at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Pose(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Pose)
+	if !ok {
+		return data, false
+	}
+	// x (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// y (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// theta (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Robot = file_robot_proto.Type("example.quickstart.Robot")
@@ -1102,28 +1199,61 @@ func (x Robot) IsInitialized() bool { return true }
 // It is for generated code; Robot has none to check.
 func (x Robot) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Robot) CopyFrom(src Robot) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Robot, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Robot) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Robot) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Robot(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Robot(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Robot) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Robot) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Robot(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Robot) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Robot(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Robot) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Robot) CopyFrom(src Robot) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Robot, phaserimpl.Msg(src))
+func (x Robot) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Robot); ok {
+		m.Clear(phaserType_Robot)
+		if rest, ok := phaserROSRead_Robot(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Robot is the protobuf reflection type of Robot.
@@ -1468,4 +1598,316 @@ func (l RobotList) All() iter.Seq2[int, Robot] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Robot, &phaserimpl.ROSCodec{Size: phaserROSSize_Robot, Append: phaserROSAppend_Robot, Read: phaserROSRead_Robot})
+
+// phaserROSSize_Robot returns the ROS1 size of m, a Robot (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Robot(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 60
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// battery_cells (repeated)
+	c2 := m.Len(phaserimpl.Field{Number: 6, Offset: 32}, 4)
+	if left -= 4 * c2; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c2
+	// path (repeated)
+	c3 := m.MessagesLen(phaserimpl.Field{Number: 7, Offset: 40})
+	if left -= 4 * c3; left < 0 {
+		return 0, left, false
+	}
+	n += 24 * c3
+	// tags (repeated)
+	c4 := m.Len(phaserimpl.Field{Number: 8, Offset: 48}, 4)
+	n += 4 * c4
+	if left -= 4 * c4; left < 0 {
+		return 0, left, false
+	}
+	for i := range c4 {
+		s := m.ElemString(phaserimpl.Field{Number: 8, Offset: 48}, i)
+		if left -= len(s); left < 0 {
+			return 0, left, false
+		}
+		n += len(s)
+	}
+	// task (oneof)
+	switch m.WhichOneof(phaserUnion_Robot_Task) {
+	case 9:
+		s5 := m.MemberString(phaserimpl.Field{Number: 9, Offset: 56})
+		if left -= len(s5); left < 0 {
+			return 0, left, false
+		}
+		n += 4 + len(s5)
+	case 10:
+		n += 4
+	}
+	return n, left, true
+}
+
+// phaserROSAppend_Robot appends the ROS1 serialization of m, a Robot (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Robot)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 60), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 64 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 12+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// id, mode: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		binary.LittleEndian.PutUint64(w[o:], binary.LittleEndian.Uint64(b[12:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[o+4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})))
+	}
+	// pose
+	dst, left2, ok = phaserROSAppend_Pose(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// stamp (time)
+	sec2, nsec3, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp))
+	if !ok {
+		return dst, left, false // out of the range of ROS time
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	binary.LittleEndian.PutUint32(w[0:], uint32(sec2))
+	binary.LittleEndian.PutUint32(w[4:], uint32(nsec3))
+	// battery_cells (repeated)
+	a4 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 4)
+	if left -= len(a4); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a4)/4)), a4...)
+	// path (repeated)
+	c5 := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose)
+	if left -= 4 * c5.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+24*c5.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c5.Len()))
+	w = w[4:]
+	var run6 []byte
+	stride7 := 0
+	for {
+		if len(run6) == 0 {
+			run6, stride7, _ = c5.Run()
+		}
+		var eb []byte
+		if len(run6) > 0 {
+			eb, run6 = run6[:stride7], run6[stride7:]
+		} else {
+			e, more := c5.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Pose)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:24]) // a default element
+				w = w[24:]
+				continue
+			}
+			eb = v.Bytes()
+		}
+		if len(eb) < 32 {
+			return dst, left, false
+		}
+		// x, y, theta: their stored bytes when all are present
+		if eb[4]&0x07 == 0x07 {
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+			binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(eb[24:]))
+		} else {
+			binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+			binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+			binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		}
+		w = w[24:]
+	}
+	// tags (repeated)
+	c8 := m.Len(phaserimpl.Field{Number: 8, Offset: 48}, 4)
+	if left -= 4 * c8; left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c8))
+	for i := range c8 {
+		s := m.ElemString(phaserimpl.Field{Number: 8, Offset: 48}, i)
+		if left -= len(s); left < 0 {
+			return dst, left, false
+		}
+		dst = phaserimpl.ROSAppendString(dst, s)
+	}
+	// task (oneof: the active field's number, then its value)
+	d9 := m.WhichOneof(phaserUnion_Robot_Task)
+	dst = binary.LittleEndian.AppendUint32(dst, d9)
+	switch d9 {
+	case 9:
+		s := m.MemberString(phaserimpl.Field{Number: 9, Offset: 56})
+		if left -= len(s); left < 0 {
+			return dst, left, false
+		}
+		dst = phaserimpl.ROSAppendString(dst, s)
+	case 10:
+		x := m.Member32(phaserimpl.Field{Number: 10, Offset: 56})
+		dst, w = phaserimpl.ROSGrow(dst, 4)
+		binary.LittleEndian.PutUint32(w[0:], uint32(x))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Robot reads the ROS1 serialization of a Robot at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Robot(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Robot)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// id (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// mode (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// pose
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
+	if !sub2.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Pose(data, sub2); !ok {
+		return data, false
+	}
+	// stamp (time)
+	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+		return data, false
+	}
+	data = data[8:]
+	// battery_cells (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c3 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c3)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 6, Offset: 32}, c3, 4)
+	a4 := m.Span(phaserimpl.Field{Number: 6, Offset: 32}, 4)
+	if len(a4) != c3*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a4, data[:c3*4]):]
+	// path (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c5 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c5)*24 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l6 := phaserimpl.Messages(m, phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose)
+	if m.FormatV3() {
+		if c5 > 0 {
+			l6.Allocate(c5)
+		}
+	} else {
+		for range c5 {
+			l6.Append()
+		}
+	}
+	if l6.Len() != c5 {
+		return data, false // the buffer is full
+	}
+	cur7 := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose)
+	for e, more := cur7.Next(); more; e, more = cur7.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Pose(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// tags (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c8 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c8)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	for range c8 {
+		var s []byte
+		if s, data, ok = phaserimpl.ROSString(data); !ok {
+			return data, false
+		}
+		m.PushBytes(phaserimpl.Field{Number: 8, Offset: 48}, s)
+	}
+	// task (oneof: the active field's number, then its value)
+	if len(data) < 4 {
+		return data, false
+	}
+	d9 := binary.LittleEndian.Uint32(data)
+	data = data[4:]
+	switch d9 {
+	case 0:
+	case 9:
+		var s []byte
+		if s, data, ok = phaserimpl.ROSString(data); !ok {
+			return data, false
+		}
+		m.SetMemberBytes(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, s)
+	case 10:
+		if len(data) < 4 {
+			return data, false
+		}
+		x := uint64(binary.LittleEndian.Uint32(data))
+		m.SetMember32(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56}, uint32(x))
+		data = data[4:]
+	default:
+		return data, false // not a field of the oneof
+	}
+	return data, true
 }

@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_defaults_proto is the file's descriptor, registered with the runtime.
@@ -906,6 +906,12 @@ func (x Defaults) IsInitialized() bool { return true }
 // It is for generated code; Defaults has none to check.
 func (x Defaults) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Defaults) CopyFrom(src Defaults) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Defaults, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x Defaults) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -923,12 +929,6 @@ func (x Defaults) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Defaults) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Defaults) CopyFrom(src Defaults) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Defaults, phaserimpl.Msg(src))
-}
 
 // phaserProto_Defaults is the protobuf reflection type of Defaults.
 var phaserProto_Defaults = phaserimpl.RegisterHandleType(phaserType_Defaults, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Defaults(m) })

@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_legacy_proto is the file's descriptor, registered with the runtime.
@@ -735,6 +735,12 @@ func (x Legacy) XXX_CheckInitialized(w *phaserimpl.Wire) error {
 	return nil
 }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Legacy) CopyFrom(src Legacy) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Legacy, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x Legacy) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -752,12 +758,6 @@ func (x Legacy) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Legacy) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Legacy) CopyFrom(src Legacy) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Legacy, phaserimpl.Msg(src))
-}
 
 // phaserProto_Legacy is the protobuf reflection type of Legacy.
 var phaserProto_Legacy = phaserimpl.RegisterHandleType(phaserType_Legacy, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Legacy(m) })

@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -126,6 +126,13 @@ var (
 	phaserType_importedpbprotogo_Remote_Part = phaserimpl.EngineType(importedpbprotogo.Remote_Part{}.PhaserType())
 	phaserType_timestamppbphaser_Timestamp   = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
 	phaserType_durationpbphaser_Duration     = phaserimpl.EngineType(durationpbphaser.Duration{}.PhaserType())
+)
+
+// The generated ROS1 codecs of the messages of other packages that
+// fields refer to (nil for a type without one: package ros then does
+// the work).
+var (
+	phaserROSCodec_importedpbprotogo_Remote = phaserimpl.ROSCodecOf(phaserType_importedpbprotogo_Remote)
 )
 
 // Color is the enum phasertest.Color.
@@ -681,28 +688,61 @@ func (x Scalars) IsInitialized() bool { return true }
 // It is for generated code; Scalars has none to check.
 func (x Scalars) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Scalars) CopyFrom(src Scalars) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Scalars, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Scalars) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Scalars) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Scalars(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Scalars(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Scalars) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Scalars) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Scalars(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Scalars) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Scalars(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Scalars) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Scalars) CopyFrom(src Scalars) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Scalars, phaserimpl.Msg(src))
+func (x Scalars) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Scalars); ok {
+		m.Clear(phaserType_Scalars)
+		if rest, ok := phaserROSRead_Scalars(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // FromProto replaces the content of x with that of the protoc-gen-go
@@ -1302,6 +1342,212 @@ func (l ScalarsList) All() iter.Seq2[int, Scalars] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Scalars, &phaserimpl.ROSCodec{Size: phaserROSSize_Scalars, Append: phaserROSAppend_Scalars, Read: phaserROSRead_Scalars})
+
+// phaserROSSize_Scalars returns the ROS1 size of m, a Scalars (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Scalars(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 85
+	// f_string (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 14, Offset: 100})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// f_bytes (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 15, Offset: 104})
+	if left -= len(s2); left < 0 {
+		return 0, left, false
+	}
+	n += len(s2)
+	return n, left, true
+}
+
+// phaserROSAppend_Scalars appends the ROS1 serialization of m, a Scalars (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Scalars)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 85), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 112 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	// f_string (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 14, Offset: 100})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// f_bytes (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 15, Offset: 104})
+	if left -= len(s2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 85+len(s1)+len(s2))
+	// f_double, f_float, f_int32, f_int64, f_uint32: their stored bytes when all are present
+	if b[4]&0x1f == 0x1f {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})))
+	}
+	// f_uint64, f_sint32: their stored bytes when all are present
+	if b[4]&0x60 == 0x60 {
+		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[40:]))
+		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[48:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})))
+	}
+	// f_sint64, f_fixed32: their stored bytes when all are present
+	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
+		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[56:]))
+		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[64:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})))
+		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
+	}
+	// f_fixed64, f_sfixed32: their stored bytes when all are present
+	if b[5]&0x06 == 0x06 {
+		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[72:]))
+		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[80:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})))
+	}
+	// f_sfixed64 (int64)
+	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})))
+	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}))))
+	o = phaserimpl.ROSPutString(w, 73, s1)
+	o = phaserimpl.ROSPutString(w, o, s2)
+	// f_color (int32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
+	return dst, left, true
+}
+
+// phaserROSRead_Scalars reads the ROS1 serialization of a Scalars at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Scalars(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Scalars)
+	if !ok {
+		return data, false
+	}
+	// f_double (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// f_float (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// f_int32 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// f_int64 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// f_uint32 (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// f_uint64 (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// f_sint32 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// f_sint64 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// f_fixed32 (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// f_fixed64 (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// f_sfixed32 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// f_sfixed64 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// f_bool (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, uint8(uint64(data[0])))
+	data = data[1:]
+	// f_string (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, s1)
+	// f_bytes (string)
+	var s2 []byte
+	s2, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, s2)
+	// f_color (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 var phaserType_Repeated = file_testpb_proto.Type("phasertest.Repeated")
@@ -2597,28 +2843,61 @@ func (x Repeated) IsInitialized() bool { return true }
 // It is for generated code; Repeated has none to check.
 func (x Repeated) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Repeated) CopyFrom(src Repeated) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Repeated, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Repeated) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Repeated) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Repeated(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Repeated(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Repeated) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Repeated) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Repeated(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Repeated) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Repeated(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Repeated) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Repeated) CopyFrom(src Repeated) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Repeated, phaserimpl.Msg(src))
+func (x Repeated) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Repeated); ok {
+		m.Clear(phaserType_Repeated)
+		if rest, ok := phaserROSRead_Repeated(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // FromProto replaces the content of x with that of the protoc-gen-go
@@ -2869,6 +3148,903 @@ func (l RepeatedList) All() iter.Seq2[int, Repeated] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Repeated, &phaserimpl.ROSCodec{Size: phaserROSSize_Repeated, Append: phaserROSAppend_Repeated, Read: phaserROSRead_Repeated})
+
+// phaserROSSize_Repeated returns the ROS1 size of m, a Repeated (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Repeated(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 120
+	// r_double (repeated)
+	c1 := m.Len(phaserimpl.Field{Number: 1, Offset: 8}, 8)
+	if left -= 8 * c1; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c1
+	// r_float (repeated)
+	c2 := m.Len(phaserimpl.Field{Number: 2, Offset: 16}, 4)
+	if left -= 4 * c2; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c2
+	// r_int32 (repeated)
+	c3 := m.Len(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	if left -= 4 * c3; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c3
+	// r_int64 (repeated)
+	c4 := m.Len(phaserimpl.Field{Number: 4, Offset: 32}, 8)
+	if left -= 8 * c4; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c4
+	// r_uint32 (repeated)
+	c5 := m.Len(phaserimpl.Field{Number: 5, Offset: 40}, 4)
+	if left -= 4 * c5; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c5
+	// r_uint64 (repeated)
+	c6 := m.Len(phaserimpl.Field{Number: 6, Offset: 48}, 8)
+	if left -= 8 * c6; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c6
+	// r_sint32 (repeated)
+	c7 := m.Len(phaserimpl.Field{Number: 7, Offset: 56}, 4)
+	if left -= 4 * c7; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c7
+	// r_sint64 (repeated)
+	c8 := m.Len(phaserimpl.Field{Number: 8, Offset: 64}, 8)
+	if left -= 8 * c8; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c8
+	// r_fixed32 (repeated)
+	c9 := m.Len(phaserimpl.Field{Number: 9, Offset: 72}, 4)
+	if left -= 4 * c9; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c9
+	// r_fixed64 (repeated)
+	c10 := m.Len(phaserimpl.Field{Number: 10, Offset: 80}, 8)
+	if left -= 8 * c10; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c10
+	// r_sfixed32 (repeated)
+	c11 := m.Len(phaserimpl.Field{Number: 11, Offset: 88}, 4)
+	if left -= 4 * c11; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c11
+	// r_sfixed64 (repeated)
+	c12 := m.Len(phaserimpl.Field{Number: 12, Offset: 96}, 8)
+	if left -= 8 * c12; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c12
+	// r_bool (repeated)
+	c13 := m.Len(phaserimpl.Field{Number: 13, Offset: 104}, 1)
+	if left -= 1 * c13; left < 0 {
+		return 0, left, false
+	}
+	n += 1 * c13
+	// r_string (repeated)
+	c14 := m.Len(phaserimpl.Field{Number: 14, Offset: 112}, 4)
+	n += 4 * c14
+	if left -= 4 * c14; left < 0 {
+		return 0, left, false
+	}
+	for i := range c14 {
+		s := m.ElemString(phaserimpl.Field{Number: 14, Offset: 112}, i)
+		if left -= len(s); left < 0 {
+			return 0, left, false
+		}
+		n += len(s)
+	}
+	// r_bytes (repeated)
+	c15 := m.Len(phaserimpl.Field{Number: 15, Offset: 120}, 4)
+	n += 4 * c15
+	if left -= 4 * c15; left < 0 {
+		return 0, left, false
+	}
+	for i := range c15 {
+		s := m.ElemString(phaserimpl.Field{Number: 15, Offset: 120}, i)
+		if left -= len(s); left < 0 {
+			return 0, left, false
+		}
+		n += len(s)
+	}
+	// r_color (repeated)
+	c16 := m.Len(phaserimpl.Field{Number: 16, Offset: 128}, 4)
+	if left -= 4 * c16; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c16
+	// u_double (repeated)
+	c17 := m.Len(phaserimpl.Field{Number: 101, Offset: 136}, 8)
+	if left -= 8 * c17; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c17
+	// u_float (repeated)
+	c18 := m.Len(phaserimpl.Field{Number: 102, Offset: 144}, 4)
+	if left -= 4 * c18; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c18
+	// u_int32 (repeated)
+	c19 := m.Len(phaserimpl.Field{Number: 103, Offset: 152}, 4)
+	if left -= 4 * c19; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c19
+	// u_int64 (repeated)
+	c20 := m.Len(phaserimpl.Field{Number: 104, Offset: 160}, 8)
+	if left -= 8 * c20; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c20
+	// u_uint32 (repeated)
+	c21 := m.Len(phaserimpl.Field{Number: 105, Offset: 168}, 4)
+	if left -= 4 * c21; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c21
+	// u_uint64 (repeated)
+	c22 := m.Len(phaserimpl.Field{Number: 106, Offset: 176}, 8)
+	if left -= 8 * c22; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c22
+	// u_sint32 (repeated)
+	c23 := m.Len(phaserimpl.Field{Number: 107, Offset: 184}, 4)
+	if left -= 4 * c23; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c23
+	// u_sint64 (repeated)
+	c24 := m.Len(phaserimpl.Field{Number: 108, Offset: 192}, 8)
+	if left -= 8 * c24; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c24
+	// u_fixed32 (repeated)
+	c25 := m.Len(phaserimpl.Field{Number: 109, Offset: 200}, 4)
+	if left -= 4 * c25; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c25
+	// u_fixed64 (repeated)
+	c26 := m.Len(phaserimpl.Field{Number: 110, Offset: 208}, 8)
+	if left -= 8 * c26; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c26
+	// u_sfixed32 (repeated)
+	c27 := m.Len(phaserimpl.Field{Number: 111, Offset: 216}, 4)
+	if left -= 4 * c27; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c27
+	// u_sfixed64 (repeated)
+	c28 := m.Len(phaserimpl.Field{Number: 112, Offset: 224}, 8)
+	if left -= 8 * c28; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c28
+	// u_bool (repeated)
+	c29 := m.Len(phaserimpl.Field{Number: 113, Offset: 232}, 1)
+	if left -= 1 * c29; left < 0 {
+		return 0, left, false
+	}
+	n += 1 * c29
+	// u_color (repeated)
+	c30 := m.Len(phaserimpl.Field{Number: 116, Offset: 240}, 4)
+	if left -= 4 * c30; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c30
+	return n, left, true
+}
+
+// phaserROSAppend_Repeated appends the ROS1 serialization of m, a Repeated (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Repeated(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Repeated)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 120), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 248 {
+		return dst, left, false
+	}
+	var w []byte
+	// r_double (repeated)
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:]), 8)
+	if left -= len(a1); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a1)/8)), a1...)
+	// r_float (repeated)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 4)
+	if left -= len(a2); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/4)), a2...)
+	// r_int32 (repeated)
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[24:]), binary.LittleEndian.Uint32(b[28:]), 4)
+	if left -= len(a3); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a3)/4)), a3...)
+	// r_int64 (repeated)
+	a4 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 8)
+	if left -= len(a4); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a4)/8)), a4...)
+	// r_uint32 (repeated)
+	a5 := m.Elems(binary.LittleEndian.Uint32(b[40:]), binary.LittleEndian.Uint32(b[44:]), 4)
+	if left -= len(a5); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a5)/4)), a5...)
+	// r_uint64 (repeated)
+	a6 := m.Elems(binary.LittleEndian.Uint32(b[48:]), binary.LittleEndian.Uint32(b[52:]), 8)
+	if left -= len(a6); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a6)/8)), a6...)
+	// r_sint32 (repeated)
+	a7 := m.Elems(binary.LittleEndian.Uint32(b[56:]), binary.LittleEndian.Uint32(b[60:]), 4)
+	if left -= len(a7); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a7)/4)), a7...)
+	// r_sint64 (repeated)
+	a8 := m.Elems(binary.LittleEndian.Uint32(b[64:]), binary.LittleEndian.Uint32(b[68:]), 8)
+	if left -= len(a8); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a8)/8)), a8...)
+	// r_fixed32 (repeated)
+	a9 := m.Elems(binary.LittleEndian.Uint32(b[72:]), binary.LittleEndian.Uint32(b[76:]), 4)
+	if left -= len(a9); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a9)/4)), a9...)
+	// r_fixed64 (repeated)
+	a10 := m.Elems(binary.LittleEndian.Uint32(b[80:]), binary.LittleEndian.Uint32(b[84:]), 8)
+	if left -= len(a10); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a10)/8)), a10...)
+	// r_sfixed32 (repeated)
+	a11 := m.Elems(binary.LittleEndian.Uint32(b[88:]), binary.LittleEndian.Uint32(b[92:]), 4)
+	if left -= len(a11); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a11)/4)), a11...)
+	// r_sfixed64 (repeated)
+	a12 := m.Elems(binary.LittleEndian.Uint32(b[96:]), binary.LittleEndian.Uint32(b[100:]), 8)
+	if left -= len(a12); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a12)/8)), a12...)
+	// r_bool (repeated)
+	a13 := m.Elems(binary.LittleEndian.Uint32(b[104:]), binary.LittleEndian.Uint32(b[108:]), 1)
+	if left -= len(a13); left < 0 {
+		return dst, left, false
+	}
+	c14 := len(a13) / 1
+	dst, w = phaserimpl.ROSGrow(dst, 4+1*c14)
+	binary.LittleEndian.PutUint32(w, uint32(c14))
+	for i := range c14 {
+		x := phaserimpl.ROSBool(uint8(uint64(a13[i])))
+		w[4+i*1] = uint8(x)
+	}
+	// r_string (repeated)
+	c15 := m.Len(phaserimpl.Field{Number: 14, Offset: 112}, 4)
+	if left -= 4 * c15; left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c15))
+	for i := range c15 {
+		s := m.ElemString(phaserimpl.Field{Number: 14, Offset: 112}, i)
+		if left -= len(s); left < 0 {
+			return dst, left, false
+		}
+		dst = phaserimpl.ROSAppendString(dst, s)
+	}
+	// r_bytes (repeated)
+	c16 := m.Len(phaserimpl.Field{Number: 15, Offset: 120}, 4)
+	if left -= 4 * c16; left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c16))
+	for i := range c16 {
+		s := m.ElemString(phaserimpl.Field{Number: 15, Offset: 120}, i)
+		if left -= len(s); left < 0 {
+			return dst, left, false
+		}
+		dst = phaserimpl.ROSAppendString(dst, s)
+	}
+	// r_color (repeated)
+	a17 := m.Elems(binary.LittleEndian.Uint32(b[128:]), binary.LittleEndian.Uint32(b[132:]), 4)
+	if left -= len(a17); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a17)/4)), a17...)
+	// u_double (repeated)
+	a18 := m.Elems(binary.LittleEndian.Uint32(b[136:]), binary.LittleEndian.Uint32(b[140:]), 8)
+	if left -= len(a18); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a18)/8)), a18...)
+	// u_float (repeated)
+	a19 := m.Elems(binary.LittleEndian.Uint32(b[144:]), binary.LittleEndian.Uint32(b[148:]), 4)
+	if left -= len(a19); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a19)/4)), a19...)
+	// u_int32 (repeated)
+	a20 := m.Elems(binary.LittleEndian.Uint32(b[152:]), binary.LittleEndian.Uint32(b[156:]), 4)
+	if left -= len(a20); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a20)/4)), a20...)
+	// u_int64 (repeated)
+	a21 := m.Elems(binary.LittleEndian.Uint32(b[160:]), binary.LittleEndian.Uint32(b[164:]), 8)
+	if left -= len(a21); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a21)/8)), a21...)
+	// u_uint32 (repeated)
+	a22 := m.Elems(binary.LittleEndian.Uint32(b[168:]), binary.LittleEndian.Uint32(b[172:]), 4)
+	if left -= len(a22); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a22)/4)), a22...)
+	// u_uint64 (repeated)
+	a23 := m.Elems(binary.LittleEndian.Uint32(b[176:]), binary.LittleEndian.Uint32(b[180:]), 8)
+	if left -= len(a23); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a23)/8)), a23...)
+	// u_sint32 (repeated)
+	a24 := m.Elems(binary.LittleEndian.Uint32(b[184:]), binary.LittleEndian.Uint32(b[188:]), 4)
+	if left -= len(a24); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a24)/4)), a24...)
+	// u_sint64 (repeated)
+	a25 := m.Elems(binary.LittleEndian.Uint32(b[192:]), binary.LittleEndian.Uint32(b[196:]), 8)
+	if left -= len(a25); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a25)/8)), a25...)
+	// u_fixed32 (repeated)
+	a26 := m.Elems(binary.LittleEndian.Uint32(b[200:]), binary.LittleEndian.Uint32(b[204:]), 4)
+	if left -= len(a26); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a26)/4)), a26...)
+	// u_fixed64 (repeated)
+	a27 := m.Elems(binary.LittleEndian.Uint32(b[208:]), binary.LittleEndian.Uint32(b[212:]), 8)
+	if left -= len(a27); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a27)/8)), a27...)
+	// u_sfixed32 (repeated)
+	a28 := m.Elems(binary.LittleEndian.Uint32(b[216:]), binary.LittleEndian.Uint32(b[220:]), 4)
+	if left -= len(a28); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a28)/4)), a28...)
+	// u_sfixed64 (repeated)
+	a29 := m.Elems(binary.LittleEndian.Uint32(b[224:]), binary.LittleEndian.Uint32(b[228:]), 8)
+	if left -= len(a29); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a29)/8)), a29...)
+	// u_bool (repeated)
+	a30 := m.Elems(binary.LittleEndian.Uint32(b[232:]), binary.LittleEndian.Uint32(b[236:]), 1)
+	if left -= len(a30); left < 0 {
+		return dst, left, false
+	}
+	c31 := len(a30) / 1
+	dst, w = phaserimpl.ROSGrow(dst, 4+1*c31)
+	binary.LittleEndian.PutUint32(w, uint32(c31))
+	for i := range c31 {
+		x := phaserimpl.ROSBool(uint8(uint64(a30[i])))
+		w[4+i*1] = uint8(x)
+	}
+	// u_color (repeated)
+	a32 := m.Elems(binary.LittleEndian.Uint32(b[240:]), binary.LittleEndian.Uint32(b[244:]), 4)
+	if left -= len(a32); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a32)/4)), a32...)
+	return dst, left, true
+}
+
+// phaserROSRead_Repeated reads the ROS1 serialization of a Repeated at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// r_double (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c1 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c1)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 1, Offset: 8}, c1, 8)
+	a2 := m.Span(phaserimpl.Field{Number: 1, Offset: 8}, 8)
+	if len(a2) != c1*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a2, data[:c1*8]):]
+	// r_float (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c3 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c3)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 2, Offset: 16}, c3, 4)
+	a4 := m.Span(phaserimpl.Field{Number: 2, Offset: 16}, 4)
+	if len(a4) != c3*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a4, data[:c3*4]):]
+	// r_int32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c5 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c5)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 3, Offset: 24}, c5, 4)
+	a6 := m.Span(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	if len(a6) != c5*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a6, data[:c5*4]):]
+	// r_int64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c7 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c7)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 4, Offset: 32}, c7, 8)
+	a8 := m.Span(phaserimpl.Field{Number: 4, Offset: 32}, 8)
+	if len(a8) != c7*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a8, data[:c7*8]):]
+	// r_uint32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c9 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c9)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 5, Offset: 40}, c9, 4)
+	a10 := m.Span(phaserimpl.Field{Number: 5, Offset: 40}, 4)
+	if len(a10) != c9*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a10, data[:c9*4]):]
+	// r_uint64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c11 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c11)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 6, Offset: 48}, c11, 8)
+	a12 := m.Span(phaserimpl.Field{Number: 6, Offset: 48}, 8)
+	if len(a12) != c11*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a12, data[:c11*8]):]
+	// r_sint32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c13 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c13)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 7, Offset: 56}, c13, 4)
+	a14 := m.Span(phaserimpl.Field{Number: 7, Offset: 56}, 4)
+	if len(a14) != c13*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a14, data[:c13*4]):]
+	// r_sint64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c15 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c15)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 8, Offset: 64}, c15, 8)
+	a16 := m.Span(phaserimpl.Field{Number: 8, Offset: 64}, 8)
+	if len(a16) != c15*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a16, data[:c15*8]):]
+	// r_fixed32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c17 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c17)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 9, Offset: 72}, c17, 4)
+	a18 := m.Span(phaserimpl.Field{Number: 9, Offset: 72}, 4)
+	if len(a18) != c17*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a18, data[:c17*4]):]
+	// r_fixed64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c19 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c19)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 10, Offset: 80}, c19, 8)
+	a20 := m.Span(phaserimpl.Field{Number: 10, Offset: 80}, 8)
+	if len(a20) != c19*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a20, data[:c19*8]):]
+	// r_sfixed32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c21 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c21)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 11, Offset: 88}, c21, 4)
+	a22 := m.Span(phaserimpl.Field{Number: 11, Offset: 88}, 4)
+	if len(a22) != c21*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a22, data[:c21*4]):]
+	// r_sfixed64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c23 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c23)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 12, Offset: 96}, c23, 8)
+	a24 := m.Span(phaserimpl.Field{Number: 12, Offset: 96}, 8)
+	if len(a24) != c23*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a24, data[:c23*8]):]
+	// r_bool (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c25 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c25)*1 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 13, Offset: 104}, c25, 1)
+	a26 := m.Span(phaserimpl.Field{Number: 13, Offset: 104}, 1)
+	if len(a26) != c25*1 {
+		return data, false // the buffer is full
+	}
+	for i := range c25 {
+		x := uint64(data[i*1:][0])
+		a26[i] = uint8(x)
+	}
+	data = data[1*c25:]
+	// r_string (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c27 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c27)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	for range c27 {
+		var s []byte
+		if s, data, ok = phaserimpl.ROSString(data); !ok {
+			return data, false
+		}
+		m.PushBytes(phaserimpl.Field{Number: 14, Offset: 112}, s)
+	}
+	// r_bytes (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c28 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c28)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	for range c28 {
+		var s []byte
+		if s, data, ok = phaserimpl.ROSString(data); !ok {
+			return data, false
+		}
+		m.PushBytes(phaserimpl.Field{Number: 15, Offset: 120}, s)
+	}
+	// r_color (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c29 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c29)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 16, Offset: 128}, c29, 4)
+	a30 := m.Span(phaserimpl.Field{Number: 16, Offset: 128}, 4)
+	if len(a30) != c29*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a30, data[:c29*4]):]
+	// u_double (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c31 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c31)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 101, Offset: 136}, c31, 8)
+	a32 := m.Span(phaserimpl.Field{Number: 101, Offset: 136}, 8)
+	if len(a32) != c31*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a32, data[:c31*8]):]
+	// u_float (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c33 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c33)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 102, Offset: 144}, c33, 4)
+	a34 := m.Span(phaserimpl.Field{Number: 102, Offset: 144}, 4)
+	if len(a34) != c33*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a34, data[:c33*4]):]
+	// u_int32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c35 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c35)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 103, Offset: 152}, c35, 4)
+	a36 := m.Span(phaserimpl.Field{Number: 103, Offset: 152}, 4)
+	if len(a36) != c35*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a36, data[:c35*4]):]
+	// u_int64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c37 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c37)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 104, Offset: 160}, c37, 8)
+	a38 := m.Span(phaserimpl.Field{Number: 104, Offset: 160}, 8)
+	if len(a38) != c37*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a38, data[:c37*8]):]
+	// u_uint32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c39 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c39)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 105, Offset: 168}, c39, 4)
+	a40 := m.Span(phaserimpl.Field{Number: 105, Offset: 168}, 4)
+	if len(a40) != c39*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a40, data[:c39*4]):]
+	// u_uint64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c41 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c41)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 106, Offset: 176}, c41, 8)
+	a42 := m.Span(phaserimpl.Field{Number: 106, Offset: 176}, 8)
+	if len(a42) != c41*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a42, data[:c41*8]):]
+	// u_sint32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c43 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c43)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 107, Offset: 184}, c43, 4)
+	a44 := m.Span(phaserimpl.Field{Number: 107, Offset: 184}, 4)
+	if len(a44) != c43*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a44, data[:c43*4]):]
+	// u_sint64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c45 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c45)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 108, Offset: 192}, c45, 8)
+	a46 := m.Span(phaserimpl.Field{Number: 108, Offset: 192}, 8)
+	if len(a46) != c45*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a46, data[:c45*8]):]
+	// u_fixed32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c47 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c47)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 109, Offset: 200}, c47, 4)
+	a48 := m.Span(phaserimpl.Field{Number: 109, Offset: 200}, 4)
+	if len(a48) != c47*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a48, data[:c47*4]):]
+	// u_fixed64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c49 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c49)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 110, Offset: 208}, c49, 8)
+	a50 := m.Span(phaserimpl.Field{Number: 110, Offset: 208}, 8)
+	if len(a50) != c49*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a50, data[:c49*8]):]
+	// u_sfixed32 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c51 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c51)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 111, Offset: 216}, c51, 4)
+	a52 := m.Span(phaserimpl.Field{Number: 111, Offset: 216}, 4)
+	if len(a52) != c51*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a52, data[:c51*4]):]
+	// u_sfixed64 (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c53 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c53)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 112, Offset: 224}, c53, 8)
+	a54 := m.Span(phaserimpl.Field{Number: 112, Offset: 224}, 8)
+	if len(a54) != c53*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a54, data[:c53*8]):]
+	// u_bool (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c55 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c55)*1 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 113, Offset: 232}, c55, 1)
+	a56 := m.Span(phaserimpl.Field{Number: 113, Offset: 232}, 1)
+	if len(a56) != c55*1 {
+		return data, false // the buffer is full
+	}
+	for i := range c55 {
+		x := uint64(data[i*1:][0])
+		a56[i] = uint8(x)
+	}
+	data = data[1*c55:]
+	// u_color (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c57 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c57)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 116, Offset: 240}, c57, 4)
+	a58 := m.Span(phaserimpl.Field{Number: 116, Offset: 240}, 4)
+	if len(a58) != c57*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a58, data[:c57*4]):]
+	return data, true
 }
 
 var phaserType_Inner = file_testpb_proto.Type("phasertest.Inner")
@@ -3180,28 +4356,61 @@ func (x Inner) IsInitialized() bool { return true }
 // It is for generated code; Inner has none to check.
 func (x Inner) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Inner) CopyFrom(src Inner) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Inner, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Inner) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Inner) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Inner(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Inner(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Inner) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Inner) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Inner(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Inner) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Inner(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Inner) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Inner) CopyFrom(src Inner) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Inner, phaserimpl.Msg(src))
+func (x Inner) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Inner); ok {
+		m.Clear(phaserType_Inner)
+		if rest, ok := phaserROSRead_Inner(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // FromProto replaces the content of x with that of the protoc-gen-go
@@ -3395,6 +4604,94 @@ func (l InnerList) All() iter.Seq2[int, Inner] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Inner, &phaserimpl.ROSCodec{Size: phaserROSSize_Inner, Append: phaserROSAppend_Inner, Read: phaserROSRead_Inner})
+
+// phaserROSSize_Inner returns the ROS1 size of m, a Inner (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Inner(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 8
+	// s (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// deep
+	k2, left2, ok := phaserROSSize_Inner_Deep(m.Nested(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k2
+	return n, left, true
+}
+
+// phaserROSAppend_Inner appends the ROS1 serialization of m, a Inner (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Inner(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Inner)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 20), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 20 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	// s (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	// a (int32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	phaserimpl.ROSPutString(w, 4, s1)
+	// deep
+	dst, left2, ok = phaserROSAppend_Inner_Deep(dst, m.Nested(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Inner reads the ROS1 serialization of a Inner at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Inner(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Inner)
+	if !ok {
+		return data, false
+	}
+	// a (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// s (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s1)
+	// deep
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
+	if !sub2.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Inner_Deep(data, sub2); !ok {
+		return data, false
+	}
+	return data, true
 }
 
 var phaserType_Inner_Deep = file_testpb_proto.Type("phasertest.Inner.Deep")
@@ -3676,28 +4973,61 @@ func (x Inner_Deep) IsInitialized() bool { return true }
 // It is for generated code; Inner_Deep has none to check.
 func (x Inner_Deep) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Inner_Deep) CopyFrom(src Inner_Deep) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Inner_Deep, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Inner_Deep) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Inner_Deep) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Inner_Deep(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Inner_Deep(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Inner_Deep) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Inner_Deep) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Inner_Deep(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Inner_Deep) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Inner_Deep(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Inner_Deep) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Inner_Deep) CopyFrom(src Inner_Deep) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Inner_Deep, phaserimpl.Msg(src))
+func (x Inner_Deep) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Inner_Deep); ok {
+		m.Clear(phaserType_Inner_Deep)
+		if rest, ok := phaserROSRead_Inner_Deep(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // FromProto replaces the content of x with that of the protoc-gen-go
@@ -3851,6 +5181,97 @@ func (l Inner_DeepList) All() iter.Seq2[int, Inner_Deep] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Inner_Deep, &phaserimpl.ROSCodec{Size: phaserROSSize_Inner_Deep, Append: phaserROSAppend_Inner_Deep, Read: phaserROSRead_Inner_Deep})
+
+// phaserROSSize_Inner_Deep returns the ROS1 size of m, a Inner_Deep (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Inner_Deep(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 12
+	// names (repeated)
+	c1 := m.Len(phaserimpl.Field{Number: 2, Offset: 16}, 4)
+	n += 4 * c1
+	if left -= 4 * c1; left < 0 {
+		return 0, left, false
+	}
+	for i := range c1 {
+		s := m.ElemString(phaserimpl.Field{Number: 2, Offset: 16}, i)
+		if left -= len(s); left < 0 {
+			return 0, left, false
+		}
+		n += len(s)
+	}
+	return n, left, true
+}
+
+// phaserROSAppend_Inner_Deep appends the ROS1 serialization of m, a Inner_Deep (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Inner_Deep(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Inner_Deep)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 12), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 24 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// x (int64)
+	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	// names (repeated)
+	c1 := m.Len(phaserimpl.Field{Number: 2, Offset: 16}, 4)
+	if left -= 4 * c1; left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c1))
+	for i := range c1 {
+		s := m.ElemString(phaserimpl.Field{Number: 2, Offset: 16}, i)
+		if left -= len(s); left < 0 {
+			return dst, left, false
+		}
+		dst = phaserimpl.ROSAppendString(dst, s)
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Inner_Deep reads the ROS1 serialization of a Inner_Deep at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Inner_Deep(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Inner_Deep)
+	if !ok {
+		return data, false
+	}
+	// x (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// names (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c1 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c1)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	for range c1 {
+		var s []byte
+		if s, data, ok = phaserimpl.ROSString(data); !ok {
+			return data, false
+		}
+		m.PushBytes(phaserimpl.Field{Number: 2, Offset: 16}, s)
+	}
+	return data, true
 }
 
 var phaserType_Empty = file_testpb_proto.Type("phasertest.Empty")
@@ -4084,28 +5505,57 @@ func (x Empty) IsInitialized() bool { return true }
 // It is for generated code; Empty has none to check.
 func (x Empty) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Empty) CopyFrom(src Empty) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Empty, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Empty) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Empty) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Empty(make([]byte, 0, 0), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Empty) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Empty) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Empty(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Empty) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 0
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Empty) CopyFrom(src Empty) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Empty, phaserimpl.Msg(src))
+func (x Empty) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Empty); ok {
+		m.Clear(phaserType_Empty)
+		if rest, ok := phaserROSRead_Empty(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // FromProto replaces the content of x with that of the protoc-gen-go
@@ -4204,6 +5654,37 @@ func (l EmptyList) All() iter.Seq2[int, Empty] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Empty, &phaserimpl.ROSCodec{Size: phaserROSSize_Empty, Append: phaserROSAppend_Empty, Read: phaserROSRead_Empty})
+
+// phaserROSSize_Empty returns the ROS1 size of m, a Empty (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Empty(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 0, left, true
+}
+
+// phaserROSAppend_Empty appends the ROS1 serialization of m, a Empty (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Empty(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Empty)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 0), left, true
+	}
+	_ = v
+	return dst, left, true
+}
+
+// phaserROSRead_Empty reads the ROS1 serialization of a Empty at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Empty(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	return data, true
 }
 
 var phaserType_Node = file_testpb_proto.Type("phasertest.Node")
@@ -4533,6 +6014,12 @@ func (x Node) IsInitialized() bool { return true }
 // It is for generated code; Node has none to check.
 func (x Node) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Node) CopyFrom(src Node) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Node, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x Node) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -4550,12 +6037,6 @@ func (x Node) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Node) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Node) CopyFrom(src Node) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Node, phaserimpl.Msg(src))
-}
 
 // FromProto replaces the content of x with that of the protoc-gen-go
 // message src, through the wire format.
@@ -5530,28 +7011,57 @@ func (x Wide) IsInitialized() bool { return true }
 // It is for generated code; Wide has none to check.
 func (x Wide) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Wide) CopyFrom(src Wide) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Wide, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Wide) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Wide) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Wide(make([]byte, 0, 227), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Wide) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Wide) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Wide(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Wide) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 227
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Wide) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Wide) CopyFrom(src Wide) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Wide, phaserimpl.Msg(src))
+func (x Wide) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Wide); ok {
+		m.Clear(phaserType_Wide)
+		if rest, ok := phaserROSRead_Wide(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // FromProto replaces the content of x with that of the protoc-gen-go
@@ -6858,6 +8368,408 @@ func (l WideList) All() iter.Seq2[int, Wide] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Wide, &phaserimpl.ROSCodec{Size: phaserROSSize_Wide, Append: phaserROSAppend_Wide, Read: phaserROSRead_Wide})
+
+// phaserROSSize_Wide returns the ROS1 size of m, a Wide (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Wide(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 227, left, true
+}
+
+// phaserROSAppend_Wide appends the ROS1 serialization of m, a Wide (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Wide)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 227), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 308 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 227)
+	// w00, w01, w02, w03, w04: their stored bytes when all are present
+	if b[4]&0x1f == 0x1f {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[12:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[20:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[28:]))
+		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[36:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})))
+	}
+	// w05, w06: their stored bytes when all are present
+	if b[4]&0x60 == 0x60 {
+		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[44:]))
+		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[52:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})))
+	}
+	// w07, w08: their stored bytes when all are present
+	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
+		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[60:]))
+		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[68:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})))
+		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})))
+	}
+	// w09, w10: their stored bytes when all are present
+	if b[5]&0x06 == 0x06 {
+		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[76:]))
+		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[84:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})))
+	}
+	// w11 (int64)
+	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})))
+	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}))))
+	// w13, w14, w15, w16, w17: their stored bytes when all are present
+	if b[5]&0xe0 == 0xe0 && b[6]&0x03 == 0x03 {
+		binary.LittleEndian.PutUint64(w[73:], binary.LittleEndian.Uint64(b[108:]))
+		binary.LittleEndian.PutUint64(w[81:], binary.LittleEndian.Uint64(b[116:]))
+		binary.LittleEndian.PutUint64(w[89:], binary.LittleEndian.Uint64(b[124:]))
+		binary.LittleEndian.PutUint32(w[97:], binary.LittleEndian.Uint32(b[132:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[73:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[81:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})))
+		binary.LittleEndian.PutUint32(w[85:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})))
+		binary.LittleEndian.PutUint64(w[89:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})))
+		binary.LittleEndian.PutUint32(w[97:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})))
+	}
+	// w18, w19: their stored bytes when all are present
+	if b[6]&0x0c == 0x0c {
+		binary.LittleEndian.PutUint64(w[101:], binary.LittleEndian.Uint64(b[140:]))
+		binary.LittleEndian.PutUint32(w[109:], binary.LittleEndian.Uint32(b[148:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[101:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[109:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})))
+	}
+	// w20, w21: their stored bytes when all are present
+	if b[6]&0x30 == 0x30 {
+		binary.LittleEndian.PutUint64(w[113:], binary.LittleEndian.Uint64(b[156:]))
+		binary.LittleEndian.PutUint32(w[121:], binary.LittleEndian.Uint32(b[164:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[113:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})))
+		binary.LittleEndian.PutUint32(w[121:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})))
+	}
+	// w22, w23: their stored bytes when all are present
+	if b[6]&0xc0 == 0xc0 {
+		binary.LittleEndian.PutUint64(w[125:], binary.LittleEndian.Uint64(b[172:]))
+		binary.LittleEndian.PutUint32(w[133:], binary.LittleEndian.Uint32(b[180:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[125:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})))
+		binary.LittleEndian.PutUint32(w[133:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})))
+	}
+	// w24 (int64)
+	binary.LittleEndian.PutUint64(w[137:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})))
+	w[145] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}))))
+	// w26, w27, w28, w29, w30: their stored bytes when all are present
+	if b[7]&0x7c == 0x7c {
+		binary.LittleEndian.PutUint64(w[146:], binary.LittleEndian.Uint64(b[204:]))
+		binary.LittleEndian.PutUint64(w[154:], binary.LittleEndian.Uint64(b[212:]))
+		binary.LittleEndian.PutUint64(w[162:], binary.LittleEndian.Uint64(b[220:]))
+		binary.LittleEndian.PutUint32(w[170:], binary.LittleEndian.Uint32(b[228:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[146:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[154:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[158:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})))
+		binary.LittleEndian.PutUint64(w[162:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})))
+		binary.LittleEndian.PutUint32(w[170:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})))
+	}
+	// w31, w32: their stored bytes when all are present
+	if b[7]&0x80 == 0x80 && b[8]&0x01 == 0x01 {
+		binary.LittleEndian.PutUint64(w[174:], binary.LittleEndian.Uint64(b[236:]))
+		binary.LittleEndian.PutUint32(w[182:], binary.LittleEndian.Uint32(b[244:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[174:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})))
+		binary.LittleEndian.PutUint32(w[182:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})))
+	}
+	// w33, w34: their stored bytes when all are present
+	if b[8]&0x06 == 0x06 {
+		binary.LittleEndian.PutUint64(w[186:], binary.LittleEndian.Uint64(b[252:]))
+		binary.LittleEndian.PutUint32(w[194:], binary.LittleEndian.Uint32(b[260:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[186:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})))
+		binary.LittleEndian.PutUint32(w[194:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})))
+	}
+	// w35, w36: their stored bytes when all are present
+	if b[8]&0x18 == 0x18 {
+		binary.LittleEndian.PutUint64(w[198:], binary.LittleEndian.Uint64(b[268:]))
+		binary.LittleEndian.PutUint32(w[206:], binary.LittleEndian.Uint32(b[276:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[198:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[206:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})))
+	}
+	// w37 (int64)
+	binary.LittleEndian.PutUint64(w[210:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})))
+	w[218] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}))))
+	// w39 (float64)
+	binary.LittleEndian.PutUint64(w[219:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})))
+	return dst, left, true
+}
+
+// phaserROSRead_Wide reads the ROS1 serialization of a Wide at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Wide(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Wide)
+	if !ok {
+		return data, false
+	}
+	// w00 (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w01 (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w02 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w03 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w04 (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w05 (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w06 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w07 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w08 (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w09 (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w10 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w11 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w12 (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}, uint8(uint64(data[0])))
+	data = data[1:]
+	// w13 (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w14 (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w15 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w16 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w17 (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w18 (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w19 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w20 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w21 (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w22 (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w23 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w24 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w25 (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}, uint8(uint64(data[0])))
+	data = data[1:]
+	// w26 (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w27 (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w28 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w29 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w30 (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w31 (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w32 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w33 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w34 (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w35 (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w36 (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// w37 (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w38 (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}, uint8(uint64(data[0])))
+	data = data[1:]
+	// w39 (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Everything = file_testpb_proto.Type("phasertest.Everything")
@@ -8560,6 +10472,12 @@ func (x Everything) IsInitialized() bool { return true }
 // It is for generated code; Everything has none to check.
 func (x Everything) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything) CopyFrom(src Everything) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x Everything) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -8577,12 +10495,6 @@ func (x Everything) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Everything) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Everything) CopyFrom(src Everything) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything, phaserimpl.Msg(src))
-}
 
 // FromProto replaces the content of x with that of the protoc-gen-go
 // message src, through the wire format.
@@ -10129,30 +12041,61 @@ func (x Everything_CountsEntry) IsInitialized() bool { return true }
 // It is for generated code; Everything_CountsEntry has none to check.
 func (x Everything_CountsEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything_CountsEntry) CopyFrom(src Everything_CountsEntry) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_CountsEntry, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Everything_CountsEntry) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Everything_CountsEntry) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Everything_CountsEntry(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Everything_CountsEntry(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
 func (x Everything_CountsEntry) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Everything_CountsEntry(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
 	return ros.Append(dst, x.Msg())
 }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Everything_CountsEntry) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Everything_CountsEntry(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Everything_CountsEntry) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Everything_CountsEntry) CopyFrom(src Everything_CountsEntry) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_CountsEntry, phaserimpl.Msg(src))
+func (x Everything_CountsEntry) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Everything_CountsEntry); ok {
+		m.Clear(phaserType_Everything_CountsEntry)
+		if rest, ok := phaserROSRead_Everything_CountsEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Everything_CountsEntry is the protobuf reflection type of Everything_CountsEntry.
@@ -10328,6 +12271,75 @@ func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry]
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Everything_CountsEntry, &phaserimpl.ROSCodec{Size: phaserROSSize_Everything_CountsEntry, Append: phaserROSAppend_Everything_CountsEntry, Read: phaserROSRead_Everything_CountsEntry})
+
+// phaserROSSize_Everything_CountsEntry returns the ROS1 size of m, a Everything_CountsEntry (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Everything_CountsEntry(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 8
+	// key (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_Everything_CountsEntry appends the ROS1 serialization of m, a Everything_CountsEntry (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Everything_CountsEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Everything_CountsEntry)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 8), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 16 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	// key (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// value (int32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	return dst, left, true
+}
+
+// phaserROSRead_Everything_CountsEntry reads the ROS1 serialization of a Everything_CountsEntry at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Everything_CountsEntry(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Everything_CountsEntry)
+	if !ok {
+		return data, false
+	}
+	// key (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// value (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 // Everything_CountsEntryMap is key access to the map field whose entries are Everything_CountsEntry,
@@ -10705,28 +12717,61 @@ func (x Everything_ByIdEntry) IsInitialized() bool { return true }
 // It is for generated code; Everything_ByIdEntry has none to check.
 func (x Everything_ByIdEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything_ByIdEntry) CopyFrom(src Everything_ByIdEntry) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_ByIdEntry, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Everything_ByIdEntry) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Everything_ByIdEntry) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Everything_ByIdEntry(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Everything_ByIdEntry(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Everything_ByIdEntry) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Everything_ByIdEntry) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Everything_ByIdEntry(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Everything_ByIdEntry) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Everything_ByIdEntry(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Everything_ByIdEntry) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Everything_ByIdEntry) CopyFrom(src Everything_ByIdEntry) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_ByIdEntry, phaserimpl.Msg(src))
+func (x Everything_ByIdEntry) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Everything_ByIdEntry); ok {
+		m.Clear(phaserType_Everything_ByIdEntry)
+		if rest, ok := phaserROSRead_Everything_ByIdEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Everything_ByIdEntry is the protobuf reflection type of Everything_ByIdEntry.
@@ -10883,6 +12928,75 @@ func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Everything_ByIdEntry, &phaserimpl.ROSCodec{Size: phaserROSSize_Everything_ByIdEntry, Append: phaserROSAppend_Everything_ByIdEntry, Read: phaserROSRead_Everything_ByIdEntry})
+
+// phaserROSSize_Everything_ByIdEntry returns the ROS1 size of m, a Everything_ByIdEntry (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Everything_ByIdEntry(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 8
+	// value
+	k1, left2, ok := phaserROSSize_Inner(m.Nested(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	return n, left, true
+}
+
+// phaserROSAppend_Everything_ByIdEntry appends the ROS1 serialization of m, a Everything_ByIdEntry (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Everything_ByIdEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Everything_ByIdEntry)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 28), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 20 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// key (int64)
+	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	// value
+	dst, left2, ok = phaserROSAppend_Inner(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Everything_ByIdEntry reads the ROS1 serialization of a Everything_ByIdEntry at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Everything_ByIdEntry(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Everything_ByIdEntry)
+	if !ok {
+		return data, false
+	}
+	// key (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// value
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Inner(data, sub1); !ok {
+		return data, false
+	}
+	return data, true
 }
 
 // Everything_ByIdEntryMap is key access to the map field whose entries are Everything_ByIdEntry,
@@ -11259,18 +13373,46 @@ func (x Everything_RemoteByNumEntry) IsInitialized() bool { return true }
 // It is for generated code; Everything_RemoteByNumEntry has none to check.
 func (x Everything_RemoteByNumEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything_RemoteByNumEntry) CopyFrom(src Everything_RemoteByNumEntry) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_RemoteByNumEntry, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Everything_RemoteByNumEntry) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Everything_RemoteByNumEntry) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Everything_RemoteByNumEntry(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Everything_RemoteByNumEntry(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
 func (x Everything_RemoteByNumEntry) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Everything_RemoteByNumEntry(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
 	return ros.Append(dst, x.Msg())
 }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Everything_RemoteByNumEntry) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Everything_RemoteByNumEntry(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
@@ -11278,13 +13420,14 @@ func (x Everything_RemoteByNumEntry) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Everything_RemoteByNumEntry) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.Msg())
-}
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Everything_RemoteByNumEntry) CopyFrom(src Everything_RemoteByNumEntry) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_RemoteByNumEntry, phaserimpl.Msg(src))
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Everything_RemoteByNumEntry); ok {
+		m.Clear(phaserType_Everything_RemoteByNumEntry)
+		if rest, ok := phaserROSRead_Everything_RemoteByNumEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Everything_RemoteByNumEntry is the protobuf reflection type of Everything_RemoteByNumEntry.
@@ -11445,6 +13588,84 @@ func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteB
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Everything_RemoteByNumEntry, &phaserimpl.ROSCodec{Size: phaserROSSize_Everything_RemoteByNumEntry, Append: phaserROSAppend_Everything_RemoteByNumEntry, Read: phaserROSRead_Everything_RemoteByNumEntry})
+
+// phaserROSSize_Everything_RemoteByNumEntry returns the ROS1 size of m, a Everything_RemoteByNumEntry (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Everything_RemoteByNumEntry(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 4
+	// value
+	if phaserROSCodec_importedpbprotogo_Remote == nil {
+		return 0, left, false
+	}
+	k1, left2, ok := phaserROSCodec_importedpbprotogo_Remote.Size(m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	return n, left, true
+}
+
+// phaserROSAppend_Everything_RemoteByNumEntry appends the ROS1 serialization of m, a Everything_RemoteByNumEntry (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Everything_RemoteByNumEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Everything_RemoteByNumEntry)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 28), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 16 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	dst, w = phaserimpl.ROSGrow(dst, 4)
+	// key (int32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	// value
+	if phaserROSCodec_importedpbprotogo_Remote == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_importedpbprotogo_Remote.Append(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Everything_RemoteByNumEntry reads the ROS1 serialization of a Everything_RemoteByNumEntry at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Everything_RemoteByNumEntry(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Everything_RemoteByNumEntry)
+	if !ok {
+		return data, false
+	}
+	// key (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// value
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_importedpbprotogo_Remote == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_importedpbprotogo_Remote.Read(data, sub1); !ok {
+		return data, false
+	}
+	return data, true
 }
 
 // Everything_RemoteByNumEntryMap is key access to the map field whose entries are Everything_RemoteByNumEntry,
@@ -11841,18 +14062,46 @@ func (x Everything_LabelsByKeyEntry) IsInitialized() bool { return true }
 // It is for generated code; Everything_LabelsByKeyEntry has none to check.
 func (x Everything_LabelsByKeyEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Everything_LabelsByKeyEntry) CopyFrom(src Everything_LabelsByKeyEntry) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_LabelsByKeyEntry, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Everything_LabelsByKeyEntry) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Everything_LabelsByKeyEntry) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Everything_LabelsByKeyEntry(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Everything_LabelsByKeyEntry(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
 func (x Everything_LabelsByKeyEntry) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Everything_LabelsByKeyEntry(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
 	return ros.Append(dst, x.Msg())
 }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Everything_LabelsByKeyEntry) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Everything_LabelsByKeyEntry(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
@@ -11860,13 +14109,14 @@ func (x Everything_LabelsByKeyEntry) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Everything_LabelsByKeyEntry) UnmarshalROS(data []byte) error {
-	return ros.Unmarshal(data, x.Msg())
-}
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Everything_LabelsByKeyEntry) CopyFrom(src Everything_LabelsByKeyEntry) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Everything_LabelsByKeyEntry, phaserimpl.Msg(src))
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Everything_LabelsByKeyEntry); ok {
+		m.Clear(phaserType_Everything_LabelsByKeyEntry)
+		if rest, ok := phaserROSRead_Everything_LabelsByKeyEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Everything_LabelsByKeyEntry is the protobuf reflection type of Everything_LabelsByKeyEntry.
@@ -12039,6 +14289,80 @@ func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsB
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Everything_LabelsByKeyEntry, &phaserimpl.ROSCodec{Size: phaserROSSize_Everything_LabelsByKeyEntry, Append: phaserROSAppend_Everything_LabelsByKeyEntry, Read: phaserROSRead_Everything_LabelsByKeyEntry})
+
+// phaserROSSize_Everything_LabelsByKeyEntry returns the ROS1 size of m, a Everything_LabelsByKeyEntry (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Everything_LabelsByKeyEntry(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 8
+	// key (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// value (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s2); left < 0 {
+		return 0, left, false
+	}
+	n += len(s2)
+	return n, left, true
+}
+
+// phaserROSAppend_Everything_LabelsByKeyEntry appends the ROS1 serialization of m, a Everything_LabelsByKeyEntry (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Everything_LabelsByKeyEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Everything_LabelsByKeyEntry)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 8), left, true
+	}
+	_ = v
+	var w []byte
+	var o int
+	// key (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// value (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1)+len(s2))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	phaserimpl.ROSPutString(w, o, s2)
+	return dst, left, true
+}
+
+// phaserROSRead_Everything_LabelsByKeyEntry reads the ROS1 serialization of a Everything_LabelsByKeyEntry at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Everything_LabelsByKeyEntry(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// key (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// value (string)
+	var s2 []byte
+	s2, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s2)
+	return data, true
 }
 
 // Everything_LabelsByKeyEntryMap is key access to the map field whose entries are Everything_LabelsByKeyEntry,

@@ -227,7 +227,10 @@ type fileGen struct {
 	layouts *layout.Cache
 	rawVar  string                     // name of the registered-file variable
 	names   map[*protogen.Field]string // accessor names of the current message's fields
-	err     error                      // the first error of an emit function
+	// rosShapes are the ROS1 shapes of the message types the file's codecs
+	// reach (roscodec.go).
+	rosShapes map[protoreflect.FullName]*rosShape
+	err       error // the first error of an emit function
 }
 
 // generateFile writes the handles of f; the package doc, naming the files
@@ -279,6 +282,7 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options, docFo
 		return err
 	}
 	g.foreignTypes()
+	g.rosForeignCodecs()
 	for _, e := range allEnums(f) {
 		g.enum(e)
 	}
@@ -290,9 +294,9 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options, docFo
 
 // knownHandles are the well-known files whose handles ship in types/known
 // (scripts/generate makes them). google.protobuf.Any is runtime.Any.
-// type.proto and api.proto have none: protoc 3.21's sources, which the
-// handles are generated from, lack fields protobuf-go's descriptors have
-// (edition), and the handles' layout must be the one of the descriptors a
+// type.proto and api.proto are generated from protobuf-go's descriptors,
+// not from protoc 3.21's older sources (which lack google.protobuf.Type's
+// edition field): the handles' layout must be the one of the descriptors a
 // Go program links.
 var knownHandles = map[string]bool{
 	"google/protobuf/timestamp.proto":      true,
@@ -302,6 +306,8 @@ var knownHandles = map[string]bool{
 	"google/protobuf/struct.proto":         true,
 	"google/protobuf/field_mask.proto":     true,
 	"google/protobuf/source_context.proto": true,
+	"google/protobuf/type.proto":           true,
+	"google/protobuf/api.proto":            true,
 }
 
 // checkHandles reports a message or enum field whose type has no Phaser
@@ -326,7 +332,7 @@ func checkHandles(fd protoreflect.FieldDescriptor) error {
 	if p == "google/protobuf/descriptor.proto" || p == "phaser/options.proto" ||
 		strings.HasPrefix(p, "google/protobuf/") && d.ParentFile().Package() == "google.protobuf" && !knownHandles[p] {
 		return fmt.Errorf("field %s: %s of %s has no Phaser handles (types/known has %s; Any is runtime.Any)",
-			fd.FullName(), d.FullName(), p, "timestamp, duration, wrappers, empty, struct, field_mask and source_context")
+			fd.FullName(), d.FullName(), p, "timestamp, duration, wrappers, empty, struct, field_mask, source_context, type and api")
 	}
 	return nil
 }

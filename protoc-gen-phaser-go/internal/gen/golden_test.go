@@ -17,9 +17,11 @@ import (
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/descriptorpb"
 	"google.golang.org/protobuf/types/pluginpb"
 
 	"github.com/phaser-go/phaser/internal/goldens"
+	"github.com/phaser-go/phaser/internal/knowndesc"
 	"github.com/phaser-go/phaser/protoc-gen-phaser-go/internal/gen"
 )
 
@@ -225,6 +227,18 @@ func TestGoldenTestpb(t *testing.T) {
 		t.Fatal(err)
 	}
 	resp.File = append(resp.File, variant.File...)
+	// The ROS1 wire test schema, in both frontends (the ROS frontend's in
+	// a Go package of its own).
+	for _, param := range []string{"", ",frontend=ros,Mroswire/roswire.proto=github.com/phaser-go/phaser/internal/testpb/roswire/roswireros"} {
+		req = compile(t,
+			[]string{filepath.Join(repoRoot, "internal/testpb"), filepath.Join(repoRoot, "proto")}, nil,
+			[]string{"roswire/roswire.proto"}, "module=github.com/phaser-go/phaser"+param)
+		wire, err := run(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.File = append(resp.File, wire.File...)
+	}
 	checkGolden(t, resp, "internal/testpb")
 }
 
@@ -306,17 +320,48 @@ func TestGoldenWellKnown(t *testing.T) {
 		}
 		srcs[f] = string(b)
 	}
-	resp, err := run(compile(t, nil, srcs, files, ""))
+	for _, param := range []string{"", "module=github.com/phaser-go/phaser"} { // module= gives the same files
+		resp, err := run(compile(t, nil, srcs, files, param))
+		if err != nil {
+			t.Fatal(err)
+		}
+		linked, err := run(linkedWellKnown(t, srcs, param))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.File = append(resp.File, linked.File...)
+		checkGolden(t, resp, "types/known")
+	}
+}
+
+// linkedWellKnown is the request for type.proto and api.proto that
+// scripts/generate makes: protobuf-go's descriptors of them (knowndesc),
+// with the comments of their older sources when srcs has them.
+func linkedWellKnown(t *testing.T, srcs map[string]string, param string) *pluginpb.CodeGeneratorRequest {
+	t.Helper()
+	files := []string{"google/protobuf/type.proto", "google/protobuf/api.proto"}
+	var comments *descriptorpb.FileDescriptorSet
+	if len(srcs) > 0 {
+		older := map[string]string{}
+		for _, f := range files {
+			b, err := os.ReadFile(filepath.Join(wellKnownDir, f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			older[f] = string(b)
+		}
+		comments = &descriptorpb.FileDescriptorSet{File: compile(t, nil, older, files, "").ProtoFile}
+	}
+	set, err := knowndesc.Set(files, comments)
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, resp, "types/known")
-	// module= gives the same files.
-	resp, err = run(compile(t, nil, srcs, files, "module=github.com/phaser-go/phaser"))
-	if err != nil {
-		t.Fatal(err)
+	return &pluginpb.CodeGeneratorRequest{
+		FileToGenerate:  files,
+		Parameter:       proto.String(param),
+		CompilerVersion: &pluginpb.Version{Major: proto.Int32(3), Minor: proto.Int32(21), Patch: proto.Int32(12)},
+		ProtoFile:       set.File,
 	}
-	checkGolden(t, resp, "types/known")
 }
 
 // generateSource runs the generator on one in-memory .proto file.
@@ -544,8 +589,8 @@ func TestTypesWithoutHandles(t *testing.T) {
 		{"google/protobuf/struct.proto", "map<string, google.protobuf.Value> s = 1;", ""},
 		{"google/protobuf/struct.proto", "google.protobuf.NullValue s = 1;", ""},
 		{"google/protobuf/field_mask.proto", "google.protobuf.FieldMask s = 1;", ""},
-		{"google/protobuf/api.proto", "repeated google.protobuf.Api s = 1;", "no Phaser handles"},
-		{"google/protobuf/type.proto", "google.protobuf.Type s = 1;", "no Phaser handles"},
+		{"google/protobuf/api.proto", "repeated google.protobuf.Api s = 1;", ""},
+		{"google/protobuf/type.proto", "google.protobuf.Type s = 1;", ""},
 		{"google/protobuf/descriptor.proto", "google.protobuf.FileDescriptorProto s = 1;", "no Phaser handles"},
 		{"phaser/options.proto", "phaser.RosField s = 1;", "no Phaser handles"},
 		{"google/protobuf/any.proto", "repeated google.protobuf.Any s = 1;", ""},

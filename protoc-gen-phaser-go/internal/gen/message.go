@@ -77,6 +77,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	}
 	g.view(m, lm, name, tv)
 	g.list(m, name)
+	g.rosCodec(m, lm, tv)
 	if m.Desc.IsMapEntry() {
 		g.mapType(m)
 	}

@@ -18,25 +18,7 @@ const (
 // protobuf codec is protoCodec's (proto_codec.go).
 func (g *fileGen) wire(m *protogen.Message, name, tv string) error {
 	recv := "func (x " + name + ") "
-	rp := func(n string) string { return g.ident(rosPkg, n) }
 	for _, l := range []string{
-		"// MarshalROS returns the ROS1 serialization of x.",
-		recv + "MarshalROS() ([]byte, error) { return " + rp("Marshal") + "(x.Msg()) }",
-		"",
-		"// AppendROS appends the ROS1 serialization of x to dst; it allocates",
-		"// nothing when dst has room.",
-		recv + "AppendROS(dst []byte) ([]byte, error) { return " + rp("Append") + "(dst, x.Msg()) }",
-		"",
-		"// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be",
-		"// serialized; MarshalROS then says why).",
-		recv + "ROSSize() int {",
-		"n, _ := " + rp("Size") + "(x.Msg())",
-		"return n",
-		"}",
-		"",
-		"// UnmarshalROS replaces the content of x with the ROS1 serialization in",
-		"// data, written straight into x's payload.",
-		recv + "UnmarshalROS(data []byte) error { return " + rp("Unmarshal") + "(data, x.Msg()) }",
 		"",
 		"// CopyFrom replaces the content of x with that of src, which may live in",
 		"// another payload. It reports false if x's buffer filled up.",
@@ -45,6 +27,7 @@ func (g *fileGen) wire(m *protogen.Message, name, tv string) error {
 	} {
 		g.P(l)
 	}
+	g.rosMethods(m, name, tv)
 	if g.opts.ROSMetadata {
 		if err := g.rosMetadata(m, recv); err != nil {
 			return err

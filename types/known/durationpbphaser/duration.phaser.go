@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_google_protobuf_duration_proto is the file's descriptor, registered with the runtime.
@@ -361,28 +361,57 @@ func (x Duration) IsInitialized() bool { return true }
 // It is for generated code; Duration has none to check.
 func (x Duration) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Duration) CopyFrom(src Duration) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Duration, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Duration) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Duration) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Duration(make([]byte, 0, 12), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Duration) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Duration) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Duration(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Duration) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 12
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Duration) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Duration) CopyFrom(src Duration) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Duration, phaserimpl.Msg(src))
+func (x Duration) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Duration); ok {
+		m.Clear(phaserType_Duration)
+		if rest, ok := phaserROSRead_Duration(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Duration is the protobuf reflection type of Duration.
@@ -563,4 +592,64 @@ func (l DurationList) All() iter.Seq2[int, Duration] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Duration, &phaserimpl.ROSCodec{Size: phaserROSSize_Duration, Append: phaserROSAppend_Duration, Read: phaserROSRead_Duration})
+
+// phaserROSSize_Duration returns the ROS1 size of m, a Duration (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Duration(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 12, left, true
+}
+
+// phaserROSAppend_Duration appends the ROS1 serialization of m, a Duration (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Duration(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Duration)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 12), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 20 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 12)
+	// seconds, nanos: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint32(w[8:], binary.LittleEndian.Uint32(b[16:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Duration reads the ROS1 serialization of a Duration at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Duration(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Duration)
+	if !ok {
+		return data, false
+	}
+	// seconds (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// nanos (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }

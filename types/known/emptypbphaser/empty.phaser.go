@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_google_protobuf_empty_proto is the file's descriptor, registered with the runtime.
@@ -274,28 +274,57 @@ func (x Empty) IsInitialized() bool { return true }
 // It is for generated code; Empty has none to check.
 func (x Empty) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Empty) CopyFrom(src Empty) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Empty, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Empty) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Empty) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Empty(make([]byte, 0, 0), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Empty) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Empty) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Empty(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Empty) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 0
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Empty) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Empty) CopyFrom(src Empty) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Empty, phaserimpl.Msg(src))
+func (x Empty) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Empty); ok {
+		m.Clear(phaserType_Empty)
+		if rest, ok := phaserROSRead_Empty(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Empty is the protobuf reflection type of Empty.
@@ -380,4 +409,35 @@ func (l EmptyList) All() iter.Seq2[int, Empty] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Empty, &phaserimpl.ROSCodec{Size: phaserROSSize_Empty, Append: phaserROSAppend_Empty, Read: phaserROSRead_Empty})
+
+// phaserROSSize_Empty returns the ROS1 size of m, a Empty (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Empty(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 0, left, true
+}
+
+// phaserROSAppend_Empty appends the ROS1 serialization of m, a Empty (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Empty(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Empty)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 0), left, true
+	}
+	_ = v
+	return dst, left, true
+}
+
+// phaserROSRead_Empty reads the ROS1 serialization of a Empty at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Empty(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	return data, true
 }

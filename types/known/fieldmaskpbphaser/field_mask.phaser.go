@@ -9,6 +9,7 @@
 package fieldmaskpbphaser
 
 import (
+	binary "encoding/binary"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -18,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_google_protobuf_field_mask_proto is the file's descriptor, registered with the runtime.
@@ -501,28 +502,61 @@ func (x FieldMask) IsInitialized() bool { return true }
 // It is for generated code; FieldMask has none to check.
 func (x FieldMask) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x FieldMask) CopyFrom(src FieldMask) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_FieldMask, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x FieldMask) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x FieldMask) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_FieldMask(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_FieldMask(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x FieldMask) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x FieldMask) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_FieldMask(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x FieldMask) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_FieldMask(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x FieldMask) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x FieldMask) CopyFrom(src FieldMask) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_FieldMask, phaserimpl.Msg(src))
+func (x FieldMask) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_FieldMask); ok {
+		m.Clear(phaserType_FieldMask)
+		if rest, ok := phaserROSRead_FieldMask(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_FieldMask is the protobuf reflection type of FieldMask.
@@ -618,4 +652,79 @@ func (l FieldMaskList) All() iter.Seq2[int, FieldMask] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_FieldMask, &phaserimpl.ROSCodec{Size: phaserROSSize_FieldMask, Append: phaserROSAppend_FieldMask, Read: phaserROSRead_FieldMask})
+
+// phaserROSSize_FieldMask returns the ROS1 size of m, a FieldMask (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_FieldMask(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 4
+	// paths (repeated)
+	c1 := m.Len(phaserimpl.Field{Number: 1, Offset: 8}, 4)
+	n += 4 * c1
+	if left -= 4 * c1; left < 0 {
+		return 0, left, false
+	}
+	for i := range c1 {
+		s := m.ElemString(phaserimpl.Field{Number: 1, Offset: 8}, i)
+		if left -= len(s); left < 0 {
+			return 0, left, false
+		}
+		n += len(s)
+	}
+	return n, left, true
+}
+
+// phaserROSAppend_FieldMask appends the ROS1 serialization of m, a FieldMask (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_FieldMask(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_FieldMask)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 4), left, true
+	}
+	_ = v
+	// paths (repeated)
+	c1 := m.Len(phaserimpl.Field{Number: 1, Offset: 8}, 4)
+	if left -= 4 * c1; left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c1))
+	for i := range c1 {
+		s := m.ElemString(phaserimpl.Field{Number: 1, Offset: 8}, i)
+		if left -= len(s); left < 0 {
+			return dst, left, false
+		}
+		dst = phaserimpl.ROSAppendString(dst, s)
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_FieldMask reads the ROS1 serialization of a FieldMask at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_FieldMask(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// paths (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c1 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c1)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	for range c1 {
+		var s []byte
+		if s, data, ok = phaserimpl.ROSString(data); !ok {
+			return data, false
+		}
+		m.PushBytes(phaserimpl.Field{Number: 1, Offset: 8}, s)
+	}
+	return data, true
 }

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_google_protobuf_source_context_proto is the file's descriptor, registered with the runtime.
@@ -309,28 +309,61 @@ func (x SourceContext) IsInitialized() bool { return true }
 // It is for generated code; SourceContext has none to check.
 func (x SourceContext) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x SourceContext) CopyFrom(src SourceContext) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_SourceContext, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x SourceContext) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x SourceContext) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_SourceContext(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_SourceContext(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x SourceContext) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x SourceContext) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_SourceContext(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x SourceContext) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_SourceContext(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x SourceContext) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x SourceContext) CopyFrom(src SourceContext) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_SourceContext, phaserimpl.Msg(src))
+func (x SourceContext) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_SourceContext); ok {
+		m.Clear(phaserType_SourceContext)
+		if rest, ok := phaserROSRead_SourceContext(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_SourceContext is the protobuf reflection type of SourceContext.
@@ -465,4 +498,58 @@ func (l SourceContextList) All() iter.Seq2[int, SourceContext] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_SourceContext, &phaserimpl.ROSCodec{Size: phaserROSSize_SourceContext, Append: phaserROSAppend_SourceContext, Read: phaserROSRead_SourceContext})
+
+// phaserROSSize_SourceContext returns the ROS1 size of m, a SourceContext (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_SourceContext(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 4
+	// file_name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_SourceContext appends the ROS1 serialization of m, a SourceContext (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_SourceContext(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_SourceContext)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 4), left, true
+	}
+	_ = v
+	var w []byte
+	// file_name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
+	phaserimpl.ROSPutString(w, 0, s1)
+	return dst, left, true
+}
+
+// phaserROSRead_SourceContext reads the ROS1 serialization of a SourceContext at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_SourceContext(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// file_name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	return data, true
 }

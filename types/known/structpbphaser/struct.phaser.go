@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_google_protobuf_struct_proto is the file's descriptor, registered with the runtime.
@@ -334,6 +334,12 @@ func (x Struct) IsInitialized() bool { return true }
 // It is for generated code; Struct has none to check.
 func (x Struct) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Struct) CopyFrom(src Struct) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Struct, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x Struct) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -351,12 +357,6 @@ func (x Struct) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Struct) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Struct) CopyFrom(src Struct) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Struct, phaserimpl.Msg(src))
-}
 
 // phaserProto_Struct is the protobuf reflection type of Struct.
 var phaserProto_Struct = phaserimpl.RegisterHandleType(phaserType_Struct, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Struct(m) })
@@ -754,6 +754,12 @@ func (x Struct_FieldsEntry) IsInitialized() bool { return true }
 // It is for generated code; Struct_FieldsEntry has none to check.
 func (x Struct_FieldsEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Struct_FieldsEntry) CopyFrom(src Struct_FieldsEntry) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Struct_FieldsEntry, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x Struct_FieldsEntry) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -771,12 +777,6 @@ func (x Struct_FieldsEntry) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Struct_FieldsEntry) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Struct_FieldsEntry) CopyFrom(src Struct_FieldsEntry) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Struct_FieldsEntry, phaserimpl.Msg(src))
-}
 
 // phaserProto_Struct_FieldsEntry is the protobuf reflection type of Struct_FieldsEntry.
 var phaserProto_Struct_FieldsEntry = phaserimpl.RegisterHandleType(phaserType_Struct_FieldsEntry, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Struct_FieldsEntry(m) })
@@ -1394,6 +1394,12 @@ func (x Value) IsInitialized() bool { return true }
 // It is for generated code; Value has none to check.
 func (x Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Value) CopyFrom(src Value) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Value, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -1411,12 +1417,6 @@ func (x Value) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Value) CopyFrom(src Value) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Value, phaserimpl.Msg(src))
-}
 
 // phaserProto_Value is the protobuf reflection type of Value.
 var phaserProto_Value = phaserimpl.RegisterHandleType(phaserType_Value, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Value(m) })
@@ -1991,6 +1991,12 @@ func (x ListValue) IsInitialized() bool { return true }
 // It is for generated code; ListValue has none to check.
 func (x ListValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x ListValue) CopyFrom(src ListValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_ListValue, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
 func (x ListValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
 
@@ -2008,12 +2014,6 @@ func (x ListValue) ROSSize() int {
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
 func (x ListValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x ListValue) CopyFrom(src ListValue) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_ListValue, phaserimpl.Msg(src))
-}
 
 // phaserProto_ListValue is the protobuf reflection type of ListValue.
 var phaserProto_ListValue = phaserimpl.RegisterHandleType(phaserType_ListValue, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return ListValue(m) })

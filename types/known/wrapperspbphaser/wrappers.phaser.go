@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -298,28 +298,57 @@ func (x DoubleValue) IsInitialized() bool { return true }
 // It is for generated code; DoubleValue has none to check.
 func (x DoubleValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x DoubleValue) CopyFrom(src DoubleValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_DoubleValue, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x DoubleValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x DoubleValue) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_DoubleValue(make([]byte, 0, 8), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x DoubleValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x DoubleValue) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_DoubleValue(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x DoubleValue) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 8
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x DoubleValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x DoubleValue) CopyFrom(src DoubleValue) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_DoubleValue, phaserimpl.Msg(src))
+func (x DoubleValue) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_DoubleValue); ok {
+		m.Clear(phaserType_DoubleValue)
+		if rest, ok := phaserROSRead_DoubleValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_DoubleValue is the protobuf reflection type of DoubleValue.
@@ -456,6 +485,54 @@ func (l DoubleValueList) All() iter.Seq2[int, DoubleValue] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_DoubleValue, &phaserimpl.ROSCodec{Size: phaserROSSize_DoubleValue, Append: phaserROSAppend_DoubleValue, Read: phaserROSRead_DoubleValue})
+
+// phaserROSSize_DoubleValue returns the ROS1 size of m, a DoubleValue (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_DoubleValue(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 8, left, true
+}
+
+// phaserROSAppend_DoubleValue appends the ROS1 serialization of m, a DoubleValue (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_DoubleValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_DoubleValue)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 8), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 16 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// value (float64)
+	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	return dst, left, true
+}
+
+// phaserROSRead_DoubleValue reads the ROS1 serialization of a DoubleValue at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_DoubleValue(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_DoubleValue)
+	if !ok {
+		return data, false
+	}
+	// value (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_FloatValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.FloatValue")
@@ -717,28 +794,57 @@ func (x FloatValue) IsInitialized() bool { return true }
 // It is for generated code; FloatValue has none to check.
 func (x FloatValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x FloatValue) CopyFrom(src FloatValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_FloatValue, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x FloatValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x FloatValue) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_FloatValue(make([]byte, 0, 4), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x FloatValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x FloatValue) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_FloatValue(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x FloatValue) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 4
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x FloatValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x FloatValue) CopyFrom(src FloatValue) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_FloatValue, phaserimpl.Msg(src))
+func (x FloatValue) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_FloatValue); ok {
+		m.Clear(phaserType_FloatValue)
+		if rest, ok := phaserROSRead_FloatValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_FloatValue is the protobuf reflection type of FloatValue.
@@ -875,6 +981,54 @@ func (l FloatValueList) All() iter.Seq2[int, FloatValue] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_FloatValue, &phaserimpl.ROSCodec{Size: phaserROSSize_FloatValue, Append: phaserROSAppend_FloatValue, Read: phaserROSRead_FloatValue})
+
+// phaserROSSize_FloatValue returns the ROS1 size of m, a FloatValue (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_FloatValue(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 4, left, true
+}
+
+// phaserROSAppend_FloatValue appends the ROS1 serialization of m, a FloatValue (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_FloatValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_FloatValue)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 4), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 12 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 4)
+	// value (float32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	return dst, left, true
+}
+
+// phaserROSRead_FloatValue reads the ROS1 serialization of a FloatValue at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_FloatValue(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_FloatValue)
+	if !ok {
+		return data, false
+	}
+	// value (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 var phaserType_Int64Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.Int64Value")
@@ -1137,28 +1291,57 @@ func (x Int64Value) IsInitialized() bool { return true }
 // It is for generated code; Int64Value has none to check.
 func (x Int64Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Int64Value) CopyFrom(src Int64Value) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Int64Value, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Int64Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Int64Value) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Int64Value(make([]byte, 0, 8), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Int64Value) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Int64Value) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Int64Value(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Int64Value) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 8
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Int64Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Int64Value) CopyFrom(src Int64Value) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Int64Value, phaserimpl.Msg(src))
+func (x Int64Value) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Int64Value); ok {
+		m.Clear(phaserType_Int64Value)
+		if rest, ok := phaserROSRead_Int64Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Int64Value is the protobuf reflection type of Int64Value.
@@ -1295,6 +1478,54 @@ func (l Int64ValueList) All() iter.Seq2[int, Int64Value] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Int64Value, &phaserimpl.ROSCodec{Size: phaserROSSize_Int64Value, Append: phaserROSAppend_Int64Value, Read: phaserROSRead_Int64Value})
+
+// phaserROSSize_Int64Value returns the ROS1 size of m, a Int64Value (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Int64Value(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 8, left, true
+}
+
+// phaserROSAppend_Int64Value appends the ROS1 serialization of m, a Int64Value (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Int64Value(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Int64Value)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 8), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 16 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// value (int64)
+	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	return dst, left, true
+}
+
+// phaserROSRead_Int64Value reads the ROS1 serialization of a Int64Value at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Int64Value(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Int64Value)
+	if !ok {
+		return data, false
+	}
+	// value (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_UInt64Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.UInt64Value")
@@ -1557,28 +1788,57 @@ func (x UInt64Value) IsInitialized() bool { return true }
 // It is for generated code; UInt64Value has none to check.
 func (x UInt64Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x UInt64Value) CopyFrom(src UInt64Value) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_UInt64Value, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x UInt64Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x UInt64Value) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_UInt64Value(make([]byte, 0, 8), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x UInt64Value) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x UInt64Value) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_UInt64Value(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x UInt64Value) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 8
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x UInt64Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x UInt64Value) CopyFrom(src UInt64Value) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_UInt64Value, phaserimpl.Msg(src))
+func (x UInt64Value) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_UInt64Value); ok {
+		m.Clear(phaserType_UInt64Value)
+		if rest, ok := phaserROSRead_UInt64Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_UInt64Value is the protobuf reflection type of UInt64Value.
@@ -1715,6 +1975,54 @@ func (l UInt64ValueList) All() iter.Seq2[int, UInt64Value] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_UInt64Value, &phaserimpl.ROSCodec{Size: phaserROSSize_UInt64Value, Append: phaserROSAppend_UInt64Value, Read: phaserROSRead_UInt64Value})
+
+// phaserROSSize_UInt64Value returns the ROS1 size of m, a UInt64Value (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_UInt64Value(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 8, left, true
+}
+
+// phaserROSAppend_UInt64Value appends the ROS1 serialization of m, a UInt64Value (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_UInt64Value(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_UInt64Value)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 8), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 16 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// value (uint64)
+	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	return dst, left, true
+}
+
+// phaserROSRead_UInt64Value reads the ROS1 serialization of a UInt64Value at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_UInt64Value(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_UInt64Value)
+	if !ok {
+		return data, false
+	}
+	// value (uint64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Int32Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.Int32Value")
@@ -1977,28 +2285,57 @@ func (x Int32Value) IsInitialized() bool { return true }
 // It is for generated code; Int32Value has none to check.
 func (x Int32Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Int32Value) CopyFrom(src Int32Value) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Int32Value, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Int32Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Int32Value) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Int32Value(make([]byte, 0, 4), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Int32Value) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Int32Value) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Int32Value(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Int32Value) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 4
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Int32Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Int32Value) CopyFrom(src Int32Value) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Int32Value, phaserimpl.Msg(src))
+func (x Int32Value) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Int32Value); ok {
+		m.Clear(phaserType_Int32Value)
+		if rest, ok := phaserROSRead_Int32Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Int32Value is the protobuf reflection type of Int32Value.
@@ -2135,6 +2472,54 @@ func (l Int32ValueList) All() iter.Seq2[int, Int32Value] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Int32Value, &phaserimpl.ROSCodec{Size: phaserROSSize_Int32Value, Append: phaserROSAppend_Int32Value, Read: phaserROSRead_Int32Value})
+
+// phaserROSSize_Int32Value returns the ROS1 size of m, a Int32Value (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Int32Value(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 4, left, true
+}
+
+// phaserROSAppend_Int32Value appends the ROS1 serialization of m, a Int32Value (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Int32Value(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Int32Value)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 4), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 12 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 4)
+	// value (int32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	return dst, left, true
+}
+
+// phaserROSRead_Int32Value reads the ROS1 serialization of a Int32Value at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Int32Value(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Int32Value)
+	if !ok {
+		return data, false
+	}
+	// value (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 var phaserType_UInt32Value = file_google_protobuf_wrappers_proto.Type("google.protobuf.UInt32Value")
@@ -2397,28 +2782,57 @@ func (x UInt32Value) IsInitialized() bool { return true }
 // It is for generated code; UInt32Value has none to check.
 func (x UInt32Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x UInt32Value) CopyFrom(src UInt32Value) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_UInt32Value, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x UInt32Value) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x UInt32Value) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_UInt32Value(make([]byte, 0, 4), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x UInt32Value) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x UInt32Value) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_UInt32Value(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x UInt32Value) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 4
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x UInt32Value) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x UInt32Value) CopyFrom(src UInt32Value) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_UInt32Value, phaserimpl.Msg(src))
+func (x UInt32Value) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_UInt32Value); ok {
+		m.Clear(phaserType_UInt32Value)
+		if rest, ok := phaserROSRead_UInt32Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_UInt32Value is the protobuf reflection type of UInt32Value.
@@ -2555,6 +2969,54 @@ func (l UInt32ValueList) All() iter.Seq2[int, UInt32Value] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_UInt32Value, &phaserimpl.ROSCodec{Size: phaserROSSize_UInt32Value, Append: phaserROSAppend_UInt32Value, Read: phaserROSRead_UInt32Value})
+
+// phaserROSSize_UInt32Value returns the ROS1 size of m, a UInt32Value (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_UInt32Value(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 4, left, true
+}
+
+// phaserROSAppend_UInt32Value appends the ROS1 serialization of m, a UInt32Value (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_UInt32Value(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_UInt32Value)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 4), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 12 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 4)
+	// value (uint32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	return dst, left, true
+}
+
+// phaserROSRead_UInt32Value reads the ROS1 serialization of a UInt32Value at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_UInt32Value(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_UInt32Value)
+	if !ok {
+		return data, false
+	}
+	// value (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 var phaserType_BoolValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.BoolValue")
@@ -2817,28 +3279,57 @@ func (x BoolValue) IsInitialized() bool { return true }
 // It is for generated code; BoolValue has none to check.
 func (x BoolValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x BoolValue) CopyFrom(src BoolValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_BoolValue, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x BoolValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x BoolValue) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_BoolValue(make([]byte, 0, 1), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x BoolValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x BoolValue) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_BoolValue(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x BoolValue) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 1
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x BoolValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x BoolValue) CopyFrom(src BoolValue) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_BoolValue, phaserimpl.Msg(src))
+func (x BoolValue) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_BoolValue); ok {
+		m.Clear(phaserType_BoolValue)
+		if rest, ok := phaserROSRead_BoolValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_BoolValue is the protobuf reflection type of BoolValue.
@@ -2973,6 +3464,53 @@ func (l BoolValueList) All() iter.Seq2[int, BoolValue] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_BoolValue, &phaserimpl.ROSCodec{Size: phaserROSSize_BoolValue, Append: phaserROSAppend_BoolValue, Read: phaserROSRead_BoolValue})
+
+// phaserROSSize_BoolValue returns the ROS1 size of m, a BoolValue (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_BoolValue(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 1, left, true
+}
+
+// phaserROSAppend_BoolValue appends the ROS1 serialization of m, a BoolValue (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_BoolValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_BoolValue)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 1), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 9 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 1)
+	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))))
+	return dst, left, true
+}
+
+// phaserROSRead_BoolValue reads the ROS1 serialization of a BoolValue at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_BoolValue(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_BoolValue)
+	if !ok {
+		return data, false
+	}
+	// value (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint8(uint64(data[0])))
+	data = data[1:]
+	return data, true
 }
 
 var phaserType_StringValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.StringValue")
@@ -3252,28 +3790,61 @@ func (x StringValue) IsInitialized() bool { return true }
 // It is for generated code; StringValue has none to check.
 func (x StringValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x StringValue) CopyFrom(src StringValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_StringValue, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x StringValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x StringValue) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_StringValue(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_StringValue(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x StringValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x StringValue) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_StringValue(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x StringValue) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_StringValue(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x StringValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x StringValue) CopyFrom(src StringValue) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_StringValue, phaserimpl.Msg(src))
+func (x StringValue) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_StringValue); ok {
+		m.Clear(phaserType_StringValue)
+		if rest, ok := phaserROSRead_StringValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_StringValue is the protobuf reflection type of StringValue.
@@ -3403,6 +3974,60 @@ func (l StringValueList) All() iter.Seq2[int, StringValue] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_StringValue, &phaserimpl.ROSCodec{Size: phaserROSSize_StringValue, Append: phaserROSAppend_StringValue, Read: phaserROSRead_StringValue})
+
+// phaserROSSize_StringValue returns the ROS1 size of m, a StringValue (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_StringValue(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 4
+	// value (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_StringValue appends the ROS1 serialization of m, a StringValue (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_StringValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_StringValue)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 4), left, true
+	}
+	_ = v
+	var w []byte
+	// value (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
+	phaserimpl.ROSPutString(w, 0, s1)
+	return dst, left, true
+}
+
+// phaserROSRead_StringValue reads the ROS1 serialization of a StringValue at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_StringValue(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// value (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	return data, true
 }
 
 var phaserType_BytesValue = file_google_protobuf_wrappers_proto.Type("google.protobuf.BytesValue")
@@ -3676,28 +4301,61 @@ func (x BytesValue) IsInitialized() bool { return true }
 // It is for generated code; BytesValue has none to check.
 func (x BytesValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x BytesValue) CopyFrom(src BytesValue) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_BytesValue, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x BytesValue) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x BytesValue) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_BytesValue(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_BytesValue(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x BytesValue) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x BytesValue) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_BytesValue(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x BytesValue) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_BytesValue(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x BytesValue) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x BytesValue) CopyFrom(src BytesValue) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_BytesValue, phaserimpl.Msg(src))
+func (x BytesValue) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_BytesValue); ok {
+		m.Clear(phaserType_BytesValue)
+		if rest, ok := phaserROSRead_BytesValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_BytesValue is the protobuf reflection type of BytesValue.
@@ -3822,4 +4480,58 @@ func (l BytesValueList) All() iter.Seq2[int, BytesValue] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_BytesValue, &phaserimpl.ROSCodec{Size: phaserROSSize_BytesValue, Append: phaserROSAppend_BytesValue, Read: phaserROSRead_BytesValue})
+
+// phaserROSSize_BytesValue returns the ROS1 size of m, a BytesValue (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_BytesValue(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 4
+	// value (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_BytesValue appends the ROS1 serialization of m, a BytesValue (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_BytesValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_BytesValue)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 4), left, true
+	}
+	_ = v
+	var w []byte
+	// value (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
+	phaserimpl.ROSPutString(w, 0, s1)
+	return dst, left, true
+}
+
+// phaserROSRead_BytesValue reads the ROS1 serialization of a BytesValue at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_BytesValue(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// value (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	return data, true
 }

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -436,28 +436,61 @@ func (x SmallStruct) IsInitialized() bool { return true }
 // It is for generated code; SmallStruct has none to check.
 func (x SmallStruct) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x SmallStruct) CopyFrom(src SmallStruct) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_SmallStruct, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x SmallStruct) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x SmallStruct) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_SmallStruct(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_SmallStruct(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x SmallStruct) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x SmallStruct) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_SmallStruct(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x SmallStruct) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_SmallStruct(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x SmallStruct) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x SmallStruct) CopyFrom(src SmallStruct) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_SmallStruct, phaserimpl.Msg(src))
+func (x SmallStruct) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_SmallStruct); ok {
+		m.Clear(phaserType_SmallStruct)
+		if rest, ok := phaserROSRead_SmallStruct(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_SmallStruct is the protobuf reflection type of SmallStruct.
@@ -754,6 +787,117 @@ func (l SmallStructList) All() iter.Seq2[int, SmallStruct] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_SmallStruct, &phaserimpl.ROSCodec{Size: phaserROSSize_SmallStruct, Append: phaserROSAppend_SmallStruct, Read: phaserROSRead_SmallStruct})
+
+// phaserROSSize_SmallStruct returns the ROS1 size of m, a SmallStruct (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_SmallStruct(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 29
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// phone (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 24})
+	if left -= len(s2); left < 0 {
+		return 0, left, false
+	}
+	n += len(s2)
+	return n, left, true
+}
+
+// phaserROSAppend_SmallStruct appends the ROS1 serialization of m, a SmallStruct (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_SmallStruct(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_SmallStruct)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 29), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 48 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// phone (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 24})
+	if left -= len(s2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 29+len(s1)+len(s2))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// birth_day (int64)
+	binary.LittleEndian.PutUint64(w[o:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})))
+	o = phaserimpl.ROSPutString(w, o+8, s2)
+	// siblings (int32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})))
+	w[o+4] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}))))
+	// money (float64)
+	binary.LittleEndian.PutUint64(w[o+5:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})))
+	return dst, left, true
+}
+
+// phaserROSRead_SmallStruct reads the ROS1 serialization of a SmallStruct at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_SmallStruct(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_SmallStruct)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// birth_day (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// phone (string)
+	var s2 []byte
+	s2, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, s2)
+	// siblings (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// spouse (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, uint8(uint64(data[0])))
+	data = data[1:]
+	// money (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Header = file_bench_proto.Type("bench.Header")
@@ -1073,28 +1217,61 @@ func (x Header) IsInitialized() bool { return true }
 // It is for generated code; Header has none to check.
 func (x Header) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Header) CopyFrom(src Header) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Header, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Header) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Header) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Header(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Header(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Header) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Header) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Header(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Header) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Header(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Header) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Header) CopyFrom(src Header) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Header, phaserimpl.Msg(src))
+func (x Header) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Header); ok {
+		m.Clear(phaserType_Header)
+		if rest, ok := phaserROSRead_Header(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Header is the protobuf reflection type of Header.
@@ -1278,6 +1455,86 @@ func (l HeaderList) All() iter.Seq2[int, Header] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Header, &phaserimpl.ROSCodec{Size: phaserROSSize_Header, Append: phaserROSAppend_Header, Read: phaserROSRead_Header})
+
+// phaserROSSize_Header returns the ROS1 size of m, a Header (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Header(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 16
+	// frame_id (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 16})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_Header appends the ROS1 serialization of m, a Header (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Header)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 16), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 20 {
+		return dst, left, false
+	}
+	var w []byte
+	// stamp (time)
+	sec1, nsec2, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
+	if !ok {
+		return dst, left, false // out of the range of ROS time
+	}
+	// frame_id (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 16})
+	if left -= len(s3); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 16+len(s3))
+	// seq (uint32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	binary.LittleEndian.PutUint32(w[4:], uint32(sec1))
+	binary.LittleEndian.PutUint32(w[8:], uint32(nsec2))
+	phaserimpl.ROSPutString(w, 12, s3)
+	return dst, left, true
+}
+
+// phaserROSRead_Header reads the ROS1 serialization of a Header at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Header(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Header)
+	if !ok {
+		return data, false
+	}
+	// seq (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// stamp (time)
+	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+		return data, false
+	}
+	data = data[8:]
+	// frame_id (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 3, Offset: 16}, s1)
+	return data, true
 }
 
 var phaserType_Quaternion = file_bench_proto.Type("bench.Quaternion")
@@ -1579,28 +1836,57 @@ func (x Quaternion) IsInitialized() bool { return true }
 // It is for generated code; Quaternion has none to check.
 func (x Quaternion) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Quaternion) CopyFrom(src Quaternion) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Quaternion, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Quaternion) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Quaternion) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Quaternion(make([]byte, 0, 32), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Quaternion) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Quaternion) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Quaternion(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Quaternion) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 32
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Quaternion) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Quaternion) CopyFrom(src Quaternion) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Quaternion, phaserimpl.Msg(src))
+func (x Quaternion) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Quaternion); ok {
+		m.Clear(phaserType_Quaternion)
+		if rest, ok := phaserROSRead_Quaternion(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Quaternion is the protobuf reflection type of Quaternion.
@@ -1823,6 +2109,82 @@ func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Quaternion, &phaserimpl.ROSCodec{Size: phaserROSSize_Quaternion, Append: phaserROSAppend_Quaternion, Read: phaserROSRead_Quaternion})
+
+// phaserROSSize_Quaternion returns the ROS1 size of m, a Quaternion (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Quaternion(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 32, left, true
+}
+
+// phaserROSAppend_Quaternion appends the ROS1 serialization of m, a Quaternion (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Quaternion)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 32), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 40 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 32)
+	// x, y, z, w: their stored bytes when all are present
+	if b[4]&0x0f == 0x0f {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(b[32:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Quaternion reads the ROS1 serialization of a Quaternion at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Quaternion(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Quaternion)
+	if !ok {
+		return data, false
+	}
+	// x (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// y (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// z (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Vector3 = file_bench_proto.Type("bench.Vector3")
@@ -2106,28 +2468,57 @@ func (x Vector3) IsInitialized() bool { return true }
 // It is for generated code; Vector3 has none to check.
 func (x Vector3) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Vector3) CopyFrom(src Vector3) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Vector3, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Vector3) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Vector3) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Vector3(make([]byte, 0, 24), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Vector3) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Vector3) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Vector3(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Vector3) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 24
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Vector3) CopyFrom(src Vector3) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Vector3, phaserimpl.Msg(src))
+func (x Vector3) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Vector3); ok {
+		m.Clear(phaserType_Vector3)
+		if rest, ok := phaserROSRead_Vector3(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Vector3 is the protobuf reflection type of Vector3.
@@ -2314,6 +2705,74 @@ func (l Vector3List) All() iter.Seq2[int, Vector3] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Vector3, &phaserimpl.ROSCodec{Size: phaserROSSize_Vector3, Append: phaserROSAppend_Vector3, Read: phaserROSRead_Vector3})
+
+// phaserROSSize_Vector3 returns the ROS1 size of m, a Vector3 (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Vector3(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 24, left, true
+}
+
+// phaserROSAppend_Vector3 appends the ROS1 serialization of m, a Vector3 (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Vector3)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 24), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 32 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 24)
+	// x, y, z: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Vector3 reads the ROS1 serialization of a Vector3 at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Vector3(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Vector3)
+	if !ok {
+		return data, false
+	}
+	// x (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// y (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// z (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Imu = file_bench_proto.Type("bench.Imu")
@@ -2785,28 +3244,61 @@ func (x Imu) IsInitialized() bool { return true }
 // It is for generated code; Imu has none to check.
 func (x Imu) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Imu) CopyFrom(src Imu) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Imu, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Imu) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Imu) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Imu(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Imu(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Imu) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Imu) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Imu(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Imu) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Imu(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Imu) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Imu) CopyFrom(src Imu) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Imu, phaserimpl.Msg(src))
+func (x Imu) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Imu); ok {
+		m.Clear(phaserType_Imu)
+		if rest, ok := phaserROSRead_Imu(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Imu is the protobuf reflection type of Imu.
@@ -2996,6 +3488,165 @@ func (l ImuList) All() iter.Seq2[int, Imu] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Imu, &phaserimpl.ROSCodec{Size: phaserROSSize_Imu, Append: phaserROSAppend_Imu, Read: phaserROSRead_Imu})
+
+// phaserROSSize_Imu returns the ROS1 size of m, a Imu (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Imu(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 296
+	// header
+	k1, left2, ok := phaserROSSize_Header(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	return n, left, true
+}
+
+// phaserROSAppend_Imu appends the ROS1 serialization of m, a Imu (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Imu)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 312), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 56 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	// header
+	dst, left2, ok = phaserROSAppend_Header(dst, m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// orientation
+	dst, left2, ok = phaserROSAppend_Quaternion(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// orientation_covariance (float64[9])
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
+	if len(a1) > 72 {
+		return dst, left, false // more elements than the array holds
+	}
+	if left -= len(a1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 72)
+	clear(w[0+copy(w[0:72], a1) : 72])
+	// angular_velocity
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// angular_velocity_covariance (float64[9])
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 8)
+	if len(a2) > 72 {
+		return dst, left, false // more elements than the array holds
+	}
+	if left -= len(a2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 72)
+	clear(w[0+copy(w[0:72], a2) : 72])
+	// linear_acceleration
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.Nested(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// linear_acceleration_covariance (float64[9])
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[48:]), binary.LittleEndian.Uint32(b[52:]), 8)
+	if len(a3) > 72 {
+		return dst, left, false // more elements than the array holds
+	}
+	if left -= len(a3); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 72)
+	clear(w[0+copy(w[0:72], a3) : 72])
+	return dst, left, true
+}
+
+// phaserROSRead_Imu reads the ROS1 serialization of a Imu at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// header
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Header(data, sub1); !ok {
+		return data, false
+	}
+	// orientation
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)
+	if !sub2.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Quaternion(data, sub2); !ok {
+		return data, false
+	}
+	// orientation_covariance (repeated)
+	c3 := 9
+	if len(data) < 72 {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 3, Offset: 16, Fixed: 9}, c3, 8)
+	a4 := m.Span(phaserimpl.Field{Number: 3, Offset: 16, Fixed: 9}, 8)
+	if len(a4) != c3*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a4, data[:c3*8]):]
+	// angular_velocity
+	sub5 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)
+	if !sub5.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Vector3(data, sub5); !ok {
+		return data, false
+	}
+	// angular_velocity_covariance (repeated)
+	c6 := 9
+	if len(data) < 72 {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 5, Offset: 32, Fixed: 9}, c6, 8)
+	a7 := m.Span(phaserimpl.Field{Number: 5, Offset: 32, Fixed: 9}, 8)
+	if len(a7) != c6*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a7, data[:c6*8]):]
+	// linear_acceleration
+	sub8 := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)
+	if !sub8.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Vector3(data, sub8); !ok {
+		return data, false
+	}
+	// linear_acceleration_covariance (repeated)
+	c9 := 9
+	if len(data) < 72 {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 7, Offset: 48, Fixed: 9}, c9, 8)
+	a10 := m.Span(phaserimpl.Field{Number: 7, Offset: 48, Fixed: 9}, 8)
+	if len(a10) != c9*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a10, data[:c9*8]):]
+	return data, true
 }
 
 var phaserType_PointField = file_bench_proto.Type("bench.PointField")
@@ -3318,28 +3969,61 @@ func (x PointField) IsInitialized() bool { return true }
 // It is for generated code; PointField has none to check.
 func (x PointField) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x PointField) CopyFrom(src PointField) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_PointField, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x PointField) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x PointField) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_PointField(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_PointField(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x PointField) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x PointField) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_PointField(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x PointField) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_PointField(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x PointField) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x PointField) CopyFrom(src PointField) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_PointField, phaserimpl.Msg(src))
+func (x PointField) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_PointField); ok {
+		m.Clear(phaserType_PointField)
+		if rest, ok := phaserROSRead_PointField(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_PointField is the protobuf reflection type of PointField.
@@ -3569,6 +4253,95 @@ func (l PointFieldList) All() iter.Seq2[int, PointField] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_PointField, &phaserimpl.ROSCodec{Size: phaserROSSize_PointField, Append: phaserROSAppend_PointField, Read: phaserROSRead_PointField})
+
+// phaserROSSize_PointField returns the ROS1 size of m, a PointField (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_PointField(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 13
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_PointField appends the ROS1 serialization of m, a PointField (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_PointField)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 13), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 24 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// datatype (uint8)
+	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+	if x2 > 255 {
+		return dst, left, false // out of the range of ROS uint8
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 13+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// offset (uint32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+	w[o+4] = uint8(x2)
+	// count (uint32)
+	binary.LittleEndian.PutUint32(w[o+5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})))
+	return dst, left, true
+}
+
+// phaserROSRead_PointField reads the ROS1 serialization of a PointField at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_PointField(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_PointField)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// offset (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// datatype (uint8)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(data[0])))
+	data = data[1:]
+	// count (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 var phaserType_Point = file_bench_proto.Type("bench.Point")
@@ -3864,28 +4637,57 @@ func (x Point) IsInitialized() bool { return true }
 // It is for generated code; Point has none to check.
 func (x Point) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Point) CopyFrom(src Point) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Point) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Point) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Point(make([]byte, 0, 16), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Point) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Point) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Point(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Point) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 16
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Point) CopyFrom(src Point) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+func (x Point) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Point); ok {
+		m.Clear(phaserType_Point)
+		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Point is the protobuf reflection type of Point.
@@ -4100,6 +4902,80 @@ func (l PointList) All() iter.Seq2[int, Point] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Point, &phaserimpl.ROSCodec{Size: phaserROSSize_Point, Append: phaserROSAppend_Point, Read: phaserROSRead_Point})
+
+// phaserROSSize_Point returns the ROS1 size of m, a Point (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Point(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 16, left, true
+}
+
+// phaserROSAppend_Point appends the ROS1 serialization of m, a Point (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Point)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 16), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 24 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 16)
+	// x, y, z, intensity: their stored bytes when all are present
+	if b[4]&0x0f == 0x0f {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Point reads the ROS1 serialization of a Point at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Point(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Point)
+	if !ok {
+		return data, false
+	}
+	// x (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// y (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// z (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// intensity (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 var phaserType_Cloud = file_bench_proto.Type("bench.Cloud")
@@ -4587,28 +5463,61 @@ func (x Cloud) IsInitialized() bool { return true }
 // It is for generated code; Cloud has none to check.
 func (x Cloud) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Cloud) CopyFrom(src Cloud) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Cloud, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Cloud) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Cloud) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Cloud(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Cloud(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Cloud) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Cloud) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Cloud(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Cloud) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Cloud(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Cloud) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Cloud) CopyFrom(src Cloud) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Cloud, phaserimpl.Msg(src))
+func (x Cloud) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Cloud); ok {
+		m.Clear(phaserType_Cloud)
+		if rest, ok := phaserROSRead_Cloud(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Cloud is the protobuf reflection type of Cloud.
@@ -4945,6 +5854,282 @@ func (l CloudList) All() iter.Seq2[int, Cloud] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Cloud, &phaserimpl.ROSCodec{Size: phaserROSSize_Cloud, Append: phaserROSAppend_Cloud, Read: phaserROSRead_Cloud})
+
+// phaserROSSize_Cloud returns the ROS1 size of m, a Cloud (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Cloud(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 30
+	// header
+	k1, left2, ok := phaserROSSize_Header(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	// fields (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField)
+	if left -= 4 * c2.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		k3, left2, ok := phaserROSSize_PointField(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k3
+	}
+	// data (string)
+	s4 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44})
+	if left -= len(s4); left < 0 {
+		return 0, left, false
+	}
+	n += len(s4)
+	// points (repeated)
+	c5 := m.MessagesLen(phaserimpl.Field{Number: 10, Offset: 56})
+	if left -= 4 * c5; left < 0 {
+		return 0, left, false
+	}
+	n += 16 * c5
+	return n, left, true
+}
+
+// phaserROSAppend_Cloud appends the ROS1 serialization of m, a Cloud (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Cloud)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 46), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 64 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// header
+	dst, left2, ok = phaserROSAppend_Header(dst, m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// height, width: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[12:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	}
+	// fields (repeated)
+	c1 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField)
+	if left -= 4 * c1.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c1.Len()))
+	for e, more := c1.Next(); more; e, more = c1.Next() {
+		dst, left2, ok = phaserROSAppend_PointField(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// data (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44})
+	if left -= len(s2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 14+len(s2))
+	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}))))
+	// point_step, row_step: their stored bytes when all are present
+	if b[4]&0x18 == 0x18 {
+		binary.LittleEndian.PutUint64(w[1:], binary.LittleEndian.Uint64(b[36:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10})))
+	}
+	o = phaserimpl.ROSPutString(w, 9, s2)
+	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20}))))
+	// points (repeated)
+	c3 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_Point)
+	if left -= 4 * c3.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+16*c3.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c3.Len()))
+	w = w[4:]
+	var run4 []byte
+	stride5 := 0
+	for {
+		if len(run4) == 0 {
+			run4, stride5, _ = c3.Run()
+		}
+		var eb []byte
+		if len(run4) > 0 {
+			eb, run4 = run4[:stride5], run4[stride5:]
+		} else {
+			e, more := c3.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Point)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:16]) // a default element
+				w = w[16:]
+				continue
+			}
+			eb = v.Bytes()
+		}
+		if len(eb) < 24 {
+			return dst, left, false
+		}
+		// x, y, z, intensity: their stored bytes when all are present
+		if eb[4]&0x0f == 0x0f {
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+		} else {
+			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
+			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+		}
+		w = w[16:]
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Cloud reads the ROS1 serialization of a Cloud at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Cloud(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Cloud)
+	if !ok {
+		return data, false
+	}
+	// header
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Header(data, sub1); !ok {
+		return data, false
+	}
+	// height (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// width (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// fields (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*13 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l3 := phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField)
+	if m.FormatV3() {
+		if c2 > 0 {
+			l3.Allocate(c2)
+		}
+	} else {
+		for range c2 {
+			l3.Append()
+		}
+	}
+	if l3.Len() != c2 {
+		return data, false // the buffer is full
+	}
+	cur4 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_PointField)
+	for e, more := cur4.Next(); more; e, more = cur4.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_PointField(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// is_bigendian (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, uint8(uint64(data[0])))
+	data = data[1:]
+	// point_step (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// row_step (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// data (string)
+	var s5 []byte
+	s5, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, s5)
+	// is_dense (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20}, uint8(uint64(data[0])))
+	data = data[1:]
+	// points (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c6 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c6)*16 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l7 := phaserimpl.Messages(m, phaserimpl.Field{Number: 10, Offset: 56}, phaserType_Point)
+	if m.FormatV3() {
+		if c6 > 0 {
+			l7.Allocate(c6)
+		}
+	} else {
+		for range c6 {
+			l7.Append()
+		}
+	}
+	if l7.Len() != c6 {
+		return data, false // the buffer is full
+	}
+	cur8 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_Point)
+	for e, more := cur8.Next(); more; e, more = cur8.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Point(data, e); !ok2 {
+			return data, false
+		}
+	}
+	return data, true
 }
 
 var phaserType_Image = file_bench_proto.Type("bench.Image")
@@ -5333,28 +6518,61 @@ func (x Image) IsInitialized() bool { return true }
 // It is for generated code; Image has none to check.
 func (x Image) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Image) CopyFrom(src Image) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Image, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Image) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Image) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Image(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Image(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Image) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Image) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Image(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Image) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Image(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Image) CopyFrom(src Image) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Image, phaserimpl.Msg(src))
+func (x Image) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Image); ok {
+		m.Clear(phaserType_Image)
+		if rest, ok := phaserROSRead_Image(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Image is the protobuf reflection type of Image.
@@ -5658,4 +6876,143 @@ func (l ImageList) All() iter.Seq2[int, Image] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Image, &phaserimpl.ROSCodec{Size: phaserROSSize_Image, Append: phaserROSAppend_Image, Read: phaserROSRead_Image})
+
+// phaserROSSize_Image returns the ROS1 size of m, a Image (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Image(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 21
+	// header
+	k1, left2, ok := phaserROSSize_Header(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	// encoding (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	if left -= len(s2); left < 0 {
+		return 0, left, false
+	}
+	n += len(s2)
+	// data (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 32})
+	if left -= len(s3); left < 0 {
+		return 0, left, false
+	}
+	n += len(s3)
+	return n, left, true
+}
+
+// phaserROSAppend_Image appends the ROS1 serialization of m, a Image (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Image)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 37), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 36 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// header
+	dst, left2, ok = phaserROSAppend_Header(dst, m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// encoding (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// is_bigendian (uint8)
+	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}))
+	if x2 > 255 {
+		return dst, left, false // out of the range of ROS uint8
+	}
+	// data (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 32})
+	if left -= len(s3); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 21+len(s1)+len(s3))
+	// height, width: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[12:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
+	}
+	o = phaserimpl.ROSPutString(w, 8, s1)
+	w[o] = uint8(x2)
+	// step (uint32)
+	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})))
+	phaserimpl.ROSPutString(w, o+5, s3)
+	return dst, left, true
+}
+
+// phaserROSRead_Image reads the ROS1 serialization of a Image at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Image)
+	if !ok {
+		return data, false
+	}
+	// header
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Header(data, sub1); !ok {
+		return data, false
+	}
+	// height (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// width (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// encoding (string)
+	var s2 []byte
+	s2, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, s2)
+	// is_bigendian (uint8)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, uint32(uint64(data[0])))
+	data = data[1:]
+	// step (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// data (string)
+	var s3 []byte
+	s3, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 7, Offset: 32}, s3)
+	return data, true
 }

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_echo_proto is the file's descriptor, registered with the runtime.
@@ -312,28 +312,57 @@ func (x Point) IsInitialized() bool { return true }
 // It is for generated code; Point has none to check.
 func (x Point) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Point) CopyFrom(src Point) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Point) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Point) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Point(make([]byte, 0, 16), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Point) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Point) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Point(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Point) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 16
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Point) CopyFrom(src Point) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+func (x Point) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Point); ok {
+		m.Clear(phaserType_Point)
+		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_Point is the protobuf reflection type of Point.
@@ -488,6 +517,66 @@ func (l PointList) All() iter.Seq2[int, Point] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Point, &phaserimpl.ROSCodec{Size: phaserROSSize_Point, Append: phaserROSAppend_Point, Read: phaserROSRead_Point})
+
+// phaserROSSize_Point returns the ROS1 size of m, a Point (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Point(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 16, left, true
+}
+
+// phaserROSAppend_Point appends the ROS1 serialization of m, a Point (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Point)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 16), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 24 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 16)
+	// x, y: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Point reads the ROS1 serialization of a Point at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Point(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Point)
+	if !ok {
+		return data, false
+	}
+	// x (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// y (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_EchoRequest = file_echo_proto.Type("phaser.grpctest.EchoRequest")
@@ -974,28 +1063,61 @@ func (x EchoRequest) IsInitialized() bool { return true }
 // It is for generated code; EchoRequest has none to check.
 func (x EchoRequest) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x EchoRequest) CopyFrom(src EchoRequest) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoRequest, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x EchoRequest) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x EchoRequest) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_EchoRequest(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_EchoRequest(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x EchoRequest) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x EchoRequest) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_EchoRequest(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x EchoRequest) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_EchoRequest(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x EchoRequest) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x EchoRequest) CopyFrom(src EchoRequest) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoRequest, phaserimpl.Msg(src))
+func (x EchoRequest) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_EchoRequest); ok {
+		m.Clear(phaserType_EchoRequest)
+		if rest, ok := phaserROSRead_EchoRequest(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_EchoRequest is the protobuf reflection type of EchoRequest.
@@ -1252,6 +1374,289 @@ func (l EchoRequestList) All() iter.Seq2[int, EchoRequest] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_EchoRequest, &phaserimpl.ROSCodec{Size: phaserROSSize_EchoRequest, Append: phaserROSAppend_EchoRequest, Read: phaserROSRead_EchoRequest})
+
+// phaserROSSize_EchoRequest returns the ROS1 size of m, a EchoRequest (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_EchoRequest(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 48
+	// text (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// values (repeated)
+	c2 := m.Len(phaserimpl.Field{Number: 2, Offset: 16}, 8)
+	if left -= 8 * c2; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c2
+	// counts (repeated)
+	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry)
+	if left -= 4 * c3.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c3.Next(); more; e, more = c3.Next() {
+		k4, left2, ok := phaserROSSize_EchoRequest_CountsEntry(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k4
+	}
+	// path (repeated)
+	c5 := m.MessagesLen(phaserimpl.Field{Number: 6, Offset: 40})
+	if left -= 4 * c5; left < 0 {
+		return 0, left, false
+	}
+	n += 16 * c5
+	// blob (string)
+	s6 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
+	if left -= len(s6); left < 0 {
+		return 0, left, false
+	}
+	n += len(s6)
+	return n, left, true
+}
+
+// phaserROSAppend_EchoRequest appends the ROS1 serialization of m, a EchoRequest (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_EchoRequest(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_EchoRequest)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 48), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 56 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// text (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
+	phaserimpl.ROSPutString(w, 0, s1)
+	// values (repeated)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
+	if left -= len(a2); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/8)), a2...)
+	// counts (repeated)
+	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry)
+	if left -= 4 * c3.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
+		dst, left2, ok = phaserROSAppend_EchoRequest_CountsEntry(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// at (time)
+	sec4, nsec5, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp))
+	if !ok {
+		return dst, left, false // out of the range of ROS time
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	binary.LittleEndian.PutUint32(w[0:], uint32(sec4))
+	binary.LittleEndian.PutUint32(w[4:], uint32(nsec5))
+	// point
+	dst, left2, ok = phaserROSAppend_Point(dst, m.Nested(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// path (repeated)
+	c6 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point)
+	if left -= 4 * c6.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+16*c6.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c6.Len()))
+	w = w[4:]
+	var run7 []byte
+	stride8 := 0
+	for {
+		if len(run7) == 0 {
+			run7, stride8, _ = c6.Run()
+		}
+		var eb []byte
+		if len(run7) > 0 {
+			eb, run7 = run7[:stride8], run7[stride8:]
+		} else {
+			e, more := c6.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Point)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:16]) // a default element
+				w = w[16:]
+				continue
+			}
+			eb = v.Bytes()
+		}
+		if len(eb) < 24 {
+			return dst, left, false
+		}
+		// x, y: their stored bytes when all are present
+		if eb[4]&0x03 == 0x03 {
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+		} else {
+			binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+			binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		}
+		w = w[16:]
+	}
+	// blob (string)
+	s9 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
+	if left -= len(s9); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s9))
+	o = phaserimpl.ROSPutString(w, 0, s9)
+	// seq (int32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})))
+	return dst, left, true
+}
+
+// phaserROSRead_EchoRequest reads the ROS1 serialization of a EchoRequest at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_EchoRequest(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_EchoRequest)
+	if !ok {
+		return data, false
+	}
+	// text (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// values (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 2, Offset: 16}, c2, 8)
+	a3 := m.Span(phaserimpl.Field{Number: 2, Offset: 16}, 8)
+	if len(a3) != c2*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a3, data[:c2*8]):]
+	// counts (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c4 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c4)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l5 := phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry)
+	if m.FormatV3() {
+		if c4 > 0 {
+			l5.Allocate(c4)
+		}
+	} else {
+		for range c4 {
+			l5.Append()
+		}
+	}
+	if l5.Len() != c4 {
+		return data, false // the buffer is full
+	}
+	cur6 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry)
+	for e, more := cur6.Next(); more; e, more = cur6.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_EchoRequest_CountsEntry(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// at (time)
+	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+		return data, false
+	}
+	data = data[8:]
+	// point
+	sub7 := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)
+	if !sub7.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Point(data, sub7); !ok {
+		return data, false
+	}
+	// path (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c8 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c8)*16 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l9 := phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point)
+	if m.FormatV3() {
+		if c8 > 0 {
+			l9.Allocate(c8)
+		}
+	} else {
+		for range c8 {
+			l9.Append()
+		}
+	}
+	if l9.Len() != c8 {
+		return data, false // the buffer is full
+	}
+	cur10 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point)
+	for e, more := cur10.Next(); more; e, more = cur10.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Point(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// blob (string)
+	var s11 []byte
+	s11, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, s11)
+	// seq (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 var phaserType_EchoRequest_CountsEntry = file_echo_proto.Type("phaser.grpctest.EchoRequest.CountsEntry")
@@ -1543,30 +1948,61 @@ func (x EchoRequest_CountsEntry) IsInitialized() bool { return true }
 // It is for generated code; EchoRequest_CountsEntry has none to check.
 func (x EchoRequest_CountsEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x EchoRequest_CountsEntry) CopyFrom(src EchoRequest_CountsEntry) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoRequest_CountsEntry, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x EchoRequest_CountsEntry) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x EchoRequest_CountsEntry) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_EchoRequest_CountsEntry(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_EchoRequest_CountsEntry(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
 func (x EchoRequest_CountsEntry) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_EchoRequest_CountsEntry(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
 	return ros.Append(dst, x.Msg())
 }
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x EchoRequest_CountsEntry) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_EchoRequest_CountsEntry(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x EchoRequest_CountsEntry) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x EchoRequest_CountsEntry) CopyFrom(src EchoRequest_CountsEntry) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoRequest_CountsEntry, phaserimpl.Msg(src))
+func (x EchoRequest_CountsEntry) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_EchoRequest_CountsEntry); ok {
+		m.Clear(phaserType_EchoRequest_CountsEntry)
+		if rest, ok := phaserROSRead_EchoRequest_CountsEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_EchoRequest_CountsEntry is the protobuf reflection type of EchoRequest_CountsEntry.
@@ -1742,6 +2178,75 @@ func (l EchoRequest_CountsEntryList) All() iter.Seq2[int, EchoRequest_CountsEntr
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_EchoRequest_CountsEntry, &phaserimpl.ROSCodec{Size: phaserROSSize_EchoRequest_CountsEntry, Append: phaserROSAppend_EchoRequest_CountsEntry, Read: phaserROSRead_EchoRequest_CountsEntry})
+
+// phaserROSSize_EchoRequest_CountsEntry returns the ROS1 size of m, a EchoRequest_CountsEntry (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_EchoRequest_CountsEntry(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 8
+	// key (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_EchoRequest_CountsEntry appends the ROS1 serialization of m, a EchoRequest_CountsEntry (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_EchoRequest_CountsEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_EchoRequest_CountsEntry)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 8), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 16 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	// key (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// value (int32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	return dst, left, true
+}
+
+// phaserROSRead_EchoRequest_CountsEntry reads the ROS1 serialization of a EchoRequest_CountsEntry at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_EchoRequest_CountsEntry(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_EchoRequest_CountsEntry)
+	if !ok {
+		return data, false
+	}
+	// key (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// value (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 // EchoRequest_CountsEntryMap is key access to the map field whose entries are EchoRequest_CountsEntry,
@@ -2225,28 +2730,61 @@ func (x EchoReply) IsInitialized() bool { return true }
 // It is for generated code; EchoReply has none to check.
 func (x EchoReply) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x EchoReply) CopyFrom(src EchoReply) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoReply, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x EchoReply) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x EchoReply) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_EchoReply(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_EchoReply(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x EchoReply) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x EchoReply) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_EchoReply(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x EchoReply) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_EchoReply(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x EchoReply) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x EchoReply) CopyFrom(src EchoReply) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_EchoReply, phaserimpl.Msg(src))
+func (x EchoReply) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_EchoReply); ok {
+		m.Clear(phaserType_EchoReply)
+		if rest, ok := phaserROSRead_EchoReply(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // phaserProto_EchoReply is the protobuf reflection type of EchoReply.
@@ -2509,4 +3047,196 @@ func (l EchoReplyList) All() iter.Seq2[int, EchoReply] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_EchoReply, &phaserimpl.ROSCodec{Size: phaserROSSize_EchoReply, Append: phaserROSAppend_EchoReply, Read: phaserROSRead_EchoReply})
+
+// phaserROSSize_EchoReply returns the ROS1 size of m, a EchoReply (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_EchoReply(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 28
+	// text (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// path (repeated)
+	c2 := m.MessagesLen(phaserimpl.Field{Number: 3, Offset: 24})
+	if left -= 4 * c2; left < 0 {
+		return 0, left, false
+	}
+	n += 16 * c2
+	// blob (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
+	if left -= len(s3); left < 0 {
+		return 0, left, false
+	}
+	n += len(s3)
+	return n, left, true
+}
+
+// phaserROSAppend_EchoReply appends the ROS1 serialization of m, a EchoReply (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_EchoReply(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_EchoReply)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 28), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 44 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	// text (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 12+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// sum (int64)
+	binary.LittleEndian.PutUint64(w[o:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})))
+	// path (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point)
+	if left -= 4 * c2.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+16*c2.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c2.Len()))
+	w = w[4:]
+	var run3 []byte
+	stride4 := 0
+	for {
+		if len(run3) == 0 {
+			run3, stride4, _ = c2.Run()
+		}
+		var eb []byte
+		if len(run3) > 0 {
+			eb, run3 = run3[:stride4], run3[stride4:]
+		} else {
+			e, more := c2.Next()
+			if !more {
+				break
+			}
+			v, ok := e.View(phaserType_Point)
+			if !ok {
+				if e.IsPresent() {
+					return dst, left, false // another layout
+				}
+				clear(w[:16]) // a default element
+				w = w[16:]
+				continue
+			}
+			eb = v.Bytes()
+		}
+		if len(eb) < 24 {
+			return dst, left, false
+		}
+		// x, y: their stored bytes when all are present
+		if eb[4]&0x03 == 0x03 {
+			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+		} else {
+			binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+			binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		}
+		w = w[16:]
+	}
+	// blob (string)
+	s5 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
+	if left -= len(s5); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 12+len(s5))
+	// seq, entries: their stored bytes when all are present
+	if b[4]&0x06 == 0x06 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[32:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})))
+	}
+	phaserimpl.ROSPutString(w, 8, s5)
+	return dst, left, true
+}
+
+// phaserROSRead_EchoReply reads the ROS1 serialization of a EchoReply at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_EchoReply(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_EchoReply)
+	if !ok {
+		return data, false
+	}
+	// text (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// sum (int64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// path (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*16 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l3 := phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point)
+	if m.FormatV3() {
+		if c2 > 0 {
+			l3.Allocate(c2)
+		}
+	} else {
+		for range c2 {
+			l3.Append()
+		}
+	}
+	if l3.Len() != c2 {
+		return data, false // the buffer is full
+	}
+	cur4 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point)
+	for e, more := cur4.Next(); more; e, more = cur4.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Point(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// seq (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// entries (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// blob (string)
+	var s5 []byte
+	s5, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, s5)
+	return data, true
 }

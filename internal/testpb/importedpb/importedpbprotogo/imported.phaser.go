@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -456,28 +456,61 @@ func (x Remote) IsInitialized() bool { return true }
 // It is for generated code; Remote has none to check.
 func (x Remote) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Remote) CopyFrom(src Remote) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Remote, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Remote) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Remote) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Remote(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Remote(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Remote) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Remote) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Remote(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Remote) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Remote(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Remote) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Remote) CopyFrom(src Remote) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Remote, phaserimpl.Msg(src))
+func (x Remote) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Remote); ok {
+		m.Clear(phaserType_Remote)
+		if rest, ok := phaserROSRead_Remote(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // FromProto replaces the content of x with that of the protoc-gen-go
@@ -681,6 +714,178 @@ func (l RemoteList) All() iter.Seq2[int, Remote] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Remote, &phaserimpl.ROSCodec{Size: phaserROSSize_Remote, Append: phaserROSAppend_Remote, Read: phaserROSRead_Remote})
+
+// phaserROSSize_Remote returns the ROS1 size of m, a Remote (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Remote(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 16
+	// id (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// values (repeated)
+	c2 := m.Len(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	if left -= 8 * c2; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c2
+	// part
+	k3, left2, ok := phaserROSSize_Remote_Part(m.Nested(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k3
+	// parts (repeated)
+	c4 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part)
+	if left -= 4 * c4.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c4.Next(); more; e, more = c4.Next() {
+		k5, left2, ok := phaserROSSize_Remote_Part(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k5
+	}
+	return n, left, true
+}
+
+// phaserROSAppend_Remote appends the ROS1 serialization of m, a Remote (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Remote(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Remote)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 24), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 40 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// id (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// level (int32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	// values (repeated)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
+	if left -= len(a2); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/8)), a2...)
+	// part
+	dst, left2, ok = phaserROSAppend_Remote_Part(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// parts (repeated)
+	c3 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part)
+	if left -= 4 * c3.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
+		dst, left2, ok = phaserROSAppend_Remote_Part(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Remote reads the ROS1 serialization of a Remote at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Remote(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Remote)
+	if !ok {
+		return data, false
+	}
+	// id (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// level (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// values (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 3, Offset: 16}, c2, 8)
+	a3 := m.Span(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	if len(a3) != c2*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a3, data[:c2*8]):]
+	// part
+	sub4 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
+	if !sub4.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Remote_Part(data, sub4); !ok {
+		return data, false
+	}
+	// parts (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c5 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c5)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l6 := phaserimpl.Messages(m, phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part)
+	if m.FormatV3() {
+		if c5 > 0 {
+			l6.Allocate(c5)
+		}
+	} else {
+		for range c5 {
+			l6.Append()
+		}
+	}
+	if l6.Len() != c5 {
+		return data, false // the buffer is full
+	}
+	cur7 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part)
+	for e, more := cur7.Next(); more; e, more = cur7.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_Remote_Part(data, e); !ok2 {
+			return data, false
+		}
+	}
+	return data, true
 }
 
 var phaserType_Remote_Part = file_importedpb_imported_proto.Type("phasertest.other.Remote.Part")
@@ -965,28 +1170,61 @@ func (x Remote_Part) IsInitialized() bool { return true }
 // It is for generated code; Remote_Part has none to check.
 func (x Remote_Part) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Remote_Part) CopyFrom(src Remote_Part) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Remote_Part, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Remote_Part) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Remote_Part) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Remote_Part(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Remote_Part(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Remote_Part) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Remote_Part) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Remote_Part(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Remote_Part) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Remote_Part(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Remote_Part) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Remote_Part) CopyFrom(src Remote_Part) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Remote_Part, phaserimpl.Msg(src))
+func (x Remote_Part) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Remote_Part); ok {
+		m.Clear(phaserType_Remote_Part)
+		if rest, ok := phaserROSRead_Remote_Part(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // FromProto replaces the content of x with that of the protoc-gen-go
@@ -1172,4 +1410,72 @@ func (l Remote_PartList) All() iter.Seq2[int, Remote_Part] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Remote_Part, &phaserimpl.ROSCodec{Size: phaserROSSize_Remote_Part, Append: phaserROSAppend_Remote_Part, Read: phaserROSRead_Remote_Part})
+
+// phaserROSSize_Remote_Part returns the ROS1 size of m, a Remote_Part (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Remote_Part(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 8
+	// tag (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_Remote_Part appends the ROS1 serialization of m, a Remote_Part (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Remote_Part(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Remote_Part)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 8), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 16 {
+		return dst, left, false
+	}
+	var w []byte
+	// tag (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	// n (int32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	phaserimpl.ROSPutString(w, 4, s1)
+	return dst, left, true
+}
+
+// phaserROSRead_Remote_Part reads the ROS1 serialization of a Remote_Part at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Remote_Part(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Remote_Part)
+	if !ok {
+		return data, false
+	}
+	// n (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// tag (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s1)
+	return data, true
 }

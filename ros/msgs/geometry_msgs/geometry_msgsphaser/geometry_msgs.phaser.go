@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
@@ -320,28 +320,57 @@ func (x Point) IsInitialized() bool { return true }
 // It is for generated code; Point has none to check.
 func (x Point) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Point) CopyFrom(src Point) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Point) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Point) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Point(make([]byte, 0, 24), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Point) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Point) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Point(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Point) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 24
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Point) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Point) CopyFrom(src Point) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Point, phaserimpl.Msg(src))
+func (x Point) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Point); ok {
+		m.Clear(phaserType_Point)
+		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Point".
@@ -536,6 +565,74 @@ func (l PointList) All() iter.Seq2[int, Point] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Point, &phaserimpl.ROSCodec{Size: phaserROSSize_Point, Append: phaserROSAppend_Point, Read: phaserROSRead_Point})
+
+// phaserROSSize_Point returns the ROS1 size of m, a Point (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Point(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 24, left, true
+}
+
+// phaserROSAppend_Point appends the ROS1 serialization of m, a Point (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Point)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 24), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 32 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 24)
+	// x, y, z: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Point reads the ROS1 serialization of a Point at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Point(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Point)
+	if !ok {
+		return data, false
+	}
+	// x (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// y (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// z (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Quaternion = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Quaternion", phaserimpl.ROSFrontend)
@@ -837,28 +934,57 @@ func (x Quaternion) IsInitialized() bool { return true }
 // It is for generated code; Quaternion has none to check.
 func (x Quaternion) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Quaternion) CopyFrom(src Quaternion) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Quaternion, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Quaternion) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Quaternion) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Quaternion(make([]byte, 0, 32), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Quaternion) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Quaternion) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Quaternion(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Quaternion) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 32
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Quaternion) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Quaternion) CopyFrom(src Quaternion) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Quaternion, phaserimpl.Msg(src))
+func (x Quaternion) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Quaternion); ok {
+		m.Clear(phaserType_Quaternion)
+		if rest, ok := phaserROSRead_Quaternion(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Quaternion".
@@ -1091,6 +1217,82 @@ func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Quaternion, &phaserimpl.ROSCodec{Size: phaserROSSize_Quaternion, Append: phaserROSAppend_Quaternion, Read: phaserROSRead_Quaternion})
+
+// phaserROSSize_Quaternion returns the ROS1 size of m, a Quaternion (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Quaternion(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 32, left, true
+}
+
+// phaserROSAppend_Quaternion appends the ROS1 serialization of m, a Quaternion (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Quaternion)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 32), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 40 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 32)
+	// x, y, z, w: their stored bytes when all are present
+	if b[4]&0x0f == 0x0f {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(b[32:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Quaternion reads the ROS1 serialization of a Quaternion at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Quaternion(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Quaternion)
+	if !ok {
+		return data, false
+	}
+	// x (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// y (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// z (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// w (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Pose = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Pose", phaserimpl.ROSFrontend)
@@ -1392,28 +1594,57 @@ func (x Pose) IsInitialized() bool { return true }
 // It is for generated code; Pose has none to check.
 func (x Pose) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Pose) CopyFrom(src Pose) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Pose, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Pose) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Pose) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Pose(make([]byte, 0, 56), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Pose) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Pose) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Pose(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Pose) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 56
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Pose) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Pose) CopyFrom(src Pose) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Pose, phaserimpl.Msg(src))
+func (x Pose) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Pose); ok {
+		m.Clear(phaserType_Pose)
+		if rest, ok := phaserROSRead_Pose(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Pose".
@@ -1550,6 +1781,65 @@ func (l PoseList) All() iter.Seq2[int, Pose] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Pose, &phaserimpl.ROSCodec{Size: phaserROSSize_Pose, Append: phaserROSAppend_Pose, Read: phaserROSRead_Pose})
+
+// phaserROSSize_Pose returns the ROS1 size of m, a Pose (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Pose(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 56, left, true
+}
+
+// phaserROSAppend_Pose appends the ROS1 serialization of m, a Pose (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Pose(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Pose)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 56), left, true
+	}
+	_ = v
+	var left2 int
+	// position
+	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// orientation
+	dst, left2, ok = phaserROSAppend_Quaternion(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Pose reads the ROS1 serialization of a Pose at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Pose(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// position
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Point(data, sub1); !ok {
+		return data, false
+	}
+	// orientation
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion)
+	if !sub2.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Quaternion(data, sub2); !ok {
+		return data, false
+	}
+	return data, true
 }
 
 var phaserType_Vector3 = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Vector3", phaserimpl.ROSFrontend)
@@ -1833,28 +2123,57 @@ func (x Vector3) IsInitialized() bool { return true }
 // It is for generated code; Vector3 has none to check.
 func (x Vector3) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Vector3) CopyFrom(src Vector3) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Vector3, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Vector3) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Vector3) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Vector3(make([]byte, 0, 24), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Vector3) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Vector3) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Vector3(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Vector3) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 24
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Vector3) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Vector3) CopyFrom(src Vector3) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Vector3, phaserimpl.Msg(src))
+func (x Vector3) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Vector3); ok {
+		m.Clear(phaserType_Vector3)
+		if rest, ok := phaserROSRead_Vector3(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Vector3".
@@ -2051,6 +2370,74 @@ func (l Vector3List) All() iter.Seq2[int, Vector3] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Vector3, &phaserimpl.ROSCodec{Size: phaserROSSize_Vector3, Append: phaserROSAppend_Vector3, Read: phaserROSRead_Vector3})
+
+// phaserROSSize_Vector3 returns the ROS1 size of m, a Vector3 (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Vector3(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 24, left, true
+}
+
+// phaserROSAppend_Vector3 appends the ROS1 serialization of m, a Vector3 (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Vector3)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 24), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 32 {
+		return dst, left, false
+	}
+	var w []byte
+	dst, w = phaserimpl.ROSGrow(dst, 24)
+	// x, y, z: their stored bytes when all are present
+	if b[4]&0x07 == 0x07 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+	} else {
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Vector3 reads the ROS1 serialization of a Vector3 at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Vector3(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Vector3)
+	if !ok {
+		return data, false
+	}
+	// x (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// y (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	// z (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	data = data[8:]
+	return data, true
 }
 
 var phaserType_Twist = file_geometry_msgs_geometry_msgs_proto.TypeFor("geometry_msgs.Twist", phaserimpl.ROSFrontend)
@@ -2352,28 +2739,57 @@ func (x Twist) IsInitialized() bool { return true }
 // It is for generated code; Twist has none to check.
 func (x Twist) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Twist) CopyFrom(src Twist) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Twist, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Twist) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Twist) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Twist(make([]byte, 0, 48), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Twist) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Twist) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Twist(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Twist) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 48
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Twist) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Twist) CopyFrom(src Twist) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Twist, phaserimpl.Msg(src))
+func (x Twist) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Twist); ok {
+		m.Clear(phaserType_Twist)
+		if rest, ok := phaserROSRead_Twist(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "geometry_msgs/Twist".
@@ -2512,4 +2928,63 @@ func (l TwistList) All() iter.Seq2[int, Twist] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Twist, &phaserimpl.ROSCodec{Size: phaserROSSize_Twist, Append: phaserROSAppend_Twist, Read: phaserROSRead_Twist})
+
+// phaserROSSize_Twist returns the ROS1 size of m, a Twist (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Twist(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 48, left, true
+}
+
+// phaserROSAppend_Twist appends the ROS1 serialization of m, a Twist (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Twist(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Twist)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 48), left, true
+	}
+	_ = v
+	var left2 int
+	// linear
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// angular
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	return dst, left, true
+}
+
+// phaserROSRead_Twist reads the ROS1 serialization of a Twist at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Twist(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// linear
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Vector3(data, sub1); !ok {
+		return data, false
+	}
+	// angular
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3)
+	if !sub2.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Vector3(data, sub2); !ok {
+		return data, false
+	}
+	return data, true
 }

@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -70,6 +70,15 @@ var (
 	phaserType_std_msgsphaser_Header          = phaserimpl.EngineType(std_msgsphaser.Header{}.PhaserType())
 	phaserType_geometry_msgsphaser_Quaternion = phaserimpl.EngineType(geometry_msgsphaser.Quaternion{}.PhaserType())
 	phaserType_geometry_msgsphaser_Vector3    = phaserimpl.EngineType(geometry_msgsphaser.Vector3{}.PhaserType())
+)
+
+// The generated ROS1 codecs of the messages of other packages that
+// fields refer to (nil for a type without one: package ros then does
+// the work).
+var (
+	phaserROSCodec_std_msgsphaser_Header          = phaserimpl.ROSCodecOf(phaserType_std_msgsphaser_Header)
+	phaserROSCodec_geometry_msgsphaser_Quaternion = phaserimpl.ROSCodecOf(phaserType_geometry_msgsphaser_Quaternion)
+	phaserROSCodec_geometry_msgsphaser_Vector3    = phaserimpl.ROSCodecOf(phaserType_geometry_msgsphaser_Vector3)
 )
 
 var phaserType_Imu = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Imu", phaserimpl.ROSFrontend)
@@ -541,28 +550,61 @@ func (x Imu) IsInitialized() bool { return true }
 // It is for generated code; Imu has none to check.
 func (x Imu) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Imu) CopyFrom(src Imu) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Imu, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Imu) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Imu) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Imu(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Imu(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Imu) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Imu) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Imu(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Imu) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Imu(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Imu) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Imu) CopyFrom(src Imu) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Imu, phaserimpl.Msg(src))
+func (x Imu) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Imu); ok {
+		m.Clear(phaserType_Imu)
+		if rest, ok := phaserROSRead_Imu(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/Imu".
@@ -768,6 +810,192 @@ func (l ImuList) All() iter.Seq2[int, Imu] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Imu, &phaserimpl.ROSCodec{Size: phaserROSSize_Imu, Append: phaserROSAppend_Imu, Read: phaserROSRead_Imu})
+
+// phaserROSSize_Imu returns the ROS1 size of m, a Imu (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Imu(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 296
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return 0, left, false
+	}
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	return n, left, true
+}
+
+// phaserROSAppend_Imu appends the ROS1 serialization of m, a Imu (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Imu)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 312), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 176 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// orientation
+	if phaserROSCodec_geometry_msgsphaser_Quaternion == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Quaternion.Append(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// orientation_covariance (float64[9])
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[8:]), binary.LittleEndian.Uint32(b[12:]), 8)
+	if len(a1) > 72 {
+		return dst, left, false // more elements than the array holds
+	}
+	if left -= len(a1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 72)
+	clear(w[0+copy(w[0:72], a1) : 72])
+	// angular_velocity
+	if phaserROSCodec_geometry_msgsphaser_Vector3 == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Vector3.Append(dst, m.Message(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// angular_velocity_covariance (float64[9])
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
+	if len(a2) > 72 {
+		return dst, left, false // more elements than the array holds
+	}
+	if left -= len(a2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 72)
+	clear(w[0+copy(w[0:72], a2) : 72])
+	// linear_acceleration
+	if phaserROSCodec_geometry_msgsphaser_Vector3 == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Vector3.Append(dst, m.Message(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// linear_acceleration_covariance (float64[9])
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[24:]), binary.LittleEndian.Uint32(b[28:]), 8)
+	if len(a3) > 72 {
+		return dst, left, false // more elements than the array holds
+	}
+	if left -= len(a3); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 72)
+	clear(w[0+copy(w[0:72], a3) : 72])
+	return dst, left, true
+}
+
+// phaserROSRead_Imu reads the ROS1 serialization of a Imu at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// header
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_std_msgsphaser_Header.Read(data, sub1); !ok {
+		return data, false
+	}
+	// orientation
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion)
+	if !sub2.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_geometry_msgsphaser_Quaternion == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_geometry_msgsphaser_Quaternion.Read(data, sub2); !ok {
+		return data, false
+	}
+	// orientation_covariance (repeated)
+	c3 := 9
+	if len(data) < 72 {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, c3, 8)
+	a4 := m.Span(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, 8)
+	if len(a4) != c3*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a4, data[:c3*8]):]
+	// angular_velocity
+	sub5 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+	if !sub5.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_geometry_msgsphaser_Vector3 == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_geometry_msgsphaser_Vector3.Read(data, sub5); !ok {
+		return data, false
+	}
+	// angular_velocity_covariance (repeated)
+	c6 := 9
+	if len(data) < 72 {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, c6, 8)
+	a7 := m.Span(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, 8)
+	if len(a7) != c6*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a7, data[:c6*8]):]
+	// linear_acceleration
+	sub8 := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+	if !sub8.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_geometry_msgsphaser_Vector3 == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_geometry_msgsphaser_Vector3.Read(data, sub8); !ok {
+		return data, false
+	}
+	// linear_acceleration_covariance (repeated)
+	c9 := 9
+	if len(data) < 72 {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, c9, 8)
+	a10 := m.Span(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, 8)
+	if len(a10) != c9*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a10, data[:c9*8]):]
+	return data, true
 }
 
 var phaserType_Image = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.Image", phaserimpl.ROSFrontend)
@@ -1156,28 +1384,61 @@ func (x Image) IsInitialized() bool { return true }
 // It is for generated code; Image has none to check.
 func (x Image) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Image) CopyFrom(src Image) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Image, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Image) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Image) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Image(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Image(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Image) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Image) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Image(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Image) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Image(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Image) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Image) CopyFrom(src Image) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Image, phaserimpl.Msg(src))
+func (x Image) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Image); ok {
+		m.Clear(phaserType_Image)
+		if rest, ok := phaserROSRead_Image(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/Image".
@@ -1494,6 +1755,154 @@ func (l ImageList) All() iter.Seq2[int, Image] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Image, &phaserimpl.ROSCodec{Size: phaserROSSize_Image, Append: phaserROSAppend_Image, Read: phaserROSRead_Image})
+
+// phaserROSSize_Image returns the ROS1 size of m, a Image (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Image(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 21
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return 0, left, false
+	}
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	// encoding (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16})
+	if left -= len(s2); left < 0 {
+		return 0, left, false
+	}
+	n += len(s2)
+	// data (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28})
+	if left -= len(s3); left < 0 {
+		return 0, left, false
+	}
+	n += len(s3)
+	return n, left, true
+}
+
+// phaserROSAppend_Image appends the ROS1 serialization of m, a Image (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Image)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 37), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 68 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// encoding (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// is_bigendian (uint8)
+	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}))
+	if x2 > 255 {
+		return dst, left, false // out of the range of ROS uint8
+	}
+	// data (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28})
+	if left -= len(s3); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 21+len(s1)+len(s3))
+	// height, width: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+	}
+	o = phaserimpl.ROSPutString(w, 8, s1)
+	w[o] = uint8(x2)
+	// step (uint32)
+	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})))
+	phaserimpl.ROSPutString(w, o+5, s3)
+	return dst, left, true
+}
+
+// phaserROSRead_Image reads the ROS1 serialization of a Image at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Image)
+	if !ok {
+		return data, false
+	}
+	// header
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_std_msgsphaser_Header.Read(data, sub1); !ok {
+		return data, false
+	}
+	// height (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// width (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// encoding (string)
+	var s2 []byte
+	s2, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, s2)
+	// is_bigendian (uint8)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(uint64(data[0])))
+	data = data[1:]
+	// step (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// data (string)
+	var s3 []byte
+	s3, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, s3)
+	return data, true
 }
 
 var phaserType_PointField = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointField", phaserimpl.ROSFrontend)
@@ -1816,28 +2225,61 @@ func (x PointField) IsInitialized() bool { return true }
 // It is for generated code; PointField has none to check.
 func (x PointField) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x PointField) CopyFrom(src PointField) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_PointField, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x PointField) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x PointField) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_PointField(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_PointField(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x PointField) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x PointField) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_PointField(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x PointField) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_PointField(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x PointField) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x PointField) CopyFrom(src PointField) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_PointField, phaserimpl.Msg(src))
+func (x PointField) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_PointField); ok {
+		m.Clear(phaserType_PointField)
+		if rest, ok := phaserROSRead_PointField(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/PointField".
@@ -2079,6 +2521,95 @@ func (l PointFieldList) All() iter.Seq2[int, PointField] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_PointField, &phaserimpl.ROSCodec{Size: phaserROSSize_PointField, Append: phaserROSAppend_PointField, Read: phaserROSRead_PointField})
+
+// phaserROSSize_PointField returns the ROS1 size of m, a PointField (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_PointField(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 13
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_PointField appends the ROS1 serialization of m, a PointField (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_PointField)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 13), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 24 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	// name (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// datatype (uint8)
+	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+	if x2 > 255 {
+		return dst, left, false // out of the range of ROS uint8
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 13+len(s1))
+	o = phaserimpl.ROSPutString(w, 0, s1)
+	// offset (uint32)
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+	w[o+4] = uint8(x2)
+	// count (uint32)
+	binary.LittleEndian.PutUint32(w[o+5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})))
+	return dst, left, true
+}
+
+// phaserROSRead_PointField reads the ROS1 serialization of a PointField at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_PointField(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_PointField)
+	if !ok {
+		return data, false
+	}
+	// name (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	// offset (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// datatype (uint8)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(data[0])))
+	data = data[1:]
+	// count (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	return data, true
 }
 
 var phaserType_PointCloud2 = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.PointCloud2", phaserimpl.ROSFrontend)
@@ -2521,28 +3052,61 @@ func (x PointCloud2) IsInitialized() bool { return true }
 // It is for generated code; PointCloud2 has none to check.
 func (x PointCloud2) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x PointCloud2) CopyFrom(src PointCloud2) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_PointCloud2, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x PointCloud2) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x PointCloud2) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_PointCloud2(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_PointCloud2(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x PointCloud2) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x PointCloud2) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_PointCloud2(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x PointCloud2) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_PointCloud2(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x PointCloud2) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x PointCloud2) CopyFrom(src PointCloud2) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_PointCloud2, phaserimpl.Msg(src))
+func (x PointCloud2) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_PointCloud2); ok {
+		m.Clear(phaserType_PointCloud2)
+		if rest, ok := phaserROSRead_PointCloud2(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/PointCloud2".
@@ -2897,6 +3461,205 @@ func (l PointCloud2List) All() iter.Seq2[int, PointCloud2] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_PointCloud2, &phaserimpl.ROSCodec{Size: phaserROSSize_PointCloud2, Append: phaserROSAppend_PointCloud2, Read: phaserROSRead_PointCloud2})
+
+// phaserROSSize_PointCloud2 returns the ROS1 size of m, a PointCloud2 (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_PointCloud2(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 26
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return 0, left, false
+	}
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	// fields (repeated)
+	c2 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField)
+	if left -= 4 * c2.Len(); left < 0 {
+		return 0, left, false
+	}
+	for e, more := c2.Next(); more; e, more = c2.Next() {
+		k3, left2, ok := phaserROSSize_PointField(e, left)
+		if left = left2; !ok {
+			return 0, left, false
+		}
+		n += k3
+	}
+	// data (string)
+	s4 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 36})
+	if left -= len(s4); left < 0 {
+		return 0, left, false
+	}
+	n += len(s4)
+	return n, left, true
+}
+
+// phaserROSAppend_PointCloud2 appends the ROS1 serialization of m, a PointCloud2 (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_PointCloud2)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 42), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 84 {
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8)
+	// height, width: their stored bytes when all are present
+	if b[4]&0x03 == 0x03 {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+	}
+	// fields (repeated)
+	c1 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField)
+	if left -= 4 * c1.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c1.Len()))
+	for e, more := c1.Next(); more; e, more = c1.Next() {
+		dst, left2, ok = phaserROSAppend_PointField(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	// data (string)
+	s2 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 36})
+	if left -= len(s2); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 14+len(s2))
+	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}))))
+	// point_step, row_step: their stored bytes when all are present
+	if b[4]&0x18 == 0x18 {
+		binary.LittleEndian.PutUint64(w[1:], binary.LittleEndian.Uint64(b[28:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})))
+	}
+	o = phaserimpl.ROSPutString(w, 9, s2)
+	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}))))
+	return dst, left, true
+}
+
+// phaserROSRead_PointCloud2 reads the ROS1 serialization of a PointCloud2 at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_PointCloud2(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_PointCloud2)
+	if !ok {
+		return data, false
+	}
+	// header
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_std_msgsphaser_Header.Read(data, sub1); !ok {
+		return data, false
+	}
+	// height (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// width (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// fields (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*13 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	l3 := phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField)
+	if m.FormatV3() {
+		if c2 > 0 {
+			l3.Allocate(c2)
+		}
+	} else {
+		for range c2 {
+			l3.Append()
+		}
+	}
+	if l3.Len() != c2 {
+		return data, false // the buffer is full
+	}
+	cur4 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField)
+	for e, more := cur4.Next(); more; e, more = cur4.Next() {
+		if !e.IsPresent() {
+			return data, false
+		}
+		var ok2 bool
+		if data, ok2 = phaserROSRead_PointField(data, e); !ok2 {
+			return data, false
+		}
+	}
+	// is_bigendian (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, uint8(uint64(data[0])))
+	data = data[1:]
+	// point_step (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// row_step (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// data (string)
+	var s5 []byte
+	s5, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, s5)
+	// is_dense (bool)
+	if len(data) < 1 {
+		return data, false
+	}
+	s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, uint8(uint64(data[0])))
+	data = data[1:]
+	return data, true
 }
 
 var phaserType_LaserScan = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.LaserScan", phaserimpl.ROSFrontend)
@@ -3343,28 +4106,61 @@ func (x LaserScan) IsInitialized() bool { return true }
 // It is for generated code; LaserScan has none to check.
 func (x LaserScan) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x LaserScan) CopyFrom(src LaserScan) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_LaserScan, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x LaserScan) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x LaserScan) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_LaserScan(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_LaserScan(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x LaserScan) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x LaserScan) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_LaserScan(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x LaserScan) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_LaserScan(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x LaserScan) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x LaserScan) CopyFrom(src LaserScan) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_LaserScan, phaserimpl.Msg(src))
+func (x LaserScan) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_LaserScan); ok {
+		m.Clear(phaserType_LaserScan)
+		if rest, ok := phaserROSRead_LaserScan(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/LaserScan".
@@ -3718,6 +4514,187 @@ func (l LaserScanList) All() iter.Seq2[int, LaserScan] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_LaserScan, &phaserimpl.ROSCodec{Size: phaserROSSize_LaserScan, Append: phaserROSAppend_LaserScan, Read: phaserROSRead_LaserScan})
+
+// phaserROSSize_LaserScan returns the ROS1 size of m, a LaserScan (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_LaserScan(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 36
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return 0, left, false
+	}
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	// ranges (repeated)
+	c2 := m.Len(phaserimpl.Field{Number: 9, Offset: 40}, 4)
+	if left -= 4 * c2; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c2
+	// intensities (repeated)
+	c3 := m.Len(phaserimpl.Field{Number: 10, Offset: 48}, 4)
+	if left -= 4 * c3; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c3
+	return n, left, true
+}
+
+// phaserROSAppend_LaserScan appends the ROS1 serialization of m, a LaserScan (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_LaserScan(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_LaserScan)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 52), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 92 {
+		return dst, left, false
+	}
+	var w []byte
+	var left2 int
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 28)
+	// angle_min, angle_max, angle_increment, time_increment, scan_time, range_min, range_max: their stored bytes when all are present
+	if b[4]&0x7f == 0x7f {
+		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
+	} else {
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[16:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})))
+		binary.LittleEndian.PutUint32(w[20:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})))
+	}
+	// ranges (repeated)
+	a1 := m.Elems(binary.LittleEndian.Uint32(b[40:]), binary.LittleEndian.Uint32(b[44:]), 4)
+	if left -= len(a1); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a1)/4)), a1...)
+	// intensities (repeated)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[48:]), binary.LittleEndian.Uint32(b[52:]), 4)
+	if left -= len(a2); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/4)), a2...)
+	return dst, left, true
+}
+
+// phaserROSRead_LaserScan reads the ROS1 serialization of a LaserScan at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_LaserScan(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_LaserScan)
+	if !ok {
+		return data, false
+	}
+	// header
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_std_msgsphaser_Header.Read(data, sub1); !ok {
+		return data, false
+	}
+	// angle_min (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// angle_max (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// angle_increment (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// time_increment (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// scan_time (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// range_min (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// range_max (float32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// ranges (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 9, Offset: 40}, c2, 4)
+	a3 := m.Span(phaserimpl.Field{Number: 9, Offset: 40}, 4)
+	if len(a3) != c2*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a3, data[:c2*4]):]
+	// intensities (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c4 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c4)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 10, Offset: 48}, c4, 4)
+	a5 := m.Span(phaserimpl.Field{Number: 10, Offset: 48}, 4)
+	if len(a5) != c4*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a5, data[:c4*4]):]
+	return data, true
 }
 
 var phaserType_JointState = file_sensor_msgs_sensor_msgs_proto.TypeFor("sensor_msgs.JointState", phaserimpl.ROSFrontend)
@@ -4131,28 +5108,61 @@ func (x JointState) IsInitialized() bool { return true }
 // It is for generated code; JointState has none to check.
 func (x JointState) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x JointState) CopyFrom(src JointState) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_JointState, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x JointState) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x JointState) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_JointState(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_JointState(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x JointState) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x JointState) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_JointState(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x JointState) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_JointState(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x JointState) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x JointState) CopyFrom(src JointState) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_JointState, phaserimpl.Msg(src))
+func (x JointState) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_JointState); ok {
+		m.Clear(phaserType_JointState)
+		if rest, ok := phaserROSRead_JointState(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "sensor_msgs/JointState".
@@ -4296,4 +5306,192 @@ func (l JointStateList) All() iter.Seq2[int, JointState] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_JointState, &phaserimpl.ROSCodec{Size: phaserROSSize_JointState, Append: phaserROSAppend_JointState, Read: phaserROSRead_JointState})
+
+// phaserROSSize_JointState returns the ROS1 size of m, a JointState (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_JointState(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 16
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return 0, left, false
+	}
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k1
+	// name (repeated)
+	c2 := m.Len(phaserimpl.Field{Number: 2, Offset: 8}, 4)
+	n += 4 * c2
+	if left -= 4 * c2; left < 0 {
+		return 0, left, false
+	}
+	for i := range c2 {
+		s := m.ElemString(phaserimpl.Field{Number: 2, Offset: 8}, i)
+		if left -= len(s); left < 0 {
+			return 0, left, false
+		}
+		n += len(s)
+	}
+	// position (repeated)
+	c3 := m.Len(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	if left -= 8 * c3; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c3
+	// velocity (repeated)
+	c4 := m.Len(phaserimpl.Field{Number: 4, Offset: 24}, 8)
+	if left -= 8 * c4; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c4
+	// effort (repeated)
+	c5 := m.Len(phaserimpl.Field{Number: 5, Offset: 32}, 8)
+	if left -= 8 * c5; left < 0 {
+		return 0, left, false
+	}
+	n += 8 * c5
+	return n, left, true
+}
+
+// phaserROSAppend_JointState appends the ROS1 serialization of m, a JointState (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_JointState(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_JointState)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 32), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 76 {
+		return dst, left, false
+	}
+	var left2 int
+	// header
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return dst, left, false
+	}
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// name (repeated)
+	c1 := m.Len(phaserimpl.Field{Number: 2, Offset: 8}, 4)
+	if left -= 4 * c1; left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c1))
+	for i := range c1 {
+		s := m.ElemString(phaserimpl.Field{Number: 2, Offset: 8}, i)
+		if left -= len(s); left < 0 {
+			return dst, left, false
+		}
+		dst = phaserimpl.ROSAppendString(dst, s)
+	}
+	// position (repeated)
+	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
+	if left -= len(a2); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/8)), a2...)
+	// velocity (repeated)
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[24:]), binary.LittleEndian.Uint32(b[28:]), 8)
+	if left -= len(a3); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a3)/8)), a3...)
+	// effort (repeated)
+	a4 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 8)
+	if left -= len(a4); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a4)/8)), a4...)
+	return dst, left, true
+}
+
+// phaserROSRead_JointState reads the ROS1 serialization of a JointState at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_JointState(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// header
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header)
+	if !sub1.IsPresent() {
+		return data, false
+	}
+	if phaserROSCodec_std_msgsphaser_Header == nil {
+		return data, false
+	}
+	if data, ok = phaserROSCodec_std_msgsphaser_Header.Read(data, sub1); !ok {
+		return data, false
+	}
+	// name (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	for range c2 {
+		var s []byte
+		if s, data, ok = phaserimpl.ROSString(data); !ok {
+			return data, false
+		}
+		m.PushBytes(phaserimpl.Field{Number: 2, Offset: 8}, s)
+	}
+	// position (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c3 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c3)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 3, Offset: 16}, c3, 8)
+	a4 := m.Span(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	if len(a4) != c3*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a4, data[:c3*8]):]
+	// velocity (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c5 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c5)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 4, Offset: 24}, c5, 8)
+	a6 := m.Span(phaserimpl.Field{Number: 4, Offset: 24}, 8)
+	if len(a6) != c5*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a6, data[:c5*8]):]
+	// effort (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c7 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c7)*8 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 5, Offset: 32}, c7, 8)
+	a8 := m.Span(phaserimpl.Field{Number: 5, Offset: 32}, 8)
+	if len(a8) != c7*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a8, data[:c7*8]):]
+	return data, true
 }

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(2 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 2)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -357,28 +357,61 @@ func (x Header) IsInitialized() bool { return true }
 // It is for generated code; Header has none to check.
 func (x Header) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Header) CopyFrom(src Header) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Header, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x Header) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x Header) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Header(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Header(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x Header) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x Header) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Header(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x Header) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Header(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x Header) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x Header) CopyFrom(src Header) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_Header, phaserimpl.Msg(src))
+func (x Header) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Header); ok {
+		m.Clear(phaserType_Header)
+		if rest, ok := phaserROSRead_Header(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "std_msgs/Header".
@@ -573,6 +606,86 @@ func (l HeaderList) All() iter.Seq2[int, Header] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Header, &phaserimpl.ROSCodec{Size: phaserROSSize_Header, Append: phaserROSAppend_Header, Read: phaserROSRead_Header})
+
+// phaserROSSize_Header returns the ROS1 size of m, a Header (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Header(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 16
+	// frame_id (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 12})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_Header appends the ROS1 serialization of m, a Header (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_Header)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 16), left, true
+	}
+	b := v.Bytes()
+	if len(b) < 36 {
+		return dst, left, false
+	}
+	var w []byte
+	// stamp (time)
+	sec1, nsec2, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
+	if !ok {
+		return dst, left, false // out of the range of ROS time
+	}
+	// frame_id (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 12})
+	if left -= len(s3); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 16+len(s3))
+	// seq (uint32)
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	binary.LittleEndian.PutUint32(w[4:], uint32(sec1))
+	binary.LittleEndian.PutUint32(w[8:], uint32(nsec2))
+	phaserimpl.ROSPutString(w, 12, s3)
+	return dst, left, true
+}
+
+// phaserROSRead_Header reads the ROS1 serialization of a Header at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Header(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Header)
+	if !ok {
+		return data, false
+	}
+	// seq (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	data = data[4:]
+	// stamp (time)
+	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+		return data, false
+	}
+	data = data[8:]
+	// frame_id (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, s1)
+	return data, true
 }
 
 var phaserType_String = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.String", phaserimpl.ROSFrontend)
@@ -846,28 +959,61 @@ func (x String) IsInitialized() bool { return true }
 // It is for generated code; String has none to check.
 func (x String) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x String) CopyFrom(src String) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_String, phaserimpl.Msg(src))
+}
+
 // MarshalROS returns the ROS1 serialization of x.
-func (x String) MarshalROS() ([]byte, error) { return ros.Marshal(x.Msg()) }
+func (x String) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_String(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_String(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
 
 // AppendROS appends the ROS1 serialization of x to dst; it allocates
 // nothing when dst has room.
-func (x String) AppendROS(dst []byte) ([]byte, error) { return ros.Append(dst, x.Msg()) }
+func (x String) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_String(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
 
 // ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
 // serialized; MarshalROS then says why).
 func (x String) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_String(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
 	n, _ := ros.Size(x.Msg())
 	return n
 }
 
 // UnmarshalROS replaces the content of x with the ROS1 serialization in
 // data, written straight into x's payload.
-func (x String) UnmarshalROS(data []byte) error { return ros.Unmarshal(data, x.Msg()) }
-
-// CopyFrom replaces the content of x with that of src, which may live in
-// another payload. It reports false if x's buffer filled up.
-func (x String) CopyFrom(src String) bool {
-	return phaserimpl.Msg(x).CopyFrom(phaserType_String, phaserimpl.Msg(src))
+func (x String) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_String); ok {
+		m.Clear(phaserType_String)
+		if rest, ok := phaserROSRead_String(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
 }
 
 // ROSDataType returns the ROS data type of the message, "std_msgs/String".
@@ -997,4 +1143,58 @@ func (l StringList) All() iter.Seq2[int, String] {
 			}
 		}
 	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_String, &phaserimpl.ROSCodec{Size: phaserROSSize_String, Append: phaserROSAppend_String, Read: phaserROSRead_String})
+
+// phaserROSSize_String returns the ROS1 size of m, a String (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_String(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 4
+	// data (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	return n, left, true
+}
+
+// phaserROSAppend_String appends the ROS1 serialization of m, a String (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_String(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	v, ok := m.View(phaserType_String)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 4), left, true
+	}
+	_ = v
+	var w []byte
+	// data (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
+	phaserimpl.ROSPutString(w, 0, s1)
+	return dst, left, true
+}
+
+// phaserROSRead_String reads the ROS1 serialization of a String at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_String(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	var ok bool
+	// data (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	return data, true
 }

@@ -1,0 +1,105 @@
+package impl
+
+// What the wire codecs, interpreted and generated, read besides the
+// accessors.
+
+// WorkBudgetSlack is what the work budget of an encoder adds to the length
+// of the payload it reads (WorkBudget).
+const WorkBudgetSlack = 4096
+
+// WorkBudget returns the work budget of an encoder of m's payload: the
+// length of its memory, which every offset in it addresses, and
+// WorkBudgetSlack. An encoder charges each string, element and array it
+// reads against it: a payload holds each of them once, so only one whose
+// offsets are shared or cyclic (hostile input) runs out.
+func (m Msg) WorkBudget() int {
+	if m.p == nil {
+		return WorkBudgetSlack
+	}
+	return len(m.p.mem) + WorkBudgetSlack
+}
+
+// FormatV3 reports whether m lives in a payload of format v3, whose
+// repeated messages are MessageVectorBlocks (MessageList.Allocate makes n
+// elements at once).
+func (m Msg) FormatV3() bool { return m.v3() }
+
+// Len returns the number of elements the cursor walks.
+func (c *Cursor) Len() int { return c.n }
+
+// The fields of google.protobuf.Timestamp and Duration: seconds (1) and
+// nanos (2) in both, presence ids 0 and 1 (bits 0 and 1 of byte 4).
+var (
+	SecondsField = Field{Number: 1, Offset: 8, Byte: 4, Mask: 1 << 0}
+	NanosField   = Field{Number: 2, Offset: 16, Byte: 4, Mask: 1 << 1}
+)
+
+// IsEmptyAny reports whether the google.protobuf.Any message m is absent or
+// holds neither a type URL nor a value: the only Any ROS1 can carry (as
+// two empty strings).
+func (m Msg) IsEmptyAny() bool {
+	return !m.IsPresent() || len(m.StringBytes(anyTypeURL)) == 0 && !m.HasString(anyValue)
+}
+
+// Nested returns message field f (not inline) of type t, as Message does,
+// for the codecs: in one call, the table of a nested message of a
+// received payload compared with the one its cache knows for t, so that a
+// holder reached through its fields does not go through bind for each.
+func (m Msg) Nested(f Field, t *Type) Msg {
+	if m.acc != throughTable && !f.Inline {
+		mem := m.p.mem
+		s := le.Uint32(mem[m.off+f.Offset:])
+		if s == 0 {
+			return Msg{p: m.p}
+		}
+		if uint64(s)+uint64(t.extent) <= uint64(len(mem)) &&
+			(m.p.trust&t.trust != 0 || m.p.knownCompiled(t, le.Uint32(mem[s:]))) {
+			return Msg{m.p, s, m.acc}
+		}
+	}
+	return m.messageGeneral(f, t)
+}
+
+// Elems returns the stored elements of a repeated scalar field whose
+// VectorHeader holds num and data, n elements of size bytes, as Span does
+// (nil unless they all lie in m's payload), for generated code that read
+// the VectorHeader from the message's View bytes.
+func (m Msg) Elems(num, data uint32, size int) []byte {
+	if m.p == nil || num == 0 || data == 0 {
+		return nil
+	}
+	mem := m.p.mem
+	end := uint64(data) + uint64(num)*uint64(size)
+	if end > uint64(len(mem)) {
+		return nil
+	}
+	return mem[data:end:end]
+}
+
+// Run returns the elements the cursor walks next that Next would give at
+// their compiled offsets without a check of its own (every element of a
+// payload that trusts what it wrote; else each one whose table is the one
+// found to be the compiled table), as the bytes of n consecutive elements
+// of stride bytes each, and moves the cursor past them: for generated code
+// that writes the elements of a flat message type from their bytes, one
+// call per chunk. n is 0 where Next must give the next element (a new
+// chunk, an element of another table or of a lost chunk, a Phaser 2
+// payload, the end of the walk).
+func (c *Cursor) Run() (b []byte, stride, n int) {
+	o, end := c.e, c.end
+	if o >= end {
+		return nil, 0, 0
+	}
+	mem := c.m.p.mem
+	k := end
+	if !c.trust {
+		k = o
+		for k < end && uint64(le.Uint32(mem[k:])) == c.tab {
+			k += c.stride
+		}
+	}
+	n = int((k - o) / c.stride)
+	c.e = k
+	c.i += n
+	return mem[o:k:k], int(c.stride), n
+}
