@@ -16,21 +16,40 @@ import (
 // ErrInvalid is wrapped by every error about malformed protobuf input.
 var ErrInvalid = errors.New("invalid protobuf wire data")
 
+// UnmarshalOptions configure Unmarshal, as protobuf-go's of the same name.
+// The zero value is the default of the package function.
+type UnmarshalOptions struct {
+	// DiscardUnknown drops the fields the message's type does not declare
+	// (and known fields that arrive with another wire type) instead of
+	// keeping them in the payload for Marshal to write back.
+	DiscardUnknown bool
+	// AllowPartial accepts a message whose proto2 required fields are not
+	// all set, instead of failing with ErrRequired.
+	AllowPartial bool
+}
+
 // Unmarshal replaces the content of message m with the protobuf encoding in
 // data, writing straight into m's payload. Both packed and unpacked
-// encodings of repeated scalars are accepted. A fixed buffer that fills up
+// encodings of repeated scalars are accepted. Fields m's type does not
+// declare are kept in the payload (docs/format.md, unknown fields) and
+// written back by Marshal after the known ones, as protobuf-go does;
+// UnmarshalOptions.DiscardUnknown drops them. A fixed buffer that fills up
 // fails with runtime.ErrFull; an owned one grows. On error m holds the
 // fields parsed before it.
-func Unmarshal(data []byte, m runtime.Msg) error {
+func Unmarshal(data []byte, m runtime.Msg) error { return UnmarshalOptions{}.Unmarshal(data, m) }
+
+// Unmarshal replaces the content of message m with the protobuf encoding in
+// data (see the package function Unmarshal).
+func (o UnmarshalOptions) Unmarshal(data []byte, m runtime.Msg) error {
 	d := impl.Dynamic(m)
 	if d.Type() == nil {
 		return fmt.Errorf("phaser: unmarshal: no message")
 	}
-	return unmarshalMsg(data, d.Msg(), d.Type())
+	return o.unmarshal(data, d.Msg(), d.Type())
 }
 
-// unmarshalMsg is Unmarshal for the engine's handle m of type t.
-func unmarshalMsg(data []byte, m impl.Msg, t *impl.Type) error {
+// unmarshal is Unmarshal for the engine's handle m of type t.
+func (o UnmarshalOptions) unmarshal(data []byte, m impl.Msg, t *impl.Type) error {
 	if !m.IsPresent() {
 		return fmt.Errorf("phaser: unmarshal %s: no message", t.Name())
 	}
@@ -38,11 +57,18 @@ func unmarshalMsg(data []byte, m impl.Msg, t *impl.Type) error {
 	if err := m.Err(); err != nil {
 		return fmt.Errorf("phaser: unmarshal %s: %w", t.Name(), err)
 	}
-	if err := decodeMessage(data, m, planOf(t), 0); err != nil {
+	w := impl.Decoder(m)
+	w.DiscardUnknown, w.AllowPartial = o.DiscardUnknown, o.AllowPartial
+	err := decodeMessage(data, m, planOf(t), &w)
+	w.Release()
+	if err != nil {
 		return err
 	}
 	if err := m.Err(); err != nil {
 		return fmt.Errorf("phaser: unmarshal %s: %w", t.Name(), err)
+	}
+	if !o.AllowPartial {
+		return CheckInitialized(runtime.Msg(impl.DynamicOf(m, t)))
 	}
 	return nil
 }
@@ -55,33 +81,49 @@ func wireErr(p *plan, fp *fieldPlan, num protowire.Number, format string, args .
 	return fmt.Errorf("phaser: unmarshal %s: %s: %s: %w", p.t.Name(), name, fmt.Sprintf(format, args...), ErrInvalid)
 }
 
-func decodeMessage(b []byte, m impl.Msg, p *plan, depth int) error {
-	if depth > maxDepth {
-		return fmt.Errorf("phaser: unmarshal %s: messages nested deeper than %d: %w", p.t.Name(), maxDepth, ErrInvalid)
+// decodeMessage merges the encoding b into m, a message of plan p.
+func decodeMessage(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
+	if !w.EnterDecode() {
+		w.Leave()
+		return fmt.Errorf("phaser: unmarshal %s: messages nested deeper than %d: %w", p.t.Name(), impl.MaxWireDepth, ErrInvalid)
 	}
+	err := decodeFields(b, m, p, w)
+	w.Leave()
+	return err
+}
+
+func decodeFields(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 	if p.t.IsAny() {
-		return decodeAny(b, m, p, depth)
+		return decodeAny(b, m, p, w)
 	}
+	mark := w.Mark()
 	var app appender // the repeated message field last appended to
 	// Scalars through a Setter when m has its compiled layout (inlined
 	// stores, which cannot fail), else through m.
 	s, direct := m.Setter(p.t)
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
+		rec := b
+		num, typ, n := consumeTag(b)
 		if n < 0 {
 			return wireErr(p, nil, 0, "bad tag: %v", protowire.ParseError(n))
 		}
 		b = b[n:]
 		fp := p.field(num)
-		if fp == nil {
-			n = protowire.ConsumeFieldValue(num, typ, b)
-			if n < 0 {
-				return wireErr(p, nil, num, "unknown field: %v", protowire.ParseError(n))
+		switch {
+		case fp == nil || !fp.accepts(typ):
+			// A field the type does not declare, or a known field with
+			// another wire type: kept as an unknown field, as protobuf-go
+			// keeps it.
+			k := protowire.ConsumeFieldValue(num, typ, b)
+			if k < 0 {
+				return wireErr(p, fp, num, "unknown field: %v", protowire.ParseError(k))
 			}
-			b = b[n:]
+			if !w.DiscardUnknown && !p.mapEntry {
+				w.Keep(rec[:n+k])
+			}
+			b = b[k:]
 			continue
-		}
-		if typ == fp.wire && fp.op.scalar() {
+		case typ == fp.wire && fp.op.scalar():
 			if n = decodeScalar(b, m, s, direct, fp); n < 0 {
 				return wireErr(p, fp, fp.num, "%v", protowire.ParseError(n))
 			}
@@ -89,9 +131,9 @@ func decodeMessage(b []byte, m impl.Msg, p *plan, depth int) error {
 				b = b[n:]
 				continue
 			}
-		} else {
+		default:
 			var err error
-			if n, err = decodeField(b, typ, m, p, fp, &app, depth); err != nil {
+			if n, err = decodeField(b, typ, m, p, fp, &app, w); err != nil {
 				return err
 			}
 		}
@@ -100,7 +142,35 @@ func decodeMessage(b []byte, m impl.Msg, p *plan, depth int) error {
 			return fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), notStored(m))
 		}
 	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return fmt.Errorf("phaser: unmarshal %s: unknown fields: %w", p.t.Name(), err)
+		}
+	}
 	return nil
+}
+
+// accepts reports whether a value of field fp may arrive with wire type
+// typ: its own, or a packed record for a repeated scalar.
+func (fp *fieldPlan) accepts(typ protowire.Type) bool {
+	return typ == fp.wire || fp.packable && typ == protowire.BytesType
+}
+
+// decodeOneField is the general codec's UnmarshalField: one value of the
+// field of tag (a number and wire type the field accepts) of m.
+func decodeOneField(b []byte, tag uint64, m impl.Msg, t *impl.Type, w *impl.Wire) (int, error) {
+	p := planOf(t)
+	num, typ := protowire.DecodeTag(tag)
+	fp := p.field(num)
+	if fp == nil || !fp.accepts(typ) {
+		return 0, wireErr(p, fp, num, "wire type %d not accepted", typ)
+	}
+	var app appender
+	n, err := decodeField(b, typ, m, p, fp, &app, w)
+	if err == nil && m.Failed() {
+		err = fmt.Errorf("phaser: unmarshal %s: %w", p.t.Name(), impl.ErrFull)
+	}
+	return n, err
 }
 
 // decodeScalar parses a value of singular scalar field fp, of fp's wire
@@ -163,10 +233,10 @@ func (ap *appender) add(m impl.Msg, fp *fieldPlan) impl.Msg {
 	return ap.a.Append()
 }
 
-// decodeField parses one value of field fp from b, whose wire type is typ,
-// and returns the bytes consumed. Elements of repeated message fields are
-// appended through app.
-func decodeField(b []byte, typ protowire.Type, m impl.Msg, p *plan, fp *fieldPlan, app *appender, depth int) (int, error) {
+// decodeField parses one value of field fp from b, whose wire type is typ
+// (one fp accepts), and returns the bytes consumed. Elements of repeated
+// message fields are appended through app.
+func decodeField(b []byte, typ protowire.Type, m impl.Msg, p *plan, fp *fieldPlan, app *appender, w *impl.Wire) (int, error) {
 	f := fp.f
 	if fp.packable && typ == protowire.BytesType {
 		v, n := protowire.ConsumeBytes(b)
@@ -174,9 +244,6 @@ func decodeField(b []byte, typ protowire.Type, m impl.Msg, p *plan, fp *fieldPla
 			return 0, wireErr(p, fp, fp.num, "packed: %v", protowire.ParseError(n))
 		}
 		return n, decodePacked(v, m, p, fp)
-	}
-	if typ != fp.wire {
-		return 0, wireErr(p, fp, fp.num, "wire type %d, want %d", typ, fp.wire)
 	}
 	if fp.wire != protowire.BytesType {
 		bits, n := consumeScalar(b, fp)
@@ -211,7 +278,7 @@ func decodeField(b []byte, typ protowire.Type, m impl.Msg, p *plan, fp *fieldPla
 		if !sub.IsPresent() {
 			return 0, fmt.Errorf("phaser: unmarshal %s: %s: %w", p.t.Name(), f.Desc.FullName(), notStored(m))
 		}
-		if err := decodeMessage(v, sub, fp.subPlan(), depth+1); err != nil {
+		if err := decodeMessage(v, sub, fp.subPlan(), w); err != nil {
 			return 0, err
 		}
 	default:
@@ -321,48 +388,80 @@ func push(m impl.Msg, fp *fieldPlan, v uint64) {
 	}
 }
 
-// decodeAny parses a google.protobuf.Any: the value is parsed into a Phaser
-// message of the type its URL names, which must be registered.
-func decodeAny(b []byte, m impl.Msg, p *plan, depth int) error {
-	var url, value []byte
+// decodeAny parses a google.protobuf.Any. The value is parsed into a
+// Phaser message of the type its URL names when that type is registered;
+// otherwise, or when the value does not parse as that type (protobuf-go
+// does not look into an Any's value), the Any keeps its type URL and its
+// value record as received, with its unknown fields, and Marshal writes
+// them back.
+func decodeAny(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
+	var url, value, valueRec []byte
 	var haveURL, haveValue bool
+	mark := w.Mark()
 	for len(b) > 0 {
-		num, typ, n := protowire.ConsumeTag(b)
+		rec := b
+		num, typ, n := consumeTag(b)
 		if n < 0 {
 			return wireErr(p, nil, 0, "bad tag: %v", protowire.ParseError(n))
 		}
 		b = b[n:]
 		if (num == 1 || num == 2) && typ == protowire.BytesType {
-			v, n := protowire.ConsumeBytes(b)
-			if n < 0 {
-				return wireErr(p, p.byNum[num], num, "length: %v", protowire.ParseError(n))
+			v, k := protowire.ConsumeBytes(b)
+			if k < 0 {
+				return wireErr(p, p.byNum[num], num, "length: %v", protowire.ParseError(k))
 			}
 			if num == 1 {
+				// Every record is checked, as protobuf-go does, not only
+				// the last one, which wins.
+				if !utf8.Valid(v) {
+					return wireErr(p, p.byNum[1], 1, "type URL is not valid UTF-8")
+				}
 				url, haveURL = v, true
 			} else {
-				value, haveValue = v, true
+				value, valueRec, haveValue = v, rec[:n+k], true
 			}
-			b = b[n:]
+			b = b[k:]
 			continue
 		}
-		if num == 1 || num == 2 {
-			return wireErr(p, p.byNum[num], num, "wire type %d, want 2", typ)
+		k := protowire.ConsumeFieldValue(num, typ, b)
+		if k < 0 {
+			return wireErr(p, nil, num, "unknown field: %v", protowire.ParseError(k))
 		}
-		n = protowire.ConsumeFieldValue(num, typ, b)
-		if n < 0 {
-			return wireErr(p, nil, num, "unknown field: %v", protowire.ParseError(n))
+		if !w.DiscardUnknown {
+			w.Keep(rec[:n+k])
 		}
-		b = b[n:]
+		b = b[k:]
 	}
-	if !haveValue {
-		if haveURL {
-			m.SetBytes(anyURL, url)
+	if haveValue {
+		if err := decodeAnyValue(m, url, value, w); err != nil {
+			if !errors.Is(err, ErrInvalid) {
+				return err
+			}
+			// Not a message of that type: kept as received, first of the
+			// unknown fields.
+			if w.DiscardUnknown {
+				return err
+			}
+			w.KeepFirst(mark, valueRec)
+			haveValue = false
 		}
-		return nil
 	}
-	if !utf8.Valid(url) {
-		return wireErr(p, p.byNum[1], 1, "type URL is not valid UTF-8")
+	if !haveValue && haveURL {
+		m.SetBytes(anyURL, url)
 	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return fmt.Errorf("phaser: unmarshal google.protobuf.Any: unknown fields: %w", err)
+		}
+	}
+	return nil
+}
+
+// decodeAnyValue parses the value of an Any into an embedded message of the
+// type url names. It fails with an error wrapping ErrInvalid, having
+// written nothing that stays, when the type is not registered or the value
+// does not parse as it.
+func decodeAnyValue(m impl.Msg, url, value []byte, w *impl.Wire) error {
 	name := string(url)
 	for i := len(name) - 1; i >= 0; i-- {
 		if name[i] == '/' {
@@ -378,10 +477,30 @@ func decodeAny(b []byte, m impl.Msg, p *plan, depth int) error {
 	if !sub.IsPresent() {
 		return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", notStored(m))
 	}
-	if haveURL && string(url) != impl.AnyURLPrefix+t.Name() {
+	if string(url) != impl.AnyURLPrefix+t.Name() {
 		m.SetBytes(anyURL, url) // keep the sender's URL prefix
 	}
-	return decodeMessage(value, sub, planOf(t), depth+1)
+	inner := w.Mark()
+	err := decodeMessage(value, sub, planOf(t), w)
+	if err != nil && errors.Is(err, ErrInvalid) {
+		w.Truncate(inner)
+		m.ClearAnyValue(t)
+	}
+	return err
+}
+
+// consumeTag parses a record's tag as protobuf-go's decoder does: a field
+// number above protowire.MaxValidNumber, which protowire.ConsumeTag lets
+// through, is invalid.
+func consumeTag(b []byte) (protowire.Number, protowire.Type, int) {
+	num, typ, n := protowire.ConsumeTag(b)
+	if n >= 0 && num > protowire.MaxValidNumber {
+		// protowire.ConsumeTag's answer for field number 0, which
+		// ParseError reports as an invalid field number.
+		_, _, n = protowire.ConsumeTag([]byte{0})
+		return 0, 0, n
+	}
+	return num, typ, n
 }
 
 // notStored returns why a write into m was not stored: the error m

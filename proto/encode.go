@@ -3,9 +3,9 @@ package proto
 import (
 	"bytes"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"slices"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -14,66 +14,150 @@ import (
 	"github.com/phaser-go/phaser/runtime"
 )
 
-// maxDepth bounds message nesting, as protobuf-go does.
-const maxDepth = 100
-
 // ErrFailed reports a payload whose fixed buffer filled up: its content is
 // incomplete and is not serialized.
-var ErrFailed = errors.New("phaser: payload buffer failed; not serialized")
+var ErrFailed = impl.ErrFailedPayload
+
+// ErrRequired is wrapped by the error of a proto2 required field that is
+// not set: Marshal and Unmarshal report it as protobuf-go does ("required
+// field phasertest.Legacy.id not set") unless AllowPartial is set.
+var ErrRequired = impl.ErrRequired
+
+// ErrBudget is wrapped by the error of Marshal, Append and Size on a
+// payload that refers to more data than it holds: its offsets are shared
+// or cyclic (only a hostile or corrupt payload has them). Every encoder
+// charges what it writes against the payload's length, so that its work
+// and output stay proportional to the payload.
+var ErrBudget = impl.ErrBudget
+
+// ErrInvalidUTF8 is wrapped by the error of Marshal on a proto3 string
+// field that holds invalid UTF-8, which protobuf-go refuses too.
+var ErrInvalidUTF8 = impl.ErrInvalidUTF8
+
+// MarshalOptions configure Marshal, Append and Size, as protobuf-go's of
+// the same name. The zero value is the default of the package functions.
+type MarshalOptions struct {
+	// AllowPartial writes a message whose proto2 required fields are not
+	// all set, instead of failing with ErrRequired.
+	AllowPartial bool
+}
 
 // Marshal returns the protobuf encoding of message m.
-func Marshal(m runtime.Msg) ([]byte, error) {
-	n, err := Size(m)
+func Marshal(m runtime.Msg) ([]byte, error) { return MarshalOptions{}.Marshal(m) }
+
+// Append appends the protobuf encoding of m to dst. It allocates nothing
+// when dst has room.
+func Append(dst []byte, m runtime.Msg) ([]byte, error) { return MarshalOptions{}.Append(dst, m) }
+
+// Size returns the length of m's protobuf encoding.
+func Size(m runtime.Msg) (int, error) { return MarshalOptions{}.Size(m) }
+
+// Marshal returns the protobuf encoding of message m.
+func (o MarshalOptions) Marshal(m runtime.Msg) ([]byte, error) {
+	n, err := o.Size(m)
 	if err != nil {
 		return nil, err
 	}
-	return Append(make([]byte, 0, n), m)
+	return o.Append(make([]byte, 0, n), m)
 }
 
 // Append appends the protobuf encoding of m to dst. It allocates nothing
 // when dst has room.
-func Append(dst []byte, m runtime.Msg) ([]byte, error) {
+func (o MarshalOptions) Append(dst []byte, m runtime.Msg) ([]byte, error) {
 	d := impl.Dynamic(m)
 	if d.Type() == nil {
 		return dst, nil
 	}
-	return appendMsg(dst, d.Msg(), d.Type())
+	w, err := impl.Encoder(d.Msg())
+	if err != nil {
+		return dst, err
+	}
+	w.AllowPartial = o.AllowPartial
+	return appendMessage(dst, d.Msg(), planOf(d.Type()), &w)
 }
 
-// Size returns the length of m's protobuf encoding.
-func Size(m runtime.Msg) (int, error) {
+// Size returns the length of m's protobuf encoding. The required fields
+// are not checked.
+func (o MarshalOptions) Size(m runtime.Msg) (int, error) {
 	d := impl.Dynamic(m)
 	if d.Type() == nil {
 		return 0, nil
 	}
-	return sizeMsg(d.Msg(), d.Type())
+	w, err := impl.Encoder(d.Msg())
+	if err != nil {
+		return 0, err
+	}
+	return sizeMessage(d.Msg(), planOf(d.Type()), &w)
 }
 
-// appendMsg is Append for the engine's handle m of type t.
-func appendMsg(dst []byte, m impl.Msg, t *impl.Type) ([]byte, error) {
-	if m.Failed() {
-		return dst, ErrFailed
-	}
-	return appendMessage(dst, m, planOf(t), 0)
+// The entry points of the generated codecs into this interpreter, for the
+// messages and fields they do not handle themselves.
+func init() {
+	impl.SetProtoGeneral(&impl.ProtoGeneral{
+		Append: func(b []byte, m impl.Msg, t *impl.Type, w impl.Wire) ([]byte, impl.Wire, error) {
+			b, err := appendMessage(b, m, planOf(t), &w)
+			return b, w, err
+		},
+		Size: func(m impl.Msg, t *impl.Type, w impl.Wire) (int, impl.Wire, error) {
+			n, err := sizeMessage(m, planOf(t), &w)
+			return n, w, err
+		},
+		AppendField: func(b []byte, m impl.Msg, t *impl.Type, num uint32, w impl.Wire) ([]byte, impl.Wire, error) {
+			b, err := appendField(b, m, planOf(t).byNum[protowire.Number(num)], &w)
+			return b, w, err
+		},
+		SizeField: func(m impl.Msg, t *impl.Type, num uint32, w impl.Wire) (int, impl.Wire, error) {
+			n, err := sizeField(m, planOf(t).byNum[protowire.Number(num)], &w)
+			return n, w, err
+		},
+		Unmarshal: func(b []byte, m impl.Msg, t *impl.Type, w impl.Wire) (impl.Wire, error) {
+			err := decodeMessage(b, m, planOf(t), &w)
+			return w, err
+		},
+		UnmarshalField: func(b []byte, tag uint64, m impl.Msg, t *impl.Type, w impl.Wire) (int, impl.Wire, error) {
+			n, err := decodeOneField(b, tag, m, t, &w)
+			return n, w, err
+		},
+		CheckInitialized: func(m impl.Msg, t *impl.Type, w impl.Wire) (impl.Wire, error) {
+			err := checkInit(m, planOf(t), &w)
+			return w, err
+		},
+	})
 }
 
-// sizeMsg is Size for the engine's handle m of type t.
-func sizeMsg(m impl.Msg, t *impl.Type) (int, error) {
-	if m.Failed() {
-		return 0, ErrFailed
-	}
-	return sizeMessage(m, planOf(t), 0)
-}
-
-func appendMessage(b []byte, m impl.Msg, p *plan, depth int) ([]byte, error) {
-	if depth > maxDepth {
-		return b, fmt.Errorf("phaser: %s: messages nested deeper than %d", p.t.Name(), maxDepth)
-	}
+// appendMessage appends the fields of m, a message of plan p, charging it
+// against w.
+func appendMessage(b []byte, m impl.Msg, p *plan, w *impl.Wire) ([]byte, error) {
 	if !m.IsPresent() {
 		return b, nil
 	}
+	if !w.Enter(p.t.Extent()) {
+		w.Leave()
+		return b, w.Err(p.t.Name())
+	}
+	b, err := appendFields(b, m, p, w)
+	w.Leave()
+	return b, err
+}
+
+func appendFields(b []byte, m impl.Msg, p *plan, w *impl.Wire) ([]byte, error) {
 	if p.t.IsAny() {
-		return appendAny(b, m, depth)
+		return appendAny(b, m, w)
+	}
+	if !w.AllowPartial && len(p.required) > 0 {
+		if err := checkRequired(m, p); err != nil {
+			return b, err
+		}
+	}
+	var unknown []byte
+	exts := false
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err(p.t.Name())
+		}
+		if p.extensible && len(unknown) > 0 {
+			b, exts = impl.AppendExtensions(b, unknown, p.t)
+		}
 	}
 	// Scalars through the view when the message has its compiled layout
 	// (inlined reads), else through m.
@@ -132,6 +216,12 @@ func appendMessage(b []byte, m impl.Msg, p *plan, depth int) ([]byte, error) {
 			}
 		case opString:
 			if s := m.StringBytes(f); len(s) > 0 {
+				if !w.Charge(len(s)) {
+					return b, w.Err(p.t.Name())
+				}
+				if fp.utf8 && !utf8.Valid(s) {
+					return b, impl.UTF8Error(string(fp.f.Desc.FullName()))
+				}
 				b = appendVarint(fp.appendTag(b), uint64(len(s)))
 				b = append(b, s...)
 			}
@@ -139,17 +229,41 @@ func appendMessage(b []byte, m impl.Msg, p *plan, depth int) ([]byte, error) {
 			// Message gives an absent handle exactly when HasMessage is
 			// false.
 			if sub := m.Message(f, fp.f.Type); sub.IsPresent() {
-				if b, err = appendSub(b, fp, sub, depth); err != nil {
+				if b, err = appendSub(b, fp, sub, w); err != nil {
 					return b, err
 				}
 			}
 		default:
-			if b, err = appendField(b, m, fp, depth); err != nil {
+			if b, err = appendField(b, m, fp, w); err != nil {
 				return b, err
 			}
 		}
 	}
-	return b, nil
+	if exts {
+		return impl.AppendNonExtensions(b, unknown, p.t), nil
+	}
+	return append(b, unknown...), nil
+}
+
+// checkRequired reports the first required field of m (of plan p) that is
+// not set.
+func checkRequired(m impl.Msg, p *plan) error {
+	for _, fp := range p.required {
+		f := fp.f
+		var set bool
+		switch {
+		case f.Kind == impl.Message:
+			set = m.HasMessage(f.Field)
+		case f.Kind == impl.String || f.Kind == impl.Bytes:
+			set = m.HasString(f.Field)
+		default:
+			set = m.Has(f.Field)
+		}
+		if !set {
+			return impl.RequiredError(string(f.Desc.FullName()))
+		}
+	}
+	return nil
 }
 
 // appendTag appends fp's tag.
@@ -168,20 +282,34 @@ func appendVarint(b []byte, v uint64) []byte {
 	return protowire.AppendVarint(b, v)
 }
 
-func sizeMessage(m impl.Msg, p *plan, depth int) (int, error) {
-	if depth > maxDepth {
-		return 0, fmt.Errorf("phaser: %s: messages nested deeper than %d", p.t.Name(), maxDepth)
-	}
+func sizeMessage(m impl.Msg, p *plan, w *impl.Wire) (int, error) {
 	if !m.IsPresent() {
 		return 0, nil
 	}
+	if !w.Enter(p.t.Extent()) {
+		w.Leave()
+		return 0, w.Err(p.t.Name())
+	}
+	n, err := sizeFields(m, p, w)
+	w.Leave()
+	return n, err
+}
+
+func sizeFields(m impl.Msg, p *plan, w *impl.Wire) (int, error) {
 	if p.t.IsAny() {
-		return sizeAny(m, depth)
+		return sizeAny(m, w)
 	}
 	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err(p.t.Name())
+		}
+		n += len(u)
+	}
 	for _, fp := range p.fields {
 		f := fp.f.Field
-		switch fp.op { // as appendMessage
+		switch fp.op { // as appendFields
 		case opFixed32:
 			if m.Get32(f) != 0 {
 				n += fp.tagLen + 4
@@ -208,18 +336,21 @@ func sizeMessage(m impl.Msg, p *plan, depth int) (int, error) {
 			}
 		case opString:
 			if s := m.StringBytes(f); len(s) > 0 {
+				if !w.Charge(len(s)) {
+					return 0, w.Err(p.t.Name())
+				}
 				n += fp.tagLen + protowire.SizeBytes(len(s))
 			}
 		case opMessage:
 			if sub := m.Message(f, fp.f.Type); sub.IsPresent() {
-				s, err := sizeMessage(sub, fp.subPlan(), depth+1)
+				s, err := sizeMessage(sub, fp.subPlan(), w)
 				if err != nil {
 					return 0, err
 				}
 				n += fp.tagLen + protowire.SizeBytes(s)
 			}
 		default:
-			s, err := sizeField(m, fp, depth)
+			s, err := sizeField(m, fp, w)
 			if err != nil {
 				return 0, err
 			}
@@ -289,9 +420,12 @@ func messageOf(m impl.Msg, fp *fieldPlan) (impl.Msg, bool) {
 	return n, n.IsPresent()
 }
 
-func appendField(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error) {
+func appendField(b []byte, m impl.Msg, fp *fieldPlan, w *impl.Wire) ([]byte, error) {
+	if fp == nil {
+		return b, nil
+	}
 	if fp.f.Repeated {
-		return appendRepeated(b, m, fp, depth)
+		return appendRepeated(b, m, fp, w)
 	}
 	switch fp.wire {
 	case protowire.BytesType:
@@ -300,11 +434,14 @@ func appendField(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error)
 			if !ok {
 				return b, nil
 			}
-			return appendSub(b, fp, sub, depth)
+			return appendSub(b, fp, sub, w)
 		}
 		s, ok := stringOf(m, fp)
 		if !ok {
 			return b, nil
+		}
+		if err := checkString(s, fp, w); err != nil {
+			return b, err
 		}
 		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
 		return protowire.AppendBytes(b, s), nil
@@ -317,9 +454,23 @@ func appendField(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error)
 	return appendScalar(b, fp, v), nil
 }
 
-func sizeField(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
+// checkString charges string s of field fp and checks its UTF-8.
+func checkString(s []byte, fp *fieldPlan, w *impl.Wire) error {
+	if !w.Charge(len(s)) {
+		return w.Err(string(fp.f.Desc.FullName()))
+	}
+	if fp.utf8 && !utf8.Valid(s) {
+		return impl.UTF8Error(string(fp.f.Desc.FullName()))
+	}
+	return nil
+}
+
+func sizeField(m impl.Msg, fp *fieldPlan, w *impl.Wire) (int, error) {
+	if fp == nil {
+		return 0, nil
+	}
 	if fp.f.Repeated {
-		return sizeRepeated(m, fp, depth)
+		return sizeRepeated(m, fp, w)
 	}
 	switch fp.wire {
 	case protowire.BytesType:
@@ -328,12 +479,15 @@ func sizeField(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
 			if !ok {
 				return 0, nil
 			}
-			n, err := sizeMessage(sub, fp.subPlan(), depth+1)
+			n, err := sizeMessage(sub, fp.subPlan(), w)
 			return protowire.SizeTag(fp.num) + protowire.SizeBytes(n), err
 		}
 		s, ok := stringOf(m, fp)
 		if !ok {
 			return 0, nil
+		}
+		if !w.Charge(len(s)) {
+			return 0, w.Err(string(fp.f.Desc.FullName()))
 		}
 		return protowire.SizeTag(fp.num) + protowire.SizeBytes(len(s)), nil
 	}
@@ -346,8 +500,8 @@ func sizeField(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
 
 // appendSub appends message field fp holding sub as a length-delimited
 // record.
-func appendSub(b []byte, fp *fieldPlan, sub impl.Msg, depth int) ([]byte, error) {
-	return appendMessageField(b, fp, sub, fp.subPlan(), depth)
+func appendSub(b []byte, fp *fieldPlan, sub impl.Msg, w *impl.Wire) ([]byte, error) {
+	return appendMessageField(b, fp, sub, fp.subPlan(), w)
 }
 
 // appendMessageField appends message field fp holding sub, of plan p, as a
@@ -356,11 +510,11 @@ func appendSub(b []byte, fp *fieldPlan, sub impl.Msg, depth int) ([]byte, error)
 // The length is not computed by a separate pass: one byte is reserved,
 // the message is written, and the length is patched in, the message moving
 // up when its length needs more than one byte.
-func appendMessageField(b []byte, fp *fieldPlan, sub impl.Msg, p *plan, depth int) ([]byte, error) {
+func appendMessageField(b []byte, fp *fieldPlan, sub impl.Msg, p *plan, w *impl.Wire) ([]byte, error) {
 	b = fp.appendTag(b)
 	at := len(b)
 	b = append(b, 0)
-	b, err := appendMessage(b, sub, p, depth+1)
+	b, err := appendMessage(b, sub, p, w)
 	if err != nil {
 		return b, err
 	}
@@ -399,7 +553,7 @@ func elemBits(m impl.Msg, fp *fieldPlan, i int) uint64 {
 	return m.Elem64(fp.f.Field, i)
 }
 
-func appendRepeated(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error) {
+func appendRepeated(b []byte, m impl.Msg, fp *fieldPlan, w *impl.Wire) ([]byte, error) {
 	f := fp.f
 	n := m.LenOf(f)
 	if n == 0 {
@@ -407,45 +561,55 @@ func appendRepeated(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, err
 	}
 	switch {
 	case fp.isMap:
-		return appendMap(b, m, fp, depth)
+		return appendMap(b, m, fp, w)
 	case fp.kind == protoreflect.MessageKind:
 		sub := fp.subPlan()
 		var err error
 		for _, e := range m.MessagesOf(f) {
-			if b, err = appendMessageField(b, fp, e, sub, depth); err != nil {
+			if b, err = appendMessageField(b, fp, e, sub, w); err != nil {
 				return b, err
 			}
 		}
 	case fp.wire == protowire.BytesType:
 		for i := range n {
+			s := m.ElemString(f.Field, i)
+			if err := checkString(s, fp, w); err != nil {
+				return b, err
+			}
 			b = protowire.AppendTag(b, fp.num, protowire.BytesType)
-			b = protowire.AppendBytes(b, m.ElemString(f.Field, i))
-		}
-	case fp.packed && fixedWidth(fp):
-		// Stored little-endian at their wire width: the bytes are the
-		// packed record's payload as they are.
-		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
-		b = protowire.AppendBytes(b, m.Span(f.Field, fp.size))
-	case fp.packed:
-		size := 0
-		for i := range n {
-			size += sizeScalar(fp, elemBits(m, fp, i))
-		}
-		b = protowire.AppendTag(b, fp.num, protowire.BytesType)
-		b = protowire.AppendVarint(b, uint64(size))
-		for i := range n {
-			b = appendScalar(b, fp, elemBits(m, fp, i))
+			b = protowire.AppendBytes(b, s)
 		}
 	default:
-		for i := range n {
-			b = protowire.AppendTag(b, fp.num, fp.wire)
-			b = appendScalar(b, fp, elemBits(m, fp, i))
+		if !w.Charge(n * fp.size) {
+			return b, w.Err(string(fp.f.Desc.FullName()))
+		}
+		switch {
+		case fp.packed && fixedWidth(fp):
+			// Stored little-endian at their wire width: the bytes are the
+			// packed record's payload as they are.
+			b = protowire.AppendTag(b, fp.num, protowire.BytesType)
+			b = protowire.AppendBytes(b, m.Span(f.Field, fp.size))
+		case fp.packed:
+			size := 0
+			for i := range n {
+				size += sizeScalar(fp, elemBits(m, fp, i))
+			}
+			b = protowire.AppendTag(b, fp.num, protowire.BytesType)
+			b = protowire.AppendVarint(b, uint64(size))
+			for i := range n {
+				b = appendScalar(b, fp, elemBits(m, fp, i))
+			}
+		default:
+			for i := range n {
+				b = protowire.AppendTag(b, fp.num, fp.wire)
+				b = appendScalar(b, fp, elemBits(m, fp, i))
+			}
 		}
 	}
 	return b, nil
 }
 
-func sizeRepeated(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
+func sizeRepeated(m impl.Msg, fp *fieldPlan, w *impl.Wire) (int, error) {
 	f := fp.f
 	n := m.LenOf(f)
 	if n == 0 {
@@ -454,11 +618,11 @@ func sizeRepeated(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
 	total := 0
 	switch {
 	case fp.isMap:
-		return sizeMap(m, fp, depth)
+		return sizeMap(m, fp, w)
 	case fp.kind == protoreflect.MessageKind:
 		sub := fp.subPlan()
 		for _, e := range m.MessagesOf(f) {
-			s, err := sizeMessage(e, sub, depth+1)
+			s, err := sizeMessage(e, sub, w)
 			if err != nil {
 				return 0, err
 			}
@@ -466,18 +630,28 @@ func sizeRepeated(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
 		}
 	case fp.wire == protowire.BytesType:
 		for i := range n {
-			total += protowire.SizeTag(fp.num) + protowire.SizeBytes(len(m.ElemString(f.Field, i)))
+			s := m.ElemString(f.Field, i)
+			if !w.Charge(len(s)) {
+				return 0, w.Err(string(fp.f.Desc.FullName()))
+			}
+			total += protowire.SizeTag(fp.num) + protowire.SizeBytes(len(s))
 		}
-	case fp.packed && fixedWidth(fp):
-		total = protowire.SizeTag(fp.num) + protowire.SizeBytes(n*fp.size)
-	case fp.packed:
-		for i := range n {
-			total += sizeScalar(fp, elemBits(m, fp, i))
-		}
-		total = protowire.SizeTag(fp.num) + protowire.SizeBytes(total)
 	default:
-		for i := range n {
-			total += protowire.SizeTag(fp.num) + sizeScalar(fp, elemBits(m, fp, i))
+		if !w.Charge(n * fp.size) {
+			return 0, w.Err(string(fp.f.Desc.FullName()))
+		}
+		switch {
+		case fp.packed && fixedWidth(fp):
+			total = protowire.SizeTag(fp.num) + protowire.SizeBytes(n*fp.size)
+		case fp.packed:
+			for i := range n {
+				total += sizeScalar(fp, elemBits(m, fp, i))
+			}
+			total = protowire.SizeTag(fp.num) + protowire.SizeBytes(total)
+		default:
+			for i := range n {
+				total += protowire.SizeTag(fp.num) + sizeScalar(fp, elemBits(m, fp, i))
+			}
 		}
 	}
 	return total, nil
@@ -504,11 +678,16 @@ type mapEntry struct {
 // space: larger maps allocate.
 const mapEntries = 32
 
-// mapOrder returns the entries to write, sorted by key.
-func mapOrder(m impl.Msg, fp *fieldPlan, scratch []mapEntry) []mapEntry {
+// mapOrder returns the entries to write, sorted by key. Every entry is
+// charged against w (as a message of the entry type), the ones a later
+// entry replaces too.
+func mapOrder(m impl.Msg, fp *fieldPlan, scratch []mapEntry, w *impl.Wire) ([]mapEntry, error) {
 	f, kf := fp.f, fp.key
 	entries := scratch[:0]
 	for _, msg := range m.MessagesOf(f) {
+		if !w.Charge(int(f.Type.Extent())) {
+			return nil, w.Err(string(f.Desc.FullName()))
+		}
 		e := mapEntry{msg: msg}
 		if kf.kind == protoreflect.StringKind {
 			e.key = e.msg.StringBytes(kf.f.Field)
@@ -527,7 +706,7 @@ func mapOrder(m impl.Msg, fp *fieldPlan, scratch []mapEntry) []mapEntry {
 		}
 		out = append(out, e)
 	}
-	return out
+	return out, nil
 }
 
 func compareKeys(a, b mapEntry, kf *fieldPlan) int {
@@ -557,10 +736,10 @@ func cmpOrdered[T int32 | int64 | uint64](x, y T) int {
 }
 
 // entrySize returns the encoded size of a map entry's body.
-func entrySize(e impl.Msg, fp *fieldPlan, depth int) (int, error) {
+func entrySize(e impl.Msg, fp *fieldPlan, w *impl.Wire) (int, error) {
 	n := 0
 	for _, kv := range []*fieldPlan{fp.key, fp.val} {
-		s, err := sizeEntryField(e, kv, depth)
+		s, err := sizeEntryField(e, kv, w)
 		if err != nil {
 			return 0, err
 		}
@@ -569,26 +748,34 @@ func entrySize(e impl.Msg, fp *fieldPlan, depth int) (int, error) {
 	return n, nil
 }
 
-func sizeEntryField(e impl.Msg, kv *fieldPlan, depth int) (int, error) {
+func sizeEntryField(e impl.Msg, kv *fieldPlan, w *impl.Wire) (int, error) {
 	tag := protowire.SizeTag(kv.num)
 	switch {
 	case kv.kind == protoreflect.MessageKind:
-		s, err := sizeMessage(e.Message(kv.f.Field, kv.f.Type), kv.subPlan(), depth+2)
+		s, err := sizeMessage(e.Message(kv.f.Field, kv.f.Type), kv.subPlan(), w)
 		return tag + protowire.SizeBytes(s), err
 	case kv.wire == protowire.BytesType:
-		return tag + protowire.SizeBytes(len(e.StringBytes(kv.f.Field))), nil
+		s := e.StringBytes(kv.f.Field)
+		if !w.Charge(len(s)) {
+			return 0, w.Err(string(kv.f.Desc.FullName()))
+		}
+		return tag + protowire.SizeBytes(len(s)), nil
 	}
 	v, _ := bits(e, kv)
 	return tag + sizeScalar(kv, v), nil
 }
 
-func appendEntryField(b []byte, e impl.Msg, kv *fieldPlan, depth int) ([]byte, error) {
+func appendEntryField(b []byte, e impl.Msg, kv *fieldPlan, w *impl.Wire) ([]byte, error) {
 	switch {
 	case kv.kind == protoreflect.MessageKind:
-		return appendSub(b, kv, e.Message(kv.f.Field, kv.f.Type), depth+1)
+		return appendSub(b, kv, e.Message(kv.f.Field, kv.f.Type), w)
 	case kv.wire == protowire.BytesType:
+		s := e.StringBytes(kv.f.Field)
+		if err := checkString(s, kv, w); err != nil {
+			return b, err
+		}
 		b = protowire.AppendTag(b, kv.num, protowire.BytesType)
-		return protowire.AppendBytes(b, e.StringBytes(kv.f.Field)), nil
+		return protowire.AppendBytes(b, s), nil
 	}
 	v, _ := bits(e, kv)
 	b = protowire.AppendTag(b, kv.num, kv.wire)
@@ -597,15 +784,18 @@ func appendEntryField(b []byte, e impl.Msg, kv *fieldPlan, depth int) ([]byte, e
 
 // appendMap writes the entries of map field fp, each as appendMessageField
 // writes a message: its length patched in after it.
-func appendMap(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error) {
+func appendMap(b []byte, m impl.Msg, fp *fieldPlan, w *impl.Wire) ([]byte, error) {
 	var scratch [mapEntries]mapEntry
-	var err error
-	for _, e := range mapOrder(m, fp, scratch[:]) {
+	entries, err := mapOrder(m, fp, scratch[:], w)
+	if err != nil {
+		return b, err
+	}
+	for _, e := range entries {
 		b = fp.appendTag(b)
 		at := len(b)
 		b = append(b, 0)
 		for _, kv := range []*fieldPlan{fp.key, fp.val} {
-			if b, err = appendEntryField(b, e.msg, kv, depth); err != nil {
+			if b, err = appendEntryField(b, e.msg, kv, w); err != nil {
 				return b, err
 			}
 		}
@@ -614,11 +804,15 @@ func appendMap(b []byte, m impl.Msg, fp *fieldPlan, depth int) ([]byte, error) {
 	return b, nil
 }
 
-func sizeMap(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
+func sizeMap(m impl.Msg, fp *fieldPlan, w *impl.Wire) (int, error) {
 	var scratch [mapEntries]mapEntry
+	entries, err := mapOrder(m, fp, scratch[:], w)
+	if err != nil {
+		return 0, err
+	}
 	total := 0
-	for _, e := range mapOrder(m, fp, scratch[:]) {
-		size, err := entrySize(e.msg, fp, depth)
+	for _, e := range entries {
+		size, err := entrySize(e.msg, fp, w)
 		if err != nil {
 			return 0, err
 		}
@@ -628,13 +822,19 @@ func sizeMap(m impl.Msg, fp *fieldPlan, depth int) (int, error) {
 }
 
 // Any: type_url (1) and value (2), the value being the protobuf encoding of
-// the embedded Phaser message.
+// the embedded Phaser message, then the Any's unknown fields. An Any whose
+// type this program does not know holds no embedded message: Unmarshal
+// keeps its value record, as received, with the Any's unknown fields.
 
 var (
 	anyURL   = impl.Field{Number: 1, Offset: 4}
 	anyValue = impl.Field{Number: 2, Offset: 8}
 )
 
+// anyContent returns the type URL of the Any m and the type of its
+// embedded message (nil if it holds none). An embedded message of a type
+// this program does not know cannot be encoded (it is a Phaser message,
+// not protobuf bytes) and is an error.
 func anyContent(m impl.Msg) (url []byte, t *impl.Type, err error) {
 	url = m.StringBytes(anyURL)
 	if !m.HasString(anyValue) {
@@ -648,46 +848,70 @@ func anyContent(m impl.Msg) (url []byte, t *impl.Type, err error) {
 	return url, t, nil
 }
 
-func appendAny(b []byte, m impl.Msg, depth int) ([]byte, error) {
+func appendAny(b []byte, m impl.Msg, w *impl.Wire) ([]byte, error) {
 	url, t, err := anyContent(m)
 	if err != nil {
 		return b, err
 	}
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Any")
+		}
+	}
 	if len(url) > 0 {
+		if !w.Charge(len(url)) {
+			return b, w.Err("google.protobuf.Any")
+		}
 		b = protowire.AppendTag(b, 1, protowire.BytesType)
 		b = protowire.AppendBytes(b, url)
 	}
 	if t == nil {
-		return b, nil
+		return append(b, unknown...), nil
 	}
 	// The value as appendMessageField writes a message, but not written
-	// when empty.
+	// when empty. protobuf-go does not look into an Any's value bytes for
+	// required fields, nor does this.
 	start := len(b)
 	b = protowire.AppendTag(b, 2, protowire.BytesType)
 	at := len(b)
 	b = append(b, 0)
-	if b, err = appendMessage(b, m.AnyValue(t), planOf(t), depth+1); err != nil {
+	partial := w.AllowPartial
+	w.AllowPartial = true
+	b, err = appendMessage(b, m.AnyValue(t), planOf(t), w)
+	w.AllowPartial = partial
+	if err != nil {
 		return b, err
 	}
 	if len(b) == at+1 {
-		return b[:start], nil
+		return append(b[:start], unknown...), nil
 	}
-	return PatchLength(b, at), nil
+	return append(PatchLength(b, at), unknown...), nil
 }
 
-func sizeAny(m impl.Msg, depth int) (int, error) {
+func sizeAny(m impl.Msg, w *impl.Wire) (int, error) {
 	url, t, err := anyContent(m)
 	if err != nil {
 		return 0, err
 	}
 	total := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Any")
+		}
+		total += len(u)
+	}
 	if len(url) > 0 {
+		if !w.Charge(len(url)) {
+			return 0, w.Err("google.protobuf.Any")
+		}
 		total += protowire.SizeTag(1) + protowire.SizeBytes(len(url))
 	}
 	if t == nil {
 		return total, nil
 	}
-	n, err := sizeMessage(m.AnyValue(t), planOf(t), depth+1)
+	n, err := sizeMessage(m.AnyValue(t), planOf(t), w)
 	if err != nil || n == 0 {
 		return total, err
 	}

@@ -26,10 +26,19 @@ import (
 
 // plan is how one message type is written and read.
 type plan struct {
-	t      *impl.Type
-	fields []*fieldPlan // in field-number order
-	byNum  map[protowire.Number]*fieldPlan
-	dense  []*fieldPlan // by number, for numbers below denseMax
+	t        *impl.Type
+	fields   []*fieldPlan // in field-number order
+	byNum    map[protowire.Number]*fieldPlan
+	dense    []*fieldPlan // by number, for numbers below denseMax
+	required []*fieldPlan // proto2 required fields, by number
+	// extensible is set for a message with extension ranges: the unknown
+	// fields that are extensions this program declares are written first
+	// (appendExtensions).
+	extensible bool
+	mapEntry   bool // a map entry, whose unknown fields are dropped
+	// initCheck is set when the type can reach a required field
+	// (ReachesRequired): CheckInitialized walks only such messages.
+	initCheck bool
 }
 
 type fieldPlan struct {
@@ -44,6 +53,10 @@ type fieldPlan struct {
 	size     int  // stored element size: 1, 4 or 8
 	isMap    bool
 	key, val *fieldPlan // map entry fields
+
+	// initCheck is set for a message field whose type, or map value type,
+	// can reach a required field.
+	initCheck bool
 
 	op     encodeOp // how appendMessage writes the field
 	tag    [5]byte  // the field's tag (with its wire type) as written
@@ -105,6 +118,17 @@ func planOf(t *impl.Type) *plan {
 		}
 	}
 	sort.Slice(p.fields, func(i, j int) bool { return legacyOrder(p.fields[i].f.Desc, p.fields[j].f.Desc) })
+	for _, fp := range p.fields {
+		if fp.f.Desc.Cardinality() == protoreflect.Required {
+			p.required = append(p.required, fp)
+		}
+	}
+	sort.SliceStable(p.required, func(i, j int) bool { return p.required[i].num < p.required[j].num })
+	if md := t.Descriptor(); md != nil {
+		p.extensible = md.ExtensionRanges().Len() > 0
+		p.mapEntry = md.IsMapEntry()
+		p.initCheck = ReachesRequired(md)
+	}
 	return t.StorePlan(impl.ProtoPlan, p).(*plan)
 }
 
@@ -115,7 +139,7 @@ func newFieldPlan(f *impl.FieldInfo) *fieldPlan {
 		num:      fd.Number(),
 		kind:     fd.Kind(),
 		presence: fd.HasPresence(),
-		utf8:     fd.Kind() == protoreflect.StringKind && requiresUTF8(fd),
+		utf8:     fd.Kind() == protoreflect.StringKind && RequiresUTF8(fd),
 		isMap:    fd.IsMap(),
 	}
 	switch fd.Kind() {
@@ -136,6 +160,9 @@ func newFieldPlan(f *impl.FieldInfo) *fieldPlan {
 		e := f.Type
 		fp.key = newFieldPlan(e.FieldByNumber(1))
 		fp.val = newFieldPlan(e.FieldByNumber(2))
+	}
+	if md := fd.Message(); md != nil {
+		fp.initCheck = ReachesRequired(md)
 	}
 	wire := fp.wire
 	if fp.packed {
@@ -199,6 +226,8 @@ func legacyOrder(x, y protoreflect.FieldDescriptor) bool {
 // finite plans.
 func (fp *fieldPlan) subPlan() *plan { return planOf(fp.f.Type) }
 
-func requiresUTF8(fd protoreflect.FieldDescriptor) bool {
+// RequiresUTF8 reports whether string field fd must hold valid UTF-8:
+// the fields of proto3 files, as protobuf-go has it.
+func RequiresUTF8(fd protoreflect.FieldDescriptor) bool {
 	return fd.ParentFile() != nil && fd.ParentFile().Syntax() == protoreflect.Proto3
 }

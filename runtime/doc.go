@@ -76,8 +76,9 @@
 // Where the view's contract differs from the typed accessors': modifying
 // a read-only message (ReadX, or an absent nested message) through it
 // panics, as protobuf-go's read-only messages do, instead of recording
-// [ErrReadOnly]; a value the payload has no place for (unknown fields,
-// extensions, an Any value of a type the runtime does not know) is dropped
+// [ErrReadOnly]; unknown fields are kept in the payload (GetUnknown,
+// SetUnknown), but a value the payload has no place for (an extension set
+// as a field, an Any value of a type the runtime does not know) is dropped
 // and recorded as [ErrNotStored], which Err and proto.CheckInitialized
 // (called by protojson, prototext and proto when they decode) report;
 // maps show each key once, the last entry of a duplicated key winning,

@@ -141,3 +141,15 @@ func (a Msg) releaseAnyValue() {
 		v.Clear(t)
 	}
 }
+
+// ClearAnyValue clears and frees the message of type t embedded in the Any
+// message a; its type URL stays.
+func (a Msg) ClearAnyValue(t *Type) {
+	if !a.writable() {
+		return
+	}
+	if v := a.AnyValue(t); v.IsPresent() {
+		v.Clear(t)
+	}
+	a.ClearString(anyValue)
+}

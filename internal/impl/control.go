@@ -164,26 +164,44 @@ func (p *Payload) entryName(e uint32) string {
 
 // findTable returns the table registered for t, or 0.
 func (p *Payload) findTable(cb uint32, t *Type) uint32 {
+	if e, ok := p.findEntry(cb, t.hash, t.name); ok {
+		return le.Uint32(p.mem[e+p.tableOffsetIn():])
+	}
+	return 0
+}
+
+// tableOffsetIn returns where an entry of the control block holds its
+// table offset.
+func (p *Payload) tableOffsetIn() uint32 {
+	if p.version == payloadbuffer.V3 {
+		return 8
+	}
+	return 4
+}
+
+// findEntry returns the offset of the first entry of the control block cb
+// registered under name (whose FNV-1a hash, the key of format 3, is hash).
+func (p *Payload) findEntry(cb uint32, hash uint64, name string) (uint32, bool) {
 	count := le.Uint32(p.mem[cb+offCount:])
 	es, base := p.entrySize(), cb+p.controlHeader()
 	if uint64(base)+uint64(count)*uint64(es) > uint64(len(p.mem)) {
-		return 0
+		return 0, false
 	}
 	for i := range count {
 		e := base + i*es
 		if p.version == payloadbuffer.V3 {
-			if le.Uint64(p.mem[e:]) == t.hash {
-				return le.Uint32(p.mem[e+8:])
+			if le.Uint64(p.mem[e:]) == hash {
+				return e, true
 			}
 			continue
 		}
-		name, table, size := le.Uint32(p.mem[e:]), le.Uint32(p.mem[e+4:]), le.Uint32(p.mem[e+8:])
-		if int(size) == len(t.name) && uint64(name)+uint64(size) <= uint64(len(p.mem)) &&
-			string(p.mem[name:name+size]) == t.name {
-			return table
+		at, size := le.Uint32(p.mem[e:]), le.Uint32(p.mem[e+8:])
+		if int(size) == len(name) && uint64(at)+uint64(size) <= uint64(len(p.mem)) &&
+			string(p.mem[at:at+size]) == name {
+			return e, true
 		}
 	}
-	return 0
+	return 0, false
 }
 
 // installMetadata stores the offset of t's field table in word 0 of the
@@ -237,6 +255,12 @@ func (p *Payload) installMetadata(off uint32, t *Type) bool {
 // addMetadata appends an entry for t to the control block, doubling it when
 // full.
 func (p *Payload) addMetadata(cb uint32, t *Type, table uint32) bool {
+	return p.addEntry(cb, t.hash, t.name, table)
+}
+
+// addEntry appends an entry for name (whose FNV-1a hash is hash) naming
+// table to the control block, doubling it when full.
+func (p *Payload) addEntry(cb uint32, hash uint64, name string, table uint32) bool {
 	count, capacity := le.Uint32(p.mem[cb+offCount:]), le.Uint32(p.mem[cb+offCapacity:])
 	// The count and capacity of a payload continued with Open are checked
 	// against the block that holds them: a count past the capacity, or a
@@ -267,24 +291,24 @@ func (p *Payload) addMetadata(cb uint32, t *Type, table uint32) bool {
 	}
 	e := cb + p.controlHeader() + count*p.entrySize()
 	if p.version == payloadbuffer.V3 {
-		le.PutUint64(p.mem[e:], t.hash)
+		le.PutUint64(p.mem[e:], hash)
 		le.PutUint32(p.mem[e+8:], table)
 		le.PutUint32(p.mem[e+12:], 0)
 	} else {
-		var name uint32
-		if len(t.name) > 0 {
-			name = p.buf.Allocate(len(t.name), payloadbuffer.Small|payloadbuffer.Overwrite)
-			if name == 0 {
+		var at uint32
+		if len(name) > 0 {
+			at = p.buf.Allocate(len(name), payloadbuffer.Small|payloadbuffer.Overwrite)
+			if at == 0 {
 				p.fail()
 				return false
 			}
 			p.sync()
-			copy(p.mem[name:], t.name)
+			copy(p.mem[at:], name)
 		}
 		e = p.buf.Metadata() + p.controlHeader() + count*p.entrySize()
-		le.PutUint32(p.mem[e:], name)
+		le.PutUint32(p.mem[e:], at)
 		le.PutUint32(p.mem[e+4:], table)
-		le.PutUint32(p.mem[e+8:], uint32(len(t.name)))
+		le.PutUint32(p.mem[e+8:], uint32(len(name)))
 	}
 	le.PutUint32(p.mem[p.buf.Metadata()+offCount:], count+1)
 	return true

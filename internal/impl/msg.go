@@ -789,6 +789,29 @@ func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg) Msg 
 	return general(m, f, t)
 }
 
+// NestedAt returns, for a generated codec, the message of type t whose
+// offset s the compiled message m holds in a (non-inline) message slot, as
+// Message returns it: the codec has read the slot at its compiled offset.
+// In a payload that trusts what it wrote the handle is made inline; in any
+// other, one call finds the table this payload gives t.
+func (m Msg) NestedAt(s uint32, t *Type) Msg { return m.nestedAt(s, t, (*Payload).nested) }
+
+func (m Msg) nestedAt(s uint32, t *Type, general func(*Payload, uint32, *Type) Msg) Msg {
+	if p := m.p; p.trust&t.trust != 0 && s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(p.mem)) {
+		return Msg{p, s, m.acc}
+	}
+	return general(m.p, s, t)
+}
+
+// nested is NestedAt's general path: bind, its common case first (a table
+// this payload was found to give t).
+func (p *Payload) nested(s uint32, t *Type) Msg {
+	if mem := p.mem; s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(mem)) && p.knownCompiled(t, le.Uint32(mem[s:])) {
+		return Msg{p, s, p.compiledAccess()}
+	}
+	return p.bind(s, t)
+}
+
 // InlineMessage is Message for a field whose compiled layout stores the
 // message inside its holder (Field.Inline: the ROS frontend's layout in
 // format v3): a compiled handle in a payload that trusts what it wrote
@@ -810,7 +833,7 @@ func (m Msg) inlineMessage(f Field, t *Type, general func(Msg, Field, *Type) Msg
 // messageGeneral is the general path of Message.
 func (m Msg) messageGeneral(f Field, t *Type) Msg {
 	if m.compiled() && !f.Inline { // the compiled layout: a slot
-		return m.p.bind(le.Uint32(m.bytes()[f.Offset:]), t)
+		return m.p.nested(le.Uint32(m.bytes()[f.Offset:]), t)
 	}
 	s, ok := m.inlineSlot(f)
 	if ok {
@@ -943,6 +966,7 @@ func (m Msg) Clear(t *Type) {
 	if len(m.p.clearing) >= maxDepth {
 		return
 	}
+	m.clearUnknown()
 	m.p.clearing = append(m.p.clearing, m.off)
 	m.clearFields(t)
 	m.p.clearing = m.p.clearing[:len(m.p.clearing)-1]

@@ -124,6 +124,10 @@ type Payload struct {
 	// a reset to the root's creation image restores.
 	seedTrust  uint8
 	seedTables [tableSlots]tableEntry
+
+	// unk caches the offset of the unknown-field index (unknown.go):
+	// unknownKnown|offset once looked up, 0 before.
+	unk uint64
 }
 
 // sync refreshes mem after an allocation, which may grow an owned buffer.
@@ -240,6 +244,7 @@ func failedNew(err error) Msg { return Msg{p: &Payload{err: err, lost: true}} }
 // createRoot runs the C++ CreateMutable sequence (spec 3.4): root message,
 // runtime control block, metadata.
 func (p *Payload) createRoot(t *Type) (Msg, error) {
+	p.noUnknown()
 	if p.version == payloadbuffer.V3 {
 		return p.createRootV3(t)
 	}
@@ -288,7 +293,7 @@ func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) { return readInto(p
 func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
-	p.buf, p.mem, p.version, p.err, p.lost, p.root, p.img, p.trust = nil, data, 0, nil, false, nil, nil, 0
+	p.buf, p.mem, p.version, p.err, p.lost, p.root, p.img, p.trust, p.unk = nil, data, 0, nil, false, nil, nil, 0, 0
 	p.resets, p.floor, p.scrub = false, 0, false
 	p.forget()
 	if len(data) < payloadbuffer.FixedHeaderSize {
@@ -523,6 +528,7 @@ func (p *Payload) reset(t *Type) bool {
 	}
 	p.sync()
 	p.err, p.lost = nil, false
+	p.noUnknown()
 	p.reseed(t)
 	return true
 }

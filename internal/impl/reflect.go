@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	gproto "google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -399,22 +400,27 @@ func (x *message) WhichOneof(od protoreflect.OneofDescriptor) protoreflect.Field
 	return nil
 }
 
-// GetUnknown returns nil: a Phaser payload stores no unknown fields.
-func (x *message) GetUnknown() protoreflect.RawFields { return nil }
+// GetUnknown returns the unknown fields the payload keeps for the message
+// (fields its type does not declare, extensions, known fields that came
+// with another wire type), as they will be marshaled. The slice aliases
+// the payload, its capacity clipped so that an append copies.
+func (x *message) GetUnknown() protoreflect.RawFields {
+	return protoreflect.RawFields(slices.Clip(x.m.UnknownFields()))
+}
 
-// SetUnknown records, in the payload's Err, that unknown fields were not
-// stored: the Phaser layout has no place for them.
+// SetUnknown replaces the unknown fields the payload keeps for the
+// message; a full fixed buffer records ErrFull in the payload.
 func (x *message) SetUnknown(raw protoreflect.RawFields) {
-	if len(raw) == 0 {
+	if len(raw) == 0 && len(x.m.UnknownFields()) == 0 {
 		return
 	}
 	x.writable(nil)
-	x.m.p.notStored("unknown fields of " + x.info.t.name)
+	x.m.SetUnknownFields(raw)
 }
 
 // ErrNotStored is wrapped by the error a payload records when a write
 // through reflection gave it something the Phaser layout has no place for
-// (unknown fields, extensions, an Any of a type the runtime does not
+// (extensions set as fields, an Any of a type the runtime does not
 // know): the value is dropped, the payload's Err reports it, and so does
 // proto.CheckInitialized (which protojson.Unmarshal, prototext.Unmarshal,
 // proto.Unmarshal and proto.Marshal call).

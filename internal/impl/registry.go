@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 
+	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protodesc"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -81,7 +82,81 @@ func registerFile(raw []byte) (*File, error) {
 	if err := files.reg.RegisterFile(fd); err != nil {
 		return nil, fmt.Errorf("phaser: register %s: %w", fdp.GetName(), err)
 	}
+	recordExtensions(fd.Extensions(), fd.Messages())
 	return &File{desc: fd}, nil
+}
+
+// extensions holds the extensions the registered files declare, by the
+// full name of the message they extend and their number.
+var extensions struct {
+	sync.RWMutex
+	of map[protoreflect.FullName]map[protoreflect.FieldNumber]protoreflect.FieldDescriptor
+}
+
+// recordExtensions records the extensions xs, and those declared in ms and
+// their nested messages.
+func recordExtensions(xs protoreflect.ExtensionDescriptors, ms protoreflect.MessageDescriptors) {
+	extensions.Lock()
+	defer extensions.Unlock()
+	var walk func(xs protoreflect.ExtensionDescriptors, ms protoreflect.MessageDescriptors)
+	walk = func(xs protoreflect.ExtensionDescriptors, ms protoreflect.MessageDescriptors) {
+		for i := range xs.Len() {
+			x := xs.Get(i)
+			name := x.ContainingMessage().FullName()
+			if extensions.of == nil {
+				extensions.of = make(map[protoreflect.FullName]map[protoreflect.FieldNumber]protoreflect.FieldDescriptor)
+			}
+			if extensions.of[name] == nil {
+				extensions.of[name] = make(map[protoreflect.FieldNumber]protoreflect.FieldDescriptor)
+			}
+			extensions.of[name][x.Number()] = x
+		}
+		for i := range ms.Len() {
+			walk(ms.Get(i).Extensions(), ms.Get(i).Messages())
+		}
+	}
+	walk(xs, ms)
+}
+
+// ExtensionDeclared reports whether a field num of the type that arrived
+// with wire type typ is an extension this program declares (in a file of
+// generated handles, or in protobuf-go's registry: protoc-gen-go output
+// linked in) with a type of that wire type: what protobuf-go parses as an
+// extension, where Unmarshal keeps it as an unknown field.
+func (t *Type) ExtensionDeclared(num protoreflect.FieldNumber, typ protowire.Type) bool {
+	if t.desc == nil || !t.desc.ExtensionRanges().Has(num) {
+		return false
+	}
+	extensions.RLock()
+	x := extensions.of[t.desc.FullName()][num]
+	extensions.RUnlock()
+	if x == nil {
+		xt, err := protoregistry.GlobalTypes.FindExtensionByNumber(t.desc.FullName(), num)
+		if err != nil {
+			return false
+		}
+		x = xt.TypeDescriptor()
+	}
+	return acceptsWire(x, typ)
+}
+
+// acceptsWire reports whether field fd parses a value of wire type typ:
+// its kind's, or a packed record of a repeated scalar.
+func acceptsWire(fd protoreflect.FieldDescriptor, typ protowire.Type) bool {
+	var want protowire.Type
+	switch fd.Kind() {
+	case protoreflect.Fixed32Kind, protoreflect.Sfixed32Kind, protoreflect.FloatKind:
+		want = protowire.Fixed32Type
+	case protoreflect.Fixed64Kind, protoreflect.Sfixed64Kind, protoreflect.DoubleKind:
+		want = protowire.Fixed64Type
+	case protoreflect.StringKind, protoreflect.BytesKind, protoreflect.MessageKind:
+		want = protowire.BytesType
+	case protoreflect.GroupKind:
+		want = protowire.StartGroupType
+	default:
+		want = protowire.VarintType
+	}
+	return typ == want || fd.IsList() && typ == protowire.BytesType && want != protowire.StartGroupType
 }
 
 // Descriptor returns the file's descriptor.

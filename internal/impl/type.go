@@ -202,6 +202,12 @@ func (t *Type) Unions() []*Union { return t.unions }
 // IsAny reports whether t is google.protobuf.Any (the AnyMessage layout).
 func (t *Type) IsAny() bool { return t.isAny }
 
+// Extent returns the bytes the compiled fields of a message of the type
+// take from its offset (its table word, presence words and fields): what a
+// compiled handle needs in the payload, and what the protobuf encoders
+// charge a message (Wire).
+func (t *Type) Extent() uint32 { return t.extent }
+
 // Table returns the compiled field-metadata table bytes: the table of the
 // layout Fields' offsets are for.
 func (t *Type) Table() []byte { return t.table }

@@ -24,6 +24,22 @@ func (m Msg) View(t *Type) (View, bool) {
 	return View{m.p.mem[m.off:end:end]}, true
 }
 
+// CompiledBytes returns, for a generated codec, the first n bytes of the
+// compiled message m (n is its Type's extent, which the codec has as a
+// constant) and the payload's bytes, or false if m is not compiled (or n
+// bytes do not lie in the payload, which a compiled message's always do).
+func (m Msg) CompiledBytes(n uint32) (msg, mem []byte, ok bool) {
+	if m.acc == throughTable {
+		return nil, nil, false
+	}
+	mem = m.p.mem
+	end := uint64(m.off) + uint64(n)
+	if end > uint64(len(mem)) {
+		return nil, nil, false
+	}
+	return mem[m.off:end:end], mem, true
+}
+
 // Bytes returns the bytes of the View: for Msg.View's, the message's own
 // (its table word, presence words and compiled fields, Type.extent bytes),
 // for code that reads them at the compiled offsets itself (generated

@@ -16,6 +16,7 @@ import (
 
 	"github.com/phaser-go/phaser/internal/layout"
 	"github.com/phaser-go/phaser/internal/testpb"
+	"github.com/phaser-go/phaser/internal/testpb/testpbphaser"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	phaserproto "github.com/phaser-go/phaser/proto"
 	"github.com/phaser-go/phaser/runtime"
@@ -27,6 +28,33 @@ import (
 // payload; the payload must marshal to exactly protobuf-go's deterministic
 // bytes, and every encoding protobuf-go produces (deterministic or not,
 // packed or unpacked) must parse into a payload that marshals to them again.
+// Both codecs answer: the generated one (the handles' MarshalProto,
+// ProtoSize, UnmarshalProto) and package proto's interpreter.
+
+// wireCodec is the generated protobuf codec of a handle.
+type wireCodec interface {
+	MarshalProto() ([]byte, error)
+	ProtoSize() int
+	UnmarshalProto([]byte) error
+}
+
+// generatedOf returns the generated handle of m, a message of a root type.
+func generatedOf(t testing.TB, m runtime.Msg) wireCodec {
+	switch m.Type().Descriptor().FullName() {
+	case "phasertest.Everything":
+		return testpbphaser.EverythingOf(m)
+	case "phasertest.Scalars":
+		return testpbphaser.ScalarsOf(m)
+	case "phasertest.Repeated":
+		return testpbphaser.RepeatedOf(m)
+	case "phasertest.Wide":
+		return testpbphaser.WideOf(m)
+	case "phasertest.Legacy":
+		return testpbphaser.LegacyOf(m)
+	}
+	t.Fatalf("no generated handle for %s", m.Type().Descriptor().FullName())
+	return nil
+}
 
 const conformanceCases = 2000
 
@@ -78,6 +106,13 @@ func conformance(t *testing.T, root gproto.Message, fe runtime.Frontend, pbType 
 				if !bytes.Equal(got, ref) {
 					t.Fatalf("seed %d %s: Marshal differs from protobuf-go\n got: % x\nwant: % x", seed, v, got, ref)
 				}
+				gen := generatedOf(t, m)
+				if got, err := gen.MarshalProto(); err != nil || !bytes.Equal(got, ref) {
+					t.Fatalf("seed %d %s: generated MarshalProto differs from protobuf-go (%v)\n got: % x\nwant: % x", seed, v, err, got, ref)
+				}
+				if n := gen.ProtoSize(); n != len(ref) {
+					t.Fatalf("seed %d %s: generated ProtoSize = %d, want %d", seed, v, n, len(ref))
+				}
 				if typ != pbType {
 					r, err := runtime.Read(pbType, m.Bytes())
 					if err != nil {
@@ -108,6 +143,18 @@ func conformance(t *testing.T, root gproto.Message, fe runtime.Frontend, pbType 
 					if !bytes.Equal(out, ref) {
 						t.Fatalf("seed %d %s: %s input parsed and marshaled differs\n got: % x\nwant: % x", seed, v, name, out, ref)
 					}
+					g := runtime.New(typ, opts)
+					if err := generatedOf(t, g).UnmarshalProto(in); err != nil {
+						t.Fatalf("seed %d %s %s: generated UnmarshalProto: %v", seed, v, name, err)
+					}
+					for codec, marshal := range map[string]func() ([]byte, error){
+						"interpreted": func() ([]byte, error) { return phaserproto.Marshal(g) },
+						"generated":   generatedOf(t, g).MarshalProto,
+					} {
+						if out, err := marshal(); err != nil || !bytes.Equal(out, ref) {
+							t.Fatalf("seed %d %s: %s input through the generated UnmarshalProto, %s marshal differs (%v)\n got: % x\nwant: % x", seed, v, name, codec, err, out, ref)
+						}
+					}
 				}
 			}
 		}
@@ -116,7 +163,7 @@ func conformance(t *testing.T, root gproto.Message, fe runtime.Frontend, pbType 
 
 // registerAll gives every test schema message a runtime Type (Any values
 // are resolved by name).
-func registerAll(t *testing.T) {
+func registerAll(t testing.TB) {
 	protoregistry.GlobalFiles.RangeFilesByPackage("phasertest", func(fd protoreflect.FileDescriptor) bool {
 		for i := range fd.Messages().Len() {
 			if _, err := runtime.TypeOf(fd.Messages().Get(i)); err != nil {

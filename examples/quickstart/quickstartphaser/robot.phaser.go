@@ -10,7 +10,6 @@ package quickstartphaser
 
 import (
 	binary "encoding/binary"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -161,24 +160,196 @@ func PoseFromAny(a runtime.Any) (Pose, bool) {
 // MutableAnyPose makes an Any hold a new, empty Pose and returns it.
 func MutableAnyPose(a runtime.Any) Pose { return Pose(phaserimpl.MutableAny(a, phaserType_Pose)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Pose) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Pose) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Pose) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Pose) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(32)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Pose, w)
+	}
+	if !w.Enter(32) {
+		return b, w.Err("example.quickstart.Pose")
+	}
+	p := (*[32]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("example.quickstart.Pose")
+		}
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+	}
+	// theta (3)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Pose) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Pose) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(32)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Pose, w)
+	}
+	if !w.Enter(32) {
+		return 0, w.Err("example.quickstart.Pose")
+	}
+	p := (*[32]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("example.quickstart.Pose")
+		}
+		n += len(u)
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 8
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 8
+	}
+	// theta (3)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 8
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Pose) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Pose) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Pose)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Pose)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Pose, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("example.quickstart.Pose")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("example.quickstart.Pose", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x9: // x
+			if len(b) < 8 {
+				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.x", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x11: // y
+			if len(b) < 8 {
+				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.y", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x19: // theta
+			if len(b) < 8 {
+				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.theta", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("example.quickstart.Pose", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Pose) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Pose has none to check.
+func (x Pose) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -583,24 +754,450 @@ func RobotFromAny(a runtime.Any) (Robot, bool) {
 // MutableAnyRobot makes an Any hold a new, empty Robot and returns it.
 func MutableAnyRobot(a runtime.Any) Robot { return Robot(phaserimpl.MutableAny(a, phaserType_Robot)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Robot) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Robot) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Robot) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Robot) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(64)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Robot, w)
+	}
+	if !w.Enter(64) {
+		return b, w.Err("example.quickstart.Robot")
+	}
+	p := (*[64]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("example.quickstart.Robot")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("example.quickstart.Robot.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("example.quickstart.Robot.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// id (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(v))
+	}
+	// mode (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
+	}
+	// pose (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Pose); sub.IsPresent() {
+		b = append(b, 0x22, 0)
+		at := len(b) - 1
+		nb, err := Pose(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// stamp (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		b = append(b, 0x2a, 0)
+		at := len(b) - 1
+		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// battery_cells (6)
+	if s := phaserimpl.Elems(mem, p[32:40], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("example.quickstart.Robot.battery_cells")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x32), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// path (7)
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x3a, 0)
+			at := len(b) - 1
+			nb, err := Pose(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// tags (8)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x42", mem, s, w, true, "example.quickstart.Robot.tags")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// oneof task
+	switch binary.LittleEndian.Uint32(p[56:]) {
+	case 9: // goal
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[60:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("example.quickstart.Robot.goal")
+			}
+			if !phaserimpl.ValidUTF8(s) {
+				return b, phaserimpl.UTF8Error("example.quickstart.Robot.goal")
+			}
+			b = append(b, 0x4a)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	case 10: // dock
+		{
+			v := binary.LittleEndian.Uint32(p[60:])
+			b = phaserimpl.AppendVarint(append(b, 0x50), uint64(v))
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Robot) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Robot) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(64)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Robot, w)
+	}
+	if !w.Enter(64) {
+		return 0, w.Err("example.quickstart.Robot")
+	}
+	p := (*[64]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("example.quickstart.Robot")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("example.quickstart.Robot.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// id (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// mode (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// pose (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Pose); sub.IsPresent() {
+		s, err := Pose(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// stamp (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// battery_cells (6)
+	if s := phaserimpl.Elems(mem, p[32:40], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("example.quickstart.Robot.battery_cells")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// path (7)
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Pose(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// tags (8)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "example.quickstart.Robot.tags")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// oneof task
+	switch binary.LittleEndian.Uint32(p[56:]) {
+	case 9: // goal
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[60:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("example.quickstart.Robot.goal")
+			}
+			n += 1 + phaserimpl.SizeBytes(len(s))
+		}
+	case 10: // dock
+		{
+			v := binary.LittleEndian.Uint32(p[60:])
+			n += 1 + phaserimpl.SizeVarint(uint64(v))
+		}
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Robot) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Robot) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Robot)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Robot, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Robot)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Robot, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("example.quickstart.Robot")
+	}
+	mark := w.Mark()
+	var app7 phaserimpl.MessageAppender
+	app7ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("example.quickstart.Robot", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("example.quickstart.Robot", "example.quickstart.Robot.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
+			}
+			b = b[n:]
+		case 0x10: // id
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.id", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x18: // mode
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.mode", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x22: // pose
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.pose", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
+			}
+			if err := Pose(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x2a: // stamp
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.stamp", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x32: // battery_cells, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.battery_cells", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 6, Offset: 32}, v, 4) {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.battery_cells", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
+			}
+			b = b[n:]
+		case 0x35: // battery_cells
+			if len(b) < 4 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.battery_cells", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 6, Offset: 32}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
+			}
+			b = b[4:]
+		case 0x3a: // path
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.path", n)
+			}
+			if !app7ok {
+				app7, app7ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose).Appender(), true
+			}
+			sub := app7.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
+			}
+			if err := Pose(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x42: // tags
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.tags", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("example.quickstart.Robot", "example.quickstart.Robot.tags")
+			}
+			m.PushBytes(phaserimpl.Field{Number: 8, Offset: 48}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
+			}
+			b = b[n:]
+		case 0x4a: // goal
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.goal", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("example.quickstart.Robot", "example.quickstart.Robot.goal")
+			}
+			m.SetMemberBytes(phaserUnion_Robot_Task, phaserimpl.Field{Number: 9, Offset: 56}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "example.quickstart.Robot")
+			}
+			b = b[n:]
+		case 0x50: // dock
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.dock", n)
+			}
+			m.SetMember32(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("example.quickstart.Robot", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Robot) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Robot has none to check.
+func (x Robot) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

@@ -6,7 +6,7 @@
 package testpbphaser
 
 import (
-	proto "github.com/phaser-go/phaser/proto"
+	binary "encoding/binary"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -192,24 +192,719 @@ func MutableAnyDefaults(a runtime.Any) Defaults {
 	return Defaults(phaserimpl.MutableAny(a, phaserType_Defaults))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Defaults) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Defaults) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Defaults) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Defaults) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Defaults) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(160)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Defaults, w)
+	}
+	if !w.Enter(160) {
+		return b, w.Err("phasertest.Defaults")
+	}
+	p := (*[160]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Defaults")
+		}
+	}
+	// retries (1)
+	if p[4]&0x01 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[8:])
+			b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+		}
+	}
+	// host (2)
+	if h := binary.LittleEndian.Uint32(p[12:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Defaults.host")
+		}
+		b = append(b, 0x12)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// big (3)
+	if p[4]&0x02 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[16:])
+			b = phaserimpl.AppendVarint(append(b, 0x18), v)
+		}
+	}
+	// u32 (4)
+	if p[4]&0x04 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[24:])
+			b = phaserimpl.AppendVarint(append(b, 0x20), uint64(v))
+		}
+	}
+	// u64 (5)
+	if p[4]&0x08 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[32:])
+			b = phaserimpl.AppendVarint(append(b, 0x28), v)
+		}
+	}
+	// s32 (6)
+	if p[4]&0x10 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[40:])
+			b = phaserimpl.AppendVarint(append(b, 0x30), phaserimpl.Zigzag32(v))
+		}
+	}
+	// s64 (7)
+	if p[4]&0x20 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[48:])
+			b = phaserimpl.AppendVarint(append(b, 0x38), phaserimpl.Zigzag64(v))
+		}
+	}
+	// f32 (8)
+	if p[4]&0x40 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[56:])
+			b = binary.LittleEndian.AppendUint32(append(b, 0x45), v)
+		}
+	}
+	// f64 (9)
+	if p[4]&0x80 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[64:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0x49), v)
+		}
+	}
+	// sf32 (10)
+	if p[5]&0x01 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[72:])
+			b = binary.LittleEndian.AppendUint32(append(b, 0x55), v)
+		}
+	}
+	// sf64 (11)
+	if p[5]&0x02 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[80:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0x59), v)
+		}
+	}
+	// flag (12)
+	if p[5]&0x04 != 0 {
+		{
+			v := p[88]
+			if v != 0 {
+				v = 1
+			}
+			b = append(b, 0x60, v)
+		}
+	}
+	// ratio (13)
+	if p[5]&0x08 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[92:])
+			b = binary.LittleEndian.AppendUint32(append(b, 0x6d), v)
+		}
+	}
+	// scale (14)
+	if p[5]&0x10 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[96:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0x71), v)
+		}
+	}
+	// inf (15)
+	if p[5]&0x20 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[104:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0x79), v)
+		}
+	}
+	// nan (16)
+	if p[5]&0x40 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[112:])
+			b = binary.LittleEndian.AppendUint32(append(b, 0x85, 0x01), v)
+		}
+	}
+	// blob (17)
+	if h := binary.LittleEndian.Uint32(p[116:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Defaults.blob")
+		}
+		b = append(b, 0x8a, 0x01)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// level (18)
+	if p[5]&0x80 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[120:])
+			b = phaserimpl.AppendVarint(append(b, 0x90, 0x01), uint64(int64(int32(v))))
+		}
+	}
+	// picked (19)
+	if p[6]&0x01 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[124:])
+			b = phaserimpl.AppendVarint(append(b, 0x98, 0x01), uint64(int64(int32(v))))
+		}
+	}
+	// plain (20)
+	if p[6]&0x02 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[128:])
+			b = phaserimpl.AppendVarint(append(b, 0xa0, 0x01), uint64(int64(int32(v))))
+		}
+	}
+	// plain_string (21)
+	if h := binary.LittleEndian.Uint32(p[132:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Defaults.plain_string")
+		}
+		b = append(b, 0xaa, 0x01)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// child (22)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[136:]), phaserType_Defaults); sub.IsPresent() {
+		b = append(b, 0xb2, 0x01, 0)
+		at := len(b) - 1
+		nb, err := Defaults(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// list (23)
+	if s := phaserimpl.Elems(mem, p[144:152], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Defaults.list")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\xb8\x01", s, phaserimpl.VarintInt32)
+	}
+	// oneof choice
+	switch binary.LittleEndian.Uint32(p[152:]) {
+	case 30: // choice_int
+		{
+			v := binary.LittleEndian.Uint32(p[156:])
+			b = phaserimpl.AppendVarint(append(b, 0xf0, 0x01), uint64(int64(int32(v))))
+		}
+	case 31: // choice_name
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[156:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("phasertest.Defaults.choice_name")
+			}
+			b = append(b, 0xfa, 0x01)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	case 32: // choice_level
+		{
+			v := binary.LittleEndian.Uint32(p[156:])
+			b = phaserimpl.AppendVarint(append(b, 0x80, 0x02), uint64(int64(int32(v))))
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Defaults) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Defaults) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(160)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Defaults, w)
+	}
+	if !w.Enter(160) {
+		return 0, w.Err("phasertest.Defaults")
+	}
+	p := (*[160]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Defaults")
+		}
+		n += len(u)
+	}
+	// retries (1)
+	if p[4]&0x01 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[8:])
+			n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// host (2)
+	if h := binary.LittleEndian.Uint32(p[12:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Defaults.host")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// big (3)
+	if p[4]&0x02 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[16:])
+			n += 1 + phaserimpl.SizeVarint(v)
+		}
+	}
+	// u32 (4)
+	if p[4]&0x04 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[24:])
+			n += 1 + phaserimpl.SizeVarint(uint64(v))
+		}
+	}
+	// u64 (5)
+	if p[4]&0x08 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[32:])
+			n += 1 + phaserimpl.SizeVarint(v)
+		}
+	}
+	// s32 (6)
+	if p[4]&0x10 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[40:])
+			n += 1 + phaserimpl.SizeVarint(phaserimpl.Zigzag32(v))
+		}
+	}
+	// s64 (7)
+	if p[4]&0x20 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[48:])
+			n += 1 + phaserimpl.SizeVarint(phaserimpl.Zigzag64(v))
+		}
+	}
+	// f32 (8)
+	if p[4]&0x40 != 0 {
+		n += 1 + 4
+	}
+	// f64 (9)
+	if p[4]&0x80 != 0 {
+		n += 1 + 8
+	}
+	// sf32 (10)
+	if p[5]&0x01 != 0 {
+		n += 1 + 4
+	}
+	// sf64 (11)
+	if p[5]&0x02 != 0 {
+		n += 1 + 8
+	}
+	// flag (12)
+	if p[5]&0x04 != 0 {
+		n += 1 + 1
+	}
+	// ratio (13)
+	if p[5]&0x08 != 0 {
+		n += 1 + 4
+	}
+	// scale (14)
+	if p[5]&0x10 != 0 {
+		n += 1 + 8
+	}
+	// inf (15)
+	if p[5]&0x20 != 0 {
+		n += 1 + 8
+	}
+	// nan (16)
+	if p[5]&0x40 != 0 {
+		n += 2 + 4
+	}
+	// blob (17)
+	if h := binary.LittleEndian.Uint32(p[116:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Defaults.blob")
+		}
+		n += 2 + phaserimpl.SizeBytes(len(s))
+	}
+	// level (18)
+	if p[5]&0x80 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[120:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// picked (19)
+	if p[6]&0x01 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[124:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// plain (20)
+	if p[6]&0x02 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[128:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// plain_string (21)
+	if h := binary.LittleEndian.Uint32(p[132:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Defaults.plain_string")
+		}
+		n += 2 + phaserimpl.SizeBytes(len(s))
+	}
+	// child (22)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[136:]), phaserType_Defaults); sub.IsPresent() {
+		s, err := Defaults(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	}
+	// list (23)
+	if s := phaserimpl.Elems(mem, p[144:152], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Defaults.list")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintInt32)
+	}
+	// oneof choice
+	switch binary.LittleEndian.Uint32(p[152:]) {
+	case 30: // choice_int
+		{
+			v := binary.LittleEndian.Uint32(p[156:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	case 31: // choice_name
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[156:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("phasertest.Defaults.choice_name")
+			}
+			n += 2 + phaserimpl.SizeBytes(len(s))
+		}
+	case 32: // choice_level
+		{
+			v := binary.LittleEndian.Uint32(p[156:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Defaults) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Defaults) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Defaults)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Defaults, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Defaults) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Defaults)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Defaults, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Defaults")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Defaults", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // retries
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.retries", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x12: // host
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.host", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Defaults")
+			}
+			b = b[n:]
+		case 0x18: // big
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.big", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, v)
+			b = b[n:]
+		case 0x20: // u32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.u32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+			b = b[n:]
+		case 0x28: // u64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.u64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x08}, v)
+			b = b[n:]
+		case 0x30: // s32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.s32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10, Signed: true}, phaserimpl.Unzigzag32(v))
+			b = b[n:]
+		case 0x38: // s64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.s64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20, Signed: true}, phaserimpl.Unzigzag64(v))
+			b = b[n:]
+		case 0x45: // f32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.f32", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x40}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x49: // f64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.f64", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 9, Offset: 64, Byte: 4, Mask: 0x80}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x55: // sf32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.sf32", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01, Signed: true}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x59: // sf64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.sf64", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02, Signed: true}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x60: // flag
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.flag", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x6d: // ratio
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.ratio", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 13, Offset: 92, Byte: 5, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x71: // scale
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.scale", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 14, Offset: 96, Byte: 5, Mask: 0x10}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x79: // inf
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.inf", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 15, Offset: 104, Byte: 5, Mask: 0x20}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x85: // nan
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.nan", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 16, Offset: 112, Byte: 5, Mask: 0x40}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x8a: // blob
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.blob", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 17, Offset: 116}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Defaults")
+			}
+			b = b[n:]
+		case 0x90: // level
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.level", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x98: // picked
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.picked", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xa0: // plain
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.plain", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xaa: // plain_string
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.plain_string", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 21, Offset: 132}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Defaults")
+			}
+			b = b[n:]
+		case 0xb2: // child
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.child", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 22, Offset: 136}, phaserType_Defaults)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Defaults")
+			}
+			if err := Defaults(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xba: // list, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.list", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 23, Offset: 144}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.list", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Defaults")
+			}
+			b = b[n:]
+		case 0xb8: // list
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.list", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 23, Offset: 144}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Defaults")
+			}
+			b = b[n:]
+		case 0xf0: // choice_int
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.choice_int", n)
+			}
+			m.SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 30, Offset: 152, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xfa: // choice_name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.choice_name", n)
+			}
+			m.SetMemberBytes(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 31, Offset: 152}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Defaults")
+			}
+			b = b[n:]
+		case 0x100: // choice_level
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.choice_level", n)
+			}
+			m.SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 32, Offset: 152, Signed: true}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Defaults", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Defaults) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Defaults has none to check.
+func (x Defaults) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

@@ -6,7 +6,7 @@
 package testpbphaser
 
 import (
-	proto "github.com/phaser-go/phaser/proto"
+	binary "encoding/binary"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -164,24 +164,576 @@ func MutableAnyLegacy(a runtime.Any) Legacy {
 	return Legacy(phaserimpl.MutableAny(a, phaserType_Legacy))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Legacy) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Legacy) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Legacy) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Legacy) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Legacy) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(88)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Legacy, w)
+	}
+	if !w.Enter(88) {
+		return b, w.Err("phasertest.Legacy")
+	}
+	p := (*[88]byte)(msg)
+	_, _ = p, mem
+	if !w.AllowPartial {
+		if p[4]&0x01 == 0 {
+			return b, phaserimpl.RequiredError("phasertest.Legacy.id")
+		}
+		if binary.LittleEndian.Uint32(p[64:]) == 0 {
+			return b, phaserimpl.RequiredError("phasertest.Legacy.label")
+		}
+	}
+	var unknown []byte
+	exts := false
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Legacy")
+		}
+		b, exts = phaserimpl.AppendExtensions(b, unknown, phaserType_Legacy)
+	}
+	// id (1)
+	if p[4]&0x01 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[8:])
+			b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+		}
+	}
+	// name (2)
+	if h := binary.LittleEndian.Uint32(p[12:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Legacy.name")
+		}
+		b = append(b, 0x12)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// big (3)
+	if p[4]&0x02 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[16:])
+			b = phaserimpl.AppendVarint(append(b, 0x18), v)
+		}
+	}
+	// kind (4)
+	if p[4]&0x04 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[24:])
+			b = phaserimpl.AppendVarint(append(b, 0x20), uint64(int64(int32(v))))
+		}
+	}
+	// flag (5)
+	if p[4]&0x08 != 0 {
+		{
+			v := p[28]
+			if v != 0 {
+				v = 1
+			}
+			b = append(b, 0x28, v)
+		}
+	}
+	// ratio (6)
+	if p[4]&0x10 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[32:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0x31), v)
+		}
+	}
+	// nums (7)
+	if s := phaserimpl.Elems(mem, p[40:48], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Legacy.nums")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\x38", s, phaserimpl.VarintInt32)
+	}
+	// packed_nums (8)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Legacy.packed_nums")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x42", s, phaserimpl.VarintInt32)
+	}
+	// child (9)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[56:]), phaserType_Legacy); sub.IsPresent() {
+		b = append(b, 0x4a, 0)
+		at := len(b) - 1
+		nb, err := Legacy(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// blob (10)
+	if h := binary.LittleEndian.Uint32(p[60:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Legacy.blob")
+		}
+		b = append(b, 0x52)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// label (11)
+	if h := binary.LittleEndian.Uint32(p[64:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Legacy.label")
+		}
+		b = append(b, 0x5a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// kinds (12)
+	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Legacy.kinds")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\x60", s, phaserimpl.VarintInt32)
+	}
+	// oneof pick
+	switch binary.LittleEndian.Uint32(p[80:]) {
+	case 20: // pick_int
+		{
+			v := binary.LittleEndian.Uint32(p[84:])
+			b = phaserimpl.AppendVarint(append(b, 0xa0, 0x01), uint64(int64(int32(v))))
+		}
+	case 21: // pick_name
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[84:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("phasertest.Legacy.pick_name")
+			}
+			b = append(b, 0xaa, 0x01)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	}
+	if len(unknown) > 0 {
+		if exts {
+			b = phaserimpl.AppendNonExtensions(b, unknown, phaserType_Legacy)
+		} else {
+			b = append(b, unknown...)
+		}
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Legacy) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Legacy) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(88)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Legacy, w)
+	}
+	if !w.Enter(88) {
+		return 0, w.Err("phasertest.Legacy")
+	}
+	p := (*[88]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Legacy")
+		}
+		n += len(u)
+	}
+	// id (1)
+	if p[4]&0x01 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[8:])
+			n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// name (2)
+	if h := binary.LittleEndian.Uint32(p[12:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Legacy.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// big (3)
+	if p[4]&0x02 != 0 {
+		{
+			v := binary.LittleEndian.Uint64(p[16:])
+			n += 1 + phaserimpl.SizeVarint(v)
+		}
+	}
+	// kind (4)
+	if p[4]&0x04 != 0 {
+		{
+			v := binary.LittleEndian.Uint32(p[24:])
+			n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// flag (5)
+	if p[4]&0x08 != 0 {
+		n += 1 + 1
+	}
+	// ratio (6)
+	if p[4]&0x10 != 0 {
+		n += 1 + 8
+	}
+	// nums (7)
+	if s := phaserimpl.Elems(mem, p[40:48], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Legacy.nums")
+		}
+		n += phaserimpl.SizeUnpackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// packed_nums (8)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Legacy.packed_nums")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// child (9)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[56:]), phaserType_Legacy); sub.IsPresent() {
+		s, err := Legacy(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// blob (10)
+	if h := binary.LittleEndian.Uint32(p[60:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Legacy.blob")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// label (11)
+	if h := binary.LittleEndian.Uint32(p[64:]); h != 0 {
+		s := phaserimpl.StringAt(mem, h)
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Legacy.label")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// kinds (12)
+	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Legacy.kinds")
+		}
+		n += phaserimpl.SizeUnpackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// oneof pick
+	switch binary.LittleEndian.Uint32(p[80:]) {
+	case 20: // pick_int
+		{
+			v := binary.LittleEndian.Uint32(p[84:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	case 21: // pick_name
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[84:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("phasertest.Legacy.pick_name")
+			}
+			n += 2 + phaserimpl.SizeBytes(len(s))
+		}
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Legacy) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Legacy) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Legacy)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Legacy, &w, x.XXX_UnmarshalProto(data, &w))
+	if err == nil {
+		cw := phaserimpl.Walker(m)
+		err = x.XXX_CheckInitialized(&cw)
+	}
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Legacy)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Legacy, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Legacy")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Legacy", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // id
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.id", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x12: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.name", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0x18: // big
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.big", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, v)
+			b = b[n:]
+		case 0x20: // kind
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kind", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x28: // flag
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.flag", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x31: // ratio
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.ratio", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x3a: // nums, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.nums", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 7, Offset: 40}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.nums", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0x38: // nums
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.nums", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 7, Offset: 40}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0x42: // packed_nums, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.packed_nums", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 8, Offset: 48}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.packed_nums", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0x40: // packed_nums
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.packed_nums", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 8, Offset: 48}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0x4a: // child
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.child", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			if err := Legacy(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x52: // blob
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.blob", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 10, Offset: 60}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0x5a: // label
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.label", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 11, Offset: 64}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0x62: // kinds, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kinds", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 12, Offset: 72}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kinds", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0x60: // kinds
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kinds", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 12, Offset: 72}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		case 0xa0: // pick_int
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.pick_int", n)
+			}
+			m.SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xaa: // pick_name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.pick_name", n)
+			}
+			m.SetMemberBytes(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Legacy")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Legacy", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Legacy) IsInitialized() bool {
+	w := phaserimpl.Walker(phaserimpl.Msg(x))
+	return x.XXX_CheckInitialized(&w) == nil
+}
+
+// XXX_CheckInitialized returns the error of the first required field not
+// set in x or in a message it holds, within the walk w. It is for
+// generated code.
+func (x Legacy) XXX_CheckInitialized(w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	if !m.IsPresent() {
+		return nil
+	}
+	msg, _, ok := m.CompiledBytes(88)
+	if !ok {
+		return phaserimpl.CheckInitializedGeneral(m, phaserType_Legacy, w)
+	}
+	if !w.Enter(88) {
+		return w.Err("phasertest.Legacy")
+	}
+	p := (*[88]byte)(msg)
+	_ = p
+	if p[4]&0x01 == 0 {
+		return phaserimpl.RequiredError("phasertest.Legacy.id")
+	}
+	if binary.LittleEndian.Uint32(p[64:]) == 0 {
+		return phaserimpl.RequiredError("phasertest.Legacy.label")
+	}
+	if err := Legacy(m.NestedAt(binary.LittleEndian.Uint32(p[56:]), phaserType_Legacy)).XXX_CheckInitialized(w); err != nil {
+		return err
+	}
+	w.Leave()
+	return nil
+}
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

@@ -1,6 +1,7 @@
 package testpbphaser_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -231,14 +232,49 @@ func TestReflectRequired(t *testing.T) {
 }
 
 func TestReflectNotStored(t *testing.T) {
-	// Unknown fields have no place in a payload: dropped, and reported.
+	// Unknown fields are kept in the payload (GetUnknown, SetUnknown) and
+	// marshaled after the known fields, as protobuf-go does.
 	x := testpbphaser.NewEverything()
-	x.ProtoReflect().SetUnknown(protoreflect.RawFields{0xa0, 0x06, 0x01}) // field 100 = 1
-	if err := x.Err(); !errors.Is(err, runtime.ErrNotStored) {
-		t.Errorf("Err after SetUnknown = %v, want ErrNotStored", err)
+	x.SetMode(testpbphaser.Everything_MODE_FAST)
+	unk := protoreflect.RawFields{0xa0, 0x06, 0x01} // field 100 = 1
+	x.ProtoReflect().SetUnknown(unk)
+	if err := x.Err(); err != nil {
+		t.Errorf("Err after SetUnknown = %v", err)
 	}
-	if err := gproto.CheckInitialized(x); !errors.Is(err, runtime.ErrNotStored) {
-		t.Errorf("CheckInitialized after SetUnknown = %v", err)
+	if got := x.ProtoReflect().GetUnknown(); !bytes.Equal(got, unk) {
+		t.Errorf("GetUnknown = % x, want % x", got, unk)
+	}
+	ref := &testpb.Everything{Mode: testpb.Everything_MODE_FAST}
+	ref.ProtoReflect().SetUnknown(unk)
+	want, _ := gproto.Marshal(ref)
+	for name, marshal := range map[string]func() ([]byte, error){
+		"proto.Marshal": func() ([]byte, error) { return gproto.Marshal(x) },
+		"MarshalProto":  x.MarshalProto,
+	} {
+		if got, err := marshal(); err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%s after SetUnknown = % x (%v), want % x", name, got, err, want)
+		}
+	}
+	// Merge from protobuf-go's struct appends its unknown fields (through
+	// GetUnknown and SetUnknown); an append to GetUnknown's slice does not
+	// write the payload.
+	m := testpbphaser.NewEverything()
+	gproto.Merge(m, ref)
+	gproto.Merge(m, ref)
+	if got, wantU := m.ProtoReflect().GetUnknown(), append(append([]byte{}, unk...), unk...); !bytes.Equal(got, wantU) {
+		t.Errorf("GetUnknown after two merges = % x, want % x", got, wantU)
+	}
+	_ = append(x.ProtoReflect().GetUnknown(), 0xff, 0xff, 0xff, 0xff)
+	if got := x.ProtoReflect().GetUnknown(); !bytes.Equal(got, unk) {
+		t.Errorf("GetUnknown after an append to it = % x", got)
+	}
+	x.ProtoReflect().SetUnknown(nil)
+	if got := x.ProtoReflect().GetUnknown(); len(got) != 0 {
+		t.Errorf("GetUnknown after SetUnknown(nil) = % x", got)
+	}
+	gproto.Reset(m)
+	if err := gproto.Unmarshal(want, m); err != nil || !bytes.Equal(m.ProtoReflect().GetUnknown(), unk) {
+		t.Errorf("proto.Unmarshal into the view: unknown fields % x (%v)", m.ProtoReflect().GetUnknown(), err)
 	}
 
 	// An Any value of a type the runtime does not know.

@@ -11,7 +11,6 @@ package testpbphaser
 import (
 	binary "encoding/binary"
 	importedpbphaser "github.com/phaser-go/phaser/internal/testpb/importedpb/importedpbphaser"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -283,24 +282,416 @@ func MutableAnyScalars(a runtime.Any) Scalars {
 	return Scalars(phaserimpl.MutableAny(a, phaserType_Scalars))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Scalars) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Scalars) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Scalars) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Scalars) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(112)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Scalars, w)
+	}
+	if !w.Enter(112) {
+		return b, w.Err("phasertest.Scalars")
+	}
+	p := (*[112]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Scalars")
+		}
+	}
+	// f_double (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+	}
+	// f_float (2)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+	}
+	// f_int32 (3)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
+	}
+	// f_int64 (4)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x20), v)
+	}
+	// f_uint32 (5)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x10 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x28), uint64(v))
+	}
+	// f_uint64 (6)
+	if v := binary.LittleEndian.Uint64(p[40:]); v != 0 && p[4]&0x20 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), v)
+	}
+	// f_sint32 (7)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x40 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), phaserimpl.Zigzag32(v))
+	}
+	// f_sint64 (8)
+	if v := binary.LittleEndian.Uint64(p[56:]); v != 0 && p[4]&0x80 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x40), phaserimpl.Zigzag64(v))
+	}
+	// f_fixed32 (9)
+	if v := binary.LittleEndian.Uint32(p[64:]); v != 0 && p[5]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x4d), v)
+	}
+	// f_fixed64 (10)
+	if v := binary.LittleEndian.Uint64(p[72:]); v != 0 && p[5]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x51), v)
+	}
+	// f_sfixed32 (11)
+	if v := binary.LittleEndian.Uint32(p[80:]); v != 0 && p[5]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x5d), v)
+	}
+	// f_sfixed64 (12)
+	if v := binary.LittleEndian.Uint64(p[88:]); v != 0 && p[5]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x61), v)
+	}
+	// f_bool (13)
+	if v := p[96]; v != 0 && p[5]&0x10 != 0 {
+		b = append(b, 0x68, 1)
+	}
+	// f_string (14)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[100:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Scalars.f_string")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Scalars.f_string")
+		}
+		b = append(b, 0x72)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// f_bytes (15)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[104:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Scalars.f_bytes")
+		}
+		b = append(b, 0x7a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// f_color (16)
+	if v := binary.LittleEndian.Uint32(p[108:]); v != 0 && p[5]&0x20 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x80, 0x01), uint64(int64(int32(v))))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Scalars) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Scalars) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(112)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Scalars, w)
+	}
+	if !w.Enter(112) {
+		return 0, w.Err("phasertest.Scalars")
+	}
+	p := (*[112]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Scalars")
+		}
+		n += len(u)
+	}
+	// f_double (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 8
+	}
+	// f_float (2)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 4
+	}
+	// f_int32 (3)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// f_int64 (4)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// f_uint32 (5)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x10 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// f_uint64 (6)
+	if v := binary.LittleEndian.Uint64(p[40:]); v != 0 && p[4]&0x20 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// f_sint32 (7)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x40 != 0 {
+		n += 1 + phaserimpl.SizeVarint(phaserimpl.Zigzag32(v))
+	}
+	// f_sint64 (8)
+	if v := binary.LittleEndian.Uint64(p[56:]); v != 0 && p[4]&0x80 != 0 {
+		n += 1 + phaserimpl.SizeVarint(phaserimpl.Zigzag64(v))
+	}
+	// f_fixed32 (9)
+	if v := binary.LittleEndian.Uint32(p[64:]); v != 0 && p[5]&0x01 != 0 {
+		n += 1 + 4
+	}
+	// f_fixed64 (10)
+	if v := binary.LittleEndian.Uint64(p[72:]); v != 0 && p[5]&0x02 != 0 {
+		n += 1 + 8
+	}
+	// f_sfixed32 (11)
+	if v := binary.LittleEndian.Uint32(p[80:]); v != 0 && p[5]&0x04 != 0 {
+		n += 1 + 4
+	}
+	// f_sfixed64 (12)
+	if v := binary.LittleEndian.Uint64(p[88:]); v != 0 && p[5]&0x08 != 0 {
+		n += 1 + 8
+	}
+	// f_bool (13)
+	if v := p[96]; v != 0 && p[5]&0x10 != 0 {
+		n += 1 + 1
+	}
+	// f_string (14)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[100:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Scalars.f_string")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// f_bytes (15)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[104:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Scalars.f_bytes")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// f_color (16)
+	if v := binary.LittleEndian.Uint32(p[108:]); v != 0 && p[5]&0x20 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Scalars) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Scalars) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Scalars)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Scalars)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Scalars, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Scalars")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Scalars", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x9: // f_double
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_double", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x15: // f_float
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_float", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x18: // f_int32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_int32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x20: // f_int64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_int64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, v)
+			b = b[n:]
+		case 0x28: // f_uint32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_uint32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
+			b = b[n:]
+		case 0x30: // f_uint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_uint64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
+			b = b[n:]
+		case 0x38: // f_sint32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sint32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
+			b = b[n:]
+		case 0x40: // f_sint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sint64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
+			b = b[n:]
+		case 0x4d: // f_fixed32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_fixed32", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x51: // f_fixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_fixed64", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x5d: // f_sfixed32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sfixed32", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x61: // f_sfixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sfixed64", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x68: // f_bool
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_bool", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x72: // f_string
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_string", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Scalars", "phasertest.Scalars.f_string")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Scalars")
+			}
+			b = b[n:]
+		case 0x7a: // f_bytes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_bytes", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Scalars")
+			}
+			b = b[n:]
+		case 0x80: // f_color
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_color", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Scalars", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Scalars) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Scalars has none to check.
+func (x Scalars) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1243,24 +1634,1211 @@ func MutableAnyRepeated(a runtime.Any) Repeated {
 	return Repeated(phaserimpl.MutableAny(a, phaserType_Repeated))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Repeated) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Repeated) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Repeated) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Repeated) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Repeated) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(248)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Repeated, w)
+	}
+	if !w.Enter(248) {
+		return b, w.Err("phasertest.Repeated")
+	}
+	p := (*[248]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Repeated")
+		}
+	}
+	// r_double (1)
+	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_double")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x0a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// r_float (2)
+	if s := phaserimpl.Elems(mem, p[16:24], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_float")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x12), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// r_int32 (3)
+	if s := phaserimpl.Elems(mem, p[24:32], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_int32")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x1a", s, phaserimpl.VarintInt32)
+	}
+	// r_int64 (4)
+	if s := phaserimpl.Elems(mem, p[32:40], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_int64")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x22", s, phaserimpl.VarintInt64)
+	}
+	// r_uint32 (5)
+	if s := phaserimpl.Elems(mem, p[40:48], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_uint32")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x2a", s, phaserimpl.VarintUint32)
+	}
+	// r_uint64 (6)
+	if s := phaserimpl.Elems(mem, p[48:56], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_uint64")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x32", s, phaserimpl.VarintInt64)
+	}
+	// r_sint32 (7)
+	if s := phaserimpl.Elems(mem, p[56:64], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_sint32")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x3a", s, phaserimpl.VarintSint32)
+	}
+	// r_sint64 (8)
+	if s := phaserimpl.Elems(mem, p[64:72], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_sint64")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x42", s, phaserimpl.VarintSint64)
+	}
+	// r_fixed32 (9)
+	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_fixed32")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x4a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// r_fixed64 (10)
+	if s := phaserimpl.Elems(mem, p[80:88], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_fixed64")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x52), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// r_sfixed32 (11)
+	if s := phaserimpl.Elems(mem, p[88:96], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_sfixed32")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x5a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// r_sfixed64 (12)
+	if s := phaserimpl.Elems(mem, p[96:104], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_sfixed64")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x62), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// r_bool (13)
+	if s := phaserimpl.Elems(mem, p[104:112], 1); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_bool")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x6a", s, phaserimpl.VarintBool)
+	}
+	// r_string (14)
+	if s := phaserimpl.Elems(mem, p[112:120], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x72", mem, s, w, true, "phasertest.Repeated.r_string")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// r_bytes (15)
+	if s := phaserimpl.Elems(mem, p[120:128], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x7a", mem, s, w, false, "phasertest.Repeated.r_bytes")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// r_color (16)
+	if s := phaserimpl.Elems(mem, p[128:136], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.r_color")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x82\x01", s, phaserimpl.VarintInt32)
+	}
+	// u_double (101)
+	if s := phaserimpl.Elems(mem, p[136:144], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_double")
+		}
+		b = phaserimpl.AppendUnpackedFixed(b, "\xa9\x06", s, 8)
+	}
+	// u_float (102)
+	if s := phaserimpl.Elems(mem, p[144:152], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_float")
+		}
+		b = phaserimpl.AppendUnpackedFixed(b, "\xb5\x06", s, 4)
+	}
+	// u_int32 (103)
+	if s := phaserimpl.Elems(mem, p[152:160], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_int32")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\xb8\x06", s, phaserimpl.VarintInt32)
+	}
+	// u_int64 (104)
+	if s := phaserimpl.Elems(mem, p[160:168], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_int64")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\xc0\x06", s, phaserimpl.VarintInt64)
+	}
+	// u_uint32 (105)
+	if s := phaserimpl.Elems(mem, p[168:176], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_uint32")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\xc8\x06", s, phaserimpl.VarintUint32)
+	}
+	// u_uint64 (106)
+	if s := phaserimpl.Elems(mem, p[176:184], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_uint64")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\xd0\x06", s, phaserimpl.VarintInt64)
+	}
+	// u_sint32 (107)
+	if s := phaserimpl.Elems(mem, p[184:192], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_sint32")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\xd8\x06", s, phaserimpl.VarintSint32)
+	}
+	// u_sint64 (108)
+	if s := phaserimpl.Elems(mem, p[192:200], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_sint64")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\xe0\x06", s, phaserimpl.VarintSint64)
+	}
+	// u_fixed32 (109)
+	if s := phaserimpl.Elems(mem, p[200:208], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_fixed32")
+		}
+		b = phaserimpl.AppendUnpackedFixed(b, "\xed\x06", s, 4)
+	}
+	// u_fixed64 (110)
+	if s := phaserimpl.Elems(mem, p[208:216], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_fixed64")
+		}
+		b = phaserimpl.AppendUnpackedFixed(b, "\xf1\x06", s, 8)
+	}
+	// u_sfixed32 (111)
+	if s := phaserimpl.Elems(mem, p[216:224], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_sfixed32")
+		}
+		b = phaserimpl.AppendUnpackedFixed(b, "\xfd\x06", s, 4)
+	}
+	// u_sfixed64 (112)
+	if s := phaserimpl.Elems(mem, p[224:232], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_sfixed64")
+		}
+		b = phaserimpl.AppendUnpackedFixed(b, "\x81\x07", s, 8)
+	}
+	// u_bool (113)
+	if s := phaserimpl.Elems(mem, p[232:240], 1); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_bool")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\x88\x07", s, phaserimpl.VarintBool)
+	}
+	// u_color (116)
+	if s := phaserimpl.Elems(mem, p[240:248], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Repeated.u_color")
+		}
+		b = phaserimpl.AppendUnpackedVarint(b, "\xa0\x07", s, phaserimpl.VarintInt32)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Repeated) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Repeated) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(248)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Repeated, w)
+	}
+	if !w.Enter(248) {
+		return 0, w.Err("phasertest.Repeated")
+	}
+	p := (*[248]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Repeated")
+		}
+		n += len(u)
+	}
+	// r_double (1)
+	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_double")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// r_float (2)
+	if s := phaserimpl.Elems(mem, p[16:24], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_float")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// r_int32 (3)
+	if s := phaserimpl.Elems(mem, p[24:32], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_int32")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// r_int64 (4)
+	if s := phaserimpl.Elems(mem, p[32:40], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_int64")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt64)
+	}
+	// r_uint32 (5)
+	if s := phaserimpl.Elems(mem, p[40:48], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_uint32")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintUint32)
+	}
+	// r_uint64 (6)
+	if s := phaserimpl.Elems(mem, p[48:56], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_uint64")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt64)
+	}
+	// r_sint32 (7)
+	if s := phaserimpl.Elems(mem, p[56:64], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_sint32")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintSint32)
+	}
+	// r_sint64 (8)
+	if s := phaserimpl.Elems(mem, p[64:72], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_sint64")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintSint64)
+	}
+	// r_fixed32 (9)
+	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_fixed32")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// r_fixed64 (10)
+	if s := phaserimpl.Elems(mem, p[80:88], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_fixed64")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// r_sfixed32 (11)
+	if s := phaserimpl.Elems(mem, p[88:96], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_sfixed32")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// r_sfixed64 (12)
+	if s := phaserimpl.Elems(mem, p[96:104], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_sfixed64")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// r_bool (13)
+	if s := phaserimpl.Elems(mem, p[104:112], 1); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_bool")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintBool)
+	}
+	// r_string (14)
+	if s := phaserimpl.Elems(mem, p[112:120], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "phasertest.Repeated.r_string")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// r_bytes (15)
+	if s := phaserimpl.Elems(mem, p[120:128], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "phasertest.Repeated.r_bytes")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// r_color (16)
+	if s := phaserimpl.Elems(mem, p[128:136], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.r_color")
+		}
+		n += phaserimpl.SizePackedVarint(2, s, phaserimpl.VarintInt32)
+	}
+	// u_double (101)
+	if s := phaserimpl.Elems(mem, p[136:144], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_double")
+		}
+		n += len(s) / 8 * (2 + 8)
+	}
+	// u_float (102)
+	if s := phaserimpl.Elems(mem, p[144:152], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_float")
+		}
+		n += len(s) / 4 * (2 + 4)
+	}
+	// u_int32 (103)
+	if s := phaserimpl.Elems(mem, p[152:160], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_int32")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintInt32)
+	}
+	// u_int64 (104)
+	if s := phaserimpl.Elems(mem, p[160:168], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_int64")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintInt64)
+	}
+	// u_uint32 (105)
+	if s := phaserimpl.Elems(mem, p[168:176], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_uint32")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintUint32)
+	}
+	// u_uint64 (106)
+	if s := phaserimpl.Elems(mem, p[176:184], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_uint64")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintInt64)
+	}
+	// u_sint32 (107)
+	if s := phaserimpl.Elems(mem, p[184:192], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_sint32")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintSint32)
+	}
+	// u_sint64 (108)
+	if s := phaserimpl.Elems(mem, p[192:200], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_sint64")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintSint64)
+	}
+	// u_fixed32 (109)
+	if s := phaserimpl.Elems(mem, p[200:208], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_fixed32")
+		}
+		n += len(s) / 4 * (2 + 4)
+	}
+	// u_fixed64 (110)
+	if s := phaserimpl.Elems(mem, p[208:216], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_fixed64")
+		}
+		n += len(s) / 8 * (2 + 8)
+	}
+	// u_sfixed32 (111)
+	if s := phaserimpl.Elems(mem, p[216:224], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_sfixed32")
+		}
+		n += len(s) / 4 * (2 + 4)
+	}
+	// u_sfixed64 (112)
+	if s := phaserimpl.Elems(mem, p[224:232], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_sfixed64")
+		}
+		n += len(s) / 8 * (2 + 8)
+	}
+	// u_bool (113)
+	if s := phaserimpl.Elems(mem, p[232:240], 1); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_bool")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintBool)
+	}
+	// u_color (116)
+	if s := phaserimpl.Elems(mem, p[240:248], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Repeated.u_color")
+		}
+		n += phaserimpl.SizeUnpackedVarint(2, s, phaserimpl.VarintInt32)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Repeated) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Repeated) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Repeated)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Repeated, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Repeated)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Repeated, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Repeated")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Repeated", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // r_double, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_double", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 1, Offset: 8}, v, 8) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_double", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x9: // r_double
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_double", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 1, Offset: 8}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[8:]
+		case 0x12: // r_float, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_float", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 2, Offset: 16}, v, 4) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_float", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x15: // r_float
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_float", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 2, Offset: 16}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[4:]
+		case 0x1a: // r_int32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int32", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 3, Offset: 24}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x18: // r_int32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int32", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 3, Offset: 24}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x22: // r_int64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int64", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 4, Offset: 32}, v, phaserimpl.VarintInt64) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x20: // r_int64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int64", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 4, Offset: 32}, v, phaserimpl.VarintInt64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x2a: // r_uint32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint32", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 5, Offset: 40}, v, phaserimpl.VarintUint32) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x28: // r_uint32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint32", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 5, Offset: 40}, v, phaserimpl.VarintUint32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x32: // r_uint64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint64", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 6, Offset: 48}, v, phaserimpl.VarintInt64) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x30: // r_uint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint64", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 6, Offset: 48}, v, phaserimpl.VarintInt64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x3a: // r_sint32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint32", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 7, Offset: 56}, v, phaserimpl.VarintSint32) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x38: // r_sint32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint32", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 7, Offset: 56}, v, phaserimpl.VarintSint32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x42: // r_sint64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint64", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 8, Offset: 64}, v, phaserimpl.VarintSint64) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x40: // r_sint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint64", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 8, Offset: 64}, v, phaserimpl.VarintSint64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x4a: // r_fixed32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed32", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 9, Offset: 72}, v, 4) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x4d: // r_fixed32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed32", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 9, Offset: 72}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[4:]
+		case 0x52: // r_fixed64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed64", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 10, Offset: 80}, v, 8) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x51: // r_fixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed64", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 10, Offset: 80}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[8:]
+		case 0x5a: // r_sfixed32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed32", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 11, Offset: 88}, v, 4) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x5d: // r_sfixed32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed32", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 11, Offset: 88}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[4:]
+		case 0x62: // r_sfixed64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed64", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 12, Offset: 96}, v, 8) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x61: // r_sfixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed64", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 12, Offset: 96}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[8:]
+		case 0x6a: // r_bool, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bool", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 13, Offset: 104}, v, phaserimpl.VarintBool) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bool", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x68: // r_bool
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bool", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 13, Offset: 104}, v, phaserimpl.VarintBool)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x72: // r_string
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_string", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Repeated", "phasertest.Repeated.r_string")
+			}
+			m.PushBytes(phaserimpl.Field{Number: 14, Offset: 112}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x7a: // r_bytes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bytes", n)
+			}
+			m.PushBytes(phaserimpl.Field{Number: 15, Offset: 120}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x82: // r_color, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_color", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 16, Offset: 128}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_color", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x80: // r_color
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_color", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 16, Offset: 128}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x32a: // u_double, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_double", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 101, Offset: 136}, v, 8) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_double", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x329: // u_double
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_double", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 101, Offset: 136}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[8:]
+		case 0x332: // u_float, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_float", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 102, Offset: 144}, v, 4) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_float", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x335: // u_float
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_float", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 102, Offset: 144}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[4:]
+		case 0x33a: // u_int32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int32", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 103, Offset: 152}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x338: // u_int32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int32", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 103, Offset: 152}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x342: // u_int64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int64", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 104, Offset: 160}, v, phaserimpl.VarintInt64) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x340: // u_int64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int64", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 104, Offset: 160}, v, phaserimpl.VarintInt64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x34a: // u_uint32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint32", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 105, Offset: 168}, v, phaserimpl.VarintUint32) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x348: // u_uint32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint32", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 105, Offset: 168}, v, phaserimpl.VarintUint32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x352: // u_uint64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint64", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 106, Offset: 176}, v, phaserimpl.VarintInt64) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x350: // u_uint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint64", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 106, Offset: 176}, v, phaserimpl.VarintInt64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x35a: // u_sint32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint32", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 107, Offset: 184}, v, phaserimpl.VarintSint32) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x358: // u_sint32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint32", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 107, Offset: 184}, v, phaserimpl.VarintSint32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x362: // u_sint64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint64", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 108, Offset: 192}, v, phaserimpl.VarintSint64) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x360: // u_sint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint64", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 108, Offset: 192}, v, phaserimpl.VarintSint64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x36a: // u_fixed32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed32", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 109, Offset: 200}, v, 4) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x36d: // u_fixed32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed32", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 109, Offset: 200}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[4:]
+		case 0x372: // u_fixed64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed64", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 110, Offset: 208}, v, 8) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x371: // u_fixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed64", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 110, Offset: 208}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[8:]
+		case 0x37a: // u_sfixed32, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed32", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 111, Offset: 216}, v, 4) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed32", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x37d: // u_sfixed32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed32", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 111, Offset: 216}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[4:]
+		case 0x382: // u_sfixed64, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed64", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 112, Offset: 224}, v, 8) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed64", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x381: // u_sfixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed64", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 112, Offset: 224}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[8:]
+		case 0x38a: // u_bool, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_bool", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 113, Offset: 232}, v, phaserimpl.VarintBool) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_bool", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x388: // u_bool
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_bool", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 113, Offset: 232}, v, phaserimpl.VarintBool)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x3a2: // u_color, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_color", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 116, Offset: 240}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_color", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		case 0x3a0: // u_color
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_color", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 116, Offset: 240}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Repeated")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Repeated", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Repeated) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Repeated has none to check.
+func (x Repeated) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2540,24 +4118,232 @@ func InnerFromAny(a runtime.Any) (Inner, bool) {
 // MutableAnyInner makes an Any hold a new, empty Inner and returns it.
 func MutableAnyInner(a runtime.Any) Inner { return Inner(phaserimpl.MutableAny(a, phaserType_Inner)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Inner) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Inner) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Inner) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Inner) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(20)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Inner, w)
+	}
+	if !w.Enter(20) {
+		return b, w.Err("phasertest.Inner")
+	}
+	p := (*[20]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Inner")
+		}
+	}
+	// a (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+	}
+	// s (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Inner.s")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Inner.s")
+		}
+		b = append(b, 0x12)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// deep (3)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner_Deep); sub.IsPresent() {
+		b = append(b, 0x1a, 0)
+		at := len(b) - 1
+		nb, err := Inner_Deep(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Inner) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Inner) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(20)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Inner, w)
+	}
+	if !w.Enter(20) {
+		return 0, w.Err("phasertest.Inner")
+	}
+	p := (*[20]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Inner")
+		}
+		n += len(u)
+	}
+	// a (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// s (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Inner.s")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// deep (3)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner_Deep); sub.IsPresent() {
+		s, err := Inner_Deep(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Inner) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Inner) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Inner)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Inner, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Inner)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Inner, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Inner")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Inner", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // a
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.a", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x12: // s
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.s", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Inner", "phasertest.Inner.s")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Inner")
+			}
+			b = b[n:]
+		case 0x1a: // deep
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.deep", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Inner")
+			}
+			if err := Inner_Deep(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Inner", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Inner) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Inner has none to check.
+func (x Inner) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2975,24 +4761,198 @@ func MutableAnyInner_Deep(a runtime.Any) Inner_Deep {
 	return Inner_Deep(phaserimpl.MutableAny(a, phaserType_Inner_Deep))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Inner_Deep) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Inner_Deep) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Inner_Deep) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Inner_Deep) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Inner_Deep) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Inner_Deep, w)
+	}
+	if !w.Enter(24) {
+		return b, w.Err("phasertest.Inner.Deep")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Inner.Deep")
+		}
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), v)
+	}
+	// names (2)
+	if s := phaserimpl.Elems(mem, p[16:24], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x12", mem, s, w, true, "phasertest.Inner.Deep.names")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Inner_Deep) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Inner_Deep) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Inner_Deep, w)
+	}
+	if !w.Enter(24) {
+		return 0, w.Err("phasertest.Inner.Deep")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Inner.Deep")
+		}
+		n += len(u)
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// names (2)
+	if s := phaserimpl.Elems(mem, p[16:24], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "phasertest.Inner.Deep.names")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Inner_Deep) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Inner_Deep) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Inner_Deep)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Inner_Deep, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Inner_Deep) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Inner_Deep)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Inner_Deep, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Inner.Deep")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Inner.Deep", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // x
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Inner.Deep", "phasertest.Inner.Deep.x", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
+			b = b[n:]
+		case 0x12: // names
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Inner.Deep", "phasertest.Inner.Deep.names", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Inner.Deep", "phasertest.Inner.Deep.names")
+			}
+			m.PushBytes(phaserimpl.Field{Number: 2, Offset: 16}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Inner.Deep")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Inner.Deep", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Inner_Deep) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Inner_Deep has none to check.
+func (x Inner_Deep) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -3367,24 +5327,154 @@ func EmptyFromAny(a runtime.Any) (Empty, bool) {
 // MutableAnyEmpty makes an Any hold a new, empty Empty and returns it.
 func MutableAnyEmpty(a runtime.Any) Empty { return Empty(phaserimpl.MutableAny(a, phaserType_Empty)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Empty) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Empty) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Empty) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Empty) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Empty) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(4)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Empty, w)
+	}
+	if !w.Enter(4) {
+		return b, w.Err("phasertest.Empty")
+	}
+	p := (*[4]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Empty")
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Empty) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Empty) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(4)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Empty, w)
+	}
+	if !w.Enter(4) {
+		return 0, w.Err("phasertest.Empty")
+	}
+	p := (*[4]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Empty")
+		}
+		n += len(u)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Empty) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Empty) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Empty)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Empty) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Empty)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Empty, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Empty")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Empty", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Empty", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Empty) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Empty has none to check.
+func (x Empty) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -3642,24 +5732,250 @@ func NodeFromAny(a runtime.Any) (Node, bool) {
 // MutableAnyNode makes an Any hold a new, empty Node and returns it.
 func MutableAnyNode(a runtime.Any) Node { return Node(phaserimpl.MutableAny(a, phaserType_Node)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Node) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Node) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Node) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Node) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Node) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Node, w)
+	}
+	if !w.Enter(24) {
+		return b, w.Err("phasertest.Node")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Node")
+		}
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+	}
+	// next (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Node); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := Node(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// children (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := Node(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Node) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Node) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Node, w)
+	}
+	if !w.Enter(24) {
+		return 0, w.Err("phasertest.Node")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Node")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// next (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Node); sub.IsPresent() {
+		s, err := Node(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// children (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Node(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Node) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Node) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Node)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Node, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Node)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Node, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Node")
+	}
+	mark := w.Mark()
+	var app3 phaserimpl.MessageAppender
+	app3ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Node", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.value", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x12: // next
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.next", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Node")
+			}
+			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // children
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.children", n)
+			}
+			if !app3ok {
+				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node).Appender(), true
+			}
+			sub := app3.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Node")
+			}
+			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Node", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Node) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Node has none to check.
+func (x Node) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -3920,24 +6236,735 @@ func WideFromAny(a runtime.Any) (Wide, bool) {
 // MutableAnyWide makes an Any hold a new, empty Wide and returns it.
 func MutableAnyWide(a runtime.Any) Wide { return Wide(phaserimpl.MutableAny(a, phaserType_Wide)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Wide) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Wide) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Wide) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Wide) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Wide) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(308)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Wide, w)
+	}
+	if !w.Enter(308) {
+		return b, w.Err("phasertest.Wide")
+	}
+	p := (*[308]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Wide")
+		}
+	}
+	// w00 (1)
+	if v := binary.LittleEndian.Uint64(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+	}
+	// w01 (2)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+	}
+	// w02 (3)
+	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
+	}
+	// w03 (4)
+	if v := binary.LittleEndian.Uint64(p[28:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x20), v)
+	}
+	// w04 (5)
+	if v := binary.LittleEndian.Uint32(p[36:]); v != 0 && p[4]&0x10 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x28), uint64(v))
+	}
+	// w05 (6)
+	if v := binary.LittleEndian.Uint64(p[44:]); v != 0 && p[4]&0x20 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), v)
+	}
+	// w06 (7)
+	if v := binary.LittleEndian.Uint32(p[52:]); v != 0 && p[4]&0x40 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), phaserimpl.Zigzag32(v))
+	}
+	// w07 (8)
+	if v := binary.LittleEndian.Uint64(p[60:]); v != 0 && p[4]&0x80 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x40), phaserimpl.Zigzag64(v))
+	}
+	// w08 (9)
+	if v := binary.LittleEndian.Uint32(p[68:]); v != 0 && p[5]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x4d), v)
+	}
+	// w09 (10)
+	if v := binary.LittleEndian.Uint64(p[76:]); v != 0 && p[5]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x51), v)
+	}
+	// w10 (11)
+	if v := binary.LittleEndian.Uint32(p[84:]); v != 0 && p[5]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x5d), v)
+	}
+	// w11 (12)
+	if v := binary.LittleEndian.Uint64(p[92:]); v != 0 && p[5]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x61), v)
+	}
+	// w12 (13)
+	if v := p[100]; v != 0 && p[5]&0x10 != 0 {
+		b = append(b, 0x68, 1)
+	}
+	// w13 (14)
+	if v := binary.LittleEndian.Uint64(p[108:]); v != 0 && p[5]&0x20 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x71), v)
+	}
+	// w14 (15)
+	if v := binary.LittleEndian.Uint32(p[116:]); v != 0 && p[5]&0x40 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x7d), v)
+	}
+	// w15 (16)
+	if v := binary.LittleEndian.Uint32(p[120:]); v != 0 && p[5]&0x80 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x80, 0x01), uint64(int64(int32(v))))
+	}
+	// w16 (17)
+	if v := binary.LittleEndian.Uint64(p[124:]); v != 0 && p[6]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x88, 0x01), v)
+	}
+	// w17 (18)
+	if v := binary.LittleEndian.Uint32(p[132:]); v != 0 && p[6]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x90, 0x01), uint64(v))
+	}
+	// w18 (19)
+	if v := binary.LittleEndian.Uint64(p[140:]); v != 0 && p[6]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x98, 0x01), v)
+	}
+	// w19 (20)
+	if v := binary.LittleEndian.Uint32(p[148:]); v != 0 && p[6]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0xa0, 0x01), phaserimpl.Zigzag32(v))
+	}
+	// w20 (21)
+	if v := binary.LittleEndian.Uint64(p[156:]); v != 0 && p[6]&0x10 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0xa8, 0x01), phaserimpl.Zigzag64(v))
+	}
+	// w21 (22)
+	if v := binary.LittleEndian.Uint32(p[164:]); v != 0 && p[6]&0x20 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0xb5, 0x01), v)
+	}
+	// w22 (23)
+	if v := binary.LittleEndian.Uint64(p[172:]); v != 0 && p[6]&0x40 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0xb9, 0x01), v)
+	}
+	// w23 (24)
+	if v := binary.LittleEndian.Uint32(p[180:]); v != 0 && p[6]&0x80 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0xc5, 0x01), v)
+	}
+	// w24 (25)
+	if v := binary.LittleEndian.Uint64(p[188:]); v != 0 && p[7]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0xc9, 0x01), v)
+	}
+	// w25 (26)
+	if v := p[196]; v != 0 && p[7]&0x02 != 0 {
+		b = append(b, 0xd0, 0x01, 1)
+	}
+	// w26 (27)
+	if v := binary.LittleEndian.Uint64(p[204:]); v != 0 && p[7]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0xd9, 0x01), v)
+	}
+	// w27 (28)
+	if v := binary.LittleEndian.Uint32(p[212:]); v != 0 && p[7]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0xe5, 0x01), v)
+	}
+	// w28 (29)
+	if v := binary.LittleEndian.Uint32(p[216:]); v != 0 && p[7]&0x10 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0xe8, 0x01), uint64(int64(int32(v))))
+	}
+	// w29 (30)
+	if v := binary.LittleEndian.Uint64(p[220:]); v != 0 && p[7]&0x20 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0xf0, 0x01), v)
+	}
+	// w30 (31)
+	if v := binary.LittleEndian.Uint32(p[228:]); v != 0 && p[7]&0x40 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0xf8, 0x01), uint64(v))
+	}
+	// w31 (32)
+	if v := binary.LittleEndian.Uint64(p[236:]); v != 0 && p[7]&0x80 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x80, 0x02), v)
+	}
+	// w32 (33)
+	if v := binary.LittleEndian.Uint32(p[244:]); v != 0 && p[8]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x88, 0x02), phaserimpl.Zigzag32(v))
+	}
+	// w33 (34)
+	if v := binary.LittleEndian.Uint64(p[252:]); v != 0 && p[8]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x90, 0x02), phaserimpl.Zigzag64(v))
+	}
+	// w34 (35)
+	if v := binary.LittleEndian.Uint32(p[260:]); v != 0 && p[8]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x9d, 0x02), v)
+	}
+	// w35 (36)
+	if v := binary.LittleEndian.Uint64(p[268:]); v != 0 && p[8]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0xa1, 0x02), v)
+	}
+	// w36 (37)
+	if v := binary.LittleEndian.Uint32(p[276:]); v != 0 && p[8]&0x10 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0xad, 0x02), v)
+	}
+	// w37 (38)
+	if v := binary.LittleEndian.Uint64(p[284:]); v != 0 && p[8]&0x20 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0xb1, 0x02), v)
+	}
+	// w38 (39)
+	if v := p[292]; v != 0 && p[8]&0x40 != 0 {
+		b = append(b, 0xb8, 0x02, 1)
+	}
+	// w39 (40)
+	if v := binary.LittleEndian.Uint64(p[300:]); v != 0 && p[8]&0x80 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0xc1, 0x02), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Wide) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Wide) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(308)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Wide, w)
+	}
+	if !w.Enter(308) {
+		return 0, w.Err("phasertest.Wide")
+	}
+	p := (*[308]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Wide")
+		}
+		n += len(u)
+	}
+	// w00 (1)
+	if v := binary.LittleEndian.Uint64(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 8
+	}
+	// w01 (2)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 4
+	}
+	// w02 (3)
+	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// w03 (4)
+	if v := binary.LittleEndian.Uint64(p[28:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// w04 (5)
+	if v := binary.LittleEndian.Uint32(p[36:]); v != 0 && p[4]&0x10 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// w05 (6)
+	if v := binary.LittleEndian.Uint64(p[44:]); v != 0 && p[4]&0x20 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// w06 (7)
+	if v := binary.LittleEndian.Uint32(p[52:]); v != 0 && p[4]&0x40 != 0 {
+		n += 1 + phaserimpl.SizeVarint(phaserimpl.Zigzag32(v))
+	}
+	// w07 (8)
+	if v := binary.LittleEndian.Uint64(p[60:]); v != 0 && p[4]&0x80 != 0 {
+		n += 1 + phaserimpl.SizeVarint(phaserimpl.Zigzag64(v))
+	}
+	// w08 (9)
+	if v := binary.LittleEndian.Uint32(p[68:]); v != 0 && p[5]&0x01 != 0 {
+		n += 1 + 4
+	}
+	// w09 (10)
+	if v := binary.LittleEndian.Uint64(p[76:]); v != 0 && p[5]&0x02 != 0 {
+		n += 1 + 8
+	}
+	// w10 (11)
+	if v := binary.LittleEndian.Uint32(p[84:]); v != 0 && p[5]&0x04 != 0 {
+		n += 1 + 4
+	}
+	// w11 (12)
+	if v := binary.LittleEndian.Uint64(p[92:]); v != 0 && p[5]&0x08 != 0 {
+		n += 1 + 8
+	}
+	// w12 (13)
+	if v := p[100]; v != 0 && p[5]&0x10 != 0 {
+		n += 1 + 1
+	}
+	// w13 (14)
+	if v := binary.LittleEndian.Uint64(p[108:]); v != 0 && p[5]&0x20 != 0 {
+		n += 1 + 8
+	}
+	// w14 (15)
+	if v := binary.LittleEndian.Uint32(p[116:]); v != 0 && p[5]&0x40 != 0 {
+		n += 1 + 4
+	}
+	// w15 (16)
+	if v := binary.LittleEndian.Uint32(p[120:]); v != 0 && p[5]&0x80 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// w16 (17)
+	if v := binary.LittleEndian.Uint64(p[124:]); v != 0 && p[6]&0x01 != 0 {
+		n += 2 + phaserimpl.SizeVarint(v)
+	}
+	// w17 (18)
+	if v := binary.LittleEndian.Uint32(p[132:]); v != 0 && p[6]&0x02 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// w18 (19)
+	if v := binary.LittleEndian.Uint64(p[140:]); v != 0 && p[6]&0x04 != 0 {
+		n += 2 + phaserimpl.SizeVarint(v)
+	}
+	// w19 (20)
+	if v := binary.LittleEndian.Uint32(p[148:]); v != 0 && p[6]&0x08 != 0 {
+		n += 2 + phaserimpl.SizeVarint(phaserimpl.Zigzag32(v))
+	}
+	// w20 (21)
+	if v := binary.LittleEndian.Uint64(p[156:]); v != 0 && p[6]&0x10 != 0 {
+		n += 2 + phaserimpl.SizeVarint(phaserimpl.Zigzag64(v))
+	}
+	// w21 (22)
+	if v := binary.LittleEndian.Uint32(p[164:]); v != 0 && p[6]&0x20 != 0 {
+		n += 2 + 4
+	}
+	// w22 (23)
+	if v := binary.LittleEndian.Uint64(p[172:]); v != 0 && p[6]&0x40 != 0 {
+		n += 2 + 8
+	}
+	// w23 (24)
+	if v := binary.LittleEndian.Uint32(p[180:]); v != 0 && p[6]&0x80 != 0 {
+		n += 2 + 4
+	}
+	// w24 (25)
+	if v := binary.LittleEndian.Uint64(p[188:]); v != 0 && p[7]&0x01 != 0 {
+		n += 2 + 8
+	}
+	// w25 (26)
+	if v := p[196]; v != 0 && p[7]&0x02 != 0 {
+		n += 2 + 1
+	}
+	// w26 (27)
+	if v := binary.LittleEndian.Uint64(p[204:]); v != 0 && p[7]&0x04 != 0 {
+		n += 2 + 8
+	}
+	// w27 (28)
+	if v := binary.LittleEndian.Uint32(p[212:]); v != 0 && p[7]&0x08 != 0 {
+		n += 2 + 4
+	}
+	// w28 (29)
+	if v := binary.LittleEndian.Uint32(p[216:]); v != 0 && p[7]&0x10 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// w29 (30)
+	if v := binary.LittleEndian.Uint64(p[220:]); v != 0 && p[7]&0x20 != 0 {
+		n += 2 + phaserimpl.SizeVarint(v)
+	}
+	// w30 (31)
+	if v := binary.LittleEndian.Uint32(p[228:]); v != 0 && p[7]&0x40 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// w31 (32)
+	if v := binary.LittleEndian.Uint64(p[236:]); v != 0 && p[7]&0x80 != 0 {
+		n += 2 + phaserimpl.SizeVarint(v)
+	}
+	// w32 (33)
+	if v := binary.LittleEndian.Uint32(p[244:]); v != 0 && p[8]&0x01 != 0 {
+		n += 2 + phaserimpl.SizeVarint(phaserimpl.Zigzag32(v))
+	}
+	// w33 (34)
+	if v := binary.LittleEndian.Uint64(p[252:]); v != 0 && p[8]&0x02 != 0 {
+		n += 2 + phaserimpl.SizeVarint(phaserimpl.Zigzag64(v))
+	}
+	// w34 (35)
+	if v := binary.LittleEndian.Uint32(p[260:]); v != 0 && p[8]&0x04 != 0 {
+		n += 2 + 4
+	}
+	// w35 (36)
+	if v := binary.LittleEndian.Uint64(p[268:]); v != 0 && p[8]&0x08 != 0 {
+		n += 2 + 8
+	}
+	// w36 (37)
+	if v := binary.LittleEndian.Uint32(p[276:]); v != 0 && p[8]&0x10 != 0 {
+		n += 2 + 4
+	}
+	// w37 (38)
+	if v := binary.LittleEndian.Uint64(p[284:]); v != 0 && p[8]&0x20 != 0 {
+		n += 2 + 8
+	}
+	// w38 (39)
+	if v := p[292]; v != 0 && p[8]&0x40 != 0 {
+		n += 2 + 1
+	}
+	// w39 (40)
+	if v := binary.LittleEndian.Uint64(p[300:]); v != 0 && p[8]&0x80 != 0 {
+		n += 2 + 8
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Wide) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Wide) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Wide)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Wide, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Wide)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Wide, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Wide")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Wide", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x9: // w00
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w00", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x15: // w01
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w01", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x18: // w02
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w02", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x20: // w03
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w03", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, v)
+			b = b[n:]
+		case 0x28: // w04
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w04", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10}, uint32(v))
+			b = b[n:]
+		case 0x30: // w05
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w05", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20}, v)
+			b = b[n:]
+		case 0x38: // w06
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w06", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
+			b = b[n:]
+		case 0x40: // w07
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w07", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
+			b = b[n:]
+		case 0x4d: // w08
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w08", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x51: // w09
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w09", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x5d: // w10
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w10", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x61: // w11
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w11", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x68: // w12
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w12", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x71: // w13
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w13", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x7d: // w14
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w14", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x80: // w15
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w15", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x88: // w16
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w16", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, v)
+			b = b[n:]
+		case 0x90: // w17
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w17", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02}, uint32(v))
+			b = b[n:]
+		case 0x98: // w18
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w18", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04}, v)
+			b = b[n:]
+		case 0xa0: // w19
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w19", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, phaserimpl.Unzigzag32(v))
+			b = b[n:]
+		case 0xa8: // w20
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w20", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, phaserimpl.Unzigzag64(v))
+			b = b[n:]
+		case 0xb5: // w21
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w21", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0xb9: // w22
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w22", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0xc5: // w23
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w23", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0xc9: // w24
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w24", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0xd0: // w25
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w25", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0xd9: // w26
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w26", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0xe5: // w27
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w27", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0xe8: // w28
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w28", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xf0: // w29
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w29", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, v)
+			b = b[n:]
+		case 0xf8: // w30
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w30", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40}, uint32(v))
+			b = b[n:]
+		case 0x100: // w31
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w31", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80}, v)
+			b = b[n:]
+		case 0x108: // w32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, phaserimpl.Unzigzag32(v))
+			b = b[n:]
+		case 0x110: // w33
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w33", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, phaserimpl.Unzigzag64(v))
+			b = b[n:]
+		case 0x11d: // w34
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w34", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x121: // w35
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w35", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x12d: // w36
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w36", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x131: // w37
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w37", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x138: // w38
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w38", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x141: // w39
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w39", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Wide", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Wide) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Wide has none to check.
+func (x Wide) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -5781,24 +8808,1616 @@ func MutableAnyEverything(a runtime.Any) Everything {
 	return Everything(phaserimpl.MutableAny(a, phaserType_Everything))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Everything) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Everything) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Everything) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Everything) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(313)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Everything, w)
+	}
+	if !w.Enter(313) {
+		return b, w.Err("phasertest.Everything")
+	}
+	p := (*[313]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Everything")
+		}
+	}
+	// scalars (1)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Scalars); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := Scalars(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// repeated (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Repeated); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := Repeated(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// inner (3)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
+		b = append(b, 0x1a, 0)
+		at := len(b) - 1
+		nb, err := Inner(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// deep (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Inner_Deep); sub.IsPresent() {
+		b = append(b, 0x22, 0)
+		at := len(b) - 1
+		nb, err := Inner_Deep(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// remote (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_importedpbphaser_Remote); sub.IsPresent() {
+		b = append(b, 0x2a, 0)
+		at := len(b) - 1
+		nb, err := importedpbphaser.Remote(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// part (6)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[28:]), phaserType_importedpbphaser_Remote_Part); sub.IsPresent() {
+		b = append(b, 0x32, 0)
+		at := len(b) - 1
+		nb, err := importedpbphaser.Remote_Part(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// inners (7)
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x3a, 0)
+			at := len(b) - 1
+			nb, err := Inner(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// remotes (8)
+	for rs := m.Runs(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x42, 0)
+			at := len(b) - 1
+			nb, err := importedpbphaser.Remote(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// mode (9)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x48), uint64(int64(int32(v))))
+	}
+	// modes (10)
+	if s := phaserimpl.Elems(mem, p[56:64], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.modes")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x52", s, phaserimpl.VarintInt32)
+	}
+	// level (11)
+	if v := binary.LittleEndian.Uint32(p[64:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x58), uint64(int64(int32(v))))
+	}
+	// levels (12)
+	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.levels")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x62", s, phaserimpl.VarintInt32)
+	}
+	// empty (13)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
+		b = append(b, 0x6a, 0)
+		at := len(b) - 1
+		nb, err := Empty(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// empties (14)
+	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x72, 0)
+			at := len(b) - 1
+			nb, err := Empty(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// node (15)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[96:]), phaserType_Node); sub.IsPresent() {
+		b = append(b, 0x7a, 0)
+		at := len(b) - 1
+		nb, err := Node(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// opt_int32 (30)
+	if binary.LittleEndian.Uint32(p[244:]) == 30 {
+		{
+			v := binary.LittleEndian.Uint32(p[248:])
+			b = phaserimpl.AppendVarint(append(b, 0xf0, 0x01), uint64(int64(int32(v))))
+		}
+	}
+	// opt_string (31)
+	if binary.LittleEndian.Uint32(p[252:]) == 31 {
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[256:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("phasertest.Everything.opt_string")
+			}
+			if !phaserimpl.ValidUTF8(s) {
+				return b, phaserimpl.UTF8Error("phasertest.Everything.opt_string")
+			}
+			b = append(b, 0xfa, 0x01)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	}
+	// opt_inner (32)
+	if binary.LittleEndian.Uint32(p[260:]) == 32 {
+		b = append(b, 0x82, 0x02, 0)
+		at := len(b) - 1
+		nb, err := Inner(m.MemberMessage(phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner)).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// opt_bool (33)
+	if binary.LittleEndian.Uint32(p[268:]) == 33 {
+		{
+			v := p[272]
+			if v != 0 {
+				v = 1
+			}
+			b = append(b, 0x88, 0x02, v)
+		}
+	}
+	// opt_double (34)
+	if binary.LittleEndian.Uint32(p[273:]) == 34 {
+		{
+			v := binary.LittleEndian.Uint64(p[277:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0x91, 0x02), v)
+		}
+	}
+	// opt_color (35)
+	if binary.LittleEndian.Uint32(p[285:]) == 35 {
+		{
+			v := binary.LittleEndian.Uint32(p[289:])
+			b = phaserimpl.AppendVarint(append(b, 0x98, 0x02), uint64(int64(int32(v))))
+		}
+	}
+	// opt_bytes (36)
+	if binary.LittleEndian.Uint32(p[293:]) == 36 {
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[297:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("phasertest.Everything.opt_bytes")
+			}
+			b = append(b, 0xa2, 0x02)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	}
+	// opt_uint64 (37)
+	if binary.LittleEndian.Uint32(p[301:]) == 37 {
+		{
+			v := binary.LittleEndian.Uint64(p[305:])
+			b = phaserimpl.AppendVarint(append(b, 0xa8, 0x02), v)
+		}
+	}
+	// counts (40)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Everything, 40, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// by_id (41)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Everything, 41, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// remote_by_num (42)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Everything, 42, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// labels_by_key (43)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Everything, 43, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// any (50)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Everything, 50, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// anys (51)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Everything, 51, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// at (52)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		b = append(b, 0xa2, 0x03, 0)
+		at := len(b) - 1
+		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// took (53)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
+		b = append(b, 0xaa, 0x03, 0)
+		at := len(b) - 1
+		nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// ats (54)
+	for rs := m.Runs(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0xb2, 0x03, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// bytes (60)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[168:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.bytes")
+		}
+		b = append(b, 0xe2, 0x03)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// clear (61)
+	if v := binary.LittleEndian.Uint32(p[172:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0xe8, 0x03), uint64(int64(int32(v))))
+	}
+	// msg (62)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[176:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.msg")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Everything.msg")
+		}
+		b = append(b, 0xf2, 0x03)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// name (63)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[180:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Everything.name")
+		}
+		b = append(b, 0xfa, 0x03)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// name_bytes (64)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[184:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.name_bytes")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Everything.name_bytes")
+		}
+		b = append(b, 0x82, 0x04)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// value (65)
+	if v := binary.LittleEndian.Uint32(p[188:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x88, 0x04), uint64(int64(int32(v))))
+	}
+	// has_value (66)
+	if v := p[192]; v != 0 && p[4]&0x10 != 0 {
+		b = append(b, 0x90, 0x04, 1)
+	}
+	// err (67)
+	if v := binary.LittleEndian.Uint32(p[196:]); v != 0 && p[4]&0x20 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x98, 0x04), uint64(v))
+	}
+	// failed (68)
+	if v := p[200]; v != 0 && p[4]&0x40 != 0 {
+		b = append(b, 0xa0, 0x04, 1)
+	}
+	// to_proto (69)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[204:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.to_proto")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Everything.to_proto")
+		}
+		b = append(b, 0xaa, 0x04)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// grid (70)
+	if s := phaserimpl.Elems(mem, p[208:216], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.grid")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\xb2\x04", s, phaserimpl.VarintInt32)
+	}
+	// labels (71)
+	if s := phaserimpl.Elems(mem, p[216:224], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\xba\x04", mem, s, w, true, "phasertest.Everything.labels")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// cells (72)
+	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0xc2, 0x04, 0)
+			at := len(b) - 1
+			nb, err := Inner(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// oneof choice
+	switch binary.LittleEndian.Uint32(p[232:]) {
+	case 20: // choice_int32
+		{
+			v := binary.LittleEndian.Uint32(p[236:])
+			b = phaserimpl.AppendVarint(append(b, 0xa0, 0x01), uint64(int64(int32(v))))
+		}
+	case 21: // choice_double
+		{
+			v := binary.LittleEndian.Uint64(p[236:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0xa9, 0x01), v)
+		}
+	case 22: // choice_bool
+		{
+			v := p[236]
+			if v != 0 {
+				v = 1
+			}
+			b = append(b, 0xb0, 0x01, v)
+		}
+	case 23: // choice_string
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[236:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("phasertest.Everything.choice_string")
+			}
+			if !phaserimpl.ValidUTF8(s) {
+				return b, phaserimpl.UTF8Error("phasertest.Everything.choice_string")
+			}
+			b = append(b, 0xba, 0x01)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	case 24: // choice_bytes
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[236:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("phasertest.Everything.choice_bytes")
+			}
+			b = append(b, 0xc2, 0x01)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	case 25: // choice_inner
+		b = append(b, 0xca, 0x01, 0)
+		at := len(b) - 1
+		nb, err := Inner(m.MemberMessage(phaserimpl.Field{Number: 25, Offset: 232}, phaserType_Inner)).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	case 26: // choice_mode
+		{
+			v := binary.LittleEndian.Uint32(p[236:])
+			b = phaserimpl.AppendVarint(append(b, 0xd0, 0x01), uint64(int64(int32(v))))
+		}
+	case 27: // choice_fixed64
+		{
+			v := binary.LittleEndian.Uint64(p[236:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0xd9, 0x01), v)
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(313)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Everything, w)
+	}
+	if !w.Enter(313) {
+		return 0, w.Err("phasertest.Everything")
+	}
+	p := (*[313]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Everything")
+		}
+		n += len(u)
+	}
+	// scalars (1)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_Scalars); sub.IsPresent() {
+		s, err := Scalars(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// repeated (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Repeated); sub.IsPresent() {
+		s, err := Repeated(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// inner (3)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
+		s, err := Inner(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// deep (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Inner_Deep); sub.IsPresent() {
+		s, err := Inner_Deep(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// remote (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_importedpbphaser_Remote); sub.IsPresent() {
+		s, err := importedpbphaser.Remote(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// part (6)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[28:]), phaserType_importedpbphaser_Remote_Part); sub.IsPresent() {
+		s, err := importedpbphaser.Remote_Part(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// inners (7)
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Inner(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// remotes (8)
+	for rs := m.Runs(phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := importedpbphaser.Remote(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// mode (9)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// modes (10)
+	if s := phaserimpl.Elems(mem, p[56:64], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.modes")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// level (11)
+	if v := binary.LittleEndian.Uint32(p[64:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// levels (12)
+	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.levels")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// empty (13)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
+		s, err := Empty(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// empties (14)
+	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Empty(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// node (15)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[96:]), phaserType_Node); sub.IsPresent() {
+		s, err := Node(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// opt_int32 (30)
+	if binary.LittleEndian.Uint32(p[244:]) == 30 {
+		{
+			v := binary.LittleEndian.Uint32(p[248:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// opt_string (31)
+	if binary.LittleEndian.Uint32(p[252:]) == 31 {
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[256:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("phasertest.Everything.opt_string")
+			}
+			n += 2 + phaserimpl.SizeBytes(len(s))
+		}
+	}
+	// opt_inner (32)
+	if binary.LittleEndian.Uint32(p[260:]) == 32 {
+		s, err := Inner(m.MemberMessage(phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner)).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	}
+	// opt_bool (33)
+	if binary.LittleEndian.Uint32(p[268:]) == 33 {
+		n += 2 + 1
+	}
+	// opt_double (34)
+	if binary.LittleEndian.Uint32(p[273:]) == 34 {
+		n += 2 + 8
+	}
+	// opt_color (35)
+	if binary.LittleEndian.Uint32(p[285:]) == 35 {
+		{
+			v := binary.LittleEndian.Uint32(p[289:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// opt_bytes (36)
+	if binary.LittleEndian.Uint32(p[293:]) == 36 {
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[297:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("phasertest.Everything.opt_bytes")
+			}
+			n += 2 + phaserimpl.SizeBytes(len(s))
+		}
+	}
+	// opt_uint64 (37)
+	if binary.LittleEndian.Uint32(p[301:]) == 37 {
+		{
+			v := binary.LittleEndian.Uint64(p[305:])
+			n += 2 + phaserimpl.SizeVarint(v)
+		}
+	}
+	// counts (40)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Everything, 40, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// by_id (41)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Everything, 41, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// remote_by_num (42)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Everything, 42, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// labels_by_key (43)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Everything, 43, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// any (50)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Everything, 50, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// anys (51)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Everything, 51, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// at (52)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	}
+	// took (53)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
+		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	}
+	// ats (54)
+	for rs := m.Runs(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := timestamppbphaser.Timestamp(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// bytes (60)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[168:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.bytes")
+		}
+		n += 2 + phaserimpl.SizeBytes(len(s))
+	}
+	// clear (61)
+	if v := binary.LittleEndian.Uint32(p[172:]); v != 0 && p[4]&0x04 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// msg (62)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[176:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.msg")
+		}
+		n += 2 + phaserimpl.SizeBytes(len(s))
+	}
+	// name (63)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[180:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.name")
+		}
+		n += 2 + phaserimpl.SizeBytes(len(s))
+	}
+	// name_bytes (64)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[184:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.name_bytes")
+		}
+		n += 2 + phaserimpl.SizeBytes(len(s))
+	}
+	// value (65)
+	if v := binary.LittleEndian.Uint32(p[188:]); v != 0 && p[4]&0x08 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// has_value (66)
+	if v := p[192]; v != 0 && p[4]&0x10 != 0 {
+		n += 2 + 1
+	}
+	// err (67)
+	if v := binary.LittleEndian.Uint32(p[196:]); v != 0 && p[4]&0x20 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// failed (68)
+	if v := p[200]; v != 0 && p[4]&0x40 != 0 {
+		n += 2 + 1
+	}
+	// to_proto (69)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[204:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.to_proto")
+		}
+		n += 2 + phaserimpl.SizeBytes(len(s))
+	}
+	// grid (70)
+	if s := phaserimpl.Elems(mem, p[208:216], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.grid")
+		}
+		n += phaserimpl.SizePackedVarint(2, s, phaserimpl.VarintInt32)
+	}
+	// labels (71)
+	if s := phaserimpl.Elems(mem, p[216:224], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(2, mem, s, w, "phasertest.Everything.labels")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// cells (72)
+	for rs := m.Runs(phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Inner(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// oneof choice
+	switch binary.LittleEndian.Uint32(p[232:]) {
+	case 20: // choice_int32
+		{
+			v := binary.LittleEndian.Uint32(p[236:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	case 21: // choice_double
+		n += 2 + 8
+	case 22: // choice_bool
+		n += 2 + 1
+	case 23: // choice_string
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[236:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("phasertest.Everything.choice_string")
+			}
+			n += 2 + phaserimpl.SizeBytes(len(s))
+		}
+	case 24: // choice_bytes
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[236:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("phasertest.Everything.choice_bytes")
+			}
+			n += 2 + phaserimpl.SizeBytes(len(s))
+		}
+	case 25: // choice_inner
+		s, err := Inner(m.MemberMessage(phaserimpl.Field{Number: 25, Offset: 232}, phaserType_Inner)).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	case 26: // choice_mode
+		{
+			v := binary.LittleEndian.Uint32(p[236:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	case 27: // choice_fixed64
+		n += 2 + 8
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Everything) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Everything) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Everything)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Everything, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Everything)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Everything, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Everything")
+	}
+	mark := w.Mark()
+	var app7 phaserimpl.MessageAppender
+	app7ok := false
+	var app8 phaserimpl.MessageAppender
+	app8ok := false
+	var app14 phaserimpl.MessageAppender
+	app14ok := false
+	var app54 phaserimpl.MessageAppender
+	app54ok := false
+	var app72 phaserimpl.MessageAppender
+	app72ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Everything", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // scalars
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.scalars", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Scalars(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x12: // repeated
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.repeated", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Repeated(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // inner
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.inner", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x22: // deep
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.deep", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Inner_Deep(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x2a: // remote
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.remote", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x32: // part
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.part", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := importedpbphaser.Remote_Part(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x3a: // inners
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.inners", n)
+			}
+			if !app7ok {
+				app7, app7ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner).Appender(), true
+			}
+			sub := app7.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x42: // remotes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.remotes", n)
+			}
+			if !app8ok {
+				app8, app8ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote).Appender(), true
+			}
+			sub := app8.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x48: // mode
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.mode", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x52: // modes, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.modes", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 10, Offset: 56}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.modes", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x50: // modes
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.modes", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 10, Offset: 56}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x58: // level
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.level", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x62: // levels, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.levels", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 12, Offset: 72}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.levels", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x60: // levels
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.levels", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 12, Offset: 72}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x6a: // empty
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.empty", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x72: // empties
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.empties", n)
+			}
+			if !app14ok {
+				app14, app14ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty).Appender(), true
+			}
+			sub := app14.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x7a: // node
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.node", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xa0: // choice_int32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_int32", n)
+			}
+			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xa9: // choice_double
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_double", -1)
+			}
+			m.SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 21, Offset: 232}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0xb0: // choice_bool
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_bool", n)
+			}
+			m.SetMember8(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 22, Offset: 232}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0xba: // choice_string
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_string", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.choice_string")
+			}
+			m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 23, Offset: 232}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0xc2: // choice_bytes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_bytes", n)
+			}
+			m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0xca: // choice_inner
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_inner", n)
+			}
+			sub := m.MutableMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 25, Offset: 232}, phaserType_Inner)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xd0: // choice_mode
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_mode", n)
+			}
+			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xd9: // choice_fixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_fixed64", -1)
+			}
+			m.SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 27, Offset: 232}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0xf0: // opt_int32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_int32", n)
+			}
+			m.SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xfa: // opt_string
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_string", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.opt_string")
+			}
+			m.SetMemberBytes(phaserUnion_Everything_XOptString, phaserimpl.Field{Number: 31, Offset: 252}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x102: // opt_inner
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_inner", n)
+			}
+			sub := m.MutableMember(phaserUnion_Everything_XOptInner, phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x108: // opt_bool
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_bool", n)
+			}
+			m.SetMember8(phaserUnion_Everything_XOptBool, phaserimpl.Field{Number: 33, Offset: 268}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x111: // opt_double
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_double", -1)
+			}
+			m.SetMember64(phaserUnion_Everything_XOptDouble, phaserimpl.Field{Number: 34, Offset: 273}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x118: // opt_color
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_color", n)
+			}
+			m.SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x122: // opt_bytes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_bytes", n)
+			}
+			m.SetMemberBytes(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x128: // opt_uint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_uint64", n)
+			}
+			m.SetMember64(phaserUnion_Everything_XOptUint64, phaserimpl.Field{Number: 37, Offset: 301}, v)
+			b = b[n:]
+		case 0x142: // counts
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x14a: // by_id
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x152: // remote_by_num
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x15a: // labels_by_key
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x192: // any
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x19a: // anys
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a2: // at
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.at", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1aa: // took
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.took", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1b2: // ats
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.ats", n)
+			}
+			if !app54ok {
+				app54, app54ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp).Appender(), true
+			}
+			sub := app54.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1e2: // bytes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.bytes", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 60, Offset: 168}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x1e8: // clear
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.clear", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x1f2: // msg
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.msg", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.msg")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 62, Offset: 176}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x1fa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 63, Offset: 180}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x202: // name_bytes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.name_bytes", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.name_bytes")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 64, Offset: 184}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x208: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.value", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x210: // has_value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.has_value", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x218: // err
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.err", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20}, uint32(v))
+			b = b[n:]
+		case 0x220: // failed
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.failed", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x22a: // to_proto
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.to_proto", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.to_proto")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 69, Offset: 204}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x232: // grid, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 70, Offset: 208, Fixed: 4}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x230: // grid
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 70, Offset: 208, Fixed: 4}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x23a: // labels
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.labels", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.labels")
+			}
+			m.PushBytes(phaserimpl.Field{Number: 71, Offset: 216, Fixed: 2}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			b = b[n:]
+		case 0x242: // cells
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.cells", n)
+			}
+			if !app72ok {
+				app72, app72ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner).Appender(), true
+			}
+			sub := app72.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything")
+			}
+			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Everything", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Everything) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Everything has none to check.
+func (x Everything) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -7158,28 +11777,200 @@ func MutableAnyEverything_CountsEntry(a runtime.Any) Everything_CountsEntry {
 	return Everything_CountsEntry(phaserimpl.MutableAny(a, phaserType_Everything_CountsEntry))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Everything_CountsEntry) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Everything_CountsEntry) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
 func (x Everything_CountsEntry) AppendProto(dst []byte) ([]byte, error) {
-	return proto.Append(dst, x.Msg())
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Everything_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Everything_CountsEntry, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("phasertest.Everything.CountsEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Everything.CountsEntry")
+		}
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.CountsEntry.key")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Everything.CountsEntry.key")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// value (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
 }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_CountsEntry) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
-// UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Everything_CountsEntry) UnmarshalProto(data []byte) error {
-	return proto.Unmarshal(data, x.Msg())
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Everything_CountsEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Everything_CountsEntry, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("phasertest.Everything.CountsEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Everything.CountsEntry")
+		}
+		n += len(u)
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.CountsEntry.key")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// value (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	w.Leave()
+	return n, nil
 }
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Everything_CountsEntry) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Everything_CountsEntry)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Everything_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Everything_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Everything_CountsEntry)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Everything_CountsEntry, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Everything.CountsEntry")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Everything.CountsEntry", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // key
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.key", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.key")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything.CountsEntry")
+			}
+			b = b[n:]
+		case 0x10: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.value", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.DropUnknown(b, tag)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Everything.CountsEntry", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Everything_CountsEntry) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Everything_CountsEntry has none to check.
+func (x Everything_CountsEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -7663,28 +12454,199 @@ func MutableAnyEverything_ByIdEntry(a runtime.Any) Everything_ByIdEntry {
 	return Everything_ByIdEntry(phaserimpl.MutableAny(a, phaserType_Everything_ByIdEntry))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Everything_ByIdEntry) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Everything_ByIdEntry) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
 func (x Everything_ByIdEntry) AppendProto(dst []byte) ([]byte, error) {
-	return proto.Append(dst, x.Msg())
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Everything_ByIdEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(20)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Everything_ByIdEntry, w)
+	}
+	if !w.Enter(20) {
+		return b, w.Err("phasertest.Everything.ByIdEntry")
+	}
+	p := (*[20]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Everything.ByIdEntry")
+		}
+	}
+	// key (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), v)
+	}
+	// value (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := Inner(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
 }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_ByIdEntry) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
-// UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Everything_ByIdEntry) UnmarshalProto(data []byte) error {
-	return proto.Unmarshal(data, x.Msg())
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Everything_ByIdEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(20)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Everything_ByIdEntry, w)
+	}
+	if !w.Enter(20) {
+		return 0, w.Err("phasertest.Everything.ByIdEntry")
+	}
+	p := (*[20]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Everything.ByIdEntry")
+		}
+		n += len(u)
+	}
+	// key (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// value (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner); sub.IsPresent() {
+		s, err := Inner(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	w.Leave()
+	return n, nil
 }
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Everything_ByIdEntry) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Everything_ByIdEntry)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Everything_ByIdEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Everything_ByIdEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Everything_ByIdEntry)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Everything_ByIdEntry, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Everything.ByIdEntry")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // key
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "phasertest.Everything.ByIdEntry.key", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
+			b = b[n:]
+		case 0x12: // value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "phasertest.Everything.ByIdEntry.value", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything.ByIdEntry")
+			}
+			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.DropUnknown(b, tag)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Everything.ByIdEntry", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Everything_ByIdEntry) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Everything_ByIdEntry has none to check.
+func (x Everything_ByIdEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -8148,28 +13110,199 @@ func MutableAnyEverything_RemoteByNumEntry(a runtime.Any) Everything_RemoteByNum
 	return Everything_RemoteByNumEntry(phaserimpl.MutableAny(a, phaserType_Everything_RemoteByNumEntry))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Everything_RemoteByNumEntry) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Everything_RemoteByNumEntry) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
 func (x Everything_RemoteByNumEntry) AppendProto(dst []byte) ([]byte, error) {
-	return proto.Append(dst, x.Msg())
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Everything_RemoteByNumEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Everything_RemoteByNumEntry, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("phasertest.Everything.RemoteByNumEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Everything.RemoteByNumEntry")
+		}
+	}
+	// key (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+	}
+	// value (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_importedpbphaser_Remote); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := importedpbphaser.Remote(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
 }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_RemoteByNumEntry) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
-// UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Everything_RemoteByNumEntry) UnmarshalProto(data []byte) error {
-	return proto.Unmarshal(data, x.Msg())
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Everything_RemoteByNumEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Everything_RemoteByNumEntry, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("phasertest.Everything.RemoteByNumEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Everything.RemoteByNumEntry")
+		}
+		n += len(u)
+	}
+	// key (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// value (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_importedpbphaser_Remote); sub.IsPresent() {
+		s, err := importedpbphaser.Remote(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	w.Leave()
+	return n, nil
 }
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Everything_RemoteByNumEntry) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Everything_RemoteByNumEntry)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Everything_RemoteByNumEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Everything_RemoteByNumEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Everything_RemoteByNumEntry)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Everything_RemoteByNumEntry, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Everything.RemoteByNumEntry")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // key
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "phasertest.Everything.RemoteByNumEntry.key", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x12: // value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "phasertest.Everything.RemoteByNumEntry.value", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Everything.RemoteByNumEntry")
+			}
+			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.DropUnknown(b, tag)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Everything.RemoteByNumEntry", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Everything_RemoteByNumEntry) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Everything_RemoteByNumEntry has none to check.
+func (x Everything_RemoteByNumEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -8648,28 +13781,217 @@ func MutableAnyEverything_LabelsByKeyEntry(a runtime.Any) Everything_LabelsByKey
 	return Everything_LabelsByKeyEntry(phaserimpl.MutableAny(a, phaserType_Everything_LabelsByKeyEntry))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Everything_LabelsByKeyEntry) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Everything_LabelsByKeyEntry) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
 func (x Everything_LabelsByKeyEntry) AppendProto(dst []byte) ([]byte, error) {
-	return proto.Append(dst, x.Msg())
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Everything_LabelsByKeyEntry, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("phasertest.Everything.LabelsByKeyEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Everything.LabelsByKeyEntry")
+		}
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.LabelsByKeyEntry.key")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Everything.LabelsByKeyEntry.key")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// value (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Everything.LabelsByKeyEntry.value")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Everything.LabelsByKeyEntry.value")
+		}
+		b = append(b, 0x12)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
 }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Everything_LabelsByKeyEntry) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
-// UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Everything_LabelsByKeyEntry) UnmarshalProto(data []byte) error {
-	return proto.Unmarshal(data, x.Msg())
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Everything_LabelsByKeyEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Everything_LabelsByKeyEntry, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("phasertest.Everything.LabelsByKeyEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Everything.LabelsByKeyEntry")
+		}
+		n += len(u)
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.LabelsByKeyEntry.key")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// value (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Everything.LabelsByKeyEntry.value")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
 }
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Everything_LabelsByKeyEntry) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Everything_LabelsByKeyEntry)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Everything_LabelsByKeyEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Everything_LabelsByKeyEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Everything_LabelsByKeyEntry)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Everything_LabelsByKeyEntry, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Everything.LabelsByKeyEntry")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Everything.LabelsByKeyEntry", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // key
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.key", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.key")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything.LabelsByKeyEntry")
+			}
+			b = b[n:]
+		case 0x12: // value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.value", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.value")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Everything.LabelsByKeyEntry")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.DropUnknown(b, tag)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Everything.LabelsByKeyEntry", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Everything_LabelsByKeyEntry) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Everything_LabelsByKeyEntry has none to check.
+func (x Everything_LabelsByKeyEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

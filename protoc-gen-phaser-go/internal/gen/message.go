@@ -21,7 +21,8 @@ var reservedMethods = map[string]bool{
 	"String": true, "CopyFrom": true, "MarshalProto": true, "AppendProto": true,
 	"ProtoSize": true, "UnmarshalProto": true, "MarshalROS": true, "AppendROS": true,
 	"ROSSize": true, "UnmarshalROS": true, "ROSDataType": true, "ROSDefinition": true,
-	"ROSMD5": true, "FromProto": true, "View": true,
+	"ROSMD5": true, "FromProto": true, "View": true, "IsInitialized": true,
+	"XXX_AppendProto": true, "XXX_ProtoSize": true, "XXX_UnmarshalProto": true, "XXX_CheckInitialized": true,
 	"ProtoReflect": true, "Equal": true, "Clone": true, // reflect.go
 }
 
@@ -60,6 +61,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	g.names = accessorNames(m)
 	g.defaults(m)
 	g.constructors(m, name, tv)
+	g.protoCodec(m, lm, name, tv)
 	if err := g.wire(m, name, tv); err != nil {
 		g.err = err
 	}

@@ -10,35 +10,15 @@ import (
 )
 
 const (
-	protoPkg = protogen.GoImportPath("github.com/phaser-go/phaser/proto")
-	rosPkg   = protogen.GoImportPath("github.com/phaser-go/phaser/ros")
+	rosPkg = protogen.GoImportPath("github.com/phaser-go/phaser/ros")
 )
 
-// wire emits the protobuf and ROS1 wire methods of a message, its ROS
-// metadata (option ros_metadata) and its protoc-gen-go converters (option
-// protogo).
+// wire emits the ROS1 wire methods of a message, its ROS metadata (option
+// ros_metadata) and its protoc-gen-go converters (option protogo). The
+// protobuf codec is protoCodec's (proto_codec.go).
 func (g *fileGen) wire(m *protogen.Message, name, tv string) error {
 	recv := "func (x " + name + ") "
-	pp := func(n string) string { return g.ident(protoPkg, n) }
 	for _, l := range []string{
-		"// MarshalProto returns the protobuf encoding of x (canonical: what",
-		"// protobuf-go's deterministic Marshal gives).",
-		recv + "MarshalProto() ([]byte, error) { return " + pp("Marshal") + "(x.Msg()) }",
-		"",
-		"// AppendProto appends the protobuf encoding of x to dst; it allocates",
-		"// nothing when dst has room.",
-		recv + "AppendProto(dst []byte) ([]byte, error) { return " + pp("Append") + "(dst, x.Msg()) }",
-		"",
-		"// ProtoSize returns the length of x's protobuf encoding (0 if it cannot",
-		"// be encoded; MarshalProto then says why).",
-		recv + "ProtoSize() int {",
-		"n, _ := " + pp("Size") + "(x.Msg())",
-		"return n",
-		"}",
-		"",
-		"// UnmarshalProto replaces the content of x with the protobuf encoding in",
-		"// data, written straight into x's payload.",
-		recv + "UnmarshalProto(data []byte) error { return " + pp("Unmarshal") + "(data, x.Msg()) }",
 		"",
 		"// CopyFrom replaces the content of x with that of src, which may live in",
 		"// another payload. It reports false if x's buffer filled up.",

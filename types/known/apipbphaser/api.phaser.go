@@ -10,7 +10,6 @@ package apipbphaser
 
 import (
 	binary "encoding/binary"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -158,24 +157,446 @@ func ApiFromAny(a runtime.Any) (Api, bool) {
 // MutableAnyApi makes an Any hold a new, empty Api and returns it.
 func MutableAnyApi(a runtime.Any) Api { return Api(phaserimpl.MutableAny(a, phaserType_Api)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Api) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Api) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Api) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Api) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Api) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Api, w)
+	}
+	if !w.Enter(56) {
+		return b, w.Err("google.protobuf.Api")
+	}
+	p := (*[56]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Api")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Api.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Api.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// methods (2)
+	for rs := m.Runs(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := Method(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// options (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := typepbphaser.Option(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// version (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[32:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Api.version")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Api.version")
+		}
+		b = append(b, 0x22)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// source_context (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[36:]), phaserType_sourcecontextpbphaser_SourceContext); sub.IsPresent() {
+		b = append(b, 0x2a, 0)
+		at := len(b) - 1
+		nb, err := sourcecontextpbphaser.SourceContext(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// mixins (6)
+	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x32, 0)
+			at := len(b) - 1
+			nb, err := Mixin(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// syntax (7)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), uint64(int64(int32(v))))
+	}
+	// edition (8)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[52:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Api.edition")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Api.edition")
+		}
+		b = append(b, 0x42)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Api) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Api) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Api, w)
+	}
+	if !w.Enter(56) {
+		return 0, w.Err("google.protobuf.Api")
+	}
+	p := (*[56]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Api")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Api.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// methods (2)
+	for rs := m.Runs(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Method(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// options (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := typepbphaser.Option(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// version (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[32:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Api.version")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// source_context (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[36:]), phaserType_sourcecontextpbphaser_SourceContext); sub.IsPresent() {
+		s, err := sourcecontextpbphaser.SourceContext(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// mixins (6)
+	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Mixin(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// syntax (7)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// edition (8)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[52:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Api.edition")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Api) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Api) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Api)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Api, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Api)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Api, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Api")
+	}
+	mark := w.Mark()
+	var app2 phaserimpl.MessageAppender
+	app2ok := false
+	var app3 phaserimpl.MessageAppender
+	app3ok := false
+	var app6 phaserimpl.MessageAppender
+	app6ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Api", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Api")
+			}
+			b = b[n:]
+		case 0x12: // methods
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.methods", n)
+			}
+			if !app2ok {
+				app2, app2ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method).Appender(), true
+			}
+			sub := app2.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Api")
+			}
+			if err := Method(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // options
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.options", n)
+			}
+			if !app3ok {
+				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option).Appender(), true
+			}
+			sub := app3.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Api")
+			}
+			if err := typepbphaser.Option(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x22: // version
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.version", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.version")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 32}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Api")
+			}
+			b = b[n:]
+		case 0x2a: // source_context
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.source_context", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Api")
+			}
+			if err := sourcecontextpbphaser.SourceContext(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x32: // mixins
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.mixins", n)
+			}
+			if !app6ok {
+				app6, app6ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin).Appender(), true
+			}
+			sub := app6.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Api")
+			}
+			if err := Mixin(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x38: // syntax
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.syntax", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x42: // edition
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.edition", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.edition")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 52}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Api")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Api", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Api) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Api has none to check.
+func (x Api) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -936,24 +1357,377 @@ func MutableAnyMethod(a runtime.Any) Method {
 	return Method(phaserimpl.MutableAny(a, phaserType_Method))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Method) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Method) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Method) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Method) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Method) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(48)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Method, w)
+	}
+	if !w.Enter(48) {
+		return b, w.Err("google.protobuf.Method")
+	}
+	p := (*[48]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Method")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Method.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Method.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// request_type_url (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Method.request_type_url")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Method.request_type_url")
+		}
+		b = append(b, 0x12)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// request_streaming (3)
+	if v := p[16]; v != 0 && p[4]&0x01 != 0 {
+		b = append(b, 0x18, 1)
+	}
+	// response_type_url (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[20:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Method.response_type_url")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Method.response_type_url")
+		}
+		b = append(b, 0x22)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// response_streaming (5)
+	if v := p[24]; v != 0 && p[4]&0x02 != 0 {
+		b = append(b, 0x28, 1)
+	}
+	// options (6)
+	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x32, 0)
+			at := len(b) - 1
+			nb, err := typepbphaser.Option(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// syntax (7)
+	if v := binary.LittleEndian.Uint32(p[40:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), uint64(int64(int32(v))))
+	}
+	// edition (8)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[44:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Method.edition")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Method.edition")
+		}
+		b = append(b, 0x42)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Method) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Method) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(48)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Method, w)
+	}
+	if !w.Enter(48) {
+		return 0, w.Err("google.protobuf.Method")
+	}
+	p := (*[48]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Method")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Method.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// request_type_url (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Method.request_type_url")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// request_streaming (3)
+	if v := p[16]; v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 1
+	}
+	// response_type_url (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[20:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Method.response_type_url")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// response_streaming (5)
+	if v := p[24]; v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 1
+	}
+	// options (6)
+	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := typepbphaser.Option(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// syntax (7)
+	if v := binary.LittleEndian.Uint32(p[40:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// edition (8)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[44:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Method.edition")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Method) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Method) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Method)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Method, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Method)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Method, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Method")
+	}
+	mark := w.Mark()
+	var app6 phaserimpl.MessageAppender
+	app6ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Method", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Method")
+			}
+			b = b[n:]
+		case 0x12: // request_type_url
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.request_type_url", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.request_type_url")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Method")
+			}
+			b = b[n:]
+		case 0x18: // request_streaming
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.request_streaming", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x22: // response_type_url
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.response_type_url", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.response_type_url")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Method")
+			}
+			b = b[n:]
+		case 0x28: // response_streaming
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.response_streaming", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x32: // options
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.options", n)
+			}
+			if !app6ok {
+				app6, app6ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option).Appender(), true
+			}
+			sub := app6.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Method")
+			}
+			if err := typepbphaser.Option(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x38: // syntax
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.syntax", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x42: // edition
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.edition", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.edition")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Method")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Method", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Method) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Method has none to check.
+func (x Method) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1765,24 +2539,218 @@ func MixinFromAny(a runtime.Any) (Mixin, bool) {
 // MutableAnyMixin makes an Any hold a new, empty Mixin and returns it.
 func MutableAnyMixin(a runtime.Any) Mixin { return Mixin(phaserimpl.MutableAny(a, phaserType_Mixin)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Mixin) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Mixin) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Mixin) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Mixin) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Mixin) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Mixin, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.Mixin")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Mixin")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Mixin.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Mixin.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// root (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Mixin.root")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Mixin.root")
+		}
+		b = append(b, 0x12)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Mixin) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Mixin) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Mixin, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.Mixin")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Mixin")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Mixin.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// root (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Mixin.root")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Mixin) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Mixin) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Mixin)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Mixin, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Mixin) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Mixin)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Mixin, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Mixin")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Mixin", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Mixin", "google.protobuf.Mixin.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Mixin", "google.protobuf.Mixin.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Mixin")
+			}
+			b = b[n:]
+		case 0x12: // root
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Mixin", "google.protobuf.Mixin.root", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Mixin", "google.protobuf.Mixin.root")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Mixin")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Mixin", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Mixin) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Mixin has none to check.
+func (x Mixin) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

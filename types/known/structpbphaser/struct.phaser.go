@@ -9,7 +9,7 @@
 package structpbphaser
 
 import (
-	proto "github.com/phaser-go/phaser/proto"
+	binary "encoding/binary"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -163,24 +163,176 @@ func MutableAnyStruct(a runtime.Any) Struct {
 	return Struct(phaserimpl.MutableAny(a, phaserType_Struct))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Struct) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Struct) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Struct) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Struct) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Struct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Struct, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.Struct")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Struct")
+		}
+	}
+	// fields (1)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Struct, 1, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Struct) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Struct) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Struct, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.Struct")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Struct")
+		}
+		n += len(u)
+	}
+	// fields (1)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Struct, 1, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Struct) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Struct) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Struct)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Struct, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Struct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Struct)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Struct, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Struct")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Struct", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // fields
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Struct, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Struct", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Struct) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Struct has none to check.
+func (x Struct) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -391,26 +543,216 @@ func MutableAnyStruct_FieldsEntry(a runtime.Any) Struct_FieldsEntry {
 	return Struct_FieldsEntry(phaserimpl.MutableAny(a, phaserType_Struct_FieldsEntry))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Struct_FieldsEntry) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Struct_FieldsEntry) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
 func (x Struct_FieldsEntry) AppendProto(dst []byte) ([]byte, error) {
-	return proto.Append(dst, x.Msg())
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Struct_FieldsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Struct_FieldsEntry, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.Struct.FieldsEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Struct.FieldsEntry")
+		}
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Struct.FieldsEntry.key")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Struct.FieldsEntry.key")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// value (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Value); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := Value(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
 }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Struct_FieldsEntry) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Struct_FieldsEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Struct_FieldsEntry, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.Struct.FieldsEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Struct.FieldsEntry")
+		}
+		n += len(u)
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Struct.FieldsEntry.key")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// value (2)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Value); sub.IsPresent() {
+		s, err := Value(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Struct_FieldsEntry) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Struct_FieldsEntry) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Struct_FieldsEntry)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Struct_FieldsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Struct_FieldsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Struct_FieldsEntry)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Struct_FieldsEntry, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Struct.FieldsEntry")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Struct.FieldsEntry", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // key
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Struct.FieldsEntry", "google.protobuf.Struct.FieldsEntry.key", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Struct.FieldsEntry", "google.protobuf.Struct.FieldsEntry.key")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Struct.FieldsEntry")
+			}
+			b = b[n:]
+		case 0x12: // value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Struct.FieldsEntry", "google.protobuf.Struct.FieldsEntry.value", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Value)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Struct.FieldsEntry")
+			}
+			if err := Value(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.DropUnknown(b, tag)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Struct.FieldsEntry", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Struct_FieldsEntry) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Struct_FieldsEntry has none to check.
+func (x Struct_FieldsEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -762,24 +1104,295 @@ func ValueFromAny(a runtime.Any) (Value, bool) {
 // MutableAnyValue makes an Any hold a new, empty Value and returns it.
 func MutableAnyValue(a runtime.Any) Value { return Value(phaserimpl.MutableAny(a, phaserType_Value)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Value) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Value) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Value, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.Value")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Value")
+		}
+	}
+	// oneof kind
+	switch binary.LittleEndian.Uint32(p[4:]) {
+	case 1: // null_value
+		{
+			v := binary.LittleEndian.Uint32(p[8:])
+			b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+		}
+	case 2: // number_value
+		{
+			v := binary.LittleEndian.Uint64(p[8:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+		}
+	case 3: // string_value
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("google.protobuf.Value.string_value")
+			}
+			if !phaserimpl.ValidUTF8(s) {
+				return b, phaserimpl.UTF8Error("google.protobuf.Value.string_value")
+			}
+			b = append(b, 0x1a)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	case 4: // bool_value
+		{
+			v := p[8]
+			if v != 0 {
+				v = 1
+			}
+			b = append(b, 0x20, v)
+		}
+	case 5: // struct_value
+		b = append(b, 0x2a, 0)
+		at := len(b) - 1
+		nb, err := Struct(m.MemberMessage(phaserimpl.Field{Number: 5, Offset: 4}, phaserType_Struct)).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	case 6: // list_value
+		b = append(b, 0x32, 0)
+		at := len(b) - 1
+		nb, err := ListValue(m.MemberMessage(phaserimpl.Field{Number: 6, Offset: 4}, phaserType_ListValue)).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Value) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Value, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.Value")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Value")
+		}
+		n += len(u)
+	}
+	// oneof kind
+	switch binary.LittleEndian.Uint32(p[4:]) {
+	case 1: // null_value
+		{
+			v := binary.LittleEndian.Uint32(p[8:])
+			n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	case 2: // number_value
+		n += 1 + 8
+	case 3: // string_value
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("google.protobuf.Value.string_value")
+			}
+			n += 1 + phaserimpl.SizeBytes(len(s))
+		}
+	case 4: // bool_value
+		n += 1 + 1
+	case 5: // struct_value
+		s, err := Struct(m.MemberMessage(phaserimpl.Field{Number: 5, Offset: 4}, phaserType_Struct)).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	case 6: // list_value
+		s, err := ListValue(m.MemberMessage(phaserimpl.Field{Number: 6, Offset: 4}, phaserType_ListValue)).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Value) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Value)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Value, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Value)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Value, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Value")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Value", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // null_value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.null_value", n)
+			}
+			m.SetMember32(phaserUnion_Value_Kind, phaserimpl.Field{Number: 1, Offset: 4, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x11: // number_value
+			if len(b) < 8 {
+				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.number_value", -1)
+			}
+			m.SetMember64(phaserUnion_Value_Kind, phaserimpl.Field{Number: 2, Offset: 4}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x1a: // string_value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.string_value", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Value", "google.protobuf.Value.string_value")
+			}
+			m.SetMemberBytes(phaserUnion_Value_Kind, phaserimpl.Field{Number: 3, Offset: 4}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Value")
+			}
+			b = b[n:]
+		case 0x20: // bool_value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.bool_value", n)
+			}
+			m.SetMember8(phaserUnion_Value_Kind, phaserimpl.Field{Number: 4, Offset: 4}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x2a: // struct_value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.struct_value", n)
+			}
+			sub := m.MutableMember(phaserUnion_Value_Kind, phaserimpl.Field{Number: 5, Offset: 4}, phaserType_Struct)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Value")
+			}
+			if err := Struct(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x32: // list_value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.list_value", n)
+			}
+			sub := m.MutableMember(phaserUnion_Value_Kind, phaserimpl.Field{Number: 6, Offset: 4}, phaserType_ListValue)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Value")
+			}
+			if err := ListValue(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Value", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Value) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Value has none to check.
+func (x Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1179,24 +1792,204 @@ func MutableAnyListValue(a runtime.Any) ListValue {
 	return ListValue(phaserimpl.MutableAny(a, phaserType_ListValue))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x ListValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x ListValue) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x ListValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x ListValue) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x ListValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_ListValue, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.ListValue")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.ListValue")
+		}
+	}
+	// values (1)
+	for rs := m.Runs(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Value); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			nb, err := Value(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x ListValue) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x ListValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_ListValue, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.ListValue")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.ListValue")
+		}
+		n += len(u)
+	}
+	// values (1)
+	for rs := m.Runs(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Value); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Value(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x ListValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x ListValue) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_ListValue)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_ListValue, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x ListValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_ListValue)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_ListValue, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.ListValue")
+	}
+	mark := w.Mark()
+	var app1 phaserimpl.MessageAppender
+	app1ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.ListValue", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // values
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.ListValue", "google.protobuf.ListValue.values", n)
+			}
+			if !app1ok {
+				app1, app1ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Value).Appender(), true
+			}
+			sub := app1.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.ListValue")
+			}
+			if err := Value(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.ListValue", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x ListValue) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; ListValue has none to check.
+func (x ListValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

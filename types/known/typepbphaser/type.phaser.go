@@ -10,7 +10,6 @@ package typepbphaser
 
 import (
 	binary "encoding/binary"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -313,24 +312,393 @@ func TypeFromAny(a runtime.Any) (Type, bool) {
 // MutableAnyType makes an Any hold a new, empty Type and returns it.
 func MutableAnyType(a runtime.Any) Type { return Type(phaserimpl.MutableAny(a, phaserType_Type)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Type) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Type) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Type) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Type) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Type) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(52)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Type, w)
+	}
+	if !w.Enter(52) {
+		return b, w.Err("google.protobuf.Type")
+	}
+	p := (*[52]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Type")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Type.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Type.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// fields (2)
+	for rs := m.Runs(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := Field(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// oneofs (3)
+	if s := phaserimpl.Elems(mem, p[24:32], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x1a", mem, s, w, true, "google.protobuf.Type.oneofs")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// options (4)
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := Option(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// source_context (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[40:]), phaserType_sourcecontextpbphaser_SourceContext); sub.IsPresent() {
+		b = append(b, 0x2a, 0)
+		at := len(b) - 1
+		nb, err := sourcecontextpbphaser.SourceContext(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// syntax (6)
+	if v := binary.LittleEndian.Uint32(p[44:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), uint64(int64(int32(v))))
+	}
+	// edition (7)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[48:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Type.edition")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Type.edition")
+		}
+		b = append(b, 0x3a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Type) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Type) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(52)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Type, w)
+	}
+	if !w.Enter(52) {
+		return 0, w.Err("google.protobuf.Type")
+	}
+	p := (*[52]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Type")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Type.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// fields (2)
+	for rs := m.Runs(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Field(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// oneofs (3)
+	if s := phaserimpl.Elems(mem, p[24:32], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "google.protobuf.Type.oneofs")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// options (4)
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Option(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// source_context (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[40:]), phaserType_sourcecontextpbphaser_SourceContext); sub.IsPresent() {
+		s, err := sourcecontextpbphaser.SourceContext(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// syntax (6)
+	if v := binary.LittleEndian.Uint32(p[44:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// edition (7)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[48:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Type.edition")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Type) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Type) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Type)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Type, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Type)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Type, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Type")
+	}
+	mark := w.Mark()
+	var app2 phaserimpl.MessageAppender
+	app2ok := false
+	var app4 phaserimpl.MessageAppender
+	app4ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Type", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Type", "google.protobuf.Type.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Type")
+			}
+			b = b[n:]
+		case 0x12: // fields
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.fields", n)
+			}
+			if !app2ok {
+				app2, app2ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field).Appender(), true
+			}
+			sub := app2.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Type")
+			}
+			if err := Field(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // oneofs
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.oneofs", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Type", "google.protobuf.Type.oneofs")
+			}
+			m.PushBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Type")
+			}
+			b = b[n:]
+		case 0x22: // options
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.options", n)
+			}
+			if !app4ok {
+				app4, app4ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option).Appender(), true
+			}
+			sub := app4.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Type")
+			}
+			if err := Option(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x2a: // source_context
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.source_context", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Type")
+			}
+			if err := sourcecontextpbphaser.SourceContext(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x30: // syntax
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.syntax", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x3a: // edition
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.edition", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Type", "google.protobuf.Type.edition")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Type")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Type", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Type) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Type has none to check.
+func (x Type) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -989,24 +1357,407 @@ func FieldFromAny(a runtime.Any) (Field, bool) {
 // MutableAnyField makes an Any hold a new, empty Field and returns it.
 func MutableAnyField(a runtime.Any) Field { return Field(phaserimpl.MutableAny(a, phaserType_Field)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Field) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Field) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Field) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Field) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Field) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Field, w)
+	}
+	if !w.Enter(56) {
+		return b, w.Err("google.protobuf.Field")
+	}
+	p := (*[56]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Field")
+		}
+	}
+	// kind (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+	}
+	// cardinality (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+	}
+	// number (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
+	}
+	// name (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[20:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Field.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Field.name")
+		}
+		b = append(b, 0x22)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// type_url (6)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[24:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Field.type_url")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Field.type_url")
+		}
+		b = append(b, 0x32)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// oneof_index (7)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), uint64(int64(int32(v))))
+	}
+	// packed (8)
+	if v := p[32]; v != 0 && p[4]&0x10 != 0 {
+		b = append(b, 0x40, 1)
+	}
+	// options (9)
+	for rs := m.Runs(phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x4a, 0)
+			at := len(b) - 1
+			nb, err := Option(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// json_name (10)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[48:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Field.json_name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Field.json_name")
+		}
+		b = append(b, 0x52)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// default_value (11)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[52:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Field.default_value")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Field.default_value")
+		}
+		b = append(b, 0x5a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Field) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Field) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Field, w)
+	}
+	if !w.Enter(56) {
+		return 0, w.Err("google.protobuf.Field")
+	}
+	p := (*[56]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Field")
+		}
+		n += len(u)
+	}
+	// kind (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// cardinality (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// number (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// name (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[20:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Field.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// type_url (6)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[24:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Field.type_url")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// oneof_index (7)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// packed (8)
+	if v := p[32]; v != 0 && p[4]&0x10 != 0 {
+		n += 1 + 1
+	}
+	// options (9)
+	for rs := m.Runs(phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Option(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// json_name (10)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[48:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Field.json_name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// default_value (11)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[52:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Field.default_value")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Field) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Field) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Field)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Field, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Field)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Field, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Field")
+	}
+	mark := w.Mark()
+	var app9 phaserimpl.MessageAppender
+	app9ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Field", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // kind
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.kind", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x10: // cardinality
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.cardinality", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x18: // number
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.number", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x22: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Field")
+			}
+			b = b[n:]
+		case 0x32: // type_url
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.type_url", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.type_url")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 24}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Field")
+			}
+			b = b[n:]
+		case 0x38: // oneof_index
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.oneof_index", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x40: // packed
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.packed", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x4a: // options
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.options", n)
+			}
+			if !app9ok {
+				app9, app9ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option).Appender(), true
+			}
+			sub := app9.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Field")
+			}
+			if err := Option(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x52: // json_name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.json_name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.json_name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 10, Offset: 48}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Field")
+			}
+			b = b[n:]
+		case 0x5a: // default_value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.default_value", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.default_value")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 11, Offset: 52}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Field")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Field", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Field) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Field has none to check.
+func (x Field) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1797,24 +2548,364 @@ func EnumFromAny(a runtime.Any) (Enum, bool) {
 // MutableAnyEnum makes an Any hold a new, empty Enum and returns it.
 func MutableAnyEnum(a runtime.Any) Enum { return Enum(phaserimpl.MutableAny(a, phaserType_Enum)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Enum) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Enum) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Enum) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Enum) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Enum) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(44)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Enum, w)
+	}
+	if !w.Enter(44) {
+		return b, w.Err("google.protobuf.Enum")
+	}
+	p := (*[44]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Enum")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Enum.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Enum.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// enumvalue (2)
+	for rs := m.Runs(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := EnumValue(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// options (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := Option(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// source_context (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[32:]), phaserType_sourcecontextpbphaser_SourceContext); sub.IsPresent() {
+		b = append(b, 0x22, 0)
+		at := len(b) - 1
+		nb, err := sourcecontextpbphaser.SourceContext(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// syntax (5)
+	if v := binary.LittleEndian.Uint32(p[36:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x28), uint64(int64(int32(v))))
+	}
+	// edition (6)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[40:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Enum.edition")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Enum.edition")
+		}
+		b = append(b, 0x32)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Enum) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Enum) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(44)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Enum, w)
+	}
+	if !w.Enter(44) {
+		return 0, w.Err("google.protobuf.Enum")
+	}
+	p := (*[44]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Enum")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Enum.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// enumvalue (2)
+	for rs := m.Runs(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := EnumValue(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// options (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Option(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// source_context (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[32:]), phaserType_sourcecontextpbphaser_SourceContext); sub.IsPresent() {
+		s, err := sourcecontextpbphaser.SourceContext(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// syntax (5)
+	if v := binary.LittleEndian.Uint32(p[36:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// edition (6)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[40:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Enum.edition")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Enum) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Enum) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Enum)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Enum, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Enum) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Enum)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Enum, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Enum")
+	}
+	mark := w.Mark()
+	var app2 phaserimpl.MessageAppender
+	app2ok := false
+	var app3 phaserimpl.MessageAppender
+	app3ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Enum", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Enum", "google.protobuf.Enum.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Enum")
+			}
+			b = b[n:]
+		case 0x12: // enumvalue
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.enumvalue", n)
+			}
+			if !app2ok {
+				app2, app2ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue).Appender(), true
+			}
+			sub := app2.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Enum")
+			}
+			if err := EnumValue(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // options
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.options", n)
+			}
+			if !app3ok {
+				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option).Appender(), true
+			}
+			sub := app3.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Enum")
+			}
+			if err := Option(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x22: // source_context
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.source_context", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.Enum")
+			}
+			if err := sourcecontextpbphaser.SourceContext(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x28: // syntax
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.syntax", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x32: // edition
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.edition", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Enum", "google.protobuf.Enum.edition")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Enum")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Enum", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Enum) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Enum has none to check.
+func (x Enum) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2430,24 +3521,251 @@ func MutableAnyEnumValue(a runtime.Any) EnumValue {
 	return EnumValue(phaserimpl.MutableAny(a, phaserType_EnumValue))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x EnumValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x EnumValue) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x EnumValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x EnumValue) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x EnumValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_EnumValue, w)
+	}
+	if !w.Enter(24) {
+		return b, w.Err("google.protobuf.EnumValue")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.EnumValue")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.EnumValue.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.EnumValue.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// number (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+	}
+	// options (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := Option(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x EnumValue) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x EnumValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_EnumValue, w)
+	}
+	if !w.Enter(24) {
+		return 0, w.Err("google.protobuf.EnumValue")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.EnumValue")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.EnumValue.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// number (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// options (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Option(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x EnumValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x EnumValue) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_EnumValue)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_EnumValue, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x EnumValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_EnumValue)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_EnumValue, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.EnumValue")
+	}
+	mark := w.Mark()
+	var app3 phaserimpl.MessageAppender
+	app3ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.EnumValue", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.EnumValue", "google.protobuf.EnumValue.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.EnumValue", "google.protobuf.EnumValue.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.EnumValue")
+			}
+			b = b[n:]
+		case 0x10: // number
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.EnumValue", "google.protobuf.EnumValue.number", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x1a: // options
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.EnumValue", "google.protobuf.EnumValue.options", n)
+			}
+			if !app3ok {
+				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option).Appender(), true
+			}
+			sub := app3.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "google.protobuf.EnumValue")
+			}
+			if err := Option(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.EnumValue", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x EnumValue) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; EnumValue has none to check.
+func (x EnumValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2901,24 +4219,208 @@ func MutableAnyOption(a runtime.Any) Option {
 	return Option(phaserimpl.MutableAny(a, phaserType_Option))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Option) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Option) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Option) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Option) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Option) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Option, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.Option")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Option")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.Option.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.Option.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// value (2)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Option, 2, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Option) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Option) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Option, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.Option")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Option")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.Option.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// value (2)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Option, 2, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Option) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Option) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Option)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Option, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Option) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Option)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Option, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Option")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Option", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Option", "google.protobuf.Option.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.Option", "google.protobuf.Option.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.Option")
+			}
+			b = b[n:]
+		case 0x12: // value
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Option, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Option", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Option) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Option has none to check.
+func (x Option) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

@@ -10,7 +10,6 @@ package wrapperspbphaser
 
 import (
 	binary "encoding/binary"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -136,24 +135,168 @@ func MutableAnyDoubleValue(a runtime.Any) DoubleValue {
 	return DoubleValue(phaserimpl.MutableAny(a, phaserType_DoubleValue))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x DoubleValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x DoubleValue) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x DoubleValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x DoubleValue) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x DoubleValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_DoubleValue, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.DoubleValue")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.DoubleValue")
+		}
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x DoubleValue) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x DoubleValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_DoubleValue, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.DoubleValue")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.DoubleValue")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 8
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x DoubleValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x DoubleValue) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_DoubleValue)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_DoubleValue, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x DoubleValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_DoubleValue)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_DoubleValue, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.DoubleValue")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.DoubleValue", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x9: // value
+			if len(b) < 8 {
+				return phaserimpl.WireError("google.protobuf.DoubleValue", "google.protobuf.DoubleValue.value", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.DoubleValue", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x DoubleValue) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; DoubleValue has none to check.
+func (x DoubleValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -488,24 +631,168 @@ func MutableAnyFloatValue(a runtime.Any) FloatValue {
 	return FloatValue(phaserimpl.MutableAny(a, phaserType_FloatValue))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x FloatValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x FloatValue) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x FloatValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x FloatValue) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x FloatValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_FloatValue, w)
+	}
+	if !w.Enter(12) {
+		return b, w.Err("google.protobuf.FloatValue")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.FloatValue")
+		}
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x0d), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x FloatValue) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x FloatValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_FloatValue, w)
+	}
+	if !w.Enter(12) {
+		return 0, w.Err("google.protobuf.FloatValue")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.FloatValue")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 4
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x FloatValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x FloatValue) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_FloatValue)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_FloatValue, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x FloatValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_FloatValue)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_FloatValue, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.FloatValue")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.FloatValue", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xd: // value
+			if len(b) < 4 {
+				return phaserimpl.WireError("google.protobuf.FloatValue", "google.protobuf.FloatValue.value", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.FloatValue", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x FloatValue) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; FloatValue has none to check.
+func (x FloatValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -840,24 +1127,169 @@ func MutableAnyInt64Value(a runtime.Any) Int64Value {
 	return Int64Value(phaserimpl.MutableAny(a, phaserType_Int64Value))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Int64Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Int64Value) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Int64Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Int64Value) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Int64Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Int64Value, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.Int64Value")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Int64Value")
+		}
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Int64Value) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Int64Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Int64Value, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.Int64Value")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Int64Value")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Int64Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Int64Value) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Int64Value)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Int64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Int64Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Int64Value)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Int64Value, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Int64Value")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Int64Value", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Int64Value", "google.protobuf.Int64Value.value", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Int64Value", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Int64Value) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Int64Value has none to check.
+func (x Int64Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1192,24 +1624,169 @@ func MutableAnyUInt64Value(a runtime.Any) UInt64Value {
 	return UInt64Value(phaserimpl.MutableAny(a, phaserType_UInt64Value))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x UInt64Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x UInt64Value) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x UInt64Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x UInt64Value) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x UInt64Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_UInt64Value, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("google.protobuf.UInt64Value")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.UInt64Value")
+		}
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x UInt64Value) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x UInt64Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_UInt64Value, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("google.protobuf.UInt64Value")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.UInt64Value")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x UInt64Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x UInt64Value) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_UInt64Value)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_UInt64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x UInt64Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_UInt64Value)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_UInt64Value, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.UInt64Value")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.UInt64Value", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.UInt64Value", "google.protobuf.UInt64Value.value", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.UInt64Value", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x UInt64Value) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; UInt64Value has none to check.
+func (x UInt64Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1544,24 +2121,169 @@ func MutableAnyInt32Value(a runtime.Any) Int32Value {
 	return Int32Value(phaserimpl.MutableAny(a, phaserType_Int32Value))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Int32Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Int32Value) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Int32Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Int32Value) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Int32Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Int32Value, w)
+	}
+	if !w.Enter(12) {
+		return b, w.Err("google.protobuf.Int32Value")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.Int32Value")
+		}
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Int32Value) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Int32Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Int32Value, w)
+	}
+	if !w.Enter(12) {
+		return 0, w.Err("google.protobuf.Int32Value")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.Int32Value")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Int32Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Int32Value) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Int32Value)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Int32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Int32Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Int32Value)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Int32Value, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.Int32Value")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.Int32Value", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.Int32Value", "google.protobuf.Int32Value.value", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.Int32Value", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Int32Value) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Int32Value has none to check.
+func (x Int32Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1896,24 +2618,169 @@ func MutableAnyUInt32Value(a runtime.Any) UInt32Value {
 	return UInt32Value(phaserimpl.MutableAny(a, phaserType_UInt32Value))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x UInt32Value) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x UInt32Value) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x UInt32Value) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x UInt32Value) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x UInt32Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_UInt32Value, w)
+	}
+	if !w.Enter(12) {
+		return b, w.Err("google.protobuf.UInt32Value")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.UInt32Value")
+		}
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(v))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x UInt32Value) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x UInt32Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_UInt32Value, w)
+	}
+	if !w.Enter(12) {
+		return 0, w.Err("google.protobuf.UInt32Value")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.UInt32Value")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x UInt32Value) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x UInt32Value) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_UInt32Value)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_UInt32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x UInt32Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_UInt32Value)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_UInt32Value, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.UInt32Value")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.UInt32Value", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.UInt32Value", "google.protobuf.UInt32Value.value", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.UInt32Value", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x UInt32Value) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; UInt32Value has none to check.
+func (x UInt32Value) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2248,24 +3115,169 @@ func MutableAnyBoolValue(a runtime.Any) BoolValue {
 	return BoolValue(phaserimpl.MutableAny(a, phaserType_BoolValue))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x BoolValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x BoolValue) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x BoolValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x BoolValue) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x BoolValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(9)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_BoolValue, w)
+	}
+	if !w.Enter(9) {
+		return b, w.Err("google.protobuf.BoolValue")
+	}
+	p := (*[9]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.BoolValue")
+		}
+	}
+	// value (1)
+	if v := p[8]; v != 0 && p[4]&0x01 != 0 {
+		b = append(b, 0x08, 1)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x BoolValue) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x BoolValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(9)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_BoolValue, w)
+	}
+	if !w.Enter(9) {
+		return 0, w.Err("google.protobuf.BoolValue")
+	}
+	p := (*[9]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.BoolValue")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if v := p[8]; v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 1
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x BoolValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x BoolValue) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_BoolValue)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_BoolValue, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x BoolValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_BoolValue)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_BoolValue, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.BoolValue")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.BoolValue", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.BoolValue", "google.protobuf.BoolValue.value", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.BoolValue", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x BoolValue) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; BoolValue has none to check.
+func (x BoolValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2597,24 +3609,186 @@ func MutableAnyStringValue(a runtime.Any) StringValue {
 	return StringValue(phaserimpl.MutableAny(a, phaserType_StringValue))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x StringValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x StringValue) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x StringValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x StringValue) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x StringValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_StringValue, w)
+	}
+	if !w.Enter(12) {
+		return b, w.Err("google.protobuf.StringValue")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.StringValue")
+		}
+	}
+	// value (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.StringValue.value")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("google.protobuf.StringValue.value")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x StringValue) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x StringValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_StringValue, w)
+	}
+	if !w.Enter(12) {
+		return 0, w.Err("google.protobuf.StringValue")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.StringValue")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.StringValue.value")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x StringValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x StringValue) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_StringValue)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_StringValue, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x StringValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_StringValue)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_StringValue, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.StringValue")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.StringValue", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.StringValue", "google.protobuf.StringValue.value", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("google.protobuf.StringValue", "google.protobuf.StringValue.value")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.StringValue")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.StringValue", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x StringValue) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; StringValue has none to check.
+func (x StringValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2952,24 +4126,180 @@ func MutableAnyBytesValue(a runtime.Any) BytesValue {
 	return BytesValue(phaserimpl.MutableAny(a, phaserType_BytesValue))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x BytesValue) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x BytesValue) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x BytesValue) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x BytesValue) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x BytesValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_BytesValue, w)
+	}
+	if !w.Enter(12) {
+		return b, w.Err("google.protobuf.BytesValue")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("google.protobuf.BytesValue")
+		}
+	}
+	// value (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("google.protobuf.BytesValue.value")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x BytesValue) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x BytesValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(12)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_BytesValue, w)
+	}
+	if !w.Enter(12) {
+		return 0, w.Err("google.protobuf.BytesValue")
+	}
+	p := (*[12]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("google.protobuf.BytesValue")
+		}
+		n += len(u)
+	}
+	// value (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("google.protobuf.BytesValue.value")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x BytesValue) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x BytesValue) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_BytesValue)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_BytesValue, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x BytesValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_BytesValue)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_BytesValue, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("google.protobuf.BytesValue")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("google.protobuf.BytesValue", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("google.protobuf.BytesValue", "google.protobuf.BytesValue.value", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "google.protobuf.BytesValue")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("google.protobuf.BytesValue", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x BytesValue) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; BytesValue has none to check.
+func (x BytesValue) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

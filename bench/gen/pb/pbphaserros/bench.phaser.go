@@ -10,7 +10,6 @@ package pbphaserros
 
 import (
 	binary "encoding/binary"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -165,24 +164,277 @@ func MutableAnySmallStruct(a runtime.Any) SmallStruct {
 	return SmallStruct(phaserimpl.MutableAny(a, phaserType_SmallStruct))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x SmallStruct) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x SmallStruct) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x SmallStruct) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x SmallStruct) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(48)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_SmallStruct, w)
+	}
+	if !w.Enter(48) {
+		return b, w.Err("bench.SmallStruct")
+	}
+	p := (*[48]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.SmallStruct")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.SmallStruct.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("bench.SmallStruct.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// birth_day (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), v)
+	}
+	// phone (3)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[24:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.SmallStruct.phone")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("bench.SmallStruct.phone")
+		}
+		b = append(b, 0x1a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// siblings (4)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x20), uint64(int64(int32(v))))
+	}
+	// spouse (5)
+	if v := p[32]; v != 0 && p[4]&0x04 != 0 {
+		b = append(b, 0x28, 1)
+	}
+	// money (6)
+	if v := binary.LittleEndian.Uint64(p[40:]); v != 0 && p[4]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x31), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x SmallStruct) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x SmallStruct) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(48)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_SmallStruct, w)
+	}
+	if !w.Enter(48) {
+		return 0, w.Err("bench.SmallStruct")
+	}
+	p := (*[48]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.SmallStruct")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.SmallStruct.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// birth_day (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// phone (3)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[24:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.SmallStruct.phone")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// siblings (4)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// spouse (5)
+	if v := p[32]; v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 1
+	}
+	// money (6)
+	if v := binary.LittleEndian.Uint64(p[40:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + 8
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x SmallStruct) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x SmallStruct) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_SmallStruct)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_SmallStruct, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_SmallStruct)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_SmallStruct, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.SmallStruct")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.SmallStruct", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("bench.SmallStruct", "bench.SmallStruct.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.SmallStruct")
+			}
+			b = b[n:]
+		case 0x10: // birth_day
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.birth_day", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
+			b = b[n:]
+		case 0x1a: // phone
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.phone", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("bench.SmallStruct", "bench.SmallStruct.phone")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.SmallStruct")
+			}
+			b = b[n:]
+		case 0x20: // siblings
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.siblings", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x28: // spouse
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.spouse", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x31: // money
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.money", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.SmallStruct", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x SmallStruct) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; SmallStruct has none to check.
+func (x SmallStruct) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -738,24 +990,232 @@ func MutableAnyHeader(a runtime.Any) Header {
 	return Header(phaserimpl.MutableAny(a, phaserType_Header))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Header) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Header) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Header) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Header) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(36)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Header, w)
+	}
+	if !w.Enter(36) {
+		return b, w.Err("bench.Header")
+	}
+	p := (*[36]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.Header")
+		}
+	}
+	// seq (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(v))
+	}
+	// stamp (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// frame_id (3)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.Header.frame_id")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("bench.Header.frame_id")
+		}
+		b = append(b, 0x1a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Header) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Header) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(36)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Header, w)
+	}
+	if !w.Enter(36) {
+		return 0, w.Err("bench.Header")
+	}
+	p := (*[36]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.Header")
+		}
+		n += len(u)
+	}
+	// seq (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// stamp (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// frame_id (3)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.Header.frame_id")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Header) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Header) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Header)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Header)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Header, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.Header")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.Header", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // seq
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Header", "bench.Header.seq", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x12: // stamp
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Header", "bench.Header.stamp", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Header")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // frame_id
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Header", "bench.Header.frame_id", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("bench.Header", "bench.Header.frame_id")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Header")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.Header", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Header) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Header has none to check.
+func (x Header) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1172,24 +1632,210 @@ func MutableAnyQuaternion(a runtime.Any) Quaternion {
 	return Quaternion(phaserimpl.MutableAny(a, phaserType_Quaternion))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Quaternion) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Quaternion) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Quaternion) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Quaternion) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Quaternion) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(40)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Quaternion, w)
+	}
+	if !w.Enter(40) {
+		return b, w.Err("bench.Quaternion")
+	}
+	p := (*[40]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.Quaternion")
+		}
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+	}
+	// z (3)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+	}
+	// w (4)
+	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x21), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Quaternion) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Quaternion) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(40)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Quaternion, w)
+	}
+	if !w.Enter(40) {
+		return 0, w.Err("bench.Quaternion")
+	}
+	p := (*[40]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.Quaternion")
+		}
+		n += len(u)
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 8
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 8
+	}
+	// z (3)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 8
+	}
+	// w (4)
+	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + 8
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Quaternion) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Quaternion) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Quaternion)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Quaternion) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Quaternion)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Quaternion, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.Quaternion")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.Quaternion", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x9: // x
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.x", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x11: // y
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.y", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x19: // z
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.z", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x21: // w
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.w", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.Quaternion", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Quaternion) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Quaternion has none to check.
+func (x Quaternion) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1632,24 +2278,196 @@ func MutableAnyVector3(a runtime.Any) Vector3 {
 	return Vector3(phaserimpl.MutableAny(a, phaserType_Vector3))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Vector3) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Vector3) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Vector3) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Vector3) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Vector3) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(32)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Vector3, w)
+	}
+	if !w.Enter(32) {
+		return b, w.Err("bench.Vector3")
+	}
+	p := (*[32]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.Vector3")
+		}
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+	}
+	// z (3)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Vector3) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Vector3) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(32)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Vector3, w)
+	}
+	if !w.Enter(32) {
+		return 0, w.Err("bench.Vector3")
+	}
+	p := (*[32]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.Vector3")
+		}
+		n += len(u)
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 8
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 8
+	}
+	// z (3)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 8
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Vector3) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Vector3) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Vector3)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Vector3) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Vector3)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Vector3, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.Vector3")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.Vector3", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x9: // x
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.x", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x11: // y
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.y", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x19: // z
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.z", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.Vector3", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Vector3) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Vector3 has none to check.
+func (x Vector3) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2046,24 +2864,386 @@ func ImuFromAny(a runtime.Any) (Imu, bool) {
 // MutableAnyImu makes an Any hold a new, empty Imu and returns it.
 func MutableAnyImu(a runtime.Any) Imu { return Imu(phaserimpl.MutableAny(a, phaserType_Imu)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Imu) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Imu) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Imu) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Imu) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(176)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Imu, w)
+	}
+	if !w.Enter(176) {
+		return b, w.Err("bench.Imu")
+	}
+	p := (*[176]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.Imu")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := Header(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// orientation (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := Quaternion(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// orientation_covariance (3)
+	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.Imu.orientation_covariance")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x1a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// angular_velocity (4)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+		b = append(b, 0x22, 0)
+		at := len(b) - 1
+		nb, err := Vector3(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// angular_velocity_covariance (5)
+	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.Imu.angular_velocity_covariance")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x2a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// linear_acceleration (6)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+		b = append(b, 0x32, 0)
+		at := len(b) - 1
+		nb, err := Vector3(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// linear_acceleration_covariance (7)
+	if s := phaserimpl.Elems(mem, p[24:32], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.Imu.linear_acceleration_covariance")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x3a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Imu) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(176)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Imu, w)
+	}
+	if !w.Enter(176) {
+		return 0, w.Err("bench.Imu")
+	}
+	p := (*[176]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.Imu")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header); sub.IsPresent() {
+		s, err := Header(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// orientation (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion); sub.IsPresent() {
+		s, err := Quaternion(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// orientation_covariance (3)
+	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.Imu.orientation_covariance")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// angular_velocity (4)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+		s, err := Vector3(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// angular_velocity_covariance (5)
+	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.Imu.angular_velocity_covariance")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// linear_acceleration (6)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+		s, err := Vector3(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// linear_acceleration_covariance (7)
+	if s := phaserimpl.Elems(mem, p[24:32], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.Imu.linear_acceleration_covariance")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Imu) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Imu) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Imu)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Imu)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Imu, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.Imu")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.Imu", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x12: // orientation
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			if err := Quaternion(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // orientation_covariance, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, v, 8) {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			b = b[n:]
+		case 0x19: // orientation_covariance
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			b = b[8:]
+		case 0x22: // angular_velocity
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x2a: // angular_velocity_covariance, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, v, 8) {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			b = b[n:]
+		case 0x29: // angular_velocity_covariance
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			b = b[8:]
+		case 0x32: // linear_acceleration
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x3a: // linear_acceleration_covariance, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, v, 8) {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			b = b[n:]
+		case 0x39: // linear_acceleration_covariance
+			if len(b) < 8 {
+				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Imu")
+			}
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.Imu", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Imu) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Imu has none to check.
+func (x Imu) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2568,24 +3748,231 @@ func MutableAnyPointField(a runtime.Any) PointField {
 	return PointField(phaserimpl.MutableAny(a, phaserType_PointField))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x PointField) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x PointField) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x PointField) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x PointField) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_PointField, w)
+	}
+	if !w.Enter(24) {
+		return b, w.Err("bench.PointField")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.PointField")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.PointField.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("bench.PointField.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// offset (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(v))
+	}
+	// datatype (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
+	}
+	// count (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x20), uint64(v))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointField) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x PointField) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_PointField, w)
+	}
+	if !w.Enter(24) {
+		return 0, w.Err("bench.PointField")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.PointField")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.PointField.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// offset (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// datatype (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// count (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x PointField) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x PointField) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_PointField)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_PointField)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_PointField, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.PointField")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.PointField", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.PointField", "bench.PointField.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("bench.PointField", "bench.PointField.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.PointField")
+			}
+			b = b[n:]
+		case 0x10: // offset
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.PointField", "bench.PointField.offset", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x18: // datatype
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.PointField", "bench.PointField.datatype", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			b = b[n:]
+		case 0x20: // count
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.PointField", "bench.PointField.count", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.PointField", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x PointField) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; PointField has none to check.
+func (x PointField) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -3050,24 +4437,210 @@ func PointFromAny(a runtime.Any) (Point, bool) {
 // MutableAnyPoint makes an Any hold a new, empty Point and returns it.
 func MutableAnyPoint(a runtime.Any) Point { return Point(phaserimpl.MutableAny(a, phaserType_Point)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Point) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Point) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Point) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Point) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Point, w)
+	}
+	if !w.Enter(24) {
+		return b, w.Err("bench.Point")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.Point")
+		}
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x0d), v)
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+	}
+	// z (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x1d), v)
+	}
+	// intensity (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Point) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Point, w)
+	}
+	if !w.Enter(24) {
+		return 0, w.Err("bench.Point")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.Point")
+		}
+		n += len(u)
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 4
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 4
+	}
+	// z (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 4
+	}
+	// intensity (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + 4
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Point) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Point) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Point)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Point)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Point, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.Point")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.Point", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xd: // x
+			if len(b) < 4 {
+				return phaserimpl.WireError("bench.Point", "bench.Point.x", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x15: // y
+			if len(b) < 4 {
+				return phaserimpl.WireError("bench.Point", "bench.Point.y", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x1d: // z
+			if len(b) < 4 {
+				return phaserimpl.WireError("bench.Point", "bench.Point.z", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x25: // intensity
+			if len(b) < 4 {
+				return phaserimpl.WireError("bench.Point", "bench.Point.intensity", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.Point", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Point) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Point has none to check.
+func (x Point) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -3499,24 +5072,401 @@ func CloudFromAny(a runtime.Any) (Cloud, bool) {
 // MutableAnyCloud makes an Any hold a new, empty Cloud and returns it.
 func MutableAnyCloud(a runtime.Any) Cloud { return Cloud(phaserimpl.MutableAny(a, phaserType_Cloud)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Cloud) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Cloud) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Cloud) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Cloud) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(92)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Cloud, w)
+	}
+	if !w.Enter(92) {
+		return b, w.Err("bench.Cloud")
+	}
+	p := (*[92]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.Cloud")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := Header(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// height (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(v))
+	}
+	// width (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
+	}
+	// fields (4)
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := PointField(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// is_bigendian (5)
+	if v := p[24]; v != 0 && p[4]&0x04 != 0 {
+		b = append(b, 0x28, 1)
+	}
+	// point_step (6)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), uint64(v))
+	}
+	// row_step (7)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x10 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), uint64(v))
+	}
+	// data (8)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[36:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.Cloud.data")
+		}
+		b = append(b, 0x42)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// is_dense (9)
+	if v := p[40]; v != 0 && p[4]&0x20 != 0 {
+		b = append(b, 0x48, 1)
+	}
+	// points (10)
+	for rs := m.Runs(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x52, 0)
+			at := len(b) - 1
+			nb, err := Point(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Cloud) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(92)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Cloud, w)
+	}
+	if !w.Enter(92) {
+		return 0, w.Err("bench.Cloud")
+	}
+	p := (*[92]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.Cloud")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header); sub.IsPresent() {
+		s, err := Header(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// height (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// width (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// fields (4)
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := PointField(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// is_bigendian (5)
+	if v := p[24]; v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 1
+	}
+	// point_step (6)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// row_step (7)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x10 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// data (8)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[36:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.Cloud.data")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// is_dense (9)
+	if v := p[40]; v != 0 && p[4]&0x20 != 0 {
+		n += 1 + 1
+	}
+	// points (10)
+	for rs := m.Runs(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Point(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Cloud) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Cloud) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Cloud)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Cloud, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Cloud)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Cloud, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.Cloud")
+	}
+	mark := w.Mark()
+	var app4 phaserimpl.MessageAppender
+	app4ok := false
+	var app10 phaserimpl.MessageAppender
+	app10ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.Cloud", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Cloud")
+			}
+			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x10: // height
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.height", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x18: // width
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.width", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+			b = b[n:]
+		case 0x22: // fields
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.fields", n)
+			}
+			if !app4ok {
+				app4, app4ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField).Appender(), true
+			}
+			sub := app4.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Cloud")
+			}
+			if err := PointField(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x28: // is_bigendian
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.is_bigendian", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x30: // point_step
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.point_step", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(v))
+			b = b[n:]
+		case 0x38: // row_step
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.row_step", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
+			b = b[n:]
+		case 0x42: // data
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.data", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Cloud")
+			}
+			b = b[n:]
+		case 0x48: // is_dense
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.is_dense", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x52: // points
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.points", n)
+			}
+			if !app10ok {
+				app10, app10ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point).Appender(), true
+			}
+			sub := app10.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Cloud")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.Cloud", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Cloud) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Cloud has none to check.
+func (x Cloud) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -4276,24 +6226,303 @@ func ImageFromAny(a runtime.Any) (Image, bool) {
 // MutableAnyImage makes an Any hold a new, empty Image and returns it.
 func MutableAnyImage(a runtime.Any) Image { return Image(phaserimpl.MutableAny(a, phaserType_Image)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Image) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Image) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Image) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Image) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(68)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Image, w)
+	}
+	if !w.Enter(68) {
+		return b, w.Err("bench.Image")
+	}
+	p := (*[68]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("bench.Image")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := Header(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// height (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(v))
+	}
+	// width (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
+	}
+	// encoding (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.Image.encoding")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("bench.Image.encoding")
+		}
+		b = append(b, 0x22)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// is_bigendian (5)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x28), uint64(v))
+	}
+	// step (6)
+	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), uint64(v))
+	}
+	// data (7)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[28:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("bench.Image.data")
+		}
+		b = append(b, 0x3a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Image) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(68)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Image, w)
+	}
+	if !w.Enter(68) {
+		return 0, w.Err("bench.Image")
+	}
+	p := (*[68]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("bench.Image")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header); sub.IsPresent() {
+		s, err := Header(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// height (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// width (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// encoding (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.Image.encoding")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// is_bigendian (5)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// step (6)
+	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// data (7)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[28:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("bench.Image.data")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Image) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Image) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Image)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Image)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Image, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("bench.Image")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("bench.Image", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Image", "bench.Image.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "bench.Image")
+			}
+			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x10: // height
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Image", "bench.Image.height", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x18: // width
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Image", "bench.Image.width", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+			b = b[n:]
+		case 0x22: // encoding
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Image", "bench.Image.encoding", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("bench.Image", "bench.Image.encoding")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Image")
+			}
+			b = b[n:]
+		case 0x28: // is_bigendian
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Image", "bench.Image.is_bigendian", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			b = b[n:]
+		case 0x30: // step
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Image", "bench.Image.step", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(v))
+			b = b[n:]
+		case 0x3a: // data
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("bench.Image", "bench.Image.data", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "bench.Image")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("bench.Image", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Image) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Image has none to check.
+func (x Image) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

@@ -10,7 +10,6 @@ package echopbphaser
 
 import (
 	binary "encoding/binary"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -136,24 +135,182 @@ func PointFromAny(a runtime.Any) (Point, bool) {
 // MutableAnyPoint makes an Any hold a new, empty Point and returns it.
 func MutableAnyPoint(a runtime.Any) Point { return Point(phaserimpl.MutableAny(a, phaserType_Point)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Point) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Point) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Point) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Point) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Point, w)
+	}
+	if !w.Enter(24) {
+		return b, w.Err("phaser.grpctest.Point")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phaser.grpctest.Point")
+		}
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Point) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Point, w)
+	}
+	if !w.Enter(24) {
+		return 0, w.Err("phaser.grpctest.Point")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phaser.grpctest.Point")
+		}
+		n += len(u)
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 8
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 8
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Point) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Point) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Point)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Point)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Point, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phaser.grpctest.Point")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phaser.grpctest.Point", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x9: // x
+			if len(b) < 8 {
+				return phaserimpl.WireError("phaser.grpctest.Point", "phaser.grpctest.Point.x", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x11: // y
+			if len(b) < 8 {
+				return phaserimpl.WireError("phaser.grpctest.Point", "phaser.grpctest.Point.y", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phaser.grpctest.Point", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Point) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Point has none to check.
+func (x Point) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -514,24 +671,397 @@ func MutableAnyEchoRequest(a runtime.Any) EchoRequest {
 	return EchoRequest(phaserimpl.MutableAny(a, phaserType_EchoRequest))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x EchoRequest) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x EchoRequest) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x EchoRequest) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x EchoRequest) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_EchoRequest, w)
+	}
+	if !w.Enter(56) {
+		return b, w.Err("phaser.grpctest.EchoRequest")
+	}
+	p := (*[56]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phaser.grpctest.EchoRequest")
+		}
+	}
+	// text (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phaser.grpctest.EchoRequest.text")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phaser.grpctest.EchoRequest.text")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// values (2)
+	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phaser.grpctest.EchoRequest.values")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x12", s, phaserimpl.VarintInt64)
+	}
+	// counts (3)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_EchoRequest, 3, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// at (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[32:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		b = append(b, 0x22, 0)
+		at := len(b) - 1
+		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// point (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[36:]), phaserType_Point); sub.IsPresent() {
+		b = append(b, 0x2a, 0)
+		at := len(b) - 1
+		nb, err := Point(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// path (6)
+	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x32, 0)
+			at := len(b) - 1
+			nb, err := Point(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// blob (7)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[48:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phaser.grpctest.EchoRequest.blob")
+		}
+		b = append(b, 0x3a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// seq (8)
+	if v := binary.LittleEndian.Uint32(p[52:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x40), uint64(int64(int32(v))))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x EchoRequest) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x EchoRequest) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_EchoRequest, w)
+	}
+	if !w.Enter(56) {
+		return 0, w.Err("phaser.grpctest.EchoRequest")
+	}
+	p := (*[56]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phaser.grpctest.EchoRequest")
+		}
+		n += len(u)
+	}
+	// text (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phaser.grpctest.EchoRequest.text")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// values (2)
+	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phaser.grpctest.EchoRequest.values")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt64)
+	}
+	// counts (3)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_EchoRequest, 3, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// at (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[32:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// point (5)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[36:]), phaserType_Point); sub.IsPresent() {
+		s, err := Point(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// path (6)
+	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Point(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// blob (7)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[48:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phaser.grpctest.EchoRequest.blob")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// seq (8)
+	if v := binary.LittleEndian.Uint32(p[52:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x EchoRequest) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x EchoRequest) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_EchoRequest)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_EchoRequest, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_EchoRequest)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_EchoRequest, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phaser.grpctest.EchoRequest")
+	}
+	mark := w.Mark()
+	var app6 phaserimpl.MessageAppender
+	app6ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phaser.grpctest.EchoRequest", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // text
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.text", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.text")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
+			}
+			b = b[n:]
+		case 0x12: // values, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.values", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 2, Offset: 16}, v, phaserimpl.VarintInt64) {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.values", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
+			}
+			b = b[n:]
+		case 0x10: // values
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.values", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 2, Offset: 16}, v, phaserimpl.VarintInt64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
+			}
+			b = b[n:]
+		case 0x1a: // counts
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_EchoRequest, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x22: // at
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.at", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x2a: // point
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.point", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x32: // path
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.path", n)
+			}
+			if !app6ok {
+				app6, app6ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point).Appender(), true
+			}
+			sub := app6.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x3a: // blob
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.blob", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
+			}
+			b = b[n:]
+		case 0x40: // seq
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.seq", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phaser.grpctest.EchoRequest", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x EchoRequest) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; EchoRequest has none to check.
+func (x EchoRequest) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1223,28 +1753,200 @@ func MutableAnyEchoRequest_CountsEntry(a runtime.Any) EchoRequest_CountsEntry {
 	return EchoRequest_CountsEntry(phaserimpl.MutableAny(a, phaserType_EchoRequest_CountsEntry))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x EchoRequest_CountsEntry) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x EchoRequest_CountsEntry) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
 func (x EchoRequest_CountsEntry) AppendProto(dst []byte) ([]byte, error) {
-	return proto.Append(dst, x.Msg())
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x EchoRequest_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_EchoRequest_CountsEntry, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("phaser.grpctest.EchoRequest.CountsEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phaser.grpctest.EchoRequest.CountsEntry")
+		}
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phaser.grpctest.EchoRequest.CountsEntry.key")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phaser.grpctest.EchoRequest.CountsEntry.key")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// value (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
 }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x EchoRequest_CountsEntry) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
-// UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x EchoRequest_CountsEntry) UnmarshalProto(data []byte) error {
-	return proto.Unmarshal(data, x.Msg())
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x EchoRequest_CountsEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_EchoRequest_CountsEntry, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("phaser.grpctest.EchoRequest.CountsEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phaser.grpctest.EchoRequest.CountsEntry")
+		}
+		n += len(u)
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phaser.grpctest.EchoRequest.CountsEntry.key")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// value (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	w.Leave()
+	return n, nil
 }
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x EchoRequest_CountsEntry) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_EchoRequest_CountsEntry)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_EchoRequest_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x EchoRequest_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_EchoRequest_CountsEntry)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_EchoRequest_CountsEntry, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phaser.grpctest.EchoRequest.CountsEntry")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phaser.grpctest.EchoRequest.CountsEntry", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // key
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.key", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.key")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest.CountsEntry")
+			}
+			b = b[n:]
+		case 0x10: // value
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.value", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.DropUnknown(b, tag)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phaser.grpctest.EchoRequest.CountsEntry", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x EchoRequest_CountsEntry) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; EchoRequest_CountsEntry has none to check.
+func (x EchoRequest_CountsEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1726,24 +2428,307 @@ func MutableAnyEchoReply(a runtime.Any) EchoReply {
 	return EchoReply(phaserimpl.MutableAny(a, phaserType_EchoReply))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x EchoReply) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x EchoReply) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x EchoReply) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x EchoReply) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x EchoReply) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(44)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_EchoReply, w)
+	}
+	if !w.Enter(44) {
+		return b, w.Err("phaser.grpctest.EchoReply")
+	}
+	p := (*[44]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phaser.grpctest.EchoReply")
+		}
+	}
+	// text (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phaser.grpctest.EchoReply.text")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phaser.grpctest.EchoReply.text")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// sum (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), v)
+	}
+	// path (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := Point(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// seq (4)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x20), uint64(int64(int32(v))))
+	}
+	// entries (5)
+	if v := binary.LittleEndian.Uint32(p[36:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x28), uint64(int64(int32(v))))
+	}
+	// blob (6)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[40:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phaser.grpctest.EchoReply.blob")
+		}
+		b = append(b, 0x32)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x EchoReply) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x EchoReply) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(44)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_EchoReply, w)
+	}
+	if !w.Enter(44) {
+		return 0, w.Err("phaser.grpctest.EchoReply")
+	}
+	p := (*[44]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phaser.grpctest.EchoReply")
+		}
+		n += len(u)
+	}
+	// text (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phaser.grpctest.EchoReply.text")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// sum (2)
+	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// path (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Point(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// seq (4)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// entries (5)
+	if v := binary.LittleEndian.Uint32(p[36:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// blob (6)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[40:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phaser.grpctest.EchoReply.blob")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x EchoReply) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x EchoReply) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_EchoReply)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_EchoReply, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_EchoReply)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_EchoReply, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phaser.grpctest.EchoReply")
+	}
+	mark := w.Mark()
+	var app3 phaserimpl.MessageAppender
+	app3ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phaser.grpctest.EchoReply", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // text
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.text", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.text")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
+			}
+			b = b[n:]
+		case 0x10: // sum
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.sum", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
+			b = b[n:]
+		case 0x1a: // path
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.path", n)
+			}
+			if !app3ok {
+				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point).Appender(), true
+			}
+			sub := app3.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x20: // seq
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.seq", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x28: // entries
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.entries", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x32: // blob
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.blob", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phaser.grpctest.EchoReply", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x EchoReply) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; EchoReply has none to check.
+func (x EchoReply) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

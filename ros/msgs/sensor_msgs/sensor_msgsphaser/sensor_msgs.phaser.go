@@ -10,7 +10,6 @@ package sensor_msgsphaser
 
 import (
 	binary "encoding/binary"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	geometry_msgsphaser "github.com/phaser-go/phaser/ros/msgs/geometry_msgs/geometry_msgsphaser"
 	std_msgsphaser "github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"
@@ -170,24 +169,386 @@ func ImuFromAny(a runtime.Any) (Imu, bool) {
 // MutableAnyImu makes an Any hold a new, empty Imu and returns it.
 func MutableAnyImu(a runtime.Any) Imu { return Imu(phaserimpl.MutableAny(a, phaserType_Imu)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Imu) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Imu) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Imu) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Imu) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(176)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Imu, w)
+	}
+	if !w.Enter(176) {
+		return b, w.Err("sensor_msgs.Imu")
+	}
+	p := (*[176]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("sensor_msgs.Imu")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// orientation (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := geometry_msgsphaser.Quaternion(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// orientation_covariance (3)
+	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.Imu.orientation_covariance")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x1a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// angular_velocity (4)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
+		b = append(b, 0x22, 0)
+		at := len(b) - 1
+		nb, err := geometry_msgsphaser.Vector3(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// angular_velocity_covariance (5)
+	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.Imu.angular_velocity_covariance")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x2a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// linear_acceleration (6)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
+		b = append(b, 0x32, 0)
+		at := len(b) - 1
+		nb, err := geometry_msgsphaser.Vector3(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// linear_acceleration_covariance (7)
+	if s := phaserimpl.Elems(mem, p[24:32], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.Imu.linear_acceleration_covariance")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x3a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Imu) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(176)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Imu, w)
+	}
+	if !w.Enter(176) {
+		return 0, w.Err("sensor_msgs.Imu")
+	}
+	p := (*[176]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("sensor_msgs.Imu")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// orientation (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion); sub.IsPresent() {
+		s, err := geometry_msgsphaser.Quaternion(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// orientation_covariance (3)
+	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.Imu.orientation_covariance")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// angular_velocity (4)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
+		s, err := geometry_msgsphaser.Vector3(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// angular_velocity_covariance (5)
+	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.Imu.angular_velocity_covariance")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// linear_acceleration (6)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
+		s, err := geometry_msgsphaser.Vector3(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// linear_acceleration_covariance (7)
+	if s := phaserimpl.Elems(mem, p[24:32], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.Imu.linear_acceleration_covariance")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Imu) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Imu) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Imu)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Imu)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Imu, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("sensor_msgs.Imu")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("sensor_msgs.Imu", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x12: // orientation
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			if err := geometry_msgsphaser.Quaternion(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // orientation_covariance, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, v, 8) {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			b = b[n:]
+		case 0x19: // orientation_covariance
+			if len(b) < 8 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			b = b[8:]
+		case 0x22: // angular_velocity
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			if err := geometry_msgsphaser.Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x2a: // angular_velocity_covariance, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, v, 8) {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			b = b[n:]
+		case 0x29: // angular_velocity_covariance
+			if len(b) < 8 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			b = b[8:]
+		case 0x32: // linear_acceleration
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			if err := geometry_msgsphaser.Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x3a: // linear_acceleration_covariance, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, v, 8) {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			b = b[n:]
+		case 0x39: // linear_acceleration_covariance
+			if len(b) < 8 {
+				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.Imu")
+			}
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("sensor_msgs.Imu", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Imu) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Imu has none to check.
+func (x Imu) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -725,24 +1086,303 @@ func ImageFromAny(a runtime.Any) (Image, bool) {
 // MutableAnyImage makes an Any hold a new, empty Image and returns it.
 func MutableAnyImage(a runtime.Any) Image { return Image(phaserimpl.MutableAny(a, phaserType_Image)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Image) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Image) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Image) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Image) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(68)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Image, w)
+	}
+	if !w.Enter(68) {
+		return b, w.Err("sensor_msgs.Image")
+	}
+	p := (*[68]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("sensor_msgs.Image")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// height (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(v))
+	}
+	// width (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
+	}
+	// encoding (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.Image.encoding")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("sensor_msgs.Image.encoding")
+		}
+		b = append(b, 0x22)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// is_bigendian (5)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x28), uint64(v))
+	}
+	// step (6)
+	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), uint64(v))
+	}
+	// data (7)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[28:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.Image.data")
+		}
+		b = append(b, 0x3a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Image) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(68)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Image, w)
+	}
+	if !w.Enter(68) {
+		return 0, w.Err("sensor_msgs.Image")
+	}
+	p := (*[68]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("sensor_msgs.Image")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// height (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// width (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// encoding (4)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.Image.encoding")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// is_bigendian (5)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// step (6)
+	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// data (7)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[28:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.Image.data")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Image) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Image) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Image)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Image)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Image, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("sensor_msgs.Image")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("sensor_msgs.Image", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.Image")
+			}
+			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x10: // height
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.height", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x18: // width
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.width", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+			b = b[n:]
+		case 0x22: // encoding
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.encoding", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("sensor_msgs.Image", "sensor_msgs.Image.encoding")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.Image")
+			}
+			b = b[n:]
+		case 0x28: // is_bigendian
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.is_bigendian", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			b = b[n:]
+		case 0x30: // step
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.step", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(v))
+			b = b[n:]
+		case 0x3a: // data
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.data", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.Image")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("sensor_msgs.Image", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Image) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Image has none to check.
+func (x Image) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1359,24 +1999,231 @@ func MutableAnyPointField(a runtime.Any) PointField {
 	return PointField(phaserimpl.MutableAny(a, phaserType_PointField))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x PointField) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x PointField) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x PointField) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x PointField) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_PointField, w)
+	}
+	if !w.Enter(24) {
+		return b, w.Err("sensor_msgs.PointField")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("sensor_msgs.PointField")
+		}
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.PointField.name")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("sensor_msgs.PointField.name")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// offset (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(v))
+	}
+	// datatype (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
+	}
+	// count (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x20), uint64(v))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointField) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x PointField) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_PointField, w)
+	}
+	if !w.Enter(24) {
+		return 0, w.Err("sensor_msgs.PointField")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("sensor_msgs.PointField")
+		}
+		n += len(u)
+	}
+	// name (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.PointField.name")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// offset (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// datatype (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// count (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x PointField) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x PointField) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_PointField)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_PointField)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_PointField, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("sensor_msgs.PointField")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("sensor_msgs.PointField", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("sensor_msgs.PointField", "sensor_msgs.PointField.name")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.PointField")
+			}
+			b = b[n:]
+		case 0x10: // offset
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.offset", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x18: // datatype
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.datatype", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			b = b[n:]
+		case 0x20: // count
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.count", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("sensor_msgs.PointField", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x PointField) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; PointField has none to check.
+func (x PointField) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1859,24 +2706,351 @@ func MutableAnyPointCloud2(a runtime.Any) PointCloud2 {
 	return PointCloud2(phaserimpl.MutableAny(a, phaserType_PointCloud2))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x PointCloud2) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x PointCloud2) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x PointCloud2) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x PointCloud2) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x PointCloud2) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(84)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_PointCloud2, w)
+	}
+	if !w.Enter(84) {
+		return b, w.Err("sensor_msgs.PointCloud2")
+	}
+	p := (*[84]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("sensor_msgs.PointCloud2")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// height (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(v))
+	}
+	// width (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(v))
+	}
+	// fields (4)
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := PointField(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// is_bigendian (5)
+	if v := p[24]; v != 0 && p[4]&0x04 != 0 {
+		b = append(b, 0x28, 1)
+	}
+	// point_step (6)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), uint64(v))
+	}
+	// row_step (7)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x10 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), uint64(v))
+	}
+	// data (8)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[36:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.PointCloud2.data")
+		}
+		b = append(b, 0x42)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// is_dense (9)
+	if v := p[40]; v != 0 && p[4]&0x20 != 0 {
+		b = append(b, 0x48, 1)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x PointCloud2) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x PointCloud2) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(84)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_PointCloud2, w)
+	}
+	if !w.Enter(84) {
+		return 0, w.Err("sensor_msgs.PointCloud2")
+	}
+	p := (*[84]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("sensor_msgs.PointCloud2")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// height (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// width (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// fields (4)
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := PointField(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// is_bigendian (5)
+	if v := p[24]; v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 1
+	}
+	// point_step (6)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// row_step (7)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x10 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// data (8)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[36:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.PointCloud2.data")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// is_dense (9)
+	if v := p[40]; v != 0 && p[4]&0x20 != 0 {
+		n += 1 + 1
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x PointCloud2) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x PointCloud2) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_PointCloud2)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_PointCloud2, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_PointCloud2)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_PointCloud2, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("sensor_msgs.PointCloud2")
+	}
+	mark := w.Mark()
+	var app4 phaserimpl.MessageAppender
+	app4ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("sensor_msgs.PointCloud2", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
+			}
+			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x10: // height
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.height", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x18: // width
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.width", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+			b = b[n:]
+		case 0x22: // fields
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.fields", n)
+			}
+			if !app4ok {
+				app4, app4ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField).Appender(), true
+			}
+			sub := app4.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
+			}
+			if err := PointField(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x28: // is_bigendian
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.is_bigendian", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x30: // point_step
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.point_step", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(v))
+			b = b[n:]
+		case 0x38: // row_step
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.row_step", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
+			b = b[n:]
+		case 0x42: // data
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.data", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
+			}
+			b = b[n:]
+		case 0x48: // is_dense
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.is_dense", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("sensor_msgs.PointCloud2", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x PointCloud2) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; PointCloud2 has none to check.
+func (x PointCloud2) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2582,24 +3756,355 @@ func MutableAnyLaserScan(a runtime.Any) LaserScan {
 	return LaserScan(phaserimpl.MutableAny(a, phaserType_LaserScan))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x LaserScan) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x LaserScan) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x LaserScan) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x LaserScan) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x LaserScan) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(92)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_LaserScan, w)
+	}
+	if !w.Enter(92) {
+		return b, w.Err("sensor_msgs.LaserScan")
+	}
+	p := (*[92]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("sensor_msgs.LaserScan")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// angle_min (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+	}
+	// angle_max (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x1d), v)
+	}
+	// angle_increment (4)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
+	}
+	// time_increment (5)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x2d), v)
+	}
+	// scan_time (6)
+	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x10 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x35), v)
+	}
+	// range_min (7)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x20 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x3d), v)
+	}
+	// range_max (8)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x40 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x45), v)
+	}
+	// ranges (9)
+	if s := phaserimpl.Elems(mem, p[40:48], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.LaserScan.ranges")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x4a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// intensities (10)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.LaserScan.intensities")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x52), uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x LaserScan) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x LaserScan) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(92)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_LaserScan, w)
+	}
+	if !w.Enter(92) {
+		return 0, w.Err("sensor_msgs.LaserScan")
+	}
+	p := (*[92]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("sensor_msgs.LaserScan")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// angle_min (2)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 4
+	}
+	// angle_max (3)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 4
+	}
+	// angle_increment (4)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 4
+	}
+	// time_increment (5)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + 4
+	}
+	// scan_time (6)
+	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x10 != 0 {
+		n += 1 + 4
+	}
+	// range_min (7)
+	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x20 != 0 {
+		n += 1 + 4
+	}
+	// range_max (8)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x40 != 0 {
+		n += 1 + 4
+	}
+	// ranges (9)
+	if s := phaserimpl.Elems(mem, p[40:48], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.LaserScan.ranges")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// intensities (10)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.LaserScan.intensities")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x LaserScan) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x LaserScan) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_LaserScan)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_LaserScan, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_LaserScan)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_LaserScan, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("sensor_msgs.LaserScan")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("sensor_msgs.LaserScan", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
+			}
+			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x15: // angle_min
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_min", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x1d: // angle_max
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_max", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x25: // angle_increment
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_increment", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x2d: // time_increment
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.time_increment", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x35: // scan_time
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.scan_time", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x3d: // range_min
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.range_min", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x45: // range_max
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.range_max", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x4a: // ranges, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.ranges", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 9, Offset: 40}, v, 4) {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.ranges", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
+			}
+			b = b[n:]
+		case 0x4d: // ranges
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.ranges", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 9, Offset: 40}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
+			}
+			b = b[4:]
+		case 0x52: // intensities, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.intensities", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 10, Offset: 48}, v, 4) {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.intensities", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
+			}
+			b = b[n:]
+		case 0x55: // intensities
+			if len(b) < 4 {
+				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.intensities", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 10, Offset: 48}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
+			}
+			b = b[4:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("sensor_msgs.LaserScan", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x LaserScan) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; LaserScan has none to check.
+func (x LaserScan) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -3286,24 +4791,322 @@ func MutableAnyJointState(a runtime.Any) JointState {
 	return JointState(phaserimpl.MutableAny(a, phaserType_JointState))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x JointState) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x JointState) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x JointState) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x JointState) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x JointState) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(76)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_JointState, w)
+	}
+	if !w.Enter(76) {
+		return b, w.Err("sensor_msgs.JointState")
+	}
+	p := (*[76]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("sensor_msgs.JointState")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// name (2)
+	if s := phaserimpl.Elems(mem, p[8:16], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x12", mem, s, w, true, "sensor_msgs.JointState.name")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// position (3)
+	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.JointState.position")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x1a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// velocity (4)
+	if s := phaserimpl.Elems(mem, p[24:32], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.JointState.velocity")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x22), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// effort (5)
+	if s := phaserimpl.Elems(mem, p[32:40], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("sensor_msgs.JointState.effort")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x2a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x JointState) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x JointState) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(76)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_JointState, w)
+	}
+	if !w.Enter(76) {
+		return 0, w.Err("sensor_msgs.JointState")
+	}
+	p := (*[76]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("sensor_msgs.JointState")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// name (2)
+	if s := phaserimpl.Elems(mem, p[8:16], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "sensor_msgs.JointState.name")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// position (3)
+	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.JointState.position")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// velocity (4)
+	if s := phaserimpl.Elems(mem, p[24:32], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.JointState.velocity")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// effort (5)
+	if s := phaserimpl.Elems(mem, p[32:40], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("sensor_msgs.JointState.effort")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x JointState) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x JointState) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_JointState)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_JointState, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_JointState)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_JointState, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("sensor_msgs.JointState")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("sensor_msgs.JointState", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
+			}
+			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x12: // name
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.name", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("sensor_msgs.JointState", "sensor_msgs.JointState.name")
+			}
+			m.PushBytes(phaserimpl.Field{Number: 2, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
+			}
+			b = b[n:]
+		case 0x1a: // position, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.position", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 16}, v, 8) {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.position", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
+			}
+			b = b[n:]
+		case 0x19: // position
+			if len(b) < 8 {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.position", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 16}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
+			}
+			b = b[8:]
+		case 0x22: // velocity, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.velocity", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 4, Offset: 24}, v, 8) {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.velocity", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
+			}
+			b = b[n:]
+		case 0x21: // velocity
+			if len(b) < 8 {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.velocity", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 4, Offset: 24}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
+			}
+			b = b[8:]
+		case 0x2a: // effort, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.effort", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 32}, v, 8) {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.effort", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
+			}
+			b = b[n:]
+		case 0x29: // effort
+			if len(b) < 8 {
+				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.effort", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 5, Offset: 32}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "sensor_msgs.JointState")
+			}
+			b = b[8:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("sensor_msgs.JointState", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x JointState) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; JointState has none to check.
+func (x JointState) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

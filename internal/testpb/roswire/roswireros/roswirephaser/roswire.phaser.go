@@ -11,7 +11,6 @@ package roswirephaser
 import (
 	binary "encoding/binary"
 	importedpbphaser "github.com/phaser-go/phaser/internal/testpb/importedpb/importedpbphaser"
-	proto "github.com/phaser-go/phaser/proto"
 	ros "github.com/phaser-go/phaser/ros"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
@@ -224,24 +223,401 @@ func MutableAnyScalars(a runtime.Any) Scalars {
 	return Scalars(phaserimpl.MutableAny(a, phaserType_Scalars))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Scalars) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Scalars) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Scalars) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Scalars) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(108)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Scalars, w)
+	}
+	if !w.Enter(108) {
+		return b, w.Err("phasertest.roswire.Scalars")
+	}
+	p := (*[108]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Scalars")
+		}
+	}
+	// f_double (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+	}
+	// f_float (2)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+	}
+	// f_int32 (3)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
+	}
+	// f_int64 (4)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x20), v)
+	}
+	// f_uint32 (5)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x10 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x28), uint64(v))
+	}
+	// f_uint64 (6)
+	if v := binary.LittleEndian.Uint64(p[40:]); v != 0 && p[4]&0x20 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), v)
+	}
+	// f_sint32 (7)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x40 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), phaserimpl.Zigzag32(v))
+	}
+	// f_sint64 (8)
+	if v := binary.LittleEndian.Uint64(p[56:]); v != 0 && p[4]&0x80 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x40), phaserimpl.Zigzag64(v))
+	}
+	// f_fixed32 (9)
+	if v := binary.LittleEndian.Uint32(p[64:]); v != 0 && p[5]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x4d), v)
+	}
+	// f_fixed64 (10)
+	if v := binary.LittleEndian.Uint64(p[72:]); v != 0 && p[5]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x51), v)
+	}
+	// f_sfixed32 (11)
+	if v := binary.LittleEndian.Uint32(p[80:]); v != 0 && p[5]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x5d), v)
+	}
+	// f_sfixed64 (12)
+	if v := binary.LittleEndian.Uint64(p[88:]); v != 0 && p[5]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x61), v)
+	}
+	// f_bool (13)
+	if v := p[96]; v != 0 && p[5]&0x10 != 0 {
+		b = append(b, 0x68, 1)
+	}
+	// f_string (14)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[100:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Scalars.f_string")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.roswire.Scalars.f_string")
+		}
+		b = append(b, 0x72)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// f_bytes (15)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[104:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Scalars.f_bytes")
+		}
+		b = append(b, 0x7a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Scalars) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Scalars) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(108)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Scalars, w)
+	}
+	if !w.Enter(108) {
+		return 0, w.Err("phasertest.roswire.Scalars")
+	}
+	p := (*[108]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Scalars")
+		}
+		n += len(u)
+	}
+	// f_double (1)
+	if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 8
+	}
+	// f_float (2)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 4
+	}
+	// f_int32 (3)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// f_int64 (4)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// f_uint32 (5)
+	if v := binary.LittleEndian.Uint32(p[32:]); v != 0 && p[4]&0x10 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// f_uint64 (6)
+	if v := binary.LittleEndian.Uint64(p[40:]); v != 0 && p[4]&0x20 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// f_sint32 (7)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[4]&0x40 != 0 {
+		n += 1 + phaserimpl.SizeVarint(phaserimpl.Zigzag32(v))
+	}
+	// f_sint64 (8)
+	if v := binary.LittleEndian.Uint64(p[56:]); v != 0 && p[4]&0x80 != 0 {
+		n += 1 + phaserimpl.SizeVarint(phaserimpl.Zigzag64(v))
+	}
+	// f_fixed32 (9)
+	if v := binary.LittleEndian.Uint32(p[64:]); v != 0 && p[5]&0x01 != 0 {
+		n += 1 + 4
+	}
+	// f_fixed64 (10)
+	if v := binary.LittleEndian.Uint64(p[72:]); v != 0 && p[5]&0x02 != 0 {
+		n += 1 + 8
+	}
+	// f_sfixed32 (11)
+	if v := binary.LittleEndian.Uint32(p[80:]); v != 0 && p[5]&0x04 != 0 {
+		n += 1 + 4
+	}
+	// f_sfixed64 (12)
+	if v := binary.LittleEndian.Uint64(p[88:]); v != 0 && p[5]&0x08 != 0 {
+		n += 1 + 8
+	}
+	// f_bool (13)
+	if v := p[96]; v != 0 && p[5]&0x10 != 0 {
+		n += 1 + 1
+	}
+	// f_string (14)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[100:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Scalars.f_string")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// f_bytes (15)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[104:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Scalars.f_bytes")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Scalars) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Scalars) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Scalars)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Scalars)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Scalars, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Scalars")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Scalars", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x9: // f_double
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_double", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x15: // f_float
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_float", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x18: // f_int32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_int32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x20: // f_int64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_int64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, v)
+			b = b[n:]
+		case 0x28: // f_uint32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_uint32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
+			b = b[n:]
+		case 0x30: // f_uint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_uint64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
+			b = b[n:]
+		case 0x38: // f_sint32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sint32", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
+			b = b[n:]
+		case 0x40: // f_sint64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sint64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
+			b = b[n:]
+		case 0x4d: // f_fixed32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_fixed32", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x51: // f_fixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_fixed64", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x5d: // f_sfixed32
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sfixed32", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x61: // f_sfixed64
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sfixed64", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x68: // f_bool
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_bool", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x72: // f_string
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_string", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_string")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Scalars")
+			}
+			b = b[n:]
+		case 0x7a: // f_bytes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_bytes", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Scalars")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Scalars", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Scalars) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Scalars has none to check.
+func (x Scalars) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -1148,24 +1524,433 @@ func MutableAnyConverted(a runtime.Any) Converted {
 	return Converted(phaserimpl.MutableAny(a, phaserType_Converted))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Converted) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Converted) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Converted) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Converted) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Converted) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(108)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Converted, w)
+	}
+	if !w.Enter(108) {
+		return b, w.Err("phasertest.roswire.Converted")
+	}
+	p := (*[108]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Converted")
+		}
+	}
+	// u8 (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(v))
+	}
+	// i8 (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+	}
+	// i16 (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
+	}
+	// u16 (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x20), uint64(v))
+	}
+	// i32 (5)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x10 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x28), v)
+	}
+	// u32 (6)
+	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x20 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x30), v)
+	}
+	// wide (7)
+	if v := binary.LittleEndian.Uint32(p[40:]); v != 0 && p[4]&0x40 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x38), uint64(int64(int32(v))))
+	}
+	// uwide (8)
+	if v := binary.LittleEndian.Uint32(p[44:]); v != 0 && p[4]&0x80 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x40), uint64(v))
+	}
+	// flip (9)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[5]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x48), uint64(int64(int32(v))))
+	}
+	// s64 (10)
+	if v := binary.LittleEndian.Uint64(p[56:]); v != 0 && p[5]&0x02 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x50), v)
+	}
+	// f32 (11)
+	if v := binary.LittleEndian.Uint64(p[64:]); v != 0 && p[5]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x59), v)
+	}
+	// f64 (12)
+	if v := binary.LittleEndian.Uint32(p[72:]); v != 0 && p[5]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x65), v)
+	}
+	// b8 (13)
+	if v := p[76]; v != 0 && p[5]&0x10 != 0 {
+		b = append(b, 0x68, 1)
+	}
+	// flag (14)
+	if v := binary.LittleEndian.Uint32(p[80:]); v != 0 && p[5]&0x20 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x70), uint64(int64(int32(v))))
+	}
+	// mode (15)
+	if v := binary.LittleEndian.Uint32(p[84:]); v != 0 && p[5]&0x40 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x78), uint64(int64(int32(v))))
+	}
+	// data (16)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[88:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Converted.data")
+		}
+		b = append(b, 0x82, 0x01)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// u64 (17)
+	if v := binary.LittleEndian.Uint64(p[96:]); v != 0 && p[5]&0x80 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x88, 0x01), phaserimpl.Zigzag64(v))
+	}
+	// char (18)
+	if v := binary.LittleEndian.Uint32(p[104:]); v != 0 && p[6]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x90, 0x01), uint64(int64(int32(v))))
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Converted) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Converted) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(108)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Converted, w)
+	}
+	if !w.Enter(108) {
+		return 0, w.Err("phasertest.roswire.Converted")
+	}
+	p := (*[108]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Converted")
+		}
+		n += len(u)
+	}
+	// u8 (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// i8 (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// i16 (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// u16 (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// i32 (5)
+	if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x10 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// u32 (6)
+	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x20 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// wide (7)
+	if v := binary.LittleEndian.Uint32(p[40:]); v != 0 && p[4]&0x40 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// uwide (8)
+	if v := binary.LittleEndian.Uint32(p[44:]); v != 0 && p[4]&0x80 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// flip (9)
+	if v := binary.LittleEndian.Uint32(p[48:]); v != 0 && p[5]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// s64 (10)
+	if v := binary.LittleEndian.Uint64(p[56:]); v != 0 && p[5]&0x02 != 0 {
+		n += 1 + phaserimpl.SizeVarint(v)
+	}
+	// f32 (11)
+	if v := binary.LittleEndian.Uint64(p[64:]); v != 0 && p[5]&0x04 != 0 {
+		n += 1 + 8
+	}
+	// f64 (12)
+	if v := binary.LittleEndian.Uint32(p[72:]); v != 0 && p[5]&0x08 != 0 {
+		n += 1 + 4
+	}
+	// b8 (13)
+	if v := p[76]; v != 0 && p[5]&0x10 != 0 {
+		n += 1 + 1
+	}
+	// flag (14)
+	if v := binary.LittleEndian.Uint32(p[80:]); v != 0 && p[5]&0x20 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// mode (15)
+	if v := binary.LittleEndian.Uint32(p[84:]); v != 0 && p[5]&0x40 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// data (16)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[88:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Converted.data")
+		}
+		n += 2 + phaserimpl.SizeBytes(len(s))
+	}
+	// u64 (17)
+	if v := binary.LittleEndian.Uint64(p[96:]); v != 0 && p[5]&0x80 != 0 {
+		n += 2 + phaserimpl.SizeVarint(phaserimpl.Zigzag64(v))
+	}
+	// char (18)
+	if v := binary.LittleEndian.Uint32(p[104:]); v != 0 && p[6]&0x01 != 0 {
+		n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Converted) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Converted) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Converted)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Converted, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Converted) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Converted)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Converted, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Converted")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Converted", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // u8
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u8", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			b = b[n:]
+		case 0x10: // i8
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i8", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x18: // i16
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i16", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x20: // u16
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u16", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, uint32(v))
+			b = b[n:]
+		case 0x28: // i32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i32", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}, v)
+			b = b[n:]
+		case 0x30: // u32
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u32", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20}, v)
+			b = b[n:]
+		case 0x38: // wide
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.wide", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x40: // uwide
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.uwide", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80}, uint32(v))
+			b = b[n:]
+		case 0x48: // flip
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.flip", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x50: // s64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.s64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02}, v)
+			b = b[n:]
+		case 0x59: // f32
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.f32", -1)
+			}
+			s.Set64(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0x65: // f64
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.f64", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x68: // b8
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.b8", n)
+			}
+			s.Set8(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0x70: // flag
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.flag", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x78: // mode
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.mode", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x82: // data
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.data", n)
+			}
+			m.SetBytes(phaserimpl.Field{Number: 16, Offset: 88}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Converted")
+			}
+			b = b[n:]
+		case 0x88: // u64
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u64", n)
+			}
+			s.Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
+			b = b[n:]
+		case 0x90: // char
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.char", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Converted", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Converted) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Converted has none to check.
+func (x Converted) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -2229,24 +3014,706 @@ func MutableAnyArrays(a runtime.Any) Arrays {
 	return Arrays(phaserimpl.MutableAny(a, phaserType_Arrays))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Arrays) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Arrays) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Arrays) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Arrays) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Arrays) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(136)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Arrays, w)
+	}
+	if !w.Enter(136) {
+		return b, w.Err("phasertest.roswire.Arrays")
+	}
+	p := (*[136]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Arrays")
+		}
+	}
+	// d (1)
+	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.d")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x0a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// f (2)
+	if s := phaserimpl.Elems(mem, p[16:24], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.f")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x12), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// i (3)
+	if s := phaserimpl.Elems(mem, p[24:32], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.i")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x1a", s, phaserimpl.VarintInt32)
+	}
+	// u (4)
+	if s := phaserimpl.Elems(mem, p[32:40], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.u")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x22", s, phaserimpl.VarintInt64)
+	}
+	// b (5)
+	if s := phaserimpl.Elems(mem, p[40:48], 1); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.b")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x2a", s, phaserimpl.VarintBool)
+	}
+	// modes (6)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.modes")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x32", s, phaserimpl.VarintInt32)
+	}
+	// narrow (7)
+	if s := phaserimpl.Elems(mem, p[56:64], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.narrow")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x3a", s, phaserimpl.VarintUint32)
+	}
+	// i32s (8)
+	if s := phaserimpl.Elems(mem, p[64:72], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.i32s")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x42", s, phaserimpl.VarintInt64)
+	}
+	// wide (9)
+	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.wide")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x4a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// fixed3 (10)
+	if s := phaserimpl.Elems(mem, p[80:88], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.fixed3")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x52), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// fixed_narrow (11)
+	if s := phaserimpl.Elems(mem, p[88:96], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.fixed_narrow")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x5a", s, phaserimpl.VarintInt32)
+	}
+	// fixed_bools (12)
+	if s := phaserimpl.Elems(mem, p[96:104], 1); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.fixed_bools")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x62", s, phaserimpl.VarintBool)
+	}
+	// names (13)
+	if s := phaserimpl.Elems(mem, p[104:112], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x6a", mem, s, w, true, "phasertest.roswire.Arrays.names")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// fixed_names (14)
+	if s := phaserimpl.Elems(mem, p[112:120], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x72", mem, s, w, true, "phasertest.roswire.Arrays.fixed_names")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// blobs (15)
+	if s := phaserimpl.Elems(mem, p[120:128], 4); len(s) > 0 {
+		nb, err := phaserimpl.AppendStrings(b, "\x7a", mem, s, w, false, "phasertest.roswire.Arrays.blobs")
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// s (16)
+	if s := phaserimpl.Elems(mem, p[128:136], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Arrays.s")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x82\x01", s, phaserimpl.VarintSint32)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Arrays) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Arrays) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(136)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Arrays, w)
+	}
+	if !w.Enter(136) {
+		return 0, w.Err("phasertest.roswire.Arrays")
+	}
+	p := (*[136]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Arrays")
+		}
+		n += len(u)
+	}
+	// d (1)
+	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.d")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// f (2)
+	if s := phaserimpl.Elems(mem, p[16:24], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.f")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// i (3)
+	if s := phaserimpl.Elems(mem, p[24:32], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.i")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// u (4)
+	if s := phaserimpl.Elems(mem, p[32:40], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.u")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt64)
+	}
+	// b (5)
+	if s := phaserimpl.Elems(mem, p[40:48], 1); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.b")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintBool)
+	}
+	// modes (6)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.modes")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// narrow (7)
+	if s := phaserimpl.Elems(mem, p[56:64], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.narrow")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintUint32)
+	}
+	// i32s (8)
+	if s := phaserimpl.Elems(mem, p[64:72], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.i32s")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt64)
+	}
+	// wide (9)
+	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.wide")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// fixed3 (10)
+	if s := phaserimpl.Elems(mem, p[80:88], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.fixed3")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// fixed_narrow (11)
+	if s := phaserimpl.Elems(mem, p[88:96], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.fixed_narrow")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	// fixed_bools (12)
+	if s := phaserimpl.Elems(mem, p[96:104], 1); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.fixed_bools")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintBool)
+	}
+	// names (13)
+	if s := phaserimpl.Elems(mem, p[104:112], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "phasertest.roswire.Arrays.names")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// fixed_names (14)
+	if s := phaserimpl.Elems(mem, p[112:120], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "phasertest.roswire.Arrays.fixed_names")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// blobs (15)
+	if s := phaserimpl.Elems(mem, p[120:128], 4); len(s) > 0 {
+		k, err := phaserimpl.SizeStrings(1, mem, s, w, "phasertest.roswire.Arrays.blobs")
+		if err != nil {
+			return 0, err
+		}
+		n += k
+	}
+	// s (16)
+	if s := phaserimpl.Elems(mem, p[128:136], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Arrays.s")
+		}
+		n += phaserimpl.SizePackedVarint(2, s, phaserimpl.VarintSint32)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Arrays) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Arrays) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Arrays)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Arrays, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Arrays)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Arrays, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Arrays")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Arrays", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // d, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.d", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 1, Offset: 8}, v, 8) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.d", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x9: // d
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.d", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 1, Offset: 8}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[8:]
+		case 0x12: // f, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.f", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 2, Offset: 16}, v, 4) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.f", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x15: // f
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.f", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 2, Offset: 16}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[4:]
+		case 0x1a: // i, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 3, Offset: 24}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x18: // i
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 3, Offset: 24}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x22: // u, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.u", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 4, Offset: 32}, v, phaserimpl.VarintInt64) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.u", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x20: // u
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.u", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 4, Offset: 32}, v, phaserimpl.VarintInt64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x2a: // b, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.b", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 5, Offset: 40}, v, phaserimpl.VarintBool) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.b", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x28: // b
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.b", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 5, Offset: 40}, v, phaserimpl.VarintBool)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x32: // modes, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.modes", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 6, Offset: 48}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.modes", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x30: // modes
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.modes", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 6, Offset: 48}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x3a: // narrow, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.narrow", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 7, Offset: 56}, v, phaserimpl.VarintUint32) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.narrow", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x38: // narrow
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.narrow", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 7, Offset: 56}, v, phaserimpl.VarintUint32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x42: // i32s, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i32s", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 8, Offset: 64}, v, phaserimpl.VarintInt64) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i32s", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x40: // i32s
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i32s", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 8, Offset: 64}, v, phaserimpl.VarintInt64)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x4a: // wide, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.wide", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 9, Offset: 72}, v, 4) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.wide", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x4d: // wide
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.wide", -1)
+			}
+			m.Push32(phaserimpl.Field{Number: 9, Offset: 72}, binary.LittleEndian.Uint32(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[4:]
+		case 0x52: // fixed3, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed3", n)
+			}
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, v, 8) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed3", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x51: // fixed3
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed3", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, binary.LittleEndian.Uint64(b))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[8:]
+		case 0x5a: // fixed_narrow, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_narrow", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_narrow", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x58: // fixed_narrow
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_narrow", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x62: // fixed_bools, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_bools", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2}, v, phaserimpl.VarintBool) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_bools", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x60: // fixed_bools
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_bools", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2}, v, phaserimpl.VarintBool)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x6a: // names
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.names", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.names")
+			}
+			m.PushBytes(phaserimpl.Field{Number: 13, Offset: 104}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x72: // fixed_names
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_names", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_names")
+			}
+			m.PushBytes(phaserimpl.Field{Number: 14, Offset: 112, Fixed: 2}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x7a: // blobs
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.blobs", n)
+			}
+			m.PushBytes(phaserimpl.Field{Number: 15, Offset: 120}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x82: // s, packed
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.s", n)
+			}
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 16, Offset: 128}, v, phaserimpl.VarintSint32) {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.s", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		case 0x80: // s
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.s", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 16, Offset: 128}, v, phaserimpl.VarintSint32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Arrays", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Arrays) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Arrays has none to check.
+func (x Arrays) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -3148,24 +4615,210 @@ func PointFromAny(a runtime.Any) (Point, bool) {
 // MutableAnyPoint makes an Any hold a new, empty Point and returns it.
 func MutableAnyPoint(a runtime.Any) Point { return Point(phaserimpl.MutableAny(a, phaserType_Point)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Point) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Point) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Point) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Point) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Point, w)
+	}
+	if !w.Enter(24) {
+		return b, w.Err("phasertest.roswire.Point")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Point")
+		}
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x0d), v)
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+	}
+	// z (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x1d), v)
+	}
+	// intensity (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+		b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Point) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(24)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Point, w)
+	}
+	if !w.Enter(24) {
+		return 0, w.Err("phasertest.roswire.Point")
+	}
+	p := (*[24]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Point")
+		}
+		n += len(u)
+	}
+	// x (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + 4
+	}
+	// y (2)
+	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 4
+	}
+	// z (3)
+	if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+		n += 1 + 4
+	}
+	// intensity (4)
+	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+		n += 1 + 4
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Point) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Point) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Point)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Point)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Point, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Point")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Point", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xd: // x
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.x", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x15: // y
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.y", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x1d: // z
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.z", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		case 0x25: // intensity
+			if len(b) < 4 {
+				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.intensity", -1)
+			}
+			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			b = b[4:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Point", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Point) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Point has none to check.
+func (x Point) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -3598,24 +5251,248 @@ func MutableAnyStamped(a runtime.Any) Stamped {
 	return Stamped(phaserimpl.MutableAny(a, phaserType_Stamped))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Stamped) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Stamped) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Stamped) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Stamped) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(60)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Stamped, w)
+	}
+	if !w.Enter(60) {
+		return b, w.Err("phasertest.roswire.Stamped")
+	}
+	p := (*[60]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Stamped")
+		}
+	}
+	// stamp (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// span (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// frame (3)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Stamped.frame")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.roswire.Stamped.frame")
+		}
+		b = append(b, 0x1a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Stamped) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Stamped) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(60)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Stamped, w)
+	}
+	if !w.Enter(60) {
+		return 0, w.Err("phasertest.roswire.Stamped")
+	}
+	p := (*[60]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Stamped")
+		}
+		n += len(u)
+	}
+	// stamp (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// span (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// frame (3)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Stamped.frame")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Stamped) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Stamped) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Stamped)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Stamped)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Stamped, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Stamped")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Stamped", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // stamp
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.stamp", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x12: // span
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.span", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
+			}
+			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // frame
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.frame", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.frame")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Stamped", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Stamped) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Stamped has none to check.
+func (x Stamped) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -4006,24 +5883,1183 @@ func MutableAnyNested(a runtime.Any) Nested {
 	return Nested(phaserimpl.MutableAny(a, phaserType_Nested))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Nested) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Nested) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Nested) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Nested) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(668)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Nested, w)
+	}
+	if !w.Enter(668) {
+		return b, w.Err("phasertest.roswire.Nested")
+	}
+	p := (*[668]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Nested")
+		}
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped); sub.IsPresent() {
+		b = append(b, 0x0a, 0)
+		at := len(b) - 1
+		nb, err := Stamped(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// point (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := Point(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// points (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 8}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := Point(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// fixed_points (4)
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16, Fixed: 3}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := Point(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// stampeds (5)
+	for rs := m.Runs(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_Stamped); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x2a, 0)
+			at := len(b) - 1
+			nb, err := Stamped(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// fixed_stampeds (6)
+	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 32, Fixed: 2}, phaserType_Stamped); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x32, 0)
+			at := len(b) - 1
+			nb, err := Stamped(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// times (7)
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_timestamppbphaser_Timestamp); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x3a, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// fixed_durations (8)
+	for rs := m.Runs(phaserimpl.Field{Number: 8, Offset: 48, Fixed: 2}, phaserType_durationpbphaser_Duration); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x42, 0)
+			at := len(b) - 1
+			nb, err := durationpbphaser.Duration(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// remote (9)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
+		b = append(b, 0x4a, 0)
+		at := len(b) - 1
+		nb, err := importedpbphaser.Remote(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// remotes (10)
+	for rs := m.Runs(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_importedpbphaser_Remote); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x52, 0)
+			at := len(b) - 1
+			nb, err := importedpbphaser.Remote(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// any (11)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Nested, 11, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// anys (12)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Nested, 12, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// by_name (13)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Nested, 13, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// labels (14)
+	{
+		nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Nested, 14, w)
+		if err != nil {
+			return nb, err
+		}
+		b = nb
+	}
+	// arrays (15)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays); sub.IsPresent() {
+		b = append(b, 0x7a, 0)
+		at := len(b) - 1
+		nb, err := Arrays(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// converted (16)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted); sub.IsPresent() {
+		b = append(b, 0x82, 0x01, 0)
+		at := len(b) - 1
+		nb, err := Converted(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// scalars (17)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars); sub.IsPresent() {
+		b = append(b, 0x8a, 0x01, 0)
+		at := len(b) - 1
+		nb, err := Scalars(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// opt (30)
+	if binary.LittleEndian.Uint32(p[108:]) == 30 {
+		{
+			v := binary.LittleEndian.Uint32(p[112:])
+			b = phaserimpl.AppendVarint(append(b, 0xf0, 0x01), uint64(int64(int32(v))))
+		}
+	}
+	// opt_str (31)
+	if binary.LittleEndian.Uint32(p[116:]) == 31 {
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[120:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("phasertest.roswire.Nested.opt_str")
+			}
+			if !phaserimpl.ValidUTF8(s) {
+				return b, phaserimpl.UTF8Error("phasertest.roswire.Nested.opt_str")
+			}
+			b = append(b, 0xfa, 0x01)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	}
+	// span (32)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+		b = append(b, 0x82, 0x02, 0)
+		at := len(b) - 1
+		nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// empty (33)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty); sub.IsPresent() {
+		b = append(b, 0x8a, 0x02, 0)
+		at := len(b) - 1
+		nb, err := Empty(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// empties (34)
+	for rs := m.Runs(phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			b = append(b, 0x92, 0x02, 0)
+			at := len(b) - 1
+			nb, err := Empty(e).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// oneof choice
+	switch binary.LittleEndian.Uint32(p[96:]) {
+	case 20: // c_int
+		{
+			v := binary.LittleEndian.Uint32(p[100:])
+			b = phaserimpl.AppendVarint(append(b, 0xa0, 0x01), uint64(int64(int32(v))))
+		}
+	case 21: // c_str
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[100:]))
+			if !w.Charge(len(s)) {
+				return b, w.Err("phasertest.roswire.Nested.c_str")
+			}
+			if !phaserimpl.ValidUTF8(s) {
+				return b, phaserimpl.UTF8Error("phasertest.roswire.Nested.c_str")
+			}
+			b = append(b, 0xaa, 0x01)
+			b = phaserimpl.AppendVarint(b, uint64(len(s)))
+			b = append(b, s...)
+		}
+	case 22: // c_point
+		b = append(b, 0xb2, 0x01, 0)
+		at := len(b) - 1
+		nb, err := Point(m.MemberMessage(phaserimpl.Field{Number: 22, Offset: 96}, phaserType_Point)).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	case 23: // c_time
+		b = append(b, 0xba, 0x01, 0)
+		at := len(b) - 1
+		nb, err := timestamppbphaser.Timestamp(m.MemberMessage(phaserimpl.Field{Number: 23, Offset: 96}, phaserType_timestamppbphaser_Timestamp)).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	case 24: // c_float
+		{
+			v := binary.LittleEndian.Uint64(p[100:])
+			b = binary.LittleEndian.AppendUint64(append(b, 0xc1, 0x01), v)
+		}
+	case 25: // c_stamped
+		b = append(b, 0xca, 0x01, 0)
+		at := len(b) - 1
+		nb, err := Stamped(m.MemberMessage(phaserimpl.Field{Number: 25, Offset: 96}, phaserType_Stamped)).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	case 26: // c_narrow
+		{
+			v := binary.LittleEndian.Uint32(p[100:])
+			b = phaserimpl.AppendVarint(append(b, 0xd0, 0x01), uint64(v))
+		}
+	case 27: // c_any
+		{
+			nb, err := phaserimpl.AppendProtoField(b, m, phaserType_Nested, 27, w)
+			if err != nil {
+				return nb, err
+			}
+			b = nb
+		}
+	case 28: // c_remote
+		b = append(b, 0xe2, 0x01, 0)
+		at := len(b) - 1
+		nb, err := importedpbphaser.Remote(m.MemberMessage(phaserimpl.Field{Number: 28, Offset: 96}, phaserType_importedpbphaser_Remote)).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	case 29: // c_bool
+		{
+			v := p[100]
+			if v != 0 {
+				v = 1
+			}
+			b = append(b, 0xe8, 0x01, v)
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Nested) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(668)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Nested, w)
+	}
+	if !w.Enter(668) {
+		return 0, w.Err("phasertest.roswire.Nested")
+	}
+	p := (*[668]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Nested")
+		}
+		n += len(u)
+	}
+	// header (1)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped); sub.IsPresent() {
+		s, err := Stamped(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// point (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point); sub.IsPresent() {
+		s, err := Point(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// points (3)
+	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 8}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Point(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// fixed_points (4)
+	for rs := m.Runs(phaserimpl.Field{Number: 4, Offset: 16, Fixed: 3}, phaserType_Point); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Point(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// stampeds (5)
+	for rs := m.Runs(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_Stamped); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Stamped(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// fixed_stampeds (6)
+	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 32, Fixed: 2}, phaserType_Stamped); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Stamped(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// times (7)
+	for rs := m.Runs(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_timestamppbphaser_Timestamp); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := timestamppbphaser.Timestamp(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// fixed_durations (8)
+	for rs := m.Runs(phaserimpl.Field{Number: 8, Offset: 48, Fixed: 2}, phaserType_durationpbphaser_Duration); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := durationpbphaser.Duration(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// remote (9)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
+		s, err := importedpbphaser.Remote(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// remotes (10)
+	for rs := m.Runs(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_importedpbphaser_Remote); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := importedpbphaser.Remote(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// any (11)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Nested, 11, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// anys (12)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Nested, 12, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// by_name (13)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Nested, 13, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// labels (14)
+	{
+		s, err := phaserimpl.SizeProtoField(m, phaserType_Nested, 14, w)
+		if err != nil {
+			return 0, err
+		}
+		n += s
+	}
+	// arrays (15)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays); sub.IsPresent() {
+		s, err := Arrays(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// converted (16)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted); sub.IsPresent() {
+		s, err := Converted(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	}
+	// scalars (17)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars); sub.IsPresent() {
+		s, err := Scalars(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	}
+	// opt (30)
+	if binary.LittleEndian.Uint32(p[108:]) == 30 {
+		{
+			v := binary.LittleEndian.Uint32(p[112:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	}
+	// opt_str (31)
+	if binary.LittleEndian.Uint32(p[116:]) == 31 {
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[120:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("phasertest.roswire.Nested.opt_str")
+			}
+			n += 2 + phaserimpl.SizeBytes(len(s))
+		}
+	}
+	// span (32)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	}
+	// empty (33)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty); sub.IsPresent() {
+		s, err := Empty(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	}
+	// empties (34)
+	for rs := m.Runs(phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty); ; {
+		run, ok := rs.Next()
+		if !ok {
+			break
+		}
+		for i := range run.Len() {
+			e := run.At(i)
+			s, err := Empty(e).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// oneof choice
+	switch binary.LittleEndian.Uint32(p[96:]) {
+	case 20: // c_int
+		{
+			v := binary.LittleEndian.Uint32(p[100:])
+			n += 2 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+		}
+	case 21: // c_str
+		{
+			s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[100:]))
+			if !w.Charge(len(s)) {
+				return 0, w.Err("phasertest.roswire.Nested.c_str")
+			}
+			n += 2 + phaserimpl.SizeBytes(len(s))
+		}
+	case 22: // c_point
+		s, err := Point(m.MemberMessage(phaserimpl.Field{Number: 22, Offset: 96}, phaserType_Point)).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	case 23: // c_time
+		s, err := timestamppbphaser.Timestamp(m.MemberMessage(phaserimpl.Field{Number: 23, Offset: 96}, phaserType_timestamppbphaser_Timestamp)).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	case 24: // c_float
+		n += 2 + 8
+	case 25: // c_stamped
+		s, err := Stamped(m.MemberMessage(phaserimpl.Field{Number: 25, Offset: 96}, phaserType_Stamped)).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	case 26: // c_narrow
+		{
+			v := binary.LittleEndian.Uint32(p[100:])
+			n += 2 + phaserimpl.SizeVarint(uint64(v))
+		}
+	case 27: // c_any
+		{
+			s, err := phaserimpl.SizeProtoField(m, phaserType_Nested, 27, w)
+			if err != nil {
+				return 0, err
+			}
+			n += s
+		}
+	case 28: // c_remote
+		s, err := importedpbphaser.Remote(m.MemberMessage(phaserimpl.Field{Number: 28, Offset: 96}, phaserType_importedpbphaser_Remote)).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 2 + phaserimpl.SizeBytes(s)
+	case 29: // c_bool
+		n += 2 + 1
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Nested) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Nested) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Nested)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Nested, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Nested)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Nested, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Nested")
+	}
+	mark := w.Mark()
+	var app3 phaserimpl.MessageAppender
+	app3ok := false
+	var app4 phaserimpl.MessageAppender
+	app4ok := false
+	var app5 phaserimpl.MessageAppender
+	app5ok := false
+	var app6 phaserimpl.MessageAppender
+	app6ok := false
+	var app7 phaserimpl.MessageAppender
+	app7ok := false
+	var app8 phaserimpl.MessageAppender
+	app8ok := false
+	var app10 phaserimpl.MessageAppender
+	app10ok := false
+	var app34 phaserimpl.MessageAppender
+	app34ok := false
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Nested", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // header
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.header", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Stamped(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x12: // point
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.point", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x1a: // points
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.points", n)
+			}
+			if !app3ok {
+				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 8}, phaserType_Point).Appender(), true
+			}
+			sub := app3.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x22: // fixed_points
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.fixed_points", n)
+			}
+			if !app4ok {
+				app4, app4ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 16, Fixed: 3}, phaserType_Point).Appender(), true
+			}
+			sub := app4.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x2a: // stampeds
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.stampeds", n)
+			}
+			if !app5ok {
+				app5, app5ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 5, Offset: 24}, phaserType_Stamped).Appender(), true
+			}
+			sub := app5.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Stamped(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x32: // fixed_stampeds
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.fixed_stampeds", n)
+			}
+			if !app6ok {
+				app6, app6ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 32, Fixed: 2}, phaserType_Stamped).Appender(), true
+			}
+			sub := app6.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Stamped(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x3a: // times
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.times", n)
+			}
+			if !app7ok {
+				app7, app7ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 7, Offset: 40}, phaserType_timestamppbphaser_Timestamp).Appender(), true
+			}
+			sub := app7.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x42: // fixed_durations
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.fixed_durations", n)
+			}
+			if !app8ok {
+				app8, app8ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 8, Offset: 48, Fixed: 2}, phaserType_durationpbphaser_Duration).Appender(), true
+			}
+			sub := app8.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x4a: // remote
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.remote", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x52: // remotes
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.remotes", n)
+			}
+			if !app10ok {
+				app10, app10ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 10, Offset: 56}, phaserType_importedpbphaser_Remote).Appender(), true
+			}
+			sub := app10.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x5a: // any
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x62: // anys
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x6a: // by_name
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x72: // labels
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x7a: // arrays
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.arrays", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Arrays(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x82: // converted
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.converted", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Converted(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x8a: // scalars
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.scalars", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Scalars(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xa0: // c_int
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_int", n)
+			}
+			m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xaa: // c_str
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_str", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_str")
+			}
+			m.SetMemberBytes(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 21, Offset: 96}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			b = b[n:]
+		case 0xb2: // c_point
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_point", n)
+			}
+			sub := m.MutableMember(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 22, Offset: 96}, phaserType_Point)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xba: // c_time
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_time", n)
+			}
+			sub := m.MutableMember(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 23, Offset: 96}, phaserType_timestamppbphaser_Timestamp)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xc1: // c_float
+			if len(b) < 8 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_float", -1)
+			}
+			m.SetMember64(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 24, Offset: 96}, binary.LittleEndian.Uint64(b))
+			b = b[8:]
+		case 0xca: // c_stamped
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_stamped", n)
+			}
+			sub := m.MutableMember(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 25, Offset: 96}, phaserType_Stamped)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Stamped(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xd0: // c_narrow
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_narrow", n)
+			}
+			m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 26, Offset: 96}, uint32(v))
+			b = b[n:]
+		case 0xda: // c_any
+			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xe2: // c_remote
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_remote", n)
+			}
+			sub := m.MutableMember(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 28, Offset: 96}, phaserType_importedpbphaser_Remote)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0xe8: // c_bool
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_bool", n)
+			}
+			m.SetMember8(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 29, Offset: 96}, phaserimpl.BoolByte(v != 0))
+			b = b[n:]
+		case 0xf0: // opt
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.opt", n)
+			}
+			m.SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0xfa: // opt_str
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.opt_str", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested", "phasertest.roswire.Nested.opt_str")
+			}
+			m.SetMemberBytes(phaserUnion_Nested_XOptStr, phaserimpl.Field{Number: 31, Offset: 116}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			b = b[n:]
+		case 0x102: // span
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.span", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x10a: // empty
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.empty", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		case 0x112: // empties
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.empties", n)
+			}
+			if !app34ok {
+				app34, app34ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty).Appender(), true
+			}
+			sub := app34.Append()
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
+			}
+			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Nested", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Nested) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Nested has none to check.
+func (x Nested) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -5940,26 +8976,216 @@ func MutableAnyNested_ByNameEntry(a runtime.Any) Nested_ByNameEntry {
 	return Nested_ByNameEntry(phaserimpl.MutableAny(a, phaserType_Nested_ByNameEntry))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Nested_ByNameEntry) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Nested_ByNameEntry) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
 func (x Nested_ByNameEntry) AppendProto(dst []byte) ([]byte, error) {
-	return proto.Append(dst, x.Msg())
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(40)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Nested_ByNameEntry, w)
+	}
+	if !w.Enter(40) {
+		return b, w.Err("phasertest.roswire.Nested.ByNameEntry")
+	}
+	p := (*[40]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Nested.ByNameEntry")
+		}
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Nested.ByNameEntry.key")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.roswire.Nested.ByNameEntry.key")
+		}
+		b = append(b, 0x0a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// value (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point); sub.IsPresent() {
+		b = append(b, 0x12, 0)
+		at := len(b) - 1
+		nb, err := Point(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
 }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Nested_ByNameEntry) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Nested_ByNameEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(40)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Nested_ByNameEntry, w)
+	}
+	if !w.Enter(40) {
+		return 0, w.Err("phasertest.roswire.Nested.ByNameEntry")
+	}
+	p := (*[40]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Nested.ByNameEntry")
+		}
+		n += len(u)
+	}
+	// key (1)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[8:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Nested.ByNameEntry.key")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// value (2)
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point); sub.IsPresent() {
+		s, err := Point(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Nested_ByNameEntry) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Nested_ByNameEntry) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Nested_ByNameEntry)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Nested_ByNameEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Nested_ByNameEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Nested_ByNameEntry)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Nested_ByNameEntry, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Nested.ByNameEntry")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Nested.ByNameEntry", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0xa: // key
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.key", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.key")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested.ByNameEntry")
+			}
+			b = b[n:]
+		case 0x12: // value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.value", n)
+			}
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point)
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested.ByNameEntry")
+			}
+			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.DropUnknown(b, tag)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Nested.ByNameEntry", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Nested_ByNameEntry) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Nested_ByNameEntry has none to check.
+func (x Nested_ByNameEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -6414,26 +9640,200 @@ func MutableAnyNested_LabelsEntry(a runtime.Any) Nested_LabelsEntry {
 	return Nested_LabelsEntry(phaserimpl.MutableAny(a, phaserType_Nested_LabelsEntry))
 }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Nested_LabelsEntry) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Nested_LabelsEntry) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
 func (x Nested_LabelsEntry) AppendProto(dst []byte) ([]byte, error) {
-	return proto.Append(dst, x.Msg())
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Nested_LabelsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Nested_LabelsEntry, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("phasertest.roswire.Nested.LabelsEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Nested.LabelsEntry")
+		}
+	}
+	// key (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+	}
+	// value (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.roswire.Nested.LabelsEntry.value")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.roswire.Nested.LabelsEntry.value")
+		}
+		b = append(b, 0x12)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
 }
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Nested_LabelsEntry) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Nested_LabelsEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Nested_LabelsEntry, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("phasertest.roswire.Nested.LabelsEntry")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Nested.LabelsEntry")
+		}
+		n += len(u)
+	}
+	// key (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// value (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.roswire.Nested.LabelsEntry.value")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Nested_LabelsEntry) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Nested_LabelsEntry) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Nested_LabelsEntry)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Nested_LabelsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Nested_LabelsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Nested_LabelsEntry)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Nested_LabelsEntry, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Nested.LabelsEntry")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Nested.LabelsEntry", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		case 0x8: // key
+			v, n := phaserimpl.ConsumeVarint(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested.LabelsEntry", "phasertest.roswire.Nested.LabelsEntry.key", n)
+			}
+			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			b = b[n:]
+		case 0x12: // value
+			v, n := phaserimpl.ConsumeBytes(b)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.roswire.Nested.LabelsEntry", "phasertest.roswire.Nested.LabelsEntry.value", n)
+			}
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested.LabelsEntry", "phasertest.roswire.Nested.LabelsEntry.value")
+			}
+			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.roswire.Nested.LabelsEntry")
+			}
+			b = b[n:]
+		default:
+			n, err := phaserimpl.DropUnknown(b, tag)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Nested.LabelsEntry", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Nested_LabelsEntry) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Nested_LabelsEntry has none to check.
+func (x Nested_LabelsEntry) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.
@@ -6904,24 +10304,154 @@ func EmptyFromAny(a runtime.Any) (Empty, bool) {
 // MutableAnyEmpty makes an Any hold a new, empty Empty and returns it.
 func MutableAnyEmpty(a runtime.Any) Empty { return Empty(phaserimpl.MutableAny(a, phaserType_Empty)) }
 
-// MarshalProto returns the protobuf encoding of x (canonical: what
-// protobuf-go's deterministic Marshal gives).
-func (x Empty) MarshalProto() ([]byte, error) { return proto.Marshal(x.Msg()) }
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Empty) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
 
-// AppendProto appends the protobuf encoding of x to dst; it allocates
-// nothing when dst has room.
-func (x Empty) AppendProto(dst []byte) ([]byte, error) { return proto.Append(dst, x.Msg()) }
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Empty) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return dst, err
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Empty) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(4)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Empty, w)
+	}
+	if !w.Enter(4) {
+		return b, w.Err("phasertest.roswire.Empty")
+	}
+	p := (*[4]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.roswire.Empty")
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
 
 // ProtoSize returns the length of x's protobuf encoding (0 if it cannot
 // be encoded; MarshalProto then says why).
 func (x Empty) ProtoSize() int {
-	n, _ := proto.Size(x.Msg())
+	var w phaserimpl.Wire
+	if w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
 	return n
 }
 
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Empty) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(4)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Empty, w)
+	}
+	if !w.Enter(4) {
+		return 0, w.Err("phasertest.roswire.Empty")
+	}
+	p := (*[4]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.roswire.Empty")
+		}
+		n += len(u)
+	}
+	w.Leave()
+	return n, nil
+}
+
 // UnmarshalProto replaces the content of x with the protobuf encoding in
-// data, written straight into x's payload.
-func (x Empty) UnmarshalProto(data []byte) error { return proto.Unmarshal(data, x.Msg()) }
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Empty) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	w, err := phaserimpl.BeginDecode(m, phaserType_Empty)
+	if err != nil {
+		return err
+	}
+	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Empty) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Empty)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Empty, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.roswire.Empty")
+	}
+	mark := w.Mark()
+	for len(b) > 0 {
+		rec := b
+		tag, n := phaserimpl.ConsumeTag(b)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.roswire.Empty", "", n)
+		}
+		b = b[n:]
+		switch tag {
+		default:
+			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			if err != nil {
+				return err
+			}
+			b = b[n:]
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.roswire.Empty", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Empty) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Empty has none to check.
+func (x Empty) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
 
 // CopyFrom replaces the content of x with that of src, which may live in
 // another payload. It reports false if x's buffer filled up.

@@ -1,0 +1,74 @@
+package impl
+
+import (
+	"slices"
+
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// The order protobuf-go writes the extensions among a message's unknown
+// fields in: the fields of a message with extension ranges that are
+// extensions this program declares (ExtensionDeclared) are extensions to
+// protobuf-go, which writes them before the known fields, by number; the
+// other unknown fields come after the known fields, in the order they
+// arrived.
+
+// extRecord is a record of an unknown field that is an extension.
+type extRecord struct {
+	num protowire.Number
+	rec []byte
+}
+
+// extScratch is how many extension records appendExtensions orders on the
+// stack: more allocate.
+const extScratch = 16
+
+// AppendExtensions appends the records of unknown that are extensions of
+// t, ordered by number (stable), and returns the rest of unknown, to be
+// written after the known fields (AppendNonExtensions).
+func AppendExtensions(b, unknown []byte, t *Type) ([]byte, bool) {
+	var scratch [extScratch]extRecord
+	exts := scratch[:0]
+	for rest := unknown; len(rest) > 0; {
+		num, typ, n := protowire.ConsumeTag(rest)
+		if n < 0 {
+			break
+		}
+		k := protowire.ConsumeFieldValue(num, typ, rest[n:])
+		if k < 0 {
+			break
+		}
+		if t.ExtensionDeclared(num, typ) {
+			exts = append(exts, extRecord{num, rest[:n+k]})
+		}
+		rest = rest[n+k:]
+	}
+	if len(exts) == 0 {
+		return b, false
+	}
+	slices.SortStableFunc(exts, func(x, y extRecord) int { return int(x.num) - int(y.num) })
+	for _, e := range exts {
+		b = append(b, e.rec...)
+	}
+	return b, true
+}
+
+// AppendNonExtensions appends the records of unknown that are not
+// extensions of t.
+func AppendNonExtensions(b, unknown []byte, t *Type) []byte {
+	for rest := unknown; len(rest) > 0; {
+		num, typ, n := protowire.ConsumeTag(rest)
+		if n < 0 {
+			return append(b, rest...)
+		}
+		k := protowire.ConsumeFieldValue(num, typ, rest[n:])
+		if k < 0 {
+			return append(b, rest...)
+		}
+		if !t.ExtensionDeclared(num, typ) {
+			b = append(b, rest[:n+k]...)
+		}
+		rest = rest[n+k:]
+	}
+	return b
+}

@@ -1,0 +1,253 @@
+package gen
+
+import (
+	"fmt"
+
+	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
+
+// unmarshal emits UnmarshalProto and XXX_UnmarshalProto: a loop over the
+// input's tags, a case per field and wire type that stores at the compiled
+// offset, and the fields the message does not declare (or declares with
+// another wire type) kept as unknown fields.
+func (c *codec) unmarshal() {
+	g, recv := c.g, "func (x "+c.name+") "
+	g.P("// UnmarshalProto replaces the content of x with the protobuf encoding in")
+	g.P("// data, written straight into x's payload. Fields the message does not")
+	g.P("// declare are kept in the payload, and MarshalProto writes them back (see")
+	g.P("// package proto). On error x holds what was parsed before it.")
+	g.P(recv, "UnmarshalProto(data []byte) error {")
+	g.P("m := ", g.xm())
+	g.P("w, err := ", g.door("BeginDecode"), "(m, ", c.tv, ")")
+	g.P("if err != nil {")
+	g.P("return err")
+	g.P("}")
+	g.P("err = ", g.door("EndDecode"), "(m, ", c.tv, ", &w, x.XXX_UnmarshalProto(data, &w))")
+	if reachesRequired(c.m.Desc) {
+		g.P("if err == nil {")
+		g.P("cw := ", g.door("Walker"), "(m)")
+		g.P("err = x.XXX_CheckInitialized(&cw)")
+		g.P("}")
+	}
+	g.P("return err")
+	g.P("}")
+	g.P()
+	g.P("// XXX_UnmarshalProto merges the protobuf encoding b into x within the")
+	g.P("// decoding w of a message that holds it. It is for generated code.")
+	g.P(recv, "XXX_UnmarshalProto(b []byte, w *", g.door("Wire"), ") error {")
+	g.P("m := ", g.xm())
+	g.P("s, ok := m.Setter(", c.tv, ")")
+	g.P("if !ok {")
+	g.P("return ", g.door("UnmarshalProtoGeneral"), "(b, m, ", c.tv, ", w)")
+	g.P("}")
+	g.P("_ = s")
+	g.P("if !w.EnterDecode() {")
+	g.P("return ", g.door("DepthError"), "(", quote(c.full), ")")
+	g.P("}")
+	g.P("mark := w.Mark()")
+	for _, cf := range c.fields {
+		if cf.list && !cf.isMap && !cf.isAny && cf.kind == protoreflect.MessageKind {
+			g.P("var ", appVar(cf), " ", g.door("MessageAppender"))
+			g.P(appVar(cf), "ok := false")
+		}
+	}
+	g.P("for len(b) > 0 {")
+	if !c.m.Desc.IsMapEntry() {
+		g.P("rec := b")
+	}
+	g.P("tag, n := ", g.door("ConsumeTag"), "(b)")
+	g.P("if n < 0 {")
+	g.P("return ", g.door("WireError"), "(", quote(c.full), ", \"\", n)")
+	g.P("}")
+	g.P("b = b[n:]")
+	g.P("switch tag {")
+	for _, cf := range c.fields {
+		c.decodeField(cf)
+	}
+	g.P("default:")
+	if c.m.Desc.IsMapEntry() {
+		// protobuf-go drops the unknown fields of map entries.
+		g.P("n, err := ", g.door("DropUnknown"), "(b, tag)")
+	} else {
+		g.P("n, err := ", g.door("SkipUnknown"), "(rec, b, tag, w)")
+	}
+	g.P("if err != nil {")
+	g.P("return err")
+	g.P("}")
+	g.P("b = b[n:]")
+	g.P("}")
+	g.P("}")
+	g.P("if w.Kept(mark) {")
+	g.P("if err := w.KeepUnknown(m, mark); err != nil {")
+	g.P("return ", g.door("UnknownError"), "(", quote(c.full), ", err)")
+	g.P("}")
+	g.P("}")
+	g.P("w.Leave()")
+	g.P("return nil")
+	g.P("}")
+	g.P()
+}
+
+// appVar names the appender of repeated message field cf.
+func appVar(cf *codecField) string { return fmt.Sprintf("app%d", cf.fd.Number()) }
+
+// decodeField emits the cases of field cf: one per wire type it accepts.
+func (c *codec) decodeField(cf *codecField) {
+	g := c.g
+	if cf.isMap || cf.isAny {
+		g.P("case ", tagValue(cf, protowire.BytesType), ": // ", cf.fd.Name())
+		g.P("n, err := ", g.door("UnmarshalProtoField"), "(b, tag, m, ", c.tv, ", w)")
+		g.P("if err != nil {")
+		g.P("return err")
+		g.P("}")
+		g.P("b = b[n:]")
+		return
+	}
+	k := cf.kind
+	wt := wireType(k)
+	if cf.list && wt != protowire.BytesType {
+		// Packed and unpacked are both accepted.
+		g.P("case ", tagValue(cf, protowire.BytesType), ": // ", cf.fd.Name(), ", packed")
+		c.consumeBytes(cf)
+		size := storedSize(k)
+		if wt == protowire.VarintType {
+			g.P("if !", g.door("UnmarshalPackedVarint"), "(m, ", cf.lit, ", v, ", g.varintKind(k), ") {")
+		} else {
+			g.P("if !", g.door("UnmarshalPackedFixed"), "(m, ", cf.lit, ", v, ", size, ") {")
+		}
+		g.P("return ", g.door("WireError"), "(", quote(c.full), ", ", quote(cf.full), ", -1)")
+		g.P("}")
+		c.checkFull()
+		g.P("b = b[n:]")
+		g.P("case ", tagValue(cf, wt), ": // ", cf.fd.Name())
+		switch wt {
+		case protowire.VarintType:
+			c.consumeVarint(cf)
+			g.P(g.door("PushVarint"), "(m, ", cf.lit, ", v, ", g.varintKind(k), ")")
+			c.checkFull()
+			g.P("b = b[n:]")
+		case protowire.Fixed32Type:
+			c.needFixed(cf, 4)
+			g.P("m.Push32(", cf.lit, ", ", g.leIdent(), ".Uint32(b))")
+			c.checkFull()
+			g.P("b = b[4:]")
+		default:
+			c.needFixed(cf, 8)
+			g.P("m.Push64(", cf.lit, ", ", g.leIdent(), ".Uint64(b))")
+			c.checkFull()
+			g.P("b = b[8:]")
+		}
+		return
+	}
+	g.P("case ", tagValue(cf, wt), ": // ", cf.fd.Name())
+	switch k {
+	case protoreflect.MessageKind:
+		c.consumeBytes(cf)
+		typ, texpr := c.handleOf(cf)
+		switch {
+		case cf.list:
+			a := appVar(cf)
+			g.P("if !", a, "ok {")
+			g.P(a, ", ", a, "ok = ", g.door("Messages"), "(m, ", cf.lit, ", ", texpr, ").Appender(), true")
+			g.P("}")
+			g.P("sub := ", a, ".Append()")
+		case cf.f.Oneof != nil:
+			g.P("sub := m.MutableMember(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", ", texpr, ")")
+		default:
+			g.P("sub := m.MutableMessage(", cf.lit, ", ", texpr, ")")
+		}
+		g.P("if !sub.IsPresent() {")
+		g.P("return ", g.door("FullError"), "(m, ", quote(c.full), ")")
+		g.P("}")
+		g.P("if err := ", typ, "(sub).XXX_UnmarshalProto(v, w); err != nil {")
+		g.P("return err")
+		g.P("}")
+		g.P("b = b[n:]")
+	case protoreflect.StringKind, protoreflect.BytesKind:
+		c.consumeBytes(cf)
+		if cf.utf8 {
+			g.P("if !", g.door("ValidUTF8"), "(v) {")
+			g.P("return ", g.door("InvalidUTF8"), "(", quote(c.full), ", ", quote(cf.full), ")")
+			g.P("}")
+		}
+		switch {
+		case cf.list:
+			g.P("m.PushBytes(", cf.lit, ", v)")
+		case cf.f.Oneof != nil:
+			g.P("m.SetMemberBytes(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", v)")
+		default:
+			g.P("m.SetBytes(", cf.lit, ", v)")
+		}
+		c.checkFull()
+		g.P("b = b[n:]")
+	default:
+		var bits, width string
+		next := "b = b[n:]"
+		switch wt {
+		case protowire.Fixed32Type:
+			c.needFixed(cf, 4)
+			bits, width, next = g.leIdent()+".Uint32(b)", "32", "b = b[4:]"
+		case protowire.Fixed64Type:
+			c.needFixed(cf, 8)
+			bits, width, next = g.leIdent()+".Uint64(b)", "64", "b = b[8:]"
+		default:
+			c.consumeVarint(cf)
+			switch k {
+			case protoreflect.BoolKind:
+				bits, width = g.door("BoolByte")+"(v != 0)", "8"
+			case protoreflect.Sint32Kind:
+				bits, width = g.door("Unzigzag32")+"(v)", "32"
+			case protoreflect.Sint64Kind:
+				bits, width = g.door("Unzigzag64")+"(v)", "64"
+			case protoreflect.Int64Kind, protoreflect.Uint64Kind:
+				bits, width = "v", "64"
+			default:
+				bits, width = "uint32(v)", "32"
+			}
+		}
+		if cf.f.Oneof != nil {
+			g.P("m.SetMember", width, "(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", ", bits, ")")
+		} else {
+			g.P("s.Set", width, "(", cf.lit, ", ", bits, ")")
+		}
+		g.P(next)
+	}
+}
+
+// consumeBytes emits the parsing of a length-delimited value v of length
+// n.
+func (c *codec) consumeBytes(cf *codecField) {
+	g := c.g
+	g.P("v, n := ", g.door("ConsumeBytes"), "(b)")
+	g.P("if n < 0 {")
+	g.P("return ", g.door("WireError"), "(", quote(c.full), ", ", quote(cf.full), ", n)")
+	g.P("}")
+}
+
+// consumeVarint emits the parsing of a varint v of length n.
+func (c *codec) consumeVarint(cf *codecField) {
+	g := c.g
+	g.P("v, n := ", g.door("ConsumeVarint"), "(b)")
+	g.P("if n < 0 {")
+	g.P("return ", g.door("WireError"), "(", quote(c.full), ", ", quote(cf.full), ", n)")
+	g.P("}")
+}
+
+// needFixed emits the check that a fixed-width value of size bytes
+// follows.
+func (c *codec) needFixed(cf *codecField, size int) {
+	g := c.g
+	g.P("if len(b) < ", size, " {")
+	g.P("return ", g.door("WireError"), "(", quote(c.full), ", ", quote(cf.full), ", -1)")
+	g.P("}")
+}
+
+// checkFull emits the check of a write that allocates: a fixed buffer
+// that filled up ends the decoding.
+func (c *codec) checkFull() {
+	g := c.g
+	g.P("if m.Failed() {")
+	g.P("return ", g.door("FullError"), "(m, ", quote(c.full), ")")
+	g.P("}")
+}
