@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -476,7 +477,9 @@ func repeatedToROS(w *encoder, pb []byte, it *item, depth int, scratch []records
 // ROSToProto appends the canonical protobuf encoding of the ROS1 bytes ros
 // of a message of type t: the bytes Unmarshal then proto.Marshal would give
 // (every ROS field is present: nested messages are always written, proto3
-// scalars when not zero). The input must be consumed exactly.
+// scalars when not zero). The input must be consumed exactly. A ROS1
+// string that is not UTF-8 in a proto3 string field is refused with an
+// error wrapping proto.ErrInvalidUTF8, as Marshal of the payload is.
 func ROSToProto(dst, ros []byte, t *runtime.Type) ([]byte, error) {
 	p, err := planOf(phaserimplType(t))
 	if err != nil {
@@ -751,6 +754,11 @@ func (c converter) single(dst []byte, r *Reader, it *item, num protowire.Number,
 		}
 		if len(s) == 0 && !explicit {
 			return dst, nil
+		}
+		// ROS1 strings are any bytes; a proto3 string must be UTF-8, as
+		// protobuf-go and package proto's Marshal have it.
+		if it.kind == protoreflect.StringKind && phaserproto.RequiresUTF8(it.f.Desc) && !utf8.Valid(s) {
+			return dst, fmt.Errorf("%s: %w", it.f.Desc.FullName(), phaserproto.ErrInvalidUTF8)
 		}
 		dst = protowire.AppendTag(dst, num, protowire.BytesType)
 		return protowire.AppendBytes(dst, s), nil
