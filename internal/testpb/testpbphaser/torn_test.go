@@ -141,7 +141,7 @@ func tornPayloads(t *testing.T) []tornPayload {
 		r.into.Clear()
 		r.sink += uint64(len(b))
 		err := proto.Unmarshal(b, r.into.Msg())
-		r.decoded("proto.Unmarshal", err, proto.ErrInvalid)
+		r.decoded("proto.Unmarshal", err, protoRefusals...)
 		if err != nil {
 			r.into = pb.Everything{} // a new message for the next pass
 		}
@@ -157,11 +157,11 @@ func tornPayloads(t *testing.T) []tornPayload {
 		// Valid protobuf bytes of a value the ROS1 type cannot hold (a
 		// changed datatype byte: 32767 into a uint8) are refused as out
 		// of range.
-		r.decoded("ros.ProtoToROS", err, ros.ErrInvalid, ros.ErrRange)
+		r.decoded("ros.ProtoToROS", err, protoToROSRefusals...)
 		m := runtime.New(pc.PhaserType())
-		r.decoded("proto.Unmarshal", proto.Unmarshal(b, m), proto.ErrInvalid)
+		r.decoded("proto.Unmarshal", proto.Unmarshal(b, m), protoRefusals...)
 		r.dst, err = ros.ConvertToROS(r.dst[:0], b, pc.PhaserType())
-		r.decoded("ros.ConvertToROS", err, ros.ErrInvalid)
+		r.decoded("ros.ConvertToROS", err, protoToROSRefusals...)
 	}})
 	rosBytes, err := ros.Marshal(pc.Msg())
 	if err != nil {
@@ -413,6 +413,15 @@ func (r *tornReader) read(err error) bool {
 	r.decoded("Read", err, runtime.ErrNotPayload)
 	return err == nil
 }
+
+// The documented errors of decoding torn protobuf bytes: invalid bytes;
+// valid bytes of a proto3 string that is not UTF-8, or of more elements
+// than a fixed array holds; and, converted to ROS1, a value the ROS1 type
+// cannot hold.
+var (
+	protoRefusals      = []error{proto.ErrInvalid, proto.ErrInvalidUTF8, runtime.ErrArraySize}
+	protoToROSRefusals = []error{ros.ErrInvalid, ros.ErrRange, proto.ErrInvalidUTF8, runtime.ErrArraySize}
+)
 
 // decoded records the outcome of a call that checks its input: nil, or an
 // error wrapping one of want.
