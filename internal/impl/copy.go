@@ -4,8 +4,9 @@ import "google.golang.org/protobuf/reflect/protoreflect"
 
 // CopyFrom clears m and copies into it the content of src, a message of the
 // same type t that may live in another payload (C++ CloneFrom). Fields are
-// copied in declaration order, then the oneofs, so the same copy gives the
-// same bytes. It reports false if m's buffer filled up.
+// copied in declaration order, then the oneofs, then the unknown fields
+// src keeps, so the same copy gives the same bytes. It reports false if m's
+// buffer filled up.
 func (m Msg) CopyFrom(t *Type, src Msg) bool {
 	if !m.writable() {
 		return false
@@ -40,6 +41,12 @@ func (m Msg) copyFields(t *Type, src Msg, w *walk) bool {
 			if src.HasMember(f.Field) && !m.copyField(f, src, w) {
 				return false
 			}
+		}
+	}
+	// The unknown fields (and extensions) src keeps go with it.
+	if u := src.UnknownFields(); len(u) > 0 {
+		if w.charge(len(u), t.name) != nil || !m.SetUnknownFields(u) {
+			return false
 		}
 	}
 	return !m.p.Failed()

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/encoding/protowire"
 	gproto "google.golang.org/protobuf/proto"
 	"google.golang.org/protobuf/reflect/protoreflect"
 	"google.golang.org/protobuf/reflect/protoregistry"
@@ -44,9 +45,12 @@ import (
 // bytes, and be rebuilt from its JSON, text and bytes and by proto.Merge
 // through the views' setters.
 //
-// To extend it (unknown fields and extensions on the wire, once payloads
-// keep them): add the schema's fields to testdata/reflect, values to
-// randomFill, and a root to propRoots.
+// One message in four also carries unknown fields on the wire (field
+// numbers its schema does not declare, every wire type): the payload keeps
+// them, and the views give them back (GetUnknown, proto.Equal, the bytes,
+// prototext's EmitUnknown); protojson, which drops them, rebuilds the
+// message without them. To extend it: add the schema's fields to
+// testdata/reflect, values to randomFill, and a root to propRoots.
 
 // propRoot is a root message type of the property test.
 type propRoot struct {
@@ -165,6 +169,9 @@ func TestReflectProperty(t *testing.T) {
 				rng := rand.New(rand.NewPCG(seed, 0x5eed))
 				ref := root.ref()
 				randomFill(rng, ref, 0)
+				if seed%4 == 3 {
+					ref.SetUnknown(randomUnknown(rng, ref.Descriptor()))
+				}
 				v := payloadbuffer.V3
 				if seed%3 == 1 {
 					v = payloadbuffer.V2
@@ -188,6 +195,33 @@ var (
 	textOptions = []prototext.MarshalOptions{{}, {Multiline: true, EmitUnknown: true}}
 	cmpOptions  = []cmp.Option{protocmp.Transform(), cmpopts.EquateNaNs()}
 )
+
+// randomUnknown is 1 to 4 fields of numbers md does not declare, of every
+// wire type, in canonical (shortest) tags.
+func randomUnknown(rng *rand.Rand, md protoreflect.MessageDescriptor) protoreflect.RawFields {
+	var b []byte
+	for range 1 + rng.IntN(4) {
+		num := protowire.Number(1000 + rng.IntN(1<<20))
+		if md.Fields().ByNumber(num) != nil || md.ExtensionRanges().Has(num) {
+			continue
+		}
+		switch rng.IntN(4) {
+		case 0:
+			b = protowire.AppendVarint(protowire.AppendTag(b, num, protowire.VarintType), rng.Uint64()>>rng.IntN(64))
+		case 1:
+			b = protowire.AppendFixed32(protowire.AppendTag(b, num, protowire.Fixed32Type), rng.Uint32())
+		case 2:
+			b = protowire.AppendFixed64(protowire.AppendTag(b, num, protowire.Fixed64Type), rng.Uint64())
+		default:
+			v := make([]byte, rng.IntN(20))
+			for i := range v {
+				v[i] = byte(rng.Uint32())
+			}
+			b = protowire.AppendBytes(protowire.AppendTag(b, num, protowire.BytesType), v)
+		}
+	}
+	return b
+}
 
 // checkReflect checks the views of one message, ref, against protobuf-go.
 func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Message, o runtime.Options, diffed bool) {
@@ -232,12 +266,34 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 	if err := protojson.Unmarshal(js, fromJSON); err != nil {
 		t.Fatalf("%s: protojson.Unmarshal into the view: %v\n%s", name, err, js)
 	}
-	rebuilt["protojson.Unmarshal"] = fromJSON
 	fromText := root.create(o)
 	if err := prototext.Unmarshal(txt, fromText); err != nil {
 		t.Fatalf("%s: prototext.Unmarshal into the view: %v\n%s", name, err, txt)
 	}
-	rebuilt["prototext.Unmarshal"] = fromText
+	if len(ref.GetUnknown()) == 0 {
+		rebuilt["protojson.Unmarshal"] = fromJSON
+		rebuilt["prototext.Unmarshal"] = fromText
+	} else {
+		// JSON and text (without EmitUnknown) have no unknown fields:
+		// the views rebuilt from them are the message without them.
+		// (Not proto.Clone and SetUnknown(nil): protobuf-go's Clone drops
+		// a proto3 -0.)
+		known := ref.New().Interface()
+		if err := (gproto.UnmarshalOptions{DiscardUnknown: true}).Unmarshal(wire, known); err != nil {
+			t.Fatalf("%s: protobuf-go Unmarshal: %v", name, err)
+		}
+		for how, m := range map[string]gproto.Message{"protojson.Unmarshal": fromJSON, "prototext.Unmarshal": fromText} {
+			if !gproto.Equal(m, known) || gproto.Equal(m, want) {
+				t.Fatalf("%s: %s of a message with unknown fields: %s", name, how, cmp.Diff(known, m, cmpOptions...))
+			}
+			if got := m.ProtoReflect().GetUnknown(); len(got) != 0 {
+				t.Fatalf("%s: %s left unknown fields % x", name, how, got)
+			}
+		}
+		if got := ro.ProtoReflect().GetUnknown(); !bytes.Equal(got, ref.GetUnknown()) {
+			t.Fatalf("%s: GetUnknown of the view = % x, want % x", name, got, ref.GetUnknown())
+		}
+	}
 	fromWire := root.create(o)
 	if err := gproto.Unmarshal(wire, fromWire); err != nil {
 		t.Fatalf("%s: proto.Unmarshal into the view: %v", name, err)
