@@ -283,6 +283,7 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options, docFo
 	}
 	g.foreignTypes()
 	g.rosForeignCodecs()
+	g.extensionsNote()
 	for _, e := range allEnums(f) {
 		g.enum(e)
 	}
@@ -470,5 +471,29 @@ func (g *fileGen) enum(e *protogen.Enum) {
 	g.P("}")
 	g.P("return ", g.ident("strconv", "Itoa"), "(int(x))")
 	g.P("}")
+	g.P()
+}
+
+// extensionsNote says, in the generated file, what becomes of the file's
+// extension declarations: handles have no accessors for them, and payloads
+// keep them as unknown fields of the messages they extend.
+func (g *fileGen) extensionsNote() {
+	var exts []*protogen.Extension
+	exts = append(exts, g.file.Extensions...)
+	for _, m := range allMessages(g.file.Messages) {
+		exts = append(exts, m.Extensions...)
+	}
+	if len(exts) == 0 {
+		return
+	}
+	g.P("// The extensions this file declares have no accessors on the handles: a")
+	g.P("// payload keeps each one, as protobuf-go keeps an extension it does not")
+	g.P("// know, among the unknown fields of the message it extends (written back")
+	g.P("// when the message is marshalled). protobuf-go reads them typed, with")
+	g.P("// proto.GetExtension on the message's ToProto copy or its protoc-gen-go")
+	g.P("// type:")
+	for _, x := range exts {
+		g.P("//   - ", x.Desc.FullName(), " (field ", x.Desc.Number(), " of ", x.Desc.ContainingMessage().FullName(), ")")
+	}
 	g.P()
 }
