@@ -758,7 +758,7 @@ func (c converter) single(dst []byte, r *Reader, it *item, num protowire.Number,
 		// ROS1 strings are any bytes; a proto3 string must be UTF-8, as
 		// protobuf-go and package proto's Marshal have it.
 		if it.kind == protoreflect.StringKind && phaserproto.RequiresUTF8(it.f.Desc) && !utf8.Valid(s) {
-			return dst, fmt.Errorf("%s: %w", it.f.Desc.FullName(), phaserproto.ErrInvalidUTF8)
+			return dst, impl.UTF8Error(string(it.f.Desc.FullName()))
 		}
 		dst = protowire.AppendTag(dst, num, protowire.BytesType)
 		return protowire.AppendBytes(dst, s), nil

@@ -7,6 +7,7 @@ package gen
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -478,8 +479,7 @@ func (g *fileGen) enum(e *protogen.Enum) {
 // extension declarations: handles have no accessors for them, and payloads
 // keep them as unknown fields of the messages they extend.
 func (g *fileGen) extensionsNote() {
-	var exts []*protogen.Extension
-	exts = append(exts, g.file.Extensions...)
+	exts := slices.Clone(g.file.Extensions)
 	for _, m := range allMessages(g.file.Messages) {
 		exts = append(exts, m.Extensions...)
 	}
