@@ -8,11 +8,13 @@
 //     built in place in a slot (one handle per slot, cleared and refilled),
 //     read in place, checked; and a 1 MiB one (a Cloud whose data is 1 MiB,
 //     made with NewCloudIn in the slot and filled by one copy, every byte
-//     read);
+//     read), beside its floor: the same two processes, slots and
+//     notification, the publisher copying the 1 MiB into the slot and the
+//     subscriber summing every byte, with no Phaser code;
 //   - baseline: the same messages marshaled with vtprotobuf, written to a
 //     unix socket, read and unmarshaled into a reused struct;
 //   - reference: filling and reading 1 MiB in one process (one copy, one
-//     read: the memory traffic the 1 MiB case cannot avoid).
+//     read, no transfer between CPUs).
 //
 // Latency is a ping-pong round trip measured by the driver (256 B: the
 // reply is the same message; one-way = RTT/2), or for 1 MiB one-way from the
@@ -59,6 +61,7 @@ import (
 
 	"github.com/phaser-go/phaser/bench/gen/pb"
 	"github.com/phaser-go/phaser/bench/gen/pb/pbphaser"
+	"github.com/phaser-go/phaser/payloadbuffer"
 	phruntime "github.com/phaser-go/phaser/runtime"
 	"github.com/phaser-go/phaser/shm"
 )
@@ -195,13 +198,13 @@ func drive() error {
 	}
 	rep := Report{Binary: *label, Go: runtime.Version(), CPU: cpuName(), Load: loadAvg(), Started: time.Now()}
 	cc := clockCost()
-	runs := []func(float64) (Result, error){
-		floorRTT, smallChannelRTT, smallSocketRTT, smallChannelRTTOneCPU, smallChannelLocal,
-		bigChannelOneWay, bigSocketOneWay, bigReference,
-		smallChannelStream, smallSocketStream, bigChannelStream, bigSocketStream,
+	var runs []func(float64) (Result, error)
+	var names []string
+	for _, c := range cases() {
+		runs, names = append(runs, c.run), append(names, c.name)
 	}
 	for i, run := range runs {
-		if *only != "" && !strings.Contains(caseNames[i], *only) {
+		if *only != "" && !strings.Contains(names[i], *only) {
 			continue
 		}
 		r, err := run(cc)
@@ -219,11 +222,29 @@ func drive() error {
 	return writeMarkdown([]Report{rep})
 }
 
-// caseNames name the driver's runs, in order, for -run.
-var caseNames = []string{
-	"floor rtt", "shm 256 rtt", "socket 256 rtt", "shm 256 one-cpu rtt", "shm 256 local",
-	"shm 1m oneway", "socket 1m oneway", "reference 1m",
-	"shm 256 stream", "socket 256 stream", "shm 1m stream", "socket 1m stream",
+// driverCase is one of the driver's runs, named for -run.
+type driverCase struct {
+	name string
+	run  func(float64) (Result, error)
+}
+
+// cases are the driver's runs, in order. The 1 MiB channel cases run each
+// write mode in turn (the floor first), so that the machine's state drifts
+// little between a mode and its floor.
+func cases() []driverCase {
+	c := []driverCase{
+		{"floor rtt", floorRTT}, {"shm 256 rtt", smallChannelRTT}, {"socket 256 rtt", smallSocketRTT},
+		{"shm 256 one-cpu rtt", smallChannelRTTOneCPU}, {"shm 256 local", smallChannelLocal},
+	}
+	for _, m := range bigModes {
+		c = append(c, driverCase{"shm 1m oneway " + m.String(), bigChannelOneWay(m)})
+	}
+	c = append(c, driverCase{"socket 1m oneway", bigSocketOneWay}, driverCase{"reference 1m", bigReference},
+		driverCase{"shm 256 stream", smallChannelStream}, driverCase{"socket 256 stream", smallSocketStream})
+	for _, m := range bigModes {
+		c = append(c, driverCase{"shm 1m stream " + m.String(), bigChannelStream(m)})
+	}
+	return append(c, driverCase{"socket 1m stream", bigSocketStream})
 }
 
 // proc is the second process of a case.
@@ -422,7 +443,89 @@ var bigSource = func() []byte {
 
 const bigSlot = bigData + 64<<10
 
-func fillBig(x pbphaser.Cloud, seq uint64, stamp int64) {
+// bigMode is how a 1 MiB case's publisher writes its message into the slot
+// and how its subscriber reads it. Every mode writes the same 1 MiB (one
+// copy from bigSource) and a sequence number and stamp, publishes through
+// the same channel, and reads every byte of the 1 MiB in place (checksum)
+// before it checks the message and stops its clock.
+type bigMode int
+
+const (
+	// bigFloor is the floor: no Phaser code. The publisher stores the
+	// sequence number and stamp in the slot's first 16 bytes and copies
+	// the 1 MiB to where a Cloud payload keeps its data (floorDataAt); the
+	// subscriber reads them back from the slot.
+	bigFloor bigMode = iota
+	// bigSetData builds a Cloud in the slot with NewCloudIn, sets its
+	// header and sizes, and copies the data in with SetData.
+	bigSetData
+	// bigAllocate is bigSetData with copy(AllocateData(n), bigSource)
+	// instead: the bytes AllocateData hands out are zeroed first (format 3
+	// scrubs, so caller memory never reaches the payload).
+	bigAllocate
+	// bigAllocateNoScrub is bigAllocate in a payload made with
+	// Scrub: ScrubOff.
+	bigAllocateNoScrub
+)
+
+var bigModes = []bigMode{bigFloor, bigSetData, bigAllocate, bigAllocateNoScrub}
+
+func (m bigMode) String() string {
+	switch m {
+	case bigFloor:
+		return "floor: raw bytes"
+	case bigSetData:
+		return "SetData"
+	case bigAllocate:
+		return "AllocateData + copy"
+	case bigAllocateNoScrub:
+		return "AllocateData + copy, ScrubOff"
+	}
+	return "?"
+}
+
+// floorDataAt is the offset in a slot of a Cloud payload's data bytes
+// (SetData), where the floor copies its 1 MiB too: the same bytes at the
+// same addresses.
+var floorDataAt = func() int {
+	mem := make([]byte, bigSlot)
+	x, err := pbphaser.NewCloudIn(mem)
+	if err != nil {
+		panic(err)
+	}
+	fillBig(x, bigSetData, 1, 1)
+	d := x.DataBytes()
+	at := int(uintptr(unsafe.Pointer(unsafe.SliceData(d))) - uintptr(unsafe.Pointer(unsafe.SliceData(mem))))
+	if len(d) != bigData || at < 16 || at+bigData > bigSlot {
+		panic(fmt.Sprintf("Cloud data at %d (%d bytes)", at, len(d)))
+	}
+	return at
+}()
+
+// writeBig writes message seq into slot and returns the bytes to publish.
+func writeBig(slot []byte, mode bigMode, seq uint64, stamp int64) (int, error) {
+	if mode == bigFloor {
+		binary.LittleEndian.PutUint64(slot, seq)
+		binary.LittleEndian.PutUint64(slot[8:], uint64(stamp))
+		copy(slot[floorDataAt:], bigSource)
+		return floorDataAt + bigData, nil
+	}
+	var opts []phruntime.Options
+	if mode == bigAllocateNoScrub {
+		opts = append(opts, phruntime.Options{Scrub: payloadbuffer.ScrubOff})
+	}
+	x, err := pbphaser.NewCloudIn(slot, opts...)
+	if err != nil {
+		return 0, err
+	}
+	fillBig(x, mode, seq, stamp)
+	if x.Failed() {
+		return 0, x.Err()
+	}
+	return len(x.Bytes()), nil
+}
+
+func fillBig(x pbphaser.Cloud, mode bigMode, seq uint64, stamp int64) {
 	h := x.MutableHeader()
 	h.SetSeq(uint32(seq))
 	st := h.MutableStamp()
@@ -430,7 +533,29 @@ func fillBig(x pbphaser.Cloud, seq uint64, stamp int64) {
 	st.SetNanos(int32(stamp % 1e9))
 	x.SetWidth(bigData)
 	x.SetHeight(1)
-	copy(x.AllocateData(bigData), bigSource)
+	if mode == bigSetData {
+		x.SetData(bigSource)
+	} else {
+		copy(x.AllocateData(bigData), bigSource)
+	}
+}
+
+// readBigData reads message data as mode wrote it: the sequence number,
+// the stamp, a checksum of every data byte and the number of data bytes.
+func readBigData(pl *phruntime.Payload, mode bigMode, data []byte) (seq uint64, stamp int64, sum uint64, n int, err error) {
+	if mode == bigFloor {
+		if len(data) != floorDataAt+bigData {
+			return 0, 0, 0, 0, fmt.Errorf("floor message of %d bytes", len(data))
+		}
+		d := data[floorDataAt:]
+		return binary.LittleEndian.Uint64(data), int64(binary.LittleEndian.Uint64(data[8:])), checksum(d), len(d), nil
+	}
+	x, err := pbphaser.ReadCloudInto(pl, data)
+	if err != nil {
+		return 0, 0, 0, 0, err
+	}
+	seq, stamp, sum = readBig(x)
+	return seq, stamp, sum, len(x.DataBytes()), nil
 }
 
 func readBig(x pbphaser.Cloud) (seq uint64, stamp int64, sum uint64) {
@@ -815,85 +940,125 @@ func smallSocketChild(args []string) error {
 
 // ---- 1 MiB one way ----
 
-// bigChannelOneWay: the driver builds a 1 MiB Cloud in a slot (stamped
-// before building) and publishes it; the child reads every byte, checks,
-// records now - stamp, and replies with a 256 B message, which paces the
-// next one.
-func bigChannelOneWay(float64) (Result, error) {
-	ping, pong := channelPath("big"), channelPath("ack")
-	var e endpoint
-	defer e.close()
-	var err error
-	if e.pub, err = shm.Create(ping, bigConfig(4)); err != nil {
-		return Result{}, err
-	}
-	iters := n(bigSamples)
-	p, err := startChild("big-shm", nil, ping, pong, strconv.Itoa(iters))
-	if err != nil {
-		return Result{}, err
-	}
-	if e.sub, err = subscribe(pong, smallConfig().Type); err != nil {
-		return Result{}, err
-	}
-	for i := uint64(1); i <= uint64(iters); i++ {
-		if err := sendBig(e.pub, i); err != nil {
+// bigChannelOneWay: the driver writes a 1 MiB message into a slot as mode
+// says (stamped before writing) and publishes it; the child reads every
+// byte, checks, records now - stamp, and replies with an 8-byte ack (the
+// same for every mode), which paces the next one.
+func bigChannelOneWay(mode bigMode) func(float64) (Result, error) {
+	return func(float64) (Result, error) {
+		ping, pong := channelPath("big"), channelPath("ack")
+		pub, err := shm.Create(ping, bigConfig(4))
+		if err != nil {
 			return Result{}, err
 		}
-		if err := e.recvSmall(i); err != nil {
+		defer pub.Close()
+		iters := n(bigSamples)
+		p, err := startChild("big-shm", nil, ping, pong, strconv.Itoa(iters), strconv.Itoa(int(mode)))
+		if err != nil {
 			return Result{}, err
 		}
+		acks, err := subscribe(pong, ackConfig().Type)
+		if err != nil {
+			return Result{}, err
+		}
+		defer acks.Close()
+		for i := uint64(1); i <= uint64(iters); i++ {
+			if err := sendBig(pub, mode, i); err != nil {
+				return Result{}, err
+			}
+			if err := recvAck(acks, i); err != nil {
+				return Result{}, err
+			}
+		}
+		var r Result
+		if err := p.result(&r); err != nil {
+			return Result{}, err
+		}
+		r.Case, r.Bytes = bigCase(mode), bigData
+		return r, nil
 	}
-	var r Result
-	if err := p.result(&r); err != nil {
-		return Result{}, err
-	}
-	r.Case, r.Bytes = "shm channel, 1 MiB", bigData
-	return r, nil
 }
 
-func sendBig(p *shm.Publisher, seq uint64) error {
+// bigCase is the row name of a 1 MiB channel case.
+func bigCase(mode bigMode) string {
+	if mode == bigFloor {
+		return "floor: copy 1 MiB into the slot + read it"
+	}
+	return "shm channel, 1 MiB, " + mode.String()
+}
+
+func sendBig(p *shm.Publisher, mode bigMode, seq uint64) error {
 	stamp := time.Now().UnixNano()
 	slot, err := p.Loan()
 	if err != nil {
 		return err
 	}
-	x, err := pbphaser.NewCloudIn(slot)
+	size, err := writeBig(slot, mode, seq, stamp)
 	if err != nil {
 		return err
 	}
-	fillBig(x, seq, stamp)
-	if x.Failed() {
-		return x.Err()
-	}
-	_, err = p.Publish(len(x.Bytes()))
+	_, err = p.Publish(size)
 	return err
+}
+
+// The 1 MiB cases' ack: 8 bytes, the sequence number, on its own channel.
+func ackConfig() shm.Config { return shm.Config{Type: "bench.Ack", SlotSize: 64, Slots: 64} }
+
+func sendAck(p *shm.Publisher, seq uint64) error {
+	slot, err := p.Loan()
+	if err != nil {
+		return err
+	}
+	binary.LittleEndian.PutUint64(slot, seq)
+	_, err = p.Publish(8)
+	return err
+}
+
+func recvAck(s *shm.Subscriber, seq uint64) error {
+	m, err := s.Next(context.Background())
+	if err != nil {
+		return err
+	}
+	if len(m.Data) != 8 {
+		return fmt.Errorf("ack of %d bytes", len(m.Data))
+	}
+	got := binary.LittleEndian.Uint64(m.Data)
+	if err := m.Check(); err != nil {
+		return err
+	}
+	if got != seq || m.Missed != 0 {
+		return fmt.Errorf("ack %d (missed %d), want %d", got, m.Missed, seq)
+	}
+	return nil
 }
 
 func bigChannelChild(args []string) error {
 	ping, pong := args[0], args[1]
 	iters, _ := strconv.Atoi(args[2])
-	var e endpoint
-	defer e.close()
-	var err error
-	if e.sub, err = subscribe(ping, bigConfig(4).Type); err != nil {
+	m, _ := strconv.Atoi(args[3])
+	mode := bigMode(m)
+	sub, err := subscribe(ping, bigConfig(4).Type)
+	if err != nil {
 		return err
 	}
-	if e.pub, err = shm.Create(pong, smallConfig()); err != nil {
+	defer sub.Close()
+	acks, err := shm.Create(pong, ackConfig())
+	if err != nil {
 		return err
 	}
-	e.out = newSmallSender(e.pub)
+	defer acks.Close()
 	fmt.Println("ready")
+	var pl phruntime.Payload
 	samples := make([]float64, 0, iters)
 	for i := uint64(1); i <= uint64(iters); i++ {
-		m, err := e.sub.Next(context.Background())
+		m, err := sub.Next(context.Background())
 		if err != nil {
 			return err
 		}
-		x, err := pbphaser.ReadCloudInto(&e.pl, m.Data)
+		seq, stamp, sum, _, err := readBigData(&pl, mode, m.Data)
 		if err != nil {
 			return err
 		}
-		seq, stamp, sum := readBig(x)
 		if err := m.Check(); err != nil {
 			return err
 		}
@@ -902,7 +1067,7 @@ func bigChannelChild(args []string) error {
 			return fmt.Errorf("1 MiB message %d: seq %d, checksum %x", i, seq, sum)
 		}
 		samples = append(samples, float64(now-stamp))
-		if err := e.out.send(i); err != nil {
+		if err := sendAck(acks, i); err != nil {
 			return err
 		}
 	}
@@ -1014,14 +1179,14 @@ func streamResult(intact, missed, torn uint64, bytes int64, first, last time.Tim
 	return r
 }
 
-func channelStream(name, typeName string, cfg shm.Config, count int, sender func(*shm.Publisher) func(uint64) error, size int) (Result, error) {
+func channelStream(name, typeName string, cfg shm.Config, count int, sender func(*shm.Publisher) func(uint64) error, size int, args ...string) (Result, error) {
 	path := channelPath("stream")
 	pub, err := shm.Create(path, cfg)
 	if err != nil {
 		return Result{}, err
 	}
 	defer pub.Close()
-	p, err := startChild(name, nil, path, typeName)
+	p, err := startChild(name, nil, append([]string{path, typeName}, args...)...)
 	if err != nil {
 		return Result{}, err
 	}
@@ -1051,21 +1216,29 @@ func smallChannelStream(float64) (Result, error) {
 	return r, err
 }
 
-func bigChannelStream(float64) (Result, error) {
-	r, err := channelStream("stream-big-shm", bigConfig(8).Type, bigConfig(8), n(bigStream),
-		func(p *shm.Publisher) func(uint64) error { return func(i uint64) error { return sendBig(p, i) } }, bigData)
-	r.Case = "shm channel, 1 MiB"
-	return r, err
+func bigChannelStream(mode bigMode) func(float64) (Result, error) {
+	return func(float64) (Result, error) {
+		r, err := channelStream("stream-big-shm", bigConfig(8).Type, bigConfig(8), n(bigStream),
+			func(p *shm.Publisher) func(uint64) error { return func(i uint64) error { return sendBig(p, mode, i) } },
+			bigData, strconv.Itoa(int(mode)))
+		r.Case = bigCase(mode)
+		return r, err
+	}
 }
 
 // streamChannelChild receives until the channel closes, reading every
-// field (every byte of a 1 MiB message).
+// field (every byte of a 1 MiB message, written as bigMode args[2] says).
 func streamChannelChild(args []string, big bool) error {
 	sub, err := subscribe(args[0], args[1])
 	if err != nil {
 		return err
 	}
 	defer sub.Close()
+	var mode bigMode
+	if big {
+		m, _ := strconv.Atoi(args[2])
+		mode = bigMode(m)
+	}
 	fmt.Println("ready")
 	var (
 		pl             phruntime.Payload
@@ -1086,12 +1259,14 @@ func streamChannelChild(args []string, big bool) error {
 		var seq, sum uint64
 		var size int
 		if big {
-			x, err := pbphaser.ReadCloudInto(&pl, m.Data)
-			if err != nil {
-				return err
+			var rerr error
+			seq, _, sum, size, rerr = readBigData(&pl, mode, m.Data)
+			if rerr != nil {
+				if m.Check() == nil {
+					return rerr
+				}
+				continue // torn while read (counted in Stats().Torn)
 			}
-			seq, _, sum = readBig(x)
-			size = len(x.DataBytes())
 		} else {
 			x, err := pbphaser.ReadSmallStructInto(&pl, m.Data)
 			if err != nil {
@@ -1296,7 +1471,8 @@ func writeMarkdown(reps []Report) error {
 		first.Go, first.CPU, len(reps), len(labels), strings.Join(labels, ", "))
 	w("What each case does: `bench/cmd/channel/main.go`. 256 B: a SmallStruct whose Phaser payload is 256 bytes (vtprotobuf: the same values, %d bytes); "+
 		"the publisher keeps one handle per slot (made with `NewSmallStructIn` the first time, then `Clear`ed and refilled); every field is read on the receiving side. 1 MiB: a Cloud with 1 MiB of `data`, filled by one copy from the producer's buffer and read whole (a checksum) by the receiver; "+
-		"the channel builds it in place in the slot (`NewCloudIn`) and reads it in place (`ReadCloudInto`, then `Check`); vtprotobuf marshals into a reused buffer, writes a length-prefixed frame to a unix socket, and the receiver reads and unmarshals into a reused struct.\n\n",
+		"the channel builds it in place in the slot (`NewCloudIn`, the header and sizes set, the data copied in with `SetData`, or with `copy(AllocateData(n), src)`) and reads it in place (`ReadCloudInto`, every byte of `DataBytes()`, then `Check`); "+
+		"its floor is the same two processes, channel, slots, notification and 8-byte ack with no Phaser code: the publisher stores a sequence number and stamp and copies the 1 MiB into the slot at the offset where the Cloud keeps its data, the subscriber sums every byte with the same checksum; vtprotobuf marshals into a reused buffer, writes a length-prefixed frame to a unix socket, and the receiver reads and unmarshals into a reused struct.\n\n",
 		smallPB(1).SizeVT())
 
 	rttCases := []string{"floor: atomic store/load", "shm channel, 256 B", "unix socket + vtprotobuf, 256 B", "shm channel, 256 B, one CPU"}
@@ -1314,7 +1490,11 @@ func writeMarkdown(reps []Report) error {
 	w("\nThe one-goroutine row is the CPU cost of one direction (Publish of a prepared message, Next, ReadSmallStructInto, six getters, Check) with no transfer between CPUs; the one-CPU row puts both processes on CPU 0, where the subscriber's spin yields the CPU after 2 µs. The floor's round trip depends on how far apart the hypervisor placed the two virtual CPUs at the time: it has been seen at 0.08 µs as well as at 0.45 µs on this machine, and the channel's ratio to it is far larger on near CPUs, where the CPU cost above dominates.\n")
 	w("\n### Latency, 1 MiB (one way: the publisher's clock before building to the receiver's after reading every byte)\n\n")
 	w("| case | p50 | p99 | mean |\n| --- | ---: | ---: | ---: |\n")
-	for _, c := range []string{"shm channel, 1 MiB", "unix socket + vtprotobuf, 1 MiB", "reference: copy + read 1 MiB, one process"} {
+	var bigCases []string
+	for _, m := range bigModes {
+		bigCases = append(bigCases, bigCase(m))
+	}
+	for _, c := range append(bigCases, "unix socket + vtprotobuf, 1 MiB", "reference: copy + read 1 MiB, one process") {
 		w("| %s | %s | %s | %s |\n", c,
 			us(median(reps, c, "oneway", func(r Result) float64 { return r.P50 })),
 			us(median(reps, c, "oneway", func(r Result) float64 { return r.P99 })),
@@ -1322,7 +1502,7 @@ func writeMarkdown(reps []Report) error {
 	}
 	w("\n### Throughput (one way, the publisher as fast as it can; the receiver reads every message it gets)\n\n")
 	w("| case | sent msgs/s | intact msgs/s received | GB/s received | missed | torn |\n| --- | ---: | ---: | ---: | ---: | ---: |\n")
-	for _, c := range []string{"shm channel, 256 B", "unix socket + vtprotobuf, 256 B", "shm channel, 1 MiB", "unix socket + vtprotobuf, 1 MiB"} {
+	for _, c := range append([]string{"shm channel, 256 B", "unix socket + vtprotobuf, 256 B"}, append(bigCases, "unix socket + vtprotobuf, 1 MiB")...) {
 		w("| %s | %.0f | %.0f | %.2f | %.0f | %.0f |\n", c,
 			median(reps, c, "stream", func(r Result) float64 { return r.SentPS }),
 			median(reps, c, "stream", func(r Result) float64 { return r.MsgsPS }),
@@ -1333,17 +1513,22 @@ func writeMarkdown(reps []Report) error {
 	w("\nGB/s counts the bytes as sent (Phaser payload on the channel, protobuf encoding on the socket; for 1 MiB, the data field). The channel never makes its publisher wait, so a receiver slower than the publisher misses messages (and is told how many); the socket blocks its sender instead. Medians per column, over the runs.\n\n")
 
 	w("### Goals, per binary\n\n")
-	w("| binary | runs | 256 B one way p50 / floor round trip p50 (goal ≤ 2) | 256 B round trip / floor round trip | 256 B shm / socket round trip | 1 MiB one way p50 / reference p50 (goal ≈ 1) | 1 MiB socket / shm one way |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	w("| binary | runs | 256 B one way p50 / floor round trip p50 (goal ≤ 2) | 256 B round trip / floor round trip | 256 B shm / socket round trip | 1 MiB one way p50, SetData / floor (goal ≈ 1) | AllocateData / floor | AllocateData, ScrubOff / floor | 1 MiB GB/s received, SetData / floor | 1 MiB socket / SetData one way |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n")
+	floor := bigCase(bigFloor)
 	for _, l := range labels {
 		rs := binaries[l]
 		p50 := func(c, k string) float64 { return median(rs, c, k, func(r Result) float64 { return r.P50 }) }
-		w("| %s | %d | %.2f | %.2f | %.2f | %.2f | %.1f |\n", l, len(rs),
+		w("| %s | %d | %.2f | %.2f | %.2f | %s | %s | %s | %s | %.1f |\n", l, len(rs),
 			p50("shm channel, 256 B", "rtt")/2/p50("floor: atomic store/load", "rtt"),
 			p50("shm channel, 256 B", "rtt")/p50("floor: atomic store/load", "rtt"),
 			p50("shm channel, 256 B", "rtt")/p50("unix socket + vtprotobuf, 256 B", "rtt"),
-			p50("shm channel, 1 MiB", "oneway")/p50("reference: copy + read 1 MiB, one process", "oneway"),
-			p50("unix socket + vtprotobuf, 1 MiB", "oneway")/p50("shm channel, 1 MiB", "oneway"))
+			ratios(rs, bigCase(bigSetData), floor, "oneway", func(r Result) float64 { return r.P50 }),
+			ratios(rs, bigCase(bigAllocate), floor, "oneway", func(r Result) float64 { return r.P50 }),
+			ratios(rs, bigCase(bigAllocateNoScrub), floor, "oneway", func(r Result) float64 { return r.P50 }),
+			ratios(rs, bigCase(bigSetData), floor, "stream", func(r Result) float64 { return r.GBPS }),
+			p50("unix socket + vtprotobuf, 1 MiB", "oneway")/p50(bigCase(bigSetData), "oneway"))
 	}
+	w("\nThe 1 MiB ratios are the median over runs of each run's ratio (both cases measured in that run, seconds apart), then in brackets the smallest and largest run.\n")
 	w("\nRound trips are timed by the driver around each exchange, less the measured cost of its two clock reads.\n")
 	text := b.String()
 	if *out == "" {
@@ -1351,6 +1536,23 @@ func writeMarkdown(reps []Report) error {
 		return nil
 	}
 	return os.WriteFile(*out, []byte(text), 0o644)
+}
+
+// ratios returns, over reps, the median of each run's f(a)/f(b) and the
+// range, as "median (min–max)".
+func ratios(reps []Report, a, b, kind string, f func(Result) float64) string {
+	var v []float64
+	for _, rep := range reps {
+		one := []Report{rep}
+		if r := median(one, a, kind, f) / median(one, b, kind, f); !math.IsNaN(r) {
+			v = append(v, r)
+		}
+	}
+	if len(v) == 0 {
+		return "–"
+	}
+	slices.Sort(v)
+	return fmt.Sprintf("%.2f (%.2f–%.2f)", v[len(v)/2], v[0], v[len(v)-1])
 }
 
 func loads(reps []Report) string {
