@@ -131,6 +131,7 @@ type Result struct {
 	Missed  uint64  // stream: messages the receiver missed
 	Torn    uint64  // messages found overwritten while read
 	Samples int
+	More    []Result `json:",omitempty"` // further rows a run measured together with this one
 }
 
 // Report is one run of one binary.
@@ -211,9 +212,12 @@ func drive() error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(os.Stderr, "%-34s p50 %9.0f ns  p99 %9.0f ns  %8.3f M msgs/s %7.2f GB/s missed %d\n",
-			r.Case, r.P50, r.P99, r.MsgsPS/1e6, r.GBPS, r.Missed)
-		rep.Results = append(rep.Results, r)
+		for _, r := range append([]Result{r}, r.More...) {
+			fmt.Fprintf(os.Stderr, "%-34s p50 %9.0f ns  p99 %9.0f ns  %8.3f M msgs/s %7.2f GB/s missed %d\n",
+				r.Case, r.P50, r.P99, r.MsgsPS/1e6, r.GBPS, r.Missed)
+			rep.Results = append(rep.Results, r)
+		}
+		rep.Results[len(rep.Results)-1-len(r.More)].More = nil
 	}
 	if *jsonOut != "" {
 		b, _ := json.MarshalIndent(rep, "", "  ")
@@ -236,6 +240,7 @@ func cases() []driverCase {
 		{"floor rtt", floorRTT}, {"shm 256 rtt", smallChannelRTT}, {"socket 256 rtt", smallSocketRTT},
 		{"shm 256 one-cpu rtt", smallChannelRTTOneCPU}, {"shm 256 local", smallChannelLocal},
 	}
+	c = append(c, driverCase{"shm 1m oneway interleaved", bigChannelInterleaved})
 	for _, m := range bigModes {
 		c = append(c, driverCase{"shm 1m oneway " + m.String(), bigChannelOneWay(m)})
 	}
@@ -979,6 +984,48 @@ func bigChannelOneWay(mode bigMode) func(float64) (Result, error) {
 	}
 }
 
+// bigChannelInterleaved is bigChannelOneWay with the write modes taking
+// turns message by message (message i in bigModes[i mod len(bigModes)],
+// over a ring of one slot more than there are modes, so that every mode
+// visits every slot): each mode's samples and its floor's are spread over
+// the same seconds, so a change in the machine's state (where the two
+// virtual CPUs run, what else runs) moves them alike.
+func bigChannelInterleaved(float64) (Result, error) {
+	ping, pong := channelPath("big"), channelPath("ack")
+	cfg := bigConfig(len(bigModes) + 1)
+	pub, err := shm.Create(ping, cfg)
+	if err != nil {
+		return Result{}, err
+	}
+	defer pub.Close()
+	iters := n(bigSamples) * len(bigModes)
+	p, err := startChild("big-shm", nil, ping, pong, strconv.Itoa(iters), "-1", strconv.Itoa(cfg.Slots))
+	if err != nil {
+		return Result{}, err
+	}
+	acks, err := subscribe(pong, ackConfig().Type)
+	if err != nil {
+		return Result{}, err
+	}
+	defer acks.Close()
+	for i := uint64(1); i <= uint64(iters); i++ {
+		if err := sendBig(pub, bigModes[i%uint64(len(bigModes))], i); err != nil {
+			return Result{}, err
+		}
+		if err := recvAck(acks, i); err != nil {
+			return Result{}, err
+		}
+	}
+	var r Result
+	if err := p.result(&r); err != nil {
+		return Result{}, err
+	}
+	return r, nil
+}
+
+// interleavedCase is the row name of a 1 MiB mode measured interleaved.
+func interleavedCase(mode bigMode) string { return bigCase(mode) + ", interleaved" }
+
 // bigCase is the row name of a 1 MiB channel case.
 func bigCase(mode bigMode) string {
 	if mode == bigFloor {
@@ -1032,12 +1079,20 @@ func recvAck(s *shm.Subscriber, seq uint64) error {
 	return nil
 }
 
+// bigChannelChild receives the 1 MiB one-way messages: all written in
+// bigMode args[3], or, for -1, message i in bigModes[i mod len(bigModes)]
+// (from a ring of args[4] slots).
 func bigChannelChild(args []string) error {
 	ping, pong := args[0], args[1]
 	iters, _ := strconv.Atoi(args[2])
 	m, _ := strconv.Atoi(args[3])
-	mode := bigMode(m)
-	sub, err := subscribe(ping, bigConfig(4).Type)
+	modes := []bigMode{bigMode(m)}
+	cfg := bigConfig(4)
+	if m < 0 {
+		modes = bigModes
+		cfg.Slots, _ = strconv.Atoi(args[4])
+	}
+	sub, err := subscribe(ping, cfg.Type)
 	if err != nil {
 		return err
 	}
@@ -1049,37 +1104,53 @@ func bigChannelChild(args []string) error {
 	defer acks.Close()
 	fmt.Println("ready")
 	var pl phruntime.Payload
-	samples := make([]float64, 0, iters)
+	samples := make([][]float64, len(modes))
 	for i := uint64(1); i <= uint64(iters); i++ {
-		m, err := sub.Next(context.Background())
+		msg, err := sub.Next(context.Background())
 		if err != nil {
 			return err
 		}
-		seq, stamp, sum, _, err := readBigData(&pl, mode, m.Data)
+		k := i % uint64(len(modes))
+		seq, stamp, sum, _, err := readBigData(&pl, modes[k], msg.Data)
 		if err != nil {
 			return err
 		}
-		if err := m.Check(); err != nil {
+		if err := msg.Check(); err != nil {
 			return err
 		}
 		now := time.Now().UnixNano()
 		if seq != i || sum != bigSum {
 			return fmt.Errorf("1 MiB message %d: seq %d, checksum %x", i, seq, sum)
 		}
-		samples = append(samples, float64(now-stamp))
+		samples[k] = append(samples[k], float64(now-stamp))
 		if err := sendAck(acks, i); err != nil {
 			return err
 		}
 	}
-	return printOneWay(samples)
+	var rs []Result
+	for k, s := range samples {
+		r := oneWay(s)
+		r.Case, r.Bytes = interleavedCase(modes[k]), bigData
+		rs = append(rs, r)
+	}
+	if len(rs) == 1 {
+		return json.NewEncoder(os.Stdout).Encode(rs[0])
+	}
+	rs[0].More = rs[1:]
+	return json.NewEncoder(os.Stdout).Encode(rs[0])
 }
 
 var bigSum = checksum(bigSource)
 
 func printOneWay(samples []float64) error {
+	return json.NewEncoder(os.Stdout).Encode(oneWay(samples))
+}
+
+// oneWay is the one-way latency of samples, less the first tenth (warm-up).
+func oneWay(samples []float64) Result {
 	samples = samples[len(samples)/10:]
 	p50, p99, mean := percentiles(samples)
-	return json.NewEncoder(os.Stdout).Encode(Result{P50: p50, P99: p99, Mean: mean, Kind: "oneway", Samples: len(samples)})
+	return Result{P50: p50, P99: p99, Mean: mean, Kind: "oneway", Samples: len(samples)}
 }
 
 func bigSocketOneWay(float64) (Result, error) {
@@ -1489,12 +1560,14 @@ func writeMarkdown(reps []Report) error {
 		us(median(reps, local, "local", func(r Result) float64 { return r.P99 })))
 	w("\nThe one-goroutine row is the CPU cost of one direction (Publish of a prepared message, Next, ReadSmallStructInto, six getters, Check) with no transfer between CPUs; the one-CPU row puts both processes on CPU 0, where the subscriber's spin yields the CPU after 2 µs. The floor's round trip depends on how far apart the hypervisor placed the two virtual CPUs at the time: it has been seen at 0.08 µs as well as at 0.45 µs on this machine, and the channel's ratio to it is far larger on near CPUs, where the CPU cost above dominates.\n")
 	w("\n### Latency, 1 MiB (one way: the publisher's clock before building to the receiver's after reading every byte)\n\n")
+	w("The interleaved rows are one run in which the four write modes take turns message by message (%d samples each); the rows after them run each mode on its own, one after the other.\n\n", n(bigSamples))
 	w("| case | p50 | p99 | mean |\n| --- | ---: | ---: | ---: |\n")
-	var bigCases []string
+	var bigCases, interleaved []string
 	for _, m := range bigModes {
 		bigCases = append(bigCases, bigCase(m))
+		interleaved = append(interleaved, interleavedCase(m))
 	}
-	for _, c := range append(bigCases, "unix socket + vtprotobuf, 1 MiB", "reference: copy + read 1 MiB, one process") {
+	for _, c := range append(append(interleaved, bigCases...), "unix socket + vtprotobuf, 1 MiB", "reference: copy + read 1 MiB, one process") {
 		w("| %s | %s | %s | %s |\n", c,
 			us(median(reps, c, "oneway", func(r Result) float64 { return r.P50 })),
 			us(median(reps, c, "oneway", func(r Result) float64 { return r.P99 })),
@@ -1522,13 +1595,13 @@ func writeMarkdown(reps []Report) error {
 			p50("shm channel, 256 B", "rtt")/2/p50("floor: atomic store/load", "rtt"),
 			p50("shm channel, 256 B", "rtt")/p50("floor: atomic store/load", "rtt"),
 			p50("shm channel, 256 B", "rtt")/p50("unix socket + vtprotobuf, 256 B", "rtt"),
-			ratios(rs, bigCase(bigSetData), floor, "oneway", func(r Result) float64 { return r.P50 }),
-			ratios(rs, bigCase(bigAllocate), floor, "oneway", func(r Result) float64 { return r.P50 }),
-			ratios(rs, bigCase(bigAllocateNoScrub), floor, "oneway", func(r Result) float64 { return r.P50 }),
+			ratios(rs, interleavedCase(bigSetData), interleavedCase(bigFloor), "oneway", func(r Result) float64 { return r.P50 }),
+			ratios(rs, interleavedCase(bigAllocate), interleavedCase(bigFloor), "oneway", func(r Result) float64 { return r.P50 }),
+			ratios(rs, interleavedCase(bigAllocateNoScrub), interleavedCase(bigFloor), "oneway", func(r Result) float64 { return r.P50 }),
 			ratios(rs, bigCase(bigSetData), floor, "stream", func(r Result) float64 { return r.GBPS }),
 			p50("unix socket + vtprotobuf, 1 MiB", "oneway")/p50(bigCase(bigSetData), "oneway"))
 	}
-	w("\nThe 1 MiB ratios are the median over runs of each run's ratio (both cases measured in that run, seconds apart), then in brackets the smallest and largest run.\n")
+	w("\nThe 1 MiB latency ratios are of the interleaved rows (the modes take turns message by message, so each mode and its floor share the same seconds of the run): the median over runs of each run's ratio, then in brackets the smallest and largest run. The throughput ratio is of the separate stream cases, whose publisher runs flat out: a receiver that shares slots with a writer that fast is slowed by the lines it loses to it, so a slower publisher can deliver more intact messages (AllocateData's rows), and the ratio measures that contention as much as bandwidth.\n")
 	w("\nRound trips are timed by the driver around each exchange, less the measured cost of its two clock reads.\n")
 	text := b.String()
 	if *out == "" {
