@@ -51,6 +51,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 	"unsafe"
@@ -985,8 +986,7 @@ func bigChannelOneWay(mode bigMode) func(float64) (Result, error) {
 }
 
 // bigChannelInterleaved is bigChannelOneWay with the write modes taking
-// turns message by message (message i in bigModes[i mod len(bigModes)],
-// over a ring of one slot more than there are modes, so that every mode
+// turns message by message (message i in bigModes[turn(i)], over a ring of one slot more than there are modes, so that every mode
 // visits every slot): each mode's samples and its floor's are spread over
 // the same seconds, so a change in the machine's state (where the two
 // virtual CPUs run, what else runs) moves them alike.
@@ -1009,7 +1009,7 @@ func bigChannelInterleaved(float64) (Result, error) {
 	}
 	defer acks.Close()
 	for i := uint64(1); i <= uint64(iters); i++ {
-		if err := sendBig(pub, bigModes[i%uint64(len(bigModes))], i); err != nil {
+		if err := sendBig(pub, bigModes[turn(i)], i); err != nil {
 			return Result{}, err
 		}
 		if err := recvAck(acks, i); err != nil {
@@ -1022,6 +1022,39 @@ func bigChannelInterleaved(float64) (Result, error) {
 	}
 	return r, nil
 }
+
+// turn is the index in bigModes of the mode of interleaved message i: the
+// modes take turns in blocks of len(bigModes) messages, each block in
+// another of their orders, so that each mode follows every other one
+// equally often (what a message leaves in the caches moves the next one).
+func turn(i uint64) int {
+	perms := modeOrders()
+	p := perms[(i/uint64(len(bigModes)))%uint64(len(perms))]
+	return p[i%uint64(len(bigModes))]
+}
+
+// modeOrders are the permutations of the indexes of bigModes.
+var modeOrders = sync.OnceValue(func() [][]int {
+	var out [][]int
+	var perm func(p []int, k int)
+	perm = func(p []int, k int) {
+		if k == len(p) {
+			out = append(out, slices.Clone(p))
+			return
+		}
+		for i := k; i < len(p); i++ {
+			p[k], p[i] = p[i], p[k]
+			perm(p, k+1)
+			p[k], p[i] = p[i], p[k]
+		}
+	}
+	p := make([]int, len(bigModes))
+	for i := range p {
+		p[i] = i
+	}
+	perm(p, 0)
+	return out
+})
 
 // interleavedCase is the row name of a 1 MiB mode measured interleaved.
 func interleavedCase(mode bigMode) string { return bigCase(mode) + ", interleaved" }
@@ -1080,7 +1113,7 @@ func recvAck(s *shm.Subscriber, seq uint64) error {
 }
 
 // bigChannelChild receives the 1 MiB one-way messages: all written in
-// bigMode args[3], or, for -1, message i in bigModes[i mod len(bigModes)]
+// bigMode args[3], or, for -1, message i in bigModes[turn(i)]
 // (from a ring of args[4] slots).
 func bigChannelChild(args []string) error {
 	ping, pong := args[0], args[1]
@@ -1110,7 +1143,10 @@ func bigChannelChild(args []string) error {
 		if err != nil {
 			return err
 		}
-		k := i % uint64(len(modes))
+		k := 0
+		if len(modes) > 1 {
+			k = turn(i)
+		}
 		seq, stamp, sum, _, err := readBigData(&pl, modes[k], msg.Data)
 		if err != nil {
 			return err
