@@ -159,7 +159,7 @@ var diffEvery = map[bool]uint64{false: 4, true: 8}[raceEnabled]
 func TestReflectProperty(t *testing.T) {
 	registerAll(t)
 	registerWellKnown(t)
-	total := 0
+	total, nested := 0, 0
 	for _, root := range propRoots(t) {
 		if raceEnabled {
 			root.cases /= 2
@@ -169,8 +169,15 @@ func TestReflectProperty(t *testing.T) {
 				rng := rand.New(rand.NewPCG(seed, 0x5eed))
 				ref := root.ref()
 				randomFill(rng, ref, 0)
-				if seed%4 == 3 {
+				switch seed % 4 {
+				case 3: // unknown fields at the top and in nested messages
 					ref.SetUnknown(randomUnknown(rng, ref.Descriptor()))
+					nestedUnknown(rng, ref, 2)
+				case 1: // in nested messages only
+					nestedUnknown(rng, ref, 2)
+				}
+				if nestedHasUnknown(ref) {
+					nested++
 				}
 				v := payloadbuffer.V3
 				if seed%3 == 1 {
@@ -183,6 +190,10 @@ func TestReflectProperty(t *testing.T) {
 	}
 	if total < 1000 {
 		t.Fatalf("%d messages; the property test promises at least 1000", total)
+	}
+	t.Logf("%d messages, %d with unknown fields in nested messages", total, nested)
+	if nested < total/5 {
+		t.Fatalf("only %d of %d messages have unknown fields in nested messages", nested, total)
 	}
 }
 
@@ -221,6 +232,80 @@ func randomUnknown(rng *rand.Rand, md protoreflect.MessageDescriptor) protorefle
 		}
 	}
 	return b
+}
+
+// nestedUnknown gives unknown fields (randomUnknown) to about one in
+// every in nested messages of m: singular, repeated, map values and oneof
+// arms, at every depth (not to the well-known types, whose JSON forms
+// have no place for them, nor inside Any values, which are bytes).
+func nestedUnknown(rng *rand.Rand, m protoreflect.Message, every int) {
+	if strings.HasPrefix(string(m.Descriptor().FullName()), "google.protobuf.") {
+		return
+	}
+	visit := func(sub protoreflect.Message) {
+		if strings.HasPrefix(string(sub.Descriptor().FullName()), "google.protobuf.") {
+			return
+		}
+		if rng.IntN(every) == 0 {
+			sub.SetUnknown(append(sub.GetUnknown(), randomUnknown(rng, sub.Descriptor())...))
+		}
+		nestedUnknown(rng, sub, every)
+	}
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsMap():
+			if fd.MapValue().Message() != nil {
+				v.Map().Range(func(_ protoreflect.MapKey, v protoreflect.Value) bool {
+					visit(v.Message())
+					return true
+				})
+			}
+		case fd.Message() == nil:
+		case fd.IsList():
+			for i := range v.List().Len() {
+				visit(v.List().Get(i).Message())
+			}
+		default:
+			visit(v.Message())
+		}
+		return true
+	})
+}
+
+// nestedHasUnknown reports whether a message in m has unknown fields.
+func nestedHasUnknown(m protoreflect.Message) bool {
+	c := m.New()
+	gproto.Merge(c.Interface(), m.Interface())
+	c.SetUnknown(nil)
+	return hasUnknown(c)
+}
+
+// hasUnknown reports whether m or a message in it has unknown fields.
+func hasUnknown(m protoreflect.Message) bool {
+	found := len(m.GetUnknown()) > 0
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case found:
+		case fd.IsMap():
+			if fd.MapValue().Message() != nil {
+				v.Map().Range(func(_ protoreflect.MapKey, v protoreflect.Value) bool {
+					found = hasUnknown(v.Message())
+					return !found
+				})
+			}
+		case fd.Message() == nil:
+		case fd.IsList():
+			for i := range v.List().Len() {
+				if found = hasUnknown(v.List().Get(i).Message()); found {
+					break
+				}
+			}
+		default:
+			found = hasUnknown(v.Message())
+		}
+		return !found
+	})
+	return found
 }
 
 // checkReflect checks the views of one message, ref, against protobuf-go.
@@ -270,7 +355,7 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 	if err := prototext.Unmarshal(txt, fromText); err != nil {
 		t.Fatalf("%s: prototext.Unmarshal into the view: %v\n%s", name, err, txt)
 	}
-	if len(ref.GetUnknown()) == 0 {
+	if !hasUnknown(ref) {
 		rebuilt["protojson.Unmarshal"] = fromJSON
 		rebuilt["prototext.Unmarshal"] = fromText
 	} else {
