@@ -400,6 +400,45 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 		}
 	}
 
+	// CopyFrom, into a payload of either format, carries the unknown
+	// fields at every depth: the copy marshals to the same bytes.
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
+		c := root.create(runtime.Options{Version: v})
+		if !msgOf(c).CopyFrom(msgOf(ro)) {
+			t.Fatalf("%s: CopyFrom into %s: %v", name, v, msgOf(c).Err())
+		}
+		if b, err := (gproto.MarshalOptions{Deterministic: true}).Marshal(c); err != nil || !bytes.Equal(b, wire) {
+			t.Fatalf("%s: CopyFrom into %s marshals differently (%v)\n got % x\nwant % x", name, v, err, b, wire)
+		}
+	}
+
+	// Clearing each populated field that holds messages (and so, perhaps,
+	// unknown fields below it) gives protobuf-go's bytes for the message
+	// with that field cleared.
+	ref.Range(func(fd protoreflect.FieldDescriptor, _ protoreflect.Value) bool {
+		if fd.Message() == nil && !(fd.IsMap() && fd.MapValue().Message() != nil) {
+			return true
+		}
+		wantC := ref.New()
+		if err := gproto.Unmarshal(wire, wantC.Interface()); err != nil {
+			t.Fatalf("%s: protobuf-go Unmarshal: %v", name, err)
+		}
+		wantC.Clear(fd)
+		wantB, err := gproto.MarshalOptions{Deterministic: true}.Marshal(wantC.Interface())
+		if err != nil {
+			t.Fatalf("%s: protobuf-go Marshal: %v", name, err)
+		}
+		c := root.create(o)
+		if err := phaserproto.Unmarshal(wire, msgOf(c)); err != nil {
+			t.Fatalf("%s: phaser Unmarshal: %v", name, err)
+		}
+		msgOf(c).ClearField(fd)
+		if b, err := (gproto.MarshalOptions{Deterministic: true}).Marshal(c); err != nil || !bytes.Equal(b, wantB) {
+			t.Fatalf("%s: cleared %s, marshals differently (%v)\n got % x\nwant % x", name, fd.FullName(), err, b, wantB)
+		}
+		return true
+	})
+
 	// Equal can fail: clearing a populated field of a clone makes it
 	// differ, and leaves the original alone.
 	var first protoreflect.FieldDescriptor
