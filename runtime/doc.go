@@ -77,8 +77,10 @@
 // a read-only message (ReadX, or an absent nested message) through it
 // panics, as protobuf-go's read-only messages do, instead of recording
 // [ErrReadOnly]; unknown fields are kept in the payload (GetUnknown,
-// SetUnknown), but a value the payload has no place for (an extension set
-// as a field, an Any value of a type the runtime does not know) is dropped
+// SetUnknown), and the extensions the program declares, kept there too,
+// are fields of the view (proto.GetExtension, SetExtension, ClearExtension
+// read and rewrite their records), but a value the payload has no place
+// for (an Any value of a type the runtime does not know) is dropped
 // and recorded as [ErrNotStored], which Err and proto.CheckInitialized
 // (called by protojson, prototext and proto when they decode) report;
 // maps show each key once, the last entry of a duplicated key winning,

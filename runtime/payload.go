@@ -40,8 +40,8 @@ var (
 	ErrNoField = impl.ErrNoField
 	// ErrNotStored is wrapped by the error a payload records when a write
 	// through protobuf reflection (ProtoReflect) gave it what the Phaser
-	// layout has no place for: an extension set as a field, an Any value of
-	// a type the runtime does not know (unknown fields are kept). The value is dropped; Err and
+	// layout has no place for: an Any value of a type the runtime does not
+	// know (unknown fields and extensions are kept). The value is dropped; Err and
 	// proto.CheckInitialized (which protojson, prototext and proto call
 	// when they decode) report it.
 	ErrNotStored = impl.ErrNotStored

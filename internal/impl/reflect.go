@@ -67,7 +67,8 @@ func (x *message) IsValid() bool { return x.m.IsPresent() }
 // ProtoMethods returns the fast paths of package proto (reflect_methods.go).
 func (x *message) ProtoMethods() *protoiface.Methods { return protoMethods }
 
-// Range visits every populated field, in declaration order.
+// Range visits every populated field, in declaration order, then the
+// populated extensions, by number (reflect_ext.go).
 func (x *message) Range(f func(protoreflect.FieldDescriptor, protoreflect.Value) bool) {
 	if !x.m.IsPresent() {
 		return
@@ -83,6 +84,14 @@ func (x *message) Range(f func(protoreflect.FieldDescriptor, protoreflect.Value)
 			return
 		}
 	}
+	if x.hasExtensions() {
+		xts, vals, _ := x.extensions()
+		for i, xt := range xts {
+			if !f(xt.TypeDescriptor(), vals[i]) {
+				return
+			}
+		}
+	}
 }
 
 // Has reports whether field fd is populated, as protoreflect defines it: a
@@ -91,7 +100,8 @@ func (x *message) Range(f func(protoreflect.FieldDescriptor, protoreflect.Value)
 // field if not empty.
 func (x *message) Has(fd protoreflect.FieldDescriptor) bool {
 	if fd.IsExtension() {
-		return false
+		_, ok := x.extensionValue(fd)
+		return ok
 	}
 	rf := x.info.field(fd)
 	if x.info.t.isAny {
@@ -121,7 +131,8 @@ func populated(m Msg, rf *rfield) bool {
 // message.
 func (x *message) Get(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	if fd.IsExtension() {
-		return extensionZero(fd)
+		v, _ := x.extensionValue(fd)
+		return v
 	}
 	rf := x.info.field(fd)
 	if x.info.t.isAny {
@@ -168,13 +179,6 @@ func defaultValue(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	return fd.Default()
 }
 
-func extensionZero(fd protoreflect.FieldDescriptor) protoreflect.Value {
-	if xd, ok := fd.(protoreflect.ExtensionTypeDescriptor); ok {
-		return xd.Type().Zero()
-	}
-	return fd.Default()
-}
-
 // writable panics unless the message can be written, as protobuf-go's
 // read-only messages do.
 func (x *message) writable(fd protoreflect.FieldDescriptor) {
@@ -199,6 +203,7 @@ func (m Msg) writableNoRecord() bool { return m.off != 0 && m.p != nil && m.p.bu
 // in a read-only message.
 func (x *message) Clear(fd protoreflect.FieldDescriptor) {
 	if fd.IsExtension() {
+		x.clearExtension(fd)
 		return
 	}
 	rf := x.info.field(fd)
@@ -223,7 +228,7 @@ func (x *message) Clear(fd protoreflect.FieldDescriptor) {
 func (x *message) Set(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
 	if fd.IsExtension() {
 		x.writable(fd)
-		x.m.p.notStored(fmt.Sprintf("extension %v", fd.FullName()))
+		x.setExtension(fd, v)
 		return
 	}
 	rf := x.info.field(fd)
@@ -337,12 +342,11 @@ func isZero(v protoreflect.Value) bool {
 // for other fields.
 func (x *message) Mutable(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	if fd.IsExtension() {
-		x.writable(fd)
-		x.m.p.notStored(fmt.Sprintf("extension %v", fd.FullName()))
-		if xd, ok := fd.(protoreflect.ExtensionTypeDescriptor); ok {
-			return xd.Type().New()
+		if fd.Message() == nil && !fd.IsList() {
+			panic(fmt.Errorf("phaser: %v: getting mutable reference to non-composite type", fd.FullName()))
 		}
-		panic(fmt.Errorf("phaser: %v: extension field descriptor does not implement ExtensionTypeDescriptor", fd.FullName()))
+		x.writable(fd)
+		return x.mutableExtension(fd)
 	}
 	rf := x.info.field(fd)
 	if !rf.Repeated && rf.Kind != Message {
@@ -401,10 +405,16 @@ func (x *message) WhichOneof(od protoreflect.OneofDescriptor) protoreflect.Field
 }
 
 // GetUnknown returns the unknown fields the payload keeps for the message
-// (fields its type does not declare, extensions, known fields that came
-// with another wire type), as they will be marshaled. The slice aliases
-// the payload, its capacity clipped so that an append copies.
+// (fields its type does not declare, extensions this program does not
+// declare, known fields that came with another wire type), as they will be
+// marshaled; declared extensions are fields of the view (reflect_ext.go).
+// The slice aliases the payload, its capacity clipped so that an append
+// copies.
 func (x *message) GetUnknown() protoreflect.RawFields {
+	if x.hasExtensions() {
+		_, _, rest := x.extensions()
+		return protoreflect.RawFields(slices.Clip(rest))
+	}
 	return protoreflect.RawFields(slices.Clip(x.m.UnknownFields()))
 }
 
@@ -415,6 +425,12 @@ func (x *message) SetUnknown(raw protoreflect.RawFields) {
 		return
 	}
 	x.writable(nil)
+	if x.hasExtensions() {
+		// The declared extensions stay: they are fields of the view.
+		if exts := x.extensionBytes(); len(exts) > 0 {
+			raw = append(slices.Clip(raw), exts...)
+		}
+	}
 	x.m.SetUnknownFields(raw)
 }
 
