@@ -59,6 +59,29 @@ func equalMsg(a Msg, ai *reflectInfo, b Msg, bi *reflectInfo, depth int) bool {
 			return false
 		}
 	}
+	return equalUnknown(a, ai, b, bi)
+}
+
+// equalUnknown compares the unknown fields of a and b as proto.Equal
+// does: the declared extensions among them by value, the rest as bytes.
+func equalUnknown(a Msg, ai *reflectInfo, b Msg, bi *reflectInfo) bool {
+	ua, ub := a.UnknownFields(), b.UnknownFields()
+	if bytes.Equal(ua, ub) {
+		return true
+	}
+	if ai.t.desc == nil || ai.t.desc.ExtensionRanges().Len() == 0 {
+		return false
+	}
+	xa, va, ra := (&message{m: a, info: ai}).extensions()
+	xb, vb, rb := (&message{m: b, info: bi}).extensions()
+	if len(xa) != len(xb) || !bytes.Equal(ra, rb) {
+		return false
+	}
+	for i := range xa {
+		if xa[i].TypeDescriptor().FullName() != xb[i].TypeDescriptor().FullName() || !va[i].Equal(vb[i]) {
+			return false
+		}
+	}
 	return true
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"google.golang.org/protobuf/encoding/protojson"
 	"google.golang.org/protobuf/encoding/prototext"
+	"google.golang.org/protobuf/encoding/protowire"
 	gproto "google.golang.org/protobuf/proto"
 
 	"github.com/phaser-go/phaser/internal/testpb"
@@ -98,5 +99,62 @@ func sameBytes(t *testing.T, name string, got, want gproto.Message) {
 	w, _ := gproto.MarshalOptions{Deterministic: true}.Marshal(want)
 	if !bytes.Equal(g, w) {
 		t.Fatalf("%s:\n got % x\nwant % x", name, g, w)
+	}
+}
+
+// proto.Equal of two views compares their unknown fields, as it does for
+// protobuf-go's messages: views that differ only there are not equal
+// (they compared equal before, the payloads' fast path looked at known
+// fields only), and declared extensions compare by value, whatever the
+// order their records arrived in.
+func TestViewEqualUnknown(t *testing.T) {
+	base := &testpb.Legacy{Id: gproto.Int32(1), Label: gproto.String("x")}
+	wire, err := gproto.Marshal(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	unknownA := protowire.AppendVarint(protowire.AppendTag(nil, 1000, protowire.VarintType), 1)
+	unknownB := protowire.AppendVarint(protowire.AppendTag(nil, 1000, protowire.VarintType), 2)
+	ext := func(n int32) []byte {
+		return protowire.AppendVarint(protowire.AppendTag(nil, 100, protowire.VarintType), uint64(n))
+	}
+	decode := func(parts ...[]byte) testpbphaser.Legacy {
+		h := testpbphaser.NewLegacy()
+		if err := h.UnmarshalProto(append(bytes.Clone(wire), bytes.Join(parts, nil)...)); err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	for _, c := range []struct {
+		name  string
+		a, b  testpbphaser.Legacy
+		equal bool
+	}{
+		{"same unknown", decode(unknownA), decode(unknownA), true},
+		{"other unknown value", decode(unknownA), decode(unknownB), false},
+		{"unknown on one side", decode(unknownA), decode(), false},
+		{"other extension value", decode(ext(1)), decode(ext(2)), false},
+		{"extension on one side", decode(ext(1)), decode(), false},
+		{"extension and unknown, either order", decode(ext(3), unknownA), decode(unknownA, ext(3)), true},
+	} {
+		if got := gproto.Equal(c.a, c.b); got != c.equal {
+			t.Errorf("%s: proto.Equal = %v, want %v", c.name, got, c.equal)
+		}
+		if got := c.a.Equal(c.b); got != c.equal {
+			t.Errorf("%s: Equal = %v, want %v", c.name, got, c.equal)
+		}
+		// protobuf-go agrees.
+		pa, pb := new(testpb.Legacy), new(testpb.Legacy)
+		ba, _ := c.a.MarshalProto()
+		bb, _ := c.b.MarshalProto()
+		if err := gproto.Unmarshal(ba, pa); err != nil {
+			t.Fatal(err)
+		}
+		if err := gproto.Unmarshal(bb, pb); err != nil {
+			t.Fatal(err)
+		}
+		if got := gproto.Equal(pa, pb); got != c.equal {
+			t.Errorf("%s: protobuf-go's proto.Equal = %v, the test expects %v", c.name, got, c.equal)
+		}
 	}
 }
