@@ -45,11 +45,15 @@ import (
 // bytes, and be rebuilt from its JSON, text and bytes and by proto.Merge
 // through the views' setters.
 //
-// One message in four also carries unknown fields on the wire (field
-// numbers its schema does not declare, every wire type): the payload keeps
-// them, and the views give them back (GetUnknown, proto.Equal, the bytes,
-// prototext's EmitUnknown); protojson, which drops them, rebuilds the
-// message without them. To extend it: add the schema's fields to
+// Half the messages also carry unknown fields on the wire (field numbers
+// their schema does not declare, every wire type) in nested messages
+// (singular, repeated, map values, oneof arms), a quarter at the top too;
+// and the proto2 messages carry declared extensions of every kind at every
+// depth. The payload keeps both; the views give the unknown fields back
+// (GetUnknown, proto.Equal, the bytes, prototext's EmitUnknown; protojson,
+// which drops them, rebuilds the message without them) and show the
+// extensions as protobuf-go does, as fields. CopyFrom and clearing each
+// field that holds messages give protobuf-go's bytes. To extend it: add the schema's fields to
 // testdata/reflect, values to randomFill, and a root to propRoots.
 
 // propRoot is a root message type of the property test.
@@ -119,6 +123,11 @@ func kindsSchema(t *testing.T) (kinds, kinds2 protoreflect.MessageDescriptor) {
 					t.Fatal(err)
 				}
 			}
+			for i := range f.Extensions().Len() {
+				if err := protoregistry.GlobalTypes.RegisterExtension(dynamicpb.NewExtensionType(f.Extensions().Get(i))); err != nil {
+					t.Fatal(err)
+				}
+			}
 		}
 	})
 	if len(kindsFiles) != 2 {
@@ -159,7 +168,7 @@ var diffEvery = map[bool]uint64{false: 4, true: 8}[raceEnabled]
 func TestReflectProperty(t *testing.T) {
 	registerAll(t)
 	registerWellKnown(t)
-	total, nested := 0, 0
+	total, nested, exts := 0, 0, 0
 	for _, root := range propRoots(t) {
 		if raceEnabled {
 			root.cases /= 2
@@ -179,6 +188,9 @@ func TestReflectProperty(t *testing.T) {
 				if nestedHasUnknown(ref) {
 					nested++
 				}
+				if hasExtension(ref) {
+					exts++
+				}
 				v := payloadbuffer.V3
 				if seed%3 == 1 {
 					v = payloadbuffer.V2
@@ -191,9 +203,12 @@ func TestReflectProperty(t *testing.T) {
 	if total < 1000 {
 		t.Fatalf("%d messages; the property test promises at least 1000", total)
 	}
-	t.Logf("%d messages, %d with unknown fields in nested messages", total, nested)
+	t.Logf("%d messages, %d with unknown fields in nested messages, %d with extensions", total, nested, exts)
 	if nested < total/5 {
 		t.Fatalf("only %d of %d messages have unknown fields in nested messages", nested, total)
+	}
+	if exts < total/10 {
+		t.Fatalf("only %d of %d messages have extensions", exts, total)
 	}
 }
 
@@ -278,6 +293,35 @@ func nestedHasUnknown(m protoreflect.Message) bool {
 	gproto.Merge(c.Interface(), m.Interface())
 	c.SetUnknown(nil)
 	return hasUnknown(c)
+}
+
+// hasExtension reports whether m or a message in it has an extension set.
+func hasExtension(m protoreflect.Message) bool {
+	found := false
+	m.Range(func(fd protoreflect.FieldDescriptor, v protoreflect.Value) bool {
+		switch {
+		case fd.IsExtension():
+			found = true
+		case fd.IsMap():
+			if fd.MapValue().Message() != nil {
+				v.Map().Range(func(_ protoreflect.MapKey, v protoreflect.Value) bool {
+					found = hasExtension(v.Message())
+					return !found
+				})
+			}
+		case fd.Message() == nil:
+		case fd.IsList():
+			for i := range v.List().Len() {
+				if found = hasExtension(v.List().Get(i).Message()); found {
+					break
+				}
+			}
+		default:
+			found = hasExtension(v.Message())
+		}
+		return !found
+	})
+	return found
 }
 
 // hasUnknown reports whether m or a message in it has unknown fields.
@@ -432,7 +476,7 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 		if err := phaserproto.Unmarshal(wire, msgOf(c)); err != nil {
 			t.Fatalf("%s: phaser Unmarshal: %v", name, err)
 		}
-		msgOf(c).ClearField(fd)
+		c.ProtoReflect().Clear(fd)
 		if b, err := (gproto.MarshalOptions{Deterministic: true}).Marshal(c); err != nil || !bytes.Equal(b, wantB) {
 			t.Fatalf("%s: cleared %s, marshals differently (%v)\n got % x\nwant % x", name, fd.FullName(), err, b, wantB)
 		}
@@ -492,12 +536,12 @@ func sameOutput(t *testing.T, name string, want gproto.Message, p printed, got g
 			t.Fatalf("%s: protojson (options %d) of the view: %v", name, i, err)
 		}
 		if !bytes.Equal(g, p.json[i]) {
-			t.Fatalf("%s: protojson (options %d) differs\n got %s\nwant %s", name, i, g, p.json[i])
+			t.Fatalf("%s: protojson (options %d) differs%s\n got %s\nwant %s", name, i, firstDiff(string(g), string(p.json[i])), g, p.json[i])
 		}
 	}
 	for i, o := range textOptions {
 		if g := o.Format(got); g != p.text[i] {
-			t.Fatalf("%s: prototext (options %d) differs\n got %s\nwant %s", name, i, g, p.text[i])
+			t.Fatalf("%s: prototext (options %d) differs%s\n got %s\nwant %s", name, i, firstDiff(g, p.text[i]), g, p.text[i])
 		}
 	}
 	if !gproto.Equal(got, want) || !gproto.Equal(want, got) {
@@ -509,6 +553,16 @@ func sameOutput(t *testing.T, name string, want gproto.Message, p printed, got g
 	if d := cmp.Diff(want, got, cmpOptions...); d != "" {
 		t.Fatalf("%s: protocmp diff (-protobuf-go +view):\n%s", name, d)
 	}
+}
+
+// firstDiff shows where got and want first differ.
+func firstDiff(got, want string) string {
+	i := 0
+	for i < len(got) && i < len(want) && got[i] == want[i] {
+		i++
+	}
+	from := max(0, i-60)
+	return fmt.Sprintf(" at byte %d:\n got ...%s\nwant ...%s", i, got[from:min(len(got), i+60)], want[from:min(len(want), i+60)])
 }
 
 // msgOf returns the untyped handle of a phaser handle.
@@ -551,6 +605,16 @@ func randomFill(rng *rand.Rand, m protoreflect.Message, depth int) {
 		if !od.IsSynthetic() && rng.IntN(4) != 0 {
 			randomField(rng, m, od.Fields().Get(rng.IntN(od.Fields().Len())), depth)
 		}
+	}
+	// The extensions declared for the message (and registered with
+	// protobuf-go), each set in one message of three.
+	if md.ExtensionRanges().Len() > 0 {
+		protoregistry.GlobalTypes.RangeExtensionsByMessage(md.FullName(), func(xt protoreflect.ExtensionType) bool {
+			if rng.IntN(3) == 0 {
+				randomField(rng, m, xt.TypeDescriptor(), depth)
+			}
+			return true
+		})
 	}
 }
 
