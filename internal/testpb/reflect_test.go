@@ -444,6 +444,29 @@ func checkReflect(t *testing.T, name string, root propRoot, ref protoreflect.Mes
 		}
 	}
 
+	// The generated codecs (the roots with generated handles) agree with
+	// package proto's: MarshalProto of the payload and of a payload
+	// decoded with UnmarshalProto are protobuf-go's bytes.
+	type generatedCodec interface {
+		MarshalProto() ([]byte, error)
+		UnmarshalProto([]byte) error
+	}
+	if g, ok := ro.(generatedCodec); ok {
+		if b, err := g.MarshalProto(); err != nil || !bytes.Equal(b, wire) {
+			t.Fatalf("%s: generated MarshalProto (%v)\n got % x\nwant % x", name, err, b, wire)
+		}
+		d := root.create(o).(generatedCodec)
+		if err := d.UnmarshalProto(wire); err != nil {
+			t.Fatalf("%s: generated UnmarshalProto: %v", name, err)
+		}
+		if b, err := d.MarshalProto(); err != nil || !bytes.Equal(b, wire) {
+			t.Fatalf("%s: generated UnmarshalProto then MarshalProto (%v)\n got % x\nwant % x", name, err, b, wire)
+		}
+		if !gproto.Equal(d.(gproto.Message), want) {
+			t.Fatalf("%s: generated UnmarshalProto: %s", name, cmp.Diff(want, d.(gproto.Message), cmpOptions...))
+		}
+	}
+
 	// CopyFrom, into a payload of either format, carries the unknown
 	// fields at every depth: the copy marshals to the same bytes.
 	for _, v := range []payloadbuffer.Version{payloadbuffer.V3, payloadbuffer.V2} {
