@@ -211,6 +211,10 @@ func (x *message) storeExtension(xd protoreflect.FieldDescriptor, tmp protorefle
 
 // setExtension stores v as the value of extension fd.
 func (x *message) setExtension(fd protoreflect.FieldDescriptor, v protoreflect.Value) {
+	if x.info.t.desc == nil {
+		x.m.p.notStored("extension " + string(fd.FullName()) + " of a type without a descriptor")
+		return
+	}
 	xt := extensionTypeOf(fd)
 	tmp := dynamicpb.NewMessage(x.info.t.desc)
 	tmp.Set(xt.TypeDescriptor(), v)
@@ -235,6 +239,10 @@ func (x *message) clearExtension(fd protoreflect.FieldDescriptor) {
 func (x *message) mutableExtension(fd protoreflect.FieldDescriptor) protoreflect.Value {
 	xt := extensionTypeOf(fd)
 	xd := xt.TypeDescriptor()
+	if x.info.t.desc == nil {
+		x.m.p.notStored("extension " + string(fd.FullName()) + " of a type without a descriptor")
+		return xt.New()
+	}
 	var of []byte
 	if x.hasExtensions() {
 		of, _ = x.extensionRecords(x.m.UnknownFields(), fd.Number())
