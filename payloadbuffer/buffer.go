@@ -408,6 +408,12 @@ func (b *Buffer) PutUint64(off uint32, v uint64) { binary.LittleEndian.PutUint64
 // Slice returns the n bytes at off, aliasing the buffer.
 func (b *Buffer) Slice(off, n uint32) []byte { return b.data[off : off+n : off+n] }
 
+// le32, le64 and putLE64 read and write little-endian words of a local
+// copy of the buffer's slice (hot paths keep one in a register).
+func le32(d []byte) uint32       { return binary.LittleEndian.Uint32(d) }
+func le64(d []byte) uint64       { return binary.LittleEndian.Uint64(d) }
+func putLE64(d []byte, v uint64) { binary.LittleEndian.PutUint64(d, v) }
+
 func (b *Buffer) get32(off uint32) uint32    { return binary.LittleEndian.Uint32(b.data[off:]) }
 func (b *Buffer) put32(off uint32, v uint32) { binary.LittleEndian.PutUint32(b.data[off:], v) }
 

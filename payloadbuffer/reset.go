@@ -53,8 +53,10 @@ func (b *Buffer) Reset(image []byte) error {
 	b.put32(offHWM, min(hwm, full))
 	b.failed, b.corrupted = false, false
 	b.garbage, b.reclaimed = nil, false
-	for c := range b.runs { // the image has other runs (the storage is kept)
-		b.runs[c] = runIndex{words: b.runs[c].words[:0]}
+	if b.version == V2 && b.small {
+		for c := range b.runs { // the image has other runs (the storage is kept)
+			b.runs[c] = runIndex{words: b.runs[c].words[:0]}
+		}
 	}
 	b.putMagic()
 	return nil

@@ -245,6 +245,18 @@ func (b *Buffer) allocClass(c int, zero bool) uint32 {
 		}
 		return head
 	}
+	// The class is empty: carve a block (most often from the head of the
+	// free list, as a payload is built); the regular path grows, reclaims
+	// or fails when no free block fits.
+	if blk := b.takeFirstFit(size + 8); blk != 0 {
+		if zero {
+			clear(b.data[blk+8 : blk+8+size])
+		}
+		return blk + 8
+	}
+	if b.failed {
+		return 0
+	}
 	return b.allocRegular(size, zero)
 }
 
