@@ -178,7 +178,7 @@ func (b *Buffer) allocRegular(n uint32, zero bool) uint32 {
 	for {
 		if blk := b.takeFirstFit(full); blk != 0 {
 			p := blk + 8
-			if zero {
+			if zero && !b.zeroed {
 				clear(b.data[p : p+a])
 			}
 			return p

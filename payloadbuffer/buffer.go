@@ -164,7 +164,10 @@ type Buffer struct {
 	// an allocation that reaches past it zeroes what it hands out.
 	scrub bool
 	clean uint32
-	fill  uint32 // bytes of the allocation under way that its caller writes (Overwrite)
+	// zeroed records that the scrubbing invariants hold (scrub.go): every
+	// block an allocation hands out is zero already, so Zero costs nothing.
+	zeroed bool
+	fill   uint32 // bytes of the allocation under way that its caller writes (Overwrite)
 }
 
 // NewFixed creates an empty buffer in mem, which the buffer uses as it is
@@ -209,6 +212,7 @@ func (b *Buffer) init(opts Options) {
 	}
 	b.small = opts.Tuning == Performance
 	b.scrub = opts.scrubs(b.version)
+	b.zeroed = b.scrub
 	clear(b.data[:b.hdr])
 	b.putMagic()
 	b.put32(offFullSize, uint32(len(b.data)))
@@ -309,7 +313,7 @@ func Open(mem []byte) (*Buffer, error) {
 // continued with [Open], which scrubs format 3 and not format 2. Turning
 // it on zeroes the free blocks' data first, whoever freed them.
 func (b *Buffer) SetScrub(on bool) {
-	b.scrub = on
+	b.scrub, b.zeroed = on, false
 	if on {
 		b.scrubFree()
 	}

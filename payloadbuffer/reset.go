@@ -52,6 +52,10 @@ func (b *Buffer) Reset(image []byte) error {
 	}
 	b.put32(offHWM, min(hwm, full))
 	b.failed, b.corrupted = false, false
+	// The image's small-block structures hold what its writer left in
+	// them; a fresh message's image has none.
+	b.zeroed = b.scrub && (!b.small || binary.LittleEndian.Uint64(b.data[offSmall:]) == 0 &&
+		binary.LittleEndian.Uint64(b.data[offSmall+8:]) == 0)
 	b.garbage, b.reclaimed = nil, false
 	if b.version == V2 && b.small {
 		for c := range b.runs { // the image has other runs (the storage is kept)

@@ -61,9 +61,10 @@ func (b *Buffer) scrubFree() {
 		return // the free lists were dropped: nothing allocates until Reset
 	}
 	if b.check(false) != nil {
-		b.clean = b.HWM()
+		b.clean = b.HWM() // (and the invariants do not hold: zeroed stays false)
 		return
 	}
+	defer func() { b.zeroed = true }()
 	for f := b.get32(offFreeList); f != 0; f = b.freeNext(f) {
 		end := f + b.freeLen(f)
 		if end == full && b.freeNext(f) == 0 {

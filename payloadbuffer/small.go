@@ -238,7 +238,7 @@ func (b *Buffer) allocClass(c int, zero bool) uint32 {
 			return 0
 		}
 		b.put32(slotHdr, b.get32(head))
-		if zero {
+		if zero && !b.zeroed {
 			clear(b.data[head : head+size])
 		} else {
 			b.zero(head, head+4) // the link (scrubbing)
@@ -249,7 +249,7 @@ func (b *Buffer) allocClass(c int, zero bool) uint32 {
 	// free list, as a payload is built); the regular path grows, reclaims
 	// or fails when no free block fits.
 	if blk := b.takeFirstFit(size + 8); blk != 0 {
-		if zero {
+		if zero && !b.zeroed {
 			clear(b.data[blk+8 : blk+8+size])
 		}
 		return blk + 8
