@@ -136,11 +136,61 @@ func (b *Buffer) validBlock(p uint32) bool {
 // 4 GiB limit). A full buffer records the failure, and later allocations fail
 // too. The block's data is 8-aligned; it is zeroed if flags has Zero.
 func (b *Buffer) Allocate(n int, flags Flags) uint32 {
+	if p := b.carveSmall(n, flags); p != 0 {
+		return p
+	}
 	p := b.allocate(n, flags)
 	if p == 0 && b.retry {
 		b.retry = false
 		b.reclaim()
 		p = b.allocate(n, flags)
+	}
+	return p
+}
+
+// carveSmall is the allocation of a payload being built, in one function:
+// a format-3 small-block request whose class has no free block, carved
+// from the head of the free list when that block is larger than it. It
+// writes what allocate writes for the same request (allocClass, then
+// takeFirstFit's split), and returns 0 for every other case, which the
+// general path serves: another format or tuning, a class with a free
+// block, a head block that does not fit or does not make sense.
+func (b *Buffer) carveSmall(n int, flags Flags) uint32 {
+	if n <= 0 || n > smallMax || flags&Small == 0 || !b.small || b.version != V3 || b.failed || b.noCarve {
+		return 0
+	}
+	d := b.data
+	c := uint32(classOf(uint32(n)))
+	if le32(d[offSmall+4*c:]) != 0 {
+		return 0
+	}
+	size := classSize[c]
+	full := size + 8
+	cur := le32(d[offFreeList:])
+	if cur < b.hdr || cur%8 != 0 || uint64(cur)+8 > uint64(len(d)) {
+		return 0
+	}
+	h := le64(d[cur:])
+	length, next := uint32(h), uint32(h>>32)
+	if uint64(cur)+uint64(length) > uint64(len(d)) || length < full+8 {
+		return 0
+	}
+	nf := cur + full
+	putLE64(d[nf:], uint64(length-full)|uint64(next)<<32)
+	putLE32(d[offFreeList:], nf)
+	if nf+8 > le32(d[offHWM:]) {
+		putLE32(d[offHWM:], nf+8)
+	}
+	putLE64(d[cur:], uint64(size))
+	p := cur + 8
+	switch {
+	case flags&(Overwrite|Zero) == Overwrite:
+		b.handOut(p, p+uint32(n), nf)
+	case flags&Zero != 0 && !b.zeroed:
+		b.handOut(p, p, nf)
+		clear(d[p:nf])
+	default:
+		b.handOut(p, p, nf)
 	}
 	return p
 }

@@ -167,7 +167,10 @@ type Buffer struct {
 	// zeroed records that the scrubbing invariants hold (scrub.go): every
 	// block an allocation hands out is zero already, so Zero costs nothing.
 	zeroed bool
-	fill   uint32 // bytes of the allocation under way that its caller writes (Overwrite)
+	// noCarve turns carveSmall off, for tests that compare it with the
+	// general path.
+	noCarve bool
+	fill    uint32 // bytes of the allocation under way that its caller writes (Overwrite)
 }
 
 // NewFixed creates an empty buffer in mem, which the buffer uses as it is
@@ -417,6 +420,7 @@ func (b *Buffer) Slice(off, n uint32) []byte { return b.data[off : off+n : off+n
 func le32(d []byte) uint32       { return binary.LittleEndian.Uint32(d) }
 func le64(d []byte) uint64       { return binary.LittleEndian.Uint64(d) }
 func putLE64(d []byte, v uint64) { binary.LittleEndian.PutUint64(d, v) }
+func putLE32(d []byte, v uint32) { binary.LittleEndian.PutUint32(d, v) }
 
 func (b *Buffer) get32(off uint32) uint32    { return binary.LittleEndian.Uint32(b.data[off:]) }
 func (b *Buffer) put32(off uint32, v uint32) { binary.LittleEndian.PutUint32(b.data[off:], v) }
