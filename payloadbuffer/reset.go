@@ -36,6 +36,10 @@ type Image struct {
 	captured  bool // the free block's header is in the image
 	small, v3 bool // the image's format and tuning
 	movable   bool
+	// fresh records that the image's small-block structures are empty and
+	// its failure flag clear, as in a new message's image: a reset then
+	// keeps the scrubbing invariants and the magic it copies.
+	fresh bool
 }
 
 // NewImage checks image as Reset does, for a buffer of the format, tuning
@@ -114,7 +118,9 @@ func checkImage(image []byte, hdr uint32) (Image, error) {
 		(captured && le.Uint32(image[mark+4:]) != 0) || (!captured && mark < hwm) {
 		return Image{}, fmt.Errorf("payloadbuffer: reset image does not end in its only free block: %w", ErrCorrupt)
 	}
-	return Image{data: image[:mark], hwm: hwm, captured: captured}, nil
+	fresh := mark >= offSmall+16 && le.Uint64(image[offSmall:]) == 0 && le.Uint64(image[offSmall+8:]) == 0 &&
+		!(image[0] == v3Byte0 && image[1] == v3Byte1 && image[2]&v3FlagFailed != 0)
+	return Image{data: image[:mark], hwm: hwm, captured: captured, fresh: fresh}, nil
 }
 
 // reset is Reset's work, with img checked.
@@ -144,15 +150,16 @@ func (b *Buffer) reset(img *Image) error {
 	b.failed, b.corrupted = false, false
 	// The image's small-block structures hold what its writer left in
 	// them; a fresh message's image has none.
-	b.zeroed = b.scrub && (!b.small || binary.LittleEndian.Uint64(b.data[offSmall:]) == 0 &&
-		binary.LittleEndian.Uint64(b.data[offSmall+8:]) == 0)
+	b.zeroed = b.scrub && (!b.small || img.fresh)
 	b.garbage, b.reclaimed = nil, false
 	if b.version == V2 && b.small {
 		for c := range b.runs { // the image has other runs (the storage is kept)
 			b.runs[c] = runIndex{words: b.runs[c].words[:0]}
 		}
 	}
-	b.putMagic()
+	if !img.fresh || b.version == V2 {
+		b.putMagic() // (a fresh v3 image's magic is the buffer's: sameKind)
+	}
 	return nil
 }
 
