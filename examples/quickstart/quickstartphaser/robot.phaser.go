@@ -311,19 +311,19 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		case 0x19: // theta
 			if len(b) < 8 {
 				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.theta", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b)) // at 24, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -1058,8 +1058,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("example.quickstart.Robot", "example.quickstart.Robot.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			b = b[n:]
@@ -1068,14 +1067,14 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.id", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // mode
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.mode", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // pose
 			v, n := phaserimpl.ConsumeBytes(b)

@@ -678,15 +678,14 @@ func (x Defaults) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.retries", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // host
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.host", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.Defaults")
 			}
 			b = b[n:]
@@ -695,98 +694,97 @@ func (x Defaults) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.big", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, v)
+			s.Store64(16, 4, 0x02, v) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // u32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.u32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Store32(24, 4, 0x04, uint32(v)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // u64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.u64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x08}, v)
+			s.Store64(32, 4, 0x08, v) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // s32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.s32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10, Signed: true}, phaserimpl.Unzigzag32(v))
+			s.Store32(40, 4, 0x10, phaserimpl.Unzigzag32(v)) // at 40, presence bit in byte 4
 			b = b[n:]
 		case 0x38: // s64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.s64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20, Signed: true}, phaserimpl.Unzigzag64(v))
+			s.Store64(48, 4, 0x20, phaserimpl.Unzigzag64(v)) // at 48, presence bit in byte 4
 			b = b[n:]
 		case 0x45: // f32
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.f32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x40}, binary.LittleEndian.Uint32(b))
+			s.Store32(56, 4, 0x40, binary.LittleEndian.Uint32(b)) // at 56, presence bit in byte 4
 			b = b[4:]
 		case 0x49: // f64
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.f64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 9, Offset: 64, Byte: 4, Mask: 0x80}, binary.LittleEndian.Uint64(b))
+			s.Store64(64, 4, 0x80, binary.LittleEndian.Uint64(b)) // at 64, presence bit in byte 4
 			b = b[8:]
 		case 0x55: // sf32
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.sf32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01, Signed: true}, binary.LittleEndian.Uint32(b))
+			s.Store32(72, 5, 0x01, binary.LittleEndian.Uint32(b)) // at 72, presence bit in byte 5
 			b = b[4:]
 		case 0x59: // sf64
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.sf64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02, Signed: true}, binary.LittleEndian.Uint64(b))
+			s.Store64(80, 5, 0x02, binary.LittleEndian.Uint64(b)) // at 80, presence bit in byte 5
 			b = b[8:]
 		case 0x60: // flag
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.flag", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			s.Store8(88, 5, 0x04, phaserimpl.BoolByte(v != 0)) // at 88, presence bit in byte 5
 			b = b[n:]
 		case 0x6d: // ratio
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.ratio", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 13, Offset: 92, Byte: 5, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			s.Store32(92, 5, 0x08, binary.LittleEndian.Uint32(b)) // at 92, presence bit in byte 5
 			b = b[4:]
 		case 0x71: // scale
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.scale", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 14, Offset: 96, Byte: 5, Mask: 0x10}, binary.LittleEndian.Uint64(b))
+			s.Store64(96, 5, 0x10, binary.LittleEndian.Uint64(b)) // at 96, presence bit in byte 5
 			b = b[8:]
 		case 0x79: // inf
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.inf", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 15, Offset: 104, Byte: 5, Mask: 0x20}, binary.LittleEndian.Uint64(b))
+			s.Store64(104, 5, 0x20, binary.LittleEndian.Uint64(b)) // at 104, presence bit in byte 5
 			b = b[8:]
 		case 0x85: // nan
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.nan", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 16, Offset: 112, Byte: 5, Mask: 0x40}, binary.LittleEndian.Uint32(b))
+			s.Store32(112, 5, 0x40, binary.LittleEndian.Uint32(b)) // at 112, presence bit in byte 5
 			b = b[4:]
 		case 0x8a: // blob
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.blob", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 17, Offset: 116}, v)
-			if m.Failed() {
+			if !s.StoreBytes(116, v) { // the slot at 116
 				return phaserimpl.FullError(m, "phasertest.Defaults")
 			}
 			b = b[n:]
@@ -795,29 +793,28 @@ func (x Defaults) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.level", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
+			s.Store32(120, 5, 0x80, uint32(v)) // at 120, presence bit in byte 5
 			b = b[n:]
 		case 0x98: // picked
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.picked", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(124, 6, 0x01, uint32(v)) // at 124, presence bit in byte 6
 			b = b[n:]
 		case 0xa0: // plain
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.plain", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(128, 6, 0x02, uint32(v)) // at 128, presence bit in byte 6
 			b = b[n:]
 		case 0xaa: // plain_string
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.plain_string", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 21, Offset: 132}, v)
-			if m.Failed() {
+			if !s.StoreBytes(132, v) { // the slot at 132
 				return phaserimpl.FullError(m, "phasertest.Defaults")
 			}
 			b = b[n:]

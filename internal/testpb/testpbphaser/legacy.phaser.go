@@ -533,15 +533,14 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.id", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // name
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.name", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
@@ -550,27 +549,27 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.big", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, v)
+			s.Store64(16, 4, 0x02, v) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // kind
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kind", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(24, 4, 0x04, uint32(v)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // flag
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.flag", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, phaserimpl.BoolByte(v != 0))
+			s.Store8(28, 4, 0x08, phaserimpl.BoolByte(v != 0)) // at 28, presence bit in byte 4
 			b = b[n:]
 		case 0x31: // ratio
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.ratio", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, binary.LittleEndian.Uint64(b))
+			s.Store64(32, 4, 0x10, binary.LittleEndian.Uint64(b)) // at 32, presence bit in byte 4
 			b = b[8:]
 		case 0x3a: // nums, packed
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -634,8 +633,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.blob", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 10, Offset: 60}, v)
-			if m.Failed() {
+			if !s.StoreBytes(60, v) { // the slot at 60
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]
@@ -644,8 +642,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.label", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 11, Offset: 64}, v)
-			if m.Failed() {
+			if !s.StoreBytes(64, v) { // the slot at 64
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			b = b[n:]

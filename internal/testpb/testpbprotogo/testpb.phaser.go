@@ -551,86 +551,86 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_double", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x15: // f_float
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_float", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			s.Store32(16, 4, 0x02, binary.LittleEndian.Uint32(b)) // at 16, presence bit in byte 4
 			b = b[4:]
 		case 0x18: // f_int32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_int32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // f_int64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_int64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, v)
+			s.Store64(24, 4, 0x08, v) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // f_uint32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_uint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
+			s.Store32(32, 4, 0x10, uint32(v)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // f_uint64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_uint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
+			s.Store64(40, 4, 0x20, v) // at 40, presence bit in byte 4
 			b = b[n:]
 		case 0x38: // f_sint32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
+			s.Store32(48, 4, 0x40, phaserimpl.Unzigzag32(v)) // at 48, presence bit in byte 4
 			b = b[n:]
 		case 0x40: // f_sint64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
+			s.Store64(56, 4, 0x80, phaserimpl.Unzigzag64(v)) // at 56, presence bit in byte 4
 			b = b[n:]
 		case 0x4d: // f_fixed32
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_fixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			s.Store32(64, 5, 0x01, binary.LittleEndian.Uint32(b)) // at 64, presence bit in byte 5
 			b = b[4:]
 		case 0x51: // f_fixed64
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_fixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(72, 5, 0x02, binary.LittleEndian.Uint64(b)) // at 72, presence bit in byte 5
 			b = b[8:]
 		case 0x5d: // f_sfixed32
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sfixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
+			s.Store32(80, 5, 0x04, binary.LittleEndian.Uint32(b)) // at 80, presence bit in byte 5
 			b = b[4:]
 		case 0x61: // f_sfixed64
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sfixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
+			s.Store64(88, 5, 0x08, binary.LittleEndian.Uint64(b)) // at 88, presence bit in byte 5
 			b = b[8:]
 		case 0x68: // f_bool
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_bool", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			s.Store8(96, 5, 0x10, phaserimpl.BoolByte(v != 0)) // at 96, presence bit in byte 5
 			b = b[n:]
 		case 0x72: // f_string
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -640,8 +640,7 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Scalars", "phasertest.Scalars.f_string")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
-			if m.Failed() {
+			if !s.StoreBytes(100, v) { // the slot at 100
 				return phaserimpl.FullError(m, "phasertest.Scalars")
 			}
 			b = b[n:]
@@ -650,8 +649,7 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_bytes", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v)
-			if m.Failed() {
+			if !s.StoreBytes(104, v) { // the slot at 104
 				return phaserimpl.FullError(m, "phasertest.Scalars")
 			}
 			b = b[n:]
@@ -660,7 +658,7 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_color", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
+			s.Store32(108, 5, 0x20, uint32(v)) // at 108, presence bit in byte 5
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -4302,7 +4300,7 @@ func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.a", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // s
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -4312,8 +4310,7 @@ func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Inner", "phasertest.Inner.s")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.Inner")
 			}
 			b = b[n:]
@@ -4932,7 +4929,7 @@ func (x Inner_Deep) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner.Deep", "phasertest.Inner.Deep.x", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
+			s.Store64(8, 4, 0x01, v) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // names
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -5957,7 +5954,7 @@ func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // next
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -6728,262 +6725,262 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w00", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(12, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 12, presence bit in byte 4
 			b = b[8:]
 		case 0x15: // w01
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w01", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			s.Store32(20, 4, 0x02, binary.LittleEndian.Uint32(b)) // at 20, presence bit in byte 4
 			b = b[4:]
 		case 0x18: // w02
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w02", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(24, 4, 0x04, uint32(v)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // w03
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w03", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, v)
+			s.Store64(28, 4, 0x08, v) // at 28, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // w04
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w04", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10}, uint32(v))
+			s.Store32(36, 4, 0x10, uint32(v)) // at 36, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // w05
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w05", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20}, v)
+			s.Store64(44, 4, 0x20, v) // at 44, presence bit in byte 4
 			b = b[n:]
 		case 0x38: // w06
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w06", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
+			s.Store32(52, 4, 0x40, phaserimpl.Unzigzag32(v)) // at 52, presence bit in byte 4
 			b = b[n:]
 		case 0x40: // w07
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w07", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
+			s.Store64(60, 4, 0x80, phaserimpl.Unzigzag64(v)) // at 60, presence bit in byte 4
 			b = b[n:]
 		case 0x4d: // w08
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w08", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			s.Store32(68, 5, 0x01, binary.LittleEndian.Uint32(b)) // at 68, presence bit in byte 5
 			b = b[4:]
 		case 0x51: // w09
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w09", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(76, 5, 0x02, binary.LittleEndian.Uint64(b)) // at 76, presence bit in byte 5
 			b = b[8:]
 		case 0x5d: // w10
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w10", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
+			s.Store32(84, 5, 0x04, binary.LittleEndian.Uint32(b)) // at 84, presence bit in byte 5
 			b = b[4:]
 		case 0x61: // w11
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w11", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
+			s.Store64(92, 5, 0x08, binary.LittleEndian.Uint64(b)) // at 92, presence bit in byte 5
 			b = b[8:]
 		case 0x68: // w12
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w12", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			s.Store8(100, 5, 0x10, phaserimpl.BoolByte(v != 0)) // at 100, presence bit in byte 5
 			b = b[n:]
 		case 0x71: // w13
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w13", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}, binary.LittleEndian.Uint64(b))
+			s.Store64(108, 5, 0x20, binary.LittleEndian.Uint64(b)) // at 108, presence bit in byte 5
 			b = b[8:]
 		case 0x7d: // w14
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w14", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}, binary.LittleEndian.Uint32(b))
+			s.Store32(116, 5, 0x40, binary.LittleEndian.Uint32(b)) // at 116, presence bit in byte 5
 			b = b[4:]
 		case 0x80: // w15
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w15", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
+			s.Store32(120, 5, 0x80, uint32(v)) // at 120, presence bit in byte 5
 			b = b[n:]
 		case 0x88: // w16
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w16", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, v)
+			s.Store64(124, 6, 0x01, v) // at 124, presence bit in byte 6
 			b = b[n:]
 		case 0x90: // w17
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w17", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02}, uint32(v))
+			s.Store32(132, 6, 0x02, uint32(v)) // at 132, presence bit in byte 6
 			b = b[n:]
 		case 0x98: // w18
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w18", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04}, v)
+			s.Store64(140, 6, 0x04, v) // at 140, presence bit in byte 6
 			b = b[n:]
 		case 0xa0: // w19
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w19", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, phaserimpl.Unzigzag32(v))
+			s.Store32(148, 6, 0x08, phaserimpl.Unzigzag32(v)) // at 148, presence bit in byte 6
 			b = b[n:]
 		case 0xa8: // w20
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w20", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, phaserimpl.Unzigzag64(v))
+			s.Store64(156, 6, 0x10, phaserimpl.Unzigzag64(v)) // at 156, presence bit in byte 6
 			b = b[n:]
 		case 0xb5: // w21
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w21", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20}, binary.LittleEndian.Uint32(b))
+			s.Store32(164, 6, 0x20, binary.LittleEndian.Uint32(b)) // at 164, presence bit in byte 6
 			b = b[4:]
 		case 0xb9: // w22
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w22", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40}, binary.LittleEndian.Uint64(b))
+			s.Store64(172, 6, 0x40, binary.LittleEndian.Uint64(b)) // at 172, presence bit in byte 6
 			b = b[8:]
 		case 0xc5: // w23
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w23", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, binary.LittleEndian.Uint32(b))
+			s.Store32(180, 6, 0x80, binary.LittleEndian.Uint32(b)) // at 180, presence bit in byte 6
 			b = b[4:]
 		case 0xc9: // w24
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w24", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, binary.LittleEndian.Uint64(b))
+			s.Store64(188, 7, 0x01, binary.LittleEndian.Uint64(b)) // at 188, presence bit in byte 7
 			b = b[8:]
 		case 0xd0: // w25
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w25", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}, phaserimpl.BoolByte(v != 0))
+			s.Store8(196, 7, 0x02, phaserimpl.BoolByte(v != 0)) // at 196, presence bit in byte 7
 			b = b[n:]
 		case 0xd9: // w26
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w26", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(204, 7, 0x04, binary.LittleEndian.Uint64(b)) // at 204, presence bit in byte 7
 			b = b[8:]
 		case 0xe5: // w27
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w27", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			s.Store32(212, 7, 0x08, binary.LittleEndian.Uint32(b)) // at 212, presence bit in byte 7
 			b = b[4:]
 		case 0xe8: // w28
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w28", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(v))
+			s.Store32(216, 7, 0x10, uint32(v)) // at 216, presence bit in byte 7
 			b = b[n:]
 		case 0xf0: // w29
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w29", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, v)
+			s.Store64(220, 7, 0x20, v) // at 220, presence bit in byte 7
 			b = b[n:]
 		case 0xf8: // w30
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w30", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40}, uint32(v))
+			s.Store32(228, 7, 0x40, uint32(v)) // at 228, presence bit in byte 7
 			b = b[n:]
 		case 0x100: // w31
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w31", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80}, v)
+			s.Store64(236, 7, 0x80, v) // at 236, presence bit in byte 7
 			b = b[n:]
 		case 0x108: // w32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, phaserimpl.Unzigzag32(v))
+			s.Store32(244, 8, 0x01, phaserimpl.Unzigzag32(v)) // at 244, presence bit in byte 8
 			b = b[n:]
 		case 0x110: // w33
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w33", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, phaserimpl.Unzigzag64(v))
+			s.Store64(252, 8, 0x02, phaserimpl.Unzigzag64(v)) // at 252, presence bit in byte 8
 			b = b[n:]
 		case 0x11d: // w34
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w34", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			s.Store32(260, 8, 0x04, binary.LittleEndian.Uint32(b)) // at 260, presence bit in byte 8
 			b = b[4:]
 		case 0x121: // w35
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w35", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			s.Store64(268, 8, 0x08, binary.LittleEndian.Uint64(b)) // at 268, presence bit in byte 8
 			b = b[8:]
 		case 0x12d: // w36
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w36", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, binary.LittleEndian.Uint32(b))
+			s.Store32(276, 8, 0x10, binary.LittleEndian.Uint32(b)) // at 276, presence bit in byte 8
 			b = b[4:]
 		case 0x131: // w37
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w37", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, binary.LittleEndian.Uint64(b))
+			s.Store64(284, 8, 0x20, binary.LittleEndian.Uint64(b)) // at 284, presence bit in byte 8
 			b = b[8:]
 		case 0x138: // w38
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w38", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}, phaserimpl.BoolByte(v != 0))
+			s.Store8(292, 8, 0x40, phaserimpl.BoolByte(v != 0)) // at 292, presence bit in byte 8
 			b = b[n:]
 		case 0x141: // w39
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w39", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}, binary.LittleEndian.Uint64(b))
+			s.Store64(300, 8, 0x80, binary.LittleEndian.Uint64(b)) // at 300, presence bit in byte 8
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -9986,7 +9983,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.mode", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(48, 4, 0x01, uint32(v)) // at 48, presence bit in byte 4
 			b = b[n:]
 		case 0x52: // modes, packed
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -10015,7 +10012,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.level", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(64, 4, 0x02, uint32(v)) // at 64, presence bit in byte 4
 			b = b[n:]
 		case 0x62: // levels, packed
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -10303,8 +10300,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.bytes", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 60, Offset: 168}, v)
-			if m.Failed() {
+			if !s.StoreBytes(168, v) { // the slot at 168
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
@@ -10313,7 +10309,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.clear", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(172, 4, 0x04, uint32(v)) // at 172, presence bit in byte 4
 			b = b[n:]
 		case 0x1f2: // msg
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -10323,8 +10319,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.msg")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 62, Offset: 176}, v)
-			if m.Failed() {
+			if !s.StoreBytes(176, v) { // the slot at 176
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
@@ -10336,8 +10331,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 63, Offset: 180}, v)
-			if m.Failed() {
+			if !s.StoreBytes(180, v) { // the slot at 180
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
@@ -10349,8 +10343,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.name_bytes")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 64, Offset: 184}, v)
-			if m.Failed() {
+			if !s.StoreBytes(184, v) { // the slot at 184
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
@@ -10359,28 +10352,28 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
+			s.Store32(188, 4, 0x08, uint32(v)) // at 188, presence bit in byte 4
 			b = b[n:]
 		case 0x210: // has_value
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.has_value", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			s.Store8(192, 4, 0x10, phaserimpl.BoolByte(v != 0)) // at 192, presence bit in byte 4
 			b = b[n:]
 		case 0x218: // err
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.err", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20}, uint32(v))
+			s.Store32(196, 4, 0x20, uint32(v)) // at 196, presence bit in byte 4
 			b = b[n:]
 		case 0x220: // failed
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.failed", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}, phaserimpl.BoolByte(v != 0))
+			s.Store8(200, 4, 0x40, phaserimpl.BoolByte(v != 0)) // at 200, presence bit in byte 4
 			b = b[n:]
 		case 0x22a: // to_proto
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -10390,8 +10383,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.to_proto")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 69, Offset: 204}, v)
-			if m.Failed() {
+			if !s.StoreBytes(204, v) { // the slot at 204
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			b = b[n:]
@@ -12003,8 +11995,7 @@ func (x Everything_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire)
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.Everything.CountsEntry")
 			}
 			b = b[n:]
@@ -12013,7 +12004,7 @@ func (x Everything_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		default:
 			n, err := phaserimpl.DropUnknown(b, tag)
@@ -12676,7 +12667,7 @@ func (x Everything_ByIdEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) e
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "phasertest.Everything.ByIdEntry.key", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
+			s.Store64(8, 4, 0x01, v) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // value
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -13332,7 +13323,7 @@ func (x Everything_RemoteByNumEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "phasertest.Everything.RemoteByNumEntry.key", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // value
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -14018,8 +14009,7 @@ func (x Everything_LabelsByKeyEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.Everything.LabelsByKeyEntry")
 			}
 			b = b[n:]
@@ -14031,8 +14021,7 @@ func (x Everything_LabelsByKeyEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.value")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.Everything.LabelsByKeyEntry")
 			}
 			b = b[n:]

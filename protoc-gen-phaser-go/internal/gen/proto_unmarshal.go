@@ -177,7 +177,13 @@ func (c *codec) decodeField(cf *codecField) {
 		case cf.f.Oneof != nil:
 			g.P("m.SetMemberBytes(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", v)")
 		default:
-			g.P("m.SetBytes(", cf.lit, ", v)")
+			// The Setter's message has the compiled layout: the slot is
+			// at the field's compiled offset.
+			g.P("if !s.StoreBytes(", cf.lf.Offset, ", v) { // the slot at ", cf.lf.Offset)
+			g.P("return ", g.door("FullError"), "(m, ", quote(c.full), ")")
+			g.P("}")
+			g.P("b = b[n:]")
+			return
 		}
 		c.checkFull()
 		g.P("b = b[n:]")
@@ -209,7 +215,9 @@ func (c *codec) decodeField(cf *codecField) {
 		if cf.f.Oneof != nil {
 			g.P("m.SetMember", width, "(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", ", bits, ")")
 		} else {
-			g.P("s.Set", width, "(", cf.lit, ", ", bits, ")")
+			// The offset, presence byte and bit, as constants of the call.
+			lf := cf.lf
+			g.P("s.Store", width, "(", lf.Offset, ", ", 4+lf.ID>>3, ", ", fmt.Sprintf("%#02x", 1<<(lf.ID&7)), ", ", bits, ") // at ", lf.Offset, ", presence bit in byte ", 4+lf.ID>>3)
 		}
 		g.P(next)
 	}

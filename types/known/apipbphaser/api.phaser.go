@@ -473,8 +473,7 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Api")
 			}
 			b = b[n:]
@@ -518,8 +517,7 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.version")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 32}, v)
-			if m.Failed() {
+			if !s.StoreBytes(32, v) { // the slot at 32
 				return phaserimpl.FullError(m, "google.protobuf.Api")
 			}
 			b = b[n:]
@@ -557,7 +555,7 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.syntax", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(48, 4, 0x01, uint32(v)) // at 48, presence bit in byte 4
 			b = b[n:]
 		case 0x42: // edition
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -567,8 +565,7 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.edition")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 52}, v)
-			if m.Failed() {
+			if !s.StoreBytes(52, v) { // the slot at 52
 				return phaserimpl.FullError(m, "google.protobuf.Api")
 			}
 			b = b[n:]
@@ -1622,8 +1619,7 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Method")
 			}
 			b = b[n:]
@@ -1635,8 +1631,7 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.request_type_url")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "google.protobuf.Method")
 			}
 			b = b[n:]
@@ -1645,7 +1640,7 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.request_streaming", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}, phaserimpl.BoolByte(v != 0))
+			s.Store8(16, 4, 0x01, phaserimpl.BoolByte(v != 0)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // response_type_url
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1655,8 +1650,7 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.response_type_url")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
-			if m.Failed() {
+			if !s.StoreBytes(20, v) { // the slot at 20
 				return phaserimpl.FullError(m, "google.protobuf.Method")
 			}
 			b = b[n:]
@@ -1665,7 +1659,7 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.response_streaming", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}, phaserimpl.BoolByte(v != 0))
+			s.Store8(24, 4, 0x02, phaserimpl.BoolByte(v != 0)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x32: // options
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1688,7 +1682,7 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.syntax", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(40, 4, 0x04, uint32(v)) // at 40, presence bit in byte 4
 			b = b[n:]
 		case 0x42: // edition
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1698,8 +1692,7 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.edition")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, v)
-			if m.Failed() {
+			if !s.StoreBytes(44, v) { // the slot at 44
 				return phaserimpl.FullError(m, "google.protobuf.Method")
 			}
 			b = b[n:]
@@ -2708,8 +2701,7 @@ func (x Mixin) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Mixin", "google.protobuf.Mixin.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Mixin")
 			}
 			b = b[n:]
@@ -2721,8 +2713,7 @@ func (x Mixin) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Mixin", "google.protobuf.Mixin.root")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "google.protobuf.Mixin")
 			}
 			b = b[n:]

@@ -326,14 +326,14 @@ func (x Duration) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Duration", "google.protobuf.Duration.seconds", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
+			s.Store64(8, 4, 0x01, v) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x10: // nanos
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Duration", "google.protobuf.Duration.nanos", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)

@@ -710,8 +710,7 @@ func (x Struct_FieldsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Struct.FieldsEntry", "google.protobuf.Struct.FieldsEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Struct.FieldsEntry")
 			}
 			b = b[n:]

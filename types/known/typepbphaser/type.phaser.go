@@ -591,8 +591,7 @@ func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Type", "google.protobuf.Type.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Type")
 			}
 			b = b[n:]
@@ -659,7 +658,7 @@ func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.syntax", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(44, 4, 0x01, uint32(v)) // at 44, presence bit in byte 4
 			b = b[n:]
 		case 0x3a: // edition
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -669,8 +668,7 @@ func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Type", "google.protobuf.Type.edition")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v)
-			if m.Failed() {
+			if !s.StoreBytes(48, v) { // the slot at 48
 				return phaserimpl.FullError(m, "google.protobuf.Type")
 			}
 			b = b[n:]
@@ -1635,21 +1633,21 @@ func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.kind", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x10: // cardinality
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.cardinality", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // number
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.number", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(16, 4, 0x04, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // name
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1659,8 +1657,7 @@ func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
-			if m.Failed() {
+			if !s.StoreBytes(20, v) { // the slot at 20
 				return phaserimpl.FullError(m, "google.protobuf.Field")
 			}
 			b = b[n:]
@@ -1672,8 +1669,7 @@ func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.type_url")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 24}, v)
-			if m.Failed() {
+			if !s.StoreBytes(24, v) { // the slot at 24
 				return phaserimpl.FullError(m, "google.protobuf.Field")
 			}
 			b = b[n:]
@@ -1682,14 +1678,14 @@ func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.oneof_index", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
+			s.Store32(28, 4, 0x08, uint32(v)) // at 28, presence bit in byte 4
 			b = b[n:]
 		case 0x40: // packed
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.packed", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			s.Store8(32, 4, 0x10, phaserimpl.BoolByte(v != 0)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x4a: // options
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1715,8 +1711,7 @@ func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.json_name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 10, Offset: 48}, v)
-			if m.Failed() {
+			if !s.StoreBytes(48, v) { // the slot at 48
 				return phaserimpl.FullError(m, "google.protobuf.Field")
 			}
 			b = b[n:]
@@ -1728,8 +1723,7 @@ func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.default_value")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 11, Offset: 52}, v)
-			if m.Failed() {
+			if !s.StoreBytes(52, v) { // the slot at 52
 				return phaserimpl.FullError(m, "google.protobuf.Field")
 			}
 			b = b[n:]
@@ -2811,8 +2805,7 @@ func (x Enum) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Enum", "google.protobuf.Enum.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Enum")
 			}
 			b = b[n:]
@@ -2866,7 +2859,7 @@ func (x Enum) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.syntax", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(36, 4, 0x01, uint32(v)) // at 36, presence bit in byte 4
 			b = b[n:]
 		case 0x32: // edition
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -2876,8 +2869,7 @@ func (x Enum) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Enum", "google.protobuf.Enum.edition")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v)
-			if m.Failed() {
+			if !s.StoreBytes(40, v) { // the slot at 40
 				return phaserimpl.FullError(m, "google.protobuf.Enum")
 			}
 			b = b[n:]
@@ -3713,8 +3705,7 @@ func (x EnumValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.EnumValue", "google.protobuf.EnumValue.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.EnumValue")
 			}
 			b = b[n:]
@@ -3723,7 +3714,7 @@ func (x EnumValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.EnumValue", "google.protobuf.EnumValue.number", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x1a: // options
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -4385,8 +4376,7 @@ func (x Option) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Option", "google.protobuf.Option.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Option")
 			}
 			b = b[n:]

@@ -365,8 +365,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.SmallStruct", "bench.SmallStruct.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "bench.SmallStruct")
 			}
 			b = b[n:]
@@ -375,7 +374,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.birth_day", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
+			s.Store64(16, 4, 0x01, v) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x1a: // phone
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -385,8 +384,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.SmallStruct", "bench.SmallStruct.phone")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
-			if m.Failed() {
+			if !s.StoreBytes(24, v) { // the slot at 24
 				return phaserimpl.FullError(m, "bench.SmallStruct")
 			}
 			b = b[n:]
@@ -395,20 +393,20 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.siblings", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(28, 4, 0x02, uint32(v)) // at 28, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // spouse
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.spouse", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			s.Store8(32, 4, 0x04, phaserimpl.BoolByte(v != 0)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x31: // money
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.money", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			s.Store64(40, 4, 0x08, binary.LittleEndian.Uint64(b)) // at 40, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -1163,7 +1161,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Header", "bench.Header.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // stamp
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1186,8 +1184,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.Header", "bench.Header.frame_id")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 16}, v)
-			if m.Failed() {
+			if !s.StoreBytes(16, v) { // the slot at 16
 				return phaserimpl.FullError(m, "bench.Header")
 			}
 			b = b[n:]
@@ -1790,25 +1787,25 @@ func (x Quaternion) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		case 0x19: // z
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b)) // at 24, presence bit in byte 4
 			b = b[8:]
 		case 0x21: // w
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.w", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			s.Store64(32, 4, 0x08, binary.LittleEndian.Uint64(b)) // at 32, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -2428,19 +2425,19 @@ func (x Vector3) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		case 0x19: // z
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b)) // at 24, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -3917,8 +3914,7 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.PointField", "bench.PointField.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "bench.PointField")
 			}
 			b = b[n:]
@@ -3927,21 +3923,21 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.offset", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // datatype
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.datatype", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // count
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.count", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -4591,25 +4587,25 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.x", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			s.Store32(8, 4, 0x01, binary.LittleEndian.Uint32(b)) // at 8, presence bit in byte 4
 			b = b[4:]
 		case 0x15: // y
 			if len(b) < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.y", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			s.Store32(12, 4, 0x02, binary.LittleEndian.Uint32(b)) // at 12, presence bit in byte 4
 			b = b[4:]
 		case 0x1d: // z
 			if len(b) < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.z", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			s.Store32(16, 4, 0x04, binary.LittleEndian.Uint32(b)) // at 16, presence bit in byte 4
 			b = b[4:]
 		case 0x25: // intensity
 			if len(b) < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.intensity", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			s.Store32(20, 4, 0x08, binary.LittleEndian.Uint32(b)) // at 20, presence bit in byte 4
 			b = b[4:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -5358,14 +5354,14 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // width
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // fields
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -5388,29 +5384,28 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.is_bigendian", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			s.Store8(32, 4, 0x04, phaserimpl.BoolByte(v != 0)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // point_step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.point_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 36, Byte: 4, Mask: 0x08}, uint32(v))
+			s.Store32(36, 4, 0x08, uint32(v)) // at 36, presence bit in byte 4
 			b = b[n:]
 		case 0x38: // row_step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.row_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x10}, uint32(v))
+			s.Store32(40, 4, 0x10, uint32(v)) // at 40, presence bit in byte 4
 			b = b[n:]
 		case 0x42: // data
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, v)
-			if m.Failed() {
+			if !s.StoreBytes(44, v) { // the slot at 44
 				return phaserimpl.FullError(m, "bench.Cloud")
 			}
 			b = b[n:]
@@ -5419,7 +5414,7 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.is_dense", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v != 0))
+			s.Store8(48, 4, 0x20, phaserimpl.BoolByte(v != 0)) // at 48, presence bit in byte 4
 			b = b[n:]
 		case 0x52: // points
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -6446,14 +6441,14 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // width
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // encoding
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -6463,8 +6458,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.Image", "bench.Image.encoding")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
-			if m.Failed() {
+			if !s.StoreBytes(20, v) { // the slot at 20
 				return phaserimpl.FullError(m, "bench.Image")
 			}
 			b = b[n:]
@@ -6473,22 +6467,21 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.is_bigendian", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Store32(24, 4, 0x04, uint32(v)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(v))
+			s.Store32(28, 4, 0x08, uint32(v)) // at 28, presence bit in byte 4
 			b = b[n:]
 		case 0x3a: // data
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 32}, v)
-			if m.Failed() {
+			if !s.StoreBytes(32, v) { // the slot at 32
 				return phaserimpl.FullError(m, "bench.Image")
 			}
 			b = b[n:]

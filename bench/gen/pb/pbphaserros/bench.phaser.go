@@ -365,8 +365,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.SmallStruct", "bench.SmallStruct.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "bench.SmallStruct")
 			}
 			b = b[n:]
@@ -375,7 +374,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.birth_day", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
+			s.Store64(16, 4, 0x01, v) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x1a: // phone
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -385,8 +384,7 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.SmallStruct", "bench.SmallStruct.phone")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
-			if m.Failed() {
+			if !s.StoreBytes(24, v) { // the slot at 24
 				return phaserimpl.FullError(m, "bench.SmallStruct")
 			}
 			b = b[n:]
@@ -395,20 +393,20 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.siblings", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(28, 4, 0x02, uint32(v)) // at 28, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // spouse
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.spouse", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			s.Store8(32, 4, 0x04, phaserimpl.BoolByte(v != 0)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x31: // money
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.money", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			s.Store64(40, 4, 0x08, binary.LittleEndian.Uint64(b)) // at 40, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -1163,7 +1161,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Header", "bench.Header.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // stamp
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1186,8 +1184,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.Header", "bench.Header.frame_id")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "bench.Header")
 			}
 			b = b[n:]
@@ -1791,25 +1788,25 @@ func (x Quaternion) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		case 0x19: // z
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b)) // at 24, presence bit in byte 4
 			b = b[8:]
 		case 0x21: // w
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.w", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			s.Store64(32, 4, 0x08, binary.LittleEndian.Uint64(b)) // at 32, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -2429,19 +2426,19 @@ func (x Vector3) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		case 0x19: // z
 			if len(b) < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b)) // at 24, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -3922,8 +3919,7 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.PointField", "bench.PointField.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "bench.PointField")
 			}
 			b = b[n:]
@@ -3932,21 +3928,21 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.offset", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // datatype
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.datatype", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // count
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.count", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -4596,25 +4592,25 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.x", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			s.Store32(8, 4, 0x01, binary.LittleEndian.Uint32(b)) // at 8, presence bit in byte 4
 			b = b[4:]
 		case 0x15: // y
 			if len(b) < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.y", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			s.Store32(12, 4, 0x02, binary.LittleEndian.Uint32(b)) // at 12, presence bit in byte 4
 			b = b[4:]
 		case 0x1d: // z
 			if len(b) < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.z", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			s.Store32(16, 4, 0x04, binary.LittleEndian.Uint32(b)) // at 16, presence bit in byte 4
 			b = b[4:]
 		case 0x25: // intensity
 			if len(b) < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.intensity", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			s.Store32(20, 4, 0x08, binary.LittleEndian.Uint32(b)) // at 20, presence bit in byte 4
 			b = b[4:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -5363,14 +5359,14 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // width
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // fields
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -5393,29 +5389,28 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.is_bigendian", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			s.Store8(24, 4, 0x04, phaserimpl.BoolByte(v != 0)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // point_step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.point_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(v))
+			s.Store32(28, 4, 0x08, uint32(v)) // at 28, presence bit in byte 4
 			b = b[n:]
 		case 0x38: // row_step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.row_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
+			s.Store32(32, 4, 0x10, uint32(v)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x42: // data
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
-			if m.Failed() {
+			if !s.StoreBytes(36, v) { // the slot at 36
 				return phaserimpl.FullError(m, "bench.Cloud")
 			}
 			b = b[n:]
@@ -5424,7 +5419,7 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.is_dense", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v != 0))
+			s.Store8(40, 4, 0x20, phaserimpl.BoolByte(v != 0)) // at 40, presence bit in byte 4
 			b = b[n:]
 		case 0x52: // points
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -6452,14 +6447,14 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // width
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // encoding
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -6469,8 +6464,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.Image", "bench.Image.encoding")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
-			if m.Failed() {
+			if !s.StoreBytes(16, v) { // the slot at 16
 				return phaserimpl.FullError(m, "bench.Image")
 			}
 			b = b[n:]
@@ -6479,22 +6473,21 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.is_bigendian", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(v))
+			s.Store32(24, 4, 0x08, uint32(v)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x3a: // data
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
-			if m.Failed() {
+			if !s.StoreBytes(28, v) { // the slot at 28
 				return phaserimpl.FullError(m, "bench.Image")
 			}
 			b = b[n:]

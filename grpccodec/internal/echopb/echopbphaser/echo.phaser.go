@@ -278,13 +278,13 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("phaser.grpctest.Point", "phaser.grpctest.Point.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("phaser.grpctest.Point", "phaser.grpctest.Point.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -945,8 +945,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.text")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			b = b[n:]
@@ -1025,8 +1024,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.blob", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v)
-			if m.Failed() {
+			if !s.StoreBytes(48, v) { // the slot at 48
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			b = b[n:]
@@ -1035,7 +1033,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(52, 4, 0x01, uint32(v)) // at 52, presence bit in byte 4
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -1910,8 +1908,7 @@ func (x EchoRequest_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest.CountsEntry")
 			}
 			b = b[n:]
@@ -1920,7 +1917,7 @@ func (x EchoRequest_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		default:
 			n, err := phaserimpl.DropUnknown(b, tag)
@@ -2652,8 +2649,7 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.text")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
 			}
 			b = b[n:]
@@ -2662,7 +2658,7 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.sum", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
+			s.Store64(16, 4, 0x01, v) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x1a: // path
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -2685,22 +2681,21 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(32, 4, 0x02, uint32(v)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // entries
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.entries", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(36, 4, 0x04, uint32(v)) // at 36, presence bit in byte 4
 			b = b[n:]
 		case 0x32: // blob
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.blob", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v)
-			if m.Failed() {
+			if !s.StoreBytes(40, v) { // the slot at 40
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
 			}
 			b = b[n:]

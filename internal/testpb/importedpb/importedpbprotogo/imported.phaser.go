@@ -368,8 +368,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.other.Remote", "phasertest.other.Remote.id")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
 			b = b[n:]
@@ -378,7 +377,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.level", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x1a: // values, packed
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1129,7 +1128,7 @@ func (x Remote_Part) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote.Part", "phasertest.other.Remote.Part.n", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // tag
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1139,8 +1138,7 @@ func (x Remote_Part) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.other.Remote.Part", "phasertest.other.Remote.Part.tag")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.other.Remote.Part")
 			}
 			b = b[n:]

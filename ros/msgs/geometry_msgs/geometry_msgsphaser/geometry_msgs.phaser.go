@@ -280,19 +280,19 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Point", "geometry_msgs.Point.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Point", "geometry_msgs.Point.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		case 0x19: // z
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Point", "geometry_msgs.Point.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b)) // at 24, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -888,25 +888,25 @@ func (x Quaternion) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Quaternion", "geometry_msgs.Quaternion.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Quaternion", "geometry_msgs.Quaternion.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		case 0x19: // z
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Quaternion", "geometry_msgs.Quaternion.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b)) // at 24, presence bit in byte 4
 			b = b[8:]
 		case 0x21: // w
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Quaternion", "geometry_msgs.Quaternion.w", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
+			s.Store64(32, 4, 0x08, binary.LittleEndian.Uint64(b)) // at 32, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -2083,19 +2083,19 @@ func (x Vector3) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Vector3", "geometry_msgs.Vector3.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x11: // y
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Vector3", "geometry_msgs.Vector3.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b)) // at 16, presence bit in byte 4
 			b = b[8:]
 		case 0x19: // z
 			if len(b) < 8 {
 				return phaserimpl.WireError("geometry_msgs.Vector3", "geometry_msgs.Vector3.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b)) // at 24, presence bit in byte 4
 			b = b[8:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)

@@ -1312,14 +1312,14 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // width
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // encoding
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -1329,8 +1329,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("sensor_msgs.Image", "sensor_msgs.Image.encoding")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
-			if m.Failed() {
+			if !s.StoreBytes(16, v) { // the slot at 16
 				return phaserimpl.FullError(m, "sensor_msgs.Image")
 			}
 			b = b[n:]
@@ -1339,22 +1338,21 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.is_bigendian", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(v))
+			s.Store32(24, 4, 0x08, uint32(v)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x3a: // data
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
-			if m.Failed() {
+			if !s.StoreBytes(28, v) { // the slot at 28
 				return phaserimpl.FullError(m, "sensor_msgs.Image")
 			}
 			b = b[n:]
@@ -2173,8 +2171,7 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("sensor_msgs.PointField", "sensor_msgs.PointField.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "sensor_msgs.PointField")
 			}
 			b = b[n:]
@@ -2183,21 +2180,21 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.offset", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // datatype
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.datatype", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // count
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.count", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -2963,14 +2960,14 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // width
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x22: // fields
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -2993,29 +2990,28 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.is_bigendian", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
+			s.Store8(24, 4, 0x04, phaserimpl.BoolByte(v != 0)) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // point_step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.point_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(v))
+			s.Store32(28, 4, 0x08, uint32(v)) // at 28, presence bit in byte 4
 			b = b[n:]
 		case 0x38: // row_step
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.row_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
+			s.Store32(32, 4, 0x10, uint32(v)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x42: // data
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
-			if m.Failed() {
+			if !s.StoreBytes(36, v) { // the slot at 36
 				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
 			}
 			b = b[n:]
@@ -3024,7 +3020,7 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.is_dense", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v != 0))
+			s.Store8(40, 4, 0x20, phaserimpl.BoolByte(v != 0)) // at 40, presence bit in byte 4
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -4000,43 +3996,43 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_min", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			s.Store32(8, 4, 0x01, binary.LittleEndian.Uint32(b)) // at 8, presence bit in byte 4
 			b = b[4:]
 		case 0x1d: // angle_max
 			if len(b) < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_max", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			s.Store32(12, 4, 0x02, binary.LittleEndian.Uint32(b)) // at 12, presence bit in byte 4
 			b = b[4:]
 		case 0x25: // angle_increment
 			if len(b) < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_increment", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			s.Store32(16, 4, 0x04, binary.LittleEndian.Uint32(b)) // at 16, presence bit in byte 4
 			b = b[4:]
 		case 0x2d: // time_increment
 			if len(b) < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.time_increment", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			s.Store32(20, 4, 0x08, binary.LittleEndian.Uint32(b)) // at 20, presence bit in byte 4
 			b = b[4:]
 		case 0x35: // scan_time
 			if len(b) < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.scan_time", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}, binary.LittleEndian.Uint32(b))
+			s.Store32(24, 4, 0x10, binary.LittleEndian.Uint32(b)) // at 24, presence bit in byte 4
 			b = b[4:]
 		case 0x3d: // range_min
 			if len(b) < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.range_min", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}, binary.LittleEndian.Uint32(b))
+			s.Store32(28, 4, 0x20, binary.LittleEndian.Uint32(b)) // at 28, presence bit in byte 4
 			b = b[4:]
 		case 0x45: // range_max
 			if len(b) < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.range_max", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}, binary.LittleEndian.Uint32(b))
+			s.Store32(32, 4, 0x40, binary.LittleEndian.Uint32(b)) // at 32, presence bit in byte 4
 			b = b[4:]
 		case 0x4a: // ranges, packed
 			v, n := phaserimpl.ConsumeBytes(b)

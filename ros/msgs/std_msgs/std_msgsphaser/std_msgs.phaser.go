@@ -303,7 +303,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("std_msgs.Header", "std_msgs.Header.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // stamp
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -326,8 +326,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("std_msgs.Header", "std_msgs.Header.frame_id")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "std_msgs.Header")
 			}
 			b = b[n:]
@@ -928,8 +927,7 @@ func (x String) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("std_msgs.String", "std_msgs.String.data")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "std_msgs.String")
 			}
 			b = b[n:]

@@ -489,86 +489,86 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_double", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b)) // at 8, presence bit in byte 4
 			b = b[8:]
 		case 0x15: // f_float
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_float", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			s.Store32(16, 4, 0x02, binary.LittleEndian.Uint32(b)) // at 16, presence bit in byte 4
 			b = b[4:]
 		case 0x18: // f_int32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_int32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // f_int64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_int64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, v)
+			s.Store64(24, 4, 0x08, v) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // f_uint32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_uint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
+			s.Store32(32, 4, 0x10, uint32(v)) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // f_uint64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_uint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
+			s.Store64(40, 4, 0x20, v) // at 40, presence bit in byte 4
 			b = b[n:]
 		case 0x38: // f_sint32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
+			s.Store32(48, 4, 0x40, phaserimpl.Unzigzag32(v)) // at 48, presence bit in byte 4
 			b = b[n:]
 		case 0x40: // f_sint64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
+			s.Store64(56, 4, 0x80, phaserimpl.Unzigzag64(v)) // at 56, presence bit in byte 4
 			b = b[n:]
 		case 0x4d: // f_fixed32
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_fixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			s.Store32(64, 5, 0x01, binary.LittleEndian.Uint32(b)) // at 64, presence bit in byte 5
 			b = b[4:]
 		case 0x51: // f_fixed64
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_fixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
+			s.Store64(72, 5, 0x02, binary.LittleEndian.Uint64(b)) // at 72, presence bit in byte 5
 			b = b[8:]
 		case 0x5d: // f_sfixed32
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sfixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
+			s.Store32(80, 5, 0x04, binary.LittleEndian.Uint32(b)) // at 80, presence bit in byte 5
 			b = b[4:]
 		case 0x61: // f_sfixed64
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sfixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
+			s.Store64(88, 5, 0x08, binary.LittleEndian.Uint64(b)) // at 88, presence bit in byte 5
 			b = b[8:]
 		case 0x68: // f_bool
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_bool", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			s.Store8(96, 5, 0x10, phaserimpl.BoolByte(v != 0)) // at 96, presence bit in byte 5
 			b = b[n:]
 		case 0x72: // f_string
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -578,8 +578,7 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_string")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
-			if m.Failed() {
+			if !s.StoreBytes(100, v) { // the slot at 100
 				return phaserimpl.FullError(m, "phasertest.roswire.Scalars")
 			}
 			b = b[n:]
@@ -588,8 +587,7 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_bytes", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v)
-			if m.Failed() {
+			if !s.StoreBytes(104, v) { // the slot at 104
 				return phaserimpl.FullError(m, "phasertest.roswire.Scalars")
 			}
 			b = b[n:]
@@ -1804,111 +1802,110 @@ func (x Converted) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u8", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x10: // i8
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i8", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
 			b = b[n:]
 		case 0x18: // i16
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i16", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+			s.Store32(16, 4, 0x04, uint32(v)) // at 16, presence bit in byte 4
 			b = b[n:]
 		case 0x20: // u16
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u16", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, uint32(v))
+			s.Store32(20, 4, 0x08, uint32(v)) // at 20, presence bit in byte 4
 			b = b[n:]
 		case 0x28: // i32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i32", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}, v)
+			s.Store64(24, 4, 0x10, v) // at 24, presence bit in byte 4
 			b = b[n:]
 		case 0x30: // u32
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u32", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20}, v)
+			s.Store64(32, 4, 0x20, v) // at 32, presence bit in byte 4
 			b = b[n:]
 		case 0x38: // wide
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.wide", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
+			s.Store32(40, 4, 0x40, uint32(v)) // at 40, presence bit in byte 4
 			b = b[n:]
 		case 0x40: // uwide
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.uwide", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80}, uint32(v))
+			s.Store32(44, 4, 0x80, uint32(v)) // at 44, presence bit in byte 4
 			b = b[n:]
 		case 0x48: // flip
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.flip", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(48, 5, 0x01, uint32(v)) // at 48, presence bit in byte 5
 			b = b[n:]
 		case 0x50: // s64
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.s64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02}, v)
+			s.Store64(56, 5, 0x02, v) // at 56, presence bit in byte 5
 			b = b[n:]
 		case 0x59: // f32
 			if len(b) < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.f32", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04}, binary.LittleEndian.Uint64(b))
+			s.Store64(64, 5, 0x04, binary.LittleEndian.Uint64(b)) // at 64, presence bit in byte 5
 			b = b[8:]
 		case 0x65: // f64
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.f64", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			s.Store32(72, 5, 0x08, binary.LittleEndian.Uint32(b)) // at 72, presence bit in byte 5
 			b = b[4:]
 		case 0x68: // b8
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.b8", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
+			s.Store8(76, 5, 0x10, phaserimpl.BoolByte(v != 0)) // at 76, presence bit in byte 5
 			b = b[n:]
 		case 0x70: // flag
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.flag", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
+			s.Store32(80, 5, 0x20, uint32(v)) // at 80, presence bit in byte 5
 			b = b[n:]
 		case 0x78: // mode
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.mode", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true}, uint32(v))
+			s.Store32(84, 5, 0x40, uint32(v)) // at 84, presence bit in byte 5
 			b = b[n:]
 		case 0x82: // data
 			v, n := phaserimpl.ConsumeBytes(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 16, Offset: 88}, v)
-			if m.Failed() {
+			if !s.StoreBytes(88, v) { // the slot at 88
 				return phaserimpl.FullError(m, "phasertest.roswire.Converted")
 			}
 			b = b[n:]
@@ -1917,14 +1914,14 @@ func (x Converted) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
+			s.Store64(96, 5, 0x80, phaserimpl.Unzigzag64(v)) // at 96, presence bit in byte 5
 			b = b[n:]
 		case 0x90: // char
 			v, n := phaserimpl.ConsumeVarint(b)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.char", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(104, 6, 0x01, uint32(v)) // at 104, presence bit in byte 6
 			b = b[n:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -4774,25 +4771,25 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.x", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
+			s.Store32(8, 4, 0x01, binary.LittleEndian.Uint32(b)) // at 8, presence bit in byte 4
 			b = b[4:]
 		case 0x15: // y
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.y", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
+			s.Store32(12, 4, 0x02, binary.LittleEndian.Uint32(b)) // at 12, presence bit in byte 4
 			b = b[4:]
 		case 0x1d: // z
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.z", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
+			s.Store32(16, 4, 0x04, binary.LittleEndian.Uint32(b)) // at 16, presence bit in byte 4
 			b = b[4:]
 		case 0x25: // intensity
 			if len(b) < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.intensity", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
+			s.Store32(20, 4, 0x08, binary.LittleEndian.Uint32(b)) // at 20, presence bit in byte 4
 			b = b[4:]
 		default:
 			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
@@ -5463,8 +5460,7 @@ func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.frame")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
 			}
 			b = b[n:]
@@ -9143,8 +9139,7 @@ func (x Nested_ByNameEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested.ByNameEntry")
 			}
 			b = b[n:]
@@ -9794,7 +9789,7 @@ func (x Nested_LabelsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested.LabelsEntry", "phasertest.roswire.Nested.LabelsEntry.key", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
 			b = b[n:]
 		case 0x12: // value
 			v, n := phaserimpl.ConsumeBytes(b)
@@ -9804,8 +9799,7 @@ func (x Nested_LabelsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested.LabelsEntry", "phasertest.roswire.Nested.LabelsEntry.value")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested.LabelsEntry")
 			}
 			b = b[n:]
