@@ -62,3 +62,47 @@ func (b *Buffer) VectorAppendN(slot uint32, n, size int) uint32 {
 	}
 	return b.get32(slot+4) + uint32(num*size)
 }
+
+// VectorAppendCopy appends the elements in src (size bytes each, stored as
+// src holds them) to the vector at slot with at most one allocation: what
+// VectorAppendN and a copy into the new elements store, without zeroing
+// them first. It reports false if the buffer is full or the vector's header
+// counts more elements than its block holds (the vector is then
+// unchanged). A src shorter than one element appends nothing. src is read
+// after the allocation: it must not lie in the vector's own storage.
+func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
+	n := int(uint(len(src)) / uint(size))
+	if n == 0 {
+		return true
+	}
+	if !b.slotOK(slot, 8) {
+		return false
+	}
+	if b.get32(slot) == 0 && b.get32(slot+4) == 0 {
+		// An empty vector without storage (a decoder's common case): one
+		// block of exactly the elements, as vectorRoom allocates it.
+		if uint64(n)*uint64(size) > b.maxAlloc() {
+			b.fail()
+			return false
+		}
+		data := b.Allocate(n*size, Zero|Small)
+		if data == 0 {
+			return false
+		}
+		copy(b.data[data:data+uint32(n*size)], src)
+		b.put32(slot, uint32(n))
+		b.put32(slot+4, data)
+		return true
+	}
+	if !b.vectorOK(slot, size) {
+		return false
+	}
+	num := int(b.get32(slot))
+	if !b.vectorRoom(slot, num+n, size, Zero|Small) {
+		return false
+	}
+	at := b.get32(slot+4) + uint32(num*size)
+	copy(b.data[at:at+uint32(n*size)], src)
+	b.put32(slot, uint32(num+n))
+	return true
+}

@@ -469,12 +469,8 @@ func UnmarshalPackedFixed(m Msg, f Field, v []byte, size int) bool {
 	if len(v)%size != 0 {
 		return false
 	}
-	count := len(v) / size
-	if count == 0 || m.AppendElems(f, count, size) == 0 {
-		return true
-	}
-	if elems := m.Span(f, size); len(elems) >= len(v) {
-		copy(elems[len(elems)-len(v):], v)
+	if len(v) > 0 {
+		m.AppendCopy(f, v, size) // a refusal is the payload's error
 	}
 	return true
 }
