@@ -228,8 +228,10 @@ func (s Setter) Store8(off, pres uint32, mask, v uint8) {
 	if s.p == nil {
 		return
 	}
+	// Unsigned sums of two 32-bit offsets and slices of constant length:
+	// the compiler proves the stores in range from the one check.
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(off), uint64(s.off)+uint64(pres); o < uint64(len(mem)) && w < uint64(len(mem)) {
+	if o, w := uint(s.off)+uint(off), uint(s.off)+uint(pres); o < uint(len(mem)) && w < uint(len(mem)) {
 		mem[o] = v
 		mem[w] |= mask
 	}
@@ -241,8 +243,8 @@ func (s Setter) Store32(off, pres uint32, mask uint8, v uint32) {
 		return
 	}
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(off), uint64(s.off)+uint64(pres); o+4 <= uint64(len(mem)) && w < uint64(len(mem)) {
-		le.PutUint32(mem[o:], v)
+	if o, w := uint(s.off)+uint(off), uint(s.off)+uint(pres); o+4 <= uint(len(mem)) && w < uint(len(mem)) {
+		le.PutUint32(mem[o:o+4], v)
 		mem[w] |= mask
 	}
 }
@@ -253,10 +255,26 @@ func (s Setter) Store64(off, pres uint32, mask uint8, v uint64) {
 		return
 	}
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(off), uint64(s.off)+uint64(pres); o+8 <= uint64(len(mem)) && w < uint64(len(mem)) {
-		le.PutUint64(mem[o:], v)
+	if o, w := uint(s.off)+uint(off), uint(s.off)+uint(pres); o+8 <= uint(len(mem)) && w < uint(len(mem)) {
+		le.PutUint64(mem[o:o+8], v)
 		mem[w] |= mask
 	}
+}
+
+// MutableMessage returns the message of type t in the singular message
+// field stored in a slot (not inline) at offset off of the message,
+// creating it if absent: Msg.MutableMessage for the generated decoders,
+// without resolving the field again. A handle that is not present is a
+// buffer that is full, which the payload records.
+func (s Setter) MutableMessage(off uint32, t *Type) Msg {
+	p := s.p
+	if p == nil {
+		return Msg{}
+	}
+	if o := s.off + off; uint64(o)+4 <= uint64(len(p.mem)) {
+		return p.mutableAt(o, t)
+	}
+	return Msg{p: p}
 }
 
 // StoreBytes stores v in the singular string or bytes field whose slot is

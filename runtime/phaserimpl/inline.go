@@ -58,16 +58,19 @@ func reachSetterStore64(s impl.Setter, off, pres uint32, mask uint8, v uint64) {
 	s.Store64(off, pres, mask, v)
 }
 func reachSetterStoreBytes(s impl.Setter, off uint32, v []byte) bool { return s.StoreBytes(off, v) }
-func reachWireEnter(w *Wire, n uint32) bool                          { return w.Enter(n) }
-func reachWireLeave(w *Wire)                                         { w.Leave() }
-func reachWireCharge(w *Wire, n int) bool                            { return w.Charge(n) }
-func reachWireHasUnknown(w *Wire) bool                               { return w.HasUnknown() }
-func reachWireEnterDecode(w *Wire) bool                              { return w.EnterDecode() }
-func reachWireMark(w *Wire) int                                      { return w.Mark() }
-func reachWireKept(w *Wire, mark int) bool                           { return w.Kept(mark) }
-func reachAppenderAppend(a *MessageAppender) Msg                     { return a.Append() }
-func reachWireEncode(w *Wire, m Msg) error                           { return w.Encode(m) }
-func reachNestedAt(m Msg, s uint32, t *Type) Msg                     { return m.NestedAt(s, t) }
-func reachRuns(m Msg, f Field, t *Type) impl.Runs                    { return m.Runs(f, t) }
-func reachRunLen(r impl.Run) int                                     { return r.Len() }
-func reachRunAt(r impl.Run, i int) Msg                               { return r.At(i) }
+func reachSetterMutableMessage(s impl.Setter, off uint32, t *Type) Msg {
+	return s.MutableMessage(off, t)
+}
+func reachWireEnter(w *Wire, n uint32) bool       { return w.Enter(n) }
+func reachWireLeave(w *Wire)                      { w.Leave() }
+func reachWireCharge(w *Wire, n int) bool         { return w.Charge(n) }
+func reachWireHasUnknown(w *Wire) bool            { return w.HasUnknown() }
+func reachWireEnterDecode(w *Wire) bool           { return w.EnterDecode() }
+func reachWireMark(w *Wire) int                   { return w.Mark() }
+func reachWireKept(w *Wire, mark int) bool        { return w.Kept(mark) }
+func reachAppenderAppend(a *MessageAppender) Msg  { return a.Append() }
+func reachWireEncode(w *Wire, m Msg) error        { return w.Encode(m) }
+func reachNestedAt(m Msg, s uint32, t *Type) Msg  { return m.NestedAt(s, t) }
+func reachRuns(m Msg, f Field, t *Type) impl.Runs { return m.Runs(f, t) }
+func reachRunLen(r impl.Run) int                  { return r.Len() }
+func reachRunAt(r impl.Run, i int) Msg            { return r.At(i) }

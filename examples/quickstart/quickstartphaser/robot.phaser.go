@@ -1081,7 +1081,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.pose", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
+			sub := s.MutableMessage(20, phaserType_Pose) // the slot at 20
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
@@ -1094,7 +1094,7 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.stamp", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp)
+			sub := s.MutableMessage(24, phaserType_timestamppbphaser_Timestamp) // the slot at 24
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}

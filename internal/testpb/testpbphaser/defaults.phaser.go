@@ -823,7 +823,7 @@ func (x Defaults) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.child", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 22, Offset: 136}, phaserType_Defaults)
+			sub := s.MutableMessage(136, phaserType_Defaults) // the slot at 136
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Defaults")
 			}

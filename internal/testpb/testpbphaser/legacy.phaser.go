@@ -620,7 +620,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.child", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)
+			sub := s.MutableMessage(56, phaserType_Legacy) // the slot at 56
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}

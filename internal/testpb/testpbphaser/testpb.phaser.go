@@ -4308,7 +4308,7 @@ func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.deep", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
+			sub := s.MutableMessage(16, phaserType_Inner_Deep) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Inner")
 			}
@@ -5924,7 +5924,7 @@ func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.next", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node)
+			sub := s.MutableMessage(12, phaserType_Node) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Node")
 			}
@@ -9820,7 +9820,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.scalars", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)
+			sub := s.MutableMessage(8, phaserType_Scalars) // the slot at 8
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9833,7 +9833,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.repeated", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)
+			sub := s.MutableMessage(12, phaserType_Repeated) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9846,7 +9846,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.inner", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)
+			sub := s.MutableMessage(16, phaserType_Inner) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9859,7 +9859,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.deep", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)
+			sub := s.MutableMessage(20, phaserType_Inner_Deep) // the slot at 20
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9872,7 +9872,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.remote", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote)
+			sub := s.MutableMessage(24, phaserType_importedpbphaser_Remote) // the slot at 24
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9885,7 +9885,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.part", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part)
+			sub := s.MutableMessage(28, phaserType_importedpbphaser_Remote_Part) // the slot at 28
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9988,7 +9988,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.empty", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)
+			sub := s.MutableMessage(80, phaserType_Empty) // the slot at 80
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -10017,7 +10017,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.node", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)
+			sub := s.MutableMessage(96, phaserType_Node) // the slot at 96
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -10205,7 +10205,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.at", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp)
+			sub := s.MutableMessage(152, phaserType_timestamppbphaser_Timestamp) // the slot at 152
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -10218,7 +10218,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.took", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration)
+			sub := s.MutableMessage(156, phaserType_durationpbphaser_Duration) // the slot at 156
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -12605,7 +12605,7 @@ func (x Everything_ByIdEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) e
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "phasertest.Everything.ByIdEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
+			sub := s.MutableMessage(16, phaserType_Inner) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything.ByIdEntry")
 			}
@@ -13261,7 +13261,7 @@ func (x Everything_RemoteByNumEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "phasertest.Everything.RemoteByNumEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote)
+			sub := s.MutableMessage(12, phaserType_importedpbphaser_Remote) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything.RemoteByNumEntry")
 			}

@@ -4319,7 +4319,7 @@ func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.deep", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
+			sub := s.MutableMessage(16, phaserType_Inner_Deep) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Inner")
 			}
@@ -5961,7 +5961,7 @@ func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.next", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node)
+			sub := s.MutableMessage(12, phaserType_Node) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Node")
 			}
@@ -9873,7 +9873,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.scalars", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)
+			sub := s.MutableMessage(8, phaserType_Scalars) // the slot at 8
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9886,7 +9886,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.repeated", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)
+			sub := s.MutableMessage(12, phaserType_Repeated) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9899,7 +9899,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.inner", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)
+			sub := s.MutableMessage(16, phaserType_Inner) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9912,7 +9912,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.deep", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)
+			sub := s.MutableMessage(20, phaserType_Inner_Deep) // the slot at 20
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9925,7 +9925,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.remote", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbprotogo_Remote)
+			sub := s.MutableMessage(24, phaserType_importedpbprotogo_Remote) // the slot at 24
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -9938,7 +9938,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.part", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbprotogo_Remote_Part)
+			sub := s.MutableMessage(28, phaserType_importedpbprotogo_Remote_Part) // the slot at 28
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -10041,7 +10041,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.empty", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)
+			sub := s.MutableMessage(80, phaserType_Empty) // the slot at 80
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -10070,7 +10070,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.node", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)
+			sub := s.MutableMessage(96, phaserType_Node) // the slot at 96
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -10258,7 +10258,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.at", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp)
+			sub := s.MutableMessage(152, phaserType_timestamppbphaser_Timestamp) // the slot at 152
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -10271,7 +10271,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.took", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration)
+			sub := s.MutableMessage(156, phaserType_durationpbphaser_Duration) // the slot at 156
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
@@ -12674,7 +12674,7 @@ func (x Everything_ByIdEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) e
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "phasertest.Everything.ByIdEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
+			sub := s.MutableMessage(16, phaserType_Inner) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything.ByIdEntry")
 			}
@@ -13330,7 +13330,7 @@ func (x Everything_RemoteByNumEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "phasertest.Everything.RemoteByNumEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote)
+			sub := s.MutableMessage(12, phaserType_importedpbprotogo_Remote) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything.RemoteByNumEntry")
 			}

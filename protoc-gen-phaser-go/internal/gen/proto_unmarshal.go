@@ -154,6 +154,9 @@ func (c *codec) decodeField(cf *codecField) {
 			g.P("sub := ", a, ".Append()")
 		case cf.f.Oneof != nil:
 			g.P("sub := m.MutableMember(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", ", texpr, ")")
+		case !cf.lf.Inline:
+			// The slot at the compiled offset of the Setter's message.
+			g.P("sub := s.MutableMessage(", cf.lf.Offset, ", ", texpr, ") // the slot at ", cf.lf.Offset)
 		default:
 			g.P("sub := m.MutableMessage(", cf.lit, ", ", texpr, ")")
 		}

@@ -526,7 +526,7 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.source_context", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext)
+			sub := s.MutableMessage(36, phaserType_sourcecontextpbphaser_SourceContext) // the slot at 36
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Api")
 			}

@@ -719,7 +719,7 @@ func (x Struct_FieldsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Struct.FieldsEntry", "google.protobuf.Struct.FieldsEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Value)
+			sub := s.MutableMessage(12, phaserType_Value) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Struct.FieldsEntry")
 			}

@@ -645,7 +645,7 @@ func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.source_context", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext)
+			sub := s.MutableMessage(40, phaserType_sourcecontextpbphaser_SourceContext) // the slot at 40
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Type")
 			}
@@ -2846,7 +2846,7 @@ func (x Enum) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.source_context", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext)
+			sub := s.MutableMessage(32, phaserType_sourcecontextpbphaser_SourceContext) // the slot at 32
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Enum")
 			}

@@ -1168,7 +1168,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Header", "bench.Header.stamp", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp)
+			sub := s.MutableMessage(12, phaserType_timestamppbphaser_Timestamp) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Header")
 			}
@@ -3105,7 +3105,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.header", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+			sub := s.MutableMessage(8, phaserType_Header) // the slot at 8
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
@@ -3118,7 +3118,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Quaternion)
+			sub := s.MutableMessage(12, phaserType_Quaternion) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
@@ -3152,7 +3152,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Vector3)
+			sub := s.MutableMessage(24, phaserType_Vector3) // the slot at 24
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
@@ -3186,7 +3186,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Vector3)
+			sub := s.MutableMessage(40, phaserType_Vector3) // the slot at 40
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
@@ -5341,7 +5341,7 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.header", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+			sub := s.MutableMessage(8, phaserType_Header) // the slot at 8
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Cloud")
 			}
@@ -6428,7 +6428,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.header", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Header)
+			sub := s.MutableMessage(8, phaserType_Header) // the slot at 8
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Image")
 			}

@@ -982,7 +982,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.at", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp)
+			sub := s.MutableMessage(32, phaserType_timestamppbphaser_Timestamp) // the slot at 32
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
@@ -995,7 +995,7 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.point", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)
+			sub := s.MutableMessage(36, phaserType_Point) // the slot at 36
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}

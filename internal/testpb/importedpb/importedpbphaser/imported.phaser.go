@@ -410,7 +410,7 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.part", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
+			sub := s.MutableMessage(24, phaserType_Remote_Part) // the slot at 24
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}

@@ -5431,7 +5431,7 @@ func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.stamp", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp)
+			sub := s.MutableMessage(8, phaserType_timestamppbphaser_Timestamp) // the slot at 8
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
 			}
@@ -5444,7 +5444,7 @@ func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.span", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_durationpbphaser_Duration)
+			sub := s.MutableMessage(12, phaserType_durationpbphaser_Duration) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
 			}
@@ -6660,7 +6660,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.header", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Stamped)
+			sub := s.MutableMessage(8, phaserType_Stamped) // the slot at 8
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -6673,7 +6673,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.point", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Point)
+			sub := s.MutableMessage(12, phaserType_Point) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -6782,7 +6782,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.remote", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 64}, phaserType_importedpbphaser_Remote)
+			sub := s.MutableMessage(64, phaserType_importedpbphaser_Remote) // the slot at 64
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -6835,7 +6835,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.arrays", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 112}, phaserType_Arrays)
+			sub := s.MutableMessage(112, phaserType_Arrays) // the slot at 112
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -6848,7 +6848,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.converted", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 16, Offset: 116}, phaserType_Converted)
+			sub := s.MutableMessage(116, phaserType_Converted) // the slot at 116
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -6861,7 +6861,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.scalars", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 17, Offset: 120}, phaserType_Scalars)
+			sub := s.MutableMessage(120, phaserType_Scalars) // the slot at 120
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -6992,7 +6992,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.span", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 32, Offset: 124}, phaserType_durationpbphaser_Duration)
+			sub := s.MutableMessage(124, phaserType_durationpbphaser_Duration) // the slot at 124
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -7005,7 +7005,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.empty", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 33, Offset: 128}, phaserType_Empty)
+			sub := s.MutableMessage(128, phaserType_Empty) // the slot at 128
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -9137,7 +9137,7 @@ func (x Nested_ByNameEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Point)
+			sub := s.MutableMessage(12, phaserType_Point) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested.ByNameEntry")
 			}
