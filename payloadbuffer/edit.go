@@ -1,5 +1,7 @@
 package payloadbuffer
 
+import "encoding/binary"
+
 // Editing vectors in place (Phaser 3, spec 8.15): insert appends, then
 // shifts; erase shifts the rest down; swap exchanges two headers.
 
@@ -78,7 +80,9 @@ func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
 	if !b.slotOK(slot, 8) {
 		return false
 	}
-	if b.get32(slot) == 0 && b.get32(slot+4) == 0 {
+	// The header is read and written as one word (get32 and put32 slice
+	// the buffer each time).
+	if binary.LittleEndian.Uint64(b.data[slot:slot+8]) == 0 {
 		// An empty vector without storage (a decoder's common case): one
 		// block of exactly the elements, as vectorRoom allocates it.
 		if uint64(n)*uint64(size) > b.maxAlloc() {
@@ -90,8 +94,7 @@ func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
 			return false
 		}
 		copy(b.data[data:data+uint32(n*size)], src)
-		b.put32(slot, uint32(n))
-		b.put32(slot+4, data)
+		binary.LittleEndian.PutUint64(b.data[slot:slot+8], uint64(n)|uint64(data)<<32)
 		return true
 	}
 	if !b.vectorOK(slot, size) {
