@@ -775,16 +775,17 @@ func (m Msg) ClearString(f Field) {
 // Message returns a handle on message field f of type t. An absent field
 // gives a handle that reads as the default message (IsPresent is false).
 //
-// In a payload that trusts what it wrote (tables.go), the nested message of
-// a compiled handle is compiled too: its slot is read and the handle made
-// inline, without reading the nested message's table.
-func (m Msg) Message(f Field, t *Type) Msg { return m.message(f, t, Msg.messageGeneral) }
+// For a compiled handle, the slot is read in line and one call (bind)
+// makes the nested handle: in a payload that trusts what it wrote
+// (tables.go) without reading the nested message's table, in any other
+// with the table the payload's cache knows for t, or compared once.
+func (m Msg) Message(f Field, t *Type) Msg {
+	return m.message(f, t, Msg.messageGeneral, (*Payload).bind)
+}
 
-func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg) Msg {
-	if m.acc != throughTable && m.p.trust&t.trust != 0 && !f.Inline {
-		if s := le.Uint32(m.p.mem[m.off+f.Offset:]); s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(m.p.mem)) {
-			return Msg{m.p, s, m.acc}
-		}
+func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg, slot func(*Payload, uint32, *Type) Msg) Msg {
+	if m.acc != throughTable && !f.Inline {
+		return slot(m.p, le.Uint32(m.p.mem[m.off+f.Offset:]), t)
 	}
 	return general(m, f, t)
 }
@@ -794,22 +795,13 @@ func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg) Msg 
 // Message returns it: the codec has read the slot at its compiled offset.
 // In a payload that trusts what it wrote the handle is made inline; in any
 // other, one call finds the table this payload gives t.
-func (m Msg) NestedAt(s uint32, t *Type) Msg { return m.nestedAt(s, t, (*Payload).nested) }
+func (m Msg) NestedAt(s uint32, t *Type) Msg { return m.nestedAt(s, t, (*Payload).bind) }
 
 func (m Msg) nestedAt(s uint32, t *Type, general func(*Payload, uint32, *Type) Msg) Msg {
 	if p := m.p; p.trust&t.trust != 0 && s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(p.mem)) {
 		return Msg{p, s, m.acc}
 	}
 	return general(m.p, s, t)
-}
-
-// nested is NestedAt's general path: bind, its common case first (a table
-// this payload was found to give t).
-func (p *Payload) nested(s uint32, t *Type) Msg {
-	if mem := p.mem; s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(mem)) && p.knownCompiled(t, le.Uint32(mem[s:])) {
-		return Msg{p, s, p.compiledAccess()}
-	}
-	return p.bind(s, t)
 }
 
 // InlineMessage is Message for a field whose compiled layout stores the
@@ -833,7 +825,7 @@ func (m Msg) inlineMessage(f Field, t *Type, general func(Msg, Field, *Type) Msg
 // messageGeneral is the general path of Message.
 func (m Msg) messageGeneral(f Field, t *Type) Msg {
 	if m.compiled() && !f.Inline { // the compiled layout: a slot
-		return m.p.nested(le.Uint32(m.bytes()[f.Offset:]), t)
+		return m.p.bind(le.Uint32(m.bytes()[f.Offset:]), t)
 	}
 	s, ok := m.inlineSlot(f)
 	if ok {

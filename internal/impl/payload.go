@@ -389,6 +389,10 @@ func (p *Payload) wrongType(op string, t *Type, e uint32) error {
 // In a writable payload, a message in the buffer header (an offset read
 // from a payload continued with Open) is absent and the payload fails with
 // ErrCorrupt: writes to its fields would overwrite the header.
+//
+// bind is the one call a nested message of a received payload costs: the
+// compiled fields' bounds, then the table (the one the cache knows for t,
+// or compared with t's compiled table once per payload), in line.
 func (p *Payload) bind(off uint32, t *Type) Msg {
 	if off < p.floor || off == 0 {
 		if off != 0 {
@@ -396,7 +400,19 @@ func (p *Payload) bind(off uint32, t *Type) Msg {
 		}
 		return Msg{p: p}
 	}
-	return Msg{p: p, off: off, acc: p.matches(off, t)}
+	mem := p.mem
+	if uint64(off)+uint64(t.extent) > uint64(len(mem)) { // whole, false
+		return Msg{p: p, off: off}
+	}
+	if p.trust&t.trust == 0 { // not a payload that trusts what it wrote (tables.go)
+		if tab := le.Uint32(mem[off:]); !p.knownCompiled(t, tab) { // verify, in line
+			if n := uint64(len(t.table)); tab == 0 || uint64(tab)+n > uint64(len(mem)) || string(mem[tab:uint64(tab)+n]) != string(t.table) {
+				return Msg{p: p, off: off}
+			}
+			p.remember(t, tab, tableCompiled)
+		}
+	}
+	return Msg{p: p, off: off, acc: p.compiledAccess()}
 }
 
 // accessFor returns the access of a message of type t this process creates
@@ -421,22 +437,6 @@ func (p *Payload) compiledAccess() access {
 // lie in the payload.
 func (p *Payload) whole(off uint32, t *Type) bool {
 	return uint64(off)+uint64(t.extent) <= uint64(len(p.mem))
-}
-
-// matches returns the access of the message at off as one of type t: the
-// compiled one if its table is byte-identical to t's compiled table and its
-// compiled fields lie in the payload.
-func (p *Payload) matches(off uint32, t *Type) access {
-	if !p.whole(off, t) {
-		return throughTable
-	}
-	if p.trust&t.trust != 0 { // a payload that trusts what it wrote (tables.go)
-		return p.compiledAccess()
-	}
-	if tab := le.Uint32(p.mem[off:]); !p.knownCompiled(t, tab) && !p.verify(tab, t) {
-		return throughTable
-	}
-	return p.compiledAccess()
 }
 
 // verify reports whether the table at offset tab is byte-identical to t's
