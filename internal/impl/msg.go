@@ -220,6 +220,32 @@ func (m Msg) get64(f Field, general func(Msg, Field) uint64) uint64 {
 	return general(m, f)
 }
 
+// GetSigned32 and GetSigned64 are Get32 and Get64 for a signed integer or
+// enum field, whose general path sign-extends a narrower stored value
+// (Field.Signed, which f need not set): generated getters pass a Field
+// literal of at most 4 fields, which the compiler keeps as constants in the
+// inlined accessor (a literal of more is copied from static data to the
+// stack, and each use of a field is then a load).
+func (m Msg) GetSigned32(f Field) uint32 { return m.get32(f, Msg.presentSigned32) }
+
+// GetSigned64 is Get64 for a signed field (see GetSigned32).
+func (m Msg) GetSigned64(f Field) uint64 { return m.get64(f, Msg.presentSigned64) }
+
+// GetSigned32Or is Get32Or for a signed field (see GetSigned32).
+func (m Msg) GetSigned32Or(f Field, d uint32) uint32 { return m.get32Or(f, d, Msg.presentSigned32Or) }
+
+// GetSigned64Or is Get64Or for a signed field (see GetSigned32).
+func (m Msg) GetSigned64Or(f Field, d uint64) uint64 { return m.get64Or(f, d, Msg.presentSigned64Or) }
+
+// The general paths of the GetSigned accessors.
+func (m Msg) presentSigned32(f Field) uint32 { f.Signed = true; return m.present32(f) }
+
+func (m Msg) presentSigned64(f Field) uint64 { f.Signed = true; return m.present64(f) }
+
+func (m Msg) presentSigned32Or(f Field, d uint32) uint32 { f.Signed = true; return m.present32Or(f, d) }
+
+func (m Msg) presentSigned64Or(f Field, d uint64) uint64 { f.Signed = true; return m.present64Or(f, d) }
+
 // Get8Or, Get32Or and Get64Or are Get8, Get32 and Get64 for a field with a
 // default other than zero (proto2 [default = ...], or a proto2 enum whose
 // first value is not 0): an absent field reads as d.

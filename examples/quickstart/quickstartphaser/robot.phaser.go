@@ -1370,7 +1370,7 @@ func (x Robot) ClearId() {
 
 // Mode returns field mode (3).
 func (x Robot) Mode() Mode {
-	return Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})))
+	return Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
 }
 
 // SetMode sets field mode (3).
@@ -1380,7 +1380,7 @@ func (x Robot) SetMode(v Mode) {
 
 // HasMode reports the presence of field mode (3).
 func (x Robot) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearMode clears field mode (3).
@@ -1532,12 +1532,12 @@ func (v RobotView) HasId() bool {
 
 // Mode returns field mode (3).
 func (v RobotView) Mode() Mode {
-	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})))
+	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
 }
 
 // HasMode reports the presence of field mode (3).
 func (v RobotView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // RobotList is a handle on a repeated field of Robot messages.

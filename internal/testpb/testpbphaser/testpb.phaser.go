@@ -818,7 +818,7 @@ func (x Scalars) ClearFFloat() {
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
 }
 
 // SetFInt32 sets field f_int32 (3).
@@ -828,7 +828,7 @@ func (x Scalars) SetFInt32(v int32) {
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // ClearFInt32 clears field f_int32 (3).
@@ -838,7 +838,7 @@ func (x Scalars) ClearFInt32() {
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
 }
 
 // SetFInt64 sets field f_int64 (4).
@@ -848,7 +848,7 @@ func (x Scalars) SetFInt64(v int64) {
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // ClearFInt64 clears field f_int64 (4).
@@ -898,7 +898,7 @@ func (x Scalars) ClearFUint64() {
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
@@ -908,7 +908,7 @@ func (x Scalars) SetFSint32(v int32) {
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
@@ -918,7 +918,7 @@ func (x Scalars) ClearFSint32() {
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
@@ -928,7 +928,7 @@ func (x Scalars) SetFSint64(v int64) {
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
@@ -978,7 +978,7 @@ func (x Scalars) ClearFFixed64() {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
@@ -988,7 +988,7 @@ func (x Scalars) SetFSfixed32(v int32) {
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
@@ -998,7 +998,7 @@ func (x Scalars) ClearFSfixed32() {
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
@@ -1008,7 +1008,7 @@ func (x Scalars) SetFSfixed64(v int64) {
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
@@ -1107,7 +1107,7 @@ func (x Scalars) ClearFBytes() {
 
 // FColor returns field f_color (16).
 func (x Scalars) FColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
+	return Color(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
 }
 
 // SetFColor sets field f_color (16).
@@ -1117,7 +1117,7 @@ func (x Scalars) SetFColor(v Color) {
 
 // HasFColor reports the presence of field f_color (16).
 func (x Scalars) HasFColor() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
 }
 
 // ClearFColor clears field f_color (16).
@@ -1157,22 +1157,22 @@ func (v ScalarsView) HasFFloat() bool {
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -1197,22 +1197,22 @@ func (v ScalarsView) HasFUint64() bool {
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -1237,22 +1237,22 @@ func (v ScalarsView) HasFFixed64() bool {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
 }
 
 // FBool returns field f_bool (13).
@@ -1267,12 +1267,12 @@ func (v ScalarsView) HasFBool() bool {
 
 // FColor returns field f_color (16).
 func (v ScalarsView) FColor() Color {
-	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
+	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (v ScalarsView) HasFColor() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
@@ -4428,7 +4428,7 @@ func (x Inner) Clone() Inner { return Inner(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // A returns field a (1).
 func (x Inner) A() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetA sets field a (1).
@@ -4438,7 +4438,7 @@ func (x Inner) SetA(v int32) {
 
 // HasA reports the presence of field a (1).
 func (x Inner) HasA() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearA clears field a (1).
@@ -4513,12 +4513,12 @@ func (x Inner) View() InnerView { return InnerView(phaserimpl.Msg(x).ViewOf(phas
 
 // A returns field a (1).
 func (v InnerView) A() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasA reports the presence of field a (1).
 func (v InnerView) HasA() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // InnerList is a handle on a repeated field of Inner messages.
@@ -5039,7 +5039,7 @@ func (x Inner_Deep) Clone() Inner_Deep {
 
 // X returns field x (1).
 func (x Inner_Deep) X() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
@@ -5049,7 +5049,7 @@ func (x Inner_Deep) SetX(v int64) {
 
 // HasX reports the presence of field x (1).
 func (x Inner_Deep) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearX clears field x (1).
@@ -5076,12 +5076,12 @@ func (x Inner_Deep) View() Inner_DeepView {
 
 // X returns field x (1).
 func (v Inner_DeepView) X() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Inner_DeepView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
@@ -6025,7 +6025,7 @@ func (x Node) Clone() Node { return Node(phaserimpl.Clone(phaserimpl.Msg(x), pha
 
 // Value returns field value (1).
 func (x Node) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (1).
@@ -6035,7 +6035,7 @@ func (x Node) SetValue(v int32) {
 
 // HasValue reports the presence of field value (1).
 func (x Node) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (1).
@@ -6080,12 +6080,12 @@ func (x Node) View() NodeView { return NodeView(phaserimpl.Msg(x).ViewOf(phaserT
 
 // Value returns field value (1).
 func (v NodeView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v NodeView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // NodeList is a handle on a repeated field of Node messages.
@@ -7083,7 +7083,7 @@ func (x Wide) ClearW01() {
 
 // W02 returns field w02 (3).
 func (x Wide) W02() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetW02 sets field w02 (3).
@@ -7093,7 +7093,7 @@ func (x Wide) SetW02(v int32) {
 
 // HasW02 reports the presence of field w02 (3).
 func (x Wide) HasW02() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // ClearW02 clears field w02 (3).
@@ -7103,7 +7103,7 @@ func (x Wide) ClearW02() {
 
 // W03 returns field w03 (4).
 func (x Wide) W03() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // SetW03 sets field w03 (4).
@@ -7113,7 +7113,7 @@ func (x Wide) SetW03(v int64) {
 
 // HasW03 reports the presence of field w03 (4).
 func (x Wide) HasW03() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // ClearW03 clears field w03 (4).
@@ -7163,7 +7163,7 @@ func (x Wide) ClearW05() {
 
 // W06 returns field w06 (7).
 func (x Wide) W06() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
 }
 
 // SetW06 sets field w06 (7).
@@ -7173,7 +7173,7 @@ func (x Wide) SetW06(v int32) {
 
 // HasW06 reports the presence of field w06 (7).
 func (x Wide) HasW06() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
 }
 
 // ClearW06 clears field w06 (7).
@@ -7183,7 +7183,7 @@ func (x Wide) ClearW06() {
 
 // W07 returns field w07 (8).
 func (x Wide) W07() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
 }
 
 // SetW07 sets field w07 (8).
@@ -7193,7 +7193,7 @@ func (x Wide) SetW07(v int64) {
 
 // HasW07 reports the presence of field w07 (8).
 func (x Wide) HasW07() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
 }
 
 // ClearW07 clears field w07 (8).
@@ -7243,7 +7243,7 @@ func (x Wide) ClearW09() {
 
 // W10 returns field w10 (11).
 func (x Wide) W10() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
 }
 
 // SetW10 sets field w10 (11).
@@ -7253,7 +7253,7 @@ func (x Wide) SetW10(v int32) {
 
 // HasW10 reports the presence of field w10 (11).
 func (x Wide) HasW10() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
 }
 
 // ClearW10 clears field w10 (11).
@@ -7263,7 +7263,7 @@ func (x Wide) ClearW10() {
 
 // W11 returns field w11 (12).
 func (x Wide) W11() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
 }
 
 // SetW11 sets field w11 (12).
@@ -7273,7 +7273,7 @@ func (x Wide) SetW11(v int64) {
 
 // HasW11 reports the presence of field w11 (12).
 func (x Wide) HasW11() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
 }
 
 // ClearW11 clears field w11 (12).
@@ -7343,7 +7343,7 @@ func (x Wide) ClearW14() {
 
 // W15 returns field w15 (16).
 func (x Wide) W15() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
 }
 
 // SetW15 sets field w15 (16).
@@ -7353,7 +7353,7 @@ func (x Wide) SetW15(v int32) {
 
 // HasW15 reports the presence of field w15 (16).
 func (x Wide) HasW15() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
 }
 
 // ClearW15 clears field w15 (16).
@@ -7363,7 +7363,7 @@ func (x Wide) ClearW15() {
 
 // W16 returns field w16 (17).
 func (x Wide) W16() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
 }
 
 // SetW16 sets field w16 (17).
@@ -7373,7 +7373,7 @@ func (x Wide) SetW16(v int64) {
 
 // HasW16 reports the presence of field w16 (17).
 func (x Wide) HasW16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
 }
 
 // ClearW16 clears field w16 (17).
@@ -7423,7 +7423,7 @@ func (x Wide) ClearW18() {
 
 // W19 returns field w19 (20).
 func (x Wide) W19() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
 }
 
 // SetW19 sets field w19 (20).
@@ -7433,7 +7433,7 @@ func (x Wide) SetW19(v int32) {
 
 // HasW19 reports the presence of field w19 (20).
 func (x Wide) HasW19() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
 }
 
 // ClearW19 clears field w19 (20).
@@ -7443,7 +7443,7 @@ func (x Wide) ClearW19() {
 
 // W20 returns field w20 (21).
 func (x Wide) W20() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
 }
 
 // SetW20 sets field w20 (21).
@@ -7453,7 +7453,7 @@ func (x Wide) SetW20(v int64) {
 
 // HasW20 reports the presence of field w20 (21).
 func (x Wide) HasW20() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
 }
 
 // ClearW20 clears field w20 (21).
@@ -7503,7 +7503,7 @@ func (x Wide) ClearW22() {
 
 // W23 returns field w23 (24).
 func (x Wide) W23() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
 }
 
 // SetW23 sets field w23 (24).
@@ -7513,7 +7513,7 @@ func (x Wide) SetW23(v int32) {
 
 // HasW23 reports the presence of field w23 (24).
 func (x Wide) HasW23() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
 }
 
 // ClearW23 clears field w23 (24).
@@ -7523,7 +7523,7 @@ func (x Wide) ClearW23() {
 
 // W24 returns field w24 (25).
 func (x Wide) W24() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
 }
 
 // SetW24 sets field w24 (25).
@@ -7533,7 +7533,7 @@ func (x Wide) SetW24(v int64) {
 
 // HasW24 reports the presence of field w24 (25).
 func (x Wide) HasW24() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
 }
 
 // ClearW24 clears field w24 (25).
@@ -7603,7 +7603,7 @@ func (x Wide) ClearW27() {
 
 // W28 returns field w28 (29).
 func (x Wide) W28() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
 }
 
 // SetW28 sets field w28 (29).
@@ -7613,7 +7613,7 @@ func (x Wide) SetW28(v int32) {
 
 // HasW28 reports the presence of field w28 (29).
 func (x Wide) HasW28() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
 }
 
 // ClearW28 clears field w28 (29).
@@ -7623,7 +7623,7 @@ func (x Wide) ClearW28() {
 
 // W29 returns field w29 (30).
 func (x Wide) W29() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
 }
 
 // SetW29 sets field w29 (30).
@@ -7633,7 +7633,7 @@ func (x Wide) SetW29(v int64) {
 
 // HasW29 reports the presence of field w29 (30).
 func (x Wide) HasW29() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
 }
 
 // ClearW29 clears field w29 (30).
@@ -7683,7 +7683,7 @@ func (x Wide) ClearW31() {
 
 // W32 returns field w32 (33).
 func (x Wide) W32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
 }
 
 // SetW32 sets field w32 (33).
@@ -7693,7 +7693,7 @@ func (x Wide) SetW32(v int32) {
 
 // HasW32 reports the presence of field w32 (33).
 func (x Wide) HasW32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
 }
 
 // ClearW32 clears field w32 (33).
@@ -7703,7 +7703,7 @@ func (x Wide) ClearW32() {
 
 // W33 returns field w33 (34).
 func (x Wide) W33() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
 }
 
 // SetW33 sets field w33 (34).
@@ -7713,7 +7713,7 @@ func (x Wide) SetW33(v int64) {
 
 // HasW33 reports the presence of field w33 (34).
 func (x Wide) HasW33() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
 }
 
 // ClearW33 clears field w33 (34).
@@ -7763,7 +7763,7 @@ func (x Wide) ClearW35() {
 
 // W36 returns field w36 (37).
 func (x Wide) W36() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
 }
 
 // SetW36 sets field w36 (37).
@@ -7773,7 +7773,7 @@ func (x Wide) SetW36(v int32) {
 
 // HasW36 reports the presence of field w36 (37).
 func (x Wide) HasW36() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
 }
 
 // ClearW36 clears field w36 (37).
@@ -7783,7 +7783,7 @@ func (x Wide) ClearW36() {
 
 // W37 returns field w37 (38).
 func (x Wide) W37() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
 }
 
 // SetW37 sets field w37 (38).
@@ -7793,7 +7793,7 @@ func (x Wide) SetW37(v int64) {
 
 // HasW37 reports the presence of field w37 (38).
 func (x Wide) HasW37() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
 }
 
 // ClearW37 clears field w37 (38).
@@ -7873,22 +7873,22 @@ func (v WideView) HasW01() bool {
 
 // W02 returns field w02 (3).
 func (v WideView) W02() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (v WideView) HasW02() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // W03 returns field w03 (4).
 func (v WideView) W03() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (v WideView) HasW03() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // W04 returns field w04 (5).
@@ -7913,22 +7913,22 @@ func (v WideView) HasW05() bool {
 
 // W06 returns field w06 (7).
 func (v WideView) W06() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (v WideView) HasW06() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
 }
 
 // W07 returns field w07 (8).
 func (v WideView) W07() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (v WideView) HasW07() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
 }
 
 // W08 returns field w08 (9).
@@ -7953,22 +7953,22 @@ func (v WideView) HasW09() bool {
 
 // W10 returns field w10 (11).
 func (v WideView) W10() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (v WideView) HasW10() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
 }
 
 // W11 returns field w11 (12).
 func (v WideView) W11() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (v WideView) HasW11() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
 }
 
 // W12 returns field w12 (13).
@@ -8003,22 +8003,22 @@ func (v WideView) HasW14() bool {
 
 // W15 returns field w15 (16).
 func (v WideView) W15() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (v WideView) HasW15() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
 }
 
 // W16 returns field w16 (17).
 func (v WideView) W16() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (v WideView) HasW16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
 }
 
 // W17 returns field w17 (18).
@@ -8043,22 +8043,22 @@ func (v WideView) HasW18() bool {
 
 // W19 returns field w19 (20).
 func (v WideView) W19() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (v WideView) HasW19() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
 }
 
 // W20 returns field w20 (21).
 func (v WideView) W20() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (v WideView) HasW20() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
 }
 
 // W21 returns field w21 (22).
@@ -8083,22 +8083,22 @@ func (v WideView) HasW22() bool {
 
 // W23 returns field w23 (24).
 func (v WideView) W23() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (v WideView) HasW23() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
 }
 
 // W24 returns field w24 (25).
 func (v WideView) W24() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (v WideView) HasW24() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
 }
 
 // W25 returns field w25 (26).
@@ -8133,22 +8133,22 @@ func (v WideView) HasW27() bool {
 
 // W28 returns field w28 (29).
 func (v WideView) W28() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (v WideView) HasW28() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
 }
 
 // W29 returns field w29 (30).
 func (v WideView) W29() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (v WideView) HasW29() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
 }
 
 // W30 returns field w30 (31).
@@ -8173,22 +8173,22 @@ func (v WideView) HasW31() bool {
 
 // W32 returns field w32 (33).
 func (v WideView) W32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (v WideView) HasW32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
 }
 
 // W33 returns field w33 (34).
 func (v WideView) W33() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (v WideView) HasW33() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
 }
 
 // W34 returns field w34 (35).
@@ -8213,22 +8213,22 @@ func (v WideView) HasW35() bool {
 
 // W36 returns field w36 (37).
 func (v WideView) W36() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (v WideView) HasW36() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
 }
 
 // W37 returns field w37 (38).
 func (v WideView) W37() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (v WideView) HasW37() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
 }
 
 // W38 returns field w38 (39).
@@ -10650,7 +10650,7 @@ func (x Everything) Remotes() importedpbphaser.RemoteList {
 
 // Mode returns field mode (9).
 func (x Everything) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // SetMode sets field mode (9).
@@ -10660,7 +10660,7 @@ func (x Everything) SetMode(v Everything_Mode) {
 
 // HasMode reports the presence of field mode (9).
 func (x Everything) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
 }
 
 // ClearMode clears field mode (9).
@@ -10675,7 +10675,7 @@ func (x Everything) Modes() runtime.List[Everything_Mode] {
 
 // Level returns field level (11).
 func (x Everything) Level() importedpbphaser.Level {
-	return importedpbphaser.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
+	return importedpbphaser.Level(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
 }
 
 // SetLevel sets field level (11).
@@ -10685,7 +10685,7 @@ func (x Everything) SetLevel(v importedpbphaser.Level) {
 
 // HasLevel reports the presence of field level (11).
 func (x Everything) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
 }
 
 // ClearLevel clears field level (11).
@@ -11264,7 +11264,7 @@ func (x Everything) ClearBytes_() {
 
 // Clear_ returns field clear (61).
 func (x Everything) Clear_() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
 }
 
 // SetClear_ sets field clear (61).
@@ -11274,7 +11274,7 @@ func (x Everything) SetClear_(v int32) {
 
 // HasClear_ reports the presence of field clear (61).
 func (x Everything) HasClear_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
 }
 
 // ClearClear_ clears field clear (61).
@@ -11395,7 +11395,7 @@ func (x Everything) ClearNameBytes_() {
 
 // Value returns field value (65).
 func (x Everything) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
 }
 
 // SetValue sets field value (65).
@@ -11405,7 +11405,7 @@ func (x Everything) SetValue(v int32) {
 
 // HasValue reports the presence of field value (65).
 func (x Everything) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
 }
 
 // ClearValue clears field value (65).
@@ -11551,42 +11551,42 @@ func (x Everything) View() EverythingView {
 
 // Mode returns field mode (9).
 func (v EverythingView) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // HasMode reports the presence of field mode (9).
 func (v EverythingView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
 }
 
 // Level returns field level (11).
 func (v EverythingView) Level() importedpbphaser.Level {
-	return importedpbphaser.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
+	return importedpbphaser.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
 }
 
 // HasLevel reports the presence of field level (11).
 func (v EverythingView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
 }
 
 // Clear_ returns field clear (61).
 func (v EverythingView) Clear_() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (v EverythingView) HasClear_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
 }
 
 // Value returns field value (65).
 func (v EverythingView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
 }
 
 // HasValue reports the presence of field value (65).
 func (v EverythingView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
 }
 
 // HasValue_ returns field has_value (66).
@@ -12094,7 +12094,7 @@ func (x Everything_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x Everything_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (2).
@@ -12104,7 +12104,7 @@ func (x Everything_CountsEntry) SetValue(v int32) {
 
 // HasValue reports the presence of field value (2).
 func (x Everything_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (2).
@@ -12126,12 +12126,12 @@ func (x Everything_CountsEntry) View() Everything_CountsEntryView {
 
 // Value returns field value (2).
 func (v Everything_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v Everything_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
@@ -12733,7 +12733,7 @@ func (x Everything_ByIdEntry) Clone() Everything_ByIdEntry {
 
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetKey sets field key (1).
@@ -12743,7 +12743,7 @@ func (x Everything_ByIdEntry) SetKey(v int64) {
 
 // HasKey reports the presence of field key (1).
 func (x Everything_ByIdEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearKey clears field key (1).
@@ -12785,12 +12785,12 @@ func (x Everything_ByIdEntry) View() Everything_ByIdEntryView {
 
 // Key returns field key (1).
 func (v Everything_ByIdEntryView) Key() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_ByIdEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
@@ -13391,7 +13391,7 @@ func (x Everything_RemoteByNumEntry) Clone() Everything_RemoteByNumEntry {
 
 // Key returns field key (1).
 func (x Everything_RemoteByNumEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetKey sets field key (1).
@@ -13401,7 +13401,7 @@ func (x Everything_RemoteByNumEntry) SetKey(v int32) {
 
 // HasKey reports the presence of field key (1).
 func (x Everything_RemoteByNumEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearKey clears field key (1).
@@ -13443,12 +13443,12 @@ func (x Everything_RemoteByNumEntry) View() Everything_RemoteByNumEntryView {
 
 // Key returns field key (1).
 func (v Everything_RemoteByNumEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_RemoteByNumEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.

@@ -818,7 +818,7 @@ func (x Api) Mixins() MixinList {
 //
 // The source syntax of the service.
 func (x Api) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // SetSyntax sets field syntax (7).
@@ -828,7 +828,7 @@ func (x Api) SetSyntax(v typepbphaser.Syntax) {
 
 // HasSyntax reports the presence of field syntax (7).
 func (x Api) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})
 }
 
 // ClearSyntax clears field syntax (7).
@@ -885,12 +885,12 @@ func (x Api) View() ApiView { return ApiView(phaserimpl.Msg(x).ViewOf(phaserType
 //
 // The source syntax of the service.
 func (v ApiView) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // HasSyntax reports the presence of field syntax (7).
 func (v ApiView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})
 }
 
 // ApiList is a handle on a repeated field of Api messages.
@@ -1982,7 +1982,7 @@ func (x Method) Options() typepbphaser.OptionList {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})))
+	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})))
 }
 
 // SetSyntax sets field syntax (7).
@@ -1996,7 +1996,7 @@ func (x Method) SetSyntax(v typepbphaser.Syntax) {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})
 }
 
 // ClearSyntax clears field syntax (7).
@@ -2097,14 +2097,14 @@ func (v MethodView) HasResponseStreaming() bool {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (v MethodView) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})))
+	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})))
 }
 
 // HasSyntax reports the presence of field syntax (7).
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (v MethodView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})
 }
 
 // MethodList is a handle on a repeated field of Method messages.

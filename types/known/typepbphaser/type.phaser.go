@@ -863,7 +863,7 @@ func (x Type) ClearSourceContext() {
 //
 // The source syntax.
 func (x Type) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})))
+	return Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})))
 }
 
 // SetSyntax sets field syntax (6).
@@ -873,7 +873,7 @@ func (x Type) SetSyntax(v Syntax) {
 
 // HasSyntax reports the presence of field syntax (6).
 func (x Type) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})
 }
 
 // ClearSyntax clears field syntax (6).
@@ -930,12 +930,12 @@ func (x Type) View() TypeView { return TypeView(phaserimpl.Msg(x).ViewOf(phaserT
 //
 // The source syntax.
 func (v TypeView) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})))
+	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})))
 }
 
 // HasSyntax reports the presence of field syntax (6).
 func (v TypeView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})
 }
 
 // TypeList is a handle on a repeated field of Type messages.
@@ -1844,7 +1844,7 @@ func (x Field) Clone() Field { return Field(phaserimpl.Clone(phaserimpl.Msg(x), 
 //
 // The field type.
 func (x Field) Kind() Field_Kind {
-	return Field_Kind(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	return Field_Kind(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 }
 
 // SetKind sets field kind (1).
@@ -1854,7 +1854,7 @@ func (x Field) SetKind(v Field_Kind) {
 
 // HasKind reports the presence of field kind (1).
 func (x Field) HasKind() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearKind clears field kind (1).
@@ -1866,7 +1866,7 @@ func (x Field) ClearKind() {
 //
 // The field cardinality.
 func (x Field) Cardinality() Field_Cardinality {
-	return Field_Cardinality(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})))
+	return Field_Cardinality(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
 }
 
 // SetCardinality sets field cardinality (2).
@@ -1876,7 +1876,7 @@ func (x Field) SetCardinality(v Field_Cardinality) {
 
 // HasCardinality reports the presence of field cardinality (2).
 func (x Field) HasCardinality() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearCardinality clears field cardinality (2).
@@ -1888,7 +1888,7 @@ func (x Field) ClearCardinality() {
 //
 // The field number.
 func (x Field) Number() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // SetNumber sets field number (3).
@@ -1898,7 +1898,7 @@ func (x Field) SetNumber(v int32) {
 
 // HasNumber reports the presence of field number (3).
 func (x Field) HasNumber() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // ClearNumber clears field number (3).
@@ -1986,7 +1986,7 @@ func (x Field) ClearTypeUrl() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{N
 // The index of the field type in `Type.oneofs`, for message or enumeration
 // types. The first type has index 1; zero means the type is not in the list.
 func (x Field) OneofIndex() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // SetOneofIndex sets field oneof_index (7).
@@ -1996,7 +1996,7 @@ func (x Field) SetOneofIndex(v int32) {
 
 // HasOneofIndex reports the presence of field oneof_index (7).
 func (x Field) HasOneofIndex() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // ClearOneofIndex clears field oneof_index (7).
@@ -2125,36 +2125,36 @@ func (x Field) View() FieldView { return FieldView(phaserimpl.Msg(x).ViewOf(phas
 //
 // The field type.
 func (v FieldView) Kind() Field_Kind {
-	return Field_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	return Field_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 }
 
 // HasKind reports the presence of field kind (1).
 func (v FieldView) HasKind() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Cardinality returns field cardinality (2).
 //
 // The field cardinality.
 func (v FieldView) Cardinality() Field_Cardinality {
-	return Field_Cardinality(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})))
+	return Field_Cardinality(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
 }
 
 // HasCardinality reports the presence of field cardinality (2).
 func (v FieldView) HasCardinality() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // Number returns field number (3).
 //
 // The field number.
 func (v FieldView) Number() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // HasNumber reports the presence of field number (3).
 func (v FieldView) HasNumber() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // OneofIndex returns field oneof_index (7).
@@ -2162,12 +2162,12 @@ func (v FieldView) HasNumber() bool {
 // The index of the field type in `Type.oneofs`, for message or enumeration
 // types. The first type has index 1; zero means the type is not in the list.
 func (v FieldView) OneofIndex() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // HasOneofIndex reports the presence of field oneof_index (7).
 func (v FieldView) HasOneofIndex() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // Packed returns field packed (8).
@@ -3063,7 +3063,7 @@ func (x Enum) ClearSourceContext() {
 //
 // The source syntax.
 func (x Enum) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})))
+	return Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})))
 }
 
 // SetSyntax sets field syntax (5).
@@ -3073,7 +3073,7 @@ func (x Enum) SetSyntax(v Syntax) {
 
 // HasSyntax reports the presence of field syntax (5).
 func (x Enum) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})
 }
 
 // ClearSyntax clears field syntax (5).
@@ -3130,12 +3130,12 @@ func (x Enum) View() EnumView { return EnumView(phaserimpl.Msg(x).ViewOf(phaserT
 //
 // The source syntax.
 func (v EnumView) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})))
+	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})))
 }
 
 // HasSyntax reports the presence of field syntax (5).
 func (v EnumView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})
 }
 
 // EnumList is a handle on a repeated field of Enum messages.
@@ -3891,7 +3891,7 @@ func (x EnumValue) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{
 //
 // Enum value number.
 func (x EnumValue) Number() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetNumber sets field number (2).
@@ -3901,7 +3901,7 @@ func (x EnumValue) SetNumber(v int32) {
 
 // HasNumber reports the presence of field number (2).
 func (x EnumValue) HasNumber() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearNumber clears field number (2).
@@ -3932,12 +3932,12 @@ func (x EnumValue) View() EnumValueView {
 //
 // Enum value number.
 func (v EnumValueView) Number() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasNumber reports the presence of field number (2).
 func (v EnumValueView) HasNumber() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // EnumValueList is a handle on a repeated field of EnumValue messages.

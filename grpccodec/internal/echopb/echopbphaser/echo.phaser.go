@@ -1272,7 +1272,7 @@ func (x EchoRequest) ClearBlob() {
 
 // Seq returns field seq (8).
 func (x EchoRequest) Seq() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}))
 }
 
 // SetSeq sets field seq (8).
@@ -1282,7 +1282,7 @@ func (x EchoRequest) SetSeq(v int32) {
 
 // HasSeq reports the presence of field seq (8).
 func (x EchoRequest) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
 }
 
 // ClearSeq clears field seq (8).
@@ -1304,12 +1304,12 @@ func (x EchoRequest) View() EchoRequestView {
 
 // Seq returns field seq (8).
 func (v EchoRequestView) Seq() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}))
 }
 
 // HasSeq reports the presence of field seq (8).
 func (v EchoRequestView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
 }
 
 // EchoRequestList is a handle on a repeated field of EchoRequest messages.
@@ -2070,7 +2070,7 @@ func (x EchoRequest_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x EchoRequest_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (2).
@@ -2080,7 +2080,7 @@ func (x EchoRequest_CountsEntry) SetValue(v int32) {
 
 // HasValue reports the presence of field value (2).
 func (x EchoRequest_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (2).
@@ -2102,12 +2102,12 @@ func (x EchoRequest_CountsEntry) View() EchoRequest_CountsEntryView {
 
 // Value returns field value (2).
 func (v EchoRequest_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v EchoRequest_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // EchoRequest_CountsEntryList is a handle on a repeated field of EchoRequest_CountsEntry messages.
@@ -2850,7 +2850,7 @@ func (x EchoReply) ClearText() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{
 
 // Sum returns field sum (2).
 func (x EchoReply) Sum() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
 }
 
 // SetSum sets field sum (2).
@@ -2860,7 +2860,7 @@ func (x EchoReply) SetSum(v int64) {
 
 // HasSum reports the presence of field sum (2).
 func (x EchoReply) HasSum() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
 }
 
 // ClearSum clears field sum (2).
@@ -2875,7 +2875,7 @@ func (x EchoReply) Path() PointList {
 
 // Seq returns field seq (4).
 func (x EchoReply) Seq() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}))
 }
 
 // SetSeq sets field seq (4).
@@ -2885,7 +2885,7 @@ func (x EchoReply) SetSeq(v int32) {
 
 // HasSeq reports the presence of field seq (4).
 func (x EchoReply) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
 }
 
 // ClearSeq clears field seq (4).
@@ -2895,7 +2895,7 @@ func (x EchoReply) ClearSeq() {
 
 // Entries returns field entries (5).
 func (x EchoReply) Entries() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}))
 }
 
 // SetEntries sets field entries (5).
@@ -2905,7 +2905,7 @@ func (x EchoReply) SetEntries(v int32) {
 
 // HasEntries reports the presence of field entries (5).
 func (x EchoReply) HasEntries() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
 }
 
 // ClearEntries clears field entries (5).
@@ -2959,32 +2959,32 @@ func (x EchoReply) View() EchoReplyView {
 
 // Sum returns field sum (2).
 func (v EchoReplyView) Sum() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
 }
 
 // HasSum reports the presence of field sum (2).
 func (v EchoReplyView) HasSum() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
 }
 
 // Seq returns field seq (4).
 func (v EchoReplyView) Seq() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}))
 }
 
 // HasSeq reports the presence of field seq (4).
 func (v EchoReplyView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
 }
 
 // Entries returns field entries (5).
 func (v EchoReplyView) Entries() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}))
 }
 
 // HasEntries reports the presence of field entries (5).
 func (v EchoReplyView) HasEntries() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
 }
 
 // EchoReplyList is a handle on a repeated field of EchoReply messages.
