@@ -128,6 +128,58 @@ var (
 	phaserType_durationpbphaser_Duration     = phaserimpl.EngineType(durationpbphaser.Duration{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_importedpbprotogo_Remote_Id(x importedpbprotogo.Remote)             { _ = x.Id() }
+func phaserReach_importedpbprotogo_Remote_HasId(x importedpbprotogo.Remote)          { _ = x.HasId() }
+func phaserReach_importedpbprotogo_Remote_IdBytes(x importedpbprotogo.Remote)        { _ = x.IdBytes() }
+func phaserReach_importedpbprotogo_Remote_Level(x importedpbprotogo.Remote)          { _ = x.Level() }
+func phaserReach_importedpbprotogo_Remote_HasLevel(x importedpbprotogo.Remote)       { _ = x.HasLevel() }
+func phaserReach_importedpbprotogo_Remote_Part(x importedpbprotogo.Remote)           { _ = x.Part() }
+func phaserReach_importedpbprotogo_Remote_HasPart(x importedpbprotogo.Remote)        { _ = x.HasPart() }
+func phaserReach_importedpbprotogo_Remote_View(x importedpbprotogo.Remote)           { _ = x.View() }
+func phaserReach_importedpbprotogo_Remote_View_Level(v importedpbprotogo.RemoteView) { _ = v.Level() }
+func phaserReach_importedpbprotogo_Remote_Part_N(x importedpbprotogo.Remote_Part)    { _ = x.N() }
+func phaserReach_importedpbprotogo_Remote_Part_HasN(x importedpbprotogo.Remote_Part) { _ = x.HasN() }
+func phaserReach_importedpbprotogo_Remote_Part_Tag(x importedpbprotogo.Remote_Part)  { _ = x.Tag() }
+func phaserReach_importedpbprotogo_Remote_Part_HasTag(x importedpbprotogo.Remote_Part) {
+	_ = x.HasTag()
+}
+func phaserReach_importedpbprotogo_Remote_Part_TagBytes(x importedpbprotogo.Remote_Part) {
+	_ = x.TagBytes()
+}
+func phaserReach_importedpbprotogo_Remote_Part_View(x importedpbprotogo.Remote_Part)       { _ = x.View() }
+func phaserReach_importedpbprotogo_Remote_Part_View_N(v importedpbprotogo.Remote_PartView) { _ = v.N() }
+func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timestamp)        { _ = x.Seconds() }
+func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
+	_ = x.HasSeconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
+func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
+	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
+func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
+	_ = v.Seconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_View_Nanos(v timestamppbphaser.TimestampView) {
+	_ = v.Nanos()
+}
+func phaserReach_durationpbphaser_Duration_Seconds(x durationpbphaser.Duration) { _ = x.Seconds() }
+func phaserReach_durationpbphaser_Duration_HasSeconds(x durationpbphaser.Duration) {
+	_ = x.HasSeconds()
+}
+func phaserReach_durationpbphaser_Duration_Nanos(x durationpbphaser.Duration)    { _ = x.Nanos() }
+func phaserReach_durationpbphaser_Duration_HasNanos(x durationpbphaser.Duration) { _ = x.HasNanos() }
+func phaserReach_durationpbphaser_Duration_View(x durationpbphaser.Duration)     { _ = x.View() }
+func phaserReach_durationpbphaser_Duration_View_Seconds(v durationpbphaser.DurationView) {
+	_ = v.Seconds()
+}
+func phaserReach_durationpbphaser_Duration_View_Nanos(v durationpbphaser.DurationView) { _ = v.Nanos() }
+
 // The generated ROS1 codecs of the messages of other packages that
 // fields refer to (nil for a type without one: package ros then does
 // the work).

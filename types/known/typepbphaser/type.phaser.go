@@ -66,6 +66,21 @@ var (
 	phaserType_sourcecontextpbphaser_SourceContext = phaserimpl.EngineType(sourcecontextpbphaser.SourceContext{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_sourcecontextpbphaser_SourceContext_FileName(x sourcecontextpbphaser.SourceContext) {
+	_ = x.FileName()
+}
+func phaserReach_sourcecontextpbphaser_SourceContext_HasFileName(x sourcecontextpbphaser.SourceContext) {
+	_ = x.HasFileName()
+}
+func phaserReach_sourcecontextpbphaser_SourceContext_FileNameBytes(x sourcecontextpbphaser.SourceContext) {
+	_ = x.FileNameBytes()
+}
+
 // The generated ROS1 codecs of the messages of other packages that
 // fields refer to (nil for a type without one: package ros then does
 // the work).
