@@ -136,11 +136,61 @@ func (b *Buffer) validBlock(p uint32) bool {
 // 4 GiB limit). A full buffer records the failure, and later allocations fail
 // too. The block's data is 8-aligned; it is zeroed if flags has Zero.
 func (b *Buffer) Allocate(n int, flags Flags) uint32 {
+	if p := b.carveSmall(n, flags); p != 0 {
+		return p
+	}
 	p := b.allocate(n, flags)
 	if p == 0 && b.retry {
 		b.retry = false
 		b.reclaim()
 		p = b.allocate(n, flags)
+	}
+	return p
+}
+
+// carveSmall is the allocation of a payload being built, in one function:
+// a format-3 small-block request whose class has no free block, carved
+// from the head of the free list when that block is larger than it. It
+// writes what allocate writes for the same request (allocClass, then
+// takeFirstFit's split), and returns 0 for every other case, which the
+// general path serves: another format or tuning, a class with a free
+// block, a head block that does not fit or does not make sense.
+func (b *Buffer) carveSmall(n int, flags Flags) uint32 {
+	if n <= 0 || n > smallMax || flags&Small == 0 || !b.small || b.version != V3 || b.failed || b.noCarve {
+		return 0
+	}
+	d := b.data
+	c := uint32(classOf(uint32(n)))
+	if le32(d[offSmall+4*c:]) != 0 {
+		return 0
+	}
+	size := classSize[c]
+	full := size + 8
+	cur := le32(d[offFreeList:])
+	if cur < b.hdr || cur%8 != 0 || uint64(cur)+8 > uint64(len(d)) {
+		return 0
+	}
+	h := le64(d[cur:])
+	length, next := uint32(h), uint32(h>>32)
+	if uint64(cur)+uint64(length) > uint64(len(d)) || length < full+8 {
+		return 0
+	}
+	nf := cur + full
+	putLE64(d[nf:], uint64(length-full)|uint64(next)<<32)
+	putLE32(d[offFreeList:], nf)
+	if nf+8 > le32(d[offHWM:]) {
+		putLE32(d[offHWM:], nf+8)
+	}
+	putLE64(d[cur:], uint64(size))
+	p := cur + 8
+	switch {
+	case flags&(Overwrite|Zero) == Overwrite:
+		b.handOut(p, p+uint32(n), nf)
+	case flags&Zero != 0 && !b.zeroed:
+		b.handOut(p, p, nf)
+		clear(d[p:nf])
+	default:
+		b.handOut(p, p, nf)
 	}
 	return p
 }
@@ -153,17 +203,19 @@ func (b *Buffer) allocate(n int, flags Flags) uint32 {
 		b.fail()
 		return 0
 	}
-	if flags&Small != 0 && b.small && n <= smallMax {
-		c := classOf(uint32(n))
-		if b.version == V3 {
-			return b.allocClass(c, flags&Zero != 0)
-		}
-		return b.allocBitmap(c, flags&Zero != 0)
+	small := flags&Small != 0 && b.small && n <= smallMax
+	if small && b.version == V2 {
+		return b.allocBitmap(classOf(uint32(n)), flags&Zero != 0)
 	}
 	if flags&(Overwrite|Zero) == Overwrite {
 		b.fill = uint32(n)
 	}
-	p := b.allocRegular(uint32(n), flags&Zero != 0)
+	var p uint32
+	if small {
+		p = b.allocClass(classOf(uint32(n)), flags&Zero != 0)
+	} else {
+		p = b.allocRegular(uint32(n), flags&Zero != 0)
+	}
 	b.fill = 0
 	return p
 }
@@ -176,7 +228,7 @@ func (b *Buffer) allocRegular(n uint32, zero bool) uint32 {
 	for {
 		if blk := b.takeFirstFit(full); blk != 0 {
 			p := blk + 8
-			if zero {
+			if zero && !b.zeroed {
 				clear(b.data[p : p+a])
 			}
 			return p
@@ -194,33 +246,46 @@ func (b *Buffer) allocRegular(n uint32, zero bool) uint32 {
 
 // takeFirstFit carves full bytes (length word included) from the first free
 // block that is large enough and returns the block's start, or 0.
+//
+// It is the allocator's hot path (a payload being built takes every block
+// from the head of the list): it reads each free header with one load and
+// indexes a local copy of the buffer's slice, which the compiler can keep
+// in registers across the stores.
 func (b *Buffer) takeFirstFit(full uint32) uint32 {
+	d := b.data
+	size := uint64(len(d))
 	var prev uint32
-	for cur := b.get32(offFreeList); cur != 0; {
-		if !b.freeOK(cur) {
+	for cur := le32(d[offFreeList:]); cur != 0; {
+		// A free list read from a payload written elsewhere was checked
+		// by Open, but a message there can point into free memory, and
+		// writes through it can rewrite free headers: fail (corrupt)
+		// rather than follow a header out of the buffer.
+		if cur < b.hdr || cur%8 != 0 || uint64(cur)+8 > size {
 			b.corrupt()
 			return 0
 		}
-		length, next := b.freeLen(cur), b.freeNext(cur)
+		h := le64(d[cur:])
+		length, next := uint32(h), uint32(h>>32)
+		if uint64(cur)+uint64(length) > size {
+			b.corrupt()
+			return 0
+		}
 		if length >= full {
-			// (The first fill bytes are the caller's to write.)
-			if length-full >= 8 {
-				b.handOut(cur+8+b.fill, cur+full)
-			} else {
-				b.handOut(cur+8+b.fill, cur+length)
-			}
 			if rem := length - full; rem >= 8 {
+				// (The first fill bytes are the caller's to write.)
+				b.handOut(cur+8, cur+8+b.fill, cur+full)
 				nf := cur + full
-				b.writeFree(nf, rem, next)
+				putLE64(d[nf:], uint64(rem)|uint64(next)<<32)
 				b.link(prev, nf)
 				b.raiseHWM(nf + 8)
-				b.putWord(cur+8, uint64(full-8))
+				putLE64(d[cur:], uint64(full-8))
 			} else {
 				// Take the whole block. C++ 2.1 raises hwm to the next
 				// free header only, and not at all for the last block
 				// (its bug 2); the end of the block is what is in use.
+				b.handOut(cur+8, cur+8+b.fill, cur+length)
 				b.link(prev, next)
-				b.putWord(cur+8, uint64(length-8))
+				putLE64(d[cur:], uint64(length-8))
 				if next != 0 {
 					b.raiseHWM(next + 8)
 				}
@@ -581,7 +646,7 @@ func (b *Buffer) growBlock(p, length, a uint32, n int, flags Flags) uint32 {
 			b.link(prev, nf)
 			b.putWord(p, uint64(a))
 			b.raiseHWM(nf)
-			b.handOut(p+length, p+a)
+			b.handOut(p+length, p+length, p+a)
 			if flags&Zero != 0 {
 				clear(b.data[p+length : p+a])
 			} else {

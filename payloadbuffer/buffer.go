@@ -164,7 +164,13 @@ type Buffer struct {
 	// an allocation that reaches past it zeroes what it hands out.
 	scrub bool
 	clean uint32
-	fill  uint32 // bytes of the allocation under way that its caller writes (Overwrite)
+	// zeroed records that the scrubbing invariants hold (scrub.go): every
+	// block an allocation hands out is zero already, so Zero costs nothing.
+	zeroed bool
+	// noCarve turns carveSmall off, for tests that compare it with the
+	// general path.
+	noCarve bool
+	fill    uint32 // bytes of the allocation under way that its caller writes (Overwrite)
 }
 
 // NewFixed creates an empty buffer in mem, which the buffer uses as it is
@@ -209,6 +215,7 @@ func (b *Buffer) init(opts Options) {
 	}
 	b.small = opts.Tuning == Performance
 	b.scrub = opts.scrubs(b.version)
+	b.zeroed = b.scrub
 	clear(b.data[:b.hdr])
 	b.putMagic()
 	b.put32(offFullSize, uint32(len(b.data)))
@@ -309,7 +316,7 @@ func Open(mem []byte) (*Buffer, error) {
 // continued with [Open], which scrubs format 3 and not format 2. Turning
 // it on zeroes the free blocks' data first, whoever freed them.
 func (b *Buffer) SetScrub(on bool) {
-	b.scrub = on
+	b.scrub, b.zeroed = on, false
 	if on {
 		b.scrubFree()
 	}
@@ -407,6 +414,13 @@ func (b *Buffer) PutUint64(off uint32, v uint64) { binary.LittleEndian.PutUint64
 
 // Slice returns the n bytes at off, aliasing the buffer.
 func (b *Buffer) Slice(off, n uint32) []byte { return b.data[off : off+n : off+n] }
+
+// le32, le64 and putLE64 read and write little-endian words of a local
+// copy of the buffer's slice (hot paths keep one in a register).
+func le32(d []byte) uint32       { return binary.LittleEndian.Uint32(d) }
+func le64(d []byte) uint64       { return binary.LittleEndian.Uint64(d) }
+func putLE64(d []byte, v uint64) { binary.LittleEndian.PutUint64(d, v) }
+func putLE32(d []byte, v uint32) { binary.LittleEndian.PutUint32(d, v) }
 
 func (b *Buffer) get32(off uint32) uint32    { return binary.LittleEndian.Uint32(b.data[off:]) }
 func (b *Buffer) put32(off uint32, v uint32) { binary.LittleEndian.PutUint32(b.data[off:], v) }

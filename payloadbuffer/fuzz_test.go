@@ -16,6 +16,28 @@ func FuzzOpen(f *testing.F) {
 	f.Add([]byte{})
 	f.Add(make([]byte, 40))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Any bytes as a reset image: an error or an image, never a panic,
+		// and an image resets a buffer of its kind without a panic.
+		if img, err := NewImage(data); err == nil {
+			hdr, small, v3, movable := imageKind(data)
+			opts := Options{Version: V2, Tuning: Size}
+			if v3 {
+				opts.Version = V3
+			}
+			if small {
+				opts.Tuning = Performance
+			}
+			var b *Buffer
+			if movable {
+				b = New(int(hdr)+len(data), opts)
+			} else if b, err = NewFixed(make([]byte, int(hdr)+len(data)), opts); err != nil {
+				t.Fatal(err)
+			}
+			if err := b.ResetTo(img); err == nil {
+				b.Allocate(24, Small)
+				_ = b.Bytes()
+			}
+		}
 		openAndExercise(t, data, uint64(len(data)))
 	})
 }

@@ -2,6 +2,7 @@ package payloadbuffer
 
 import (
 	"cmp"
+	"math/bits"
 	"slices"
 )
 
@@ -24,7 +25,7 @@ import (
 // allocator structures do not make sense. keep is sorted in place.
 func (b *Buffer) Collect(keep []uint32) int {
 	b.garbage = b.garbage[:0]
-	if b.failed {
+	if b.failed || b.onlyKept(keep) {
 		return 0
 	}
 	g, ok := b.unused(keep)
@@ -33,6 +34,86 @@ func (b *Buffer) Collect(keep []uint32) int {
 	}
 	b.garbage = g
 	return len(g)
+}
+
+// onlyKept reports whether the blocks in keep (sorted in place) and the
+// allocator's own structures account for every allocated byte of the
+// buffer: then nothing is garbage, and Collect need not walk the heap. It
+// is Collect's cheap first step (a clear that released everything is the
+// common case): the free list, the small-block structures and keep are
+// summed and compared with the heap's size, since the blocks and free
+// blocks tile the heap from the header to the end. It reports false when
+// the sums differ or a structure does not make sense; unused then decides.
+func (b *Buffer) onlyKept(keep []uint32) bool {
+	full := uint64(len(b.data))
+	if full <= uint64(b.hdr) {
+		return false
+	}
+	var used uint64 // bytes of blocks in keep or structures, headers included
+	block := func(p uint32) bool {
+		if !b.validBlock(p) || b.encodedSmall(p) {
+			return false
+		}
+		used += 8 + uint64(uint32(b.word(p)))
+		return true
+	}
+	// The free blocks, in address order.
+	var free uint64
+	for f, last := b.get32(offFreeList), uint32(0); f != 0; f = b.freeNext(f) {
+		if f <= last || !b.freeOK(f) || b.freeLen(f) < 8 {
+			return false
+		}
+		free += uint64(b.freeLen(f))
+		last = f
+	}
+	// The small-block allocator's structures, and the v2 slots in use.
+	var slots uint64
+	if b.small {
+		for c := range classSize {
+			head := b.get32(offSmall + 4*uint32(c))
+			if head == 0 {
+				continue
+			}
+			if b.version == V3 { // free class blocks: allocated, in a list
+				for p, steps := head, full/16; p != 0; p, steps = b.get32(p), steps-1 {
+					if steps == 0 || !block(p) {
+						return false
+					}
+				}
+				continue
+			}
+			if !block(head) {
+				return false
+			}
+			num, data := b.get32(head), b.get32(head+4)
+			if !block(data) || 4*uint64(num) > uint64(b.BlockSize(data)) {
+				return false
+			}
+			for i := range num {
+				run := b.get32(data + 4*i)
+				if !block(run) || b.BlockSize(run) < runBytes[c]-8 {
+					return false
+				}
+				slots += uint64(bits.OnesCount32(b.get32(run) & (1<<runCount[c] - 1)))
+			}
+		}
+	}
+	slices.Sort(keep)
+	var kept uint64 // v2 small blocks in keep
+	for i, p := range keep {
+		if i > 0 && p == keep[i-1] {
+			continue
+		}
+		if !b.validBlock(p) {
+			return false
+		}
+		if b.encodedSmall(p) {
+			kept++
+		} else {
+			used += 8 + uint64(uint32(b.word(p)))
+		}
+	}
+	return free+used == full-uint64(b.hdr) && slots == kept
 }
 
 // reclaim frees the blocks Collect recorded that are still allocated, and

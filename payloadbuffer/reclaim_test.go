@@ -2,6 +2,8 @@ package payloadbuffer
 
 import (
 	"bytes"
+	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -63,6 +65,77 @@ func TestCollect(t *testing.T) {
 				if !b.validBlock(p) || b.BlockSize(p) == 0 {
 					t.Fatalf("kept block %d was freed", p)
 				}
+			}
+		})
+	}
+}
+
+// TestOnlyKept checks Collect's cheap first step against the heap walk it
+// saves: over random heaps of every kind (allocations of every size class,
+// frees, reallocations, strings), onlyKept(keep) holds exactly when unused
+// finds no garbage, for keep sets that cover the live blocks or miss one.
+func TestOnlyKept(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, k := range allKinds() {
+		t.Run(k.String(), func(t *testing.T) {
+			var agreed [2]int // checks where the heap walk found garbage, and none
+			defer func() {
+				if !t.Failed() && (agreed[0] == 0 || agreed[1] == 0) {
+					t.Errorf("the checks covered one outcome only: %v", agreed)
+				}
+			}()
+			for trial := range 300 {
+				b := New(1024, k.opts())
+				if k.fixed {
+					var err error
+					if b, err = NewFixed(make([]byte, 8192), k.opts()); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var live []uint32
+				for range 1 + rng.IntN(40) {
+					switch r := rng.IntN(10); {
+					case r < 6 || len(live) == 0:
+						flags := Flags(0)
+						if rng.IntN(2) == 0 {
+							flags |= Small
+						}
+						if p := b.Allocate(1+rng.IntN(300), flags|Zero); p != 0 {
+							live = append(live, p)
+						}
+					case r < 8:
+						i := rng.IntN(len(live))
+						b.Free(live[i])
+						live = append(live[:i], live[i+1:]...)
+					default:
+						i := rng.IntN(len(live))
+						if p := b.Realloc(live[i], 1+rng.IntN(400), Zero); p != 0 {
+							live[i] = p
+						}
+					}
+				}
+				if b.Failed() || len(live) == 0 {
+					continue
+				}
+				check := func(keep []uint32, what string) {
+					want := false
+					if g, ok := b.unused(slices.Clone(keep)); ok && len(g) == 0 {
+						want = true
+					}
+					if want {
+						agreed[1]++
+					} else {
+						agreed[0]++
+					}
+					if got := b.onlyKept(slices.Clone(keep)); got != want {
+						t.Fatalf("trial %d, %s (%d of %d blocks): onlyKept %v, the heap walk says %v", trial, what, len(keep), len(live), got, want)
+					}
+				}
+				all := slices.Clone(live)
+				check(all, "every live block")
+				check(append(slices.Clone(all), all[0]), "every live block, one twice")
+				i := rng.IntN(len(live))
+				check(append(slices.Clone(live[:i]), live[i+1:]...), "one live block missing")
 			}
 		})
 	}

@@ -16,13 +16,30 @@ package payloadbuffer
 // nothing the program deleted or never wrote. Writes that keep a block but
 // use less of it (a shorter string, an erased element) zero the rest.
 
-// handOut prepares [from, end), data of a block being handed out, when the
-// buffer scrubs: the part past clean is zeroed.
-func (b *Buffer) handOut(from, end uint32) {
+// handOut prepares [start, end), data being handed out, when the buffer
+// scrubs: the part past clean is zeroed. The caller writes [start, from)
+// before anything reads it (Overwrite), so those bytes need no zeroing.
+func (b *Buffer) handOut(start, from, end uint32) {
 	if !b.scrub || end <= b.clean {
 		return
 	}
-	clear(b.data[max(from, b.clean):end])
+	b.scrubOut(start, from, end)
+}
+
+// scrubOut is handOut's work. A short tail (most blocks a payload build
+// hands out: a string's, a small message's) is zeroed with two word stores
+// over the block's last 16 bytes instead of a call to clear: what they
+// cover below from is the caller's to overwrite, or lies below clean, where
+// a free block's data is zero already.
+func (b *Buffer) scrubOut(start, from, end uint32) {
+	from = max(from, b.clean)
+	if end-from <= 16 && end-start >= 16 && end%8 == 0 {
+		d := b.data[end-16 : end]
+		putLE64(d, 0)
+		putLE64(d[8:], 0)
+	} else {
+		clear(b.data[from:end])
+	}
 	b.clean = end
 }
 
@@ -44,9 +61,10 @@ func (b *Buffer) scrubFree() {
 		return // the free lists were dropped: nothing allocates until Reset
 	}
 	if b.check(false) != nil {
-		b.clean = b.HWM()
+		b.clean = b.HWM() // (and the invariants do not hold: zeroed stays false)
 		return
 	}
+	defer func() { b.zeroed = true }()
 	for f := b.get32(offFreeList); f != 0; f = b.freeNext(f) {
 		end := f + b.freeLen(f)
 		if end == full && b.freeNext(f) == 0 {

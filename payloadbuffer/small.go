@@ -238,12 +238,24 @@ func (b *Buffer) allocClass(c int, zero bool) uint32 {
 			return 0
 		}
 		b.put32(slotHdr, b.get32(head))
-		if zero {
+		if zero && !b.zeroed {
 			clear(b.data[head : head+size])
 		} else {
 			b.zero(head, head+4) // the link (scrubbing)
 		}
 		return head
+	}
+	// The class is empty: carve a block (most often from the head of the
+	// free list, as a payload is built); the regular path grows, reclaims
+	// or fails when no free block fits.
+	if blk := b.takeFirstFit(size + 8); blk != 0 {
+		if zero && !b.zeroed {
+			clear(b.data[blk+8 : blk+8+size])
+		}
+		return blk + 8
+	}
+	if b.failed {
+		return 0
 	}
 	return b.allocRegular(size, zero)
 }

@@ -105,8 +105,8 @@ type Payload struct {
 	// them is freed by a Clear nested in it (see releasable).
 	clearing []uint32
 
-	root *Type  // the root's type when this process created the root
-	img  []byte // root's creation image for this buffer, once reset used it
+	root *Type                // the root's type when this process created the root
+	img  *payloadbuffer.Image // root's creation image for this buffer, once reset used it
 	// resets records that the root's Clear resets the buffer from now on
 	// (format 2: the buffer has run out of room once; see Msg.Clear).
 	resets bool
@@ -545,7 +545,7 @@ func (p *Payload) reset(t *Type) bool {
 		p.img = t.image(imageKey{p.version, p.buf.Tuning(), !p.buf.Fixed()})
 	}
 	// The image's root must be this one, so that handles to it stay valid.
-	if len(p.img) < 8 || le.Uint32(p.img[4:]) != p.buf.Message() || p.buf.Reset(p.img) != nil {
+	if p.img == nil || p.img.Message() != p.buf.Message() || p.buf.ResetTo(p.img) != nil {
 		return false
 	}
 	p.sync()
@@ -555,9 +555,9 @@ func (p *Payload) reset(t *Type) bool {
 	return true
 }
 
-// image returns the payload bytes of a new message of type t in a buffer
-// of the given kind, computed once.
-func (t *Type) image(k imageKey) []byte {
+// image returns the payload image of a new message of type t in a buffer
+// of the given kind, computed once (nil if it cannot be made).
+func (t *Type) image(k imageKey) *payloadbuffer.Image {
 	t.imagesMu.Lock()
 	defer t.imagesMu.Unlock()
 	if img, ok := t.images[k]; ok {
@@ -573,9 +573,12 @@ func (t *Type) image(k imageKey) []byte {
 			return nil
 		}
 	}
-	img := append([]byte(nil), m.p.buf.Bytes()...)
+	img, err := payloadbuffer.NewImage(m.p.buf.Bytes())
+	if err != nil {
+		return nil
+	}
 	if t.images == nil {
-		t.images = make(map[imageKey][]byte)
+		t.images = make(map[imageKey]*payloadbuffer.Image)
 	}
 	t.images[k] = img
 	return img

@@ -149,7 +149,7 @@ type Type struct {
 	plans typePlans // codec plans (plans.go)
 
 	imagesMu sync.Mutex
-	images   map[imageKey][]byte // creation images, for resetting failed buffers
+	images   map[imageKey]*payloadbuffer.Image // creation images, for resetting failed buffers
 }
 
 // Name returns the full protobuf name of the type.
