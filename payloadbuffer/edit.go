@@ -1,5 +1,7 @@
 package payloadbuffer
 
+import "encoding/binary"
+
 // Editing vectors in place (Phaser 3, spec 8.15): insert appends, then
 // shifts; erase shifts the rest down; swap exchanges two headers.
 
@@ -61,4 +63,49 @@ func (b *Buffer) VectorAppendN(slot uint32, n, size int) uint32 {
 		return 0
 	}
 	return b.get32(slot+4) + uint32(num*size)
+}
+
+// VectorAppendCopy appends the elements in src (size bytes each, stored as
+// src holds them) to the vector at slot with at most one allocation: what
+// VectorAppendN and a copy into the new elements store, without zeroing
+// them first. It reports false if the buffer is full or the vector's header
+// counts more elements than its block holds (the vector is then
+// unchanged). A src shorter than one element appends nothing. src is read
+// after the allocation: it must not lie in the vector's own storage.
+func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
+	n := int(uint(len(src)) / uint(size))
+	if n == 0 {
+		return true
+	}
+	if !b.slotOK(slot, 8) {
+		return false
+	}
+	// The header is read and written as one word (get32 and put32 slice
+	// the buffer each time).
+	if binary.LittleEndian.Uint64(b.data[slot:slot+8]) == 0 {
+		// An empty vector without storage (a decoder's common case): one
+		// block of exactly the elements, as vectorRoom allocates it.
+		if uint64(n)*uint64(size) > b.maxAlloc() {
+			b.fail()
+			return false
+		}
+		data := b.Allocate(n*size, Zero|Small)
+		if data == 0 {
+			return false
+		}
+		copy(b.data[data:data+uint32(n*size)], src)
+		binary.LittleEndian.PutUint64(b.data[slot:slot+8], uint64(n)|uint64(data)<<32)
+		return true
+	}
+	if !b.vectorOK(slot, size) {
+		return false
+	}
+	num := int(b.get32(slot))
+	if !b.vectorRoom(slot, num+n, size, Zero|Small) {
+		return false
+	}
+	at := b.get32(slot+4) + uint32(num*size)
+	copy(b.data[at:at+uint32(n*size)], src)
+	b.put32(slot, uint32(num+n))
+	return true
 }

@@ -1,6 +1,8 @@
 package payloadbuffer
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -26,7 +28,7 @@ func TestVectorEditModel(t *testing.T) {
 			for step := range 3000 {
 				k := rng.IntN(2)
 				n := len(model[k])
-				switch op := rng.IntN(5); op {
+				switch op := rng.IntN(6); op {
 				case 0, 1: // insert
 					i, c := rng.IntN(n+1), 1+rng.IntN(4)
 					at := b.VectorInsert(slots[k], i, c, 4)
@@ -53,6 +55,17 @@ func TestVectorEditModel(t *testing.T) {
 				case 3: // swap
 					b.VectorSwap(slots[0], slots[1])
 					model[0], model[1] = model[1], model[0]
+				case 5: // append a copy
+					c := rng.IntN(8)
+					src := make([]byte, 4*c+rng.IntN(4)) // a partial element is not appended
+					for j := range c {
+						binary.LittleEndian.PutUint32(src[4*j:], next)
+						model[k] = append(model[k], next)
+						next++
+					}
+					if !b.VectorAppendCopy(slots[k], src, 4) {
+						t.Fatalf("%s/%s step %d: append copy failed", v, tu, step)
+					}
 				case 4: // append n
 					c := 1 + rng.IntN(8)
 					at := b.VectorAppendN(slots[k], c, 4)
@@ -71,6 +84,52 @@ func TestVectorEditModel(t *testing.T) {
 			if b.VectorInsert(slots[0], -1, 1, 4) != 0 || b.VectorInsert(slots[0], len(model[0])+1, 1, 4) != 0 ||
 				b.VectorErase(slots[0], 1, 0, 4) || b.VectorErase(slots[0], 0, len(model[0])+1, 4) {
 				t.Fatal("out-of-range edits accepted")
+			}
+		}
+	}
+}
+
+// TestVectorAppendCopySameBytes checks that VectorAppendCopy writes the
+// buffer VectorAppendN and a store of each element write: the same blocks,
+// the same bytes, into an empty vector and onto one with elements, in every
+// format and tuning, and that a fixed buffer that fills up leaves the
+// vector unchanged.
+func TestVectorAppendCopySameBytes(t *testing.T) {
+	for _, v := range []Version{V2, V3} {
+		for _, tu := range []Tuning{Performance, Size} {
+			opts := Options{Version: v, Tuning: tu}
+			a, c := New(256, opts), New(256, opts)
+			sa, sc := a.Allocate(8, Zero), c.Allocate(8, Zero)
+			for round, n := range []int{3, 1, 9, 0, 17} {
+				src := make([]byte, 8*n)
+				for i := range src {
+					src[i] = byte(round*31 + i)
+				}
+				if at := a.VectorAppendN(sa, n, 8); at != 0 {
+					copy(a.Memory()[at:], src)
+				}
+				if !c.VectorAppendCopy(sc, src, 8) {
+					t.Fatalf("%s/%s round %d: VectorAppendCopy failed", v, tu, round)
+				}
+				if !bytes.Equal(a.Memory(), c.Memory()) {
+					t.Fatalf("%s/%s round %d: the buffers differ", v, tu, round)
+				}
+			}
+			mem := make([]byte, 1024)
+			f, err := NewFixed(mem, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			slot := f.Allocate(8, Zero)
+			if !f.VectorAppendCopy(slot, make([]byte, 16), 8) {
+				t.Fatalf("%s/%s: two elements do not fit in 1 KiB", v, tu)
+			}
+			num, data := f.VectorLen(slot), f.VectorData(slot)
+			if f.VectorAppendCopy(slot, make([]byte, 2048), 8) {
+				t.Fatalf("%s/%s: 2 KiB appended to a 1 KiB buffer", v, tu)
+			}
+			if f.VectorLen(slot) != num || f.VectorData(slot) != data {
+				t.Fatalf("%s/%s: a failed append changed the vector", v, tu)
 			}
 		}
 	}

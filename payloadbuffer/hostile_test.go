@@ -38,6 +38,7 @@ func TestVectorHostileHeader(t *testing.T) {
 			b.VectorInsert(slot, 1, 2, 4)
 			b.VectorResize(slot, 3, 4)
 			b.VectorAppendN(slot, 2, 4)
+			b.VectorAppendCopy(slot, make([]byte, 8), 4)
 			b.SetStringAt(slot, 1, "x")
 			b.VectorPush(slot, 4)
 			if len(b.Memory()) != len(mem) || &b.Memory()[0] != &mem[0] {

@@ -92,6 +92,12 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		b.put32(slot, p)
 		return true
 	}
+	return replaceString(b, slot, old, s, srcOff)
+}
+
+// replaceString is setString when the slot holds the string block old.
+func replaceString[S string | []byte](b *Buffer, slot, old uint32, s S, srcOff int64) bool {
+	n := uint32(len(s))
 	oldCap := b.BlockSize(old)
 	if b.scrub && b.inside(old, 4) {
 		defer b.scrubTail(slot, old, b.get32(old))

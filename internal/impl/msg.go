@@ -906,18 +906,25 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 		}
 		return m.p.bind(o, t)
 	}
-	if s := le.Uint32(m.p.mem[o:]); s != 0 {
-		return m.p.bind(s, t)
+	return m.p.mutableAt(o, t)
+}
+
+// mutableAt returns the message of type t whose offset the (non-inline)
+// message slot at o holds, creating it if the slot is empty; a handle that
+// is not present is a full buffer. o+4 lies in the payload.
+func (p *Payload) mutableAt(o uint32, t *Type) Msg {
+	if s := le.Uint32(p.mem[o:]); s != 0 {
+		return p.bind(s, t)
 	}
-	n := m.p.newMessage(t)
+	n := p.newMessage(t)
 	if n == 0 {
-		return Msg{p: m.p}
+		return Msg{p: p}
 	}
-	le.PutUint32(m.p.mem[o:], n)
-	if !m.p.installMetadata(n, t) {
-		return Msg{p: m.p}
+	le.PutUint32(p.mem[o:], n)
+	if !p.installMetadata(n, t) {
+		return Msg{p: p}
 	}
-	return Msg{p: m.p, off: n, acc: m.p.accessFor(t)}
+	return Msg{p: p, off: n, acc: p.accessFor(t)}
 }
 
 // newMessage allocates a zeroed message of type t (no metadata yet).

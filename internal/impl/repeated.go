@@ -599,6 +599,30 @@ func (m Msg) AppendElems(f Field, n, size int) uint32 {
 	return e
 }
 
+// AppendCopy appends the elements in v (size bytes each, as stored) to
+// repeated field f with at most one allocation and one copy, for a decoder
+// of a packed record of fixed-width elements. It reports whether it stored
+// them; a refusal (a full buffer, a fixed array that would hold more than
+// its length) is recorded in the payload, as AppendElems records it.
+func (m Msg) AppendCopy(f Field, v []byte, size int) bool {
+	o, ok := m.vslot(f)
+	if !ok {
+		return false
+	}
+	if f.Fixed != 0 {
+		// exceeds is called (a Field passed by value) only to refuse.
+		if n := m.p.buf.VectorLen(o) + int(uint(len(v))/uint(size)); n > int(f.Fixed) && m.exceeds(f, n) {
+			return false
+		}
+	}
+	ok = m.p.buf.VectorAppendCopy(o, v, size)
+	m.p.sync()
+	if !ok {
+		m.p.fail()
+	}
+	return ok
+}
+
 // v3 reports whether the message lives in a format v3 payload, whose
 // repeated messages are MessageVectorBlocks.
 func (m Msg) v3() bool { return m.p != nil && m.p.version == payloadbuffer.V3 }

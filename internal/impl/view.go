@@ -218,3 +218,79 @@ func (s Setter) Set64(f Field, v uint64) {
 		mem[w] |= f.Mask
 	}
 }
+
+// Store8, Store32 and Store64 are Set8, Set32 and Set64 for the generated
+// decoders, which pass a field's offset, presence byte and mask as
+// constants: a Field literal, a struct of nine fields, is built in memory
+// before the call reads it back, while three constant operands fold into
+// the stores' addresses.
+func (s Setter) Store8(off, pres uint32, mask, v uint8) {
+	if s.p == nil {
+		return
+	}
+	// Unsigned sums of two 32-bit offsets and slices of constant length:
+	// the compiler proves the stores in range from the one check.
+	mem := s.p.mem
+	if o, w := uint(s.off)+uint(off), uint(s.off)+uint(pres); o < uint(len(mem)) && w < uint(len(mem)) {
+		mem[o] = v
+		mem[w] |= mask
+	}
+}
+
+// Store32 stores a 4-byte value (Store8).
+func (s Setter) Store32(off, pres uint32, mask uint8, v uint32) {
+	if s.p == nil {
+		return
+	}
+	mem := s.p.mem
+	if o, w := uint(s.off)+uint(off), uint(s.off)+uint(pres); o+4 <= uint(len(mem)) && w < uint(len(mem)) {
+		le.PutUint32(mem[o:o+4], v)
+		mem[w] |= mask
+	}
+}
+
+// Store64 stores an 8-byte value (Store8).
+func (s Setter) Store64(off, pres uint32, mask uint8, v uint64) {
+	if s.p == nil {
+		return
+	}
+	mem := s.p.mem
+	if o, w := uint(s.off)+uint(off), uint(s.off)+uint(pres); o+8 <= uint(len(mem)) && w < uint(len(mem)) {
+		le.PutUint64(mem[o:o+8], v)
+		mem[w] |= mask
+	}
+}
+
+// MutableMessage returns the message of type t in the singular message
+// field stored in a slot (not inline) at offset off of the message,
+// creating it if absent: Msg.MutableMessage for the generated decoders,
+// without resolving the field again. A handle that is not present is a
+// buffer that is full, which the payload records.
+func (s Setter) MutableMessage(off uint32, t *Type) Msg {
+	p := s.p
+	if p == nil {
+		return Msg{}
+	}
+	if o := s.off + off; uint64(o)+4 <= uint64(len(p.mem)) {
+		return p.mutableAt(o, t)
+	}
+	return Msg{p: p}
+}
+
+// StoreBytes stores v in the singular string or bytes field whose slot is
+// at offset off of the message, as Msg.SetBytes does without resolving the
+// field again (the Setter's message is laid out with its compiled table),
+// and reports whether it was stored: false is a buffer that is full, which
+// the payload records (Msg.Err). v may alias the payload.
+func (s Setter) StoreBytes(off uint32, v []byte) bool {
+	p := s.p
+	if p == nil {
+		return false
+	}
+	ok := p.buf.SetBytes(s.off+off, v)
+	p.sync()
+	if !ok {
+		p.fail()
+	}
+	return ok
+}

@@ -49,21 +49,32 @@ func reachCursorLen(c *impl.Cursor) int                    { return c.Len() }
 func reachElems(m Msg, num, data uint32, size int) []byte  { return m.Elems(num, data, size) }
 
 // The engine's calls of the generated protobuf codecs.
-func reachCompiledBytes(m Msg, n uint32) ([]byte, []byte, bool) { return m.CompiledBytes(n) }
-func reachSetter(m Msg, t *Type) (impl.Setter, bool)            { return m.Setter(t) }
-func reachSetterSet8(s impl.Setter, f Field, v uint8)           { s.Set8(f, v) }
-func reachSetterSet32(s impl.Setter, f Field, v uint32)         { s.Set32(f, v) }
-func reachSetterSet64(s impl.Setter, f Field, v uint64)         { s.Set64(f, v) }
-func reachWireEnter(w *Wire, n uint32) bool                     { return w.Enter(n) }
-func reachWireLeave(w *Wire)                                    { w.Leave() }
-func reachWireCharge(w *Wire, n int) bool                       { return w.Charge(n) }
-func reachWireHasUnknown(w *Wire) bool                          { return w.HasUnknown() }
-func reachWireEnterDecode(w *Wire) bool                         { return w.EnterDecode() }
-func reachWireMark(w *Wire) int                                 { return w.Mark() }
-func reachWireKept(w *Wire, mark int) bool                      { return w.Kept(mark) }
-func reachAppenderAppend(a *MessageAppender) Msg                { return a.Append() }
-func reachWireEncode(w *Wire, m Msg) error                      { return w.Encode(m) }
-func reachNestedAt(m Msg, s uint32, t *Type) Msg                { return m.NestedAt(s, t) }
-func reachRuns(m Msg, f Field, t *Type) impl.Runs               { return m.Runs(f, t) }
-func reachRunLen(r impl.Run) int                                { return r.Len() }
-func reachRunAt(r impl.Run, i int) Msg                          { return r.At(i) }
+func reachCompiledBytes(m Msg, n uint32) ([]byte, []byte, bool)        { return m.CompiledBytes(n) }
+func reachSetter(m Msg, t *Type) (impl.Setter, bool)                   { return m.Setter(t) }
+func reachSetterSet8(s impl.Setter, f Field, v uint8)                  { s.Set8(f, v) }
+func reachSetterSet32(s impl.Setter, f Field, v uint32)                { s.Set32(f, v) }
+func reachSetterSet64(s impl.Setter, f Field, v uint64)                { s.Set64(f, v) }
+func reachSetterStore8(s impl.Setter, off, pres uint32, mask, v uint8) { s.Store8(off, pres, mask, v) }
+func reachSetterStore32(s impl.Setter, off, pres uint32, mask uint8, v uint32) {
+	s.Store32(off, pres, mask, v)
+}
+func reachSetterStore64(s impl.Setter, off, pres uint32, mask uint8, v uint64) {
+	s.Store64(off, pres, mask, v)
+}
+func reachSetterStoreBytes(s impl.Setter, off uint32, v []byte) bool { return s.StoreBytes(off, v) }
+func reachSetterMutableMessage(s impl.Setter, off uint32, t *Type) Msg {
+	return s.MutableMessage(off, t)
+}
+func reachWireEnter(w *Wire, n uint32) bool       { return w.Enter(n) }
+func reachWireLeave(w *Wire)                      { w.Leave() }
+func reachWireCharge(w *Wire, n int) bool         { return w.Charge(n) }
+func reachWireHasUnknown(w *Wire) bool            { return w.HasUnknown() }
+func reachWireEnterDecode(w *Wire) bool           { return w.EnterDecode() }
+func reachWireMark(w *Wire) int                   { return w.Mark() }
+func reachWireKept(w *Wire, mark int) bool        { return w.Kept(mark) }
+func reachAppenderAppend(a *MessageAppender) Msg  { return a.Append() }
+func reachWireEncode(w *Wire, m Msg) error        { return w.Encode(m) }
+func reachNestedAt(m Msg, s uint32, t *Type) Msg  { return m.NestedAt(s, t) }
+func reachRuns(m Msg, f Field, t *Type) impl.Runs { return m.Runs(f, t) }
+func reachRunLen(r impl.Run) int                  { return r.Len() }
+func reachRunAt(r impl.Run, i int) Msg            { return r.At(i) }

@@ -335,6 +335,61 @@ func consumeBytes(b []byte, general func([]byte) ([]byte, int)) ([]byte, int) {
 // generated decoders switch on it whole.
 func ConsumeTag(b []byte) (uint64, int) { return consumeVarint(b, protowire.ConsumeVarint) }
 
+// The generated decoders walk their input by index (a reslice costs a
+// bounds check and a pointer mask, an index one add): the At forms take
+// the input and the index of the value, and return the index after it, or
+// protowire's negative length on error. i is at most len(b).
+
+// ConsumeTagAt parses the tag at b[i:] (ConsumeTag).
+func ConsumeTagAt(b []byte, i int) (uint64, int) { return consumeVarintAt(b, i, consumeVarintAtLong) }
+
+// ConsumeVarintAt parses the varint at b[i:] (ConsumeVarint).
+func ConsumeVarintAt(b []byte, i int) (uint64, int) {
+	return consumeVarintAt(b, i, consumeVarintAtLong)
+}
+
+func consumeVarintAt(b []byte, i int, general func([]byte, int) (uint64, int)) (uint64, int) {
+	if uint(i) < uint(len(b)) && b[i] < 0x80 {
+		return uint64(b[i]), i + 1
+	}
+	return general(b, i)
+}
+
+// consumeVarintAtLong is ConsumeVarintAt's general path.
+func consumeVarintAtLong(b []byte, i int) (uint64, int) {
+	v, n := protowire.ConsumeVarint(b[i:])
+	if n < 0 {
+		return 0, n
+	}
+	return v, i + n
+}
+
+// ConsumeBytesAt parses the length-delimited value at b[i:]
+// (ConsumeBytes) and returns the indexes of its first byte and of the byte
+// after it: the value is b[start:end]. (Two indexes, not a slice, keep it
+// within the inliner's budget.)
+func ConsumeBytesAt(b []byte, i int) (start, end int) {
+	return consumeBytesAt(b, i, consumeBytesAtLong)
+}
+
+func consumeBytesAt(b []byte, i int, general func([]byte, int) (int, int)) (int, int) {
+	if i < len(b) {
+		if j := i + 1 + int(b[i]); b[i] < 0x80 && j <= len(b) {
+			return i + 1, j
+		}
+	}
+	return general(b, i)
+}
+
+// consumeBytesAtLong is ConsumeBytesAt's general path.
+func consumeBytesAtLong(b []byte, i int) (int, int) {
+	v, n := protowire.ConsumeBytes(b[i:])
+	if n < 0 {
+		return 0, n
+	}
+	return i + n - len(v), i + n
+}
+
 // Zigzag32 returns the zigzag encoding of the int32 stored as v.
 func Zigzag32(v uint32) uint64 { return uint64(uint32(v<<1) ^ uint32(int32(v)>>31)) }
 
@@ -469,12 +524,8 @@ func UnmarshalPackedFixed(m Msg, f Field, v []byte, size int) bool {
 	if len(v)%size != 0 {
 		return false
 	}
-	count := len(v) / size
-	if count == 0 || m.AppendElems(f, count, size) == 0 {
-		return true
-	}
-	if elems := m.Span(f, size); len(elems) >= len(v) {
-		copy(elems[len(elems)-len(v):], v)
+	if len(v) > 0 {
+		m.AppendCopy(f, v, size) // a refusal is the payload's error
 	}
 	return true
 }

@@ -1,8 +1,12 @@
 package phaserimpl_test
 
 import (
+	"bytes"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf8"
+
+	"google.golang.org/protobuf/encoding/protowire"
 
 	"github.com/phaser-go/phaser/runtime/phaserimpl"
 )
@@ -45,6 +49,77 @@ func TestZigzag(t *testing.T) {
 		}
 		if got := phaserimpl.Unzigzag32(phaserimpl.Zigzag32(uint32(v32)) | 1<<40); got != uint32(v32) {
 			t.Errorf("Unzigzag32 of %d with high bits set = %d", v32, int32(got))
+		}
+	}
+}
+
+// TestConsumeVarintAt checks ConsumeVarintAt and ConsumeTagAt against
+// protowire.ConsumeVarint at every offset of inputs that hold varints of
+// every length (overlong ones, a tenth byte of every value, the ends of
+// truncated ones) followed by nothing, by more varints or by junk.
+func TestConsumeVarintAt(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 5))
+	var inputs [][]byte
+	for bitsLen := 0; bitsLen <= 64; bitsLen++ {
+		for range 8 {
+			v := rng.Uint64()
+			if bitsLen < 64 {
+				v &= 1<<bitsLen - 1
+			}
+			b := protowire.AppendVarint(nil, v)
+			inputs = append(inputs, b, append(b, 0x80, 0x01), append(b, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff))
+			for n := range b {
+				inputs = append(inputs, b[:n]) // truncated
+			}
+		}
+	}
+	for last := range 256 { // the tenth byte
+		b := append(bytes.Repeat([]byte{0x80}, 9), byte(last))
+		inputs = append(inputs, b, append(b, 0x01))
+	}
+	for n := 1; n <= 11; n++ { // overlong zeros
+		b := append(bytes.Repeat([]byte{0x80}, n-1), 0x00)
+		inputs = append(inputs, b, append(bytes.Repeat([]byte{0x01}, 3), b...))
+	}
+	for _, b := range inputs {
+		for i := 0; i <= len(b); i++ {
+			v, n := protowire.ConsumeVarint(b[i:])
+			want, wantN := uint64(0), n
+			if n >= 0 {
+				want, wantN = v, i+n
+			}
+			if got, gotN := phaserimpl.ConsumeVarintAt(b, i); got != want || gotN != wantN {
+				t.Fatalf("ConsumeVarintAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
+			}
+			if got, gotN := phaserimpl.ConsumeTagAt(b, i); got != want || gotN != wantN {
+				t.Fatalf("ConsumeTagAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
+			}
+		}
+	}
+}
+
+// TestConsumeBytesAt checks ConsumeBytesAt against protowire.ConsumeBytes
+// at every offset, lengths of one and more bytes, truncated or not.
+func TestConsumeBytesAt(t *testing.T) {
+	var inputs [][]byte
+	for _, n := range []int{0, 1, 5, 127, 128, 300} {
+		b := protowire.AppendBytes(nil, bytes.Repeat([]byte{0xab}, n))
+		for k := 0; k <= len(b); k++ {
+			inputs = append(inputs, b[:k], append(b[:k:k], 0x05, 0x00))
+		}
+	}
+	for _, b := range inputs {
+		for i := 0; i <= len(b); i++ {
+			v, n := protowire.ConsumeBytes(b[i:])
+			start, end := phaserimpl.ConsumeBytesAt(b, i)
+			switch {
+			case n < 0:
+				if end != n {
+					t.Fatalf("ConsumeBytesAt(% x, %d) = %d, %d; want an error %d", b, i, start, end, n)
+				}
+			case end != i+n || !bytes.Equal(b[start:end], v):
+				t.Fatalf("ConsumeBytesAt(% x, %d) = %d, %d; want the value % x ending at %d", b, i, start, end, v, i+n)
+			}
 		}
 	}
 }

@@ -320,38 +320,38 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("example.quickstart.Pose")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("example.quickstart.Pose", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // x
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x11: // y
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 16, presence bit in byte 4
+			i += 8
 		case 0x19: // theta
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("example.quickstart.Pose", "example.quickstart.Pose.theta", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b[i:i+8])) // at 24, presence bit in byte 4
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1063,93 +1063,97 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app7 phaserimpl.MessageAppender
 	app7ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("example.quickstart.Robot", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("example.quickstart.Robot", "example.quickstart.Robot.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // id
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.id", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x18: // mode
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.mode", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
+			i = n
 		case 0x22: // pose
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.pose", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
+			v := b[start:n]
+			sub := s.MutableMessage(20, phaserType_Pose) // the slot at 20
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			if err := Pose(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // stamp
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.stamp", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp)
+			v := b[start:n]
+			sub := s.MutableMessage(24, phaserType_timestamppbphaser_Timestamp) // the slot at 24
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // battery_cells, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.battery_cells", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 6, Offset: 32}, v, 4) {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.battery_cells", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
-			b = b[n:]
+			i = n
 		case 0x35: // battery_cells
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.battery_cells", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 6, Offset: 32}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 6, Offset: 32}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
-			b = b[4:]
+			i += 4
 		case 0x3a: // path
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.path", n)
 			}
+			v := b[start:n]
 			if !app7ok {
 				app7, app7ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose).Appender(), true
 			}
@@ -1160,12 +1164,13 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Pose(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x42: // tags
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.tags", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("example.quickstart.Robot", "example.quickstart.Robot.tags")
 			}
@@ -1173,12 +1178,13 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
-			b = b[n:]
+			i = n
 		case 0x4a: // goal
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.goal", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("example.quickstart.Robot", "example.quickstart.Robot.goal")
 			}
@@ -1186,20 +1192,20 @@ func (x Robot) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "example.quickstart.Robot")
 			}
-			b = b[n:]
+			i = n
 		case 0x50: // dock
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("example.quickstart.Robot", "example.quickstart.Robot.dock", n)
 			}
 			m.SetMember32(phaserUnion_Robot_Task, phaserimpl.Field{Number: 10, Offset: 56}, uint32(v))
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

@@ -520,72 +520,73 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.Legacy")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Legacy", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // id
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.id", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.name", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0x18: // big
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.big", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, v)
-			b = b[n:]
+			s.Store64(16, 4, 0x02, v) // at 16, presence bit in byte 4
+			i = n
 		case 0x20: // kind
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kind", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(24, 4, 0x04, uint32(v)) // at 24, presence bit in byte 4
+			i = n
 		case 0x28: // flag
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.flag", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(28, 4, 0x08, phaserimpl.BoolByte(v != 0)) // at 28, presence bit in byte 4
+			i = n
 		case 0x31: // ratio
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.ratio", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(32, 4, 0x10, binary.LittleEndian.Uint64(b[i:i+8])) // at 32, presence bit in byte 4
+			i += 8
 		case 0x3a: // nums, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.nums", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 7, Offset: 40}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.nums", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0x38: // nums
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.nums", n)
 			}
@@ -593,21 +594,22 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0x42: // packed_nums, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.packed_nums", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 8, Offset: 48}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.packed_nums", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0x40: // packed_nums
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.packed_nums", n)
 			}
@@ -615,54 +617,56 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0x4a: // child
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.child", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy)
+			v := b[start:n]
+			sub := s.MutableMessage(56, phaserType_Legacy) // the slot at 56
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
 			if err := Legacy(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x52: // blob
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.blob", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 10, Offset: 60}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(60, v) { // the slot at 60
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0x5a: // label
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.label", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 11, Offset: 64}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(64, v) { // the slot at 64
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0x62: // kinds, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kinds", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 12, Offset: 72}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kinds", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0x60: // kinds
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.kinds", n)
 			}
@@ -670,30 +674,31 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		case 0xa0: // pick_int
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.pick_int", n)
 			}
 			m.SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0xaa: // pick_name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.pick_name", n)
 			}
+			v := b[start:n]
 			m.SetMemberBytes(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 21, Offset: 80}, v)
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Legacy")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

@@ -594,135 +594,135 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.Scalars")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Scalars", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // f_double
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_double", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x15: // f_float
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_float", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(16, 4, 0x02, binary.LittleEndian.Uint32(b[i:i+4])) // at 16, presence bit in byte 4
+			i += 4
 		case 0x18: // f_int32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_int32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
+			i = n
 		case 0x20: // f_int64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_int64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, v)
-			b = b[n:]
+			s.Store64(24, 4, 0x08, v) // at 24, presence bit in byte 4
+			i = n
 		case 0x28: // f_uint32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_uint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
-			b = b[n:]
+			s.Store32(32, 4, 0x10, uint32(v)) // at 32, presence bit in byte 4
+			i = n
 		case 0x30: // f_uint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_uint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
-			b = b[n:]
+			s.Store64(40, 4, 0x20, v) // at 40, presence bit in byte 4
+			i = n
 		case 0x38: // f_sint32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
-			b = b[n:]
+			s.Store32(48, 4, 0x40, phaserimpl.Unzigzag32(v)) // at 48, presence bit in byte 4
+			i = n
 		case 0x40: // f_sint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
-			b = b[n:]
+			s.Store64(56, 4, 0x80, phaserimpl.Unzigzag64(v)) // at 56, presence bit in byte 4
+			i = n
 		case 0x4d: // f_fixed32
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_fixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(64, 5, 0x01, binary.LittleEndian.Uint32(b[i:i+4])) // at 64, presence bit in byte 5
+			i += 4
 		case 0x51: // f_fixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_fixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(72, 5, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 72, presence bit in byte 5
+			i += 8
 		case 0x5d: // f_sfixed32
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sfixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(80, 5, 0x04, binary.LittleEndian.Uint32(b[i:i+4])) // at 80, presence bit in byte 5
+			i += 4
 		case 0x61: // f_sfixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_sfixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(88, 5, 0x08, binary.LittleEndian.Uint64(b[i:i+8])) // at 88, presence bit in byte 5
+			i += 8
 		case 0x68: // f_bool
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_bool", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(96, 5, 0x10, phaserimpl.BoolByte(v != 0)) // at 96, presence bit in byte 5
+			i = n
 		case 0x72: // f_string
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_string", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Scalars", "phasertest.Scalars.f_string")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
-			if m.Failed() {
+			if !s.StoreBytes(100, v) { // the slot at 100
 				return phaserimpl.FullError(m, "phasertest.Scalars")
 			}
-			b = b[n:]
+			i = n
 		case 0x7a: // f_bytes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_bytes", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(104, v) { // the slot at 104
 				return phaserimpl.FullError(m, "phasertest.Scalars")
 			}
-			b = b[n:]
+			i = n
 		case 0x80: // f_color
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Scalars", "phasertest.Scalars.f_color", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(108, 5, 0x20, uint32(v)) // at 108, presence bit in byte 5
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2229,70 +2229,73 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.Repeated")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Repeated", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // r_double, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_double", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 1, Offset: 8}, v, 8) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_double", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x9: // r_double
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_double", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 1, Offset: 8}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 1, Offset: 8}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[8:]
+			i += 8
 		case 0x12: // r_float, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_float", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 2, Offset: 16}, v, 4) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_float", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x15: // r_float
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_float", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 2, Offset: 16}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 2, Offset: 16}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[4:]
+			i += 4
 		case 0x1a: // r_int32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 3, Offset: 24}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x18: // r_int32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int32", n)
 			}
@@ -2300,21 +2303,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x22: // r_int64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 4, Offset: 32}, v, phaserimpl.VarintInt64) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x20: // r_int64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_int64", n)
 			}
@@ -2322,21 +2326,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // r_uint32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 5, Offset: 40}, v, phaserimpl.VarintUint32) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x28: // r_uint32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint32", n)
 			}
@@ -2344,21 +2349,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // r_uint64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 6, Offset: 48}, v, phaserimpl.VarintInt64) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x30: // r_uint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_uint64", n)
 			}
@@ -2366,21 +2372,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x3a: // r_sint32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 7, Offset: 56}, v, phaserimpl.VarintSint32) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x38: // r_sint32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint32", n)
 			}
@@ -2388,21 +2395,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x42: // r_sint64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 8, Offset: 64}, v, phaserimpl.VarintSint64) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x40: // r_sint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sint64", n)
 			}
@@ -2410,105 +2418,110 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x4a: // r_fixed32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 9, Offset: 72}, v, 4) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x4d: // r_fixed32
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed32", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 9, Offset: 72}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 9, Offset: 72}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[4:]
+			i += 4
 		case 0x52: // r_fixed64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 10, Offset: 80}, v, 8) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x51: // r_fixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_fixed64", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 10, Offset: 80}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 10, Offset: 80}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[8:]
+			i += 8
 		case 0x5a: // r_sfixed32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 11, Offset: 88}, v, 4) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x5d: // r_sfixed32
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed32", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 11, Offset: 88}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 11, Offset: 88}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[4:]
+			i += 4
 		case 0x62: // r_sfixed64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 12, Offset: 96}, v, 8) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x61: // r_sfixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_sfixed64", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 12, Offset: 96}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 12, Offset: 96}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[8:]
+			i += 8
 		case 0x6a: // r_bool, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bool", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 13, Offset: 104}, v, phaserimpl.VarintBool) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bool", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x68: // r_bool
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bool", n)
 			}
@@ -2516,12 +2529,13 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x72: // r_string
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_string", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Repeated", "phasertest.Repeated.r_string")
 			}
@@ -2529,31 +2543,33 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x7a: // r_bytes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_bytes", n)
 			}
+			v := b[start:n]
 			m.PushBytes(phaserimpl.Field{Number: 15, Offset: 120}, v)
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x82: // r_color, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_color", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 16, Offset: 128}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_color", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x80: // r_color
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.r_color", n)
 			}
@@ -2561,63 +2577,66 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x32a: // u_double, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_double", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 101, Offset: 136}, v, 8) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_double", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x329: // u_double
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_double", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 101, Offset: 136}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 101, Offset: 136}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[8:]
+			i += 8
 		case 0x332: // u_float, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_float", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 102, Offset: 144}, v, 4) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_float", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x335: // u_float
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_float", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 102, Offset: 144}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 102, Offset: 144}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[4:]
+			i += 4
 		case 0x33a: // u_int32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 103, Offset: 152}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x338: // u_int32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int32", n)
 			}
@@ -2625,21 +2644,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x342: // u_int64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 104, Offset: 160}, v, phaserimpl.VarintInt64) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x340: // u_int64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_int64", n)
 			}
@@ -2647,21 +2667,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x34a: // u_uint32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 105, Offset: 168}, v, phaserimpl.VarintUint32) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x348: // u_uint32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint32", n)
 			}
@@ -2669,21 +2690,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x352: // u_uint64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 106, Offset: 176}, v, phaserimpl.VarintInt64) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x350: // u_uint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_uint64", n)
 			}
@@ -2691,21 +2713,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x35a: // u_sint32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 107, Offset: 184}, v, phaserimpl.VarintSint32) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x358: // u_sint32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint32", n)
 			}
@@ -2713,21 +2736,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x362: // u_sint64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 108, Offset: 192}, v, phaserimpl.VarintSint64) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x360: // u_sint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sint64", n)
 			}
@@ -2735,105 +2759,110 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x36a: // u_fixed32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 109, Offset: 200}, v, 4) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x36d: // u_fixed32
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed32", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 109, Offset: 200}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 109, Offset: 200}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[4:]
+			i += 4
 		case 0x372: // u_fixed64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 110, Offset: 208}, v, 8) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x371: // u_fixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_fixed64", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 110, Offset: 208}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 110, Offset: 208}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[8:]
+			i += 8
 		case 0x37a: // u_sfixed32, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed32", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 111, Offset: 216}, v, 4) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed32", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x37d: // u_sfixed32
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed32", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 111, Offset: 216}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 111, Offset: 216}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[4:]
+			i += 4
 		case 0x382: // u_sfixed64, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed64", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 112, Offset: 224}, v, 8) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed64", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x381: // u_sfixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_sfixed64", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 112, Offset: 224}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 112, Offset: 224}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[8:]
+			i += 8
 		case 0x38a: // u_bool, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_bool", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 113, Offset: 232}, v, phaserimpl.VarintBool) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_bool", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x388: // u_bool
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_bool", n)
 			}
@@ -2841,21 +2870,22 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x3a2: // u_color, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_color", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 116, Offset: 240}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_color", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		case 0x3a0: // u_color
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Repeated", "phasertest.Repeated.u_color", n)
 			}
@@ -2863,13 +2893,13 @@ func (x Repeated) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Repeated")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -4328,53 +4358,54 @@ func (x Inner) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.Inner")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Inner", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // a
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.a", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // s
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.s", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Inner", "phasertest.Inner.s")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.Inner")
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // deep
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner", "phasertest.Inner.deep", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
+			v := b[start:n]
+			sub := s.MutableMessage(16, phaserType_Inner_Deep) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Inner")
 			}
 			if err := Inner_Deep(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -4950,26 +4981,27 @@ func (x Inner_Deep) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.Inner.Deep")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Inner.Deep", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // x
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner.Deep", "phasertest.Inner.Deep.x", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
-			b = b[n:]
+			s.Store64(8, 4, 0x01, v) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // names
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Inner.Deep", "phasertest.Inner.Deep.names", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Inner.Deep", "phasertest.Inner.Deep.names")
 			}
@@ -4977,13 +5009,13 @@ func (x Inner_Deep) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Inner.Deep")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -5492,20 +5524,20 @@ func (x Empty) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.Empty")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Empty", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -5957,39 +5989,41 @@ func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app3 phaserimpl.MessageAppender
 	app3ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Node", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // value
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // next
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.next", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node)
+			v := b[start:n]
+			sub := s.MutableMessage(12, phaserType_Node) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Node")
 			}
 			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // children
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Node", "phasertest.Node.children", n)
 			}
+			v := b[start:n]
 			if !app3ok {
 				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node).Appender(), true
 			}
@@ -6000,13 +6034,13 @@ func (x Node) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -6721,281 +6755,281 @@ func (x Wide) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.Wide")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Wide", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // w00
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w00", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(12, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 12, presence bit in byte 4
+			i += 8
 		case 0x15: // w01
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w01", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(20, 4, 0x02, binary.LittleEndian.Uint32(b[i:i+4])) // at 20, presence bit in byte 4
+			i += 4
 		case 0x18: // w02
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w02", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(24, 4, 0x04, uint32(v)) // at 24, presence bit in byte 4
+			i = n
 		case 0x20: // w03
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w03", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, v)
-			b = b[n:]
+			s.Store64(28, 4, 0x08, v) // at 28, presence bit in byte 4
+			i = n
 		case 0x28: // w04
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w04", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10}, uint32(v))
-			b = b[n:]
+			s.Store32(36, 4, 0x10, uint32(v)) // at 36, presence bit in byte 4
+			i = n
 		case 0x30: // w05
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w05", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20}, v)
-			b = b[n:]
+			s.Store64(44, 4, 0x20, v) // at 44, presence bit in byte 4
+			i = n
 		case 0x38: // w06
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w06", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
-			b = b[n:]
+			s.Store32(52, 4, 0x40, phaserimpl.Unzigzag32(v)) // at 52, presence bit in byte 4
+			i = n
 		case 0x40: // w07
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w07", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
-			b = b[n:]
+			s.Store64(60, 4, 0x80, phaserimpl.Unzigzag64(v)) // at 60, presence bit in byte 4
+			i = n
 		case 0x4d: // w08
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w08", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(68, 5, 0x01, binary.LittleEndian.Uint32(b[i:i+4])) // at 68, presence bit in byte 5
+			i += 4
 		case 0x51: // w09
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w09", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(76, 5, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 76, presence bit in byte 5
+			i += 8
 		case 0x5d: // w10
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w10", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(84, 5, 0x04, binary.LittleEndian.Uint32(b[i:i+4])) // at 84, presence bit in byte 5
+			i += 4
 		case 0x61: // w11
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w11", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(92, 5, 0x08, binary.LittleEndian.Uint64(b[i:i+8])) // at 92, presence bit in byte 5
+			i += 8
 		case 0x68: // w12
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w12", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(100, 5, 0x10, phaserimpl.BoolByte(v != 0)) // at 100, presence bit in byte 5
+			i = n
 		case 0x71: // w13
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w13", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(108, 5, 0x20, binary.LittleEndian.Uint64(b[i:i+8])) // at 108, presence bit in byte 5
+			i += 8
 		case 0x7d: // w14
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w14", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(116, 5, 0x40, binary.LittleEndian.Uint32(b[i:i+4])) // at 116, presence bit in byte 5
+			i += 4
 		case 0x80: // w15
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w15", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(120, 5, 0x80, uint32(v)) // at 120, presence bit in byte 5
+			i = n
 		case 0x88: // w16
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w16", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, v)
-			b = b[n:]
+			s.Store64(124, 6, 0x01, v) // at 124, presence bit in byte 6
+			i = n
 		case 0x90: // w17
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w17", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02}, uint32(v))
-			b = b[n:]
+			s.Store32(132, 6, 0x02, uint32(v)) // at 132, presence bit in byte 6
+			i = n
 		case 0x98: // w18
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w18", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04}, v)
-			b = b[n:]
+			s.Store64(140, 6, 0x04, v) // at 140, presence bit in byte 6
+			i = n
 		case 0xa0: // w19
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w19", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, phaserimpl.Unzigzag32(v))
-			b = b[n:]
+			s.Store32(148, 6, 0x08, phaserimpl.Unzigzag32(v)) // at 148, presence bit in byte 6
+			i = n
 		case 0xa8: // w20
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w20", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, phaserimpl.Unzigzag64(v))
-			b = b[n:]
+			s.Store64(156, 6, 0x10, phaserimpl.Unzigzag64(v)) // at 156, presence bit in byte 6
+			i = n
 		case 0xb5: // w21
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w21", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(164, 6, 0x20, binary.LittleEndian.Uint32(b[i:i+4])) // at 164, presence bit in byte 6
+			i += 4
 		case 0xb9: // w22
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w22", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(172, 6, 0x40, binary.LittleEndian.Uint64(b[i:i+8])) // at 172, presence bit in byte 6
+			i += 8
 		case 0xc5: // w23
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w23", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(180, 6, 0x80, binary.LittleEndian.Uint32(b[i:i+4])) // at 180, presence bit in byte 6
+			i += 4
 		case 0xc9: // w24
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w24", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(188, 7, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 188, presence bit in byte 7
+			i += 8
 		case 0xd0: // w25
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w25", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(196, 7, 0x02, phaserimpl.BoolByte(v != 0)) // at 196, presence bit in byte 7
+			i = n
 		case 0xd9: // w26
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w26", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(204, 7, 0x04, binary.LittleEndian.Uint64(b[i:i+8])) // at 204, presence bit in byte 7
+			i += 8
 		case 0xe5: // w27
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w27", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(212, 7, 0x08, binary.LittleEndian.Uint32(b[i:i+4])) // at 212, presence bit in byte 7
+			i += 4
 		case 0xe8: // w28
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w28", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(216, 7, 0x10, uint32(v)) // at 216, presence bit in byte 7
+			i = n
 		case 0xf0: // w29
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w29", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, v)
-			b = b[n:]
+			s.Store64(220, 7, 0x20, v) // at 220, presence bit in byte 7
+			i = n
 		case 0xf8: // w30
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w30", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40}, uint32(v))
-			b = b[n:]
+			s.Store32(228, 7, 0x40, uint32(v)) // at 228, presence bit in byte 7
+			i = n
 		case 0x100: // w31
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w31", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80}, v)
-			b = b[n:]
+			s.Store64(236, 7, 0x80, v) // at 236, presence bit in byte 7
+			i = n
 		case 0x108: // w32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, phaserimpl.Unzigzag32(v))
-			b = b[n:]
+			s.Store32(244, 8, 0x01, phaserimpl.Unzigzag32(v)) // at 244, presence bit in byte 8
+			i = n
 		case 0x110: // w33
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w33", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, phaserimpl.Unzigzag64(v))
-			b = b[n:]
+			s.Store64(252, 8, 0x02, phaserimpl.Unzigzag64(v)) // at 252, presence bit in byte 8
+			i = n
 		case 0x11d: // w34
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w34", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(260, 8, 0x04, binary.LittleEndian.Uint32(b[i:i+4])) // at 260, presence bit in byte 8
+			i += 4
 		case 0x121: // w35
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w35", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(268, 8, 0x08, binary.LittleEndian.Uint64(b[i:i+8])) // at 268, presence bit in byte 8
+			i += 8
 		case 0x12d: // w36
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w36", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(276, 8, 0x10, binary.LittleEndian.Uint32(b[i:i+4])) // at 276, presence bit in byte 8
+			i += 4
 		case 0x131: // w37
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w37", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(284, 8, 0x20, binary.LittleEndian.Uint64(b[i:i+8])) // at 284, presence bit in byte 8
+			i += 8
 		case 0x138: // w38
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w38", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(292, 8, 0x40, phaserimpl.BoolByte(v != 0)) // at 292, presence bit in byte 8
+			i = n
 		case 0x141: // w39
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Wide", "phasertest.Wide.w39", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(300, 8, 0x80, binary.LittleEndian.Uint64(b[i:i+8])) // at 300, presence bit in byte 8
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -9860,97 +9894,104 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	app54ok := false
 	var app72 phaserimpl.MessageAppender
 	app72ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Everything", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // scalars
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.scalars", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars)
+			v := b[start:n]
+			sub := s.MutableMessage(8, phaserType_Scalars) // the slot at 8
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Scalars(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // repeated
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.repeated", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated)
+			v := b[start:n]
+			sub := s.MutableMessage(12, phaserType_Repeated) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Repeated(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // inner
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.inner", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner)
+			v := b[start:n]
+			sub := s.MutableMessage(16, phaserType_Inner) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x22: // deep
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.deep", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep)
+			v := b[start:n]
+			sub := s.MutableMessage(20, phaserType_Inner_Deep) // the slot at 20
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Inner_Deep(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // remote
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.remote", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbphaser_Remote)
+			v := b[start:n]
+			sub := s.MutableMessage(24, phaserType_importedpbphaser_Remote) // the slot at 24
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // part
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.part", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbphaser_Remote_Part)
+			v := b[start:n]
+			sub := s.MutableMessage(28, phaserType_importedpbphaser_Remote_Part) // the slot at 28
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := importedpbphaser.Remote_Part(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x3a: // inners
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.inners", n)
 			}
+			v := b[start:n]
 			if !app7ok {
 				app7, app7ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner).Appender(), true
 			}
@@ -9961,12 +10002,13 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x42: // remotes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.remotes", n)
 			}
+			v := b[start:n]
 			if !app8ok {
 				app8, app8ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbphaser_Remote).Appender(), true
 			}
@@ -9977,28 +10019,29 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x48: // mode
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.mode", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(48, 4, 0x01, uint32(v)) // at 48, presence bit in byte 4
+			i = n
 		case 0x52: // modes, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.modes", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 10, Offset: 56}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.modes", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x50: // modes
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.modes", n)
 			}
@@ -10006,28 +10049,29 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x58: // level
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.level", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(64, 4, 0x02, uint32(v)) // at 64, presence bit in byte 4
+			i = n
 		case 0x62: // levels, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.levels", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 12, Offset: 72}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.levels", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x60: // levels
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.levels", n)
 			}
@@ -10035,25 +10079,27 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x6a: // empty
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.empty", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty)
+			v := b[start:n]
+			sub := s.MutableMessage(80, phaserType_Empty) // the slot at 80
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x72: // empties
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.empties", n)
 			}
+			v := b[start:n]
 			if !app14ok {
 				app14, app14ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty).Appender(), true
 			}
@@ -10064,45 +10110,47 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x7a: // node
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.node", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node)
+			v := b[start:n]
+			sub := s.MutableMessage(96, phaserType_Node) // the slot at 96
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := Node(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0xa0: // choice_int32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_int32", n)
 			}
 			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0xa9: // choice_double
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_double", -1)
 			}
-			m.SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 21, Offset: 232}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			m.SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 21, Offset: 232}, binary.LittleEndian.Uint64(b[i:i+8]))
+			i += 8
 		case 0xb0: // choice_bool
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_bool", n)
 			}
 			m.SetMember8(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 22, Offset: 232}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			i = n
 		case 0xba: // choice_string
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_string", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.choice_string")
 			}
@@ -10110,22 +10158,24 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0xc2: // choice_bytes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_bytes", n)
 			}
+			v := b[start:n]
 			m.SetMemberBytes(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 24, Offset: 232}, v)
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0xca: // choice_inner
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_inner", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMember(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 25, Offset: 232}, phaserType_Inner)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
@@ -10133,32 +10183,33 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0xd0: // choice_mode
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_mode", n)
 			}
 			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0xd9: // choice_fixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_fixed64", -1)
 			}
-			m.SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 27, Offset: 232}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			m.SetMember64(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 27, Offset: 232}, binary.LittleEndian.Uint64(b[i:i+8]))
+			i += 8
 		case 0xf0: // opt_int32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_int32", n)
 			}
 			m.SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0xfa: // opt_string
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_string", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.opt_string")
 			}
@@ -10166,12 +10217,13 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x102: // opt_inner
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_inner", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMember(phaserUnion_Everything_XOptInner, phaserimpl.Field{Number: 32, Offset: 260}, phaserType_Inner)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
@@ -10179,111 +10231,115 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x108: // opt_bool
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_bool", n)
 			}
 			m.SetMember8(phaserUnion_Everything_XOptBool, phaserimpl.Field{Number: 33, Offset: 268}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			i = n
 		case 0x111: // opt_double
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_double", -1)
 			}
-			m.SetMember64(phaserUnion_Everything_XOptDouble, phaserimpl.Field{Number: 34, Offset: 273}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			m.SetMember64(phaserUnion_Everything_XOptDouble, phaserimpl.Field{Number: 34, Offset: 273}, binary.LittleEndian.Uint64(b[i:i+8]))
+			i += 8
 		case 0x118: // opt_color
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_color", n)
 			}
 			m.SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0x122: // opt_bytes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_bytes", n)
 			}
+			v := b[start:n]
 			m.SetMemberBytes(phaserUnion_Everything_XOptBytes, phaserimpl.Field{Number: 36, Offset: 293}, v)
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x128: // opt_uint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_uint64", n)
 			}
 			m.SetMember64(phaserUnion_Everything_XOptUint64, phaserimpl.Field{Number: 37, Offset: 301}, v)
-			b = b[n:]
+			i = n
 		case 0x142: // counts
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Everything, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x14a: // by_id
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Everything, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x152: // remote_by_num
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Everything, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x15a: // labels_by_key
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Everything, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x192: // any
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Everything, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x19a: // anys
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Everything, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Everything, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x1a2: // at
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.at", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp)
+			v := b[start:n]
+			sub := s.MutableMessage(152, phaserType_timestamppbphaser_Timestamp) // the slot at 152
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1aa: // took
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.took", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration)
+			v := b[start:n]
+			sub := s.MutableMessage(156, phaserType_durationpbphaser_Duration) // the slot at 156
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
 			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1b2: // ats
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.ats", n)
 			}
+			v := b[start:n]
 			if !app54ok {
 				app54, app54ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp).Appender(), true
 			}
@@ -10294,118 +10350,119 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1e2: // bytes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.bytes", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 60, Offset: 168}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(168, v) { // the slot at 168
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x1e8: // clear
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.clear", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(172, 4, 0x04, uint32(v)) // at 172, presence bit in byte 4
+			i = n
 		case 0x1f2: // msg
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.msg", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.msg")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 62, Offset: 176}, v)
-			if m.Failed() {
+			if !s.StoreBytes(176, v) { // the slot at 176
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x1fa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 63, Offset: 180}, v)
-			if m.Failed() {
+			if !s.StoreBytes(180, v) { // the slot at 180
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x202: // name_bytes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.name_bytes", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.name_bytes")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 64, Offset: 184}, v)
-			if m.Failed() {
+			if !s.StoreBytes(184, v) { // the slot at 184
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x208: // value
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(188, 4, 0x08, uint32(v)) // at 188, presence bit in byte 4
+			i = n
 		case 0x210: // has_value
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.has_value", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(192, 4, 0x10, phaserimpl.BoolByte(v != 0)) // at 192, presence bit in byte 4
+			i = n
 		case 0x218: // err
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.err", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20}, uint32(v))
-			b = b[n:]
+			s.Store32(196, 4, 0x20, uint32(v)) // at 196, presence bit in byte 4
+			i = n
 		case 0x220: // failed
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.failed", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(200, 4, 0x40, phaserimpl.BoolByte(v != 0)) // at 200, presence bit in byte 4
+			i = n
 		case 0x22a: // to_proto
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.to_proto", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.to_proto")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 69, Offset: 204}, v)
-			if m.Failed() {
+			if !s.StoreBytes(204, v) { // the slot at 204
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x232: // grid, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 70, Offset: 208, Fixed: 4}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x230: // grid
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.grid", n)
 			}
@@ -10413,12 +10470,13 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x23a: // labels
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.labels", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything", "phasertest.Everything.labels")
 			}
@@ -10426,12 +10484,13 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.Everything")
 			}
-			b = b[n:]
+			i = n
 		case 0x242: // cells
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.cells", n)
 			}
+			v := b[start:n]
 			if !app72ok {
 				app72, app72ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner).Appender(), true
 			}
@@ -10442,13 +10501,13 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -11969,39 +12028,39 @@ func (x Everything_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire)
 		return phaserimpl.DepthError("phasertest.Everything.CountsEntry")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Everything.CountsEntry", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // key
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.key", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.Everything.CountsEntry")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // value
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.CountsEntry", "phasertest.Everything.CountsEntry.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		default:
-			n, err := phaserimpl.DropUnknown(b, tag)
+			n, err := phaserimpl.DropUnknown(b[i:], tag)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -12645,39 +12704,40 @@ func (x Everything_ByIdEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) e
 		return phaserimpl.DepthError("phasertest.Everything.ByIdEntry")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // key
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "phasertest.Everything.ByIdEntry.key", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
-			b = b[n:]
+			s.Store64(8, 4, 0x01, v) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.ByIdEntry", "phasertest.Everything.ByIdEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
+			v := b[start:n]
+			sub := s.MutableMessage(16, phaserType_Inner) // the slot at 16
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything.ByIdEntry")
 			}
 			if err := Inner(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.DropUnknown(b, tag)
+			n, err := phaserimpl.DropUnknown(b[i:], tag)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -13301,39 +13361,40 @@ func (x Everything_RemoteByNumEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 		return phaserimpl.DepthError("phasertest.Everything.RemoteByNumEntry")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // key
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "phasertest.Everything.RemoteByNumEntry.key", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.RemoteByNumEntry", "phasertest.Everything.RemoteByNumEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbphaser_Remote)
+			v := b[start:n]
+			sub := s.MutableMessage(12, phaserType_importedpbphaser_Remote) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.Everything.RemoteByNumEntry")
 			}
 			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.DropUnknown(b, tag)
+			n, err := phaserimpl.DropUnknown(b[i:], tag)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -13984,45 +14045,45 @@ func (x Everything_LabelsByKeyEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.
 		return phaserimpl.DepthError("phasertest.Everything.LabelsByKeyEntry")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.Everything.LabelsByKeyEntry", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // key
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.key", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.Everything.LabelsByKeyEntry")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.value", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.Everything.LabelsByKeyEntry", "phasertest.Everything.LabelsByKeyEntry.value")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.Everything.LabelsByKeyEntry")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.DropUnknown(b, tag)
+			n, err := phaserimpl.DropUnknown(b[i:], tag)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

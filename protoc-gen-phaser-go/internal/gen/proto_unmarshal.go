@@ -52,15 +52,17 @@ func (c *codec) unmarshal() {
 			g.P(appVar(cf), "ok := false")
 		}
 	}
-	g.P("for len(b) > 0 {")
+	// The input is walked by index, b never resliced: a slice's new start
+	// costs a bounds check and a pointer mask, an index one add.
+	g.P("for i := 0; i < len(b); {")
 	if !c.m.Desc.IsMapEntry() {
-		g.P("rec := b")
+		g.P("at := i // the record's start, for an unknown field")
 	}
-	g.P("tag, n := ", g.door("ConsumeTag"), "(b)")
+	g.P("tag, n := ", g.door("ConsumeTagAt"), "(b, i)")
 	g.P("if n < 0 {")
 	g.P("return ", g.door("WireError"), "(", quote(c.full), ", \"\", n)")
 	g.P("}")
-	g.P("b = b[n:]")
+	g.P("i = n")
 	g.P("switch tag {")
 	for _, cf := range c.fields {
 		c.decodeField(cf)
@@ -68,14 +70,14 @@ func (c *codec) unmarshal() {
 	g.P("default:")
 	if c.m.Desc.IsMapEntry() {
 		// protobuf-go drops the unknown fields of map entries.
-		g.P("n, err := ", g.door("DropUnknown"), "(b, tag)")
+		g.P("n, err := ", g.door("DropUnknown"), "(b[i:], tag)")
 	} else {
-		g.P("n, err := ", g.door("SkipUnknown"), "(rec, b, tag, w)")
+		g.P("n, err := ", g.door("SkipUnknown"), "(b[at:], b[i:], tag, w)")
 	}
 	g.P("if err != nil {")
 	g.P("return err")
 	g.P("}")
-	g.P("b = b[n:]")
+	g.P("i += n")
 	g.P("}")
 	g.P("}")
 	g.P("if w.Kept(mark) {")
@@ -97,11 +99,11 @@ func (c *codec) decodeField(cf *codecField) {
 	g := c.g
 	if cf.isMap || cf.isAny {
 		g.P("case ", tagValue(cf, protowire.BytesType), ": // ", cf.fd.Name())
-		g.P("n, err := ", g.door("UnmarshalProtoField"), "(b, tag, m, ", c.tv, ", w)")
+		g.P("n, err := ", g.door("UnmarshalProtoField"), "(b[i:], tag, m, ", c.tv, ", w)")
 		g.P("if err != nil {")
 		g.P("return err")
 		g.P("}")
-		g.P("b = b[n:]")
+		g.P("i += n")
 		return
 	}
 	k := cf.kind
@@ -119,24 +121,24 @@ func (c *codec) decodeField(cf *codecField) {
 		g.P("return ", g.door("WireError"), "(", quote(c.full), ", ", quote(cf.full), ", -1)")
 		g.P("}")
 		c.checkFull()
-		g.P("b = b[n:]")
+		g.P("i = n")
 		g.P("case ", tagValue(cf, wt), ": // ", cf.fd.Name())
 		switch wt {
 		case protowire.VarintType:
 			c.consumeVarint(cf)
 			g.P(g.door("PushVarint"), "(m, ", cf.lit, ", v, ", g.varintKind(k), ")")
 			c.checkFull()
-			g.P("b = b[n:]")
+			g.P("i = n")
 		case protowire.Fixed32Type:
 			c.needFixed(cf, 4)
-			g.P("m.Push32(", cf.lit, ", ", g.leIdent(), ".Uint32(b))")
+			g.P("m.Push32(", cf.lit, ", ", g.leIdent(), ".Uint32(b[i:i+4]))")
 			c.checkFull()
-			g.P("b = b[4:]")
+			g.P("i += 4")
 		default:
 			c.needFixed(cf, 8)
-			g.P("m.Push64(", cf.lit, ", ", g.leIdent(), ".Uint64(b))")
+			g.P("m.Push64(", cf.lit, ", ", g.leIdent(), ".Uint64(b[i:i+8]))")
 			c.checkFull()
-			g.P("b = b[8:]")
+			g.P("i += 8")
 		}
 		return
 	}
@@ -154,6 +156,9 @@ func (c *codec) decodeField(cf *codecField) {
 			g.P("sub := ", a, ".Append()")
 		case cf.f.Oneof != nil:
 			g.P("sub := m.MutableMember(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", ", texpr, ")")
+		case !cf.lf.Inline:
+			// The slot at the compiled offset of the Setter's message.
+			g.P("sub := s.MutableMessage(", cf.lf.Offset, ", ", texpr, ") // the slot at ", cf.lf.Offset)
 		default:
 			g.P("sub := m.MutableMessage(", cf.lit, ", ", texpr, ")")
 		}
@@ -163,7 +168,7 @@ func (c *codec) decodeField(cf *codecField) {
 		g.P("if err := ", typ, "(sub).XXX_UnmarshalProto(v, w); err != nil {")
 		g.P("return err")
 		g.P("}")
-		g.P("b = b[n:]")
+		g.P("i = n")
 	case protoreflect.StringKind, protoreflect.BytesKind:
 		c.consumeBytes(cf)
 		if cf.utf8 {
@@ -177,20 +182,26 @@ func (c *codec) decodeField(cf *codecField) {
 		case cf.f.Oneof != nil:
 			g.P("m.SetMemberBytes(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", v)")
 		default:
-			g.P("m.SetBytes(", cf.lit, ", v)")
+			// The Setter's message has the compiled layout: the slot is
+			// at the field's compiled offset.
+			g.P("if !s.StoreBytes(", cf.lf.Offset, ", v) { // the slot at ", cf.lf.Offset)
+			g.P("return ", g.door("FullError"), "(m, ", quote(c.full), ")")
+			g.P("}")
+			g.P("i = n")
+			return
 		}
 		c.checkFull()
-		g.P("b = b[n:]")
+		g.P("i = n")
 	default:
 		var bits, width string
-		next := "b = b[n:]"
+		next := "i = n"
 		switch wt {
 		case protowire.Fixed32Type:
 			c.needFixed(cf, 4)
-			bits, width, next = g.leIdent()+".Uint32(b)", "32", "b = b[4:]"
+			bits, width, next = g.leIdent()+".Uint32(b[i:i+4])", "32", "i += 4"
 		case protowire.Fixed64Type:
 			c.needFixed(cf, 8)
-			bits, width, next = g.leIdent()+".Uint64(b)", "64", "b = b[8:]"
+			bits, width, next = g.leIdent()+".Uint64(b[i:i+8])", "64", "i += 8"
 		default:
 			c.consumeVarint(cf)
 			switch k {
@@ -209,36 +220,40 @@ func (c *codec) decodeField(cf *codecField) {
 		if cf.f.Oneof != nil {
 			g.P("m.SetMember", width, "(", unionVar(c.m, cf.f.Oneof), ", ", cf.lit, ", ", bits, ")")
 		} else {
-			g.P("s.Set", width, "(", cf.lit, ", ", bits, ")")
+			// The offset, presence byte and bit, as constants of the call.
+			lf := cf.lf
+			g.P("s.Store", width, "(", lf.Offset, ", ", 4+lf.ID>>3, ", ", fmt.Sprintf("%#02x", 1<<(lf.ID&7)), ", ", bits, ") // at ", lf.Offset, ", presence bit in byte ", 4+lf.ID>>3)
 		}
 		g.P(next)
 	}
 }
 
-// consumeBytes emits the parsing of a length-delimited value v of length
-// n.
+// consumeBytes emits the parsing of a length-delimited value v at index
+// i; n is the index after it.
 func (c *codec) consumeBytes(cf *codecField) {
 	g := c.g
-	g.P("v, n := ", g.door("ConsumeBytes"), "(b)")
+	g.P("start, n := ", g.door("ConsumeBytesAt"), "(b, i)")
 	g.P("if n < 0 {")
 	g.P("return ", g.door("WireError"), "(", quote(c.full), ", ", quote(cf.full), ", n)")
 	g.P("}")
+	g.P("v := b[start:n]")
 }
 
-// consumeVarint emits the parsing of a varint v of length n.
+// consumeVarint emits the parsing of a varint v at index i; n is the index
+// after it.
 func (c *codec) consumeVarint(cf *codecField) {
 	g := c.g
-	g.P("v, n := ", g.door("ConsumeVarint"), "(b)")
+	g.P("v, n := ", g.door("ConsumeVarintAt"), "(b, i)")
 	g.P("if n < 0 {")
 	g.P("return ", g.door("WireError"), "(", quote(c.full), ", ", quote(cf.full), ", n)")
 	g.P("}")
 }
 
-// needFixed emits the check that a fixed-width value of size bytes
-// follows.
+// needFixed emits the check that a fixed-width value of size bytes is at
+// index i.
 func (c *codec) needFixed(cf *codecField, size int) {
 	g := c.g
-	g.P("if len(b) < ", size, " {")
+	g.P("if len(b)-i < ", size, " {")
 	g.P("return ", g.door("WireError"), "(", quote(c.full), ", ", quote(cf.full), ", -1)")
 	g.P("}")
 }

@@ -472,32 +472,33 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	app3ok := false
 	var app6 phaserimpl.MessageAppender
 	app6ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Api", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Api")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // methods
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.methods", n)
 			}
+			v := b[start:n]
 			if !app2ok {
 				app2, app2ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method).Appender(), true
 			}
@@ -508,12 +509,13 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Method(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // options
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.options", n)
 			}
+			v := b[start:n]
 			if !app3ok {
 				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option).Appender(), true
 			}
@@ -524,38 +526,40 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := typepbphaser.Option(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x22: // version
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.version", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.version")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 32}, v)
-			if m.Failed() {
+			if !s.StoreBytes(32, v) { // the slot at 32
 				return phaserimpl.FullError(m, "google.protobuf.Api")
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // source_context
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.source_context", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext)
+			v := b[start:n]
+			sub := s.MutableMessage(36, phaserType_sourcecontextpbphaser_SourceContext) // the slot at 36
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Api")
 			}
 			if err := sourcecontextpbphaser.SourceContext(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // mixins
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.mixins", n)
 			}
+			v := b[start:n]
 			if !app6ok {
 				app6, app6ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin).Appender(), true
 			}
@@ -566,33 +570,33 @@ func (x Api) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Mixin(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x38: // syntax
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.syntax", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(48, 4, 0x01, uint32(v)) // at 48, presence bit in byte 4
+			i = n
 		case 0x42: // edition
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Api", "google.protobuf.Api.edition", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Api", "google.protobuf.Api.edition")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 52}, v)
-			if m.Failed() {
+			if !s.StoreBytes(52, v) { // the slot at 52
 				return phaserimpl.FullError(m, "google.protobuf.Api")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1621,72 +1625,73 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app6 phaserimpl.MessageAppender
 	app6ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Method", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Method")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // request_type_url
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.request_type_url", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.request_type_url")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "google.protobuf.Method")
 			}
-			b = b[n:]
+			i = n
 		case 0x18: // request_streaming
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.request_streaming", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(16, 4, 0x01, phaserimpl.BoolByte(v != 0)) // at 16, presence bit in byte 4
+			i = n
 		case 0x22: // response_type_url
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.response_type_url", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.response_type_url")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
-			if m.Failed() {
+			if !s.StoreBytes(20, v) { // the slot at 20
 				return phaserimpl.FullError(m, "google.protobuf.Method")
 			}
-			b = b[n:]
+			i = n
 		case 0x28: // response_streaming
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.response_streaming", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(24, 4, 0x02, phaserimpl.BoolByte(v != 0)) // at 24, presence bit in byte 4
+			i = n
 		case 0x32: // options
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.options", n)
 			}
+			v := b[start:n]
 			if !app6ok {
 				app6, app6ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option).Appender(), true
 			}
@@ -1697,33 +1702,33 @@ func (x Method) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := typepbphaser.Option(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x38: // syntax
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.syntax", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(40, 4, 0x04, uint32(v)) // at 40, presence bit in byte 4
+			i = n
 		case 0x42: // edition
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Method", "google.protobuf.Method.edition", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Method", "google.protobuf.Method.edition")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, v)
-			if m.Failed() {
+			if !s.StoreBytes(44, v) { // the slot at 44
 				return phaserimpl.FullError(m, "google.protobuf.Method")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2707,46 +2712,46 @@ func (x Mixin) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("google.protobuf.Mixin")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Mixin", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Mixin", "google.protobuf.Mixin.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Mixin", "google.protobuf.Mixin.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Mixin")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // root
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Mixin", "google.protobuf.Mixin.root", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Mixin", "google.protobuf.Mixin.root")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "google.protobuf.Mixin")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

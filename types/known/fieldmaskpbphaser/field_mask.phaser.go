@@ -455,19 +455,20 @@ func (x FieldMask) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("google.protobuf.FieldMask")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.FieldMask", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // paths
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.FieldMask", "google.protobuf.FieldMask.paths", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.FieldMask", "google.protobuf.FieldMask.paths")
 			}
@@ -475,13 +476,13 @@ func (x FieldMask) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "google.protobuf.FieldMask")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

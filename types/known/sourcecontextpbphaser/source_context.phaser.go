@@ -262,33 +262,33 @@ func (x SourceContext) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("google.protobuf.SourceContext")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.SourceContext", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // file_name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.SourceContext", "google.protobuf.SourceContext.file_name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.SourceContext", "google.protobuf.SourceContext.file_name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.SourceContext")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

@@ -294,26 +294,26 @@ func (x Struct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("google.protobuf.Struct")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Struct", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // fields
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Struct, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Struct, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -695,45 +695,46 @@ func (x Struct_FieldsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 		return phaserimpl.DepthError("google.protobuf.Struct.FieldsEntry")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Struct.FieldsEntry", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // key
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Struct.FieldsEntry", "google.protobuf.Struct.FieldsEntry.key", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Struct.FieldsEntry", "google.protobuf.Struct.FieldsEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Struct.FieldsEntry")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Struct.FieldsEntry", "google.protobuf.Struct.FieldsEntry.value", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Value)
+			v := b[start:n]
+			sub := s.MutableMessage(12, phaserType_Value) // the slot at 12
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Struct.FieldsEntry")
 			}
 			if err := Value(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.DropUnknown(b, tag)
+			n, err := phaserimpl.DropUnknown(b[i:], tag)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1301,32 +1302,33 @@ func (x Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("google.protobuf.Value")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Value", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // null_value
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.null_value", n)
 			}
 			m.SetMember32(phaserUnion_Value_Kind, phaserimpl.Field{Number: 1, Offset: 4, Signed: true}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0x11: // number_value
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.number_value", -1)
 			}
-			m.SetMember64(phaserUnion_Value_Kind, phaserimpl.Field{Number: 2, Offset: 4}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			m.SetMember64(phaserUnion_Value_Kind, phaserimpl.Field{Number: 2, Offset: 4}, binary.LittleEndian.Uint64(b[i:i+8]))
+			i += 8
 		case 0x1a: // string_value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.string_value", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Value", "google.protobuf.Value.string_value")
 			}
@@ -1334,19 +1336,20 @@ func (x Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "google.protobuf.Value")
 			}
-			b = b[n:]
+			i = n
 		case 0x20: // bool_value
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.bool_value", n)
 			}
 			m.SetMember8(phaserUnion_Value_Kind, phaserimpl.Field{Number: 4, Offset: 4}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			i = n
 		case 0x2a: // struct_value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.struct_value", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMember(phaserUnion_Value_Kind, phaserimpl.Field{Number: 5, Offset: 4}, phaserType_Struct)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Value")
@@ -1354,12 +1357,13 @@ func (x Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Struct(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // list_value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.list_value", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMember(phaserUnion_Value_Kind, phaserimpl.Field{Number: 6, Offset: 4}, phaserType_ListValue)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Value")
@@ -1367,13 +1371,13 @@ func (x Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := ListValue(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1941,19 +1945,20 @@ func (x ListValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app1 phaserimpl.MessageAppender
 	app1ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.ListValue", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // values
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.ListValue", "google.protobuf.ListValue.values", n)
 			}
+			v := b[start:n]
 			if !app1ok {
 				app1, app1ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Value).Appender(), true
 			}
@@ -1964,13 +1969,13 @@ func (x ListValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Value(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

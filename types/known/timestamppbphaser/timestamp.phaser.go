@@ -346,34 +346,34 @@ func (x Timestamp) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("google.protobuf.Timestamp")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Timestamp", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // seconds
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Timestamp", "google.protobuf.Timestamp.seconds", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, v)
-			b = b[n:]
+			s.Store64(8, 4, 0x01, v) // at 8, presence bit in byte 4
+			i = n
 		case 0x10: // nanos
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Timestamp", "google.protobuf.Timestamp.nanos", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

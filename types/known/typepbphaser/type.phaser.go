@@ -590,32 +590,33 @@ func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	app2ok := false
 	var app4 phaserimpl.MessageAppender
 	app4ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Type", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Type", "google.protobuf.Type.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Type")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // fields
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.fields", n)
 			}
+			v := b[start:n]
 			if !app2ok {
 				app2, app2ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field).Appender(), true
 			}
@@ -626,12 +627,13 @@ func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Field(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // oneofs
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.oneofs", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Type", "google.protobuf.Type.oneofs")
 			}
@@ -639,12 +641,13 @@ func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "google.protobuf.Type")
 			}
-			b = b[n:]
+			i = n
 		case 0x22: // options
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.options", n)
 			}
+			v := b[start:n]
 			if !app4ok {
 				app4, app4ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option).Appender(), true
 			}
@@ -655,46 +658,47 @@ func (x Type) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Option(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // source_context
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.source_context", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext)
+			v := b[start:n]
+			sub := s.MutableMessage(40, phaserType_sourcecontextpbphaser_SourceContext) // the slot at 40
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Type")
 			}
 			if err := sourcecontextpbphaser.SourceContext(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x30: // syntax
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.syntax", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(44, 4, 0x01, uint32(v)) // at 44, presence bit in byte 4
+			i = n
 		case 0x3a: // edition
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Type", "google.protobuf.Type.edition", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Type", "google.protobuf.Type.edition")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v)
-			if m.Failed() {
+			if !s.StoreBytes(48, v) { // the slot at 48
 				return phaserimpl.FullError(m, "google.protobuf.Type")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1637,80 +1641,81 @@ func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app9 phaserimpl.MessageAppender
 	app9ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Field", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // kind
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.kind", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x10: // cardinality
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.cardinality", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x18: // number
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.number", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(16, 4, 0x04, uint32(v)) // at 16, presence bit in byte 4
+			i = n
 		case 0x22: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, v)
-			if m.Failed() {
+			if !s.StoreBytes(20, v) { // the slot at 20
 				return phaserimpl.FullError(m, "google.protobuf.Field")
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // type_url
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.type_url", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.type_url")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 24}, v)
-			if m.Failed() {
+			if !s.StoreBytes(24, v) { // the slot at 24
 				return phaserimpl.FullError(m, "google.protobuf.Field")
 			}
-			b = b[n:]
+			i = n
 		case 0x38: // oneof_index
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.oneof_index", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(28, 4, 0x08, uint32(v)) // at 28, presence bit in byte 4
+			i = n
 		case 0x40: // packed
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.packed", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(32, 4, 0x10, phaserimpl.BoolByte(v != 0)) // at 32, presence bit in byte 4
+			i = n
 		case 0x4a: // options
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.options", n)
 			}
+			v := b[start:n]
 			if !app9ok {
 				app9, app9ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option).Appender(), true
 			}
@@ -1721,39 +1726,39 @@ func (x Field) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Option(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x52: // json_name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.json_name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.json_name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 10, Offset: 48}, v)
-			if m.Failed() {
+			if !s.StoreBytes(48, v) { // the slot at 48
 				return phaserimpl.FullError(m, "google.protobuf.Field")
 			}
-			b = b[n:]
+			i = n
 		case 0x5a: // default_value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Field", "google.protobuf.Field.default_value", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Field", "google.protobuf.Field.default_value")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 11, Offset: 52}, v)
-			if m.Failed() {
+			if !s.StoreBytes(52, v) { // the slot at 52
 				return phaserimpl.FullError(m, "google.protobuf.Field")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2810,32 +2815,33 @@ func (x Enum) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	app2ok := false
 	var app3 phaserimpl.MessageAppender
 	app3ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Enum", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Enum", "google.protobuf.Enum.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Enum")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // enumvalue
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.enumvalue", n)
 			}
+			v := b[start:n]
 			if !app2ok {
 				app2, app2ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue).Appender(), true
 			}
@@ -2846,12 +2852,13 @@ func (x Enum) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := EnumValue(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // options
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.options", n)
 			}
+			v := b[start:n]
 			if !app3ok {
 				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option).Appender(), true
 			}
@@ -2862,46 +2869,47 @@ func (x Enum) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Option(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x22: // source_context
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.source_context", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext)
+			v := b[start:n]
+			sub := s.MutableMessage(32, phaserType_sourcecontextpbphaser_SourceContext) // the slot at 32
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "google.protobuf.Enum")
 			}
 			if err := sourcecontextpbphaser.SourceContext(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x28: // syntax
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.syntax", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(36, 4, 0x01, uint32(v)) // at 36, presence bit in byte 4
+			i = n
 		case 0x32: // edition
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Enum", "google.protobuf.Enum.edition", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Enum", "google.protobuf.Enum.edition")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v)
-			if m.Failed() {
+			if !s.StoreBytes(40, v) { // the slot at 40
 				return phaserimpl.FullError(m, "google.protobuf.Enum")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -3712,39 +3720,40 @@ func (x EnumValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app3 phaserimpl.MessageAppender
 	app3ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.EnumValue", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.EnumValue", "google.protobuf.EnumValue.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.EnumValue", "google.protobuf.EnumValue.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.EnumValue")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // number
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.EnumValue", "google.protobuf.EnumValue.number", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x1a: // options
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.EnumValue", "google.protobuf.EnumValue.options", n)
 			}
+			v := b[start:n]
 			if !app3ok {
 				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option).Appender(), true
 			}
@@ -3755,13 +3764,13 @@ func (x EnumValue) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Option(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -4384,39 +4393,39 @@ func (x Option) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("google.protobuf.Option")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("google.protobuf.Option", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Option", "google.protobuf.Option.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("google.protobuf.Option", "google.protobuf.Option.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "google.protobuf.Option")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // value
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Option, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Option, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

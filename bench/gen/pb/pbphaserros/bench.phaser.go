@@ -370,73 +370,73 @@ func (x SmallStruct) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("bench.SmallStruct")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.SmallStruct", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.SmallStruct", "bench.SmallStruct.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "bench.SmallStruct")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // birth_day
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.birth_day", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
-			b = b[n:]
+			s.Store64(16, 4, 0x01, v) // at 16, presence bit in byte 4
+			i = n
 		case 0x1a: // phone
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.phone", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.SmallStruct", "bench.SmallStruct.phone")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, v)
-			if m.Failed() {
+			if !s.StoreBytes(24, v) { // the slot at 24
 				return phaserimpl.FullError(m, "bench.SmallStruct")
 			}
-			b = b[n:]
+			i = n
 		case 0x20: // siblings
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.siblings", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(28, 4, 0x02, uint32(v)) // at 28, presence bit in byte 4
+			i = n
 		case 0x28: // spouse
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.spouse", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(32, 4, 0x04, phaserimpl.BoolByte(v != 0)) // at 32, presence bit in byte 4
+			i = n
 		case 0x31: // money
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.SmallStruct", "bench.SmallStruct.money", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(40, 4, 0x08, binary.LittleEndian.Uint64(b[i:i+8])) // at 40, presence bit in byte 4
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1171,26 +1171,27 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("bench.Header")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.Header", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // seq
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Header", "bench.Header.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // stamp
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Header", "bench.Header.stamp", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Header")
@@ -1198,26 +1199,26 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // frame_id
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Header", "bench.Header.frame_id", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.Header", "bench.Header.frame_id")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "bench.Header")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1800,44 +1801,44 @@ func (x Quaternion) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("bench.Quaternion")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.Quaternion", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // x
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x11: // y
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 16, presence bit in byte 4
+			i += 8
 		case 0x19: // z
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b[i:i+8])) // at 24, presence bit in byte 4
+			i += 8
 		case 0x21: // w
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Quaternion", "bench.Quaternion.w", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(32, 4, 0x08, binary.LittleEndian.Uint64(b[i:i+8])) // at 32, presence bit in byte 4
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2438,38 +2439,38 @@ func (x Vector3) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("bench.Vector3")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.Vector3", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // x
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x11: // y
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 16, presence bit in byte 4
+			i += 8
 		case 0x19: // z
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Vector3", "bench.Vector3.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b[i:i+8])) // at 24, presence bit in byte 4
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -3117,19 +3118,20 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("bench.Imu")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.Imu", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
@@ -3137,12 +3139,13 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // orientation
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
@@ -3150,33 +3153,35 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Quaternion(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // orientation_covariance, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
-			b = b[n:]
+			i = n
 		case 0x19: // orientation_covariance
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
-			b = b[8:]
+			i += 8
 		case 0x22: // angular_velocity
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
@@ -3184,33 +3189,35 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // angular_velocity_covariance, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
-			b = b[n:]
+			i = n
 		case 0x29: // angular_velocity_covariance
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
-			b = b[8:]
+			i += 8
 		case 0x32: // linear_acceleration
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
@@ -3218,34 +3225,35 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x3a: // linear_acceleration_covariance, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
-			b = b[n:]
+			i = n
 		case 0x39: // linear_acceleration_covariance
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
-			b = b[8:]
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -3927,54 +3935,54 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("bench.PointField")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.PointField", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.PointField", "bench.PointField.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "bench.PointField")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // offset
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.offset", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x18: // datatype
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.datatype", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
-			b = b[n:]
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
+			i = n
 		case 0x20: // count
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.PointField", "bench.PointField.count", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
-			b = b[n:]
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -4605,44 +4613,44 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("bench.Point")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.Point", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xd: // x
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.x", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(8, 4, 0x01, binary.LittleEndian.Uint32(b[i:i+4])) // at 8, presence bit in byte 4
+			i += 4
 		case 0x15: // y
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.y", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(12, 4, 0x02, binary.LittleEndian.Uint32(b[i:i+4])) // at 12, presence bit in byte 4
+			i += 4
 		case 0x1d: // z
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.z", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(16, 4, 0x04, binary.LittleEndian.Uint32(b[i:i+4])) // at 16, presence bit in byte 4
+			i += 4
 		case 0x25: // intensity
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("bench.Point", "bench.Point.intensity", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(20, 4, 0x08, binary.LittleEndian.Uint32(b[i:i+4])) // at 20, presence bit in byte 4
+			i += 4
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -5358,19 +5366,20 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	app4ok := false
 	var app10 phaserimpl.MessageAppender
 	app10ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.Cloud", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Cloud")
@@ -5378,26 +5387,27 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // height
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x18: // width
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x22: // fields
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.fields", n)
 			}
+			v := b[start:n]
 			if !app4ok {
 				app4, app4ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField).Appender(), true
 			}
@@ -5408,50 +5418,51 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := PointField(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x28: // is_bigendian
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.is_bigendian", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(24, 4, 0x04, phaserimpl.BoolByte(v != 0)) // at 24, presence bit in byte 4
+			i = n
 		case 0x30: // point_step
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.point_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(v))
-			b = b[n:]
+			s.Store32(28, 4, 0x08, uint32(v)) // at 28, presence bit in byte 4
+			i = n
 		case 0x38: // row_step
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.row_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
-			b = b[n:]
+			s.Store32(32, 4, 0x10, uint32(v)) // at 32, presence bit in byte 4
+			i = n
 		case 0x42: // data
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(36, v) { // the slot at 36
 				return phaserimpl.FullError(m, "bench.Cloud")
 			}
-			b = b[n:]
+			i = n
 		case 0x48: // is_dense
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.is_dense", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(40, 4, 0x20, phaserimpl.BoolByte(v != 0)) // at 40, presence bit in byte 4
+			i = n
 		case 0x52: // points
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.points", n)
 			}
+			v := b[start:n]
 			if !app10ok {
 				app10, app10ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point).Appender(), true
 			}
@@ -5462,13 +5473,13 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -6447,19 +6458,20 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("bench.Image")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("bench.Image", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Image")
@@ -6467,64 +6479,64 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // height
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x18: // width
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x22: // encoding
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.encoding", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("bench.Image", "bench.Image.encoding")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
-			if m.Failed() {
+			if !s.StoreBytes(16, v) { // the slot at 16
 				return phaserimpl.FullError(m, "bench.Image")
 			}
-			b = b[n:]
+			i = n
 		case 0x28: // is_bigendian
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.is_bigendian", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
-			b = b[n:]
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
+			i = n
 		case 0x30: // step
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(v))
-			b = b[n:]
+			s.Store32(24, 4, 0x08, uint32(v)) // at 24, presence bit in byte 4
+			i = n
 		case 0x3a: // data
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("bench.Image", "bench.Image.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(28, v) { // the slot at 28
 				return phaserimpl.FullError(m, "bench.Image")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

@@ -287,32 +287,32 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phaser.grpctest.Point")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phaser.grpctest.Point", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // x
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phaser.grpctest.Point", "phaser.grpctest.Point.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x11: // y
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phaser.grpctest.Point", "phaser.grpctest.Point.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 16, presence bit in byte 4
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -950,41 +950,42 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app6 phaserimpl.MessageAppender
 	app6ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phaser.grpctest.EchoRequest", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // text
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.text", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.text")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // values, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.values", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 2, Offset: 16}, v, phaserimpl.VarintInt64) {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.values", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // values
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.values", n)
 			}
@@ -992,44 +993,47 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // counts
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_EchoRequest, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_EchoRequest, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x22: // at
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.at", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp)
+			v := b[start:n]
+			sub := s.MutableMessage(32, phaserType_timestamppbphaser_Timestamp) // the slot at 32
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // point
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.point", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)
+			v := b[start:n]
+			sub := s.MutableMessage(36, phaserType_Point) // the slot at 36
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // path
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.path", n)
 			}
+			v := b[start:n]
 			if !app6ok {
 				app6, app6ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point).Appender(), true
 			}
@@ -1040,30 +1044,30 @@ func (x EchoRequest) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x3a: // blob
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.blob", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(48, v) { // the slot at 48
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest")
 			}
-			b = b[n:]
+			i = n
 		case 0x40: // seq
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest", "phaser.grpctest.EchoRequest.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(52, 4, 0x01, uint32(v)) // at 52, presence bit in byte 4
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1916,39 +1920,39 @@ func (x EchoRequest_CountsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire
 		return phaserimpl.DepthError("phaser.grpctest.EchoRequest.CountsEntry")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phaser.grpctest.EchoRequest.CountsEntry", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // key
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.key", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoRequest.CountsEntry")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // value
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoRequest.CountsEntry", "phaser.grpctest.EchoRequest.CountsEntry.value", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		default:
-			n, err := phaserimpl.DropUnknown(b, tag)
+			n, err := phaserimpl.DropUnknown(b[i:], tag)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2657,39 +2661,40 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app3 phaserimpl.MessageAppender
 	app3ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phaser.grpctest.EchoReply", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // text
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.text", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.text")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // sum
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.sum", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, v)
-			b = b[n:]
+			s.Store64(16, 4, 0x01, v) // at 16, presence bit in byte 4
+			i = n
 		case 0x1a: // path
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.path", n)
 			}
+			v := b[start:n]
 			if !app3ok {
 				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point).Appender(), true
 			}
@@ -2700,37 +2705,37 @@ func (x EchoReply) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x20: // seq
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.seq", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(32, 4, 0x02, uint32(v)) // at 32, presence bit in byte 4
+			i = n
 		case 0x28: // entries
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.entries", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(36, 4, 0x04, uint32(v)) // at 36, presence bit in byte 4
+			i = n
 		case 0x32: // blob
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phaser.grpctest.EchoReply", "phaser.grpctest.EchoReply.blob", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(40, v) { // the slot at 40
 				return phaserimpl.FullError(m, "phaser.grpctest.EchoReply")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

@@ -357,73 +357,76 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app5 phaserimpl.MessageAppender
 	app5ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.other.Remote", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // id
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.id", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.other.Remote", "phasertest.other.Remote.id")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // level
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.level", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x1a: // values, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.values", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 16}, v, 8) {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.values", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
-			b = b[n:]
+			i = n
 		case 0x19: // values
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.values", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 3, Offset: 16}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 16}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
-			b = b[8:]
+			i += 8
 		case 0x22: // part
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.part", n)
 			}
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
+			v := b[start:n]
+			sub := s.MutableMessage(24, phaserType_Remote_Part) // the slot at 24
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.other.Remote")
 			}
 			if err := Remote_Part(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // parts
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote", "phasertest.other.Remote.parts", n)
 			}
+			v := b[start:n]
 			if !app5ok {
 				app5, app5ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part).Appender(), true
 			}
@@ -434,13 +437,13 @@ func (x Remote) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Remote_Part(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1113,40 +1116,40 @@ func (x Remote_Part) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.other.Remote.Part")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.other.Remote.Part", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // n
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote.Part", "phasertest.other.Remote.Part.n", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // tag
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.other.Remote.Part", "phasertest.other.Remote.Part.tag", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.other.Remote.Part", "phasertest.other.Remote.Part.tag")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.other.Remote.Part")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

@@ -268,38 +268,38 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("geometry_msgs.Point")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("geometry_msgs.Point", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // x
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Point", "geometry_msgs.Point.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x11: // y
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Point", "geometry_msgs.Point.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 16, presence bit in byte 4
+			i += 8
 		case 0x19: // z
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Point", "geometry_msgs.Point.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b[i:i+8])) // at 24, presence bit in byte 4
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -876,44 +876,44 @@ func (x Quaternion) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("geometry_msgs.Quaternion")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("geometry_msgs.Quaternion", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // x
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Quaternion", "geometry_msgs.Quaternion.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x11: // y
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Quaternion", "geometry_msgs.Quaternion.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 16, presence bit in byte 4
+			i += 8
 		case 0x19: // z
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Quaternion", "geometry_msgs.Quaternion.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b[i:i+8])) // at 24, presence bit in byte 4
+			i += 8
 		case 0x21: // w
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Quaternion", "geometry_msgs.Quaternion.w", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(32, 4, 0x08, binary.LittleEndian.Uint64(b[i:i+8])) // at 32, presence bit in byte 4
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1534,19 +1534,20 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("geometry_msgs.Pose")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("geometry_msgs.Pose", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // position
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("geometry_msgs.Pose", "geometry_msgs.Pose.position", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "geometry_msgs.Pose")
@@ -1554,12 +1555,13 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // orientation
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("geometry_msgs.Pose", "geometry_msgs.Pose.orientation", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "geometry_msgs.Pose")
@@ -1567,13 +1569,13 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Quaternion(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2071,38 +2073,38 @@ func (x Vector3) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("geometry_msgs.Vector3")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("geometry_msgs.Vector3", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // x
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Vector3", "geometry_msgs.Vector3.x", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x11: // y
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Vector3", "geometry_msgs.Vector3.y", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(16, 4, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 16, presence bit in byte 4
+			i += 8
 		case 0x19: // z
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("geometry_msgs.Vector3", "geometry_msgs.Vector3.z", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(24, 4, 0x04, binary.LittleEndian.Uint64(b[i:i+8])) // at 24, presence bit in byte 4
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2679,19 +2681,20 @@ func (x Twist) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("geometry_msgs.Twist")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("geometry_msgs.Twist", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // linear
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("geometry_msgs.Twist", "geometry_msgs.Twist.linear", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "geometry_msgs.Twist")
@@ -2699,12 +2702,13 @@ func (x Twist) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // angular
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("geometry_msgs.Twist", "geometry_msgs.Twist.angular", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "geometry_msgs.Twist")
@@ -2712,13 +2716,13 @@ func (x Twist) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

@@ -447,19 +447,20 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("sensor_msgs.Imu")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("sensor_msgs.Imu", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
@@ -467,12 +468,13 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // orientation
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
@@ -480,33 +482,35 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := geometry_msgsphaser.Quaternion(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // orientation_covariance, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
-			b = b[n:]
+			i = n
 		case 0x19: // orientation_covariance
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
-			b = b[8:]
+			i += 8
 		case 0x22: // angular_velocity
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
@@ -514,33 +518,35 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := geometry_msgsphaser.Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // angular_velocity_covariance, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
-			b = b[n:]
+			i = n
 		case 0x29: // angular_velocity_covariance
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
-			b = b[8:]
+			i += 8
 		case 0x32: // linear_acceleration
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
@@ -548,34 +554,35 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := geometry_msgsphaser.Vector3(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x3a: // linear_acceleration_covariance, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
-			b = b[n:]
+			i = n
 		case 0x39: // linear_acceleration_covariance
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration_covariance", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
-			b = b[8:]
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1332,19 +1339,20 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("sensor_msgs.Image")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("sensor_msgs.Image", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Image")
@@ -1352,64 +1360,64 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // height
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x18: // width
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x22: // encoding
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.encoding", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("sensor_msgs.Image", "sensor_msgs.Image.encoding")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, v)
-			if m.Failed() {
+			if !s.StoreBytes(16, v) { // the slot at 16
 				return phaserimpl.FullError(m, "sensor_msgs.Image")
 			}
-			b = b[n:]
+			i = n
 		case 0x28: // is_bigendian
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.is_bigendian", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
-			b = b[n:]
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
+			i = n
 		case 0x30: // step
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(v))
-			b = b[n:]
+			s.Store32(24, 4, 0x08, uint32(v)) // at 24, presence bit in byte 4
+			i = n
 		case 0x3a: // data
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(28, v) { // the slot at 28
 				return phaserimpl.FullError(m, "sensor_msgs.Image")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2203,54 +2211,54 @@ func (x PointField) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("sensor_msgs.PointField")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("sensor_msgs.PointField", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("sensor_msgs.PointField", "sensor_msgs.PointField.name")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "sensor_msgs.PointField")
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // offset
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.offset", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x01, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x18: // datatype
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.datatype", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(v))
-			b = b[n:]
+			s.Store32(16, 4, 0x02, uint32(v)) // at 16, presence bit in byte 4
+			i = n
 		case 0x20: // count
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointField", "sensor_msgs.PointField.count", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(v))
-			b = b[n:]
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -2983,19 +2991,20 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	mark := w.Mark()
 	var app4 phaserimpl.MessageAppender
 	app4ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("sensor_msgs.PointCloud2", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
@@ -3003,26 +3012,27 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x10: // height
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.height", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x18: // width
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.width", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x22: // fields
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.fields", n)
 			}
+			v := b[start:n]
 			if !app4ok {
 				app4, app4ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField).Appender(), true
 			}
@@ -3033,51 +3043,51 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := PointField(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x28: // is_bigendian
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.is_bigendian", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(24, 4, 0x04, phaserimpl.BoolByte(v != 0)) // at 24, presence bit in byte 4
+			i = n
 		case 0x30: // point_step
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.point_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(v))
-			b = b[n:]
+			s.Store32(28, 4, 0x08, uint32(v)) // at 28, presence bit in byte 4
+			i = n
 		case 0x38: // row_step
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.row_step", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
-			b = b[n:]
+			s.Store32(32, 4, 0x10, uint32(v)) // at 32, presence bit in byte 4
+			i = n
 		case 0x42: // data
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(36, v) { // the slot at 36
 				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
 			}
-			b = b[n:]
+			i = n
 		case 0x48: // is_dense
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.is_dense", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(40, 4, 0x20, phaserimpl.BoolByte(v != 0)) // at 40, presence bit in byte 4
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -4021,19 +4031,20 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("sensor_msgs.LaserScan")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("sensor_msgs.LaserScan", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
@@ -4041,97 +4052,99 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x15: // angle_min
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_min", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(8, 4, 0x01, binary.LittleEndian.Uint32(b[i:i+4])) // at 8, presence bit in byte 4
+			i += 4
 		case 0x1d: // angle_max
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_max", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(12, 4, 0x02, binary.LittleEndian.Uint32(b[i:i+4])) // at 12, presence bit in byte 4
+			i += 4
 		case 0x25: // angle_increment
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.angle_increment", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(16, 4, 0x04, binary.LittleEndian.Uint32(b[i:i+4])) // at 16, presence bit in byte 4
+			i += 4
 		case 0x2d: // time_increment
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.time_increment", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(20, 4, 0x08, binary.LittleEndian.Uint32(b[i:i+4])) // at 20, presence bit in byte 4
+			i += 4
 		case 0x35: // scan_time
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.scan_time", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(24, 4, 0x10, binary.LittleEndian.Uint32(b[i:i+4])) // at 24, presence bit in byte 4
+			i += 4
 		case 0x3d: // range_min
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.range_min", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(28, 4, 0x20, binary.LittleEndian.Uint32(b[i:i+4])) // at 28, presence bit in byte 4
+			i += 4
 		case 0x45: // range_max
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.range_max", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(32, 4, 0x40, binary.LittleEndian.Uint32(b[i:i+4])) // at 32, presence bit in byte 4
+			i += 4
 		case 0x4a: // ranges, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.ranges", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 9, Offset: 40}, v, 4) {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.ranges", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
-			b = b[n:]
+			i = n
 		case 0x4d: // ranges
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.ranges", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 9, Offset: 40}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 9, Offset: 40}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
-			b = b[4:]
+			i += 4
 		case 0x52: // intensities, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.intensities", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 10, Offset: 48}, v, 4) {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.intensities", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
-			b = b[n:]
+			i = n
 		case 0x55: // intensities
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.intensities", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 10, Offset: 48}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 10, Offset: 48}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
-			b = b[4:]
+			i += 4
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -5031,19 +5044,20 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("sensor_msgs.JointState")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("sensor_msgs.JointState", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
@@ -5051,12 +5065,13 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := std_msgsphaser.Header(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // name
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.name", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("sensor_msgs.JointState", "sensor_msgs.JointState.name")
 			}
@@ -5064,76 +5079,79 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // position, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.position", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 3, Offset: 16}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.position", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
-			b = b[n:]
+			i = n
 		case 0x19: // position
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.position", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 3, Offset: 16}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 3, Offset: 16}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
-			b = b[8:]
+			i += 8
 		case 0x22: // velocity, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.velocity", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 4, Offset: 24}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.velocity", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
-			b = b[n:]
+			i = n
 		case 0x21: // velocity
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.velocity", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 4, Offset: 24}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 4, Offset: 24}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
-			b = b[8:]
+			i += 8
 		case 0x2a: // effort, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.effort", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 5, Offset: 32}, v, 8) {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.effort", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
-			b = b[n:]
+			i = n
 		case 0x29: // effort
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.effort", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 5, Offset: 32}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 5, Offset: 32}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
-			b = b[8:]
+			i += 8
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {

@@ -518,128 +518,128 @@ func (x Scalars) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.roswire.Scalars")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Scalars", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x9: // f_double
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_double", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(8, 4, 0x01, binary.LittleEndian.Uint64(b[i:i+8])) // at 8, presence bit in byte 4
+			i += 8
 		case 0x15: // f_float
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_float", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(16, 4, 0x02, binary.LittleEndian.Uint32(b[i:i+4])) // at 16, presence bit in byte 4
+			i += 4
 		case 0x18: // f_int32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_int32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(20, 4, 0x04, uint32(v)) // at 20, presence bit in byte 4
+			i = n
 		case 0x20: // f_int64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_int64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, v)
-			b = b[n:]
+			s.Store64(24, 4, 0x08, v) // at 24, presence bit in byte 4
+			i = n
 		case 0x28: // f_uint32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_uint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(v))
-			b = b[n:]
+			s.Store32(32, 4, 0x10, uint32(v)) // at 32, presence bit in byte 4
+			i = n
 		case 0x30: // f_uint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_uint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
-			b = b[n:]
+			s.Store64(40, 4, 0x20, v) // at 40, presence bit in byte 4
+			i = n
 		case 0x38: // f_sint32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sint32", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, phaserimpl.Unzigzag32(v))
-			b = b[n:]
+			s.Store32(48, 4, 0x40, phaserimpl.Unzigzag32(v)) // at 48, presence bit in byte 4
+			i = n
 		case 0x40: // f_sint64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sint64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
-			b = b[n:]
+			s.Store64(56, 4, 0x80, phaserimpl.Unzigzag64(v)) // at 56, presence bit in byte 4
+			i = n
 		case 0x4d: // f_fixed32
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_fixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(64, 5, 0x01, binary.LittleEndian.Uint32(b[i:i+4])) // at 64, presence bit in byte 5
+			i += 4
 		case 0x51: // f_fixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_fixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(72, 5, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 72, presence bit in byte 5
+			i += 8
 		case 0x5d: // f_sfixed32
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sfixed32", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(80, 5, 0x04, binary.LittleEndian.Uint32(b[i:i+4])) // at 80, presence bit in byte 5
+			i += 4
 		case 0x61: // f_sfixed64
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_sfixed64", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(88, 5, 0x08, binary.LittleEndian.Uint64(b[i:i+8])) // at 88, presence bit in byte 5
+			i += 8
 		case 0x68: // f_bool
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_bool", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(96, 5, 0x10, phaserimpl.BoolByte(v != 0)) // at 96, presence bit in byte 5
+			i = n
 		case 0x72: // f_string
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_string", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_string")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, v)
-			if m.Failed() {
+			if !s.StoreBytes(100, v) { // the slot at 100
 				return phaserimpl.FullError(m, "phasertest.roswire.Scalars")
 			}
-			b = b[n:]
+			i = n
 		case 0x7a: // f_bytes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Scalars", "phasertest.roswire.Scalars.f_bytes", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(104, v) { // the slot at 104
 				return phaserimpl.FullError(m, "phasertest.roswire.Scalars")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -1832,147 +1832,147 @@ func (x Converted) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.roswire.Converted")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Converted", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // u8
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u8", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x10: // i8
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i8", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(12, 4, 0x02, uint32(v)) // at 12, presence bit in byte 4
+			i = n
 		case 0x18: // i16
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i16", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(16, 4, 0x04, uint32(v)) // at 16, presence bit in byte 4
+			i = n
 		case 0x20: // u16
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u16", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, uint32(v))
-			b = b[n:]
+			s.Store32(20, 4, 0x08, uint32(v)) // at 20, presence bit in byte 4
+			i = n
 		case 0x28: // i32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.i32", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}, v)
-			b = b[n:]
+			s.Store64(24, 4, 0x10, v) // at 24, presence bit in byte 4
+			i = n
 		case 0x30: // u32
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u32", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20}, v)
-			b = b[n:]
+			s.Store64(32, 4, 0x20, v) // at 32, presence bit in byte 4
+			i = n
 		case 0x38: // wide
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.wide", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(40, 4, 0x40, uint32(v)) // at 40, presence bit in byte 4
+			i = n
 		case 0x40: // uwide
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.uwide", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80}, uint32(v))
-			b = b[n:]
+			s.Store32(44, 4, 0x80, uint32(v)) // at 44, presence bit in byte 4
+			i = n
 		case 0x48: // flip
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.flip", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(48, 5, 0x01, uint32(v)) // at 48, presence bit in byte 5
+			i = n
 		case 0x50: // s64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.s64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02}, v)
-			b = b[n:]
+			s.Store64(56, 5, 0x02, v) // at 56, presence bit in byte 5
+			i = n
 		case 0x59: // f32
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.f32", -1)
 			}
-			s.Set64(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			s.Store64(64, 5, 0x04, binary.LittleEndian.Uint64(b[i:i+8])) // at 64, presence bit in byte 5
+			i += 8
 		case 0x65: // f64
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.f64", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(72, 5, 0x08, binary.LittleEndian.Uint32(b[i:i+4])) // at 72, presence bit in byte 5
+			i += 4
 		case 0x68: // b8
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.b8", n)
 			}
-			s.Set8(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			s.Store8(76, 5, 0x10, phaserimpl.BoolByte(v != 0)) // at 76, presence bit in byte 5
+			i = n
 		case 0x70: // flag
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.flag", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(80, 5, 0x20, uint32(v)) // at 80, presence bit in byte 5
+			i = n
 		case 0x78: // mode
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.mode", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(84, 5, 0x40, uint32(v)) // at 84, presence bit in byte 5
+			i = n
 		case 0x82: // data
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.data", n)
 			}
-			m.SetBytes(phaserimpl.Field{Number: 16, Offset: 88}, v)
-			if m.Failed() {
+			v := b[start:n]
+			if !s.StoreBytes(88, v) { // the slot at 88
 				return phaserimpl.FullError(m, "phasertest.roswire.Converted")
 			}
-			b = b[n:]
+			i = n
 		case 0x88: // u64
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.u64", n)
 			}
-			s.Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}, phaserimpl.Unzigzag64(v))
-			b = b[n:]
+			s.Store64(96, 5, 0x80, phaserimpl.Unzigzag64(v)) // at 96, presence bit in byte 5
+			i = n
 		case 0x90: // char
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Converted", "phasertest.roswire.Converted.char", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(104, 6, 0x01, uint32(v)) // at 104, presence bit in byte 6
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -3404,70 +3404,73 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.roswire.Arrays")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Arrays", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // d, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.d", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 1, Offset: 8}, v, 8) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.d", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x9: // d
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.d", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 1, Offset: 8}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 1, Offset: 8}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[8:]
+			i += 8
 		case 0x12: // f, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.f", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 2, Offset: 16}, v, 4) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.f", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x15: // f
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.f", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 2, Offset: 16}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 2, Offset: 16}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[4:]
+			i += 4
 		case 0x1a: // i, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 3, Offset: 24}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x18: // i
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i", n)
 			}
@@ -3475,21 +3478,22 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x22: // u, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.u", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 4, Offset: 32}, v, phaserimpl.VarintInt64) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.u", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x20: // u
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.u", n)
 			}
@@ -3497,21 +3501,22 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // b, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.b", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 5, Offset: 40}, v, phaserimpl.VarintBool) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.b", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x28: // b
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.b", n)
 			}
@@ -3519,21 +3524,22 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // modes, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.modes", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 6, Offset: 48}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.modes", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x30: // modes
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.modes", n)
 			}
@@ -3541,21 +3547,22 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x3a: // narrow, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.narrow", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 7, Offset: 56}, v, phaserimpl.VarintUint32) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.narrow", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x38: // narrow
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.narrow", n)
 			}
@@ -3563,21 +3570,22 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x42: // i32s, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i32s", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 8, Offset: 64}, v, phaserimpl.VarintInt64) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i32s", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x40: // i32s
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.i32s", n)
 			}
@@ -3585,63 +3593,66 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x4a: // wide, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.wide", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 9, Offset: 72}, v, 4) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.wide", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x4d: // wide
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.wide", -1)
 			}
-			m.Push32(phaserimpl.Field{Number: 9, Offset: 72}, binary.LittleEndian.Uint32(b))
+			m.Push32(phaserimpl.Field{Number: 9, Offset: 72}, binary.LittleEndian.Uint32(b[i:i+4]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[4:]
+			i += 4
 		case 0x52: // fixed3, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed3", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, v, 8) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed3", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x51: // fixed3
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed3", -1)
 			}
-			m.Push64(phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, binary.LittleEndian.Uint64(b))
+			m.Push64(phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, binary.LittleEndian.Uint64(b[i:i+8]))
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[8:]
+			i += 8
 		case 0x5a: // fixed_narrow, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_narrow", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4}, v, phaserimpl.VarintInt32) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_narrow", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x58: // fixed_narrow
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_narrow", n)
 			}
@@ -3649,21 +3660,22 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x62: // fixed_bools, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_bools", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2}, v, phaserimpl.VarintBool) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_bools", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x60: // fixed_bools
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_bools", n)
 			}
@@ -3671,12 +3683,13 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x6a: // names
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.names", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.names")
 			}
@@ -3684,12 +3697,13 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x72: // fixed_names
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_names", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.fixed_names")
 			}
@@ -3697,31 +3711,33 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x7a: // blobs
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.blobs", n)
 			}
+			v := b[start:n]
 			m.PushBytes(phaserimpl.Field{Number: 15, Offset: 120}, v)
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x82: // s, packed
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.s", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 16, Offset: 128}, v, phaserimpl.VarintSint32) {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.s", -1)
 			}
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		case 0x80: // s
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Arrays", "phasertest.roswire.Arrays.s", n)
 			}
@@ -3729,13 +3745,13 @@ func (x Arrays) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Arrays")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -4803,44 +4819,44 @@ func (x Point) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.roswire.Point")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Point", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xd: // x
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.x", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(8, 4, 0x01, binary.LittleEndian.Uint32(b[i:i+4])) // at 8, presence bit in byte 4
+			i += 4
 		case 0x15: // y
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.y", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(12, 4, 0x02, binary.LittleEndian.Uint32(b[i:i+4])) // at 12, presence bit in byte 4
+			i += 4
 		case 0x1d: // z
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.z", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(16, 4, 0x04, binary.LittleEndian.Uint32(b[i:i+4])) // at 16, presence bit in byte 4
+			i += 4
 		case 0x25: // intensity
-			if len(b) < 4 {
+			if len(b)-i < 4 {
 				return phaserimpl.WireError("phasertest.roswire.Point", "phasertest.roswire.Point.intensity", -1)
 			}
-			s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, binary.LittleEndian.Uint32(b))
-			b = b[4:]
+			s.Store32(20, 4, 0x08, binary.LittleEndian.Uint32(b[i:i+4])) // at 20, presence bit in byte 4
+			i += 4
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -5462,19 +5478,20 @@ func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.roswire.Stamped")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Stamped", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // stamp
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.stamp", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
@@ -5482,12 +5499,13 @@ func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // span
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.span", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
@@ -5495,26 +5513,26 @@ func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // frame
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.frame", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.frame")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 3, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -6694,19 +6712,20 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 	app10ok := false
 	var app34 phaserimpl.MessageAppender
 	app34ok := false
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Nested", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // header
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.header", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6714,12 +6733,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Stamped(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // point
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.point", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6727,12 +6747,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x1a: // points
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.points", n)
 			}
+			v := b[start:n]
 			if !app3ok {
 				app3, app3ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 3, Offset: 8}, phaserType_Point).Appender(), true
 			}
@@ -6743,12 +6764,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x22: // fixed_points
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.fixed_points", n)
 			}
+			v := b[start:n]
 			if !app4ok {
 				app4, app4ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 4, Offset: 16, Fixed: 3}, phaserType_Point).Appender(), true
 			}
@@ -6759,12 +6781,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x2a: // stampeds
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.stampeds", n)
 			}
+			v := b[start:n]
 			if !app5ok {
 				app5, app5ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 5, Offset: 24}, phaserType_Stamped).Appender(), true
 			}
@@ -6775,12 +6798,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Stamped(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x32: // fixed_stampeds
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.fixed_stampeds", n)
 			}
+			v := b[start:n]
 			if !app6ok {
 				app6, app6ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 6, Offset: 32, Fixed: 2}, phaserType_Stamped).Appender(), true
 			}
@@ -6791,12 +6815,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Stamped(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x3a: // times
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.times", n)
 			}
+			v := b[start:n]
 			if !app7ok {
 				app7, app7ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 7, Offset: 40}, phaserType_timestamppbphaser_Timestamp).Appender(), true
 			}
@@ -6807,12 +6832,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x42: // fixed_durations
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.fixed_durations", n)
 			}
+			v := b[start:n]
 			if !app8ok {
 				app8, app8ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 8, Offset: 48, Fixed: 2}, phaserType_durationpbphaser_Duration).Appender(), true
 			}
@@ -6823,12 +6849,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x4a: // remote
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.remote", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6836,12 +6863,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x52: // remotes
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.remotes", n)
 			}
+			v := b[start:n]
 			if !app10ok {
 				app10, app10ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 10, Offset: 56}, phaserType_importedpbphaser_Remote).Appender(), true
 			}
@@ -6852,36 +6880,37 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x5a: // any
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Nested, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x62: // anys
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Nested, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x6a: // by_name
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Nested, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x72: // labels
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Nested, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0x7a: // arrays
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.arrays", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6889,12 +6918,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Arrays(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x82: // converted
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.converted", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6902,12 +6932,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Converted(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x8a: // scalars
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.scalars", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6915,19 +6946,20 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Scalars(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0xa0: // c_int
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_int", n)
 			}
 			m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Signed: true}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0xaa: // c_str
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_str", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_str")
 			}
@@ -6935,12 +6967,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
-			b = b[n:]
+			i = n
 		case 0xb2: // c_point
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_point", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMember(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 22, Offset: 96}, phaserType_Point)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6948,12 +6981,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0xba: // c_time
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_time", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMember(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 23, Offset: 96}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6961,18 +6995,19 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0xc1: // c_float
-			if len(b) < 8 {
+			if len(b)-i < 8 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_float", -1)
 			}
-			m.SetMember64(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 24, Offset: 96}, binary.LittleEndian.Uint64(b))
-			b = b[8:]
+			m.SetMember64(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 24, Offset: 96}, binary.LittleEndian.Uint64(b[i:i+8]))
+			i += 8
 		case 0xca: // c_stamped
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_stamped", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMember(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 25, Offset: 96}, phaserType_Stamped)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -6980,25 +7015,26 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Stamped(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0xd0: // c_narrow
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_narrow", n)
 			}
 			m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 26, Offset: 96}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0xda: // c_any
-			n, err := phaserimpl.UnmarshalProtoField(b, tag, m, phaserType_Nested, w)
+			n, err := phaserimpl.UnmarshalProtoField(b[i:], tag, m, phaserType_Nested, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		case 0xe2: // c_remote
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_remote", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMember(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 28, Offset: 96}, phaserType_importedpbphaser_Remote)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -7006,26 +7042,27 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := importedpbphaser.Remote(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0xe8: // c_bool
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_bool", n)
 			}
 			m.SetMember8(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 29, Offset: 96}, phaserimpl.BoolByte(v != 0))
-			b = b[n:]
+			i = n
 		case 0xf0: // opt
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.opt", n)
 			}
 			m.SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Signed: true}, uint32(v))
-			b = b[n:]
+			i = n
 		case 0xfa: // opt_str
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.opt_str", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested", "phasertest.roswire.Nested.opt_str")
 			}
@@ -7033,12 +7070,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if m.Failed() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
-			b = b[n:]
+			i = n
 		case 0x102: // span
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.span", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -7046,12 +7084,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := durationpbphaser.Duration(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x10a: // empty
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.empty", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
@@ -7059,12 +7098,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		case 0x112: // empties
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.empties", n)
 			}
+			v := b[start:n]
 			if !app34ok {
 				app34, app34ok = phaserimpl.Messages(m, phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty).Appender(), true
 			}
@@ -7075,13 +7115,13 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if err := Empty(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -9169,31 +9209,32 @@ func (x Nested_ByNameEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 		return phaserimpl.DepthError("phasertest.roswire.Nested.ByNameEntry")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Nested.ByNameEntry", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0xa: // key
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.key", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.key")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, v)
-			if m.Failed() {
+			if !s.StoreBytes(8, v) { // the slot at 8
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested.ByNameEntry")
 			}
-			b = b[n:]
+			i = n
 		case 0x12: // value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.value", n)
 			}
+			v := b[start:n]
 			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested.ByNameEntry")
@@ -9201,13 +9242,13 @@ func (x Nested_ByNameEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 			if err := Point(sub).XXX_UnmarshalProto(v, w); err != nil {
 				return err
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.DropUnknown(b, tag)
+			n, err := phaserimpl.DropUnknown(b[i:], tag)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -9823,39 +9864,39 @@ func (x Nested_LabelsEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 		return phaserimpl.DepthError("phasertest.roswire.Nested.LabelsEntry")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Nested.LabelsEntry", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		case 0x8: // key
-			v, n := phaserimpl.ConsumeVarint(b)
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested.LabelsEntry", "phasertest.roswire.Nested.LabelsEntry.key", n)
 			}
-			s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
-			b = b[n:]
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
 		case 0x12: // value
-			v, n := phaserimpl.ConsumeBytes(b)
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested.LabelsEntry", "phasertest.roswire.Nested.LabelsEntry.value", n)
 			}
+			v := b[start:n]
 			if !phaserimpl.ValidUTF8(v) {
 				return phaserimpl.InvalidUTF8("phasertest.roswire.Nested.LabelsEntry", "phasertest.roswire.Nested.LabelsEntry.value")
 			}
-			m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
-			if m.Failed() {
+			if !s.StoreBytes(12, v) { // the slot at 12
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested.LabelsEntry")
 			}
-			b = b[n:]
+			i = n
 		default:
-			n, err := phaserimpl.DropUnknown(b, tag)
+			n, err := phaserimpl.DropUnknown(b[i:], tag)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
@@ -10460,20 +10501,20 @@ func (x Empty) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		return phaserimpl.DepthError("phasertest.roswire.Empty")
 	}
 	mark := w.Mark()
-	for len(b) > 0 {
-		rec := b
-		tag, n := phaserimpl.ConsumeTag(b)
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
 		if n < 0 {
 			return phaserimpl.WireError("phasertest.roswire.Empty", "", n)
 		}
-		b = b[n:]
+		i = n
 		switch tag {
 		default:
-			n, err := phaserimpl.SkipUnknown(rec, b, tag, w)
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
 			if err != nil {
 				return err
 			}
-			b = b[n:]
+			i += n
 		}
 	}
 	if w.Kept(mark) {
