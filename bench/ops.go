@@ -23,6 +23,10 @@ import (
 // v2 is the Phaser 2 payload format (phaser-v2).
 var v2 = runtime.Options{Version: payloadbuffer.V2}
 
+// The codec constructors below are go:noinline: inlined into init, their
+// closures (the measured code) would be compiled as copies in which the
+// calls of the library under test are not inlined, as they are in the
+// closures of a constructor compiled on its own.
 func init() {
 	register("phaser", "small", opsPhaser, phaserSmallCodec("small", Values.Small))
 	register("phaser-v2", "small", opsPhaser, phaserSmallCodec("small", Values.Small, v2))
@@ -105,6 +109,8 @@ func init() {
 // a warm fixed buffer (Clear, then set), read with ReadSmallStructInto on a
 // reused Payload, marshal from payloads read from their own bytes,
 // unmarshal into a reused message.
+//
+//go:noinline
 func phaserSmallCodec(shape string, vals []Small, opts ...runtime.Options) func() *Codec {
 	return func() *Codec {
 		warm := phaserNew(shape, pbphaser.NewSmallStructIn, opts)
@@ -169,6 +175,8 @@ func phaserSmallCodec(shape string, vals []Small, opts ...runtime.Options) func(
 
 // phaserNewSmallCodec is phaser-go building SmallStruct with NewSmallStructIn
 // on the same reused memory each time.
+//
+//go:noinline
 func phaserNewSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		mem := make([]byte, memSize(shape))
@@ -189,6 +197,8 @@ func phaserNewSmallCodec(shape string, vals []Small) func() *Codec {
 // protobufSmallCodec is protobuf-go for SmallStruct: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
+//
+//go:noinline
 func protobufSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.SmallStruct), new(pb.SmallStruct), new(pb.SmallStruct), new(pb.SmallStruct)
@@ -242,6 +252,8 @@ func protobufSmallCodec(shape string, vals []Small) func() *Codec {
 // vtprotoSmallCodec is vtprotobuf for SmallStruct: set the fields of a
 // reused struct, SizeVT and MarshalToSizedBufferVT into a reused buffer;
 // Reset and UnmarshalVT into a reused struct.
+//
+//go:noinline
 func vtprotoSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.SmallStruct), new(pb.SmallStruct), new(pb.SmallStruct), new(pb.SmallStruct)
@@ -306,6 +318,8 @@ func vtprotoSmallCodec(shape string, vals []Small) func() *Codec {
 // flatbuffersSmallCodec is flatbuffers-go for SmallStruct: build with a
 // reused Builder, republish by mutating in place, read in place (no
 // verification: see flatbuffersSafeSmallCodec).
+//
+//go:noinline
 func flatbuffersSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -330,6 +344,8 @@ func flatbuffersSmallCodec(shape string, vals []Small) func() *Codec {
 // flatbuffersSafeSmallCodec is flatbuffersSmallCodec with its reads
 // made crash-safe: a deferred recover turns the panic of hostile bytes into
 // a read of 0.
+//
+//go:noinline
 func flatbuffersSafeSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -363,6 +379,8 @@ func flatbuffersSafeSmallCodec(shape string, vals []Small) func() *Codec {
 // capnpSmallCodec is Cap'n Proto for SmallStruct: build in a reused
 // single-segment buffer, republish by setting the field in place, read
 // over a reused read-only arena.
+//
+//go:noinline
 func capnpSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		w := &capnpWriter{buf: make([]byte, 8+memSize(shape))}
@@ -414,6 +432,8 @@ func capnpSmallCodec(shape string, vals []Small) func() *Codec {
 // goroslibSmallCodec is goroslib for SmallStruct (RosSmall): set the
 // fields of a reused struct and MessageEncode into a reused buffer (the
 // message body is what Build returns); MessageDecode into a reused struct.
+//
+//go:noinline
 func goroslibSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		src := make([]RosSmall, len(vals))
@@ -463,6 +483,8 @@ func goroslibSmallCodec(shape string, vals []Small) func() *Codec {
 
 // floorSmallCodec is the hand-written ROS1 writer of SmallStruct
 // (floor.go) over the payloads phaser's ROSMarshal reads.
+//
+//go:noinline
 func floorSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		src := floorSources(shape, vals, pbphaser.NewSmallStructIn, phSetSmall)
@@ -481,6 +503,8 @@ func floorSmallCodec(shape string, vals []Small) func() *Codec {
 
 // protobufGoroslibSmallCodec transcodes SmallStruct with protobuf-go
 // Unmarshal, filling the goroslib struct and MessageEncode.
+//
+//go:noinline
 func protobufGoroslibSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		var tmp RosSmall
@@ -500,6 +524,8 @@ func protobufGoroslibSmallCodec(shape string, vals []Small) func() *Codec {
 
 // vtprotoGoroslibSmallCodec is protobufGoroslibSmallCodec with
 // vtprotobuf's Reset and UnmarshalVT.
+//
+//go:noinline
 func vtprotoGoroslibSmallCodec(shape string, vals []Small) func() *Codec {
 	return func() *Codec {
 		var tmp RosSmall
@@ -522,6 +548,8 @@ func vtprotoGoroslibSmallCodec(shape string, vals []Small) func() *Codec {
 // a warm fixed buffer (Clear, then set), read with ReadHeaderInto on a
 // reused Payload, marshal from payloads read from their own bytes,
 // unmarshal into a reused message.
+//
+//go:noinline
 func phaserHeaderCodec(shape string, vals []Header, opts ...runtime.Options) func() *Codec {
 	return func() *Codec {
 		warm := phaserNew(shape, pbphaser.NewHeaderIn, opts)
@@ -588,6 +616,8 @@ func phaserHeaderCodec(shape string, vals []Header, opts ...runtime.Options) fun
 // a warm fixed buffer (Clear, then set), read with ReadHeaderInto on a
 // reused Payload, marshal from payloads read from their own bytes,
 // unmarshal into a reused message.
+//
+//go:noinline
 func phaserROSHeaderCodec(shape string, vals []Header, opts ...runtime.Options) func() *Codec {
 	return func() *Codec {
 		warm := phaserNew(shape, pbphaserros.NewHeaderIn, opts)
@@ -652,6 +682,8 @@ func phaserROSHeaderCodec(shape string, vals []Header, opts ...runtime.Options) 
 
 // phaserNewHeaderCodec is phaser-go building Header with NewHeaderIn
 // on the same reused memory each time.
+//
+//go:noinline
 func phaserNewHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		mem := make([]byte, memSize(shape))
@@ -672,6 +704,8 @@ func phaserNewHeaderCodec(shape string, vals []Header) func() *Codec {
 // protobufHeaderCodec is protobuf-go for Header: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
+//
+//go:noinline
 func protobufHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.Header), new(pb.Header), new(pb.Header), new(pb.Header)
@@ -725,6 +759,8 @@ func protobufHeaderCodec(shape string, vals []Header) func() *Codec {
 // vtprotoHeaderCodec is vtprotobuf for Header: set the fields of a
 // reused struct, SizeVT and MarshalToSizedBufferVT into a reused buffer;
 // Reset and UnmarshalVT into a reused struct.
+//
+//go:noinline
 func vtprotoHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.Header), new(pb.Header), new(pb.Header), new(pb.Header)
@@ -789,6 +825,8 @@ func vtprotoHeaderCodec(shape string, vals []Header) func() *Codec {
 // flatbuffersHeaderCodec is flatbuffers-go for Header: build with a
 // reused Builder, republish by mutating in place, read in place (no
 // verification: see flatbuffersSafeHeaderCodec).
+//
+//go:noinline
 func flatbuffersHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -813,6 +851,8 @@ func flatbuffersHeaderCodec(shape string, vals []Header) func() *Codec {
 // flatbuffersSafeHeaderCodec is flatbuffersHeaderCodec with its reads
 // made crash-safe: a deferred recover turns the panic of hostile bytes into
 // a read of 0.
+//
+//go:noinline
 func flatbuffersSafeHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -846,6 +886,8 @@ func flatbuffersSafeHeaderCodec(shape string, vals []Header) func() *Codec {
 // capnpHeaderCodec is Cap'n Proto for Header: build in a reused
 // single-segment buffer, republish by setting the field in place, read
 // over a reused read-only arena.
+//
+//go:noinline
 func capnpHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		w := &capnpWriter{buf: make([]byte, 8+memSize(shape))}
@@ -897,6 +939,8 @@ func capnpHeaderCodec(shape string, vals []Header) func() *Codec {
 // goroslibHeaderCodec is goroslib for Header (std_msgs.Header): set the
 // fields of a reused struct and MessageEncode into a reused buffer (the
 // message body is what Build returns); MessageDecode into a reused struct.
+//
+//go:noinline
 func goroslibHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		src := make([]std_msgs.Header, len(vals))
@@ -946,6 +990,8 @@ func goroslibHeaderCodec(shape string, vals []Header) func() *Codec {
 
 // floorHeaderCodec is the hand-written ROS1 writer of Header
 // (floor.go) over the payloads phaser's ROSMarshal reads.
+//
+//go:noinline
 func floorHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		src := floorSources(shape, vals, pbphaser.NewHeaderIn, phSetHeader)
@@ -964,6 +1010,8 @@ func floorHeaderCodec(shape string, vals []Header) func() *Codec {
 
 // protobufGoroslibHeaderCodec transcodes Header with protobuf-go
 // Unmarshal, filling the goroslib struct and MessageEncode.
+//
+//go:noinline
 func protobufGoroslibHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		var tmp std_msgs.Header
@@ -983,6 +1031,8 @@ func protobufGoroslibHeaderCodec(shape string, vals []Header) func() *Codec {
 
 // vtprotoGoroslibHeaderCodec is protobufGoroslibHeaderCodec with
 // vtprotobuf's Reset and UnmarshalVT.
+//
+//go:noinline
 func vtprotoGoroslibHeaderCodec(shape string, vals []Header) func() *Codec {
 	return func() *Codec {
 		var tmp std_msgs.Header
@@ -1005,6 +1055,8 @@ func vtprotoGoroslibHeaderCodec(shape string, vals []Header) func() *Codec {
 // a warm fixed buffer (Clear, then set), read with ReadImuInto on a
 // reused Payload, marshal from payloads read from their own bytes,
 // unmarshal into a reused message.
+//
+//go:noinline
 func phaserImuCodec(shape string, vals []Imu, opts ...runtime.Options) func() *Codec {
 	return func() *Codec {
 		warm := phaserNew(shape, pbphaser.NewImuIn, opts)
@@ -1071,6 +1123,8 @@ func phaserImuCodec(shape string, vals []Imu, opts ...runtime.Options) func() *C
 // a warm fixed buffer (Clear, then set), read with ReadImuInto on a
 // reused Payload, marshal from payloads read from their own bytes,
 // unmarshal into a reused message.
+//
+//go:noinline
 func phaserROSImuCodec(shape string, vals []Imu, opts ...runtime.Options) func() *Codec {
 	return func() *Codec {
 		warm := phaserNew(shape, pbphaserros.NewImuIn, opts)
@@ -1135,6 +1189,8 @@ func phaserROSImuCodec(shape string, vals []Imu, opts ...runtime.Options) func()
 
 // phaserNewImuCodec is phaser-go building Imu with NewImuIn
 // on the same reused memory each time.
+//
+//go:noinline
 func phaserNewImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		mem := make([]byte, memSize(shape))
@@ -1155,6 +1211,8 @@ func phaserNewImuCodec(shape string, vals []Imu) func() *Codec {
 // protobufImuCodec is protobuf-go for Imu: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
+//
+//go:noinline
 func protobufImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.Imu), new(pb.Imu), new(pb.Imu), new(pb.Imu)
@@ -1208,6 +1266,8 @@ func protobufImuCodec(shape string, vals []Imu) func() *Codec {
 // vtprotoImuCodec is vtprotobuf for Imu: set the fields of a
 // reused struct, SizeVT and MarshalToSizedBufferVT into a reused buffer;
 // Reset and UnmarshalVT into a reused struct.
+//
+//go:noinline
 func vtprotoImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.Imu), new(pb.Imu), new(pb.Imu), new(pb.Imu)
@@ -1272,6 +1332,8 @@ func vtprotoImuCodec(shape string, vals []Imu) func() *Codec {
 // flatbuffersImuCodec is flatbuffers-go for Imu: build with a
 // reused Builder, republish by mutating in place, read in place (no
 // verification: see flatbuffersSafeImuCodec).
+//
+//go:noinline
 func flatbuffersImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -1296,6 +1358,8 @@ func flatbuffersImuCodec(shape string, vals []Imu) func() *Codec {
 // flatbuffersSafeImuCodec is flatbuffersImuCodec with its reads
 // made crash-safe: a deferred recover turns the panic of hostile bytes into
 // a read of 0.
+//
+//go:noinline
 func flatbuffersSafeImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -1329,6 +1393,8 @@ func flatbuffersSafeImuCodec(shape string, vals []Imu) func() *Codec {
 // capnpImuCodec is Cap'n Proto for Imu: build in a reused
 // single-segment buffer, republish by setting the field in place, read
 // over a reused read-only arena.
+//
+//go:noinline
 func capnpImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		w := &capnpWriter{buf: make([]byte, 8+memSize(shape))}
@@ -1380,6 +1446,8 @@ func capnpImuCodec(shape string, vals []Imu) func() *Codec {
 // goroslibImuCodec is goroslib for Imu (sensor_msgs.Imu): set the
 // fields of a reused struct and MessageEncode into a reused buffer (the
 // message body is what Build returns); MessageDecode into a reused struct.
+//
+//go:noinline
 func goroslibImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		src := make([]sensor_msgs.Imu, len(vals))
@@ -1429,6 +1497,8 @@ func goroslibImuCodec(shape string, vals []Imu) func() *Codec {
 
 // floorImuCodec is the hand-written ROS1 writer of Imu
 // (floor.go) over the payloads phaser's ROSMarshal reads.
+//
+//go:noinline
 func floorImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		src := floorSources(shape, vals, pbphaser.NewImuIn, phSetImu)
@@ -1447,6 +1517,8 @@ func floorImuCodec(shape string, vals []Imu) func() *Codec {
 
 // protobufGoroslibImuCodec transcodes Imu with protobuf-go
 // Unmarshal, filling the goroslib struct and MessageEncode.
+//
+//go:noinline
 func protobufGoroslibImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		var tmp sensor_msgs.Imu
@@ -1466,6 +1538,8 @@ func protobufGoroslibImuCodec(shape string, vals []Imu) func() *Codec {
 
 // vtprotoGoroslibImuCodec is protobufGoroslibImuCodec with
 // vtprotobuf's Reset and UnmarshalVT.
+//
+//go:noinline
 func vtprotoGoroslibImuCodec(shape string, vals []Imu) func() *Codec {
 	return func() *Codec {
 		var tmp sensor_msgs.Imu
@@ -1488,6 +1562,8 @@ func vtprotoGoroslibImuCodec(shape string, vals []Imu) func() *Codec {
 // a warm fixed buffer (Clear, then set), read with ReadCloudInto on a
 // reused Payload, marshal from payloads read from their own bytes,
 // unmarshal into a reused message.
+//
+//go:noinline
 func phaserCloudCodec(shape string, vals []Cloud, opts ...runtime.Options) func() *Codec {
 	return func() *Codec {
 		warm := phaserNew(shape, pbphaser.NewCloudIn, opts)
@@ -1552,6 +1628,8 @@ func phaserCloudCodec(shape string, vals []Cloud, opts ...runtime.Options) func(
 
 // phaserNewCloudCodec is phaser-go building Cloud with NewCloudIn
 // on the same reused memory each time.
+//
+//go:noinline
 func phaserNewCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		mem := make([]byte, memSize(shape))
@@ -1572,6 +1650,8 @@ func phaserNewCloudCodec(shape string, vals []Cloud) func() *Codec {
 // protobufCloudCodec is protobuf-go for Cloud: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
+//
+//go:noinline
 func protobufCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.Cloud), new(pb.Cloud), new(pb.Cloud), new(pb.Cloud)
@@ -1625,6 +1705,8 @@ func protobufCloudCodec(shape string, vals []Cloud) func() *Codec {
 // vtprotoCloudCodec is vtprotobuf for Cloud: set the fields of a
 // reused struct, SizeVT and MarshalToSizedBufferVT into a reused buffer;
 // Reset and UnmarshalVT into a reused struct.
+//
+//go:noinline
 func vtprotoCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.Cloud), new(pb.Cloud), new(pb.Cloud), new(pb.Cloud)
@@ -1689,6 +1771,8 @@ func vtprotoCloudCodec(shape string, vals []Cloud) func() *Codec {
 // flatbuffersCloudCodec is flatbuffers-go for Cloud: build with a
 // reused Builder, republish by mutating in place, read in place (no
 // verification: see flatbuffersSafeCloudCodec).
+//
+//go:noinline
 func flatbuffersCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -1713,6 +1797,8 @@ func flatbuffersCloudCodec(shape string, vals []Cloud) func() *Codec {
 // flatbuffersSafeCloudCodec is flatbuffersCloudCodec with its reads
 // made crash-safe: a deferred recover turns the panic of hostile bytes into
 // a read of 0.
+//
+//go:noinline
 func flatbuffersSafeCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -1746,6 +1832,8 @@ func flatbuffersSafeCloudCodec(shape string, vals []Cloud) func() *Codec {
 // capnpCloudCodec is Cap'n Proto for Cloud: build in a reused
 // single-segment buffer, republish by setting the field in place, read
 // over a reused read-only arena.
+//
+//go:noinline
 func capnpCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		w := &capnpWriter{buf: make([]byte, 8+memSize(shape))}
@@ -1797,6 +1885,8 @@ func capnpCloudCodec(shape string, vals []Cloud) func() *Codec {
 // goroslibCloudCodec is goroslib for Cloud (RosCloud): set the
 // fields of a reused struct and MessageEncode into a reused buffer (the
 // message body is what Build returns); MessageDecode into a reused struct.
+//
+//go:noinline
 func goroslibCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		src := make([]RosCloud, len(vals))
@@ -1846,6 +1936,8 @@ func goroslibCloudCodec(shape string, vals []Cloud) func() *Codec {
 
 // floorCloudCodec is the hand-written ROS1 writer of Cloud
 // (floor.go) over the payloads phaser's ROSMarshal reads.
+//
+//go:noinline
 func floorCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		src := floorSources(shape, vals, pbphaser.NewCloudIn, phSetCloud)
@@ -1864,6 +1956,8 @@ func floorCloudCodec(shape string, vals []Cloud) func() *Codec {
 
 // protobufGoroslibCloudCodec transcodes Cloud with protobuf-go
 // Unmarshal, filling the goroslib struct and MessageEncode.
+//
+//go:noinline
 func protobufGoroslibCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		var tmp RosCloud
@@ -1883,6 +1977,8 @@ func protobufGoroslibCloudCodec(shape string, vals []Cloud) func() *Codec {
 
 // vtprotoGoroslibCloudCodec is protobufGoroslibCloudCodec with
 // vtprotobuf's Reset and UnmarshalVT.
+//
+//go:noinline
 func vtprotoGoroslibCloudCodec(shape string, vals []Cloud) func() *Codec {
 	return func() *Codec {
 		var tmp RosCloud
@@ -1905,6 +2001,8 @@ func vtprotoGoroslibCloudCodec(shape string, vals []Cloud) func() *Codec {
 // a warm fixed buffer (Clear, then set), read with ReadImageInto on a
 // reused Payload, marshal from payloads read from their own bytes,
 // unmarshal into a reused message.
+//
+//go:noinline
 func phaserImageCodec(shape string, vals []Image, opts ...runtime.Options) func() *Codec {
 	return func() *Codec {
 		warm := phaserNew(shape, pbphaser.NewImageIn, opts)
@@ -1969,6 +2067,8 @@ func phaserImageCodec(shape string, vals []Image, opts ...runtime.Options) func(
 
 // phaserNewImageCodec is phaser-go building Image with NewImageIn
 // on the same reused memory each time.
+//
+//go:noinline
 func phaserNewImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		mem := make([]byte, memSize(shape))
@@ -1989,6 +2089,8 @@ func phaserNewImageCodec(shape string, vals []Image) func() *Codec {
 // protobufImageCodec is protobuf-go for Image: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
+//
+//go:noinline
 func protobufImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.Image), new(pb.Image), new(pb.Image), new(pb.Image)
@@ -2042,6 +2144,8 @@ func protobufImageCodec(shape string, vals []Image) func() *Codec {
 // vtprotoImageCodec is vtprotobuf for Image: set the fields of a
 // reused struct, SizeVT and MarshalToSizedBufferVT into a reused buffer;
 // Reset and UnmarshalVT into a reused struct.
+//
+//go:noinline
 func vtprotoImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.Image), new(pb.Image), new(pb.Image), new(pb.Image)
@@ -2106,6 +2210,8 @@ func vtprotoImageCodec(shape string, vals []Image) func() *Codec {
 // flatbuffersImageCodec is flatbuffers-go for Image: build with a
 // reused Builder, republish by mutating in place, read in place (no
 // verification: see flatbuffersSafeImageCodec).
+//
+//go:noinline
 func flatbuffersImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -2130,6 +2236,8 @@ func flatbuffersImageCodec(shape string, vals []Image) func() *Codec {
 // flatbuffersSafeImageCodec is flatbuffersImageCodec with its reads
 // made crash-safe: a deferred recover turns the panic of hostile bytes into
 // a read of 0.
+//
+//go:noinline
 func flatbuffersSafeImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -2163,6 +2271,8 @@ func flatbuffersSafeImageCodec(shape string, vals []Image) func() *Codec {
 // capnpImageCodec is Cap'n Proto for Image: build in a reused
 // single-segment buffer, republish by setting the field in place, read
 // over a reused read-only arena.
+//
+//go:noinline
 func capnpImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		w := &capnpWriter{buf: make([]byte, 8+memSize(shape))}
@@ -2214,6 +2324,8 @@ func capnpImageCodec(shape string, vals []Image) func() *Codec {
 // goroslibImageCodec is goroslib for Image (sensor_msgs.Image): set the
 // fields of a reused struct and MessageEncode into a reused buffer (the
 // message body is what Build returns); MessageDecode into a reused struct.
+//
+//go:noinline
 func goroslibImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		src := make([]sensor_msgs.Image, len(vals))
@@ -2263,6 +2375,8 @@ func goroslibImageCodec(shape string, vals []Image) func() *Codec {
 
 // floorImageCodec is the hand-written ROS1 writer of Image
 // (floor.go) over the payloads phaser's ROSMarshal reads.
+//
+//go:noinline
 func floorImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		src := floorSources(shape, vals, pbphaser.NewImageIn, phSetImage)
@@ -2281,6 +2395,8 @@ func floorImageCodec(shape string, vals []Image) func() *Codec {
 
 // protobufGoroslibImageCodec transcodes Image with protobuf-go
 // Unmarshal, filling the goroslib struct and MessageEncode.
+//
+//go:noinline
 func protobufGoroslibImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		var tmp sensor_msgs.Image
@@ -2300,6 +2416,8 @@ func protobufGoroslibImageCodec(shape string, vals []Image) func() *Codec {
 
 // vtprotoGoroslibImageCodec is protobufGoroslibImageCodec with
 // vtprotobuf's Reset and UnmarshalVT.
+//
+//go:noinline
 func vtprotoGoroslibImageCodec(shape string, vals []Image) func() *Codec {
 	return func() *Codec {
 		var tmp sensor_msgs.Image

@@ -220,6 +220,32 @@ func (m Msg) get64(f Field, general func(Msg, Field) uint64) uint64 {
 	return general(m, f)
 }
 
+// GetSigned32 and GetSigned64 are Get32 and Get64 for a signed integer or
+// enum field, whose general path sign-extends a narrower stored value
+// (Field.Signed, which f need not set): generated getters pass a Field
+// literal of at most 4 fields, which the compiler keeps as constants in the
+// inlined accessor (a literal of more is copied from static data to the
+// stack, and each use of a field is then a load).
+func (m Msg) GetSigned32(f Field) uint32 { return m.get32(f, Msg.presentSigned32) }
+
+// GetSigned64 is Get64 for a signed field (see GetSigned32).
+func (m Msg) GetSigned64(f Field) uint64 { return m.get64(f, Msg.presentSigned64) }
+
+// GetSigned32Or is Get32Or for a signed field (see GetSigned32).
+func (m Msg) GetSigned32Or(f Field, d uint32) uint32 { return m.get32Or(f, d, Msg.presentSigned32Or) }
+
+// GetSigned64Or is Get64Or for a signed field (see GetSigned32).
+func (m Msg) GetSigned64Or(f Field, d uint64) uint64 { return m.get64Or(f, d, Msg.presentSigned64Or) }
+
+// The general paths of the GetSigned accessors.
+func (m Msg) presentSigned32(f Field) uint32 { f.Signed = true; return m.present32(f) }
+
+func (m Msg) presentSigned64(f Field) uint64 { f.Signed = true; return m.present64(f) }
+
+func (m Msg) presentSigned32Or(f Field, d uint32) uint32 { f.Signed = true; return m.present32Or(f, d) }
+
+func (m Msg) presentSigned64Or(f Field, d uint64) uint64 { f.Signed = true; return m.present64Or(f, d) }
+
 // Get8Or, Get32Or and Get64Or are Get8, Get32 and Get64 for a field with a
 // default other than zero (proto2 [default = ...], or a proto2 enum whose
 // first value is not 0): an absent field reads as d.
@@ -775,16 +801,17 @@ func (m Msg) ClearString(f Field) {
 // Message returns a handle on message field f of type t. An absent field
 // gives a handle that reads as the default message (IsPresent is false).
 //
-// In a payload that trusts what it wrote (tables.go), the nested message of
-// a compiled handle is compiled too: its slot is read and the handle made
-// inline, without reading the nested message's table.
-func (m Msg) Message(f Field, t *Type) Msg { return m.message(f, t, Msg.messageGeneral) }
+// For a compiled handle, the slot is read in line and one call (bind)
+// makes the nested handle: in a payload that trusts what it wrote
+// (tables.go) without reading the nested message's table, in any other
+// with the table the payload's cache knows for t, or compared once.
+func (m Msg) Message(f Field, t *Type) Msg {
+	return m.message(f, t, Msg.messageGeneral, (*Payload).bind)
+}
 
-func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg) Msg {
-	if m.acc != throughTable && m.p.trust&t.trust != 0 && !f.Inline {
-		if s := le.Uint32(m.p.mem[m.off+f.Offset:]); s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(m.p.mem)) {
-			return Msg{m.p, s, m.acc}
-		}
+func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg, slot func(*Payload, uint32, *Type) Msg) Msg {
+	if m.acc != throughTable && !f.Inline {
+		return slot(m.p, le.Uint32(m.p.mem[m.off+f.Offset:]), t)
 	}
 	return general(m, f, t)
 }
@@ -794,22 +821,13 @@ func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg) Msg 
 // Message returns it: the codec has read the slot at its compiled offset.
 // In a payload that trusts what it wrote the handle is made inline; in any
 // other, one call finds the table this payload gives t.
-func (m Msg) NestedAt(s uint32, t *Type) Msg { return m.nestedAt(s, t, (*Payload).nested) }
+func (m Msg) NestedAt(s uint32, t *Type) Msg { return m.nestedAt(s, t, (*Payload).bind) }
 
 func (m Msg) nestedAt(s uint32, t *Type, general func(*Payload, uint32, *Type) Msg) Msg {
 	if p := m.p; p.trust&t.trust != 0 && s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(p.mem)) {
 		return Msg{p, s, m.acc}
 	}
 	return general(m.p, s, t)
-}
-
-// nested is NestedAt's general path: bind, its common case first (a table
-// this payload was found to give t).
-func (p *Payload) nested(s uint32, t *Type) Msg {
-	if mem := p.mem; s != 0 && uint64(s)+uint64(t.extent) <= uint64(len(mem)) && p.knownCompiled(t, le.Uint32(mem[s:])) {
-		return Msg{p, s, p.compiledAccess()}
-	}
-	return p.bind(s, t)
 }
 
 // InlineMessage is Message for a field whose compiled layout stores the
@@ -833,7 +851,7 @@ func (m Msg) inlineMessage(f Field, t *Type, general func(Msg, Field, *Type) Msg
 // messageGeneral is the general path of Message.
 func (m Msg) messageGeneral(f Field, t *Type) Msg {
 	if m.compiled() && !f.Inline { // the compiled layout: a slot
-		return m.p.nested(le.Uint32(m.bytes()[f.Offset:]), t)
+		return m.p.bind(le.Uint32(m.bytes()[f.Offset:]), t)
 	}
 	s, ok := m.inlineSlot(f)
 	if ok {

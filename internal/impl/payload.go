@@ -290,6 +290,11 @@ func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) { return readInto(p
 
 // readInto is ReadInto; checkType false skips the check of the root's
 // type (tests that read payloads as any type).
+//
+// It runs on every received payload, so its common case (a payload of the
+// type asked for, with the compiled table) is in line: the header, the
+// root's type in the control block, then the root's table compared with
+// the compiled one. Errors are made out of line (readError).
 func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
@@ -297,14 +302,14 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 	p.resets, p.floor, p.scrub = false, 0, false
 	p.forget()
 	if len(data) < payloadbuffer.FixedHeaderSize {
-		return Msg{}, fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
+		return Msg{}, readError(t, data, errShort)
 	}
 	switch {
 	case data[0] == 'P' && data[1] == 'H':
 		// Byte 3 is the format's major version, checked as Open does: a
 		// payload of another major version has another layout.
 		if data[3] != 3 {
-			return Msg{}, fmt.Errorf("phaser: read %s: format major version %d: %w", t.name, data[3], ErrNotPayload)
+			return Msg{}, readError(t, data, errMajor)
 		}
 		p.version = payloadbuffer.V3
 		if data[2]&(1<<2) != 0 { // allocation failed: the payload reads as empty
@@ -313,14 +318,14 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 	case le.Uint32(data)&^1 == 0xE5F6F1C4 || le.Uint32(data)&^1 == 0xC5F6F1C4:
 		p.version = payloadbuffer.V2
 	default:
-		return Msg{}, fmt.Errorf("phaser: read %s: magic % x: %w", t.name, data[:4], ErrNotPayload)
+		return Msg{}, readError(t, data, errMagic)
 	}
-	root := le.Uint32(data[4:])
+	root := uint64(le.Uint32(data[4:8]))
 	if root == 0 {
 		return Msg{p: p}, nil
 	}
-	if uint64(root)+4 > uint64(len(data)) {
-		return Msg{}, fmt.Errorf("phaser: read %s: root offset %d beyond %d bytes: %w", t.name, root, len(data), ErrNotPayload)
+	if root+4 > uint64(len(data)) {
+		return Msg{}, readError(t, data, errRoot)
 	}
 	// The root's type (control.go): the first entry of a control block,
 	// made when the root was created, names the root's type and table. The
@@ -337,17 +342,45 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 				string(data[name:name+size]) == t.name
 		}
 		if !ok {
-			if e, ok := p.rootIs(root, t); !ok {
+			if e, ok := p.rootIs(uint32(root), t); !ok {
 				return Msg{}, p.wrongType("read", t, e)
 			}
 		}
 	}
-	// matches, knowing that nothing is verified yet.
+	// bind's check of the table, knowing that the cache is empty and that
+	// no other goroutine reads p while it is rebound (so a plain store
+	// fills the cache).
 	acc := throughTable
-	if p.whole(root, t) && p.verify(tab, t) {
+	if n := uint64(len(t.table)); root+uint64(t.extent) <= uint64(len(data)) && tab != 0 &&
+		uint64(tab)+n <= uint64(len(data)) && string(data[tab:uint64(tab)+n]) == string(t.table) {
+		p.tables[t.id%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
 		acc = compiledRead
 	}
-	return Msg{p: p, off: root, acc: acc}, nil
+	return Msg{p: p, off: uint32(root), acc: acc}, nil
+}
+
+// Why readInto refuses bytes (readError).
+const (
+	errShort = iota // shorter than the fixed header
+	errMajor        // a format-3 magic of another major version
+	errMagic        // no Phaser magic
+	errRoot         // the root offset lies outside the bytes
+)
+
+// readError is the error of a read of data as type t that readInto refuses
+// for reason why, made out of line.
+//
+//go:noinline
+func readError(t *Type, data []byte, why int) error {
+	switch why {
+	case errShort:
+		return fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)
+	case errMajor:
+		return fmt.Errorf("phaser: read %s: format major version %d: %w", t.name, data[3], ErrNotPayload)
+	case errMagic:
+		return fmt.Errorf("phaser: read %s: magic % x: %w", t.name, data[:4], ErrNotPayload)
+	}
+	return fmt.Errorf("phaser: read %s: root offset %d beyond %d bytes: %w", t.name, le.Uint32(data[4:]), len(data), ErrNotPayload)
 }
 
 // Open continues writing a payload held in mem (created here or by C++
@@ -389,6 +422,10 @@ func (p *Payload) wrongType(op string, t *Type, e uint32) error {
 // In a writable payload, a message in the buffer header (an offset read
 // from a payload continued with Open) is absent and the payload fails with
 // ErrCorrupt: writes to its fields would overwrite the header.
+//
+// bind is the one call a nested message of a received payload costs: the
+// compiled fields' bounds, then the table (the one the cache knows for t,
+// or compared with t's compiled table once per payload), in line.
 func (p *Payload) bind(off uint32, t *Type) Msg {
 	if off < p.floor || off == 0 {
 		if off != 0 {
@@ -396,7 +433,19 @@ func (p *Payload) bind(off uint32, t *Type) Msg {
 		}
 		return Msg{p: p}
 	}
-	return Msg{p: p, off: off, acc: p.matches(off, t)}
+	mem := p.mem
+	if uint64(off)+uint64(t.extent) > uint64(len(mem)) { // whole, false
+		return Msg{p: p, off: off}
+	}
+	if p.trust&t.trust == 0 { // not a payload that trusts what it wrote (tables.go)
+		if tab := le.Uint32(mem[off:]); !p.knownCompiled(t, tab) { // verify, in line
+			if n := uint64(len(t.table)); tab == 0 || uint64(tab)+n > uint64(len(mem)) || string(mem[tab:uint64(tab)+n]) != string(t.table) {
+				return Msg{p: p, off: off}
+			}
+			p.remember(t, tab, tableCompiled)
+		}
+	}
+	return Msg{p: p, off: off, acc: p.compiledAccess()}
 }
 
 // accessFor returns the access of a message of type t this process creates
@@ -421,33 +470,6 @@ func (p *Payload) compiledAccess() access {
 // lie in the payload.
 func (p *Payload) whole(off uint32, t *Type) bool {
 	return uint64(off)+uint64(t.extent) <= uint64(len(p.mem))
-}
-
-// matches returns the access of the message at off as one of type t: the
-// compiled one if its table is byte-identical to t's compiled table and its
-// compiled fields lie in the payload.
-func (p *Payload) matches(off uint32, t *Type) access {
-	if !p.whole(off, t) {
-		return throughTable
-	}
-	if p.trust&t.trust != 0 { // a payload that trusts what it wrote (tables.go)
-		return p.compiledAccess()
-	}
-	if tab := le.Uint32(p.mem[off:]); !p.knownCompiled(t, tab) && !p.verify(tab, t) {
-		return throughTable
-	}
-	return p.compiledAccess()
-}
-
-// verify reports whether the table at offset tab is byte-identical to t's
-// compiled table, and remembers it if so.
-func (p *Payload) verify(tab uint32, t *Type) bool {
-	if tab == 0 || uint64(tab)+uint64(len(t.table)) > uint64(len(p.mem)) ||
-		string(p.mem[tab:tab+uint32(len(t.table))]) != string(t.table) {
-		return false
-	}
-	p.remember(t, tab, tableCompiled)
-	return true
 }
 
 // maxEagerMetadata is the most table bytes a v3 payload installs when it is

@@ -17,6 +17,10 @@ func reachGet64(m Msg, f Field) uint64                     { return m.Get64(f) }
 func reachGet8Or(m Msg, f Field, d uint8) uint8            { return m.Get8Or(f, d) }
 func reachGet32Or(m Msg, f Field, d uint32) uint32         { return m.Get32Or(f, d) }
 func reachGet64Or(m Msg, f Field, d uint64) uint64         { return m.Get64Or(f, d) }
+func reachGetSigned32(m Msg, f Field) uint32               { return m.GetSigned32(f) }
+func reachGetSigned64(m Msg, f Field) uint64               { return m.GetSigned64(f) }
+func reachGetSigned32Or(m Msg, f Field, d uint32) uint32   { return m.GetSigned32Or(f, d) }
+func reachGetSigned64Or(m Msg, f Field, d uint64) uint64   { return m.GetSigned64Or(f, d) }
 func reachViewGet8Or(v View, f Field, d uint8) uint8       { return v.Get8Or(f, d) }
 func reachViewGet32Or(v View, f Field, d uint32) uint32    { return v.Get32Or(f, d) }
 func reachViewGet64Or(v View, f Field, d uint64) uint64    { return v.Get64Or(f, d) }

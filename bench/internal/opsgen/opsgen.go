@@ -103,6 +103,10 @@ import (
 // v2 is the Phaser 2 payload format (phaser-v2).
 var v2 = runtime.Options{Version: payloadbuffer.V2}
 
+// The codec constructors below are go:noinline: inlined into init, their
+// closures (the measured code) would be compiled as copies in which the
+// calls of the library under test are not inlined, as they are in the
+// closures of a constructor compiled on its own.
 func init() {
 {{- range .Shapes}}
 	register("phaser", "{{.Name}}", opsPhaser, phaser{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
@@ -133,6 +137,7 @@ func init() {
 // a warm fixed buffer (Clear, then set), read with Read{{$s.Pb}}Into on a
 // reused Payload, marshal from payloads read from their own bytes,
 // unmarshal into a reused message.
+//go:noinline
 func {{$p.Codec}}{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}, opts ...runtime.Options) func() *Codec {
 	return func() *Codec {
 		warm := phaserNew(shape, {{$p.Pkg}}.New{{$s.Pb}}In, opts)
@@ -197,6 +202,7 @@ func {{$p.Codec}}{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}, opts ...runtime.
 {{end}}{{end}}
 // phaserNew{{$s.Fn}}Codec is phaser-go building {{$s.Pb}} with New{{$s.Pb}}In
 // on the same reused memory each time.
+//go:noinline
 func phaserNew{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		mem := make([]byte, memSize(shape))
@@ -217,6 +223,7 @@ func phaserNew{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 // protobuf{{$s.Fn}}Codec is protobuf-go for {{$s.Pb}}: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
+//go:noinline
 func protobuf{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.{{$s.Pb}}), new(pb.{{$s.Pb}}), new(pb.{{$s.Pb}}), new(pb.{{$s.Pb}})
@@ -270,6 +277,7 @@ func protobuf{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 // vtproto{{$s.Fn}}Codec is vtprotobuf for {{$s.Pb}}: set the fields of a
 // reused struct, SizeVT and MarshalToSizedBufferVT into a reused buffer;
 // Reset and UnmarshalVT into a reused struct.
+//go:noinline
 func vtproto{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		warm, pub, rd, dst := new(pb.{{$s.Pb}}), new(pb.{{$s.Pb}}), new(pb.{{$s.Pb}}), new(pb.{{$s.Pb}})
@@ -334,6 +342,7 @@ func vtproto{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 // flatbuffers{{$s.Fn}}Codec is flatbuffers-go for {{$s.Pb}}: build with a
 // reused Builder, republish by mutating in place, read in place (no
 // verification: see flatbuffersSafe{{$s.Fn}}Codec).
+//go:noinline
 func flatbuffers{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -358,6 +367,7 @@ func flatbuffers{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 // flatbuffersSafe{{$s.Fn}}Codec is flatbuffers{{$s.Fn}}Codec with its reads
 // made crash-safe: a deferred recover turns the panic of hostile bytes into
 // a read of 0.
+//go:noinline
 func flatbuffersSafe{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		b := flatbuffers.NewBuilder(memSize(shape))
@@ -391,6 +401,7 @@ func flatbuffersSafe{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec
 // capnp{{$s.Fn}}Codec is Cap'n Proto for {{$s.Pb}}: build in a reused
 // single-segment buffer, republish by setting the field in place, read
 // over a reused read-only arena.
+//go:noinline
 func capnp{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		w := &capnpWriter{buf: make([]byte, 8+memSize(shape))}
@@ -442,6 +453,7 @@ func capnp{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 // goroslib{{$s.Fn}}Codec is goroslib for {{$s.Pb}} ({{$s.Ros}}): set the
 // fields of a reused struct and MessageEncode into a reused buffer (the
 // message body is what Build returns); MessageDecode into a reused struct.
+//go:noinline
 func goroslib{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		src := make([]{{$s.Ros}}, len(vals))
@@ -491,6 +503,7 @@ func goroslib{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 
 // floor{{$s.Fn}}Codec is the hand-written ROS1 writer of {{$s.Pb}}
 // (floor.go) over the payloads phaser's ROSMarshal reads.
+//go:noinline
 func floor{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		src := floorSources(shape, vals, pbphaser.New{{$s.Pb}}In, phSet{{$s.Fn}})
@@ -509,6 +522,7 @@ func floor{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 
 // protobufGoroslib{{$s.Fn}}Codec transcodes {{$s.Pb}} with protobuf-go
 // Unmarshal, filling the goroslib struct and MessageEncode.
+//go:noinline
 func protobufGoroslib{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		var tmp {{$s.Ros}}
@@ -528,6 +542,7 @@ func protobufGoroslib{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Code
 
 // vtprotoGoroslib{{$s.Fn}}Codec is protobufGoroslib{{$s.Fn}}Codec with
 // vtprotobuf's Reset and UnmarshalVT.
+//go:noinline
 func vtprotoGoroslib{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	return func() *Codec {
 		var tmp {{$s.Ros}}

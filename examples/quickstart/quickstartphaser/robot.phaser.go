@@ -47,6 +47,27 @@ var (
 	phaserType_timestamppbphaser_Timestamp = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timestamp) { _ = x.Seconds() }
+func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
+	_ = x.HasSeconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
+func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
+	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
+func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
+	_ = v.Seconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_View_Nanos(v timestamppbphaser.TimestampView) {
+	_ = v.Nanos()
+}
+
 // Mode is the enum example.quickstart.Mode.
 //
 // Mode is what a robot is doing.
@@ -1376,7 +1397,7 @@ func (x Robot) ClearId() {
 
 // Mode returns field mode (3).
 func (x Robot) Mode() Mode {
-	return Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})))
+	return Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
 }
 
 // SetMode sets field mode (3).
@@ -1386,7 +1407,7 @@ func (x Robot) SetMode(v Mode) {
 
 // HasMode reports the presence of field mode (3).
 func (x Robot) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearMode clears field mode (3).
@@ -1538,12 +1559,12 @@ func (v RobotView) HasId() bool {
 
 // Mode returns field mode (3).
 func (v RobotView) Mode() Mode {
-	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})))
+	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})))
 }
 
 // HasMode reports the presence of field mode (3).
 func (v RobotView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // RobotList is a handle on a repeated field of Robot messages.

@@ -995,7 +995,7 @@ func (x Defaults) WhichChoice() Defaults_ChoiceCase {
 
 // Retries returns (its default, Default_Defaults_Retries, if absent) field retries (1).
 func (x Defaults) Retries() int32 {
-	return int32(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, 0x3)) // the default, 3
+	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, 0x3)) // the default, 3
 }
 
 // SetRetries sets field retries (1).
@@ -1005,7 +1005,7 @@ func (x Defaults) SetRetries(v int32) {
 
 // HasRetries reports the presence of field retries (1).
 func (x Defaults) HasRetries() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearRetries clears field retries (1).
@@ -1054,7 +1054,7 @@ func (x Defaults) ClearHost() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{N
 
 // Big returns (its default, Default_Defaults_Big, if absent) field big (3).
 func (x Defaults) Big() int64 {
-	return int64(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, 0xffffffffffffffd6)) // the default, -42
+	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // SetBig sets field big (3).
@@ -1064,7 +1064,7 @@ func (x Defaults) SetBig(v int64) {
 
 // HasBig reports the presence of field big (3).
 func (x Defaults) HasBig() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearBig clears field big (3).
@@ -1114,7 +1114,7 @@ func (x Defaults) ClearU64() {
 
 // S32 returns (its default, Default_Defaults_S32, if absent) field s32 (6).
 func (x Defaults) S32() int32 {
-	return int32(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10, Signed: true}, 0xfffffffb)) // the default, -5
+	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10}, 0xfffffffb)) // the default, -5
 }
 
 // SetS32 sets field s32 (6).
@@ -1124,7 +1124,7 @@ func (x Defaults) SetS32(v int32) {
 
 // HasS32 reports the presence of field s32 (6).
 func (x Defaults) HasS32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10})
 }
 
 // ClearS32 clears field s32 (6).
@@ -1134,7 +1134,7 @@ func (x Defaults) ClearS32() {
 
 // S64 returns (its default, Default_Defaults_S64, if absent) field s64 (7).
 func (x Defaults) S64() int64 {
-	return int64(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20, Signed: true}, 0xfffffffffffffffa)) // the default, -6
+	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20}, 0xfffffffffffffffa)) // the default, -6
 }
 
 // SetS64 sets field s64 (7).
@@ -1144,7 +1144,7 @@ func (x Defaults) SetS64(v int64) {
 
 // HasS64 reports the presence of field s64 (7).
 func (x Defaults) HasS64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20})
 }
 
 // ClearS64 clears field s64 (7).
@@ -1194,7 +1194,7 @@ func (x Defaults) ClearF64() {
 
 // Sf32 returns (its default, Default_Defaults_Sf32, if absent) field sf32 (10).
 func (x Defaults) Sf32() int32 {
-	return int32(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01, Signed: true}, 0xfffffff7)) // the default, -9
+	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01}, 0xfffffff7)) // the default, -9
 }
 
 // SetSf32 sets field sf32 (10).
@@ -1204,7 +1204,7 @@ func (x Defaults) SetSf32(v int32) {
 
 // HasSf32 reports the presence of field sf32 (10).
 func (x Defaults) HasSf32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01})
 }
 
 // ClearSf32 clears field sf32 (10).
@@ -1214,7 +1214,7 @@ func (x Defaults) ClearSf32() {
 
 // Sf64 returns (its default, Default_Defaults_Sf64, if absent) field sf64 (11).
 func (x Defaults) Sf64() int64 {
-	return int64(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02, Signed: true}, 0xfffffffffffffff6)) // the default, -10
+	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02}, 0xfffffffffffffff6)) // the default, -10
 }
 
 // SetSf64 sets field sf64 (11).
@@ -1224,7 +1224,7 @@ func (x Defaults) SetSf64(v int64) {
 
 // HasSf64 reports the presence of field sf64 (11).
 func (x Defaults) HasSf64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02})
 }
 
 // ClearSf64 clears field sf64 (11).
@@ -1370,7 +1370,7 @@ func (x Defaults) ClearBlob() {
 
 // Level returns (its default, Default_Defaults_Level, if absent) field level (18).
 func (x Defaults) Level() Defaults_Level {
-	return Defaults_Level(int32(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, 0x3))) // the default, LEVEL_LOW
+	return Defaults_Level(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80}, 0x3))) // the default, LEVEL_LOW
 }
 
 // SetLevel sets field level (18).
@@ -1380,7 +1380,7 @@ func (x Defaults) SetLevel(v Defaults_Level) {
 
 // HasLevel reports the presence of field level (18).
 func (x Defaults) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80})
 }
 
 // ClearLevel clears field level (18).
@@ -1390,7 +1390,7 @@ func (x Defaults) ClearLevel() {
 
 // Picked returns (its default, Default_Defaults_Picked, if absent) field picked (19).
 func (x Defaults) Picked() Defaults_Level {
-	return Defaults_Level(int32(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, 0xfffffff9))) // the default, LEVEL_NEG
+	return Defaults_Level(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01}, 0xfffffff9))) // the default, LEVEL_NEG
 }
 
 // SetPicked sets field picked (19).
@@ -1400,7 +1400,7 @@ func (x Defaults) SetPicked(v Defaults_Level) {
 
 // HasPicked reports the presence of field picked (19).
 func (x Defaults) HasPicked() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01})
 }
 
 // ClearPicked clears field picked (19).
@@ -1410,7 +1410,7 @@ func (x Defaults) ClearPicked() {
 
 // Plain returns field plain (20).
 func (x Defaults) Plain() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02}))
 }
 
 // SetPlain sets field plain (20).
@@ -1420,7 +1420,7 @@ func (x Defaults) SetPlain(v int32) {
 
 // HasPlain reports the presence of field plain (20).
 func (x Defaults) HasPlain() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02})
 }
 
 // ClearPlain clears field plain (20).
@@ -1591,22 +1591,22 @@ func (x Defaults) View() DefaultsView {
 
 // Retries returns (its default, Default_Defaults_Retries, if absent) field retries (1).
 func (v DefaultsView) Retries() int32 {
-	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, 0x3)) // the default, 3
+	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, 0x3)) // the default, 3
 }
 
 // HasRetries reports the presence of field retries (1).
 func (v DefaultsView) HasRetries() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Big returns (its default, Default_Defaults_Big, if absent) field big (3).
 func (v DefaultsView) Big() int64 {
-	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, 0xffffffffffffffd6)) // the default, -42
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // HasBig reports the presence of field big (3).
 func (v DefaultsView) HasBig() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // U32 returns (its default, Default_Defaults_U32, if absent) field u32 (4).
@@ -1631,22 +1631,22 @@ func (v DefaultsView) HasU64() bool {
 
 // S32 returns (its default, Default_Defaults_S32, if absent) field s32 (6).
 func (v DefaultsView) S32() int32 {
-	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10, Signed: true}, 0xfffffffb)) // the default, -5
+	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10}, 0xfffffffb)) // the default, -5
 }
 
 // HasS32 reports the presence of field s32 (6).
 func (v DefaultsView) HasS32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10})
 }
 
 // S64 returns (its default, Default_Defaults_S64, if absent) field s64 (7).
 func (v DefaultsView) S64() int64 {
-	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20, Signed: true}, 0xfffffffffffffffa)) // the default, -6
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20}, 0xfffffffffffffffa)) // the default, -6
 }
 
 // HasS64 reports the presence of field s64 (7).
 func (v DefaultsView) HasS64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20})
 }
 
 // F32 returns (its default, Default_Defaults_F32, if absent) field f32 (8).
@@ -1671,22 +1671,22 @@ func (v DefaultsView) HasF64() bool {
 
 // Sf32 returns (its default, Default_Defaults_Sf32, if absent) field sf32 (10).
 func (v DefaultsView) Sf32() int32 {
-	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01, Signed: true}, 0xfffffff7)) // the default, -9
+	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01}, 0xfffffff7)) // the default, -9
 }
 
 // HasSf32 reports the presence of field sf32 (10).
 func (v DefaultsView) HasSf32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01})
 }
 
 // Sf64 returns (its default, Default_Defaults_Sf64, if absent) field sf64 (11).
 func (v DefaultsView) Sf64() int64 {
-	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02, Signed: true}, 0xfffffffffffffff6)) // the default, -10
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02}, 0xfffffffffffffff6)) // the default, -10
 }
 
 // HasSf64 reports the presence of field sf64 (11).
 func (v DefaultsView) HasSf64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02})
 }
 
 // Flag returns (its default, Default_Defaults_Flag, if absent) field flag (12).
@@ -1741,32 +1741,32 @@ func (v DefaultsView) HasNan() bool {
 
 // Level returns (its default, Default_Defaults_Level, if absent) field level (18).
 func (v DefaultsView) Level() Defaults_Level {
-	return Defaults_Level(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, 0x3))) // the default, LEVEL_LOW
+	return Defaults_Level(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80}, 0x3))) // the default, LEVEL_LOW
 }
 
 // HasLevel reports the presence of field level (18).
 func (v DefaultsView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80})
 }
 
 // Picked returns (its default, Default_Defaults_Picked, if absent) field picked (19).
 func (v DefaultsView) Picked() Defaults_Level {
-	return Defaults_Level(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, 0xfffffff9))) // the default, LEVEL_NEG
+	return Defaults_Level(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01}, 0xfffffff9))) // the default, LEVEL_NEG
 }
 
 // HasPicked reports the presence of field picked (19).
 func (v DefaultsView) HasPicked() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01})
 }
 
 // Plain returns field plain (20).
 func (v DefaultsView) Plain() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02}))
 }
 
 // HasPlain reports the presence of field plain (20).
 func (v DefaultsView) HasPlain() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02})
 }
 
 // DefaultsList is a handle on a repeated field of Defaults messages.

@@ -829,7 +829,7 @@ func (x Legacy) WhichPick() Legacy_PickCase {
 
 // Id returns field id (1).
 func (x Legacy) Id() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetId sets field id (1).
@@ -839,7 +839,7 @@ func (x Legacy) SetId(v int32) {
 
 // HasId reports the presence of field id (1).
 func (x Legacy) HasId() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearId clears field id (1).
@@ -888,7 +888,7 @@ func (x Legacy) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Num
 
 // Big returns (its default, Default_Legacy_Big, if absent) field big (3).
 func (x Legacy) Big() int64 {
-	return int64(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, 0xffffffffffffffd6)) // the default, -42
+	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // SetBig sets field big (3).
@@ -898,7 +898,7 @@ func (x Legacy) SetBig(v int64) {
 
 // HasBig reports the presence of field big (3).
 func (x Legacy) HasBig() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearBig clears field big (3).
@@ -908,7 +908,7 @@ func (x Legacy) ClearBig() {
 
 // Kind returns (its default, Default_Legacy_Kind, if absent) field kind (4).
 func (x Legacy) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, 0x2))) // the default, KIND_B
+	return Legacy_Kind(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, 0x2))) // the default, KIND_B
 }
 
 // SetKind sets field kind (4).
@@ -918,7 +918,7 @@ func (x Legacy) SetKind(v Legacy_Kind) {
 
 // HasKind reports the presence of field kind (4).
 func (x Legacy) HasKind() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // ClearKind clears field kind (4).
@@ -1139,32 +1139,32 @@ func (x Legacy) View() LegacyView { return LegacyView(phaserimpl.Msg(x).ViewOf(p
 
 // Id returns field id (1).
 func (v LegacyView) Id() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasId reports the presence of field id (1).
 func (v LegacyView) HasId() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Big returns (its default, Default_Legacy_Big, if absent) field big (3).
 func (v LegacyView) Big() int64 {
-	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, 0xffffffffffffffd6)) // the default, -42
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // HasBig reports the presence of field big (3).
 func (v LegacyView) HasBig() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // Kind returns (its default, Default_Legacy_Kind, if absent) field kind (4).
 func (v LegacyView) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, 0x2))) // the default, KIND_B
+	return Legacy_Kind(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, 0x2))) // the default, KIND_B
 }
 
 // HasKind reports the presence of field kind (4).
 func (v LegacyView) HasKind() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // Flag returns (its default, Default_Legacy_Flag, if absent) field flag (5).

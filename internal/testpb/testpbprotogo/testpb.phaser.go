@@ -128,6 +128,58 @@ var (
 	phaserType_durationpbphaser_Duration     = phaserimpl.EngineType(durationpbphaser.Duration{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_importedpbprotogo_Remote_Id(x importedpbprotogo.Remote)             { _ = x.Id() }
+func phaserReach_importedpbprotogo_Remote_HasId(x importedpbprotogo.Remote)          { _ = x.HasId() }
+func phaserReach_importedpbprotogo_Remote_IdBytes(x importedpbprotogo.Remote)        { _ = x.IdBytes() }
+func phaserReach_importedpbprotogo_Remote_Level(x importedpbprotogo.Remote)          { _ = x.Level() }
+func phaserReach_importedpbprotogo_Remote_HasLevel(x importedpbprotogo.Remote)       { _ = x.HasLevel() }
+func phaserReach_importedpbprotogo_Remote_Part(x importedpbprotogo.Remote)           { _ = x.Part() }
+func phaserReach_importedpbprotogo_Remote_HasPart(x importedpbprotogo.Remote)        { _ = x.HasPart() }
+func phaserReach_importedpbprotogo_Remote_View(x importedpbprotogo.Remote)           { _ = x.View() }
+func phaserReach_importedpbprotogo_Remote_View_Level(v importedpbprotogo.RemoteView) { _ = v.Level() }
+func phaserReach_importedpbprotogo_Remote_Part_N(x importedpbprotogo.Remote_Part)    { _ = x.N() }
+func phaserReach_importedpbprotogo_Remote_Part_HasN(x importedpbprotogo.Remote_Part) { _ = x.HasN() }
+func phaserReach_importedpbprotogo_Remote_Part_Tag(x importedpbprotogo.Remote_Part)  { _ = x.Tag() }
+func phaserReach_importedpbprotogo_Remote_Part_HasTag(x importedpbprotogo.Remote_Part) {
+	_ = x.HasTag()
+}
+func phaserReach_importedpbprotogo_Remote_Part_TagBytes(x importedpbprotogo.Remote_Part) {
+	_ = x.TagBytes()
+}
+func phaserReach_importedpbprotogo_Remote_Part_View(x importedpbprotogo.Remote_Part)       { _ = x.View() }
+func phaserReach_importedpbprotogo_Remote_Part_View_N(v importedpbprotogo.Remote_PartView) { _ = v.N() }
+func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timestamp)        { _ = x.Seconds() }
+func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
+	_ = x.HasSeconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
+func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
+	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
+func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
+	_ = v.Seconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_View_Nanos(v timestamppbphaser.TimestampView) {
+	_ = v.Nanos()
+}
+func phaserReach_durationpbphaser_Duration_Seconds(x durationpbphaser.Duration) { _ = x.Seconds() }
+func phaserReach_durationpbphaser_Duration_HasSeconds(x durationpbphaser.Duration) {
+	_ = x.HasSeconds()
+}
+func phaserReach_durationpbphaser_Duration_Nanos(x durationpbphaser.Duration)    { _ = x.Nanos() }
+func phaserReach_durationpbphaser_Duration_HasNanos(x durationpbphaser.Duration) { _ = x.HasNanos() }
+func phaserReach_durationpbphaser_Duration_View(x durationpbphaser.Duration)     { _ = x.View() }
+func phaserReach_durationpbphaser_Duration_View_Seconds(v durationpbphaser.DurationView) {
+	_ = v.Seconds()
+}
+func phaserReach_durationpbphaser_Duration_View_Nanos(v durationpbphaser.DurationView) { _ = v.Nanos() }
+
 // The generated ROS1 codecs of the messages of other packages that
 // fields refer to (nil for a type without one: package ros then does
 // the work).
@@ -827,7 +879,7 @@ func (x Scalars) ClearFFloat() {
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
 }
 
 // SetFInt32 sets field f_int32 (3).
@@ -837,7 +889,7 @@ func (x Scalars) SetFInt32(v int32) {
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // ClearFInt32 clears field f_int32 (3).
@@ -847,7 +899,7 @@ func (x Scalars) ClearFInt32() {
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
 }
 
 // SetFInt64 sets field f_int64 (4).
@@ -857,7 +909,7 @@ func (x Scalars) SetFInt64(v int64) {
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // ClearFInt64 clears field f_int64 (4).
@@ -907,7 +959,7 @@ func (x Scalars) ClearFUint64() {
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
@@ -917,7 +969,7 @@ func (x Scalars) SetFSint32(v int32) {
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
@@ -927,7 +979,7 @@ func (x Scalars) ClearFSint32() {
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
@@ -937,7 +989,7 @@ func (x Scalars) SetFSint64(v int64) {
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
@@ -987,7 +1039,7 @@ func (x Scalars) ClearFFixed64() {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
@@ -997,7 +1049,7 @@ func (x Scalars) SetFSfixed32(v int32) {
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
@@ -1007,7 +1059,7 @@ func (x Scalars) ClearFSfixed32() {
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
@@ -1017,7 +1069,7 @@ func (x Scalars) SetFSfixed64(v int64) {
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
@@ -1116,7 +1168,7 @@ func (x Scalars) ClearFBytes() {
 
 // FColor returns field f_color (16).
 func (x Scalars) FColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
+	return Color(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
 }
 
 // SetFColor sets field f_color (16).
@@ -1126,7 +1178,7 @@ func (x Scalars) SetFColor(v Color) {
 
 // HasFColor reports the presence of field f_color (16).
 func (x Scalars) HasFColor() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
 }
 
 // ClearFColor clears field f_color (16).
@@ -1166,22 +1218,22 @@ func (v ScalarsView) HasFFloat() bool {
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -1206,22 +1258,22 @@ func (v ScalarsView) HasFUint64() bool {
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -1246,22 +1298,22 @@ func (v ScalarsView) HasFFixed64() bool {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
 }
 
 // FBool returns field f_bool (13).
@@ -1276,12 +1328,12 @@ func (v ScalarsView) HasFBool() bool {
 
 // FColor returns field f_color (16).
 func (v ScalarsView) FColor() Color {
-	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
+	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (v ScalarsView) HasFColor() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
@@ -4484,7 +4536,7 @@ func (x Inner) Clone() Inner { return Inner(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // A returns field a (1).
 func (x Inner) A() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetA sets field a (1).
@@ -4494,7 +4546,7 @@ func (x Inner) SetA(v int32) {
 
 // HasA reports the presence of field a (1).
 func (x Inner) HasA() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearA clears field a (1).
@@ -4569,12 +4621,12 @@ func (x Inner) View() InnerView { return InnerView(phaserimpl.Msg(x).ViewOf(phas
 
 // A returns field a (1).
 func (v InnerView) A() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasA reports the presence of field a (1).
 func (v InnerView) HasA() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // InnerList is a handle on a repeated field of Inner messages.
@@ -5106,7 +5158,7 @@ func (x Inner_Deep) Clone() Inner_Deep {
 
 // X returns field x (1).
 func (x Inner_Deep) X() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetX sets field x (1).
@@ -5116,7 +5168,7 @@ func (x Inner_Deep) SetX(v int64) {
 
 // HasX reports the presence of field x (1).
 func (x Inner_Deep) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearX clears field x (1).
@@ -5143,12 +5195,12 @@ func (x Inner_Deep) View() Inner_DeepView {
 
 // X returns field x (1).
 func (v Inner_DeepView) X() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Inner_DeepView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
@@ -6110,7 +6162,7 @@ func (x Node) Clone() Node { return Node(phaserimpl.Clone(phaserimpl.Msg(x), pha
 
 // Value returns field value (1).
 func (x Node) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (1).
@@ -6120,7 +6172,7 @@ func (x Node) SetValue(v int32) {
 
 // HasValue reports the presence of field value (1).
 func (x Node) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (1).
@@ -6165,12 +6217,12 @@ func (x Node) View() NodeView { return NodeView(phaserimpl.Msg(x).ViewOf(phaserT
 
 // Value returns field value (1).
 func (v NodeView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v NodeView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // NodeList is a handle on a repeated field of Node messages.
@@ -7176,7 +7228,7 @@ func (x Wide) ClearW01() {
 
 // W02 returns field w02 (3).
 func (x Wide) W02() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // SetW02 sets field w02 (3).
@@ -7186,7 +7238,7 @@ func (x Wide) SetW02(v int32) {
 
 // HasW02 reports the presence of field w02 (3).
 func (x Wide) HasW02() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // ClearW02 clears field w02 (3).
@@ -7196,7 +7248,7 @@ func (x Wide) ClearW02() {
 
 // W03 returns field w03 (4).
 func (x Wide) W03() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // SetW03 sets field w03 (4).
@@ -7206,7 +7258,7 @@ func (x Wide) SetW03(v int64) {
 
 // HasW03 reports the presence of field w03 (4).
 func (x Wide) HasW03() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // ClearW03 clears field w03 (4).
@@ -7256,7 +7308,7 @@ func (x Wide) ClearW05() {
 
 // W06 returns field w06 (7).
 func (x Wide) W06() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
 }
 
 // SetW06 sets field w06 (7).
@@ -7266,7 +7318,7 @@ func (x Wide) SetW06(v int32) {
 
 // HasW06 reports the presence of field w06 (7).
 func (x Wide) HasW06() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
 }
 
 // ClearW06 clears field w06 (7).
@@ -7276,7 +7328,7 @@ func (x Wide) ClearW06() {
 
 // W07 returns field w07 (8).
 func (x Wide) W07() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
 }
 
 // SetW07 sets field w07 (8).
@@ -7286,7 +7338,7 @@ func (x Wide) SetW07(v int64) {
 
 // HasW07 reports the presence of field w07 (8).
 func (x Wide) HasW07() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
 }
 
 // ClearW07 clears field w07 (8).
@@ -7336,7 +7388,7 @@ func (x Wide) ClearW09() {
 
 // W10 returns field w10 (11).
 func (x Wide) W10() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
 }
 
 // SetW10 sets field w10 (11).
@@ -7346,7 +7398,7 @@ func (x Wide) SetW10(v int32) {
 
 // HasW10 reports the presence of field w10 (11).
 func (x Wide) HasW10() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
 }
 
 // ClearW10 clears field w10 (11).
@@ -7356,7 +7408,7 @@ func (x Wide) ClearW10() {
 
 // W11 returns field w11 (12).
 func (x Wide) W11() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
 }
 
 // SetW11 sets field w11 (12).
@@ -7366,7 +7418,7 @@ func (x Wide) SetW11(v int64) {
 
 // HasW11 reports the presence of field w11 (12).
 func (x Wide) HasW11() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
 }
 
 // ClearW11 clears field w11 (12).
@@ -7436,7 +7488,7 @@ func (x Wide) ClearW14() {
 
 // W15 returns field w15 (16).
 func (x Wide) W15() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
 }
 
 // SetW15 sets field w15 (16).
@@ -7446,7 +7498,7 @@ func (x Wide) SetW15(v int32) {
 
 // HasW15 reports the presence of field w15 (16).
 func (x Wide) HasW15() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
 }
 
 // ClearW15 clears field w15 (16).
@@ -7456,7 +7508,7 @@ func (x Wide) ClearW15() {
 
 // W16 returns field w16 (17).
 func (x Wide) W16() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
 }
 
 // SetW16 sets field w16 (17).
@@ -7466,7 +7518,7 @@ func (x Wide) SetW16(v int64) {
 
 // HasW16 reports the presence of field w16 (17).
 func (x Wide) HasW16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
 }
 
 // ClearW16 clears field w16 (17).
@@ -7516,7 +7568,7 @@ func (x Wide) ClearW18() {
 
 // W19 returns field w19 (20).
 func (x Wide) W19() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
 }
 
 // SetW19 sets field w19 (20).
@@ -7526,7 +7578,7 @@ func (x Wide) SetW19(v int32) {
 
 // HasW19 reports the presence of field w19 (20).
 func (x Wide) HasW19() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
 }
 
 // ClearW19 clears field w19 (20).
@@ -7536,7 +7588,7 @@ func (x Wide) ClearW19() {
 
 // W20 returns field w20 (21).
 func (x Wide) W20() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
 }
 
 // SetW20 sets field w20 (21).
@@ -7546,7 +7598,7 @@ func (x Wide) SetW20(v int64) {
 
 // HasW20 reports the presence of field w20 (21).
 func (x Wide) HasW20() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
 }
 
 // ClearW20 clears field w20 (21).
@@ -7596,7 +7648,7 @@ func (x Wide) ClearW22() {
 
 // W23 returns field w23 (24).
 func (x Wide) W23() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
 }
 
 // SetW23 sets field w23 (24).
@@ -7606,7 +7658,7 @@ func (x Wide) SetW23(v int32) {
 
 // HasW23 reports the presence of field w23 (24).
 func (x Wide) HasW23() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
 }
 
 // ClearW23 clears field w23 (24).
@@ -7616,7 +7668,7 @@ func (x Wide) ClearW23() {
 
 // W24 returns field w24 (25).
 func (x Wide) W24() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
 }
 
 // SetW24 sets field w24 (25).
@@ -7626,7 +7678,7 @@ func (x Wide) SetW24(v int64) {
 
 // HasW24 reports the presence of field w24 (25).
 func (x Wide) HasW24() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
 }
 
 // ClearW24 clears field w24 (25).
@@ -7696,7 +7748,7 @@ func (x Wide) ClearW27() {
 
 // W28 returns field w28 (29).
 func (x Wide) W28() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
 }
 
 // SetW28 sets field w28 (29).
@@ -7706,7 +7758,7 @@ func (x Wide) SetW28(v int32) {
 
 // HasW28 reports the presence of field w28 (29).
 func (x Wide) HasW28() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
 }
 
 // ClearW28 clears field w28 (29).
@@ -7716,7 +7768,7 @@ func (x Wide) ClearW28() {
 
 // W29 returns field w29 (30).
 func (x Wide) W29() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
 }
 
 // SetW29 sets field w29 (30).
@@ -7726,7 +7778,7 @@ func (x Wide) SetW29(v int64) {
 
 // HasW29 reports the presence of field w29 (30).
 func (x Wide) HasW29() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
 }
 
 // ClearW29 clears field w29 (30).
@@ -7776,7 +7828,7 @@ func (x Wide) ClearW31() {
 
 // W32 returns field w32 (33).
 func (x Wide) W32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
 }
 
 // SetW32 sets field w32 (33).
@@ -7786,7 +7838,7 @@ func (x Wide) SetW32(v int32) {
 
 // HasW32 reports the presence of field w32 (33).
 func (x Wide) HasW32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
 }
 
 // ClearW32 clears field w32 (33).
@@ -7796,7 +7848,7 @@ func (x Wide) ClearW32() {
 
 // W33 returns field w33 (34).
 func (x Wide) W33() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
 }
 
 // SetW33 sets field w33 (34).
@@ -7806,7 +7858,7 @@ func (x Wide) SetW33(v int64) {
 
 // HasW33 reports the presence of field w33 (34).
 func (x Wide) HasW33() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
 }
 
 // ClearW33 clears field w33 (34).
@@ -7856,7 +7908,7 @@ func (x Wide) ClearW35() {
 
 // W36 returns field w36 (37).
 func (x Wide) W36() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
 }
 
 // SetW36 sets field w36 (37).
@@ -7866,7 +7918,7 @@ func (x Wide) SetW36(v int32) {
 
 // HasW36 reports the presence of field w36 (37).
 func (x Wide) HasW36() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
 }
 
 // ClearW36 clears field w36 (37).
@@ -7876,7 +7928,7 @@ func (x Wide) ClearW36() {
 
 // W37 returns field w37 (38).
 func (x Wide) W37() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
 }
 
 // SetW37 sets field w37 (38).
@@ -7886,7 +7938,7 @@ func (x Wide) SetW37(v int64) {
 
 // HasW37 reports the presence of field w37 (38).
 func (x Wide) HasW37() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
 }
 
 // ClearW37 clears field w37 (38).
@@ -7966,22 +8018,22 @@ func (v WideView) HasW01() bool {
 
 // W02 returns field w02 (3).
 func (v WideView) W02() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (v WideView) HasW02() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
 }
 
 // W03 returns field w03 (4).
 func (v WideView) W03() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (v WideView) HasW03() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // W04 returns field w04 (5).
@@ -8006,22 +8058,22 @@ func (v WideView) HasW05() bool {
 
 // W06 returns field w06 (7).
 func (v WideView) W06() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (v WideView) HasW06() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
 }
 
 // W07 returns field w07 (8).
 func (v WideView) W07() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (v WideView) HasW07() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
 }
 
 // W08 returns field w08 (9).
@@ -8046,22 +8098,22 @@ func (v WideView) HasW09() bool {
 
 // W10 returns field w10 (11).
 func (v WideView) W10() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (v WideView) HasW10() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
 }
 
 // W11 returns field w11 (12).
 func (v WideView) W11() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (v WideView) HasW11() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
 }
 
 // W12 returns field w12 (13).
@@ -8096,22 +8148,22 @@ func (v WideView) HasW14() bool {
 
 // W15 returns field w15 (16).
 func (v WideView) W15() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (v WideView) HasW15() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
 }
 
 // W16 returns field w16 (17).
 func (v WideView) W16() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (v WideView) HasW16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
 }
 
 // W17 returns field w17 (18).
@@ -8136,22 +8188,22 @@ func (v WideView) HasW18() bool {
 
 // W19 returns field w19 (20).
 func (v WideView) W19() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (v WideView) HasW19() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
 }
 
 // W20 returns field w20 (21).
 func (v WideView) W20() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (v WideView) HasW20() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
 }
 
 // W21 returns field w21 (22).
@@ -8176,22 +8228,22 @@ func (v WideView) HasW22() bool {
 
 // W23 returns field w23 (24).
 func (v WideView) W23() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (v WideView) HasW23() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
 }
 
 // W24 returns field w24 (25).
 func (v WideView) W24() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (v WideView) HasW24() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
 }
 
 // W25 returns field w25 (26).
@@ -8226,22 +8278,22 @@ func (v WideView) HasW27() bool {
 
 // W28 returns field w28 (29).
 func (v WideView) W28() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (v WideView) HasW28() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
 }
 
 // W29 returns field w29 (30).
 func (v WideView) W29() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (v WideView) HasW29() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
 }
 
 // W30 returns field w30 (31).
@@ -8266,22 +8318,22 @@ func (v WideView) HasW31() bool {
 
 // W32 returns field w32 (33).
 func (v WideView) W32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (v WideView) HasW32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
 }
 
 // W33 returns field w33 (34).
 func (v WideView) W33() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (v WideView) HasW33() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
 }
 
 // W34 returns field w34 (35).
@@ -8306,22 +8358,22 @@ func (v WideView) HasW35() bool {
 
 // W36 returns field w36 (37).
 func (v WideView) W36() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (v WideView) HasW36() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
 }
 
 // W37 returns field w37 (38).
 func (v WideView) W37() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (v WideView) HasW37() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
 }
 
 // W38 returns field w38 (39).
@@ -10778,7 +10830,7 @@ func (x Everything) Remotes() importedpbprotogo.RemoteList {
 
 // Mode returns field mode (9).
 func (x Everything) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // SetMode sets field mode (9).
@@ -10788,7 +10840,7 @@ func (x Everything) SetMode(v Everything_Mode) {
 
 // HasMode reports the presence of field mode (9).
 func (x Everything) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
 }
 
 // ClearMode clears field mode (9).
@@ -10803,7 +10855,7 @@ func (x Everything) Modes() runtime.List[Everything_Mode] {
 
 // Level returns field level (11).
 func (x Everything) Level() importedpbprotogo.Level {
-	return importedpbprotogo.Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
+	return importedpbprotogo.Level(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
 }
 
 // SetLevel sets field level (11).
@@ -10813,7 +10865,7 @@ func (x Everything) SetLevel(v importedpbprotogo.Level) {
 
 // HasLevel reports the presence of field level (11).
 func (x Everything) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
 }
 
 // ClearLevel clears field level (11).
@@ -11392,7 +11444,7 @@ func (x Everything) ClearBytes_() {
 
 // Clear_ returns field clear (61).
 func (x Everything) Clear_() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
 }
 
 // SetClear_ sets field clear (61).
@@ -11402,7 +11454,7 @@ func (x Everything) SetClear_(v int32) {
 
 // HasClear_ reports the presence of field clear (61).
 func (x Everything) HasClear_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
 }
 
 // ClearClear_ clears field clear (61).
@@ -11523,7 +11575,7 @@ func (x Everything) ClearNameBytes_() {
 
 // Value returns field value (65).
 func (x Everything) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
 }
 
 // SetValue sets field value (65).
@@ -11533,7 +11585,7 @@ func (x Everything) SetValue(v int32) {
 
 // HasValue reports the presence of field value (65).
 func (x Everything) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
 }
 
 // ClearValue clears field value (65).
@@ -11679,42 +11731,42 @@ func (x Everything) View() EverythingView {
 
 // Mode returns field mode (9).
 func (v EverythingView) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // HasMode reports the presence of field mode (9).
 func (v EverythingView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
 }
 
 // Level returns field level (11).
 func (v EverythingView) Level() importedpbprotogo.Level {
-	return importedpbprotogo.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})))
+	return importedpbprotogo.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
 }
 
 // HasLevel reports the presence of field level (11).
 func (v EverythingView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
 }
 
 // Clear_ returns field clear (61).
 func (v EverythingView) Clear_() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (v EverythingView) HasClear_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
 }
 
 // Value returns field value (65).
 func (v EverythingView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
 }
 
 // HasValue reports the presence of field value (65).
 func (v EverythingView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
 }
 
 // HasValue_ returns field has_value (66).
@@ -12222,7 +12274,7 @@ func (x Everything_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x Everything_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (2).
@@ -12232,7 +12284,7 @@ func (x Everything_CountsEntry) SetValue(v int32) {
 
 // HasValue reports the presence of field value (2).
 func (x Everything_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (2).
@@ -12254,12 +12306,12 @@ func (x Everything_CountsEntry) View() Everything_CountsEntryView {
 
 // Value returns field value (2).
 func (v Everything_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v Everything_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
@@ -12862,7 +12914,7 @@ func (x Everything_ByIdEntry) Clone() Everything_ByIdEntry {
 
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetKey sets field key (1).
@@ -12872,7 +12924,7 @@ func (x Everything_ByIdEntry) SetKey(v int64) {
 
 // HasKey reports the presence of field key (1).
 func (x Everything_ByIdEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearKey clears field key (1).
@@ -12914,12 +12966,12 @@ func (x Everything_ByIdEntry) View() Everything_ByIdEntryView {
 
 // Key returns field key (1).
 func (v Everything_ByIdEntryView) Key() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_ByIdEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
@@ -13521,7 +13573,7 @@ func (x Everything_RemoteByNumEntry) Clone() Everything_RemoteByNumEntry {
 
 // Key returns field key (1).
 func (x Everything_RemoteByNumEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetKey sets field key (1).
@@ -13531,7 +13583,7 @@ func (x Everything_RemoteByNumEntry) SetKey(v int32) {
 
 // HasKey reports the presence of field key (1).
 func (x Everything_RemoteByNumEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearKey clears field key (1).
@@ -13573,12 +13625,12 @@ func (x Everything_RemoteByNumEntry) View() Everything_RemoteByNumEntryView {
 
 // Key returns field key (1).
 func (v Everything_RemoteByNumEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_RemoteByNumEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.

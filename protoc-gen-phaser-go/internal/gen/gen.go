@@ -283,6 +283,7 @@ func generateFile(plugin *protogen.Plugin, f *protogen.File, opts Options, docFo
 		return err
 	}
 	g.foreignTypes()
+	g.foreignReach()
 	g.rosForeignCodecs()
 	g.extensionsNote()
 	for _, e := range allEnums(f) {

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -56,6 +57,34 @@ func TestAccessorsInline(t *testing.T) {
 			checkPackageInlines(t, gobin, bench, dir, "bench.phaser.go", file)
 		})
 	}
+	// A caller that imports pbphaser but not the Timestamp's package (the
+	// bench's phaser.go reads header.Stamp().Nanos()) inlines the
+	// Timestamp's getters, through pbphaser's forwarders (reach.go).
+	t.Run("foreign", func(t *testing.T) {
+		cmd := exec.Command(gobin, "build", "-gcflags=-m", ".")
+		cmd.Dir = bench
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
+		}
+		src, err := os.ReadFile(filepath.Join(bench, "phaser.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if bytes.Contains(src, []byte("timestamppbphaser\"")) {
+			t.Fatal("bench/phaser.go imports timestamppbphaser: the test needs a caller that does not")
+		}
+		in := parseInlining(out, "phaser.go")
+		for _, want := range []string{"timestamppbphaser.Timestamp.Nanos", "timestamppbphaser.Timestamp.Seconds", "timestamppbphaser.TimestampView.Nanos"} {
+			found := false
+			for _, callees := range in.calls {
+				found = found || slices.Contains(callees, want)
+			}
+			if !found {
+				t.Errorf("bench/phaser.go: no call of %s inlined", want)
+			}
+		}
+	})
 	// Getters of fields with defaults (proto2 [default = ...]) inline too.
 	t.Run("defaults", func(t *testing.T) {
 		req := compile(t, []string{filepath.Join(repoRoot, "internal/testpb"), filepath.Join(repoRoot, "proto")}, nil,
@@ -160,6 +189,27 @@ func checkInlined(t *testing.T, src string, in inlining, req []string) {
 		if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil {
 			methods[recvName(fd)+"."+fd.Name.Name] = fd
 		}
+	}
+	// The forwarders of the accessors of other packages' message types
+	// (reach.go) inline, and so does the accessor each one calls: else the
+	// export data does not carry the accessor's body.
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv != nil || !strings.HasPrefix(fd.Name.Name, "phaserReach_") {
+			continue
+		}
+		if !in.can[fd.Name.Name] {
+			t.Errorf("%s does not inline (go build -gcflags=-m)", fd.Name.Name)
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			if c, ok := n.(*ast.CallExpr); ok {
+				p := fset.Position(c.Lparen)
+				if len(in.calls[fmt.Sprintf("%d:%d", p.Line, p.Column)]) == 0 {
+					t.Errorf("%s: the call of %s is not inlined into it", fd.Name.Name, exprName(c.Fun))
+				}
+			}
+			return true
+		})
 	}
 	for _, r := range req {
 		if !in.can[r] {

@@ -166,13 +166,45 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 }
 
 // fieldLit is the phaserimpl.Field literal of f.
-func (g *fileGen) fieldLit(f *layout.Field) string { return g.fieldLitSized(f, false) }
+func (g *fileGen) fieldLit(f *layout.Field) string { return g.fieldLitOf(f, false, true) }
 
-// fieldLitSized is fieldLit, with a singular scalar's value size when sized
-// (the literal ClearX passes: a payload that scrubs zeroes the value). The
-// other accessors leave it out: every field of the literal counts against
-// the inlining budget of the accessor.
-func (g *fileGen) fieldLitSized(f *layout.Field, sized bool) string {
+// fieldLitSized is fieldLit, with a singular scalar's value size (the
+// literal ClearX passes: a payload that scrubs zeroes the value). The other
+// accessors leave it out: every field of the literal counts against the
+// inlining budget of the accessor.
+func (g *fileGen) fieldLitSized(f *layout.Field) string { return g.fieldLitOf(f, true, true) }
+
+// readLit is the literal of f that getters, Has and the view's getters
+// pass: without Signed, which the GetSignedN accessors of a signed field
+// set on their general path. The compiler keeps a literal of at most 4
+// fields as constants in the inlined accessor; one of more is copied from
+// static data to the stack, and each use of a field is then a load.
+func (g *fileGen) readLit(f *layout.Field) string { return g.fieldLitOf(f, false, false) }
+
+// signedScalar reports whether f is a singular signed integer or enum,
+// whose Field sets Signed: a narrower value of another version of the
+// .proto is sign-extended.
+func signedScalar(f *layout.Field) bool {
+	return !f.Repeated && (f.Kind == layout.Int32Kind || f.Kind == layout.Int64Kind || f.Kind == layout.EnumKind)
+}
+
+// getter returns the accessor name of f's getter of width w ("32"), with
+// "Or" for a field with a default.
+func getter(f *layout.Field, w string, or bool) string {
+	name := "Get"
+	if signedScalar(f) && w != "8" {
+		name = "GetSigned"
+	}
+	name += w
+	if or {
+		name += "Or"
+	}
+	return name
+}
+
+// fieldLitOf is the literal of f, with its value size if sized and Signed
+// (for a signed scalar) if signed.
+func (g *fileGen) fieldLitOf(f *layout.Field, sized, signed bool) string {
 	s := fmt.Sprintf("%s{Number: %d, Offset: %d", g.door("Field"), f.Number, f.Offset)
 	switch {
 	case f.Inline:
@@ -187,9 +219,7 @@ func (g *fileGen) fieldLitSized(f *layout.Field, sized bool) string {
 	if n, ok := layout.ArraySize(f.Desc); ok && f.Repeated && !f.Desc.IsMap() {
 		s += fmt.Sprintf(", Fixed: %d", n) // phaser.array_size
 	}
-	if !f.Repeated && (f.Kind == layout.Int32Kind || f.Kind == layout.Int64Kind || f.Kind == layout.EnumKind) {
-		// A narrower value of another version of the .proto is
-		// sign-extended.
+	if signed && signedScalar(f) {
 		s += ", Signed: true"
 	}
 	return s + "}"
@@ -410,25 +440,29 @@ func (g *fileGen) scalarField(m *protogen.Message, f *protogen.Field, lf *layout
 		g.memberHasClear(recv, f, n, fl, uv)
 		return
 	}
+	rl := g.readLit(lf)
+	if getter(lf, s.width, false) == "Get"+s.width { // no GetSigned to set Signed
+		rl = fl
+	}
 	if hasDefault(f) {
 		bits, what := defaultBits(f)
 		g.doc(n, f, "returns (its default, "+g.defaultName(m, f)+", if absent)")
 		g.P(recv, n, "() ", s.goType, " {")
-		g.P("return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"Or("+fl+", "+bits+")"), " // ", what)
+		g.P("return ", fmt.Sprintf(s.get, g.xm()+"."+getter(lf, s.width, true)+"("+rl+", "+bits+")"), " // ", what)
 		g.P("}")
 	} else {
 		g.doc(n, f, "returns")
-		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+".Get"+s.width+"("+fl+")"), " }")
+		g.P(recv, n, "() ", s.goType, " { return ", fmt.Sprintf(s.get, g.xm()+"."+getter(lf, s.width, false)+"("+rl+")"), " }")
 	}
 	g.P()
 	g.doc("Set"+n, f, "sets")
 	g.P(recv, "Set", n, "(v ", s.goType, ") { "+g.xm()+".Set", s.width, "(", fl, ", ", fmt.Sprintf(s.put, "v"), ") }")
 	g.P()
 	g.doc("Has"+n, f, "reports the presence of")
-	g.P(recv, "Has", n, "() bool { return "+g.xm()+".Has(", fl, ") }")
+	g.P(recv, "Has", n, "() bool { return "+g.xm()+".Has(", rl, ") }")
 	g.P()
 	g.doc("Clear"+n, f, "clears")
-	g.P(recv, "Clear", n, "() { "+g.xm()+".ClearScalar(", g.fieldLitSized(lf, true), ") }")
+	g.P(recv, "Clear", n, "() { "+g.xm()+".ClearScalar(", g.fieldLitSized(lf), ") }")
 	g.P()
 }
 
@@ -715,7 +749,9 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 		if !viewable(f) {
 			continue
 		}
-		n, fl, s := g.names[f], g.fieldLit(lm.FieldByNumber(f.Desc.Number())), g.scalarOf(f.Desc, f)
+		// A view reads the compiled layout only: no general path to
+		// sign-extend, so no Signed (readLit).
+		n, fl, s := g.names[f], g.readLit(lm.FieldByNumber(f.Desc.Number())), g.scalarOf(f.Desc, f)
 		if hasDefault(f) {
 			bits, what := defaultBits(f)
 			g.doc(n, f, "returns (its default, "+g.defaultName(m, f)+", if absent)")

@@ -53,6 +53,21 @@ var (
 	phaserType_sourcecontextpbphaser_SourceContext = phaserimpl.EngineType(sourcecontextpbphaser.SourceContext{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_sourcecontextpbphaser_SourceContext_FileName(x sourcecontextpbphaser.SourceContext) {
+	_ = x.FileName()
+}
+func phaserReach_sourcecontextpbphaser_SourceContext_HasFileName(x sourcecontextpbphaser.SourceContext) {
+	_ = x.HasFileName()
+}
+func phaserReach_sourcecontextpbphaser_SourceContext_FileNameBytes(x sourcecontextpbphaser.SourceContext) {
+	_ = x.FileNameBytes()
+}
+
 // The generated ROS1 codecs of the messages of other packages that
 // fields refer to (nil for a type without one: package ros then does
 // the work).
@@ -822,7 +837,7 @@ func (x Api) Mixins() MixinList {
 //
 // The source syntax of the service.
 func (x Api) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // SetSyntax sets field syntax (7).
@@ -832,7 +847,7 @@ func (x Api) SetSyntax(v typepbphaser.Syntax) {
 
 // HasSyntax reports the presence of field syntax (7).
 func (x Api) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})
 }
 
 // ClearSyntax clears field syntax (7).
@@ -889,12 +904,12 @@ func (x Api) View() ApiView { return ApiView(phaserimpl.Msg(x).ViewOf(phaserType
 //
 // The source syntax of the service.
 func (v ApiView) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})))
 }
 
 // HasSyntax reports the presence of field syntax (7).
 func (v ApiView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})
 }
 
 // ApiList is a handle on a repeated field of Api messages.
@@ -1987,7 +2002,7 @@ func (x Method) Options() typepbphaser.OptionList {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})))
+	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})))
 }
 
 // SetSyntax sets field syntax (7).
@@ -2001,7 +2016,7 @@ func (x Method) SetSyntax(v typepbphaser.Syntax) {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})
 }
 
 // ClearSyntax clears field syntax (7).
@@ -2102,14 +2117,14 @@ func (v MethodView) HasResponseStreaming() bool {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (v MethodView) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})))
+	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})))
 }
 
 // HasSyntax reports the presence of field syntax (7).
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (v MethodView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})
 }
 
 // MethodList is a handle on a repeated field of Method messages.

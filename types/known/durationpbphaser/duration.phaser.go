@@ -446,7 +446,7 @@ func (x Duration) Clone() Duration {
 // to +315,576,000,000 inclusive. Note: these bounds are computed from:
 // 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
 func (x Duration) Seconds() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetSeconds sets field seconds (1).
@@ -456,7 +456,7 @@ func (x Duration) SetSeconds(v int64) {
 
 // HasSeconds reports the presence of field seconds (1).
 func (x Duration) HasSeconds() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearSeconds clears field seconds (1).
@@ -473,7 +473,7 @@ func (x Duration) ClearSeconds() {
 // of the same sign as the `seconds` field. Must be from -999,999,999
 // to +999,999,999 inclusive.
 func (x Duration) Nanos() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetNanos sets field nanos (2).
@@ -483,7 +483,7 @@ func (x Duration) SetNanos(v int32) {
 
 // HasNanos reports the presence of field nanos (2).
 func (x Duration) HasNanos() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearNanos clears field nanos (2).
@@ -509,12 +509,12 @@ func (x Duration) View() DurationView {
 // to +315,576,000,000 inclusive. Note: these bounds are computed from:
 // 60 sec/min * 60 min/hr * 24 hr/day * 365.25 days/year * 10000 years
 func (v DurationView) Seconds() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasSeconds reports the presence of field seconds (1).
 func (v DurationView) HasSeconds() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Nanos returns field nanos (2).
@@ -526,12 +526,12 @@ func (v DurationView) HasSeconds() bool {
 // of the same sign as the `seconds` field. Must be from -999,999,999
 // to +999,999,999 inclusive.
 func (v DurationView) Nanos() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (v DurationView) HasNanos() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // DurationList is a handle on a repeated field of Duration messages.

@@ -479,7 +479,7 @@ func (x Timestamp) Clone() Timestamp {
 // 1970-01-01T00:00:00Z. Must be from 0001-01-01T00:00:00Z to
 // 9999-12-31T23:59:59Z inclusive.
 func (x Timestamp) Seconds() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetSeconds sets field seconds (1).
@@ -489,7 +489,7 @@ func (x Timestamp) SetSeconds(v int64) {
 
 // HasSeconds reports the presence of field seconds (1).
 func (x Timestamp) HasSeconds() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearSeconds clears field seconds (1).
@@ -504,7 +504,7 @@ func (x Timestamp) ClearSeconds() {
 // that count forward in time. Must be from 0 to 999,999,999
 // inclusive.
 func (x Timestamp) Nanos() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // SetNanos sets field nanos (2).
@@ -514,7 +514,7 @@ func (x Timestamp) SetNanos(v int32) {
 
 // HasNanos reports the presence of field nanos (2).
 func (x Timestamp) HasNanos() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // ClearNanos clears field nanos (2).
@@ -540,12 +540,12 @@ func (x Timestamp) View() TimestampView {
 // 1970-01-01T00:00:00Z. Must be from 0001-01-01T00:00:00Z to
 // 9999-12-31T23:59:59Z inclusive.
 func (v TimestampView) Seconds() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasSeconds reports the presence of field seconds (1).
 func (v TimestampView) HasSeconds() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Nanos returns field nanos (2).
@@ -555,12 +555,12 @@ func (v TimestampView) HasSeconds() bool {
 // that count forward in time. Must be from 0 to 999,999,999
 // inclusive.
 func (v TimestampView) Nanos() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
 }
 
 // HasNanos reports the presence of field nanos (2).
 func (v TimestampView) HasNanos() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
 }
 
 // TimestampList is a handle on a repeated field of Timestamp messages.

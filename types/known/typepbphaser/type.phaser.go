@@ -66,6 +66,21 @@ var (
 	phaserType_sourcecontextpbphaser_SourceContext = phaserimpl.EngineType(sourcecontextpbphaser.SourceContext{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_sourcecontextpbphaser_SourceContext_FileName(x sourcecontextpbphaser.SourceContext) {
+	_ = x.FileName()
+}
+func phaserReach_sourcecontextpbphaser_SourceContext_HasFileName(x sourcecontextpbphaser.SourceContext) {
+	_ = x.HasFileName()
+}
+func phaserReach_sourcecontextpbphaser_SourceContext_FileNameBytes(x sourcecontextpbphaser.SourceContext) {
+	_ = x.FileNameBytes()
+}
+
 // The generated ROS1 codecs of the messages of other packages that
 // fields refer to (nil for a type without one: package ros then does
 // the work).
@@ -867,7 +882,7 @@ func (x Type) ClearSourceContext() {
 //
 // The source syntax.
 func (x Type) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})))
+	return Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})))
 }
 
 // SetSyntax sets field syntax (6).
@@ -877,7 +892,7 @@ func (x Type) SetSyntax(v Syntax) {
 
 // HasSyntax reports the presence of field syntax (6).
 func (x Type) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})
 }
 
 // ClearSyntax clears field syntax (6).
@@ -934,12 +949,12 @@ func (x Type) View() TypeView { return TypeView(phaserimpl.Msg(x).ViewOf(phaserT
 //
 // The source syntax.
 func (v TypeView) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})))
+	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})))
 }
 
 // HasSyntax reports the presence of field syntax (6).
 func (v TypeView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})
 }
 
 // TypeList is a handle on a repeated field of Type messages.
@@ -1849,7 +1864,7 @@ func (x Field) Clone() Field { return Field(phaserimpl.Clone(phaserimpl.Msg(x), 
 //
 // The field type.
 func (x Field) Kind() Field_Kind {
-	return Field_Kind(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	return Field_Kind(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 }
 
 // SetKind sets field kind (1).
@@ -1859,7 +1874,7 @@ func (x Field) SetKind(v Field_Kind) {
 
 // HasKind reports the presence of field kind (1).
 func (x Field) HasKind() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearKind clears field kind (1).
@@ -1871,7 +1886,7 @@ func (x Field) ClearKind() {
 //
 // The field cardinality.
 func (x Field) Cardinality() Field_Cardinality {
-	return Field_Cardinality(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})))
+	return Field_Cardinality(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
 }
 
 // SetCardinality sets field cardinality (2).
@@ -1881,7 +1896,7 @@ func (x Field) SetCardinality(v Field_Cardinality) {
 
 // HasCardinality reports the presence of field cardinality (2).
 func (x Field) HasCardinality() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearCardinality clears field cardinality (2).
@@ -1893,7 +1908,7 @@ func (x Field) ClearCardinality() {
 //
 // The field number.
 func (x Field) Number() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // SetNumber sets field number (3).
@@ -1903,7 +1918,7 @@ func (x Field) SetNumber(v int32) {
 
 // HasNumber reports the presence of field number (3).
 func (x Field) HasNumber() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // ClearNumber clears field number (3).
@@ -1991,7 +2006,7 @@ func (x Field) ClearTypeUrl() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{N
 // The index of the field type in `Type.oneofs`, for message or enumeration
 // types. The first type has index 1; zero means the type is not in the list.
 func (x Field) OneofIndex() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // SetOneofIndex sets field oneof_index (7).
@@ -2001,7 +2016,7 @@ func (x Field) SetOneofIndex(v int32) {
 
 // HasOneofIndex reports the presence of field oneof_index (7).
 func (x Field) HasOneofIndex() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // ClearOneofIndex clears field oneof_index (7).
@@ -2130,36 +2145,36 @@ func (x Field) View() FieldView { return FieldView(phaserimpl.Msg(x).ViewOf(phas
 //
 // The field type.
 func (v FieldView) Kind() Field_Kind {
-	return Field_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	return Field_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
 }
 
 // HasKind reports the presence of field kind (1).
 func (v FieldView) HasKind() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Cardinality returns field cardinality (2).
 //
 // The field cardinality.
 func (v FieldView) Cardinality() Field_Cardinality {
-	return Field_Cardinality(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})))
+	return Field_Cardinality(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
 }
 
 // HasCardinality reports the presence of field cardinality (2).
 func (v FieldView) HasCardinality() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // Number returns field number (3).
 //
 // The field number.
 func (v FieldView) Number() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // HasNumber reports the presence of field number (3).
 func (v FieldView) HasNumber() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // OneofIndex returns field oneof_index (7).
@@ -2167,12 +2182,12 @@ func (v FieldView) HasNumber() bool {
 // The index of the field type in `Type.oneofs`, for message or enumeration
 // types. The first type has index 1; zero means the type is not in the list.
 func (v FieldView) OneofIndex() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08}))
 }
 
 // HasOneofIndex reports the presence of field oneof_index (7).
 func (v FieldView) HasOneofIndex() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08})
 }
 
 // Packed returns field packed (8).
@@ -3071,7 +3086,7 @@ func (x Enum) ClearSourceContext() {
 //
 // The source syntax.
 func (x Enum) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})))
+	return Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})))
 }
 
 // SetSyntax sets field syntax (5).
@@ -3081,7 +3096,7 @@ func (x Enum) SetSyntax(v Syntax) {
 
 // HasSyntax reports the presence of field syntax (5).
 func (x Enum) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})
 }
 
 // ClearSyntax clears field syntax (5).
@@ -3138,12 +3153,12 @@ func (x Enum) View() EnumView { return EnumView(phaserimpl.Msg(x).ViewOf(phaserT
 //
 // The source syntax.
 func (v EnumView) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})))
+	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})))
 }
 
 // HasSyntax reports the presence of field syntax (5).
 func (v EnumView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})
 }
 
 // EnumList is a handle on a repeated field of Enum messages.
@@ -3900,7 +3915,7 @@ func (x EnumValue) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{
 //
 // Enum value number.
 func (x EnumValue) Number() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetNumber sets field number (2).
@@ -3910,7 +3925,7 @@ func (x EnumValue) SetNumber(v int32) {
 
 // HasNumber reports the presence of field number (2).
 func (x EnumValue) HasNumber() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearNumber clears field number (2).
@@ -3941,12 +3956,12 @@ func (x EnumValue) View() EnumValueView {
 //
 // Enum value number.
 func (v EnumValueView) Number() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasNumber reports the presence of field number (2).
 func (v EnumValueView) HasNumber() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // EnumValueList is a handle on a repeated field of EnumValue messages.

@@ -1374,7 +1374,7 @@ func (x Int64Value) Clone() Int64Value {
 //
 // The int64 value.
 func (x Int64Value) Value() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (1).
@@ -1384,7 +1384,7 @@ func (x Int64Value) SetValue(v int64) {
 
 // HasValue reports the presence of field value (1).
 func (x Int64Value) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (1).
@@ -1408,12 +1408,12 @@ func (x Int64Value) View() Int64ValueView {
 //
 // The int64 value.
 func (v Int64ValueView) Value() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v Int64ValueView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
@@ -2368,7 +2368,7 @@ func (x Int32Value) Clone() Int32Value {
 //
 // The int32 value.
 func (x Int32Value) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (1).
@@ -2378,7 +2378,7 @@ func (x Int32Value) SetValue(v int32) {
 
 // HasValue reports the presence of field value (1).
 func (x Int32Value) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (1).
@@ -2402,12 +2402,12 @@ func (x Int32Value) View() Int32ValueView {
 //
 // The int32 value.
 func (v Int32ValueView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v Int32ValueView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Int32ValueList is a handle on a repeated field of Int32Value messages.

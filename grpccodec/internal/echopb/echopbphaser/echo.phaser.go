@@ -49,6 +49,27 @@ var (
 	phaserType_timestamppbphaser_Timestamp = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timestamp) { _ = x.Seconds() }
+func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
+	_ = x.HasSeconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
+func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
+	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
+func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
+	_ = v.Seconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_View_Nanos(v timestamppbphaser.TimestampView) {
+	_ = v.Nanos()
+}
+
 var phaserType_Point = file_echo_proto.Type("phaser.grpctest.Point")
 
 // Point is a handle on a phaser.grpctest.Point message in a Phaser payload. It
@@ -1276,7 +1297,7 @@ func (x EchoRequest) ClearBlob() {
 
 // Seq returns field seq (8).
 func (x EchoRequest) Seq() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}))
 }
 
 // SetSeq sets field seq (8).
@@ -1286,7 +1307,7 @@ func (x EchoRequest) SetSeq(v int32) {
 
 // HasSeq reports the presence of field seq (8).
 func (x EchoRequest) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
 }
 
 // ClearSeq clears field seq (8).
@@ -1308,12 +1329,12 @@ func (x EchoRequest) View() EchoRequestView {
 
 // Seq returns field seq (8).
 func (v EchoRequestView) Seq() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01}))
 }
 
 // HasSeq reports the presence of field seq (8).
 func (v EchoRequestView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01})
 }
 
 // EchoRequestList is a handle on a repeated field of EchoRequest messages.
@@ -2074,7 +2095,7 @@ func (x EchoRequest_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x EchoRequest_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // SetValue sets field value (2).
@@ -2084,7 +2105,7 @@ func (x EchoRequest_CountsEntry) SetValue(v int32) {
 
 // HasValue reports the presence of field value (2).
 func (x EchoRequest_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearValue clears field value (2).
@@ -2106,12 +2127,12 @@ func (x EchoRequest_CountsEntry) View() EchoRequest_CountsEntryView {
 
 // Value returns field value (2).
 func (v EchoRequest_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v EchoRequest_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // EchoRequest_CountsEntryList is a handle on a repeated field of EchoRequest_CountsEntry messages.
@@ -2855,7 +2876,7 @@ func (x EchoReply) ClearText() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{
 
 // Sum returns field sum (2).
 func (x EchoReply) Sum() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
 }
 
 // SetSum sets field sum (2).
@@ -2865,7 +2886,7 @@ func (x EchoReply) SetSum(v int64) {
 
 // HasSum reports the presence of field sum (2).
 func (x EchoReply) HasSum() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
 }
 
 // ClearSum clears field sum (2).
@@ -2880,7 +2901,7 @@ func (x EchoReply) Path() PointList {
 
 // Seq returns field seq (4).
 func (x EchoReply) Seq() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}))
 }
 
 // SetSeq sets field seq (4).
@@ -2890,7 +2911,7 @@ func (x EchoReply) SetSeq(v int32) {
 
 // HasSeq reports the presence of field seq (4).
 func (x EchoReply) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
 }
 
 // ClearSeq clears field seq (4).
@@ -2900,7 +2921,7 @@ func (x EchoReply) ClearSeq() {
 
 // Entries returns field entries (5).
 func (x EchoReply) Entries() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}))
 }
 
 // SetEntries sets field entries (5).
@@ -2910,7 +2931,7 @@ func (x EchoReply) SetEntries(v int32) {
 
 // HasEntries reports the presence of field entries (5).
 func (x EchoReply) HasEntries() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
 }
 
 // ClearEntries clears field entries (5).
@@ -2964,32 +2985,32 @@ func (x EchoReply) View() EchoReplyView {
 
 // Sum returns field sum (2).
 func (v EchoReplyView) Sum() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
 }
 
 // HasSum reports the presence of field sum (2).
 func (v EchoReplyView) HasSum() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
 }
 
 // Seq returns field seq (4).
 func (v EchoReplyView) Seq() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02}))
 }
 
 // HasSeq reports the presence of field seq (4).
 func (v EchoReplyView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02})
 }
 
 // Entries returns field entries (5).
 func (v EchoReplyView) Entries() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04}))
 }
 
 // HasEntries reports the presence of field entries (5).
 func (v EchoReplyView) HasEntries() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04})
 }
 
 // EchoReplyList is a handle on a repeated field of EchoReply messages.

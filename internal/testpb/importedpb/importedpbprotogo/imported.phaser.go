@@ -591,7 +591,7 @@ func (x Remote) ClearId() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Numbe
 
 // Level returns field level (2).
 func (x Remote) Level() Level {
-	return Level(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	return Level(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 }
 
 // SetLevel sets field level (2).
@@ -601,7 +601,7 @@ func (x Remote) SetLevel(v Level) {
 
 // HasLevel reports the presence of field level (2).
 func (x Remote) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // ClearLevel clears field level (2).
@@ -651,12 +651,12 @@ func (x Remote) View() RemoteView { return RemoteView(phaserimpl.Msg(x).ViewOf(p
 
 // Level returns field level (2).
 func (v RemoteView) Level() Level {
-	return Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	return Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
 }
 
 // HasLevel reports the presence of field level (2).
 func (v RemoteView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
 }
 
 // RemoteList is a handle on a repeated field of Remote messages.
@@ -1274,7 +1274,7 @@ func (x Remote_Part) Clone() Remote_Part {
 
 // N returns field n (1).
 func (x Remote_Part) N() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetN sets field n (1).
@@ -1284,7 +1284,7 @@ func (x Remote_Part) SetN(v int32) {
 
 // HasN reports the presence of field n (1).
 func (x Remote_Part) HasN() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearN clears field n (1).
@@ -1343,12 +1343,12 @@ func (x Remote_Part) View() Remote_PartView {
 
 // N returns field n (1).
 func (v Remote_PartView) N() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasN reports the presence of field n (1).
 func (v Remote_PartView) HasN() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.

@@ -101,6 +101,47 @@ var (
 	phaserType_importedpbphaser_Remote     = phaserimpl.EngineType(importedpbphaser.Remote{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timestamp) { _ = x.Seconds() }
+func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
+	_ = x.HasSeconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
+func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
+	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
+func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
+	_ = v.Seconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_View_Nanos(v timestamppbphaser.TimestampView) {
+	_ = v.Nanos()
+}
+func phaserReach_durationpbphaser_Duration_Seconds(x durationpbphaser.Duration) { _ = x.Seconds() }
+func phaserReach_durationpbphaser_Duration_HasSeconds(x durationpbphaser.Duration) {
+	_ = x.HasSeconds()
+}
+func phaserReach_durationpbphaser_Duration_Nanos(x durationpbphaser.Duration)    { _ = x.Nanos() }
+func phaserReach_durationpbphaser_Duration_HasNanos(x durationpbphaser.Duration) { _ = x.HasNanos() }
+func phaserReach_durationpbphaser_Duration_View(x durationpbphaser.Duration)     { _ = x.View() }
+func phaserReach_durationpbphaser_Duration_View_Seconds(v durationpbphaser.DurationView) {
+	_ = v.Seconds()
+}
+func phaserReach_durationpbphaser_Duration_View_Nanos(v durationpbphaser.DurationView) { _ = v.Nanos() }
+func phaserReach_importedpbphaser_Remote_Id(x importedpbphaser.Remote)                 { _ = x.Id() }
+func phaserReach_importedpbphaser_Remote_HasId(x importedpbphaser.Remote)              { _ = x.HasId() }
+func phaserReach_importedpbphaser_Remote_IdBytes(x importedpbphaser.Remote)            { _ = x.IdBytes() }
+func phaserReach_importedpbphaser_Remote_Level(x importedpbphaser.Remote)              { _ = x.Level() }
+func phaserReach_importedpbphaser_Remote_HasLevel(x importedpbphaser.Remote)           { _ = x.HasLevel() }
+func phaserReach_importedpbphaser_Remote_Part(x importedpbphaser.Remote)               { _ = x.Part() }
+func phaserReach_importedpbphaser_Remote_HasPart(x importedpbphaser.Remote)            { _ = x.HasPart() }
+func phaserReach_importedpbphaser_Remote_View(x importedpbphaser.Remote)               { _ = x.View() }
+func phaserReach_importedpbphaser_Remote_View_Level(v importedpbphaser.RemoteView)     { _ = v.Level() }
+
 // The generated ROS1 codecs of the messages of other packages that
 // fields refer to (nil for a type without one: package ros then does
 // the work).
@@ -744,7 +785,7 @@ func (x Scalars) ClearFFloat() {
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
 }
 
 // SetFInt32 sets field f_int32 (3).
@@ -754,7 +795,7 @@ func (x Scalars) SetFInt32(v int32) {
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // ClearFInt32 clears field f_int32 (3).
@@ -764,7 +805,7 @@ func (x Scalars) ClearFInt32() {
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
 }
 
 // SetFInt64 sets field f_int64 (4).
@@ -774,7 +815,7 @@ func (x Scalars) SetFInt64(v int64) {
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // ClearFInt64 clears field f_int64 (4).
@@ -824,7 +865,7 @@ func (x Scalars) ClearFUint64() {
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
@@ -834,7 +875,7 @@ func (x Scalars) SetFSint32(v int32) {
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
@@ -844,7 +885,7 @@ func (x Scalars) ClearFSint32() {
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
@@ -854,7 +895,7 @@ func (x Scalars) SetFSint64(v int64) {
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
@@ -904,7 +945,7 @@ func (x Scalars) ClearFFixed64() {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
@@ -914,7 +955,7 @@ func (x Scalars) SetFSfixed32(v int32) {
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
@@ -924,7 +965,7 @@ func (x Scalars) ClearFSfixed32() {
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
@@ -934,7 +975,7 @@ func (x Scalars) SetFSfixed64(v int64) {
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
@@ -1063,22 +1104,22 @@ func (v ScalarsView) HasFFloat() bool {
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
 }
 
 // FUint32 returns field f_uint32 (5).
@@ -1103,22 +1144,22 @@ func (v ScalarsView) HasFUint64() bool {
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
 }
 
 // FFixed32 returns field f_fixed32 (9).
@@ -1143,22 +1184,22 @@ func (v ScalarsView) HasFFixed64() bool {
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
 }
 
 // FBool returns field f_bool (13).
@@ -2057,7 +2098,7 @@ func (x Converted) ClearU8() {
 
 // I8 returns field i8 (2).
 func (x Converted) I8() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // SetI8 sets field i8 (2).
@@ -2067,7 +2108,7 @@ func (x Converted) SetI8(v int32) {
 
 // HasI8 reports the presence of field i8 (2).
 func (x Converted) HasI8() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // ClearI8 clears field i8 (2).
@@ -2077,7 +2118,7 @@ func (x Converted) ClearI8() {
 
 // I16 returns field i16 (3).
 func (x Converted) I16() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // SetI16 sets field i16 (3).
@@ -2087,7 +2128,7 @@ func (x Converted) SetI16(v int32) {
 
 // HasI16 reports the presence of field i16 (3).
 func (x Converted) HasI16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // ClearI16 clears field i16 (3).
@@ -2117,7 +2158,7 @@ func (x Converted) ClearU16() {
 
 // I32 returns field i32 (5).
 func (x Converted) I32() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}))
 }
 
 // SetI32 sets field i32 (5).
@@ -2127,7 +2168,7 @@ func (x Converted) SetI32(v int64) {
 
 // HasI32 reports the presence of field i32 (5).
 func (x Converted) HasI32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10})
 }
 
 // ClearI32 clears field i32 (5).
@@ -2157,7 +2198,7 @@ func (x Converted) ClearU32() {
 
 // Wide returns field wide (7).
 func (x Converted) Wide() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40}))
 }
 
 // SetWide sets field wide (7).
@@ -2167,7 +2208,7 @@ func (x Converted) SetWide(v int32) {
 
 // HasWide reports the presence of field wide (7).
 func (x Converted) HasWide() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40})
 }
 
 // ClearWide clears field wide (7).
@@ -2197,7 +2238,7 @@ func (x Converted) ClearUwide() {
 
 // Flip returns field flip (9).
 func (x Converted) Flip() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01}))
 }
 
 // SetFlip sets field flip (9).
@@ -2207,7 +2248,7 @@ func (x Converted) SetFlip(v int32) {
 
 // HasFlip reports the presence of field flip (9).
 func (x Converted) HasFlip() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01})
 }
 
 // ClearFlip clears field flip (9).
@@ -2297,7 +2338,7 @@ func (x Converted) ClearB8() {
 
 // Flag returns field flag (14).
 func (x Converted) Flag() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20}))
 }
 
 // SetFlag sets field flag (14).
@@ -2307,7 +2348,7 @@ func (x Converted) SetFlag(v int32) {
 
 // HasFlag reports the presence of field flag (14).
 func (x Converted) HasFlag() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20})
 }
 
 // ClearFlag clears field flag (14).
@@ -2317,7 +2358,7 @@ func (x Converted) ClearFlag() {
 
 // Mode returns field mode (15).
 func (x Converted) Mode() Mode {
-	return Mode(int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})))
+	return Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})))
 }
 
 // SetMode sets field mode (15).
@@ -2327,7 +2368,7 @@ func (x Converted) SetMode(v Mode) {
 
 // HasMode reports the presence of field mode (15).
 func (x Converted) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})
 }
 
 // ClearMode clears field mode (15).
@@ -2369,7 +2410,7 @@ func (x Converted) ClearData() {
 
 // U64 returns field u64 (17).
 func (x Converted) U64() int64 {
-	return int64(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}))
 }
 
 // SetU64 sets field u64 (17).
@@ -2379,7 +2420,7 @@ func (x Converted) SetU64(v int64) {
 
 // HasU64 reports the presence of field u64 (17).
 func (x Converted) HasU64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80})
 }
 
 // ClearU64 clears field u64 (17).
@@ -2389,7 +2430,7 @@ func (x Converted) ClearU64() {
 
 // Char returns field char (18).
 func (x Converted) Char() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01}))
 }
 
 // SetChar sets field char (18).
@@ -2399,7 +2440,7 @@ func (x Converted) SetChar(v int32) {
 
 // HasChar reports the presence of field char (18).
 func (x Converted) HasChar() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01})
 }
 
 // ClearChar clears field char (18).
@@ -2431,22 +2472,22 @@ func (v ConvertedView) HasU8() bool {
 
 // I8 returns field i8 (2).
 func (v ConvertedView) I8() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
 }
 
 // HasI8 reports the presence of field i8 (2).
 func (v ConvertedView) HasI8() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
 }
 
 // I16 returns field i16 (3).
 func (v ConvertedView) I16() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
 }
 
 // HasI16 reports the presence of field i16 (3).
 func (v ConvertedView) HasI16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
 }
 
 // U16 returns field u16 (4).
@@ -2461,12 +2502,12 @@ func (v ConvertedView) HasU16() bool {
 
 // I32 returns field i32 (5).
 func (v ConvertedView) I32() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}))
 }
 
 // HasI32 reports the presence of field i32 (5).
 func (v ConvertedView) HasI32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10})
 }
 
 // U32 returns field u32 (6).
@@ -2481,12 +2522,12 @@ func (v ConvertedView) HasU32() bool {
 
 // Wide returns field wide (7).
 func (v ConvertedView) Wide() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40}))
 }
 
 // HasWide reports the presence of field wide (7).
 func (v ConvertedView) HasWide() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40})
 }
 
 // Uwide returns field uwide (8).
@@ -2501,12 +2542,12 @@ func (v ConvertedView) HasUwide() bool {
 
 // Flip returns field flip (9).
 func (v ConvertedView) Flip() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01}))
 }
 
 // HasFlip reports the presence of field flip (9).
 func (v ConvertedView) HasFlip() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01})
 }
 
 // S64 returns field s64 (10).
@@ -2551,42 +2592,42 @@ func (v ConvertedView) HasB8() bool {
 
 // Flag returns field flag (14).
 func (v ConvertedView) Flag() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20}))
 }
 
 // HasFlag reports the presence of field flag (14).
 func (v ConvertedView) HasFlag() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20})
 }
 
 // Mode returns field mode (15).
 func (v ConvertedView) Mode() Mode {
-	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})))
+	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})))
 }
 
 // HasMode reports the presence of field mode (15).
 func (v ConvertedView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})
 }
 
 // U64 returns field u64 (17).
 func (v ConvertedView) U64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}))
 }
 
 // HasU64 reports the presence of field u64 (17).
 func (v ConvertedView) HasU64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80})
 }
 
 // Char returns field char (18).
 func (v ConvertedView) Char() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01}))
 }
 
 // HasChar reports the presence of field char (18).
 func (v ConvertedView) HasChar() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01})
 }
 
 // ConvertedList is a handle on a repeated field of Converted messages.
@@ -9949,7 +9990,7 @@ func (x Nested_LabelsEntry) Clone() Nested_LabelsEntry {
 
 // Key returns field key (1).
 func (x Nested_LabelsEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // SetKey sets field key (1).
@@ -9959,7 +10000,7 @@ func (x Nested_LabelsEntry) SetKey(v int32) {
 
 // HasKey reports the presence of field key (1).
 func (x Nested_LabelsEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // ClearKey clears field key (1).
@@ -10018,12 +10059,12 @@ func (x Nested_LabelsEntry) View() Nested_LabelsEntryView {
 
 // Key returns field key (1).
 func (v Nested_LabelsEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Nested_LabelsEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
 }
 
 // Nested_LabelsEntryList is a handle on a repeated field of Nested_LabelsEntry messages.

@@ -40,6 +40,27 @@ var (
 	phaserType_timestamppbphaser_Timestamp = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
 )
 
+// Forwarders that put the read accessors of the message types of other
+// packages that fields refer to in this package's export data, so that
+// a caller that does not import those packages inlines them too (the
+// compiler inlines only the bodies the export data of an imported
+// package carries). Nothing calls them.
+func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timestamp) { _ = x.Seconds() }
+func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
+	_ = x.HasSeconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
+func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
+	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
+func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
+	_ = v.Seconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_View_Nanos(v timestamppbphaser.TimestampView) {
+	_ = v.Nanos()
+}
+
 var phaserType_Header = file_std_msgs_std_msgs_proto.TypeFor("std_msgs.Header", phaserimpl.ROSFrontend)
 
 // std_msgs/Header (a ROS intrinsic: its data type is inferred).
