@@ -38,12 +38,13 @@ const file_legacy_protoDesc = "" +
 	"\xff\xff\xff\xff\xff\xff\xff\xff\x01*\x05\bd\x10\xc8\x01B\x06\n\x04pick:1\n\nlegacy_ext\x12\x12.phasertest.Legacy\x18d \x01(\x05" +
 	"R\tlegacyExtB-Z+github.com/phaser-go/phaser/internal/testpb"
 
-// The extensions this file declares have no accessors on the handles: a
-// payload keeps each one, as protobuf-go keeps an extension it does not
-// know, among the unknown fields of the message it extends (written back
-// when the message is marshalled). protobuf-go reads them typed, with
-// proto.GetExtension on the message's ToProto copy or its protoc-gen-go
-// type:
+// The extensions this file declares have no accessors of their own: a
+// payload keeps each one among the unknown fields of the message it
+// extends (written back when the message is marshalled). A handle is a
+// proto.Message whose view shows them as fields, as protobuf-go does:
+// proto.GetExtension, SetExtension, HasExtension and ClearExtension
+// work on the handle, with an extension type from protoc-gen-go's output
+// or one made from this file's descriptor (dynamicpb.NewExtensionType):
 //   - phasertest.legacy_ext (field 100 of phasertest.Legacy)
 
 // Legacy_Kind is the enum phasertest.Legacy.Kind.

@@ -487,12 +487,13 @@ func (g *fileGen) extensionsNote() {
 	if len(exts) == 0 {
 		return
 	}
-	g.P("// The extensions this file declares have no accessors on the handles: a")
-	g.P("// payload keeps each one, as protobuf-go keeps an extension it does not")
-	g.P("// know, among the unknown fields of the message it extends (written back")
-	g.P("// when the message is marshalled). protobuf-go reads them typed, with")
-	g.P("// proto.GetExtension on the message's ToProto copy or its protoc-gen-go")
-	g.P("// type:")
+	g.P("// The extensions this file declares have no accessors of their own: a")
+	g.P("// payload keeps each one among the unknown fields of the message it")
+	g.P("// extends (written back when the message is marshalled). A handle is a")
+	g.P("// proto.Message whose view shows them as fields, as protobuf-go does:")
+	g.P("// proto.GetExtension, SetExtension, HasExtension and ClearExtension")
+	g.P("// work on the handle, with an extension type from protoc-gen-go's output")
+	g.P("// or one made from this file's descriptor (dynamicpb.NewExtensionType):")
 	for _, x := range exts {
 		g.P("//   - ", x.Desc.FullName(), " (field ", x.Desc.Number(), " of ", x.Desc.ContainingMessage().FullName(), ")")
 	}
