@@ -143,7 +143,7 @@ func decodeFields(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 		}
 	}
 	if w.Kept(mark) {
-		if err := w.KeepUnknown(m, mark); err != nil {
+		if err := w.KeepUnknownOf(m, mark, p.t); err != nil {
 			return fmt.Errorf("phaser: unmarshal %s: unknown fields: %w", p.t.Name(), err)
 		}
 	}
@@ -395,7 +395,7 @@ func push(m impl.Msg, fp *fieldPlan, v uint64) {
 // value record as received, with its unknown fields, and Marshal writes
 // them back.
 func decodeAny(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
-	var url, value, valueRec []byte
+	var url, value []byte
 	var haveURL, haveValue bool
 	mark := w.Mark()
 	for len(b) > 0 {
@@ -418,7 +418,7 @@ func decodeAny(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 				}
 				url, haveURL = v, true
 			} else {
-				value, valueRec, haveValue = v, rec[:n+k], true
+				value, haveValue = v, true
 			}
 			b = b[k:]
 			continue
@@ -433,16 +433,38 @@ func decodeAny(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 		b = b[k:]
 	}
 	if haveValue {
+		// An Any that arrives in parts merges, and the last value wins: a
+		// value an earlier part left among the unknown fields goes.
+		if u := m.UnknownFields(); len(u) > 0 {
+			if rest, found := withoutBytesField(u, 2); found && !m.SetUnknownFields(rest) {
+				return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", notStored(m))
+			}
+		}
 		if err := decodeAnyValue(m, url, value, w); err != nil {
 			if !errors.Is(err, ErrInvalid) {
 				return err
 			}
 			// Not a message of that type: kept as received, first of the
-			// unknown fields.
+			// unknown fields; an empty value is protobuf's default, which
+			// protobuf-go does not write back.
 			if w.DiscardUnknown {
 				return err
 			}
-			w.KeepFirst(mark, valueRec)
+			// As protobuf-go writes the field again (shortest tag and
+			// length; an empty value, the default, not at all), before the
+			// unknown fields. An Any that arrives in parts merges: the last
+			// value wins, and the unknown fields of the earlier parts stay.
+			var rec []byte
+			if len(value) > 0 {
+				rec = protowire.AppendBytes(protowire.AppendTag(nil, 2, protowire.BytesType), value)
+			}
+			if u := m.UnknownFields(); len(u) > 0 {
+				if !m.SetUnknownFields(append(rec, u...)) {
+					return fmt.Errorf("phaser: unmarshal google.protobuf.Any: %w", notStored(m))
+				}
+			} else if rec != nil {
+				w.KeepFirst(mark, rec)
+			}
 			haveValue = false
 		}
 	}
@@ -487,6 +509,30 @@ func decodeAnyValue(m impl.Msg, url, value []byte, w *impl.Wire) error {
 		m.ClearAnyValue(t)
 	}
 	return err
+}
+
+// withoutBytesField returns the records of unknown other than those of
+// field num with the bytes wire type, and whether there were any.
+func withoutBytesField(unknown []byte, num protowire.Number) ([]byte, bool) {
+	var rest []byte
+	found := false
+	for b := unknown; len(b) > 0; {
+		n, typ, k := protowire.ConsumeTag(b)
+		if k < 0 {
+			return append(rest, b...), found
+		}
+		v := protowire.ConsumeFieldValue(n, typ, b[k:])
+		if v < 0 {
+			return append(rest, b...), found
+		}
+		if n == num && typ == protowire.BytesType {
+			found = true
+		} else {
+			rest = append(rest, b[:k+v]...)
+		}
+		b = b[k+v:]
+	}
+	return rest, found
 }
 
 // consumeTag parses a record's tag as protobuf-go's decoder does: a field

@@ -4,6 +4,8 @@ import (
 	"slices"
 
 	"google.golang.org/protobuf/encoding/protowire"
+	gproto "google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // The order protobuf-go writes the extensions among a message's unknown
@@ -71,4 +73,68 @@ func AppendNonExtensions(b, unknown []byte, t *Type) []byte {
 		rest = rest[n+k:]
 	}
 	return b
+}
+
+// canonicalExtensions rewrites the records of t's declared extensions
+// among unknown as protobuf-go holds them after Unmarshal: the records of
+// each extension decoded together (the last value of a singular field
+// wins, messages merge, repeated scalars take the extension's packing)
+// and encoded again, deterministically, after the other records, which
+// keep their order. It reports false, and returns nil, when unknown holds
+// no declared extension, or one does not decode as its type.
+func canonicalExtensions(unknown []byte, t *Type) ([]byte, bool) {
+	if t == nil || t.desc == nil || t.desc.ExtensionRanges().Len() == 0 {
+		return nil, false
+	}
+	var nums []protowire.Number
+	var rest []byte
+	for b := unknown; len(b) > 0; {
+		num, typ, n := protowire.ConsumeTag(b)
+		if n < 0 {
+			return nil, false
+		}
+		k := protowire.ConsumeFieldValue(num, typ, b[n:])
+		if k < 0 {
+			return nil, false
+		}
+		if t.ExtensionDeclared(num, typ) {
+			if !slices.Contains(nums, num) {
+				nums = append(nums, num)
+			}
+		} else {
+			rest = append(rest, b[:n+k]...)
+		}
+		b = b[n+k:]
+	}
+	if len(nums) == 0 {
+		return nil, false
+	}
+	slices.Sort(nums)
+	out := rest
+	for _, num := range nums {
+		xt := extensionOf(t, num)
+		if xt == nil {
+			return nil, false
+		}
+		var of []byte
+		for b := unknown; len(b) > 0; {
+			n2, typ, n := protowire.ConsumeTag(b)
+			k := protowire.ConsumeFieldValue(n2, typ, b[n:])
+			if n2 == num && t.ExtensionDeclared(n2, typ) {
+				of = append(of, b[:n+k]...)
+			}
+			b = b[n+k:]
+		}
+		tmp := dynamicpb.NewMessage(t.desc)
+		o := gproto.UnmarshalOptions{Resolver: oneExtension{xt}, AllowPartial: true}
+		if err := o.Unmarshal(of, tmp); err != nil || len(tmp.GetUnknown()) != 0 {
+			return nil, false
+		}
+		enc, err := gproto.MarshalOptions{Deterministic: true, AllowPartial: true}.Marshal(tmp)
+		if err != nil {
+			return nil, false
+		}
+		out = append(out, enc...)
+	}
+	return out, true
 }

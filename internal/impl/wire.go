@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"slices"
@@ -293,6 +294,24 @@ func (w *Wire) KeepUnknown(m Msg, mark int) error {
 	w.unknown = m.p.unknownIndex()
 	*w.scratch = (*w.scratch)[:mark]
 	if !ok {
+		if err := m.Err(); err != nil {
+			return err
+		}
+		return ErrFull
+	}
+	return nil
+}
+
+// KeepUnknownOf is KeepUnknown for a message m of type t that declares
+// extension ranges: the declared extensions among m's unknown fields are
+// then held as protobuf-go holds them after Unmarshal (canonicalExtensions:
+// a singular extension that arrived twice keeps its last value), so that
+// marshal and size write what protobuf-go writes.
+func (w *Wire) KeepUnknownOf(m Msg, mark int, t *Type) error {
+	if err := w.KeepUnknown(m, mark); err != nil {
+		return err
+	}
+	if c, ok := canonicalExtensions(m.UnknownFields(), t); ok && !bytes.Equal(c, m.UnknownFields()) && !m.SetUnknownFields(c) {
 		if err := m.Err(); err != nil {
 			return err
 		}

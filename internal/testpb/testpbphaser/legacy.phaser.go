@@ -703,7 +703,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 		}
 	}
 	if w.Kept(mark) {
-		if err := w.KeepUnknown(m, mark); err != nil {
+		if err := w.KeepUnknownOf(m, mark, phaserType_Legacy); err != nil {
 			return phaserimpl.UnknownError("phasertest.Legacy", err)
 		}
 	}

@@ -81,7 +81,12 @@ func (c *codec) unmarshal() {
 	g.P("}")
 	g.P("}")
 	g.P("if w.Kept(mark) {")
-	g.P("if err := w.KeepUnknown(m, mark); err != nil {")
+	if c.m.Desc.ExtensionRanges().Len() > 0 {
+		// Declared extensions are held as protobuf-go holds them.
+		g.P("if err := w.KeepUnknownOf(m, mark, ", c.tv, "); err != nil {")
+	} else {
+		g.P("if err := w.KeepUnknown(m, mark); err != nil {")
+	}
 	g.P("return ", g.door("UnknownError"), "(", quote(c.full), ", err)")
 	g.P("}")
 	g.P("}")
