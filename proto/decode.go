@@ -450,6 +450,14 @@ func decodeAny(b []byte, m impl.Msg, p *plan, w *impl.Wire) error {
 			if w.DiscardUnknown {
 				return err
 			}
+			// An earlier part's value that parsed as its type goes too.
+			if m.HasString(anyValue) {
+				if t := impl.FindType(protoreflect.FullName(m.AnyTypeName())); t != nil {
+					m.ClearAnyValue(t)
+				} else {
+					m.ClearString(anyValue)
+				}
+			}
 			// As protobuf-go writes the field again (shortest tag and
 			// length; an empty value, the default, not at all), before the
 			// unknown fields. An Any that arrives in parts merges: the last
