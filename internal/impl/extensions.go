@@ -5,7 +5,6 @@ import (
 
 	"google.golang.org/protobuf/encoding/protowire"
 	gproto "google.golang.org/protobuf/proto"
-	"google.golang.org/protobuf/types/dynamicpb"
 )
 
 // The order protobuf-go writes the extensions among a message's unknown
@@ -125,9 +124,8 @@ func canonicalExtensions(unknown []byte, t *Type) ([]byte, bool) {
 			}
 			b = b[n+k:]
 		}
-		tmp := dynamicpb.NewMessage(t.desc)
-		o := gproto.UnmarshalOptions{Resolver: oneExtension{xt}, AllowPartial: true}
-		if err := o.Unmarshal(of, tmp); err != nil || len(tmp.GetUnknown()) != 0 {
+		tmp, ok := decodeExtension(t.desc, xt, of)
+		if !ok {
 			return nil, false
 		}
 		enc, err := gproto.MarshalOptions{Deterministic: true, AllowPartial: true}.Marshal(tmp)

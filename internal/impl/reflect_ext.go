@@ -67,7 +67,12 @@ func (x *message) hasExtensions() bool {
 // message of the containing type (dynamicpb) holding only it; ok is false
 // if they do not decode.
 func (x *message) decodeExtension(xt protoreflect.ExtensionType, records []byte) (_ *dynamicpb.Message, ok bool) {
-	tmp := dynamicpb.NewMessage(x.info.t.desc)
+	return decodeExtension(x.info.t.desc, xt, records)
+}
+
+// decodeExtension is the view's decodeExtension for a message of type md.
+func decodeExtension(md protoreflect.MessageDescriptor, xt protoreflect.ExtensionType, records []byte) (_ *dynamicpb.Message, ok bool) {
+	tmp := dynamicpb.NewMessage(md)
 	if len(records) == 0 {
 		return tmp, true
 	}
