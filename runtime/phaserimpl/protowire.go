@@ -236,14 +236,17 @@ func consumeUnknown(b []byte, tag uint64) (int, error) {
 // value) in the payload mem, or nil if s is 0 or the string does not lie
 // in mem.
 func StringAt(mem []byte, s uint32) []byte {
-	if s == 0 || uint64(s)+4 > uint64(len(mem)) {
+	// In int arithmetic (s is at most 1<<32-1, no sum overflows), which
+	// lets the compiler drop the bounds checks of the slices below.
+	o := int(s)
+	if o == 0 || o+4 > len(mem) {
 		return nil
 	}
-	n := le.Uint32(mem[s:])
-	if uint64(s)+4+uint64(n) > uint64(len(mem)) {
+	n := int(le.Uint32(mem[o : o+4]))
+	if n > len(mem)-o-4 {
 		return nil
 	}
-	return mem[s+4 : s+4+n : s+4+n]
+	return mem[o+4 : o+4+n : o+4+n]
 }
 
 // Elems returns the elements, size bytes each, of the repeated field whose
