@@ -81,19 +81,28 @@ func Encoder(m Msg) (Wire, error) {
 	return w, err
 }
 
-// Encode makes w the state of an encoding of m (Encoder), in place: a
-// read-only payload whose unknown-field index was looked up already takes
-// it inline.
+// Encode makes w the state of an encoding of m (Encoder), in place.
 // The general path is a direct call, not a function value: w must not
 // escape where Encode is not inlined (builds with -race).
 func (w *Wire) Encode(m Msg) error {
+	if w.EncodeReady(m) {
+		return nil
+	}
+	return w.encodeGeneral(m)
+}
+
+// EncodeReady is Encode's common case, inline where Encode (with its call)
+// is too big to be: for a read-only payload whose unknown-field index was
+// looked up already, it makes w the state of an encoding of m and reports
+// true; otherwise it reports false, and the caller calls Encode.
+func (w *Wire) EncodeReady(m Msg) bool {
 	if p := m.p; p != nil && p.buf == nil {
 		if u := atomic.LoadUint64(&p.unk); u != 0 {
 			w.budget, w.unknown = len(p.mem)+wireSlack, uint32(u)
-			return nil
+			return true
 		}
 	}
-	return w.encodeGeneral(m)
+	return false
 }
 
 // encodeGeneral is Encode's general path.

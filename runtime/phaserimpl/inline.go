@@ -74,6 +74,7 @@ func reachWireMark(w *Wire) int                   { return w.Mark() }
 func reachWireKept(w *Wire, mark int) bool        { return w.Kept(mark) }
 func reachAppenderAppend(a *MessageAppender) Msg  { return a.Append() }
 func reachWireEncode(w *Wire, m Msg) error        { return w.Encode(m) }
+func reachWireEncodeReady(w *Wire, m Msg) bool    { return w.EncodeReady(m) }
 func reachNestedAt(m Msg, s uint32, t *Type) Msg  { return m.NestedAt(s, t) }
 func reachRuns(m Msg, f Field, t *Type) impl.Runs { return m.Runs(f, t) }
 func reachRunLen(r impl.Run) int                  { return r.Len() }

@@ -201,8 +201,10 @@ func (x Pose) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Pose) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -249,7 +251,7 @@ func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Pose) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -795,8 +797,10 @@ func (x Robot) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Robot) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -925,7 +929,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Robot) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

@@ -352,8 +352,10 @@ func (x Scalars) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Scalars) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -465,7 +467,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Scalars) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1704,8 +1706,10 @@ func (x Repeated) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Repeated) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -1958,7 +1962,7 @@ func (x Repeated) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 // be encoded; MarshalProto then says why).
 func (x Repeated) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4218,8 +4222,10 @@ func (x Inner) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Inner) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -4280,7 +4286,7 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Inner) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4862,8 +4868,10 @@ func (x Inner_Deep) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Inner_Deep) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -4910,7 +4918,7 @@ func (x Inner_Deep) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // be encoded; MarshalProto then says why).
 func (x Inner_Deep) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -5429,8 +5437,10 @@ func (x Empty) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Empty) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -5465,7 +5475,7 @@ func (x Empty) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Empty) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -5834,8 +5844,10 @@ func (x Node) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Node) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -5901,7 +5913,7 @@ func (x Node) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Node) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -6340,8 +6352,10 @@ func (x Wide) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Wide) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -6536,7 +6550,7 @@ func (x Wide) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Wide) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -8912,8 +8926,10 @@ func (x Everything) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Everything) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -9432,7 +9448,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // be encoded; MarshalProto then says why).
 func (x Everything) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -11906,8 +11922,10 @@ func (x Everything_CountsEntry) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Everything_CountsEntry) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -11958,7 +11976,7 @@ func (x Everything_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([
 // be encoded; MarshalProto then says why).
 func (x Everything_CountsEntry) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -12583,8 +12601,10 @@ func (x Everything_ByIdEntry) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Everything_ByIdEntry) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -12633,7 +12653,7 @@ func (x Everything_ByIdEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]b
 // be encoded; MarshalProto then says why).
 func (x Everything_ByIdEntry) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -13240,8 +13260,10 @@ func (x Everything_RemoteByNumEntry) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Everything_RemoteByNumEntry) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -13290,7 +13312,7 @@ func (x Everything_RemoteByNumEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 // be encoded; MarshalProto then says why).
 func (x Everything_RemoteByNumEntry) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -13912,8 +13934,10 @@ func (x Everything_LabelsByKeyEntry) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Everything_LabelsByKeyEntry) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -13972,7 +13996,7 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 // be encoded; MarshalProto then says why).
 func (x Everything_LabelsByKeyEntry) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

@@ -13,7 +13,7 @@ func (c *codec) size() {
 	g.P("// be encoded; MarshalProto then says why).")
 	g.P(recv, "ProtoSize() int {")
 	g.P("var w ", g.door("Wire"))
-	g.P("if w.Encode(", g.xm(), ") != nil {")
+	g.P("if !w.EncodeReady(", g.xm(), ") && w.Encode(", g.xm(), ") != nil {")
 	g.P("return 0")
 	g.P("}")
 	g.P("n, _ := x.XXX_ProtoSize(&w)")

@@ -202,8 +202,10 @@ func (x Duration) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Duration) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -246,7 +248,7 @@ func (x Duration) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 // be encoded; MarshalProto then says why).
 func (x Duration) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

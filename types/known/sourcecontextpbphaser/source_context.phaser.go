@@ -148,8 +148,10 @@ func (x SourceContext) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x SourceContext) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -196,7 +198,7 @@ func (x SourceContext) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, er
 // be encoded; MarshalProto then says why).
 func (x SourceContext) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

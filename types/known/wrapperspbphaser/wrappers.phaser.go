@@ -155,8 +155,10 @@ func (x DoubleValue) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x DoubleValue) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -195,7 +197,7 @@ func (x DoubleValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // be encoded; MarshalProto then says why).
 func (x DoubleValue) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -651,8 +653,10 @@ func (x FloatValue) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x FloatValue) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -691,7 +695,7 @@ func (x FloatValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // be encoded; MarshalProto then says why).
 func (x FloatValue) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1147,8 +1151,10 @@ func (x Int64Value) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Int64Value) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -1187,7 +1193,7 @@ func (x Int64Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // be encoded; MarshalProto then says why).
 func (x Int64Value) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1644,8 +1650,10 @@ func (x UInt64Value) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x UInt64Value) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -1684,7 +1692,7 @@ func (x UInt64Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // be encoded; MarshalProto then says why).
 func (x UInt64Value) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2141,8 +2149,10 @@ func (x Int32Value) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Int32Value) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -2181,7 +2191,7 @@ func (x Int32Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // be encoded; MarshalProto then says why).
 func (x Int32Value) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2638,8 +2648,10 @@ func (x UInt32Value) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x UInt32Value) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -2678,7 +2690,7 @@ func (x UInt32Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // be encoded; MarshalProto then says why).
 func (x UInt32Value) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3135,8 +3147,10 @@ func (x BoolValue) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x BoolValue) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -3175,7 +3189,7 @@ func (x BoolValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 // be encoded; MarshalProto then says why).
 func (x BoolValue) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -3629,8 +3643,10 @@ func (x StringValue) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x StringValue) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -3677,7 +3693,7 @@ func (x StringValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // be encoded; MarshalProto then says why).
 func (x StringValue) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -4146,8 +4162,10 @@ func (x BytesValue) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x BytesValue) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -4191,7 +4209,7 @@ func (x BytesValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // be encoded; MarshalProto then says why).
 func (x BytesValue) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

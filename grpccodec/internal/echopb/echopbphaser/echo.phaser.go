@@ -176,8 +176,10 @@ func (x Point) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Point) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -220,7 +222,7 @@ func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -712,8 +714,10 @@ func (x EchoRequest) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x EchoRequest) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -825,7 +829,7 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 // be encoded; MarshalProto then says why).
 func (x EchoRequest) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1798,8 +1802,10 @@ func (x EchoRequest_CountsEntry) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x EchoRequest_CountsEntry) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -1850,7 +1856,7 @@ func (x EchoRequest_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) (
 // be encoded; MarshalProto then says why).
 func (x EchoRequest_CountsEntry) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2473,8 +2479,10 @@ func (x EchoReply) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x EchoReply) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -2559,7 +2567,7 @@ func (x EchoReply) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 // be encoded; MarshalProto then says why).
 func (x EchoReply) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)

@@ -149,8 +149,10 @@ func (x Point) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Point) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -197,7 +199,7 @@ func (x Point) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Point) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -749,8 +751,10 @@ func (x Quaternion) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Quaternion) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -801,7 +805,7 @@ func (x Quaternion) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 // be encoded; MarshalProto then says why).
 func (x Quaternion) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1403,8 +1407,10 @@ func (x Pose) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Pose) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -1459,7 +1465,7 @@ func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Pose) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -1954,8 +1960,10 @@ func (x Vector3) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Vector3) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -2002,7 +2010,7 @@ func (x Vector3) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Vector3) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
@@ -2550,8 +2558,10 @@ func (x Twist) MarshalProto() ([]byte, error) {
 // it allocates nothing when dst has room.
 func (x Twist) AppendProto(dst []byte) ([]byte, error) {
 	var w phaserimpl.Wire
-	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
-		return dst, err
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
@@ -2606,7 +2616,7 @@ func (x Twist) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 // be encoded; MarshalProto then says why).
 func (x Twist) ProtoSize() int {
 	var w phaserimpl.Wire
-	if w.Encode(phaserimpl.Msg(x)) != nil {
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
 		return 0
 	}
 	n, _ := x.XXX_ProtoSize(&w)
