@@ -846,13 +846,36 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// pose (4)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Pose); sub.IsPresent() {
-		b = append(b, 0x22, 0)
-		at := len(b) - 1
-		nb, err := Pose(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return b, w.Err("example.quickstart.Pose")
+			}
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// theta (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 27 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := Pose(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// stamp (5)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
@@ -880,13 +903,36 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x3a, 0)
-			at := len(b) - 1
-			nb, err := Pose(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if q, _, ok := e.CompiledBytes(32); ok && !w.HasUnknown() {
+				if !w.Enter(32) {
+					return b, w.Err("example.quickstart.Pose")
+				}
+				b = append(b, 0x3a, 0)
+				at := len(b) - 1
+				p := (*[32]byte)(q)
+				// x (1)
+				if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+					b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+				}
+				// y (2)
+				if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+					b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+				}
+				// theta (3)
+				if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+					b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+				}
+				b[at] = byte(len(b) - at - 1) // at most 27 bytes
+				w.Leave()
+			} else {
+				b = append(b, 0x3a, 0)
+				at := len(b) - 1
+				nb, err := Pose(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// tags (8)

@@ -9126,13 +9126,21 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 	}
 	// empty (13)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
-		b = append(b, 0x6a, 0)
-		at := len(b) - 1
-		nb, err := Empty(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if _, _, ok := sub.CompiledBytes(4); ok && !w.HasUnknown() {
+			if !w.Enter(4) {
+				return b, w.Err("phasertest.Empty")
+			}
+			b = append(b, 0x6a, 0)
+			w.Leave()
+		} else {
+			b = append(b, 0x6a, 0)
+			at := len(b) - 1
+			nb, err := Empty(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// empties (14)
 	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
@@ -9142,13 +9150,21 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x72, 0)
-			at := len(b) - 1
-			nb, err := Empty(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if _, _, ok := e.CompiledBytes(4); ok && !w.HasUnknown() {
+				if !w.Enter(4) {
+					return b, w.Err("phasertest.Empty")
+				}
+				b = append(b, 0x72, 0)
+				w.Leave()
+			} else {
+				b = append(b, 0x72, 0)
+				at := len(b) - 1
+				nb, err := Empty(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// node (15)

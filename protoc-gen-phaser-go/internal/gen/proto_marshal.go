@@ -131,7 +131,7 @@ func (c *codec) appendField(cf *codecField) {
 	case cf.kind == protoreflect.MessageKind:
 		typ, texpr := c.handleOf(cf)
 		g.P("if sub := ", c.nested(cf, texpr), "; sub.IsPresent() {")
-		c.appendSub(cf, typ+"(sub)")
+		c.appendSubInline(cf, "sub", typ+"(sub)")
 		g.P("}")
 	case cf.kind == protoreflect.StringKind || cf.kind == protoreflect.BytesKind:
 		if cf.fd.HasPresence() {
@@ -207,6 +207,90 @@ func (c *codec) appendSub(cf *codecField, sub string) {
 	g.P("b = ", g.door("PatchLength"), "(nb, at)")
 }
 
+// appendSubInline emits the encoding of message field cf holding the
+// message sub (handle is its typed handle): for a flat message type (see
+// flatCodec), its fields written in line, no call, when sub is compiled
+// and the payload keeps no unknown fields; else, or for another type, its
+// encoder's call (appendSub). The length takes one byte: a flat message's
+// encoding is shorter than 128 bytes.
+func (c *codec) appendSubInline(cf *codecField, sub, handle string) {
+	g := c.g
+	fc := c.flatCodec(cf)
+	if fc == nil {
+		c.appendSub(cf, handle)
+		return
+	}
+	t, _ := tag(cf, protowire.BytesType)
+	q := "q"
+	if len(fc.fields) == 0 {
+		q = "_"
+	}
+	g.P("if ", q, ", _, ok := ", sub, ".CompiledBytes(", fc.extent, "); ok && !w.HasUnknown() {")
+	g.P("if !w.Enter(", fc.extent, ") {")
+	g.P("return b, w.Err(", quote(fc.full), ")")
+	g.P("}")
+	g.P("b = append(b, ", t, ", 0)")
+	if len(fc.fields) > 0 {
+		g.P("at := len(b) - 1")
+		g.P("p := (*[", fc.extent, "]byte)(q)")
+		plain, _ := fc.ordered()
+		for _, f := range plain {
+			fc.appendField(f)
+		}
+		g.P("b[at] = byte(len(b) - at - 1) // at most ", fc.flatMax(), " bytes")
+	}
+	g.P("w.Leave()")
+	g.P("} else {")
+	c.appendSub(cf, handle)
+	g.P("}")
+}
+
+// flatCodec returns the codec of the type of message field cf when it is
+// flat: declared in the same file (so laid out by the same layouts as the
+// encoder of cf's holder), with singular scalar fields only (no string,
+// message, repeated field, oneof or required field), no extension ranges,
+// and an encoding of at most 127 bytes. It returns nil for any other type.
+func (c *codec) flatCodec(cf *codecField) *codec {
+	md := cf.f.Message
+	if md == nil || md.Desc.ParentFile() != c.m.Desc.ParentFile() || md.Desc.ExtensionRanges().Len() > 0 {
+		return nil
+	}
+	lm, err := c.g.layouts.Of(md.Desc)
+	if err != nil {
+		return nil
+	}
+	fc := c.g.newCodec(md, lm, "", "")
+	for _, f := range fc.fields {
+		switch {
+		case f.list, f.isMap, f.oneof != nil, f.synthetic, f.fd.Cardinality() == protoreflect.Required,
+			f.kind == protoreflect.MessageKind, f.kind == protoreflect.GroupKind,
+			f.kind == protoreflect.StringKind, f.kind == protoreflect.BytesKind:
+			return nil
+		}
+	}
+	if fc.flatMax() > 127 {
+		return nil
+	}
+	return fc
+}
+
+// flatMax returns the most bytes the encoding of a flat message takes.
+func (c *codec) flatMax() int {
+	n := 0
+	for _, f := range c.fields {
+		_, tl := tag(f, wireType(f.kind))
+		switch wireType(f.kind) {
+		case protowire.Fixed32Type:
+			n += tl + 4
+		case protowire.Fixed64Type:
+			n += tl + 8
+		default:
+			n += tl + 10
+		}
+	}
+	return n
+}
+
 // appendGeneral emits the encoding of a field through the general codec
 // (a map, an Any).
 func (c *codec) appendGeneral(cf *codecField) {
@@ -280,7 +364,7 @@ func (c *codec) appendList(cf *codecField) {
 	if cf.kind == protoreflect.MessageKind {
 		typ, texpr := c.handleOf(cf)
 		c.forElements(cf, texpr)
-		c.appendSub(cf, typ+"(e)")
+		c.appendSubInline(cf, "e", typ+"(e)")
 		g.P("}")
 		g.P("}")
 		return

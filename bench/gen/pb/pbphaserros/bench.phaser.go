@@ -2953,13 +2953,40 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// orientation (2)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion); sub.IsPresent() {
-		b = append(b, 0x12, 0)
-		at := len(b) - 1
-		nb, err := Quaternion(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(40); ok && !w.HasUnknown() {
+			if !w.Enter(40) {
+				return b, w.Err("bench.Quaternion")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[40]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			// w (4)
+			if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x08 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x21), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 36 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := Quaternion(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// orientation_covariance (3)
 	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
@@ -2971,13 +2998,36 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// angular_velocity (4)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3); sub.IsPresent() {
-		b = append(b, 0x22, 0)
-		at := len(b) - 1
-		nb, err := Vector3(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return b, w.Err("bench.Vector3")
+			}
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 27 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := Vector3(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// angular_velocity_covariance (5)
 	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
@@ -2989,13 +3039,36 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// linear_acceleration (6)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3); sub.IsPresent() {
-		b = append(b, 0x32, 0)
-		at := len(b) - 1
-		nb, err := Vector3(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return b, w.Err("bench.Vector3")
+			}
+			b = append(b, 0x32, 0)
+			at := len(b) - 1
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 27 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x32, 0)
+			at := len(b) - 1
+			nb, err := Vector3(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// linear_acceleration_covariance (7)
 	if s := phaserimpl.Elems(mem, p[24:32], 8); len(s) > 0 {
@@ -5230,13 +5303,40 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x52, 0)
-			at := len(b) - 1
-			nb, err := Point(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if q, _, ok := e.CompiledBytes(24); ok && !w.HasUnknown() {
+				if !w.Enter(24) {
+					return b, w.Err("bench.Point")
+				}
+				b = append(b, 0x52, 0)
+				at := len(b) - 1
+				p := (*[24]byte)(q)
+				// x (1)
+				if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x0d), v)
+				}
+				// y (2)
+				if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+				}
+				// z (3)
+				if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x1d), v)
+				}
+				// intensity (4)
+				if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
+				}
+				b[at] = byte(len(b) - at - 1) // at most 20 bytes
+				w.Leave()
+			} else {
+				b = append(b, 0x52, 0)
+				at := len(b) - 1
+				nb, err := Point(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	if len(unknown) > 0 {

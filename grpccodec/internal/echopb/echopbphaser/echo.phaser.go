@@ -780,13 +780,32 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 	}
 	// point (5)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[36:]), phaserType_Point); sub.IsPresent() {
-		b = append(b, 0x2a, 0)
-		at := len(b) - 1
-		nb, err := Point(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+			if !w.Enter(24) {
+				return b, w.Err("phaser.grpctest.Point")
+			}
+			b = append(b, 0x2a, 0)
+			at := len(b) - 1
+			p := (*[24]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 18 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x2a, 0)
+			at := len(b) - 1
+			nb, err := Point(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// path (6)
 	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point); ; {
@@ -796,13 +815,32 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x32, 0)
-			at := len(b) - 1
-			nb, err := Point(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if q, _, ok := e.CompiledBytes(24); ok && !w.HasUnknown() {
+				if !w.Enter(24) {
+					return b, w.Err("phaser.grpctest.Point")
+				}
+				b = append(b, 0x32, 0)
+				at := len(b) - 1
+				p := (*[24]byte)(q)
+				// x (1)
+				if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+					b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+				}
+				// y (2)
+				if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+					b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+				}
+				b[at] = byte(len(b) - at - 1) // at most 18 bytes
+				w.Leave()
+			} else {
+				b = append(b, 0x32, 0)
+				at := len(b) - 1
+				nb, err := Point(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// blob (7)
@@ -2530,13 +2568,32 @@ func (x EchoReply) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x1a, 0)
-			at := len(b) - 1
-			nb, err := Point(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if q, _, ok := e.CompiledBytes(24); ok && !w.HasUnknown() {
+				if !w.Enter(24) {
+					return b, w.Err("phaser.grpctest.Point")
+				}
+				b = append(b, 0x1a, 0)
+				at := len(b) - 1
+				p := (*[24]byte)(q)
+				// x (1)
+				if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+					b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+				}
+				// y (2)
+				if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+					b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+				}
+				b[at] = byte(len(b) - at - 1) // at most 18 bytes
+				w.Leave()
+			} else {
+				b = append(b, 0x1a, 0)
+				at := len(b) - 1
+				nb, err := Point(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// seq (4)

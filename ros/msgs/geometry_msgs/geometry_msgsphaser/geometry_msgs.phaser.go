@@ -1436,23 +1436,73 @@ func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// position (1)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point); sub.IsPresent() {
-		b = append(b, 0x0a, 0)
-		at := len(b) - 1
-		nb, err := Point(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return b, w.Err("geometry_msgs.Point")
+			}
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 27 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			nb, err := Point(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// orientation (2)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion); sub.IsPresent() {
-		b = append(b, 0x12, 0)
-		at := len(b) - 1
-		nb, err := Quaternion(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(40); ok && !w.HasUnknown() {
+			if !w.Enter(40) {
+				return b, w.Err("geometry_msgs.Quaternion")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[40]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			// w (4)
+			if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x08 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x21), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 36 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := Quaternion(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -2587,23 +2637,69 @@ func (x Twist) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// linear (1)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3); sub.IsPresent() {
-		b = append(b, 0x0a, 0)
-		at := len(b) - 1
-		nb, err := Vector3(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return b, w.Err("geometry_msgs.Vector3")
+			}
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 27 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			nb, err := Vector3(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// angular (2)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3); sub.IsPresent() {
-		b = append(b, 0x12, 0)
-		at := len(b) - 1
-		nb, err := Vector3(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return b, w.Err("geometry_msgs.Vector3")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 27 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := Vector3(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)

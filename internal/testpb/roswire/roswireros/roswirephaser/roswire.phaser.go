@@ -6011,13 +6011,40 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// point (2)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point); sub.IsPresent() {
-		b = append(b, 0x12, 0)
-		at := len(b) - 1
-		nb, err := Point(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+			if !w.Enter(24) {
+				return b, w.Err("phasertest.roswire.Point")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[24]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint32(append(b, 0x0d), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint32(append(b, 0x1d), v)
+			}
+			// intensity (4)
+			if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+				b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 20 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := Point(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// points (3)
 	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 8}, phaserType_Point); ; {
@@ -6027,13 +6054,40 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x1a, 0)
-			at := len(b) - 1
-			nb, err := Point(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if q, _, ok := e.CompiledBytes(24); ok && !w.HasUnknown() {
+				if !w.Enter(24) {
+					return b, w.Err("phasertest.roswire.Point")
+				}
+				b = append(b, 0x1a, 0)
+				at := len(b) - 1
+				p := (*[24]byte)(q)
+				// x (1)
+				if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x0d), v)
+				}
+				// y (2)
+				if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+				}
+				// z (3)
+				if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x1d), v)
+				}
+				// intensity (4)
+				if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
+				}
+				b[at] = byte(len(b) - at - 1) // at most 20 bytes
+				w.Leave()
+			} else {
+				b = append(b, 0x1a, 0)
+				at := len(b) - 1
+				nb, err := Point(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// fixed_points (4)
@@ -6044,13 +6098,40 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x22, 0)
-			at := len(b) - 1
-			nb, err := Point(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if q, _, ok := e.CompiledBytes(24); ok && !w.HasUnknown() {
+				if !w.Enter(24) {
+					return b, w.Err("phasertest.roswire.Point")
+				}
+				b = append(b, 0x22, 0)
+				at := len(b) - 1
+				p := (*[24]byte)(q)
+				// x (1)
+				if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x0d), v)
+				}
+				// y (2)
+				if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+				}
+				// z (3)
+				if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x1d), v)
+				}
+				// intensity (4)
+				if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+					b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
+				}
+				b[at] = byte(len(b) - at - 1) // at most 20 bytes
+				w.Leave()
+			} else {
+				b = append(b, 0x22, 0)
+				at := len(b) - 1
+				nb, err := Point(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// stampeds (5)
@@ -6244,13 +6325,21 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// empty (33)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty); sub.IsPresent() {
-		b = append(b, 0x8a, 0x02, 0)
-		at := len(b) - 1
-		nb, err := Empty(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if _, _, ok := sub.CompiledBytes(4); ok && !w.HasUnknown() {
+			if !w.Enter(4) {
+				return b, w.Err("phasertest.roswire.Empty")
+			}
+			b = append(b, 0x8a, 0x02, 0)
+			w.Leave()
+		} else {
+			b = append(b, 0x8a, 0x02, 0)
+			at := len(b) - 1
+			nb, err := Empty(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// empties (34)
 	for rs := m.Runs(phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty); ; {
@@ -6260,13 +6349,21 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x92, 0x02, 0)
-			at := len(b) - 1
-			nb, err := Empty(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if _, _, ok := e.CompiledBytes(4); ok && !w.HasUnknown() {
+				if !w.Enter(4) {
+					return b, w.Err("phasertest.roswire.Empty")
+				}
+				b = append(b, 0x92, 0x02, 0)
+				w.Leave()
+			} else {
+				b = append(b, 0x92, 0x02, 0)
+				at := len(b) - 1
+				nb, err := Empty(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// oneof choice
@@ -9130,13 +9227,40 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 	}
 	// value (2)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point); sub.IsPresent() {
-		b = append(b, 0x12, 0)
-		at := len(b) - 1
-		nb, err := Point(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+			if !w.Enter(24) {
+				return b, w.Err("phasertest.roswire.Point")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[24]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint32(append(b, 0x0d), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint32(append(b, 0x15), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint32(append(b, 0x1d), v)
+			}
+			// intensity (4)
+			if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+				b = binary.LittleEndian.AppendUint32(append(b, 0x25), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 20 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := Point(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
