@@ -1413,26 +1413,25 @@ func phaserROSSize_Scalars(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Scalars)
+	b, mem, ok := m.CompiledBytes(112)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 85), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 112 {
+	if len(b) < 112 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// f_string (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 14, Offset: 100})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[100:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
 	// f_bytes (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 15, Offset: 104})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[104:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
@@ -3425,15 +3424,14 @@ func phaserROSSize_Repeated(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Repeated(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Repeated)
+	b, _, ok := m.CompiledBytes(248)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 120), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 248 {
+	if len(b) < 248 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -4694,21 +4692,20 @@ func phaserROSSize_Inner(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Inner(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Inner)
+	b, mem, ok := m.CompiledBytes(20)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 20), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 20 {
+	if len(b) < 20 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var left2 int
 	// s (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -5265,15 +5262,14 @@ func phaserROSSize_Inner_Deep(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Inner_Deep(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Inner_Deep)
+	b, _, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 12), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -5718,14 +5714,13 @@ func phaserROSSize_Empty(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Empty(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Empty)
+	_, ok := m.View(phaserType_Empty)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 0), left, true
 	}
-	_ = v
 	return dst, left, true
 }
 
@@ -8422,15 +8417,14 @@ func phaserROSSize_Wide(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Wide)
+	b, _, ok := m.CompiledBytes(308)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 227), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 308 {
+	if len(b) < 308 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -12367,21 +12361,20 @@ func phaserROSSize_Everything_CountsEntry(m phaserimpl.Msg, left int) (int, int,
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Everything_CountsEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Everything_CountsEntry)
+	b, mem, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 16 {
+	if len(b) < 16 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// key (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -13027,15 +13020,14 @@ func phaserROSSize_Everything_ByIdEntry(m phaserimpl.Msg, left int) (int, int, b
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Everything_ByIdEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Everything_ByIdEntry)
+	b, _, ok := m.CompiledBytes(20)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 28), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 20 {
+	if len(b) < 20 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -13693,15 +13685,14 @@ func phaserROSSize_Everything_RemoteByNumEntry(m phaserimpl.Msg, left int) (int,
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Everything_RemoteByNumEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Everything_RemoteByNumEntry)
+	b, _, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 28), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 16 {
+	if len(b) < 16 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -14399,23 +14390,25 @@ func phaserROSSize_Everything_LabelsByKeyEntry(m phaserimpl.Msg, left int) (int,
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Everything_LabelsByKeyEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Everything_LabelsByKeyEntry)
+	b, mem, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	_ = v
+	if len(b) < 16 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	var o int
 	// key (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
 	// value (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}

@@ -562,7 +562,16 @@ func (g *fileGen) rosAppend(m *protogen.Message, lm *layout.Message, items []*ro
 	}
 	flush()
 	ext := extent(lm)
-	g.P("v, ok := m.View(", tv, ")")
+	if b.uses["b"] {
+		// The message's bytes, and the payload's for its strings.
+		mem := "_"
+		if b.uses["mem"] {
+			mem = "mem"
+		}
+		g.P("b, ", mem, ", ok := m.CompiledBytes(", ext, ")")
+	} else {
+		g.P("_, ok := m.View(", tv, ")")
+	}
 	g.P("if !ok {")
 	g.P("if m.IsPresent() {")
 	g.P("return dst, left, false // another layout")
@@ -570,12 +579,9 @@ func (g *fileGen) rosAppend(m *protogen.Message, lm *layout.Message, items []*ro
 	g.P("return ", g.door("ROSZeros"), "(dst, ", sh.min, "), left, true")
 	g.P("}")
 	if b.uses["b"] {
-		g.P("b := v.Bytes()")
-		g.P("if len(b) < ", ext, " {")
+		g.P("if len(b) < ", ext, " { // never: for the compiler's bounds checks")
 		g.P("return dst, left, false")
 		g.P("}")
-	} else {
-		g.P("_ = v")
 	}
 	if b.uses["w"] {
 		g.P("var w []byte")
@@ -689,7 +695,12 @@ func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow b
 		case r.rt == ros.String:
 			s := b.name("s")
 			b.p("// ", r.f.Desc.Name(), " (string)")
-			b.p(s, " := m.StringBytes(", r.fl, ")")
+			if src == "b" { // the message's compiled bytes, and the payload's
+				b.use("mem")
+				b.p(s, " := ", g.door("StringAt"), "(mem, ", g.le(), ".Uint32(", b.use(src), "[", r.lf.Offset, ":]))")
+			} else {
+				b.p(s, " := m.StringBytes(", r.fl, ")")
+			}
 			b.p("if left -= len(", s, "); left < 0 {")
 			b.p(fail)
 			b.p("}")

@@ -1054,21 +1054,20 @@ func phaserROSSize_Api(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Api(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Api)
+	b, mem, ok := m.CompiledBytes(56)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 32), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 56 {
+	if len(b) < 56 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var left2 int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -1102,7 +1101,7 @@ func phaserROSAppend_Api(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		}
 	}
 	// version (string)
-	s4 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 32})
+	s4 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[32:]))
 	if left -= len(s4); left < 0 {
 		return dst, left, false
 	}
@@ -1129,7 +1128,7 @@ func phaserROSAppend_Api(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		}
 	}
 	// edition (string)
-	s6 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 52})
+	s6 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[52:]))
 	if left -= len(s6); left < 0 {
 		return dst, left, false
 	}
@@ -2244,32 +2243,31 @@ func phaserROSSize_Method(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Method(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Method)
+	b, mem, ok := m.CompiledBytes(48)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 26), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 48 {
+	if len(b) < 48 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	var left2 int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
 	// request_type_url (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
 	// response_type_url (string)
-	s3 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	s3 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[20:]))
 	if left -= len(s3); left < 0 {
 		return dst, left, false
 	}
@@ -2295,7 +2293,7 @@ func phaserROSAppend_Method(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 	}
 	// edition (string)
-	s5 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44})
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[44:]))
 	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}
@@ -3020,23 +3018,25 @@ func phaserROSSize_Mixin(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Mixin(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Mixin)
+	b, mem, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	_ = v
+	if len(b) < 16 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	var o int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
 	// root (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}

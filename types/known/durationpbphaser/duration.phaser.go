@@ -609,15 +609,14 @@ func phaserROSSize_Duration(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Duration(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Duration)
+	b, _, ok := m.CompiledBytes(20)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 12), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 20 {
+	if len(b) < 20 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte

@@ -426,14 +426,13 @@ func phaserROSSize_Empty(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Empty(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Empty)
+	_, ok := m.View(phaserType_Empty)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 0), left, true
 	}
-	_ = v
 	return dst, left, true
 }
 

@@ -684,14 +684,13 @@ func phaserROSSize_FieldMask(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_FieldMask(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_FieldMask)
+	_, ok := m.View(phaserType_FieldMask)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 4), left, true
 	}
-	_ = v
 	// paths (repeated)
 	c1 := m.Len(phaserimpl.Field{Number: 1, Offset: 8}, 4)
 	if left -= 4 * c1; left < 0 {

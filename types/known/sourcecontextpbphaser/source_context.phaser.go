@@ -522,17 +522,19 @@ func phaserROSSize_SourceContext(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_SourceContext(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_SourceContext)
+	b, mem, ok := m.CompiledBytes(12)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 4), left, true
 	}
-	_ = v
+	if len(b) < 12 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	// file_name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}

@@ -1091,21 +1091,20 @@ func phaserROSSize_Type(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Type(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Type)
+	b, mem, ok := m.CompiledBytes(52)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 28), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 52 {
+	if len(b) < 52 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var left2 int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -1157,7 +1156,7 @@ func phaserROSAppend_Type(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		return dst, left, false
 	}
 	// edition (string)
-	s5 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
 	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}
@@ -2316,27 +2315,26 @@ func phaserROSSize_Field(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Field(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Field)
+	b, mem, ok := m.CompiledBytes(56)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 37), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 56 {
+	if len(b) < 56 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	var left2 int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[20:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
 	// type_url (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 24})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[24:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
@@ -2368,12 +2366,12 @@ func phaserROSAppend_Field(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		}
 	}
 	// json_name (string)
-	s4 := m.StringBytes(phaserimpl.Field{Number: 10, Offset: 48})
+	s4 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
 	if left -= len(s4); left < 0 {
 		return dst, left, false
 	}
 	// default_value (string)
-	s5 := m.StringBytes(phaserimpl.Field{Number: 11, Offset: 52})
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[52:]))
 	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}
@@ -3286,21 +3284,20 @@ func phaserROSSize_Enum(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Enum(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Enum)
+	b, mem, ok := m.CompiledBytes(44)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 24), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 44 {
+	if len(b) < 44 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var left2 int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -3339,7 +3336,7 @@ func phaserROSAppend_Enum(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		return dst, left, false
 	}
 	// edition (string)
-	s4 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
+	s4 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[40:]))
 	if left -= len(s4); left < 0 {
 		return dst, left, false
 	}
@@ -4066,22 +4063,21 @@ func phaserROSSize_EnumValue(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_EnumValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_EnumValue)
+	b, mem, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 12), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	var left2 int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -4682,18 +4678,20 @@ func phaserROSSize_Option(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Option(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Option)
+	b, mem, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 12), left, true
 	}
-	_ = v
+	if len(b) < 16 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	var o int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}

@@ -502,15 +502,14 @@ func phaserROSSize_DoubleValue(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_DoubleValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_DoubleValue)
+	b, _, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 16 {
+	if len(b) < 16 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1000,15 +999,14 @@ func phaserROSSize_FloatValue(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_FloatValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_FloatValue)
+	b, _, ok := m.CompiledBytes(12)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 4), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 12 {
+	if len(b) < 12 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1499,15 +1497,14 @@ func phaserROSSize_Int64Value(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Int64Value(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Int64Value)
+	b, _, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 16 {
+	if len(b) < 16 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1998,15 +1995,14 @@ func phaserROSSize_UInt64Value(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_UInt64Value(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_UInt64Value)
+	b, _, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 16 {
+	if len(b) < 16 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -2497,15 +2493,14 @@ func phaserROSSize_Int32Value(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Int32Value(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Int32Value)
+	b, _, ok := m.CompiledBytes(12)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 4), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 12 {
+	if len(b) < 12 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -2996,15 +2991,14 @@ func phaserROSSize_UInt32Value(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_UInt32Value(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_UInt32Value)
+	b, _, ok := m.CompiledBytes(12)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 4), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 12 {
+	if len(b) < 12 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -3493,15 +3487,14 @@ func phaserROSSize_BoolValue(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_BoolValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_BoolValue)
+	b, _, ok := m.CompiledBytes(9)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 1), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 9 {
+	if len(b) < 9 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -4012,17 +4005,19 @@ func phaserROSSize_StringValue(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_StringValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_StringValue)
+	b, mem, ok := m.CompiledBytes(12)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 4), left, true
 	}
-	_ = v
+	if len(b) < 12 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	// value (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -4520,17 +4515,19 @@ func phaserROSSize_BytesValue(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_BytesValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_BytesValue)
+	b, mem, ok := m.CompiledBytes(12)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 4), left, true
 	}
-	_ = v
+	if len(b) < 12 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	// value (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}

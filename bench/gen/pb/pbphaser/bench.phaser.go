@@ -838,26 +838,25 @@ func phaserROSSize_SmallStruct(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_SmallStruct(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_SmallStruct)
+	b, mem, ok := m.CompiledBytes(48)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 29), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 48 {
+	if len(b) < 48 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
 	// phone (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 24})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[24:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
@@ -1503,15 +1502,14 @@ func phaserROSSize_Header(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Header)
+	b, mem, ok := m.CompiledBytes(20)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 16), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 20 {
+	if len(b) < 20 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1521,7 +1519,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false // out of the range of ROS time
 	}
 	// frame_id (string)
-	s3 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 16})
+	s3 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[16:]))
 	if left -= len(s3); left < 0 {
 		return dst, left, false
 	}
@@ -2152,15 +2150,14 @@ func phaserROSSize_Quaternion(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Quaternion)
+	b, _, ok := m.CompiledBytes(40)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 32), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 40 {
+	if len(b) < 40 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -2750,15 +2747,14 @@ func phaserROSSize_Vector3(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Vector3)
+	b, _, ok := m.CompiledBytes(32)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 24), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 32 {
+	if len(b) < 32 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -3622,15 +3618,14 @@ func phaserROSSize_Imu(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Imu)
+	b, _, ok := m.CompiledBytes(56)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 312), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 56 {
+	if len(b) < 56 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -4389,21 +4384,20 @@ func phaserROSSize_PointField(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_PointField)
+	b, mem, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 13), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -5033,15 +5027,14 @@ func phaserROSSize_Point(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Point)
+	b, _, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 16), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -6048,15 +6041,14 @@ func phaserROSSize_Cloud(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Cloud)
+	b, mem, ok := m.CompiledBytes(64)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 46), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 64 {
+	if len(b) < 64 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -6088,7 +6080,7 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		}
 	}
 	// data (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 44})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[44:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
@@ -7061,15 +7053,14 @@ func phaserROSSize_Image(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Image)
+	b, mem, ok := m.CompiledBytes(36)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 37), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 36 {
+	if len(b) < 36 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -7081,7 +7072,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	// encoding (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 20})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[20:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -7091,7 +7082,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false // out of the range of ROS uint8
 	}
 	// data (string)
-	s3 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 32})
+	s3 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[32:]))
 	if left -= len(s3); left < 0 {
 		return dst, left, false
 	}

@@ -838,26 +838,25 @@ func phaserROSSize_SmallStruct(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_SmallStruct(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_SmallStruct)
+	b, mem, ok := m.CompiledBytes(48)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 29), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 48 {
+	if len(b) < 48 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
 	// phone (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 24})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[24:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
@@ -1504,15 +1503,14 @@ func phaserROSSize_Header(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Header)
+	b, mem, ok := m.CompiledBytes(36)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 16), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 36 {
+	if len(b) < 36 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1522,7 +1520,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false // out of the range of ROS time
 	}
 	// frame_id (string)
-	s3 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 12})
+	s3 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
 	if left -= len(s3); left < 0 {
 		return dst, left, false
 	}
@@ -2153,15 +2151,14 @@ func phaserROSSize_Quaternion(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Quaternion)
+	b, _, ok := m.CompiledBytes(40)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 32), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 40 {
+	if len(b) < 40 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -2751,15 +2748,14 @@ func phaserROSSize_Vector3(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Vector3)
+	b, _, ok := m.CompiledBytes(32)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 24), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 32 {
+	if len(b) < 32 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -3627,15 +3623,14 @@ func phaserROSSize_Imu(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Imu)
+	b, _, ok := m.CompiledBytes(176)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 312), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 176 {
+	if len(b) < 176 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -4394,21 +4389,20 @@ func phaserROSSize_PointField(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_PointField)
+	b, mem, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 13), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -5038,15 +5032,14 @@ func phaserROSSize_Point(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Point)
+	b, _, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 16), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -6054,15 +6047,14 @@ func phaserROSSize_Cloud(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Cloud)
+	b, mem, ok := m.CompiledBytes(92)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 46), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 92 {
+	if len(b) < 92 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -6094,7 +6086,7 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		}
 	}
 	// data (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 36})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[36:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
@@ -7068,15 +7060,14 @@ func phaserROSSize_Image(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Image)
+	b, mem, ok := m.CompiledBytes(68)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 37), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 68 {
+	if len(b) < 68 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -7088,7 +7079,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	// encoding (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[16:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -7098,7 +7089,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false // out of the range of ROS uint8
 	}
 	// data (string)
-	s3 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28})
+	s3 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[28:]))
 	if left -= len(s3); left < 0 {
 		return dst, left, false
 	}

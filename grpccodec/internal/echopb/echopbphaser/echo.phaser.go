@@ -555,15 +555,14 @@ func phaserROSSize_Point(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Point)
+	b, _, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 16), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1493,22 +1492,21 @@ func phaserROSSize_EchoRequest(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_EchoRequest(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_EchoRequest)
+	b, mem, ok := m.CompiledBytes(56)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 48), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 56 {
+	if len(b) < 56 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	var left2 int
 	// text (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -1592,7 +1590,7 @@ func phaserROSAppend_EchoRequest(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		w = w[16:]
 	}
 	// blob (string)
-	s9 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 48})
+	s9 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
 	if left -= len(s9); left < 0 {
 		return dst, left, false
 	}
@@ -2269,21 +2267,20 @@ func phaserROSSize_EchoRequest_CountsEntry(m phaserimpl.Msg, left int) (int, int
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_EchoRequest_CountsEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_EchoRequest_CountsEntry)
+	b, mem, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 16 {
+	if len(b) < 16 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// key (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -3172,21 +3169,20 @@ func phaserROSSize_EchoReply(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_EchoReply(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_EchoReply)
+	b, mem, ok := m.CompiledBytes(44)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 28), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 44 {
+	if len(b) < 44 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// text (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -3241,7 +3237,7 @@ func phaserROSAppend_EchoReply(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		w = w[16:]
 	}
 	// blob (string)
-	s5 := m.StringBytes(phaserimpl.Field{Number: 6, Offset: 40})
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[40:]))
 	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}

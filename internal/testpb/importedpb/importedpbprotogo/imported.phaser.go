@@ -765,22 +765,21 @@ func phaserROSSize_Remote(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Remote(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Remote)
+	b, mem, ok := m.CompiledBytes(40)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 24), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 40 {
+	if len(b) < 40 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	var left2 int
 	// id (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -1439,20 +1438,19 @@ func phaserROSSize_Remote_Part(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Remote_Part(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Remote_Part)
+	b, mem, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 16 {
+	if len(b) < 16 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	// tag (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}

@@ -582,15 +582,14 @@ func phaserROSSize_Point(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Point)
+	b, _, ok := m.CompiledBytes(32)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 24), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 32 {
+	if len(b) < 32 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1236,15 +1235,14 @@ func phaserROSSize_Quaternion(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Quaternion)
+	b, _, ok := m.CompiledBytes(40)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 32), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 40 {
+	if len(b) < 40 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1854,14 +1852,13 @@ func phaserROSSize_Pose(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Pose(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Pose)
+	_, ok := m.View(phaserType_Pose)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 56), left, true
 	}
-	_ = v
 	var left2 int
 	// position
 	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point), left)
@@ -2445,15 +2442,14 @@ func phaserROSSize_Vector3(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Vector3)
+	b, _, ok := m.CompiledBytes(32)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 24), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 32 {
+	if len(b) < 32 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -3053,14 +3049,13 @@ func phaserROSSize_Twist(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Twist(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Twist)
+	_, ok := m.View(phaserType_Twist)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 48), left, true
 	}
-	_ = v
 	var left2 int
 	// linear
 	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3), left)

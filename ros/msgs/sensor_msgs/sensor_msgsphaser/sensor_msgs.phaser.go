@@ -890,15 +890,14 @@ func phaserROSSize_Imu(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Imu)
+	b, _, ok := m.CompiledBytes(176)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 312), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 176 {
+	if len(b) < 176 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1850,15 +1849,14 @@ func phaserROSSize_Image(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Image)
+	b, mem, ok := m.CompiledBytes(68)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 37), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 68 {
+	if len(b) < 68 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -1873,7 +1871,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	// encoding (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 4, Offset: 16})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[16:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -1883,7 +1881,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false // out of the range of ROS uint8
 	}
 	// data (string)
-	s3 := m.StringBytes(phaserimpl.Field{Number: 7, Offset: 28})
+	s3 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[28:]))
 	if left -= len(s3); left < 0 {
 		return dst, left, false
 	}
@@ -2603,21 +2601,20 @@ func phaserROSSize_PointField(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_PointField)
+	b, mem, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 13), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// name (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -3568,15 +3565,14 @@ func phaserROSSize_PointCloud2(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_PointCloud2)
+	b, mem, ok := m.CompiledBytes(84)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 42), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 84 {
+	if len(b) < 84 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -3611,7 +3607,7 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		}
 	}
 	// data (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 8, Offset: 36})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[36:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
@@ -4620,15 +4616,14 @@ func phaserROSSize_LaserScan(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_LaserScan(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_LaserScan)
+	b, _, ok := m.CompiledBytes(92)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 52), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 92 {
+	if len(b) < 92 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -5438,15 +5433,14 @@ func phaserROSSize_JointState(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_JointState(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_JointState)
+	b, _, ok := m.CompiledBytes(76)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 32), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 76 {
+	if len(b) < 76 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var left2 int

@@ -652,15 +652,14 @@ func phaserROSSize_Header(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Header)
+	b, mem, ok := m.CompiledBytes(36)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 16), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 36 {
+	if len(b) < 36 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -670,7 +669,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false // out of the range of ROS time
 	}
 	// frame_id (string)
-	s3 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 12})
+	s3 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
 	if left -= len(s3); left < 0 {
 		return dst, left, false
 	}
@@ -1191,17 +1190,19 @@ func phaserROSSize_String(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_String(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_String)
+	b, mem, ok := m.CompiledBytes(12)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 4), left, true
 	}
-	_ = v
+	if len(b) < 12 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	// data (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}

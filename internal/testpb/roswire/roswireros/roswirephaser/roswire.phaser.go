@@ -1300,26 +1300,25 @@ func phaserROSSize_Scalars(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Scalars)
+	b, mem, ok := m.CompiledBytes(108)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 81), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 108 {
+	if len(b) < 108 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	var o int
 	// f_string (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 14, Offset: 100})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[100:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
 	// f_bytes (string)
-	s2 := m.StringBytes(phaserimpl.Field{Number: 15, Offset: 104})
+	s2 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[104:]))
 	if left -= len(s2); left < 0 {
 		return dst, left, false
 	}
@@ -2716,15 +2715,14 @@ func phaserROSSize_Converted(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Converted)
+	b, mem, ok := m.CompiledBytes(108)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 70), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 108 {
+	if len(b) < 108 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -2785,7 +2783,7 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false // out of the range of ROS uint8
 	}
 	// data (string)
-	s12 := m.StringBytes(phaserimpl.Field{Number: 16, Offset: 88})
+	s12 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[88:]))
 	if left -= len(s12); left < 0 {
 		return dst, left, false
 	}
@@ -4130,15 +4128,14 @@ func phaserROSSize_Arrays(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Arrays(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Arrays)
+	b, _, ok := m.CompiledBytes(136)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 90), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 136 {
+	if len(b) < 136 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -5165,15 +5162,14 @@ func phaserROSSize_Point(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Point)
+	b, _, ok := m.CompiledBytes(24)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 16), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 24 {
+	if len(b) < 24 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
@@ -5803,14 +5799,16 @@ func phaserROSSize_Stamped(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Stamped(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Stamped)
+	b, mem, ok := m.CompiledBytes(60)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 20), left, true
 	}
-	_ = v
+	if len(b) < 60 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	// stamp (time)
 	sec1, nsec2, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
@@ -5823,7 +5821,7 @@ func phaserROSAppend_Stamped(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		return dst, left, false // out of the range of ROS duration
 	}
 	// frame (string)
-	s5 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 8})
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}
@@ -8171,14 +8169,13 @@ func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Nested)
+	_, ok := m.View(phaserType_Nested)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 465), left, true
 	}
-	_ = v
 	var w []byte
 	var left2 int
 	// header
@@ -9636,18 +9633,20 @@ func phaserROSSize_Nested_ByNameEntry(m phaserimpl.Msg, left int) (int, int, boo
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Nested_ByNameEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Nested_ByNameEntry)
+	b, mem, ok := m.CompiledBytes(40)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 20), left, true
 	}
-	_ = v
+	if len(b) < 40 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
 	var w []byte
 	var left2 int
 	// key (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 1, Offset: 8})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[8:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -10307,20 +10306,19 @@ func phaserROSSize_Nested_LabelsEntry(m phaserimpl.Msg, left int) (int, int, boo
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Nested_LabelsEntry(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Nested_LabelsEntry)
+	b, mem, ok := m.CompiledBytes(16)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 8), left, true
 	}
-	b := v.Bytes()
-	if len(b) < 16 {
+	if len(b) < 16 { // never: for the compiler's bounds checks
 		return dst, left, false
 	}
 	var w []byte
 	// value (string)
-	s1 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
 	if left -= len(s1); left < 0 {
 		return dst, left, false
 	}
@@ -10827,14 +10825,13 @@ func phaserROSSize_Empty(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Empty(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	v, ok := m.View(phaserType_Empty)
+	_, ok := m.View(phaserType_Empty)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 0), left, true
 	}
-	_ = v
 	return dst, left, true
 }
 
