@@ -32,12 +32,16 @@ func (m Msg) CompiledBytes(n uint32) (msg, mem []byte, ok bool) {
 	if m.acc == throughTable {
 		return nil, nil, false
 	}
+	// In int arithmetic (no sum of two uint32s overflows it), so that
+	// the slice's length and capacity are n where n is a constant: no
+	// pointer mask for an empty slice, and the caller's conversion to
+	// *[n]byte needs no check.
 	mem = m.p.mem
-	end := uint64(m.off) + uint64(n)
-	if end > uint64(len(mem)) {
+	o, end := int(m.off), int(m.off)+int(n)
+	if end > len(mem) {
 		return nil, nil, false
 	}
-	return mem[m.off:end:end], mem, true
+	return mem[o:end:end], mem, true
 }
 
 // Bytes returns the bytes of the View: for Msg.View's, the message's own
