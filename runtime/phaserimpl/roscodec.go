@@ -97,13 +97,41 @@ func ROSString(data []byte) (s, rest []byte, ok bool) {
 // ROSTime returns the ROS time of the google.protobuf.Timestamp m (absent:
 // 0), and whether ROS time holds it.
 func ROSTime(m Msg) (sec, nsec uint32, ok bool) {
-	return rostime.TimeWords(int64(m.Get64(impl.SecondsField)), int32(m.Get32(impl.NanosField)))
+	s, n := timeFields(m)
+	return rostime.TimeWords(int64(s), int32(n))
+}
+
+// The compiled layout of Timestamp and Duration, as impl.SecondsField and
+// impl.NanosField have it: seconds at 8, nanos at 16 (the extent's end),
+// their presence bits 0 and 1 of byte 4.
+const (
+	timeSeconds, timeNanos, timeExtent         = 8, 16, 20
+	timePresence, timeHasSeconds, timeHasNanos = 4, 1 << 0, 1 << 1
+)
+
+// timeFields returns the seconds and nanos of the Timestamp or Duration m
+// (absent: 0): read at their compiled offsets, in line, when m is
+// compiled, else through the accessors.
+func timeFields(m Msg) (seconds uint64, nanos uint32) {
+	b, _, ok := m.CompiledBytes(timeExtent)
+	if !ok {
+		return m.Get64(impl.SecondsField), m.Get32(impl.NanosField)
+	}
+	p := (*[timeExtent]byte)(b)
+	if p[timePresence]&timeHasSeconds != 0 {
+		seconds = le.Uint64(p[timeSeconds:])
+	}
+	if p[timePresence]&timeHasNanos != 0 {
+		nanos = le.Uint32(p[timeNanos:])
+	}
+	return seconds, nanos
 }
 
 // ROSDuration returns the ROS duration of the google.protobuf.Duration m
 // (absent: 0), and whether ROS duration holds it.
 func ROSDuration(m Msg) (sec, nsec uint32, ok bool) {
-	return rostime.DurationWords(int64(m.Get64(impl.SecondsField)), int32(m.Get32(impl.NanosField)))
+	s, n := timeFields(m)
+	return rostime.DurationWords(int64(s), int32(n))
 }
 
 // SetROSTime stores the ROS time (sec, nsec) in the
