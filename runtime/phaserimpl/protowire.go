@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/phaser-go/phaser/internal/impl"
 	phaserproto "github.com/phaser-go/phaser/proto"
@@ -625,4 +626,36 @@ func stringAtHeader(mem []byte, h uint32) []byte {
 		return nil
 	}
 	return StringAt(mem, le.Uint32(mem[h:]))
+}
+
+// LaidOutAs reports whether the compiled layout of t is the one kinds and
+// fields describe: extent n, exactly the fields fields (each as the
+// generated Field literal has it: number, offset, presence bit),
+// singular, outside oneofs, not required, of the kinds kinds gives (one
+// byte a field: its protoreflect.Kind, |0x80 for explicit presence), and
+// no extension ranges. Generated code of one package evaluates it once,
+// at init, for a flat message type of another package whose fields it
+// writes in line: if that package was generated from another version of
+// the .proto, the layouts differ and the encoder calls the type's own
+// instead.
+func LaidOutAs(t *Type, n uint32, kinds string, fields ...Field) bool {
+	if t == nil || t.Extent() != n || len(t.Fields()) != len(fields) || len(kinds) != len(fields) ||
+		t.Descriptor() == nil || t.Descriptor().ExtensionRanges().Len() > 0 {
+		return false
+	}
+	for i, f := range fields {
+		fi := t.FieldByNumber(f.Number)
+		if fi == nil || fi.Offset != f.Offset || fi.Byte != f.Byte || fi.Mask != f.Mask || fi.Inline || fi.Fixed != 0 || fi.Repeated || fi.Union != nil || fi.Desc == nil ||
+			fi.Desc.Cardinality() == protoreflect.Required {
+			return false
+		}
+		k := byte(fi.Desc.Kind())
+		if fi.Desc.HasPresence() {
+			k |= 0x80
+		}
+		if k != kinds[i] {
+			return false
+		}
+	}
+	return true
 }

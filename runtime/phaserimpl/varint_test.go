@@ -1,4 +1,4 @@
-package phaserimpl
+package phaserimpl_test
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
+
+	"github.com/phaser-go/phaser/runtime/phaserimpl"
 )
 
 // TestAppendVarint compares AppendVarint with protowire.AppendVarint for
@@ -23,7 +25,7 @@ func TestAppendVarint(t *testing.T) {
 			want := protowire.AppendVarint([]byte{1, 2, 3}, v)
 			for _, room := range []int{0, len(want) - 3, 10, 16} {
 				b := append(make([]byte, 0, 3+room), 1, 2, 3)
-				got := AppendVarint(b, v)
+				got := phaserimpl.AppendVarint(b, v)
 				if !bytes.Equal(got, want) {
 					t.Fatalf("AppendVarint(%#x) with %d bytes of room = %x, want %x", v, room, got, want)
 				}

@@ -231,7 +231,10 @@ type fileGen struct {
 	// rosShapes are the ROS1 shapes of the message types the file's codecs
 	// reach (roscodec.go).
 	rosShapes map[protoreflect.FullName]*rosShape
-	err       error // the first error of an emit function
+	// flatGuards are the guard variables of flat message types of other
+	// files emitted so far (proto_marshal.go's flatGuards).
+	flatGuards map[string]bool
+	err        error // the first error of an emit function
 }
 
 // generateFile writes the handles of f; the package doc, naming the files

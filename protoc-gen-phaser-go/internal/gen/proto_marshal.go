@@ -2,6 +2,7 @@ package gen
 
 import (
 	"fmt"
+	"strings"
 
 	"google.golang.org/protobuf/encoding/protowire"
 	"google.golang.org/protobuf/reflect/protoreflect"
@@ -39,6 +40,7 @@ func (c *codec) marshal() {
 	g.P("return x.XXX_AppendProto(dst, &w)")
 	g.P("}")
 	g.P()
+	c.flatGuards()
 	g.P("// XXX_AppendProto appends the protobuf encoding of x within the encoding w")
 	g.P("// of a message that holds it. It is for generated code.")
 	g.P(recv, "XXX_AppendProto(b []byte, w *", g.door("Wire"), ") ([]byte, error) {")
@@ -215,7 +217,7 @@ func (c *codec) appendSub(cf *codecField, sub string) {
 // encoding is shorter than 128 bytes.
 func (c *codec) appendSubInline(cf *codecField, sub, handle string) {
 	g := c.g
-	fc := c.flatCodec(cf)
+	fc, guard := c.flatCodec(cf)
 	if fc == nil {
 		c.appendSub(cf, handle)
 		return
@@ -225,7 +227,10 @@ func (c *codec) appendSubInline(cf *codecField, sub, handle string) {
 	if len(fc.fields) == 0 {
 		q = "_"
 	}
-	g.P("if ", q, ", _, ok := ", sub, ".CompiledBytes(", fc.extent, "); ok && !w.HasUnknown() {")
+	if guard != "" {
+		guard = " && " + guard
+	}
+	g.P("if ", q, ", _, ok := ", sub, ".CompiledBytes(", fc.extent, "); ok", guard, " && !w.HasUnknown() {")
 	g.P("if !w.Enter(", fc.extent, ") {")
 	g.P("return b, w.Err(", quote(fc.full), ")")
 	g.P("}")
@@ -246,32 +251,74 @@ func (c *codec) appendSubInline(cf *codecField, sub, handle string) {
 }
 
 // flatCodec returns the codec of the type of message field cf when it is
-// flat: declared in the same file (so laid out by the same layouts as the
-// encoder of cf's holder), with singular scalar fields only (no string,
-// message, repeated field, oneof or required field), no extension ranges,
-// and an encoding of at most 127 bytes. It returns nil for any other type.
-func (c *codec) flatCodec(cf *codecField) *codec {
+// flat: singular scalar fields only (no string, message, repeated field,
+// oneof or required field), no extension ranges, and an encoding of at
+// most 127 bytes; nil for any other type. A type declared in another file
+// may have been generated from another version of its .proto: guard is
+// then the variable (flatGuards) that says, from init on, whether the
+// type's compiled layout is the one this file reads in line; "" for a
+// type of this file, laid out by the same layouts as its holder.
+func (c *codec) flatCodec(cf *codecField) (fc *codec, guard string) {
 	md := cf.f.Message
-	if md == nil || md.Desc.ParentFile() != c.m.Desc.ParentFile() || md.Desc.ExtensionRanges().Len() > 0 {
-		return nil
+	if md == nil || cf.isMap || cf.isAny || md.Desc.ExtensionRanges().Len() > 0 {
+		return nil, ""
 	}
 	lm, err := c.g.layouts.Of(md.Desc)
 	if err != nil {
-		return nil
+		return nil, ""
 	}
-	fc := c.g.newCodec(md, lm, "", "")
+	fc = c.g.newCodec(md, lm, "", "")
 	for _, f := range fc.fields {
 		switch {
 		case f.list, f.isMap, f.oneof != nil, f.synthetic, f.fd.Cardinality() == protoreflect.Required,
 			f.kind == protoreflect.MessageKind, f.kind == protoreflect.GroupKind,
 			f.kind == protoreflect.StringKind, f.kind == protoreflect.BytesKind:
-			return nil
+			return nil, ""
 		}
 	}
 	if fc.flatMax() > 127 {
-		return nil
+		return nil, ""
 	}
-	return fc
+	if md.Desc.ParentFile() != c.m.Desc.ParentFile() {
+		_, texpr := c.handleOf(cf)
+		guard = "phaserFlat" + strings.TrimPrefix(texpr, "phaserType")
+	}
+	return fc, guard
+}
+
+// flatGuards emits, once a file, the variable of each flat message type
+// of another file that c's encoder writes in line (flatCodec): whether
+// its compiled layout is the one the encoder reads (phaserimpl.LaidOutAs).
+func (c *codec) flatGuards() {
+	g := c.g
+	for _, cf := range c.fields {
+		if cf.kind != protoreflect.MessageKind {
+			continue
+		}
+		fc, guard := c.flatCodec(cf)
+		if fc == nil || guard == "" || g.flatGuards[guard] {
+			continue
+		}
+		if g.flatGuards == nil {
+			g.flatGuards = map[string]bool{}
+		}
+		g.flatGuards[guard] = true
+		_, texpr := c.handleOf(cf)
+		var kinds strings.Builder
+		lits := ""
+		for _, f := range fc.fields {
+			k := byte(f.kind)
+			if f.fd.HasPresence() {
+				k |= 0x80
+			}
+			fmt.Fprintf(&kinds, "\\x%02x", k)
+			lits += ", " + f.lit
+		}
+		g.P("// ", guard, " reports whether ", fc.full, " is laid out as the encoders")
+		g.P("// of this file write it in line.")
+		g.P("var ", guard, " = ", g.door("LaidOutAs"), "(", texpr, ", ", fc.extent, ", \"", kinds.String(), "\"", lits, ")")
+		g.P()
+	}
 }
 
 // flatMax returns the most bytes the encoding of a flat message takes.

@@ -5340,6 +5340,14 @@ func (x Stamped) AppendProto(dst []byte) ([]byte, error) {
 	return x.XXX_AppendProto(dst, &w)
 }
 
+// phaserFlat_timestamppbphaser_Timestamp reports whether google.protobuf.Timestamp is laid out as the encoders
+// of this file write it in line.
+var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+
+// phaserFlat_durationpbphaser_Duration reports whether google.protobuf.Duration is laid out as the encoders
+// of this file write it in line.
+var phaserFlat_durationpbphaser_Duration = phaserimpl.LaidOutAs(phaserType_durationpbphaser_Duration, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+
 // XXX_AppendProto appends the protobuf encoding of x within the encoding w
 // of a message that holds it. It is for generated code.
 func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
@@ -5361,23 +5369,61 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// stamp (1)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		b = append(b, 0x0a, 0)
-		at := len(b) - 1
-		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return b, w.Err("google.protobuf.Timestamp")
+			}
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x08), v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+			}
+			b[at] = byte(len(b) - at - 1) // at most 22 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// span (2)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		b = append(b, 0x12, 0)
-		at := len(b) - 1
-		nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return b, w.Err("google.protobuf.Duration")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x08), v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+			}
+			b[at] = byte(len(b) - at - 1) // at most 22 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// frame (3)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
@@ -6172,13 +6218,32 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x3a, 0)
-			at := len(b) - 1
-			nb, err := timestamppbphaser.Timestamp(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if q, _, ok := e.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+				if !w.Enter(20) {
+					return b, w.Err("google.protobuf.Timestamp")
+				}
+				b = append(b, 0x3a, 0)
+				at := len(b) - 1
+				p := (*[20]byte)(q)
+				// seconds (1)
+				if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+					b = phaserimpl.AppendVarint(append(b, 0x08), v)
+				}
+				// nanos (2)
+				if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+					b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+				}
+				b[at] = byte(len(b) - at - 1) // at most 22 bytes
+				w.Leave()
+			} else {
+				b = append(b, 0x3a, 0)
+				at := len(b) - 1
+				nb, err := timestamppbphaser.Timestamp(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// fixed_durations (8)
@@ -6189,13 +6254,32 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		for i := range run.Len() {
 			e := run.At(i)
-			b = append(b, 0x42, 0)
-			at := len(b) - 1
-			nb, err := durationpbphaser.Duration(e).XXX_AppendProto(b, w)
-			if err != nil {
-				return nb, err
+			if q, _, ok := e.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+				if !w.Enter(20) {
+					return b, w.Err("google.protobuf.Duration")
+				}
+				b = append(b, 0x42, 0)
+				at := len(b) - 1
+				p := (*[20]byte)(q)
+				// seconds (1)
+				if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+					b = phaserimpl.AppendVarint(append(b, 0x08), v)
+				}
+				// nanos (2)
+				if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+					b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+				}
+				b[at] = byte(len(b) - at - 1) // at most 22 bytes
+				w.Leave()
+			} else {
+				b = append(b, 0x42, 0)
+				at := len(b) - 1
+				nb, err := durationpbphaser.Duration(e).XXX_AppendProto(b, w)
+				if err != nil {
+					return nb, err
+				}
+				b = phaserimpl.PatchLength(nb, at)
 			}
-			b = phaserimpl.PatchLength(nb, at)
 		}
 	}
 	// remote (9)
@@ -6311,13 +6395,32 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// span (32)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[124:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		b = append(b, 0x82, 0x02, 0)
-		at := len(b) - 1
-		nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return b, w.Err("google.protobuf.Duration")
+			}
+			b = append(b, 0x82, 0x02, 0)
+			at := len(b) - 1
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x08), v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+			}
+			b[at] = byte(len(b) - at - 1) // at most 22 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x82, 0x02, 0)
+			at := len(b) - 1
+			nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// empty (33)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[128:]), phaserType_Empty); sub.IsPresent() {

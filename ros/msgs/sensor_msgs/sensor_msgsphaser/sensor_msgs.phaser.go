@@ -243,6 +243,14 @@ func (x Imu) AppendProto(dst []byte) ([]byte, error) {
 	return x.XXX_AppendProto(dst, &w)
 }
 
+// phaserFlat_geometry_msgsphaser_Quaternion reports whether geometry_msgs.Quaternion is laid out as the encoders
+// of this file write it in line.
+var phaserFlat_geometry_msgsphaser_Quaternion = phaserimpl.LaidOutAs(phaserType_geometry_msgsphaser_Quaternion, 40, "\x01\x01\x01\x01", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+
+// phaserFlat_geometry_msgsphaser_Vector3 reports whether geometry_msgs.Vector3 is laid out as the encoders
+// of this file write it in line.
+var phaserFlat_geometry_msgsphaser_Vector3 = phaserimpl.LaidOutAs(phaserType_geometry_msgsphaser_Vector3, 32, "\x01\x01\x01", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+
 // XXX_AppendProto appends the protobuf encoding of x within the encoding w
 // of a message that holds it. It is for generated code.
 func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
@@ -274,13 +282,40 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// orientation (2)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion); sub.IsPresent() {
-		b = append(b, 0x12, 0)
-		at := len(b) - 1
-		nb, err := geometry_msgsphaser.Quaternion(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(40); ok && phaserFlat_geometry_msgsphaser_Quaternion && !w.HasUnknown() {
+			if !w.Enter(40) {
+				return b, w.Err("geometry_msgs.Quaternion")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[40]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			// w (4)
+			if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x08 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x21), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 36 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := geometry_msgsphaser.Quaternion(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// orientation_covariance (3)
 	if s := phaserimpl.Elems(mem, p[8:16], 8); len(s) > 0 {
@@ -292,13 +327,36 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// angular_velocity (4)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
-		b = append(b, 0x22, 0)
-		at := len(b) - 1
-		nb, err := geometry_msgsphaser.Vector3(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(32); ok && phaserFlat_geometry_msgsphaser_Vector3 && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return b, w.Err("geometry_msgs.Vector3")
+			}
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 27 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x22, 0)
+			at := len(b) - 1
+			nb, err := geometry_msgsphaser.Vector3(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// angular_velocity_covariance (5)
 	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
@@ -310,13 +368,36 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// linear_acceleration (6)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
-		b = append(b, 0x32, 0)
-		at := len(b) - 1
-		nb, err := geometry_msgsphaser.Vector3(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(32); ok && phaserFlat_geometry_msgsphaser_Vector3 && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return b, w.Err("geometry_msgs.Vector3")
+			}
+			b = append(b, 0x32, 0)
+			at := len(b) - 1
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x09), v)
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x11), v)
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				b = binary.LittleEndian.AppendUint64(append(b, 0x19), v)
+			}
+			b[at] = byte(len(b) - at - 1) // at most 27 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x32, 0)
+			at := len(b) - 1
+			nb, err := geometry_msgsphaser.Vector3(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// linear_acceleration_covariance (7)
 	if s := phaserimpl.Elems(mem, p[24:32], 8); len(s) > 0 {

@@ -179,6 +179,10 @@ func (x Header) AppendProto(dst []byte) ([]byte, error) {
 	return x.XXX_AppendProto(dst, &w)
 }
 
+// phaserFlat_timestamppbphaser_Timestamp reports whether google.protobuf.Timestamp is laid out as the encoders
+// of this file write it in line.
+var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+
 // XXX_AppendProto appends the protobuf encoding of x within the encoding w
 // of a message that holds it. It is for generated code.
 func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
@@ -204,13 +208,32 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 	}
 	// stamp (2)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		b = append(b, 0x12, 0)
-		at := len(b) - 1
-		nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
-		if err != nil {
-			return nb, err
+		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return b, w.Err("google.protobuf.Timestamp")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x08), v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+			}
+			b[at] = byte(len(b) - at - 1) // at most 22 bytes
+			w.Leave()
+		} else {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
 		}
-		b = phaserimpl.PatchLength(nb, at)
 	}
 	// frame_id (3)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
