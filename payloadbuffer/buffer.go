@@ -170,6 +170,9 @@ type Buffer struct {
 	// noCarve turns carveSmall off, for tests that compare it with the
 	// general path.
 	noCarve bool
+	// noInPlace turns setString's in-place replacement off, for tests that
+	// compare it with replaceString's general path.
+	noInPlace bool
 	fill    uint32 // bytes of the allocation under way that its caller writes (Overwrite)
 }
 

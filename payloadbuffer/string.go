@@ -92,6 +92,21 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		b.put32(slot, p)
 		return true
 	}
+	if b.version == V3 && srcOff < 0 && !b.noInPlace {
+		// v3 keeps a block that is large enough (realloc never shrinks
+		// one): the in-place replacement, without replaceString's
+		// general cases (a source inside the buffer, a block that moves).
+		length := uint32(b.word(old)) // validBlock: old+length lies in the buffer
+		if uint64(align8(uint64(n)+4)) <= uint64(length) {
+			oldN := b.get32(old)
+			copy(b.data[old+4:old+4+n], s)
+			b.put32(old, n)
+			if b.scrub && oldN > n {
+				b.zero(old+4+n, uint32(min(uint64(old)+4+uint64(oldN), uint64(old)+uint64(length))))
+			}
+			return true
+		}
+	}
 	return replaceString(b, slot, old, s, srcOff)
 }
 
