@@ -122,6 +122,18 @@ func (r Repeated) Reserve(n int, size uintptr) { r.m.Reserve(r.f, n, int(size)) 
 // zero (empty, for strings).
 func (r Repeated) Resize(n int, size uintptr) { r.m.Resize(r.f, n, int(size)) }
 
+// Assign sets the length to n elements of size bytes, reusing the storage
+// when it holds them, and returns their stored bytes to fill, or nil (n is
+// 0, or the length was not stored: a full buffer, a fixed array shorter
+// than n, a read-only message; each recorded as Resize records it).
+func (r Repeated) Assign(n int, size uintptr) []byte {
+	r.Resize(n, size)
+	if b := r.Elems(size); n > 0 && uintptr(len(b)) == uintptr(n)*size {
+		return b
+	}
+	return nil
+}
+
 // Clear empties a repeated scalar field and frees its storage.
 func (r Repeated) Clear() { r.m.ClearVector(r.f) }
 
