@@ -50,14 +50,7 @@ func (l List[T]) Clear() { impl.Repeated(l).Clear() }
 // if the elements could not be stored (a full buffer, more than a fixed
 // array's N, a read-only message: recorded as Resize records it); the
 // list is then unchanged.
-func (l List[T]) Assign(vs ...T) bool {
-	b := impl.Repeated(l).Assign(len(vs), impl.SizeOf[T]())
-	if b == nil {
-		return len(vs) == 0
-	}
-	impl.StoreElems(b, vs)
-	return true
-}
+func (l List[T]) Assign(vs ...T) bool { return impl.AssignElems(impl.Repeated(l), vs) }
 
 // AppendTo appends the elements to dst and returns the extended slice,
 // resolving and bounds-checking the field once (At does it per element).

@@ -122,18 +122,6 @@ func (r Repeated) Reserve(n int, size uintptr) { r.m.Reserve(r.f, n, int(size)) 
 // zero (empty, for strings).
 func (r Repeated) Resize(n int, size uintptr) { r.m.Resize(r.f, n, int(size)) }
 
-// Assign sets the length to n elements of size bytes, reusing the storage
-// when it holds them, and returns their stored bytes to fill, or nil (n is
-// 0, or the length was not stored: a full buffer, a fixed array shorter
-// than n, a read-only message; each recorded as Resize records it).
-func (r Repeated) Assign(n int, size uintptr) []byte {
-	r.Resize(n, size)
-	if b := r.Elems(size); n > 0 && uintptr(len(b)) == uintptr(n)*size {
-		return b
-	}
-	return nil
-}
-
 // Clear empties a repeated scalar field and frees its storage.
 func (r Repeated) Clear() { r.m.ClearVector(r.f) }
 
@@ -238,6 +226,20 @@ func AppendElems[T Scalar](dst []T, r Repeated) []T {
 	dst = slices.Grow(dst, n)[:len(dst)+n]
 	loadElems(dst[len(dst)-n:], b)
 	return dst
+}
+
+// AssignElems replaces the elements of r with vs (List.Assign). On a
+// little-endian machine vs's memory is the stored bytes; elsewhere they
+// are converted into a copy first.
+func AssignElems[T Scalar](r Repeated, vs []T) bool {
+	size := SizeOf[T]()
+	n := uintptr(len(vs)) * size
+	if bigEndian {
+		b := make([]byte, n)
+		StoreElems(b, vs)
+		return r.m.AssignCopy(r.f, b, int(size))
+	}
+	return r.m.AssignCopy(r.f, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vs))), n), int(size))
 }
 
 // StoreElems stores vs as the stored bytes b of len(vs) elements.
