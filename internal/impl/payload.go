@@ -110,7 +110,10 @@ type Payload struct {
 	// resets records that the root's Clear resets the buffer from now on
 	// (format 2: the buffer has run out of room once; see Msg.Clear).
 	resets bool
-	keep   []uint32 // liveBlocks' storage
+	keep   []uint32 // liveBlocks' storage, and its last result
+	// keepKey is what liveBlocks' last result was listed from (the root,
+	// its table, the control block and its entry count), 0s when none.
+	keepKey [4]uint32
 	scrub  bool     // buf scrubs: cleared values are zeroed too
 
 	// What the payload knows of its tables (tables.go): the trust key of a
