@@ -114,7 +114,7 @@ type Payload struct {
 	// keepKey is what liveBlocks' last result was listed from (the root,
 	// its table, the control block and its entry count), 0s when none.
 	keepKey [4]uint32
-	scrub  bool     // buf scrubs: cleared values are zeroed too
+	scrub   bool // buf scrubs: cleared values are zeroed too
 
 	// What the payload knows of its tables (tables.go): the trust key of a
 	// payload this process created, while every table in it is the
