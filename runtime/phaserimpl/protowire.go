@@ -365,47 +365,41 @@ func consumeVarintAt(b []byte, i int, general func([]byte, int) (uint64, int)) (
 // len(b)). Varints of 9 and 10 bytes take two more loads; what is left (an
 // input shorter than 8 bytes, a long varint at its end) goes a byte a turn.
 func consumeVarintAtLong(b []byte, i int) (uint64, int) {
-	avail := len(b) - i
-	var x uint64
-	switch {
-	case avail >= 8:
-		x = le.Uint64(b[i:])
-	case avail > 0 && len(b) >= 8:
-		x = le.Uint64(b[len(b)-8:]) >> (64 - 8*uint(avail))
-	default:
-		return consumeVarintBytes(b, i)
-	}
-	ends := ^x & hi8 // the high bits of the bytes that can end it
-	if avail < 8 {
-		ends &= 1<<(8*uint(avail)&63) - 1
-	}
-	n := (bits.TrailingZeros64(ends) + 1) >> 3 // its length, 8 if no byte ends it
-	x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
-	x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
-	x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
-	switch {
-	case ends != 0:
-		return x & (1<<(7*uint(n)&63) - 1), i + n // 7n is at most 56
-	case avail < 8:
-		return 0, errCodeTruncated
-	case avail >= 10: // a varint of 9 or 10 bytes (an int64 of 57 bits and more)
-		c := b[i+8]
-		x |= uint64(c&0x7f) << 56
-		if c < 0x80 {
-			return x, i + 9
+	// One function without calls: no stack frame to set up.
+	if avail := len(b) - i; avail > 0 && len(b) >= 8 {
+		var x uint64
+		if avail >= 8 {
+			x = le.Uint64(b[i:])
+		} else {
+			x = le.Uint64(b[len(b)-8:]) >> (64 - 8*uint(avail))
 		}
-		if c = b[i+9]; c > 1 {
-			return 0, errCodeOverflow
+		ends := ^x & hi8 // the high bits of the bytes that can end it
+		if avail < 8 {
+			ends &= 1<<(8*uint(avail)&63) - 1
 		}
-		return x | uint64(c)<<63, i + 10
+		n := (bits.TrailingZeros64(ends) + 1) >> 3 // its length, 8 if no byte ends it
+		x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+		x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+		x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+		switch {
+		case ends != 0:
+			return x & (1<<(7*uint(n)&63) - 1), i + n // 7n is at most 56
+		case avail < 8:
+			return 0, errCodeTruncated
+		case avail >= 10: // a varint of 9 or 10 bytes (an int64 of 57 bits and more)
+			c := b[i+8]
+			x |= uint64(c&0x7f) << 56
+			if c < 0x80 {
+				return x, i + 9
+			}
+			if c = b[i+9]; c > 1 {
+				return 0, errCodeOverflow
+			}
+			return x | uint64(c)<<63, i + 10
+		}
 	}
-	return consumeVarintBytes(b, i)
-}
-
-// consumeVarintBytes decodes the varint at b[i:] a byte a turn, with
-// protowire.ConsumeVarint's errors: truncated input, or a tenth byte above
-// 1 (overflow).
-func consumeVarintBytes(b []byte, i int) (uint64, int) {
+	// A byte a turn, with protowire.ConsumeVarint's errors: truncated
+	// input, or a tenth byte above 1 (overflow).
 	var v uint64
 	for shift := uint(0); shift < 63; shift += 7 {
 		if uint(i) >= uint(len(b)) {
