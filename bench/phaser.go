@@ -155,28 +155,6 @@ func phSetImu(x pbphaser.Imu, v *Imu) {
 	o.SetY(v.Orientation[1])
 	o.SetZ(v.Orientation[2])
 	o.SetW(v.Orientation[3])
-	x.OrientationCovariance().Insert(0, v.OrientationCov[:]...)
-	a := x.MutableAngularVelocity()
-	a.SetX(v.AngularVelocity[0])
-	a.SetY(v.AngularVelocity[1])
-	a.SetZ(v.AngularVelocity[2])
-	x.AngularVelocityCovariance().Insert(0, v.AngularVelocityCov[:]...)
-	l := x.MutableLinearAcceleration()
-	l.SetX(v.LinearAcceleration[0])
-	l.SetY(v.LinearAcceleration[1])
-	l.SetZ(v.LinearAcceleration[2])
-	x.LinearAccelerationCovariance().Insert(0, v.LinearAccelerationCov[:]...)
-}
-
-// phRefillImu refills a built Imu without Clear: the covariances are
-// assigned (List.Assign keeps their storage), as pbSetImu appends to s[:0].
-func phRefillImu(x pbphaser.Imu, v *Imu) {
-	phSetHeader(x.MutableHeader(), &v.Header)
-	o := x.MutableOrientation()
-	o.SetX(v.Orientation[0])
-	o.SetY(v.Orientation[1])
-	o.SetZ(v.Orientation[2])
-	o.SetW(v.Orientation[3])
 	x.OrientationCovariance().Assign(v.OrientationCov[:]...)
 	a := x.MutableAngularVelocity()
 	a.SetX(v.AngularVelocity[0])
@@ -189,6 +167,11 @@ func phRefillImu(x pbphaser.Imu, v *Imu) {
 	l.SetZ(v.LinearAcceleration[2])
 	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCov[:]...)
 }
+
+// phRefillImu refills a built Imu without Clear: phSetImu stores every
+// field again, the covariances with List.Assign, which keeps their storage
+// (as pbSetImu appends to s[:0]).
+func phRefillImu(x pbphaser.Imu, v *Imu) { phSetImu(x, v) }
 
 func phTouchImu(x pbphaser.Imu, v *Imu) { x.MutableHeader().MutableStamp().SetNanos(v.Header.Nsec) }
 
@@ -244,26 +227,12 @@ func phSetCloud(x pbphaser.Cloud, v *Cloud) {
 	x.SetHeight(v.Height)
 	x.SetWidth(v.Width)
 	fs := x.Fields()
-	for _, f := range v.Fields {
-		e := fs.Append()
-		e.SetName(f.Name)
-		e.SetOffset(f.Offset)
-		e.SetDatatype(uint32(f.Datatype))
-		e.SetCount(f.Count)
+	for j := range v.Fields {
+		phSetPointField(fs.Append(), &v.Fields[j])
 	}
-	x.SetIsBigendian(v.IsBigendian)
-	x.SetPointStep(v.PointStep)
-	x.SetRowStep(v.RowStep)
-	x.SetData(v.Data)
-	x.SetIsDense(v.IsDense)
+	phSetCloudRest(x, v)
 	x.Points().Allocate(len(v.Points))
-	for j, e := range x.Points().All() {
-		p := &v.Points[j]
-		e.SetX(p.X)
-		e.SetY(p.Y)
-		e.SetZ(p.Z)
-		e.SetIntensity(p.Intensity)
-	}
+	phSetPoints(x.Points(), v.Points)
 }
 
 // phRefillCloud refills a built Cloud without Clear: the repeated messages
@@ -276,21 +245,34 @@ func phRefillCloud(x pbphaser.Cloud, v *Cloud) {
 	fs := x.Fields()
 	fs.Resize(len(v.Fields))
 	for j, e := range fs.All() {
-		f := &v.Fields[j]
-		e.SetName(f.Name)
-		e.SetOffset(f.Offset)
-		e.SetDatatype(uint32(f.Datatype))
-		e.SetCount(f.Count)
+		phSetPointField(e, &v.Fields[j])
 	}
+	phSetCloudRest(x, v)
+	x.Points().Resize(len(v.Points))
+	phSetPoints(x.Points(), v.Points)
+}
+
+func phSetPointField(e pbphaser.PointField, f *PointField) {
+	e.SetName(f.Name)
+	e.SetOffset(f.Offset)
+	e.SetDatatype(uint32(f.Datatype))
+	e.SetCount(f.Count)
+}
+
+// phSetCloudRest sets the scalars and the data between the fields and the
+// points.
+func phSetCloudRest(x pbphaser.Cloud, v *Cloud) {
 	x.SetIsBigendian(v.IsBigendian)
 	x.SetPointStep(v.PointStep)
 	x.SetRowStep(v.RowStep)
 	x.SetData(v.Data)
 	x.SetIsDense(v.IsDense)
-	ps := x.Points()
-	ps.Resize(len(v.Points))
+}
+
+// phSetPoints stores vs into the elements of ps, which has len(vs).
+func phSetPoints(ps pbphaser.PointList, vs []Point) {
 	for j, e := range ps.All() {
-		p := &v.Points[j]
+		p := &vs[j]
 		e.SetX(p.X)
 		e.SetY(p.Y)
 		e.SetZ(p.Z)

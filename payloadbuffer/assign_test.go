@@ -19,19 +19,7 @@ func TestVectorAssignMatchesResize(t *testing.T) {
 				k := kind{v: v, t: Performance, fixed: fixed, scrub: scrub}
 				t.Run(k.String(), func(t *testing.T) {
 					for trial := range 100 {
-						var bufs [2]*Buffer
-						size := 1024 + rng.IntN(4096)
-						for i := range bufs {
-							var err error
-							if fixed {
-								bufs[i], err = NewFixed(bytes.Repeat([]byte{0xA5}, size), k.opts())
-							} else {
-								bufs[i] = New(256, k.opts())
-							}
-							if err != nil {
-								t.Fatal(err)
-							}
-						}
+						bufs := twinBuffers(t, k, 1024+rng.IntN(4096))
 						var slots [2]uint32
 						for i, b := range bufs {
 							slots[i] = b.Allocate(32, Zero) // four vector headers

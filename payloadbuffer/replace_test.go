@@ -19,19 +19,7 @@ func TestReplaceInPlaceMatchesGeneral(t *testing.T) {
 			k := kind{v: V3, t: Performance, fixed: fixed, scrub: scrub}
 			t.Run(k.String(), func(t *testing.T) {
 				for trial := range 100 {
-					var bufs [2]*Buffer
-					size := 2048 + rng.IntN(4096)
-					for i := range bufs {
-						var err error
-						if fixed {
-							bufs[i], err = NewFixed(bytes.Repeat([]byte{0xA5}, size), k.opts())
-						} else {
-							bufs[i] = New(256, k.opts())
-						}
-						if err != nil {
-							t.Fatal(err)
-						}
-					}
+					bufs := twinBuffers(t, k, 2048+rng.IntN(4096))
 					bufs[1].noInPlace = true
 					// Eight string slots in one block, as a message's fields.
 					var slots [2]uint32
