@@ -88,18 +88,25 @@ func TestConsumeVarintAt(t *testing.T) {
 		inputs = append(inputs, append(bytes.Repeat([]byte{0x05}, 8), b...))
 	}
 	for _, b := range inputs {
-		for i := 0; i <= len(b); i++ {
-			v, n := protowire.ConsumeVarint(b[i:])
-			want, wantN := uint64(0), n
-			if n >= 0 {
-				want, wantN = v, i+n
-			}
-			if got, gotN := phaserimpl.ConsumeVarintAt(b, i); got != want || gotN != wantN {
-				t.Fatalf("ConsumeVarintAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
-			}
-			if got, gotN := phaserimpl.ConsumeTagAt(b, i); got != want || gotN != wantN {
-				t.Fatalf("ConsumeTagAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
-			}
+		checkVarintAt(t, b)
+	}
+}
+
+// checkVarintAt checks ConsumeVarintAt and ConsumeTagAt against
+// protowire.ConsumeVarint at every offset of b.
+func checkVarintAt(t *testing.T, b []byte) {
+	t.Helper()
+	for i := 0; i <= len(b); i++ {
+		v, n := protowire.ConsumeVarint(b[i:])
+		want, wantN := uint64(0), n
+		if n >= 0 {
+			want, wantN = v, i+n
+		}
+		if got, gotN := phaserimpl.ConsumeVarintAt(b, i); got != want || gotN != wantN {
+			t.Fatalf("ConsumeVarintAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
+		}
+		if got, gotN := phaserimpl.ConsumeTagAt(b, i); got != want || gotN != wantN {
+			t.Fatalf("ConsumeTagAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
 		}
 	}
 }
@@ -130,22 +137,11 @@ func TestConsumeBytesAt(t *testing.T) {
 	}
 }
 
-// FuzzConsumeVarintAt checks ConsumeVarintAt against protowire at every
-// offset of any input.
+// FuzzConsumeVarintAt checks ConsumeVarintAt and ConsumeTagAt against
+// protowire at every offset of any input.
 func FuzzConsumeVarintAt(f *testing.F) {
 	f.Add([]byte{0x96, 0x01})
 	f.Add([]byte{0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0xff, 0xff, 0xff, 0xff, 0x0f})
 	f.Add(bytes.Repeat([]byte{0xff}, 12))
-	f.Fuzz(func(t *testing.T, b []byte) {
-		for i := 0; i <= len(b); i++ {
-			v, n := protowire.ConsumeVarint(b[i:])
-			want, wantN := uint64(0), n
-			if n >= 0 {
-				want, wantN = v, i+n
-			}
-			if got, gotN := phaserimpl.ConsumeVarintAt(b, i); got != want || gotN != wantN {
-				t.Fatalf("ConsumeVarintAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
-			}
-		}
-	})
+	f.Fuzz(checkVarintAt)
 }
