@@ -516,6 +516,25 @@ func (m *model) vectorResize(j, n int) bool {
 	return true
 }
 
+// vectorAssign replaces vector j's elements with n elements of random
+// bytes (VectorAssign, as List.Assign stores them).
+func (m *model) vectorAssign(j, n int) bool {
+	size := vecElem[j]
+	src := make([]byte, n*size)
+	for i := range src {
+		src[i] = byte(m.src.intn(256))
+	}
+	ok := m.b.VectorAssign(m.vecSlot(j), src, size)
+	what := lazy("VectorAssign(vec %d, %d elements) = %t", j, n, ok)
+	m.logOp(what)
+	if !ok {
+		m.failure(what)
+		return false
+	}
+	m.vecs[j] = src
+	return true
+}
+
 func (m *model) vectorClear(j int) {
 	m.logf("VectorClear(vec %d)", j)
 	m.b.VectorClear(m.vecSlot(j))
@@ -631,7 +650,11 @@ func (m *model) step() {
 	case 14:
 		m.vectorReserve(m.src.intn(nVec), m.src.intn(80))
 	case 15:
-		m.vectorResize(m.src.intn(nVec), m.src.intn(80))
+		if m.src.intn(2) == 0 {
+			m.vectorResize(m.src.intn(nVec), m.src.intn(80))
+		} else {
+			m.vectorAssign(m.src.intn(nVec), m.src.intn(80))
+		}
 	case 16:
 		m.vectorClear(m.src.intn(nVec))
 	case 17, 18:

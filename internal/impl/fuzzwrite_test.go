@@ -374,6 +374,10 @@ func (w *writeWalker) repeated(m impl.Msg, f *impl.FieldInfo, depth int) {
 			l.Erase(0, 2)
 			l.AppendN(3, func(i int) uint64 { return uint64(i) })
 		}
+		// Assign in place (as many), longer and shorter.
+		for _, k := range []int{m.Len(f.Field, size), m.Len(f.Field, size) + 3, 1} {
+			m.AssignCopy(f.Field, make([]byte, k*size), size)
+		}
 		m.Reserve(f.Field, m.Len(f.Field, size)+4, size)
 		m.Resize(f.Field, m.Len(f.Field, size)+2, size)
 		m.Resize(f.Field, 1, size)

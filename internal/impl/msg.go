@@ -1034,16 +1034,35 @@ func (m Msg) Clear(t *Type) {
 
 // liveBlocks lists the blocks a payload whose root is clear still uses, in
 // storage the payload keeps (a fill/Clear loop allocates nothing).
+//
+// The list depends only on the root, its table and the control block's
+// entries, which a payload only appends to: while the root, its table, the
+// control block and the entry count stay, the last list (which Collect
+// sorted in place) is the answer again, and a fill/Clear loop of format 2
+// neither lists nor sorts the blocks each time.
 func (p *Payload) liveBlocks() []uint32 {
 	root := p.buf.Message()
+	var key [4]uint32
+	key[0] = root
+	if uint64(root)+4 <= uint64(len(p.mem)) {
+		key[1] = le.Uint32(p.mem[root:])
+	}
+	cb := p.control()
+	if cb != 0 {
+		key[2], key[3] = cb, le.Uint32(p.mem[cb+offCount:])
+	}
+	if len(p.keep) > 0 && key == p.keepKey {
+		return p.keep
+	}
+	p.keepKey = key
 	keep := append(p.keep[:0], root)
 	defer func() { p.keep = slices.Grow(keep, len(keep))[:len(keep)] }() // room for more next time
 	if uint64(root)+4 <= uint64(len(p.mem)) {
 		keep = append(keep, le.Uint32(p.mem[root:]))
 	}
-	if cb := p.control(); cb != 0 {
+	if cb != 0 {
 		keep = append(keep, cb)
-		count := le.Uint32(p.mem[cb+offCount:])
+		count := key[3]
 		es, base := p.entrySize(), cb+p.controlHeader()
 		if uint64(base)+uint64(count)*uint64(es) <= uint64(len(p.mem)) {
 			for i := range count {

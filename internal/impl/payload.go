@@ -110,8 +110,11 @@ type Payload struct {
 	// resets records that the root's Clear resets the buffer from now on
 	// (format 2: the buffer has run out of room once; see Msg.Clear).
 	resets bool
-	keep   []uint32 // liveBlocks' storage
-	scrub  bool     // buf scrubs: cleared values are zeroed too
+	keep   []uint32 // liveBlocks' storage, and its last result
+	// keepKey is what liveBlocks' last result was listed from (the root,
+	// its table, the control block and its entry count), 0s when none.
+	keepKey [4]uint32
+	scrub   bool // buf scrubs: cleared values are zeroed too
 
 	// What the payload knows of its tables (tables.go): the trust key of a
 	// payload this process created, while every table in it is the

@@ -287,14 +287,8 @@ func (s Setter) MutableMessage(off uint32, t *Type) Msg {
 // and reports whether it was stored: false is a buffer that is full, which
 // the payload records (Msg.Err). v may alias the payload.
 func (s Setter) StoreBytes(off uint32, v []byte) bool {
-	p := s.p
-	if p == nil {
+	if s.p == nil {
 		return false
 	}
-	ok := p.buf.SetBytes(s.off+off, v)
-	p.sync()
-	if !ok {
-		p.fail()
-	}
-	return ok
+	return s.p.storeBytes(s.off+off, v)
 }

@@ -497,8 +497,12 @@ func TestSlowSubscriberNeverBlocks(t *testing.T) {
 		t.Errorf("heap grew %d MiB for a queue of 4 MiB frames", grown>>20)
 	}
 	st := pub.Stats()
-	if st.Published != 200 || st.Dropped < 190 {
-		t.Errorf("stats %+v, want 200 published and most dropped", st)
+	// Every publish returned at once: the stalled subscriber was sent no
+	// more than its queue and a frame in flight, the others were dropped
+	// (on a loaded machine its write can time out within the 200
+	// publishes: those after it find no subscriber, and count as neither).
+	if st.Published != 200 || st.Sent > 8 || st.Dropped == 0 {
+		t.Errorf("stats %+v, want 200 published, at most 8 sent and the rest dropped", st)
 	}
 	if err := waitFor(5*time.Second, func() bool { return pub.NumSubscribers() == 0 }); err != nil {
 		t.Errorf("the stalled subscriber is still connected after the write timeout")

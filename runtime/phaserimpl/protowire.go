@@ -3,6 +3,7 @@ package phaserimpl
 import (
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 	"unicode/utf8"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -359,14 +360,76 @@ func consumeVarintAt(b []byte, i int, general func([]byte, int) (uint64, int)) (
 	return general(b, i)
 }
 
-// consumeVarintAtLong is ConsumeVarintAt's general path.
+// consumeVarintAtLong is ConsumeVarintAt's general path. A varint of up
+// to 8 bytes is decoded from one load, without a branch per byte: the first
+// byte whose high bit is clear ends it, and three shift-and-mask steps pack
+// its 7-bit groups (a 5-byte varint, a random uint32, in about half of
+// protowire.ConsumeVarint's instructions). Near the end of the input, the
+// load is of the last 8 bytes, shifted down to b[i] (never a byte past
+// len(b)). Varints of 9 and 10 bytes take two more loads; what is left (an
+// input shorter than 8 bytes, a long varint at its end) goes a byte a turn.
 func consumeVarintAtLong(b []byte, i int) (uint64, int) {
-	v, n := protowire.ConsumeVarint(b[i:])
-	if n < 0 {
-		return 0, n
+	// One function without calls: no stack frame to set up.
+	if avail := len(b) - i; avail > 0 && len(b) >= 8 {
+		var x uint64
+		if avail >= 8 {
+			x = le.Uint64(b[i:])
+		} else {
+			x = le.Uint64(b[len(b)-8:]) >> (64 - 8*uint(avail))
+		}
+		ends := ^x & hi8 // the high bits of the bytes that can end it
+		if avail < 8 {
+			ends &= 1<<(8*uint(avail)&63) - 1
+		}
+		n := (bits.TrailingZeros64(ends) + 1) >> 3 // its length, 8 if no byte ends it
+		x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+		x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+		x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+		switch {
+		case ends != 0:
+			return x & (1<<(7*uint(n)&63) - 1), i + n // 7n is at most 56
+		case avail < 8:
+			return 0, errCodeTruncated
+		case avail >= 10: // a varint of 9 or 10 bytes (an int64 of 57 bits and more)
+			c := b[i+8]
+			x |= uint64(c&0x7f) << 56
+			if c < 0x80 {
+				return x, i + 9
+			}
+			if c = b[i+9]; c > 1 {
+				return 0, errCodeOverflow
+			}
+			return x | uint64(c)<<63, i + 10
+		}
 	}
-	return v, i + n
+	// A byte a turn, with protowire.ConsumeVarint's errors: truncated
+	// input, or a tenth byte above 1 (overflow).
+	var v uint64
+	for shift := uint(0); shift < 63; shift += 7 {
+		if uint(i) >= uint(len(b)) {
+			return 0, errCodeTruncated
+		}
+		c := b[i]
+		i++
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			return v, i
+		}
+	}
+	if uint(i) >= uint(len(b)) {
+		return 0, errCodeTruncated
+	}
+	if c := b[i]; c <= 1 {
+		return v | uint64(c)<<63, i + 1
+	}
+	return 0, errCodeOverflow
 }
+
+// protowire's negative lengths (protowire.ParseError reads them).
+const (
+	errCodeTruncated = -1
+	errCodeOverflow  = -3
+)
 
 // ConsumeBytesAt parses the length-delimited value at b[i:]
 // (ConsumeBytes) and returns the indexes of its first byte and of the byte

@@ -56,7 +56,8 @@ func TestZigzag(t *testing.T) {
 // TestConsumeVarintAt checks ConsumeVarintAt and ConsumeTagAt against
 // protowire.ConsumeVarint at every offset of inputs that hold varints of
 // every length (overlong ones, a tenth byte of every value, the ends of
-// truncated ones) followed by nothing, by more varints or by junk.
+// truncated ones) followed by nothing, by more varints or by junk, alone
+// and after 8 bytes of other varints.
 func TestConsumeVarintAt(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 5))
 	var inputs [][]byte
@@ -81,19 +82,31 @@ func TestConsumeVarintAt(t *testing.T) {
 		b := append(bytes.Repeat([]byte{0x80}, n-1), 0x00)
 		inputs = append(inputs, b, append(bytes.Repeat([]byte{0x01}, 3), b...))
 	}
+	for _, b := range inputs[:len(inputs):len(inputs)] {
+		// After 8 bytes of one-byte varints, a varint near the end is
+		// decoded from a load of the input's last 8 bytes.
+		inputs = append(inputs, append(bytes.Repeat([]byte{0x05}, 8), b...))
+	}
 	for _, b := range inputs {
-		for i := 0; i <= len(b); i++ {
-			v, n := protowire.ConsumeVarint(b[i:])
-			want, wantN := uint64(0), n
-			if n >= 0 {
-				want, wantN = v, i+n
-			}
-			if got, gotN := phaserimpl.ConsumeVarintAt(b, i); got != want || gotN != wantN {
-				t.Fatalf("ConsumeVarintAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
-			}
-			if got, gotN := phaserimpl.ConsumeTagAt(b, i); got != want || gotN != wantN {
-				t.Fatalf("ConsumeTagAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
-			}
+		checkVarintAt(t, b)
+	}
+}
+
+// checkVarintAt checks ConsumeVarintAt and ConsumeTagAt against
+// protowire.ConsumeVarint at every offset of b.
+func checkVarintAt(t *testing.T, b []byte) {
+	t.Helper()
+	for i := 0; i <= len(b); i++ {
+		v, n := protowire.ConsumeVarint(b[i:])
+		want, wantN := uint64(0), n
+		if n >= 0 {
+			want, wantN = v, i+n
+		}
+		if got, gotN := phaserimpl.ConsumeVarintAt(b, i); got != want || gotN != wantN {
+			t.Fatalf("ConsumeVarintAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
+		}
+		if got, gotN := phaserimpl.ConsumeTagAt(b, i); got != want || gotN != wantN {
+			t.Fatalf("ConsumeTagAt(% x, %d) = %d, %d; want %d, %d", b, i, got, gotN, want, wantN)
 		}
 	}
 }
@@ -122,4 +135,13 @@ func TestConsumeBytesAt(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzConsumeVarintAt checks ConsumeVarintAt and ConsumeTagAt against
+// protowire at every offset of any input.
+func FuzzConsumeVarintAt(f *testing.F) {
+	f.Add([]byte{0x96, 0x01})
+	f.Add([]byte{0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0x05, 0xff, 0xff, 0xff, 0xff, 0x0f})
+	f.Add(bytes.Repeat([]byte{0xff}, 12))
+	f.Fuzz(checkVarintAt)
 }

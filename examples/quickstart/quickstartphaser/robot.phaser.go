@@ -677,19 +677,19 @@ func phaserROSRead_Pose(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// y (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	// theta (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(24, 4, 0x04, uint64(binary.LittleEndian.Uint64(data))) // at 24, presence bit in byte 4
 	data = data[8:]
 	return data, true
 }
@@ -1900,21 +1900,23 @@ func phaserROSRead_Robot(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// id (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// mode (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(16, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 16, presence bit in byte 4
 	data = data[4:]
 	// pose
-	sub2 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Pose)
+	sub2 := s.MutableMessage(20, phaserType_Pose)
 	if !sub2.IsPresent() {
 		return data, false
 	}
@@ -1922,7 +1924,7 @@ func phaserROSRead_Robot(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// stamp (time)
-	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+	if len(data) < 8 || !phaserimpl.SetROSTime(s.MutableMessage(24, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
 		return data, false
 	}
 	data = data[8:]

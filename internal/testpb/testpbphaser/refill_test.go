@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+	"google.golang.org/protobuf/types/known/timestamppb"
 
 	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -164,5 +166,53 @@ func BenchmarkRefill(b *testing.B) {
 				i++
 			}
 		})
+	}
+}
+
+// TestClearAfterNewType checks a format-2 root's Clear when a fill reaches
+// a message type the earlier fills did not (its table is registered
+// then): the blocks a clear root keeps are listed anew, so the new table
+// stays allocated, and fills that use it read back, cycle after cycle.
+func TestClearAfterNewType(t *testing.T) {
+	md := (&timestamppb.Timestamp{}).ProtoReflect().Descriptor()
+	ts, err := runtime.TypeOf(md)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seconds := md.Fields().ByName("seconds")
+	fill := func(x pb.Everything, cycle int) {
+		x.SetOptInt32(int32(cycle))
+		x.MutableInner().SetS("inner")
+		if cycle >= 3 { // from the fourth fill on, an Any of a type Everything does not reach
+			x.MutableAny().Mutable(ts).Set(seconds, protoreflect.ValueOfInt64(int64(cycle)))
+		}
+	}
+	ran := 0
+	for _, tuning := range []payloadbuffer.Tuning{payloadbuffer.Performance, payloadbuffer.Size} {
+		for size := 1024; size <= 8192; size += 8 {
+			opts := runtime.Options{Version: payloadbuffer.V2, Tuning: tuning}
+			x, err := pb.NewEverythingIn(make([]byte, size), opts)
+			if err != nil {
+				continue
+			}
+			for cycle := range 12 {
+				x.Clear()
+				fill(x, cycle)
+				if x.Failed() {
+					break // too small for this fill: as C++, a fill can run out of room
+				}
+				ran++
+				r, err := pb.ReadEverything(bytes.Clone(x.Bytes()))
+				if err != nil {
+					t.Fatalf("%v %d bytes, cycle %d: %v", tuning, size, cycle, err)
+				}
+				if got := r.Any().Value(ts).Get(seconds).Int(); r.OptInt32() != int32(cycle) || r.Inner().S() != "inner" || cycle >= 3 && got != int64(cycle) {
+					t.Fatalf("%v %d bytes, cycle %d: read back opt_int32 %d, inner %q, any's seconds %d", tuning, size, cycle, r.OptInt32(), r.Inner().S(), got)
+				}
+			}
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no fill fit")
 	}
 }

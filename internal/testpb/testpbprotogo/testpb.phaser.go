@@ -1531,79 +1531,79 @@ func phaserROSRead_Scalars(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// f_float (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(16, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 16, presence bit in byte 4
 	data = data[4:]
 	// f_int32 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(20, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 20, presence bit in byte 4
 	data = data[4:]
 	// f_int64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(24, 4, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 24, presence bit in byte 4
 	data = data[8:]
 	// f_uint32 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(32, 4, 0x10, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 32, presence bit in byte 4
 	data = data[4:]
 	// f_uint64 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(40, 4, 0x20, uint64(binary.LittleEndian.Uint64(data))) // at 40, presence bit in byte 4
 	data = data[8:]
 	// f_sint32 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(48, 4, 0x40, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 48, presence bit in byte 4
 	data = data[4:]
 	// f_sint64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(56, 4, 0x80, uint64(binary.LittleEndian.Uint64(data))) // at 56, presence bit in byte 4
 	data = data[8:]
 	// f_fixed32 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(64, 5, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 64, presence bit in byte 5
 	data = data[4:]
 	// f_fixed64 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(72, 5, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 72, presence bit in byte 5
 	data = data[8:]
 	// f_sfixed32 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(80, 5, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 80, presence bit in byte 5
 	data = data[4:]
 	// f_sfixed64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(88, 5, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 88, presence bit in byte 5
 	data = data[8:]
 	// f_bool (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, uint8(uint64(data[0])))
+	s.Store8(96, 5, 0x10, uint8(uint64(data[0]))) // at 96, presence bit in byte 5
 	data = data[1:]
 	// f_string (string)
 	var s1 []byte
@@ -1611,19 +1611,23 @@ func phaserROSRead_Scalars(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, s1)
+	if !s.StoreBytes(100, s1) { // the slot at 100
+		return data, false
+	}
 	// f_bytes (string)
 	var s2 []byte
 	s2, data, ok = phaserimpl.ROSString(data)
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, s2)
+	if !s.StoreBytes(104, s2) { // the slot at 104
+		return data, false
+	}
 	// f_color (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(108, 5, 0x20, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 108, presence bit in byte 5
 	data = data[4:]
 	return data, true
 }
@@ -4785,7 +4789,7 @@ func phaserROSRead_Inner(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// s (string)
 	var s1 []byte
@@ -4793,9 +4797,11 @@ func phaserROSRead_Inner(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s1)
+	if !s.StoreBytes(12, s1) { // the slot at 12
+		return data, false
+	}
 	// deep
-	sub2 := m.MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep)
+	sub2 := s.MutableMessage(16, phaserType_Inner_Deep)
 	if !sub2.IsPresent() {
 		return data, false
 	}
@@ -5366,7 +5372,7 @@ func phaserROSRead_Inner_Deep(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// names (repeated)
 	if len(data) < 4 {
@@ -8652,241 +8658,241 @@ func phaserROSRead_Wide(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(12, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 12, presence bit in byte 4
 	data = data[8:]
 	// w01 (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(20, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 20, presence bit in byte 4
 	data = data[4:]
 	// w02 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(24, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 24, presence bit in byte 4
 	data = data[4:]
 	// w03 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(28, 4, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 28, presence bit in byte 4
 	data = data[8:]
 	// w04 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(36, 4, 0x10, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 36, presence bit in byte 4
 	data = data[4:]
 	// w05 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(44, 4, 0x20, uint64(binary.LittleEndian.Uint64(data))) // at 44, presence bit in byte 4
 	data = data[8:]
 	// w06 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(52, 4, 0x40, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 52, presence bit in byte 4
 	data = data[4:]
 	// w07 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(60, 4, 0x80, uint64(binary.LittleEndian.Uint64(data))) // at 60, presence bit in byte 4
 	data = data[8:]
 	// w08 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(68, 5, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 68, presence bit in byte 5
 	data = data[4:]
 	// w09 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(76, 5, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 76, presence bit in byte 5
 	data = data[8:]
 	// w10 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(84, 5, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 84, presence bit in byte 5
 	data = data[4:]
 	// w11 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(92, 5, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 92, presence bit in byte 5
 	data = data[8:]
 	// w12 (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}, uint8(uint64(data[0])))
+	s.Store8(100, 5, 0x10, uint8(uint64(data[0]))) // at 100, presence bit in byte 5
 	data = data[1:]
 	// w13 (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(108, 5, 0x20, uint64(binary.LittleEndian.Uint64(data))) // at 108, presence bit in byte 5
 	data = data[8:]
 	// w14 (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(116, 5, 0x40, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 116, presence bit in byte 5
 	data = data[4:]
 	// w15 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(120, 5, 0x80, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 120, presence bit in byte 5
 	data = data[4:]
 	// w16 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(124, 6, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 124, presence bit in byte 6
 	data = data[8:]
 	// w17 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(132, 6, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 132, presence bit in byte 6
 	data = data[4:]
 	// w18 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(140, 6, 0x04, uint64(binary.LittleEndian.Uint64(data))) // at 140, presence bit in byte 6
 	data = data[8:]
 	// w19 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(148, 6, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 148, presence bit in byte 6
 	data = data[4:]
 	// w20 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(156, 6, 0x10, uint64(binary.LittleEndian.Uint64(data))) // at 156, presence bit in byte 6
 	data = data[8:]
 	// w21 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(164, 6, 0x20, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 164, presence bit in byte 6
 	data = data[4:]
 	// w22 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(172, 6, 0x40, uint64(binary.LittleEndian.Uint64(data))) // at 172, presence bit in byte 6
 	data = data[8:]
 	// w23 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(180, 6, 0x80, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 180, presence bit in byte 6
 	data = data[4:]
 	// w24 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(188, 7, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 188, presence bit in byte 7
 	data = data[8:]
 	// w25 (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}, uint8(uint64(data[0])))
+	s.Store8(196, 7, 0x02, uint8(uint64(data[0]))) // at 196, presence bit in byte 7
 	data = data[1:]
 	// w26 (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(204, 7, 0x04, uint64(binary.LittleEndian.Uint64(data))) // at 204, presence bit in byte 7
 	data = data[8:]
 	// w27 (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(212, 7, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 212, presence bit in byte 7
 	data = data[4:]
 	// w28 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(216, 7, 0x10, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 216, presence bit in byte 7
 	data = data[4:]
 	// w29 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(220, 7, 0x20, uint64(binary.LittleEndian.Uint64(data))) // at 220, presence bit in byte 7
 	data = data[8:]
 	// w30 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(228, 7, 0x40, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 228, presence bit in byte 7
 	data = data[4:]
 	// w31 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(236, 7, 0x80, uint64(binary.LittleEndian.Uint64(data))) // at 236, presence bit in byte 7
 	data = data[8:]
 	// w32 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(244, 8, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 244, presence bit in byte 8
 	data = data[4:]
 	// w33 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(252, 8, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 252, presence bit in byte 8
 	data = data[8:]
 	// w34 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(260, 8, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 260, presence bit in byte 8
 	data = data[4:]
 	// w35 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(268, 8, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 268, presence bit in byte 8
 	data = data[8:]
 	// w36 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(276, 8, 0x10, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 276, presence bit in byte 8
 	data = data[4:]
 	// w37 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(284, 8, 0x20, uint64(binary.LittleEndian.Uint64(data))) // at 284, presence bit in byte 8
 	data = data[8:]
 	// w38 (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}, uint8(uint64(data[0])))
+	s.Store8(292, 8, 0x40, uint8(uint64(data[0]))) // at 292, presence bit in byte 8
 	data = data[1:]
 	// w39 (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(300, 8, 0x80, uint64(binary.LittleEndian.Uint64(data))) // at 300, presence bit in byte 8
 	data = data[8:]
 	return data, true
 }
@@ -12560,12 +12566,14 @@ func phaserROSRead_Everything_CountsEntry(data []byte, m phaserimpl.Msg) ([]byte
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// value (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	return data, true
 }
@@ -13216,10 +13224,10 @@ func phaserROSRead_Everything_ByIdEntry(data []byte, m phaserimpl.Msg) ([]byte, 
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// value
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner)
+	sub1 := s.MutableMessage(16, phaserType_Inner)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -13884,10 +13892,10 @@ func phaserROSRead_Everything_RemoteByNumEntry(data []byte, m phaserimpl.Msg) ([
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// value
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote)
+	sub1 := s.MutableMessage(12, phaserType_importedpbprotogo_Remote)
 	if !sub1.IsPresent() {
 		return data, false
 	}

@@ -1262,6 +1262,16 @@ func (g *fileGen) rosRead(m *protogen.Message, items []*rosItem, tv string) {
 	g.P("func phaserROSRead_", gn, "(data []byte, m ", g.door("Msg"), ") ([]byte, bool) {")
 	var b body
 	fail := "return data, false"
+	// A message with a singular scalar is read only with a Setter (a
+	// message laid out with its compiled table): its strings and messages
+	// then go through it too. One without is read through m, whatever its
+	// layout (an inline message of the other frontend's).
+	setter := false
+	for _, it := range items {
+		if it.oneof == nil && !it.repeated() && !rosThroughMsg(it.rosField) {
+			setter = true
+		}
+	}
 	for _, it := range items {
 		if it.oneof != nil {
 			g.rosReadOneof(&b, m, it, fail)
@@ -1280,14 +1290,22 @@ func (g *fileGen) rosRead(m *protogen.Message, items []*rosItem, tv string) {
 			b.p("if !ok {")
 			b.p(fail)
 			b.p("}")
-			b.p("m.SetBytes(", r.fl, ", ", s, ")")
+			if setter {
+				// The Setter's message has the compiled layout: the slot
+				// is at the field's compiled offset.
+				b.p("if !s.StoreBytes(", r.lf.Offset, ", ", s, ") { // the slot at ", r.lf.Offset)
+				b.p(fail)
+				b.p("}")
+			} else {
+				b.p("m.SetBytes(", r.fl, ", ", s, ")")
+			}
 		case r.rt == ros.Time || r.rt == ros.Duration:
 			fn := "SetROSTime"
 			if r.rt == ros.Duration {
 				fn = "SetROSDuration"
 			}
 			b.p("// ", r.f.Desc.Name(), " (", r.rt, ")")
-			b.p("if len(data) < 8 || !", g.door(fn), "(m.MutableMessage(", r.fl, ", ", r.typ, "), ", g.le(), ".Uint32(data), ", g.le(), ".Uint32(data[4:])) {")
+			b.p("if len(data) < 8 || !", g.door(fn), "(", g.rosMutable(r, setter), ", ", g.le(), ".Uint32(data), ", g.le(), ".Uint32(data[4:])) {")
 			b.p(fail)
 			b.p("}")
 			b.p("data = data[8:]")
@@ -1300,7 +1318,7 @@ func (g *fileGen) rosRead(m *protogen.Message, items []*rosItem, tv string) {
 		case r.rt == ros.Message:
 			b.p("// ", r.f.Desc.Name())
 			sub := b.name("sub")
-			b.p(sub, " := m.MutableMessage(", r.fl, ", ", r.typ, ")")
+			b.p(sub, " := ", g.rosMutable(r, setter))
 			b.p("if !", sub, ".IsPresent() {")
 			b.p(fail)
 			b.p("}")
@@ -1321,7 +1339,9 @@ func (g *fileGen) rosRead(m *protogen.Message, items []*rosItem, tv string) {
 				b.p("}")
 				v = x
 			}
-			b.p("s.Set", 8*r.size, "(", r.fl, ", uint", 8*r.size, "(", v, "))")
+			// The offset, presence byte and bit, as constants of the call.
+			lf := r.lf
+			b.p("s.Store", 8*r.size, "(", lf.Offset, ", ", 4+lf.ID>>3, ", ", fmt.Sprintf("%#02x", 1<<(lf.ID&7)), ", uint", 8*r.size, "(", v, ")) // at ", lf.Offset, ", presence bit in byte ", 4+lf.ID>>3)
 			b.p("data = data[", w, ":]")
 		}
 	}
@@ -1337,6 +1357,28 @@ func (g *fileGen) rosRead(m *protogen.Message, items []*rosItem, tv string) {
 	g.P("return data, true")
 	g.P("}")
 	g.P()
+}
+
+// rosThroughMsg reports whether phaserROSRead writes singular field r
+// without a Setter when its message has no scalar that needs one: a
+// string, a message, a time or a duration.
+func rosThroughMsg(r *rosField) bool {
+	switch r.rt {
+	case ros.String, ros.Time, ros.Duration, ros.Message:
+		return true
+	}
+	return false
+}
+
+// rosMutable returns the expression of the message in singular message
+// field r of m, created if absent: with a Setter (setter), the slot at its
+// compiled offset of the Setter's message; else, or for an inline
+// message, through m.
+func (g *fileGen) rosMutable(r *rosField, setter bool) string {
+	if !setter || r.lf.Inline {
+		return "m.MutableMessage(" + r.fl + ", " + r.typ + ")"
+	}
+	return fmt.Sprintf("s.MutableMessage(%d, %s)", r.lf.Offset, r.typ)
 }
 
 // rosLoad returns the expression of the width-w ROS value at the start of

@@ -1156,7 +1156,9 @@ func phaserROSRead_Api(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// methods (repeated)
 	if len(data) < 4 {
 		return data, false
@@ -1230,9 +1232,11 @@ func phaserROSRead_Api(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 32}, s8)
+	if !s.StoreBytes(32, s8) { // the slot at 32
+		return data, false
+	}
 	// source_context
-	sub9 := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext)
+	sub9 := s.MutableMessage(36, phaserType_sourcecontextpbphaser_SourceContext)
 	if !sub9.IsPresent() {
 		return data, false
 	}
@@ -1278,7 +1282,7 @@ func phaserROSRead_Api(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(48, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 48, presence bit in byte 4
 	data = data[4:]
 	// edition (string)
 	var s13 []byte
@@ -1286,7 +1290,9 @@ func phaserROSRead_Api(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 8, Offset: 52}, s13)
+	if !s.StoreBytes(52, s13) { // the slot at 52
+		return data, false
+	}
 	return data, true
 }
 
@@ -2321,19 +2327,23 @@ func phaserROSRead_Method(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// request_type_url (string)
 	var s2 []byte
 	s2, data, ok = phaserimpl.ROSString(data)
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s2)
+	if !s.StoreBytes(12, s2) { // the slot at 12
+		return data, false
+	}
 	// request_streaming (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}, uint8(uint64(data[0])))
+	s.Store8(16, 4, 0x01, uint8(uint64(data[0]))) // at 16, presence bit in byte 4
 	data = data[1:]
 	// response_type_url (string)
 	var s3 []byte
@@ -2341,12 +2351,14 @@ func phaserROSRead_Method(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, s3)
+	if !s.StoreBytes(20, s3) { // the slot at 20
+		return data, false
+	}
 	// response_streaming (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}, uint8(uint64(data[0])))
+	s.Store8(24, 4, 0x02, uint8(uint64(data[0]))) // at 24, presence bit in byte 4
 	data = data[1:]
 	// options (repeated)
 	if len(data) < 4 {
@@ -2387,7 +2399,7 @@ func phaserROSRead_Method(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(40, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 40, presence bit in byte 4
 	data = data[4:]
 	// edition (string)
 	var s7 []byte
@@ -2395,7 +2407,9 @@ func phaserROSRead_Method(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 8, Offset: 44}, s7)
+	if !s.StoreBytes(44, s7) { // the slot at 44
+		return data, false
+	}
 	return data, true
 }
 

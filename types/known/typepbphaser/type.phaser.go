@@ -1184,7 +1184,9 @@ func phaserROSRead_Type(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// fields (repeated)
 	if len(data) < 4 {
 		return data, false
@@ -1266,7 +1268,7 @@ func phaserROSRead_Type(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		}
 	}
 	// source_context
-	sub9 := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext)
+	sub9 := s.MutableMessage(40, phaserType_sourcecontextpbphaser_SourceContext)
 	if !sub9.IsPresent() {
 		return data, false
 	}
@@ -1280,7 +1282,7 @@ func phaserROSRead_Type(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(44, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 44, presence bit in byte 4
 	data = data[4:]
 	// edition (string)
 	var s10 []byte
@@ -1288,7 +1290,9 @@ func phaserROSRead_Type(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, s10)
+	if !s.StoreBytes(48, s10) { // the slot at 48
+		return data, false
+	}
 	return data, true
 }
 
@@ -2396,19 +2400,19 @@ func phaserROSRead_Field(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// cardinality (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// number (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(16, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 16, presence bit in byte 4
 	data = data[4:]
 	// name (string)
 	var s1 []byte
@@ -2416,25 +2420,29 @@ func phaserROSRead_Field(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 20}, s1)
+	if !s.StoreBytes(20, s1) { // the slot at 20
+		return data, false
+	}
 	// type_url (string)
 	var s2 []byte
 	s2, data, ok = phaserimpl.ROSString(data)
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 6, Offset: 24}, s2)
+	if !s.StoreBytes(24, s2) { // the slot at 24
+		return data, false
+	}
 	// oneof_index (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(28, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 28, presence bit in byte 4
 	data = data[4:]
 	// packed (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}, uint8(uint64(data[0])))
+	s.Store8(32, 4, 0x10, uint8(uint64(data[0]))) // at 32, presence bit in byte 4
 	data = data[1:]
 	// options (repeated)
 	if len(data) < 4 {
@@ -2474,14 +2482,18 @@ func phaserROSRead_Field(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 10, Offset: 48}, s6)
+	if !s.StoreBytes(48, s6) { // the slot at 48
+		return data, false
+	}
 	// default_value (string)
 	var s7 []byte
 	s7, data, ok = phaserimpl.ROSString(data)
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 11, Offset: 52}, s7)
+	if !s.StoreBytes(52, s7) { // the slot at 52
+		return data, false
+	}
 	return data, true
 }
 
@@ -3364,7 +3376,9 @@ func phaserROSRead_Enum(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// enumvalue (repeated)
 	if len(data) < 4 {
 		return data, false
@@ -3430,7 +3444,7 @@ func phaserROSRead_Enum(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		}
 	}
 	// source_context
-	sub8 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext)
+	sub8 := s.MutableMessage(32, phaserType_sourcecontextpbphaser_SourceContext)
 	if !sub8.IsPresent() {
 		return data, false
 	}
@@ -3444,7 +3458,7 @@ func phaserROSRead_Enum(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(36, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 36, presence bit in byte 4
 	data = data[4:]
 	// edition (string)
 	var s9 []byte
@@ -3452,7 +3466,9 @@ func phaserROSRead_Enum(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, s9)
+	if !s.StoreBytes(40, s9) { // the slot at 40
+		return data, false
+	}
 	return data, true
 }
 
@@ -4117,12 +4133,14 @@ func phaserROSRead_EnumValue(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// number (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// options (repeated)
 	if len(data) < 4 {

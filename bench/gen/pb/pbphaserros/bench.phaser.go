@@ -893,12 +893,14 @@ func phaserROSRead_SmallStruct(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// birth_day (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	// phone (string)
 	var s2 []byte
@@ -906,24 +908,26 @@ func phaserROSRead_SmallStruct(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 3, Offset: 24}, s2)
+	if !s.StoreBytes(24, s2) { // the slot at 24
+		return data, false
+	}
 	// siblings (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(28, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 28, presence bit in byte 4
 	data = data[4:]
 	// spouse (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, uint8(uint64(data[0])))
+	s.Store8(32, 4, 0x04, uint8(uint64(data[0]))) // at 32, presence bit in byte 4
 	data = data[1:]
 	// money (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(40, 4, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 40, presence bit in byte 4
 	data = data[8:]
 	return data, true
 }
@@ -1574,7 +1578,7 @@ func phaserROSRead_Header(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// stamp (time)
 	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
@@ -1587,7 +1591,9 @@ func phaserROSRead_Header(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, s1)
+	if !s.StoreBytes(12, s1) { // the slot at 12
+		return data, false
+	}
 	return data, true
 }
 
@@ -2219,25 +2225,25 @@ func phaserROSRead_Quaternion(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// y (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	// z (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(24, 4, 0x04, uint64(binary.LittleEndian.Uint64(data))) // at 24, presence bit in byte 4
 	data = data[8:]
 	// w (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(32, 4, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 32, presence bit in byte 4
 	data = data[8:]
 	return data, true
 }
@@ -2814,19 +2820,19 @@ func phaserROSRead_Vector3(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// y (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	// z (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(24, 4, 0x04, uint64(binary.LittleEndian.Uint64(data))) // at 24, presence bit in byte 4
 	data = data[8:]
 	return data, true
 }
@@ -4464,24 +4470,26 @@ func phaserROSRead_PointField(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// offset (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// datatype (uint8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(data[0])))
+	s.Store32(16, 4, 0x02, uint32(uint64(data[0]))) // at 16, presence bit in byte 4
 	data = data[1:]
 	// count (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(20, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 20, presence bit in byte 4
 	data = data[4:]
 	return data, true
 }
@@ -5098,25 +5106,25 @@ func phaserROSRead_Point(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// y (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// z (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(16, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 16, presence bit in byte 4
 	data = data[4:]
 	// intensity (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(20, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 20, presence bit in byte 4
 	data = data[4:]
 	return data, true
 }
@@ -6201,13 +6209,13 @@ func phaserROSRead_Cloud(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// width (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// fields (repeated)
 	if len(data) < 4 {
@@ -6245,19 +6253,19 @@ func phaserROSRead_Cloud(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, uint8(uint64(data[0])))
+	s.Store8(24, 4, 0x04, uint8(uint64(data[0]))) // at 24, presence bit in byte 4
 	data = data[1:]
 	// point_step (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(28, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 28, presence bit in byte 4
 	data = data[4:]
 	// row_step (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(32, 4, 0x10, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 32, presence bit in byte 4
 	data = data[4:]
 	// data (string)
 	var s5 []byte
@@ -6265,12 +6273,14 @@ func phaserROSRead_Cloud(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, s5)
+	if !s.StoreBytes(36, s5) { // the slot at 36
+		return data, false
+	}
 	// is_dense (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, uint8(uint64(data[0])))
+	s.Store8(40, 4, 0x20, uint8(uint64(data[0]))) // at 40, presence bit in byte 4
 	data = data[1:]
 	// points (repeated)
 	if len(data) < 4 {
@@ -7158,13 +7168,13 @@ func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// width (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// encoding (string)
 	var s2 []byte
@@ -7172,18 +7182,20 @@ func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, s2)
+	if !s.StoreBytes(16, s2) { // the slot at 16
+		return data, false
+	}
 	// is_bigendian (uint8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(uint64(data[0])))
+	s.Store32(20, 4, 0x04, uint32(uint64(data[0]))) // at 20, presence bit in byte 4
 	data = data[1:]
 	// step (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(24, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 24, presence bit in byte 4
 	data = data[4:]
 	// data (string)
 	var s3 []byte
@@ -7191,6 +7203,8 @@ func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, s3)
+	if !s.StoreBytes(28, s3) { // the slot at 28
+		return data, false
+	}
 	return data, true
 }

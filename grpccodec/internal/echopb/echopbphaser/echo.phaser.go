@@ -596,13 +596,13 @@ func phaserROSRead_Point(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// y (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	return data, true
 }
@@ -1644,7 +1644,9 @@ func phaserROSRead_EchoRequest(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// values (repeated)
 	if len(data) < 4 {
 		return data, false
@@ -1693,12 +1695,12 @@ func phaserROSRead_EchoRequest(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		}
 	}
 	// at (time)
-	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+	if len(data) < 8 || !phaserimpl.SetROSTime(s.MutableMessage(32, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
 		return data, false
 	}
 	data = data[8:]
 	// point
-	sub7 := m.MutableMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point)
+	sub7 := s.MutableMessage(36, phaserType_Point)
 	if !sub7.IsPresent() {
 		return data, false
 	}
@@ -1743,12 +1745,14 @@ func phaserROSRead_EchoRequest(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 7, Offset: 48}, s11)
+	if !s.StoreBytes(48, s11) { // the slot at 48
+		return data, false
+	}
 	// seq (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 8, Offset: 52, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(52, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 52, presence bit in byte 4
 	data = data[4:]
 	return data, true
 }
@@ -2334,12 +2338,14 @@ func phaserROSRead_EchoRequest_CountsEntry(data []byte, m phaserimpl.Msg) ([]byt
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// value (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	return data, true
 }
@@ -3296,12 +3302,14 @@ func phaserROSRead_EchoReply(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// sum (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	// path (repeated)
 	if len(data) < 4 {
@@ -3339,13 +3347,13 @@ func phaserROSRead_EchoReply(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x02, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(32, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 32, presence bit in byte 4
 	data = data[4:]
 	// entries (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(36, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 36, presence bit in byte 4
 	data = data[4:]
 	// blob (string)
 	var s5 []byte
@@ -3353,6 +3361,8 @@ func phaserROSRead_EchoReply(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 6, Offset: 40}, s5)
+	if !s.StoreBytes(40, s5) { // the slot at 40
+		return data, false
+	}
 	return data, true
 }

@@ -818,12 +818,14 @@ func phaserROSRead_Remote(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// level (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// values (repeated)
 	if len(data) < 4 {
@@ -841,7 +843,7 @@ func phaserROSRead_Remote(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	}
 	data = data[copy(a3, data[:c2*8]):]
 	// part
-	sub4 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part)
+	sub4 := s.MutableMessage(24, phaserType_Remote_Part)
 	if !sub4.IsPresent() {
 		return data, false
 	}
@@ -1454,7 +1456,7 @@ func phaserROSRead_Remote_Part(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// tag (string)
 	var s1 []byte
@@ -1462,6 +1464,8 @@ func phaserROSRead_Remote_Part(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s1)
+	if !s.StoreBytes(12, s1) { // the slot at 12
+		return data, false
+	}
 	return data, true
 }

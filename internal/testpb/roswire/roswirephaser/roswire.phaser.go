@@ -1397,79 +1397,79 @@ func phaserROSRead_Scalars(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// f_float (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(16, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 16, presence bit in byte 4
 	data = data[4:]
 	// f_int32 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(20, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 20, presence bit in byte 4
 	data = data[4:]
 	// f_int64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(24, 4, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 24, presence bit in byte 4
 	data = data[8:]
 	// f_uint32 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(32, 4, 0x10, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 32, presence bit in byte 4
 	data = data[4:]
 	// f_uint64 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(40, 4, 0x20, uint64(binary.LittleEndian.Uint64(data))) // at 40, presence bit in byte 4
 	data = data[8:]
 	// f_sint32 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(48, 4, 0x40, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 48, presence bit in byte 4
 	data = data[4:]
 	// f_sint64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(56, 4, 0x80, uint64(binary.LittleEndian.Uint64(data))) // at 56, presence bit in byte 4
 	data = data[8:]
 	// f_fixed32 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(64, 5, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 64, presence bit in byte 5
 	data = data[4:]
 	// f_fixed64 (uint64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(72, 5, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 72, presence bit in byte 5
 	data = data[8:]
 	// f_sfixed32 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(80, 5, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 80, presence bit in byte 5
 	data = data[4:]
 	// f_sfixed64 (int64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(88, 5, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 88, presence bit in byte 5
 	data = data[8:]
 	// f_bool (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, uint8(uint64(data[0])))
+	s.Store8(96, 5, 0x10, uint8(uint64(data[0]))) // at 96, presence bit in byte 5
 	data = data[1:]
 	// f_string (string)
 	var s1 []byte
@@ -1477,14 +1477,18 @@ func phaserROSRead_Scalars(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 14, Offset: 100}, s1)
+	if !s.StoreBytes(100, s1) { // the slot at 100
+		return data, false
+	}
 	// f_bytes (string)
 	var s2 []byte
 	s2, data, ok = phaserimpl.ROSString(data)
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 15, Offset: 104}, s2)
+	if !s.StoreBytes(104, s2) { // the slot at 104
+		return data, false
+	}
 	return data, true
 }
 
@@ -2848,37 +2852,37 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(data[0])))
+	s.Store32(8, 4, 0x01, uint32(uint64(data[0]))) // at 8, presence bit in byte 4
 	data = data[1:]
 	// i8 (int8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(int64(int8(uint64(data[0])))))
+	s.Store32(12, 4, 0x02, uint32(int64(int8(uint64(data[0]))))) // at 12, presence bit in byte 4
 	data = data[1:]
 	// i16 (int16)
 	if len(data) < 2 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(int64(int16(uint64(binary.LittleEndian.Uint16(data))))))
+	s.Store32(16, 4, 0x04, uint32(int64(int16(uint64(binary.LittleEndian.Uint16(data)))))) // at 16, presence bit in byte 4
 	data = data[2:]
 	// u16 (uint16)
 	if len(data) < 2 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint16(data))))
+	s.Store32(20, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint16(data)))) // at 20, presence bit in byte 4
 	data = data[2:]
 	// i32 (int32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}, uint64(int64(int32(uint64(binary.LittleEndian.Uint32(data))))))
+	s.Store64(24, 4, 0x10, uint64(int64(int32(uint64(binary.LittleEndian.Uint32(data)))))) // at 24, presence bit in byte 4
 	data = data[4:]
 	// u32 (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20}, uint64(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store64(32, 4, 0x20, uint64(uint64(binary.LittleEndian.Uint32(data)))) // at 32, presence bit in byte 4
 	data = data[4:]
 	// wide (int64)
 	if len(data) < 8 {
@@ -2888,7 +2892,7 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x1 < -2147483648 || x1 > 2147483647 {
 		return data, false // the field cannot hold it
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}, uint32(x1))
+	s.Store32(40, 4, 0x40, uint32(x1)) // at 40, presence bit in byte 4
 	data = data[8:]
 	// uwide (uint64)
 	if len(data) < 8 {
@@ -2898,7 +2902,7 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x2 > 4294967295 {
 		return data, false // the field cannot hold it
 	}
-	s.Set32(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80}, uint32(x2))
+	s.Store32(44, 4, 0x80, uint32(x2)) // at 44, presence bit in byte 4
 	data = data[8:]
 	// flip (uint32)
 	if len(data) < 4 {
@@ -2908,7 +2912,7 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x3 > 2147483647 {
 		return data, false // the field cannot hold it
 	}
-	s.Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}, uint32(x3))
+	s.Store32(48, 5, 0x01, uint32(x3)) // at 48, presence bit in byte 5
 	data = data[4:]
 	// s64 (int64)
 	if len(data) < 8 {
@@ -2918,13 +2922,13 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x4 < 0 {
 		return data, false // the field cannot hold it
 	}
-	s.Set64(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02}, uint64(x4))
+	s.Store64(56, 5, 0x02, uint64(x4)) // at 56, presence bit in byte 5
 	data = data[8:]
 	// f32 (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04}, uint64(math.Float64bits(float64(math.Float32frombits(uint32(uint64(binary.LittleEndian.Uint32(data))))))))
+	s.Store64(64, 5, 0x04, uint64(math.Float64bits(float64(math.Float32frombits(uint32(uint64(binary.LittleEndian.Uint32(data)))))))) // at 64, presence bit in byte 5
 	data = data[4:]
 	// f64 (float64)
 	if len(data) < 8 {
@@ -2934,7 +2938,7 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x5 > 0xFFFFFFFF {
 		return data, false // the field cannot hold it
 	}
-	s.Set32(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08}, uint32(x5))
+	s.Store32(72, 5, 0x08, uint32(x5)) // at 72, presence bit in byte 5
 	data = data[8:]
 	// b8 (uint8)
 	if len(data) < 1 {
@@ -2944,19 +2948,19 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x6 > 1 {
 		return data, false // the field cannot hold it
 	}
-	s.Set8(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10}, uint8(x6))
+	s.Store8(76, 5, 0x10, uint8(x6)) // at 76, presence bit in byte 5
 	data = data[1:]
 	// flag (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}, uint32(phaserimpl.ROSBool(uint8(uint64(data[0])))))
+	s.Store32(80, 5, 0x20, uint32(phaserimpl.ROSBool(uint8(uint64(data[0]))))) // at 80, presence bit in byte 5
 	data = data[1:]
 	// mode (uint8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true}, uint32(uint64(data[0])))
+	s.Store32(84, 5, 0x40, uint32(uint64(data[0]))) // at 84, presence bit in byte 5
 	data = data[1:]
 	// data (string)
 	var s7 []byte
@@ -2964,7 +2968,9 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 16, Offset: 88}, s7)
+	if !s.StoreBytes(88, s7) { // the slot at 88
+		return data, false
+	}
 	// u64 (uint64)
 	if len(data) < 8 {
 		return data, false
@@ -2973,13 +2979,13 @@ func phaserROSRead_Converted(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if x8 > 9223372036854775807 {
 		return data, false // the field cannot hold it
 	}
-	s.Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}, uint64(x8))
+	s.Store64(96, 5, 0x80, uint64(x8)) // at 96, presence bit in byte 5
 	data = data[8:]
 	// char (uint8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}, uint32(uint64(data[0])))
+	s.Store32(104, 6, 0x01, uint32(uint64(data[0]))) // at 104, presence bit in byte 6
 	data = data[1:]
 	return data, true
 }
@@ -5216,25 +5222,25 @@ func phaserROSRead_Point(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// y (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// z (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(16, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 16, presence bit in byte 4
 	data = data[4:]
 	// intensity (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(20, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 20, presence bit in byte 4
 	data = data[4:]
 	return data, true
 }
@@ -10449,7 +10455,7 @@ func phaserROSRead_Nested_LabelsEntry(data []byte, m phaserimpl.Msg) ([]byte, bo
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// value (string)
 	var s1 []byte
@@ -10457,7 +10463,9 @@ func phaserROSRead_Nested_LabelsEntry(data []byte, m phaserimpl.Msg) ([]byte, bo
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, s1)
+	if !s.StoreBytes(12, s1) { // the slot at 12
+		return data, false
+	}
 	return data, true
 }
 

@@ -619,19 +619,19 @@ func phaserROSRead_Point(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// y (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	// z (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(24, 4, 0x04, uint64(binary.LittleEndian.Uint64(data))) // at 24, presence bit in byte 4
 	data = data[8:]
 	return data, true
 }
@@ -1274,25 +1274,25 @@ func phaserROSRead_Quaternion(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// y (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	// z (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(24, 4, 0x04, uint64(binary.LittleEndian.Uint64(data))) // at 24, presence bit in byte 4
 	data = data[8:]
 	// w (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(32, 4, 0x08, uint64(binary.LittleEndian.Uint64(data))) // at 32, presence bit in byte 4
 	data = data[8:]
 	return data, true
 }
@@ -2479,19 +2479,19 @@ func phaserROSRead_Vector3(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(8, 4, 0x01, uint64(binary.LittleEndian.Uint64(data))) // at 8, presence bit in byte 4
 	data = data[8:]
 	// y (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(16, 4, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 16, presence bit in byte 4
 	data = data[8:]
 	// z (float64)
 	if len(data) < 8 {
 		return data, false
 	}
-	s.Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, uint64(binary.LittleEndian.Uint64(data)))
+	s.Store64(24, 4, 0x04, uint64(binary.LittleEndian.Uint64(data))) // at 24, presence bit in byte 4
 	data = data[8:]
 	return data, true
 }

@@ -2029,13 +2029,13 @@ func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// width (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// encoding (string)
 	var s2 []byte
@@ -2043,18 +2043,20 @@ func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 4, Offset: 16}, s2)
+	if !s.StoreBytes(16, s2) { // the slot at 16
+		return data, false
+	}
 	// is_bigendian (uint8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, uint32(uint64(data[0])))
+	s.Store32(20, 4, 0x04, uint32(uint64(data[0]))) // at 20, presence bit in byte 4
 	data = data[1:]
 	// step (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(24, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 24, presence bit in byte 4
 	data = data[4:]
 	// data (string)
 	var s3 []byte
@@ -2062,7 +2064,9 @@ func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 7, Offset: 28}, s3)
+	if !s.StoreBytes(28, s3) { // the slot at 28
+		return data, false
+	}
 	return data, true
 }
 
@@ -2752,24 +2756,26 @@ func phaserROSRead_PointField(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
+	if !s.StoreBytes(8, s1) { // the slot at 8
+		return data, false
+	}
 	// offset (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// datatype (uint8)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, uint32(uint64(data[0])))
+	s.Store32(16, 4, 0x02, uint32(uint64(data[0]))) // at 16, presence bit in byte 4
 	data = data[1:]
 	// count (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(20, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 20, presence bit in byte 4
 	data = data[4:]
 	return data, true
 }
@@ -3753,13 +3759,13 @@ func phaserROSRead_PointCloud2(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// width (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// fields (repeated)
 	if len(data) < 4 {
@@ -3797,19 +3803,19 @@ func phaserROSRead_PointCloud2(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, uint8(uint64(data[0])))
+	s.Store8(24, 4, 0x04, uint8(uint64(data[0]))) // at 24, presence bit in byte 4
 	data = data[1:]
 	// point_step (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(28, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 28, presence bit in byte 4
 	data = data[4:]
 	// row_step (uint32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(32, 4, 0x10, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 32, presence bit in byte 4
 	data = data[4:]
 	// data (string)
 	var s5 []byte
@@ -3817,12 +3823,14 @@ func phaserROSRead_PointCloud2(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 8, Offset: 36}, s5)
+	if !s.StoreBytes(36, s5) { // the slot at 36
+		return data, false
+	}
 	// is_dense (bool)
 	if len(data) < 1 {
 		return data, false
 	}
-	s.Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, uint8(uint64(data[0])))
+	s.Store8(40, 4, 0x20, uint8(uint64(data[0]))) // at 40, presence bit in byte 4
 	data = data[1:]
 	return data, true
 }
@@ -4795,43 +4803,43 @@ func phaserROSRead_LaserScan(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// angle_max (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(12, 4, 0x02, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 12, presence bit in byte 4
 	data = data[4:]
 	// angle_increment (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(16, 4, 0x04, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 16, presence bit in byte 4
 	data = data[4:]
 	// time_increment (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(20, 4, 0x08, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 20, presence bit in byte 4
 	data = data[4:]
 	// scan_time (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(24, 4, 0x10, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 24, presence bit in byte 4
 	data = data[4:]
 	// range_min (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(28, 4, 0x20, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 28, presence bit in byte 4
 	data = data[4:]
 	// range_max (float32)
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(32, 4, 0x40, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 32, presence bit in byte 4
 	data = data[4:]
 	// ranges (repeated)
 	if len(data) < 4 {

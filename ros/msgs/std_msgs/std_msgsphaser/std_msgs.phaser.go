@@ -723,7 +723,7 @@ func phaserROSRead_Header(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if len(data) < 4 {
 		return data, false
 	}
-	s.Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, uint32(uint64(binary.LittleEndian.Uint32(data))))
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// stamp (time)
 	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
@@ -736,7 +736,9 @@ func phaserROSRead_Header(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	if !ok {
 		return data, false
 	}
-	m.SetBytes(phaserimpl.Field{Number: 3, Offset: 12}, s1)
+	if !s.StoreBytes(12, s1) { // the slot at 12
+		return data, false
+	}
 	return data, true
 }
 
