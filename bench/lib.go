@@ -51,13 +51,16 @@ type Codec struct {
 //     phaser-v2 the same in the Phaser 2 format (for C++ Phaser 2.x peers);
 //     phaser-ros phaser with handles generated with frontend=ros (inline
 //     singular messages), for header and imu; phaser-new phaser building
-//     with NewXIn on reused memory instead of Clear.
+//     with NewXIn on reused memory instead of Clear; phaser-refill phaser
+//     refilling the built message without Clear, every field stored again
+//     (the work protobuf-go's and vtprotobuf's Build do on their reused
+//     structs), its ReadAll phaser's.
 //   - flatbuffers-safe is flatbuffers with its reads under a deferred
 //     recover: flatbuffers-go does not verify what it reads, and this is
 //     the cheapest way to make its reads of hostile bytes safe.
 //   - ros1-floor is a hand-written straight-line ROS1 writer over phaser's
 //     payload bytes (floor.go), the floor of phaser's ROS1 marshal.
-var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
+var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "phaser-refill", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
 	"capnp", "goroslib", "ros1-floor", "protobuf+goroslib", "vtproto+goroslib"}
 
 // The operations each kind of codec takes part in (EndToEnd: every codec
@@ -67,6 +70,7 @@ var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "protobuf
 const (
 	opsPhaser     = "Build Republish ReadAll ReadOne ProtoMarshal ProtoUnmarshal ROSMarshal ROSUnmarshal Transcode"
 	opsBuild      = "Build"
+	opsRefill     = "Build ReadAll"
 	opsProtobuf   = "Build Republish ReadAll ReadOne ProtoMarshal ProtoUnmarshal"
 	opsInPlace    = "Build Republish ReadAll ReadOne"
 	opsRead       = "Build ReadAll ReadOne"

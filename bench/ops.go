@@ -31,6 +31,7 @@ func init() {
 	register("phaser", "small", opsPhaser, phaserSmallCodec("small", Values.Small))
 	register("phaser-v2", "small", opsPhaser, phaserSmallCodec("small", Values.Small, v2))
 	register("phaser-new", "small", opsBuild, phaserNewSmallCodec("small", Values.Small))
+	register("phaser-refill", "small", opsRefill, phaserRefillSmallCodec("small", Values.Small))
 	register("protobuf", "small", opsProtobuf, protobufSmallCodec("small", Values.Small))
 	register("vtproto", "small", opsProtobuf, vtprotoSmallCodec("small", Values.Small))
 	register("flatbuffers", "small", opsInPlace, flatbuffersSmallCodec("small", Values.Small))
@@ -44,6 +45,7 @@ func init() {
 	register("phaser-v2", "header", opsPhaser, phaserHeaderCodec("header", Values.Header, v2))
 	register("phaser-ros", "header", opsPhaser, phaserROSHeaderCodec("header", Values.Header))
 	register("phaser-new", "header", opsBuild, phaserNewHeaderCodec("header", Values.Header))
+	register("phaser-refill", "header", opsRefill, phaserRefillHeaderCodec("header", Values.Header))
 	register("protobuf", "header", opsProtobuf, protobufHeaderCodec("header", Values.Header))
 	register("vtproto", "header", opsProtobuf, vtprotoHeaderCodec("header", Values.Header))
 	register("flatbuffers", "header", opsInPlace, flatbuffersHeaderCodec("header", Values.Header))
@@ -57,6 +59,7 @@ func init() {
 	register("phaser-v2", "imu", opsPhaser, phaserImuCodec("imu", Values.Imu, v2))
 	register("phaser-ros", "imu", opsPhaser, phaserROSImuCodec("imu", Values.Imu))
 	register("phaser-new", "imu", opsBuild, phaserNewImuCodec("imu", Values.Imu))
+	register("phaser-refill", "imu", opsRefill, phaserRefillImuCodec("imu", Values.Imu))
 	register("protobuf", "imu", opsProtobuf, protobufImuCodec("imu", Values.Imu))
 	register("vtproto", "imu", opsProtobuf, vtprotoImuCodec("imu", Values.Imu))
 	register("flatbuffers", "imu", opsInPlace, flatbuffersImuCodec("imu", Values.Imu))
@@ -69,6 +72,7 @@ func init() {
 	register("phaser", "cloud", opsPhaser, phaserCloudCodec("cloud", Values.Cloud))
 	register("phaser-v2", "cloud", opsPhaser, phaserCloudCodec("cloud", Values.Cloud, v2))
 	register("phaser-new", "cloud", opsBuild, phaserNewCloudCodec("cloud", Values.Cloud))
+	register("phaser-refill", "cloud", opsRefill, phaserRefillCloudCodec("cloud", Values.Cloud))
 	register("protobuf", "cloud", opsProtobuf, protobufCloudCodec("cloud", Values.Cloud))
 	register("vtproto", "cloud", opsProtobuf, vtprotoCloudCodec("cloud", Values.Cloud))
 	register("flatbuffers", "cloud", opsInPlace, flatbuffersCloudCodec("cloud", Values.Cloud))
@@ -81,6 +85,7 @@ func init() {
 	register("phaser", "image1M", opsPhaser, phaserImageCodec("image1M", Values.Image1M))
 	register("phaser-v2", "image1M", opsPhaser, phaserImageCodec("image1M", Values.Image1M, v2))
 	register("phaser-new", "image1M", opsBuild, phaserNewImageCodec("image1M", Values.Image1M))
+	register("phaser-refill", "image1M", opsRefill, phaserRefillImageCodec("image1M", Values.Image1M))
 	register("protobuf", "image1M", opsProtobuf, protobufImageCodec("image1M", Values.Image1M))
 	register("vtproto", "image1M", opsProtobuf, vtprotoImageCodec("image1M", Values.Image1M))
 	register("flatbuffers", "image1M", opsInPlace, flatbuffersImageCodec("image1M", Values.Image1M))
@@ -93,6 +98,7 @@ func init() {
 	register("phaser", "image16M", opsPhaser, phaserImageCodec("image16M", Values.Image16M))
 	register("phaser-v2", "image16M", opsPhaser, phaserImageCodec("image16M", Values.Image16M, v2))
 	register("phaser-new", "image16M", opsBuild, phaserNewImageCodec("image16M", Values.Image16M))
+	register("phaser-refill", "image16M", opsRefill, phaserRefillImageCodec("image16M", Values.Image16M))
 	register("protobuf", "image16M", opsProtobuf, protobufImageCodec("image16M", Values.Image16M))
 	register("vtproto", "image16M", opsProtobuf, vtprotoImageCodec("image16M", Values.Image16M))
 	register("flatbuffers", "image16M", opsInPlace, flatbuffersImageCodec("image16M", Values.Image16M))
@@ -190,6 +196,32 @@ func phaserNewSmallCodec(shape string, vals []Small) func() *Codec {
 				return x.Bytes()
 			},
 			Decode: phaserDecoder(pbphaser.ReadSmallStruct, phGetSmall),
+		}
+	}
+}
+
+// phaserRefillSmallCodec is phaser-go refilling a built SmallStruct
+// without Clear: every field stored again (phRefillSmall), as
+// protobuf-go's and vtprotobuf's Build refill a reused struct.
+//
+//go:noinline
+func phaserRefillSmallCodec(shape string, vals []Small) func() *Codec {
+	return func() *Codec {
+		warm := phaserBuilt(shape, &vals[0], pbphaser.NewSmallStructIn, phSetSmall, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phRefillSmall(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadSmallStruct, phGetSmall),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadSmallStructInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllSmall(x)
+			},
 		}
 	}
 }
@@ -701,6 +733,32 @@ func phaserNewHeaderCodec(shape string, vals []Header) func() *Codec {
 	}
 }
 
+// phaserRefillHeaderCodec is phaser-go refilling a built Header
+// without Clear: every field stored again (phRefillHeader), as
+// protobuf-go's and vtprotobuf's Build refill a reused struct.
+//
+//go:noinline
+func phaserRefillHeaderCodec(shape string, vals []Header) func() *Codec {
+	return func() *Codec {
+		warm := phaserBuilt(shape, &vals[0], pbphaser.NewHeaderIn, phSetHeader, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phRefillHeader(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadHeader, phGetHeader),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadHeaderInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllHeader(x)
+			},
+		}
+	}
+}
+
 // protobufHeaderCodec is protobuf-go for Header: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
@@ -1208,6 +1266,32 @@ func phaserNewImuCodec(shape string, vals []Imu) func() *Codec {
 	}
 }
 
+// phaserRefillImuCodec is phaser-go refilling a built Imu
+// without Clear: every field stored again (phRefillImu), as
+// protobuf-go's and vtprotobuf's Build refill a reused struct.
+//
+//go:noinline
+func phaserRefillImuCodec(shape string, vals []Imu) func() *Codec {
+	return func() *Codec {
+		warm := phaserBuilt(shape, &vals[0], pbphaser.NewImuIn, phSetImu, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phRefillImu(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadImu, phGetImu),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadImuInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllImu(x)
+			},
+		}
+	}
+}
+
 // protobufImuCodec is protobuf-go for Imu: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
@@ -1647,6 +1731,32 @@ func phaserNewCloudCodec(shape string, vals []Cloud) func() *Codec {
 	}
 }
 
+// phaserRefillCloudCodec is phaser-go refilling a built Cloud
+// without Clear: every field stored again (phRefillCloud), as
+// protobuf-go's and vtprotobuf's Build refill a reused struct.
+//
+//go:noinline
+func phaserRefillCloudCodec(shape string, vals []Cloud) func() *Codec {
+	return func() *Codec {
+		warm := phaserBuilt(shape, &vals[0], pbphaser.NewCloudIn, phSetCloud, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phRefillCloud(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadCloud, phGetCloud),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadCloudInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllCloud(x)
+			},
+		}
+	}
+}
+
 // protobufCloudCodec is protobuf-go for Cloud: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
@@ -2082,6 +2192,32 @@ func phaserNewImageCodec(shape string, vals []Image) func() *Codec {
 				return x.Bytes()
 			},
 			Decode: phaserDecoder(pbphaser.ReadImage, phGetImage),
+		}
+	}
+}
+
+// phaserRefillImageCodec is phaser-go refilling a built Image
+// without Clear: every field stored again (phRefillImage), as
+// protobuf-go's and vtprotobuf's Build refill a reused struct.
+//
+//go:noinline
+func phaserRefillImageCodec(shape string, vals []Image) func() *Codec {
+	return func() *Codec {
+		warm := phaserBuilt(shape, &vals[0], pbphaser.NewImageIn, phSetImage, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phRefillImage(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadImage, phGetImage),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadImageInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllImage(x)
+			},
 		}
 	}
 }

@@ -40,7 +40,7 @@ func TestShapesMatch(t *testing.T) {
 // every operation of phaser, phaser-v2 and phaser-ros allocates nothing
 // once warm.
 func TestPhaserAllocs(t *testing.T) {
-	for _, lib := range []string{"phaser", "phaser-v2", "phaser-ros"} {
+	for _, lib := range []string{"phaser", "phaser-v2", "phaser-ros", "phaser-refill"} {
 		for _, shape := range Shapes {
 			for _, op := range Ops {
 				if !Takes(lib, shape, op) {

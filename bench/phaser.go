@@ -99,6 +99,11 @@ func phSetSmall(x pbphaser.SmallStruct, v *Small) {
 
 func phTouchSmall(x pbphaser.SmallStruct, v *Small) { x.SetMoney(v.Money) }
 
+// phRefillSmall refills a built SmallStruct without Clear: every field is
+// stored again, as protobuf-go's and vtprotobuf's Build refill a reused
+// struct (a string whose block holds the new one is replaced in place).
+func phRefillSmall(x pbphaser.SmallStruct, v *Small) { phSetSmall(x, v) }
+
 func phGetSmall(x pbphaser.SmallStruct) any {
 	return &Small{Name: x.Name(), BirthDay: x.BirthDay(), Phone: x.Phone(), Siblings: x.Siblings(), Spouse: x.Spouse(), Money: x.Money()}
 }
@@ -123,6 +128,10 @@ func phSetHeader(x pbphaser.Header, v *Header) {
 
 func phTouchHeader(x pbphaser.Header, v *Header) { x.MutableStamp().SetNanos(v.Nsec) }
 
+// phRefillHeader refills a built Header without Clear (MutableStamp returns
+// the stamp already there).
+func phRefillHeader(x pbphaser.Header, v *Header) { phSetHeader(x, v) }
+
 func phGetHeader(x pbphaser.Header) any { h := phHeaderValue(x); return &h }
 
 func phHeaderValue(x pbphaser.Header) Header {
@@ -146,18 +155,23 @@ func phSetImu(x pbphaser.Imu, v *Imu) {
 	o.SetY(v.Orientation[1])
 	o.SetZ(v.Orientation[2])
 	o.SetW(v.Orientation[3])
-	x.OrientationCovariance().Insert(0, v.OrientationCov[:]...)
+	x.OrientationCovariance().Assign(v.OrientationCov[:]...)
 	a := x.MutableAngularVelocity()
 	a.SetX(v.AngularVelocity[0])
 	a.SetY(v.AngularVelocity[1])
 	a.SetZ(v.AngularVelocity[2])
-	x.AngularVelocityCovariance().Insert(0, v.AngularVelocityCov[:]...)
+	x.AngularVelocityCovariance().Assign(v.AngularVelocityCov[:]...)
 	l := x.MutableLinearAcceleration()
 	l.SetX(v.LinearAcceleration[0])
 	l.SetY(v.LinearAcceleration[1])
 	l.SetZ(v.LinearAcceleration[2])
-	x.LinearAccelerationCovariance().Insert(0, v.LinearAccelerationCov[:]...)
+	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCov[:]...)
 }
+
+// phRefillImu refills a built Imu without Clear: phSetImu stores every
+// field again, the covariances with List.Assign, which keeps their storage
+// (as pbSetImu appends to s[:0]).
+func phRefillImu(x pbphaser.Imu, v *Imu) { phSetImu(x, v) }
 
 func phTouchImu(x pbphaser.Imu, v *Imu) { x.MutableHeader().MutableStamp().SetNanos(v.Header.Nsec) }
 
@@ -213,21 +227,52 @@ func phSetCloud(x pbphaser.Cloud, v *Cloud) {
 	x.SetHeight(v.Height)
 	x.SetWidth(v.Width)
 	fs := x.Fields()
-	for _, f := range v.Fields {
-		e := fs.Append()
-		e.SetName(f.Name)
-		e.SetOffset(f.Offset)
-		e.SetDatatype(uint32(f.Datatype))
-		e.SetCount(f.Count)
+	for j := range v.Fields {
+		phSetPointField(fs.Append(), &v.Fields[j])
 	}
+	phSetCloudRest(x, v)
+	x.Points().Allocate(len(v.Points))
+	phSetPoints(x.Points(), v.Points)
+}
+
+// phRefillCloud refills a built Cloud without Clear: the repeated messages
+// are resized (their elements kept) and every element's fields stored
+// again, as pbSetCloud reuses its elements.
+func phRefillCloud(x pbphaser.Cloud, v *Cloud) {
+	phSetHeader(x.MutableHeader(), &v.Header)
+	x.SetHeight(v.Height)
+	x.SetWidth(v.Width)
+	fs := x.Fields()
+	fs.Resize(len(v.Fields))
+	for j, e := range fs.All() {
+		phSetPointField(e, &v.Fields[j])
+	}
+	phSetCloudRest(x, v)
+	x.Points().Resize(len(v.Points))
+	phSetPoints(x.Points(), v.Points)
+}
+
+func phSetPointField(e pbphaser.PointField, f *PointField) {
+	e.SetName(f.Name)
+	e.SetOffset(f.Offset)
+	e.SetDatatype(uint32(f.Datatype))
+	e.SetCount(f.Count)
+}
+
+// phSetCloudRest sets the scalars and the data between the fields and the
+// points.
+func phSetCloudRest(x pbphaser.Cloud, v *Cloud) {
 	x.SetIsBigendian(v.IsBigendian)
 	x.SetPointStep(v.PointStep)
 	x.SetRowStep(v.RowStep)
 	x.SetData(v.Data)
 	x.SetIsDense(v.IsDense)
-	x.Points().Allocate(len(v.Points))
-	for j, e := range x.Points().All() {
-		p := &v.Points[j]
+}
+
+// phSetPoints stores vs into the elements of ps, which has len(vs).
+func phSetPoints(ps pbphaser.PointList, vs []Point) {
+	for j, e := range ps.All() {
+		p := &vs[j]
 		e.SetX(p.X)
 		e.SetY(p.Y)
 		e.SetZ(p.Z)
@@ -284,6 +329,10 @@ func phSetImage(x pbphaser.Image, v *Image) {
 	x.SetStep(v.Step)
 	x.SetData(v.Data)
 }
+
+// phRefillImage refills a built Image without Clear (the data replaced in
+// its block when it fits).
+func phRefillImage(x pbphaser.Image, v *Image) { phSetImage(x, v) }
 
 func phTouchImage(x pbphaser.Image, v *Image) {
 	x.MutableHeader().MutableStamp().SetNanos(v.Header.Nsec)

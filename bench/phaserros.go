@@ -38,17 +38,17 @@ func phrSetImu(x pbphaserros.Imu, v *Imu) {
 	o.SetY(v.Orientation[1])
 	o.SetZ(v.Orientation[2])
 	o.SetW(v.Orientation[3])
-	x.OrientationCovariance().Insert(0, v.OrientationCov[:]...)
+	x.OrientationCovariance().Assign(v.OrientationCov[:]...)
 	a := x.MutableAngularVelocity()
 	a.SetX(v.AngularVelocity[0])
 	a.SetY(v.AngularVelocity[1])
 	a.SetZ(v.AngularVelocity[2])
-	x.AngularVelocityCovariance().Insert(0, v.AngularVelocityCov[:]...)
+	x.AngularVelocityCovariance().Assign(v.AngularVelocityCov[:]...)
 	l := x.MutableLinearAcceleration()
 	l.SetX(v.LinearAcceleration[0])
 	l.SetY(v.LinearAcceleration[1])
 	l.SetZ(v.LinearAcceleration[2])
-	x.LinearAccelerationCovariance().Insert(0, v.LinearAccelerationCov[:]...)
+	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCov[:]...)
 }
 
 func phrTouchImu(x pbphaserros.Imu, v *Imu) { x.MutableHeader().MutableStamp().SetNanos(v.Header.Nsec) }

@@ -170,7 +170,10 @@ type Buffer struct {
 	// noCarve turns carveSmall off, for tests that compare it with the
 	// general path.
 	noCarve bool
-	fill    uint32 // bytes of the allocation under way that its caller writes (Overwrite)
+	// noInPlace turns setString's in-place replacement off, for tests that
+	// compare it with replaceString's general path.
+	noInPlace bool
+	fill      uint32 // bytes of the allocation under way that its caller writes (Overwrite)
 }
 
 // NewFixed creates an empty buffer in mem, which the buffer uses as it is

@@ -21,19 +21,7 @@ func TestCarveSmallMatchesGeneral(t *testing.T) {
 			k := kind{v: V3, t: Performance, fixed: fixed, scrub: scrub}
 			t.Run(k.String(), func(t *testing.T) {
 				for trial := range 200 {
-					var bufs [2]*Buffer
-					size := 1024 + rng.IntN(4096)
-					for i := range bufs {
-						var err error
-						if fixed {
-							bufs[i], err = NewFixed(bytes.Repeat([]byte{0xA5}, size), k.opts())
-						} else {
-							bufs[i] = New(256, k.opts())
-						}
-						if err != nil {
-							t.Fatal(err)
-						}
-					}
+					bufs := twinBuffers(t, k, 1024+rng.IntN(4096))
 					bufs[1].noCarve = true
 					var live []uint32
 					for step := range 200 {
@@ -107,4 +95,25 @@ func TestCarveSmallMatchesGeneral(t *testing.T) {
 	if carved == 0 {
 		t.Fatal("no allocation took carveSmall's path")
 	}
+}
+
+// twinBuffers returns two empty buffers of kind k made alike: in fixed
+// memory of size bytes that starts dirty, or owned ones that start small
+// and grow. Tests that compare a short cut with the general path run the
+// same program on both.
+func twinBuffers(t *testing.T, k kind, size int) [2]*Buffer {
+	t.Helper()
+	var bufs [2]*Buffer
+	for i := range bufs {
+		var err error
+		if k.fixed {
+			bufs[i], err = NewFixed(bytes.Repeat([]byte{0xA5}, size), k.opts())
+		} else {
+			bufs[i] = New(256, k.opts())
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return bufs
 }

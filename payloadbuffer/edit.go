@@ -109,3 +109,35 @@ func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
 	b.put32(slot, uint32(num+n))
 	return true
 }
+
+// VectorAssign replaces the elements of the vector at slot with those in
+// src (len(src)/size elements of size bytes, as stored), as VectorResize to
+// their number followed by a copy: the block is kept when it holds them,
+// and the bytes are those VectorResize and the copy would leave. It reports
+// false if the buffer is full (the vector is then unchanged).
+func (b *Buffer) VectorAssign(slot uint32, src []byte, size int) bool {
+	n := uint32(uint(len(src)) / uint(size))
+	if !b.slotOK(slot, 8) {
+		return false
+	}
+	h := binary.LittleEndian.Uint64(b.data[slot : slot+8])
+	num, data := uint32(h), uint32(h>>32)
+	if n != 0 && data != 0 && b.validBlock(data) {
+		if c := uint64(b.BlockSize(data)); uint64(num)*uint64(size) <= c && uint64(n)*uint64(size) <= c {
+			copy(b.data[data:data+n*uint32(size)], src)
+			if n < num {
+				b.zero(data+n*uint32(size), data+num*uint32(size)) // the dropped elements (scrubbing)
+			}
+			b.put32(slot, n)
+			return true
+		}
+	}
+	if !b.VectorResize(slot, int(n), size) {
+		return false
+	}
+	if n != 0 {
+		data := b.get32(slot + 4)
+		copy(b.data[data:data+n*uint32(size)], src)
+	}
+	return true
+}

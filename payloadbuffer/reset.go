@@ -123,6 +123,12 @@ func checkImage(image []byte, hdr uint32) (Image, error) {
 	return Image{data: image[:mark], hwm: hwm, captured: captured, fresh: fresh}, nil
 }
 
+// resetZeroMax is the most bytes past the image a scrubbing reset zeroes
+// itself (see reset): a few messages' worth of small blocks. Past it (a
+// large string or vector), each allocation zeroes only what its caller
+// does not overwrite.
+const resetZeroMax = 1024
+
 // reset is Reset's work, with img checked.
 func (b *Buffer) reset(img *Image) error {
 	mark, hwm := uint32(len(img.data)), img.hwm
@@ -133,7 +139,17 @@ func (b *Buffer) reset(img *Image) error {
 	full := uint32(len(b.data))
 	// Past the image and its free header, the bytes are what the buffer
 	// held before: scrubbing zeroes them when an allocation reaches them.
+	// When the last message left few of them (below its clean), they are
+	// zeroed here in one pass instead, so that the allocations of the next
+	// fill, which reach the same bytes, hand out zeroes with no work of
+	// their own (a block's zeroing costs more than its bytes' share of one
+	// clear).
+	old := min(b.clean, full)
 	b.clean = min(mark+8, full)
+	if b.scrub && old > b.clean && old-b.clean <= resetZeroMax {
+		clear(b.data[b.clean:old])
+		b.clean = old
+	}
 	b.put32(offFullSize, full)
 	if rest := full - mark; rest >= 8 {
 		b.writeFree(mark, rest, 0)

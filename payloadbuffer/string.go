@@ -66,7 +66,11 @@ func (b *Buffer) offsetOf(s []byte) int64 {
 }
 
 func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) bool {
-	if b.failed || !b.slotOK(slot, 4) {
+	d := b.data
+	if b.failed || slot < b.hdr || uint64(slot)+4 > uint64(len(d)) { // slotOK, in line
+		if !b.failed {
+			b.corrupt()
+		}
 		return false // every allocation fails; keep the old string
 	}
 	if uint64(len(s)) > maxString {
@@ -74,7 +78,7 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		return false
 	}
 	n := uint32(len(s))
-	old := b.get32(slot)
+	old := le32(d[slot:])
 	if old != 0 && !b.validBlock(old) {
 		old = 0 // not a block of this buffer: leave it, write a new one
 	}
@@ -91,6 +95,22 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		}
 		b.put32(slot, p)
 		return true
+	}
+	if b.version == V3 && srcOff < 0 && !b.noInPlace {
+		// v3 keeps a block that is large enough (realloc never shrinks
+		// one): the bytes and the length are written where they are and,
+		// when scrubbing, the old string's longer tail is zeroed, as
+		// replaceString's general path leaves them.
+		length := le32(d[old-8:]) // the low word of the length word; validBlock: old+length lies in d
+		if align8(uint64(n)+4) <= uint64(length) {
+			oldN := le32(d[old:])
+			copy(d[old+4:old+4+n], s)
+			putLE32(d[old:], n)
+			if b.scrub && oldN > n {
+				clear(d[old+4+n : min(uint64(old)+4+uint64(oldN), uint64(old)+uint64(length))])
+			}
+			return true
+		}
 	}
 	return replaceString(b, slot, old, s, srcOff)
 }

@@ -44,6 +44,14 @@ func (l List[T]) Resize(n int) { impl.Repeated(l).Resize(n, impl.SizeOf[T]()) }
 // Clear empties the list and frees its storage.
 func (l List[T]) Clear() { impl.Repeated(l).Clear() }
 
+// Assign replaces the elements with vs, as s = append(s[:0], vs...) does
+// a slice's: the storage is kept when it holds len(vs) elements, so a
+// message refilled with the same shape allocates nothing. It reports false
+// if the elements could not be stored (a full buffer, more than a fixed
+// array's N, a read-only message: recorded as Resize records it); the
+// list is then unchanged.
+func (l List[T]) Assign(vs ...T) bool { return impl.AssignElems(impl.Repeated(l), vs) }
+
 // AppendTo appends the elements to dst and returns the extended slice,
 // resolving and bounds-checking the field once (At does it per element).
 func (l List[T]) AppendTo(dst []T) []T { return impl.AppendElems(dst, impl.Repeated(l)) }

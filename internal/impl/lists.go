@@ -228,6 +228,20 @@ func AppendElems[T Scalar](dst []T, r Repeated) []T {
 	return dst
 }
 
+// AssignElems replaces the elements of r with vs (List.Assign). On a
+// little-endian machine vs's memory is the stored bytes; elsewhere they
+// are converted into a copy first.
+func AssignElems[T Scalar](r Repeated, vs []T) bool {
+	size := SizeOf[T]()
+	n := uintptr(len(vs)) * size
+	if bigEndian {
+		b := make([]byte, n)
+		StoreElems(b, vs)
+		return r.m.AssignCopy(r.f, b, int(size))
+	}
+	return r.m.AssignCopy(r.f, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vs))), n), int(size))
+}
+
 // StoreElems stores vs as the stored bytes b of len(vs) elements.
 func StoreElems[T Scalar](b []byte, vs []T) {
 	size := SizeOf[T]()

@@ -569,6 +569,19 @@ func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
 	return m.wlocGeneral(f, n, true)
 }
 
+// compiledSlot is wloc's common case, small enough to inline into a setter: the
+// offset of field f (n bytes) of a message with the compiled layout, or
+// false when the caller must take wloc (which gives the same answer when
+// the field does not fit).
+func (m Msg) compiledSlot(f Field, n uint32) (uint32, bool) {
+	if m.acc == compiledWrite {
+		if off := m.off + f.Offset; uint64(off)+uint64(n) <= uint64(len(m.p.mem)) {
+			return off, true
+		}
+	}
+	return 0, false
+}
+
 // cloc is wloc for a write that clears field f: a field the message lacks
 // (or a handle on no message) is already clear, and nothing is lost.
 func (m Msg) cloc(f Field, n uint32) (uint32, uint8, bool) {
@@ -741,22 +754,30 @@ func (m Msg) HasString(f Field) bool { return m.slot(f) != 0 }
 
 // SetString stores s in string or bytes field f.
 func (m Msg) SetString(f Field, s string) {
-	if o, _, ok := m.wloc(f, 4); ok {
-		if !m.p.buf.SetString(o, s) {
-			m.p.fail()
+	o, ok := m.compiledSlot(f, 4)
+	if !ok {
+		if o, _, ok = m.wloc(f, 4); !ok {
+			return
 		}
-		m.p.sync()
 	}
+	if !m.p.buf.SetString(o, s) {
+		m.p.fail()
+	}
+	m.p.sync()
 }
 
 // SetBytes stores s in string or bytes field f. s may alias the payload.
 func (m Msg) SetBytes(f Field, s []byte) {
-	if o, _, ok := m.wloc(f, 4); ok {
-		if !m.p.buf.SetBytes(o, s) {
-			m.p.fail()
+	o, ok := m.compiledSlot(f, 4)
+	if !ok {
+		if o, _, ok = m.wloc(f, 4); !ok {
+			return
 		}
-		m.p.sync()
 	}
+	if !m.p.buf.SetBytes(o, s) {
+		m.p.fail()
+	}
+	m.p.sync()
 }
 
 // AllocateString makes string field f n bytes long and returns the bytes
@@ -891,6 +912,12 @@ func (m Msg) HasMessage(f Field) bool {
 
 // MutableMessage returns message field f, creating it if absent.
 func (m Msg) MutableMessage(f Field, t *Type) Msg {
+	if o, ok := m.compiledSlot(f, 4); ok && !f.Inline {
+		if s := le.Uint32(m.p.mem[o:]); s != 0 { // mutableAt's common case
+			return m.p.bind(s, t)
+		}
+		return m.p.mutableAt(o, t)
+	}
 	o, id, ok := m.wloc(f, 4)
 	if !ok {
 		return Msg{p: m.p}

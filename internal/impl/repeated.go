@@ -623,6 +623,24 @@ func (m Msg) AppendCopy(f Field, v []byte, size int) bool {
 	return ok
 }
 
+// AssignCopy replaces the elements of repeated field f with those in v
+// (size bytes each, as stored), keeping the storage when it holds them
+// (see List.Assign). A refusal (a full buffer, more than a fixed array
+// holds, a read-only message) is recorded in the payload; the field is
+// then unchanged.
+func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
+	o, ok := m.vslot(f)
+	if !ok || f.Fixed != 0 && m.exceeds(f, int(uint(len(v))/uint(size))) {
+		return false
+	}
+	ok = m.p.buf.VectorAssign(o, v, size)
+	m.p.sync()
+	if !ok {
+		m.p.fail()
+	}
+	return ok
+}
+
 // v3 reports whether the message lives in a format v3 payload, whose
 // repeated messages are MessageVectorBlocks.
 func (m Msg) v3() bool { return m.p != nil && m.p.version == payloadbuffer.V3 }

@@ -115,6 +115,7 @@ func init() {
 	register("phaser-ros", "{{.Name}}", opsPhaser, phaserROS{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 {{- end}}
 	register("phaser-new", "{{.Name}}", opsBuild, phaserNew{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+	register("phaser-refill", "{{.Name}}", opsRefill, phaserRefill{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 	register("protobuf", "{{.Name}}", opsProtobuf, protobuf{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 	register("vtproto", "{{.Name}}", opsProtobuf, vtproto{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 	register("flatbuffers", "{{.Name}}", opsInPlace, flatbuffers{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
@@ -216,6 +217,31 @@ func phaserNew{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 				return x.Bytes()
 			},
 			Decode: phaserDecoder(pbphaser.Read{{$s.Pb}}, phGet{{$s.Fn}}),
+		}
+	}
+}
+
+// phaserRefill{{$s.Fn}}Codec is phaser-go refilling a built {{$s.Pb}}
+// without Clear: every field stored again (phRefill{{$s.Fn}}), as
+// protobuf-go's and vtprotobuf's Build refill a reused struct.
+//go:noinline
+func phaserRefill{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
+	return func() *Codec {
+		warm := phaserBuilt(shape, &vals[0], pbphaser.New{{$s.Pb}}In, phSet{{$s.Fn}}, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phRefill{{$s.Fn}}(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.Read{{$s.Pb}}, phGet{{$s.Fn}}),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.Read{{$s.Pb}}Into(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAll{{$s.Fn}}(x)
+			},
 		}
 	}
 }

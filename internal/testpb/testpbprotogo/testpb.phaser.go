@@ -133,23 +133,36 @@ var (
 // a caller that does not import those packages inlines them too (the
 // compiler inlines only the bodies the export data of an imported
 // package carries). Nothing calls them.
-func phaserReach_importedpbprotogo_Remote_Id(x importedpbprotogo.Remote)             { _ = x.Id() }
-func phaserReach_importedpbprotogo_Remote_HasId(x importedpbprotogo.Remote)          { _ = x.HasId() }
-func phaserReach_importedpbprotogo_Remote_IdBytes(x importedpbprotogo.Remote)        { _ = x.IdBytes() }
-func phaserReach_importedpbprotogo_Remote_Level(x importedpbprotogo.Remote)          { _ = x.Level() }
-func phaserReach_importedpbprotogo_Remote_HasLevel(x importedpbprotogo.Remote)       { _ = x.HasLevel() }
-func phaserReach_importedpbprotogo_Remote_Part(x importedpbprotogo.Remote)           { _ = x.Part() }
-func phaserReach_importedpbprotogo_Remote_HasPart(x importedpbprotogo.Remote)        { _ = x.HasPart() }
+func phaserReach_importedpbprotogo_Remote_Id(x importedpbprotogo.Remote)              { _ = x.Id() }
+func phaserReach_importedpbprotogo_Remote_HasId(x importedpbprotogo.Remote)           { _ = x.HasId() }
+func phaserReach_importedpbprotogo_Remote_IdBytes(x importedpbprotogo.Remote)         { _ = x.IdBytes() }
+func phaserReach_importedpbprotogo_Remote_SetId(x importedpbprotogo.Remote, v string) { x.SetId(v) }
+func phaserReach_importedpbprotogo_Remote_Level(x importedpbprotogo.Remote)           { _ = x.Level() }
+func phaserReach_importedpbprotogo_Remote_HasLevel(x importedpbprotogo.Remote)        { _ = x.HasLevel() }
+func phaserReach_importedpbprotogo_Remote_SetLevel(x importedpbprotogo.Remote, v importedpbprotogo.Level) {
+	x.SetLevel(v)
+}
+func phaserReach_importedpbprotogo_Remote_Part(x importedpbprotogo.Remote)    { _ = x.Part() }
+func phaserReach_importedpbprotogo_Remote_HasPart(x importedpbprotogo.Remote) { _ = x.HasPart() }
+func phaserReach_importedpbprotogo_Remote_MutablePart(x importedpbprotogo.Remote) {
+	_ = x.MutablePart()
+}
 func phaserReach_importedpbprotogo_Remote_View(x importedpbprotogo.Remote)           { _ = x.View() }
 func phaserReach_importedpbprotogo_Remote_View_Level(v importedpbprotogo.RemoteView) { _ = v.Level() }
 func phaserReach_importedpbprotogo_Remote_Part_N(x importedpbprotogo.Remote_Part)    { _ = x.N() }
 func phaserReach_importedpbprotogo_Remote_Part_HasN(x importedpbprotogo.Remote_Part) { _ = x.HasN() }
-func phaserReach_importedpbprotogo_Remote_Part_Tag(x importedpbprotogo.Remote_Part)  { _ = x.Tag() }
+func phaserReach_importedpbprotogo_Remote_Part_SetN(x importedpbprotogo.Remote_Part, v int32) {
+	x.SetN(v)
+}
+func phaserReach_importedpbprotogo_Remote_Part_Tag(x importedpbprotogo.Remote_Part) { _ = x.Tag() }
 func phaserReach_importedpbprotogo_Remote_Part_HasTag(x importedpbprotogo.Remote_Part) {
 	_ = x.HasTag()
 }
 func phaserReach_importedpbprotogo_Remote_Part_TagBytes(x importedpbprotogo.Remote_Part) {
 	_ = x.TagBytes()
+}
+func phaserReach_importedpbprotogo_Remote_Part_SetTag(x importedpbprotogo.Remote_Part, v string) {
+	x.SetTag(v)
 }
 func phaserReach_importedpbprotogo_Remote_Part_View(x importedpbprotogo.Remote_Part)       { _ = x.View() }
 func phaserReach_importedpbprotogo_Remote_Part_View_N(v importedpbprotogo.Remote_PartView) { _ = v.N() }
@@ -157,9 +170,15 @@ func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timesta
 func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
 	_ = x.HasSeconds()
 }
+func phaserReach_timestamppbphaser_Timestamp_SetSeconds(x timestamppbphaser.Timestamp, v int64) {
+	x.SetSeconds(v)
+}
 func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
 func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
 	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_SetNanos(x timestamppbphaser.Timestamp, v int32) {
+	x.SetNanos(v)
 }
 func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
 func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
@@ -172,9 +191,15 @@ func phaserReach_durationpbphaser_Duration_Seconds(x durationpbphaser.Duration) 
 func phaserReach_durationpbphaser_Duration_HasSeconds(x durationpbphaser.Duration) {
 	_ = x.HasSeconds()
 }
+func phaserReach_durationpbphaser_Duration_SetSeconds(x durationpbphaser.Duration, v int64) {
+	x.SetSeconds(v)
+}
 func phaserReach_durationpbphaser_Duration_Nanos(x durationpbphaser.Duration)    { _ = x.Nanos() }
 func phaserReach_durationpbphaser_Duration_HasNanos(x durationpbphaser.Duration) { _ = x.HasNanos() }
-func phaserReach_durationpbphaser_Duration_View(x durationpbphaser.Duration)     { _ = x.View() }
+func phaserReach_durationpbphaser_Duration_SetNanos(x durationpbphaser.Duration, v int32) {
+	x.SetNanos(v)
+}
+func phaserReach_durationpbphaser_Duration_View(x durationpbphaser.Duration) { _ = x.View() }
 func phaserReach_durationpbphaser_Duration_View_Seconds(v durationpbphaser.DurationView) {
 	_ = v.Seconds()
 }

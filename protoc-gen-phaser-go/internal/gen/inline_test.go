@@ -58,8 +58,9 @@ func TestAccessorsInline(t *testing.T) {
 		})
 	}
 	// A caller that imports pbphaser but not the Timestamp's package (the
-	// bench's phaser.go reads header.Stamp().Nanos()) inlines the
-	// Timestamp's getters, through pbphaser's forwarders (reach.go).
+	// bench's phaser.go reads header.Stamp().Nanos() and sets
+	// header.MutableStamp().SetNanos(n)) inlines the Timestamp's getters
+	// and setters, through pbphaser's forwarders (reach.go).
 	t.Run("foreign", func(t *testing.T) {
 		cmd := exec.Command(gobin, "build", "-gcflags=-m", ".")
 		cmd.Dir = bench
@@ -75,7 +76,8 @@ func TestAccessorsInline(t *testing.T) {
 			t.Fatal("bench/phaser.go imports timestamppbphaser: the test needs a caller that does not")
 		}
 		in := parseInlining(out, "phaser.go")
-		for _, want := range []string{"timestamppbphaser.Timestamp.Nanos", "timestamppbphaser.Timestamp.Seconds", "timestamppbphaser.TimestampView.Nanos"} {
+		for _, want := range []string{"timestamppbphaser.Timestamp.Nanos", "timestamppbphaser.Timestamp.Seconds", "timestamppbphaser.TimestampView.Nanos",
+			"timestamppbphaser.Timestamp.SetNanos", "timestamppbphaser.Timestamp.SetSeconds"} {
 			found := false
 			for _, callees := range in.calls {
 				found = found || slices.Contains(callees, want)

@@ -9,14 +9,15 @@ import (
 
 // foreignReach emits, for each message type of another package that a
 // singular message field of the file refers to (a Header's
-// google.protobuf.Timestamp), one forwarder per read accessor of that type:
-// its getters, Has and View, and its view's getters. The Go compiler
+// google.protobuf.Timestamp), one forwarder per accessor of that type: its
+// getters, setters, Has, Mutable and View, and its view's getters. The Go compiler
 // inlines a function of another package from the export data of the
 // packages the caller imports, and a package's export data carries the
 // inline bodies of another package's functions only when one of its own
 // inline bodies reaches them. A user's package that imports this one but
-// not the other (it reads header.Stamp().Nanos() without naming the
-// Timestamp's package) inlines those accessors through these forwarders,
+// not the other (it reads header.Stamp().Nanos() or calls
+// header.MutableStamp().SetNanos(n) without naming the Timestamp's
+// package) inlines those accessors through these forwarders,
 // which nothing calls. TestAccessorsInline checks that they inline.
 func (g *fileGen) foreignReach() {
 	seen := map[string]bool{}
@@ -59,15 +60,22 @@ func (g *fileGen) reachAccessors(msg *protogen.Message, typ string) {
 		}
 		n := names[f]
 		methods := []string{n, "Has" + n}
+		var set string // the setter's argument type
 		switch f.Desc.Kind() {
-		case protoreflect.StringKind, protoreflect.BytesKind:
-			methods = append(methods, n+"Bytes")
+		case protoreflect.StringKind:
+			methods, set = append(methods, n+"Bytes"), "string"
+		case protoreflect.BytesKind:
+			methods, set = append(methods, n+"Bytes"), "[]byte"
 		case protoreflect.MessageKind, protoreflect.GroupKind:
+			methods = append(methods, "Mutable"+n)
 		default:
-			hasView = true
+			hasView, set = true, g.scalarOf(f.Desc, f).goType
 		}
 		for _, meth := range methods {
 			g.P("func ", prefix, meth, "(x ", typ, ") { _ = x.", meth, "() }")
+		}
+		if set != "" {
+			g.P("func ", prefix, "Set", n, "(x ", typ, ", v ", set, ") { x.Set", n, "(v) }")
 		}
 	}
 	if !hasView {

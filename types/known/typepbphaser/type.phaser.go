@@ -80,6 +80,9 @@ func phaserReach_sourcecontextpbphaser_SourceContext_HasFileName(x sourcecontext
 func phaserReach_sourcecontextpbphaser_SourceContext_FileNameBytes(x sourcecontextpbphaser.SourceContext) {
 	_ = x.FileNameBytes()
 }
+func phaserReach_sourcecontextpbphaser_SourceContext_SetFileName(x sourcecontextpbphaser.SourceContext, v string) {
+	x.SetFileName(v)
+}
 
 // The generated ROS1 codecs of the messages of other packages that
 // fields refer to (nil for a type without one: package ros then does

@@ -58,9 +58,15 @@ func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timesta
 func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
 	_ = x.HasSeconds()
 }
+func phaserReach_timestamppbphaser_Timestamp_SetSeconds(x timestamppbphaser.Timestamp, v int64) {
+	x.SetSeconds(v)
+}
 func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
 func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
 	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_SetNanos(x timestamppbphaser.Timestamp, v int32) {
+	x.SetNanos(v)
 }
 func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
 func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {

@@ -79,21 +79,36 @@ var (
 // package carries). Nothing calls them.
 func phaserReach_std_msgsphaser_Header_Seq(x std_msgsphaser.Header)                    { _ = x.Seq() }
 func phaserReach_std_msgsphaser_Header_HasSeq(x std_msgsphaser.Header)                 { _ = x.HasSeq() }
+func phaserReach_std_msgsphaser_Header_SetSeq(x std_msgsphaser.Header, v uint32)       { x.SetSeq(v) }
 func phaserReach_std_msgsphaser_Header_Stamp(x std_msgsphaser.Header)                  { _ = x.Stamp() }
 func phaserReach_std_msgsphaser_Header_HasStamp(x std_msgsphaser.Header)               { _ = x.HasStamp() }
+func phaserReach_std_msgsphaser_Header_MutableStamp(x std_msgsphaser.Header)           { _ = x.MutableStamp() }
 func phaserReach_std_msgsphaser_Header_FrameId(x std_msgsphaser.Header)                { _ = x.FrameId() }
 func phaserReach_std_msgsphaser_Header_HasFrameId(x std_msgsphaser.Header)             { _ = x.HasFrameId() }
 func phaserReach_std_msgsphaser_Header_FrameIdBytes(x std_msgsphaser.Header)           { _ = x.FrameIdBytes() }
+func phaserReach_std_msgsphaser_Header_SetFrameId(x std_msgsphaser.Header, v string)   { x.SetFrameId(v) }
 func phaserReach_std_msgsphaser_Header_View(x std_msgsphaser.Header)                   { _ = x.View() }
 func phaserReach_std_msgsphaser_Header_View_Seq(v std_msgsphaser.HeaderView)           { _ = v.Seq() }
 func phaserReach_geometry_msgsphaser_Quaternion_X(x geometry_msgsphaser.Quaternion)    { _ = x.X() }
 func phaserReach_geometry_msgsphaser_Quaternion_HasX(x geometry_msgsphaser.Quaternion) { _ = x.HasX() }
+func phaserReach_geometry_msgsphaser_Quaternion_SetX(x geometry_msgsphaser.Quaternion, v float64) {
+	x.SetX(v)
+}
 func phaserReach_geometry_msgsphaser_Quaternion_Y(x geometry_msgsphaser.Quaternion)    { _ = x.Y() }
 func phaserReach_geometry_msgsphaser_Quaternion_HasY(x geometry_msgsphaser.Quaternion) { _ = x.HasY() }
+func phaserReach_geometry_msgsphaser_Quaternion_SetY(x geometry_msgsphaser.Quaternion, v float64) {
+	x.SetY(v)
+}
 func phaserReach_geometry_msgsphaser_Quaternion_Z(x geometry_msgsphaser.Quaternion)    { _ = x.Z() }
 func phaserReach_geometry_msgsphaser_Quaternion_HasZ(x geometry_msgsphaser.Quaternion) { _ = x.HasZ() }
+func phaserReach_geometry_msgsphaser_Quaternion_SetZ(x geometry_msgsphaser.Quaternion, v float64) {
+	x.SetZ(v)
+}
 func phaserReach_geometry_msgsphaser_Quaternion_W(x geometry_msgsphaser.Quaternion)    { _ = x.W() }
 func phaserReach_geometry_msgsphaser_Quaternion_HasW(x geometry_msgsphaser.Quaternion) { _ = x.HasW() }
+func phaserReach_geometry_msgsphaser_Quaternion_SetW(x geometry_msgsphaser.Quaternion, v float64) {
+	x.SetW(v)
+}
 func phaserReach_geometry_msgsphaser_Quaternion_View(x geometry_msgsphaser.Quaternion) { _ = x.View() }
 func phaserReach_geometry_msgsphaser_Quaternion_View_X(v geometry_msgsphaser.QuaternionView) {
 	_ = v.X()
@@ -107,12 +122,21 @@ func phaserReach_geometry_msgsphaser_Quaternion_View_Z(v geometry_msgsphaser.Qua
 func phaserReach_geometry_msgsphaser_Quaternion_View_W(v geometry_msgsphaser.QuaternionView) {
 	_ = v.W()
 }
-func phaserReach_geometry_msgsphaser_Vector3_X(x geometry_msgsphaser.Vector3)          { _ = x.X() }
-func phaserReach_geometry_msgsphaser_Vector3_HasX(x geometry_msgsphaser.Vector3)       { _ = x.HasX() }
-func phaserReach_geometry_msgsphaser_Vector3_Y(x geometry_msgsphaser.Vector3)          { _ = x.Y() }
-func phaserReach_geometry_msgsphaser_Vector3_HasY(x geometry_msgsphaser.Vector3)       { _ = x.HasY() }
-func phaserReach_geometry_msgsphaser_Vector3_Z(x geometry_msgsphaser.Vector3)          { _ = x.Z() }
-func phaserReach_geometry_msgsphaser_Vector3_HasZ(x geometry_msgsphaser.Vector3)       { _ = x.HasZ() }
+func phaserReach_geometry_msgsphaser_Vector3_X(x geometry_msgsphaser.Vector3)    { _ = x.X() }
+func phaserReach_geometry_msgsphaser_Vector3_HasX(x geometry_msgsphaser.Vector3) { _ = x.HasX() }
+func phaserReach_geometry_msgsphaser_Vector3_SetX(x geometry_msgsphaser.Vector3, v float64) {
+	x.SetX(v)
+}
+func phaserReach_geometry_msgsphaser_Vector3_Y(x geometry_msgsphaser.Vector3)    { _ = x.Y() }
+func phaserReach_geometry_msgsphaser_Vector3_HasY(x geometry_msgsphaser.Vector3) { _ = x.HasY() }
+func phaserReach_geometry_msgsphaser_Vector3_SetY(x geometry_msgsphaser.Vector3, v float64) {
+	x.SetY(v)
+}
+func phaserReach_geometry_msgsphaser_Vector3_Z(x geometry_msgsphaser.Vector3)    { _ = x.Z() }
+func phaserReach_geometry_msgsphaser_Vector3_HasZ(x geometry_msgsphaser.Vector3) { _ = x.HasZ() }
+func phaserReach_geometry_msgsphaser_Vector3_SetZ(x geometry_msgsphaser.Vector3, v float64) {
+	x.SetZ(v)
+}
 func phaserReach_geometry_msgsphaser_Vector3_View(x geometry_msgsphaser.Vector3)       { _ = x.View() }
 func phaserReach_geometry_msgsphaser_Vector3_View_X(v geometry_msgsphaser.Vector3View) { _ = v.X() }
 func phaserReach_geometry_msgsphaser_Vector3_View_Y(v geometry_msgsphaser.Vector3View) { _ = v.Y() }

@@ -110,9 +110,15 @@ func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timesta
 func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
 	_ = x.HasSeconds()
 }
+func phaserReach_timestamppbphaser_Timestamp_SetSeconds(x timestamppbphaser.Timestamp, v int64) {
+	x.SetSeconds(v)
+}
 func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
 func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
 	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_SetNanos(x timestamppbphaser.Timestamp, v int32) {
+	x.SetNanos(v)
 }
 func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
 func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
@@ -125,9 +131,15 @@ func phaserReach_durationpbphaser_Duration_Seconds(x durationpbphaser.Duration) 
 func phaserReach_durationpbphaser_Duration_HasSeconds(x durationpbphaser.Duration) {
 	_ = x.HasSeconds()
 }
+func phaserReach_durationpbphaser_Duration_SetSeconds(x durationpbphaser.Duration, v int64) {
+	x.SetSeconds(v)
+}
 func phaserReach_durationpbphaser_Duration_Nanos(x durationpbphaser.Duration)    { _ = x.Nanos() }
 func phaserReach_durationpbphaser_Duration_HasNanos(x durationpbphaser.Duration) { _ = x.HasNanos() }
-func phaserReach_durationpbphaser_Duration_View(x durationpbphaser.Duration)     { _ = x.View() }
+func phaserReach_durationpbphaser_Duration_SetNanos(x durationpbphaser.Duration, v int32) {
+	x.SetNanos(v)
+}
+func phaserReach_durationpbphaser_Duration_View(x durationpbphaser.Duration) { _ = x.View() }
 func phaserReach_durationpbphaser_Duration_View_Seconds(v durationpbphaser.DurationView) {
 	_ = v.Seconds()
 }
@@ -135,12 +147,17 @@ func phaserReach_durationpbphaser_Duration_View_Nanos(v durationpbphaser.Duratio
 func phaserReach_importedpbphaser_Remote_Id(x importedpbphaser.Remote)                 { _ = x.Id() }
 func phaserReach_importedpbphaser_Remote_HasId(x importedpbphaser.Remote)              { _ = x.HasId() }
 func phaserReach_importedpbphaser_Remote_IdBytes(x importedpbphaser.Remote)            { _ = x.IdBytes() }
+func phaserReach_importedpbphaser_Remote_SetId(x importedpbphaser.Remote, v string)    { x.SetId(v) }
 func phaserReach_importedpbphaser_Remote_Level(x importedpbphaser.Remote)              { _ = x.Level() }
 func phaserReach_importedpbphaser_Remote_HasLevel(x importedpbphaser.Remote)           { _ = x.HasLevel() }
-func phaserReach_importedpbphaser_Remote_Part(x importedpbphaser.Remote)               { _ = x.Part() }
-func phaserReach_importedpbphaser_Remote_HasPart(x importedpbphaser.Remote)            { _ = x.HasPart() }
-func phaserReach_importedpbphaser_Remote_View(x importedpbphaser.Remote)               { _ = x.View() }
-func phaserReach_importedpbphaser_Remote_View_Level(v importedpbphaser.RemoteView)     { _ = v.Level() }
+func phaserReach_importedpbphaser_Remote_SetLevel(x importedpbphaser.Remote, v importedpbphaser.Level) {
+	x.SetLevel(v)
+}
+func phaserReach_importedpbphaser_Remote_Part(x importedpbphaser.Remote)           { _ = x.Part() }
+func phaserReach_importedpbphaser_Remote_HasPart(x importedpbphaser.Remote)        { _ = x.HasPart() }
+func phaserReach_importedpbphaser_Remote_MutablePart(x importedpbphaser.Remote)    { _ = x.MutablePart() }
+func phaserReach_importedpbphaser_Remote_View(x importedpbphaser.Remote)           { _ = x.View() }
+func phaserReach_importedpbphaser_Remote_View_Level(v importedpbphaser.RemoteView) { _ = v.Level() }
 
 // The generated ROS1 codecs of the messages of other packages that
 // fields refer to (nil for a type without one: package ros then does
