@@ -354,10 +354,23 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 	// no other goroutine reads p while it is rebound (so a plain store
 	// fills the cache).
 	acc := throughTable
-	if n := uint64(len(t.table)); root+uint64(t.extent) <= uint64(len(data)) && tab != 0 &&
-		uint64(tab)+n <= uint64(len(data)) && string(data[tab:uint64(tab)+n]) == string(t.table) {
-		p.tables[t.id%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
-		acc = compiledRead
+	if root+uint64(t.extent) <= uint64(len(data)) && tab != 0 {
+		// A format 3 payload made as createRootV3 makes it has the tables
+		// of every type the root reaches after the root's, in one block:
+		// one compare verifies them all (fewer calls than one for each),
+		// and the nested messages of those types then find their table in
+		// the cache. (The block ends within 32 bits, so that no entry's
+		// offset carries into its flags.)
+		if b, end := t.block, uint64(tab)+uint64(len(t.block)); len(b) != 0 && p.version == payloadbuffer.V3 &&
+			end <= uint64(len(data)) && end <= 1<<32 && string(data[tab:end]) == string(b) {
+			for _, e := range t.blockEntries {
+				p.tables[uint32(e>>34)%tableSlots] = e + uint64(tab)
+			}
+			acc = compiledRead
+		} else if n := uint64(len(t.table)); uint64(tab)+n <= uint64(len(data)) && string(data[tab:uint64(tab)+n]) == string(t.table) {
+			p.tables[t.id%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
+			acc = compiledRead
+		}
 	}
 	return Msg{p: p, off: uint32(root), acc: acc}, nil
 }
@@ -441,11 +454,8 @@ func (p *Payload) bind(off uint32, t *Type) Msg {
 		return Msg{p: p, off: off}
 	}
 	if p.trust&t.trust == 0 { // not a payload that trusts what it wrote (tables.go)
-		if tab := le.Uint32(mem[off:]); !p.knownCompiled(t, tab) { // verify, in line
-			if n := uint64(len(t.table)); tab == 0 || uint64(tab)+n > uint64(len(mem)) || string(mem[tab:uint64(tab)+n]) != string(t.table) {
-				return Msg{p: p, off: off}
-			}
-			p.remember(t, tab, tableCompiled)
+		if tab := le.Uint32(mem[off:]); !p.knownCompiled(t, tab) && !p.verify(t, tab) {
+			return Msg{p: p, off: off}
 		}
 	}
 	return Msg{p: p, off: off, acc: p.compiledAccess()}

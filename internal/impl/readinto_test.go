@@ -103,3 +103,66 @@ func TestWriteHostilePresenceID(t *testing.T) {
 	}
 	t.Fatalf("no buffer size put the root message's presence word past the end (%d tried)", tried)
 }
+
+// TestReadTableBlock reads a format 3 Header, whose tables (Header's, then
+// Timestamp's) a new payload installs in one block that a reader compares
+// at once: intact, both messages read at the compiled offsets; with the
+// Timestamp table of the block changed (a peer whose Timestamp is another
+// version), the root still does, and the stamp reads through its own table;
+// with the block intact but the stamp's table word pointing at another
+// table, the stamp reads through that table.
+func TestReadTableBlock(t *testing.T) {
+	header, _, _ := testTypes(t)
+	stamp := field(header, "stamp")
+	ts := stamp.Type
+	seconds, nanos := field(ts, "seconds"), field(ts, "nanos")
+	m := impl.New(header)
+	st := m.MutableMessage(stamp.Field, ts)
+	st.Set64(seconds.Field, 5)
+	st.Set32(nanos.Field, 9)
+	good := bytes.Clone(m.PayloadBytes())
+	le := binary.LittleEndian
+	root := le.Uint32(good[4:])
+	tab := le.Uint32(good[root:])
+	stab := tab + uint32(len(header.Table()))
+	if !bytes.Equal(good[stab:stab+uint32(len(ts.Table()))], ts.Table()) {
+		t.Fatal("Timestamp's table does not follow Header's: the payload has no table block")
+	}
+	so := le.Uint32(good[root+stamp.Offset:])
+	if le.Uint32(good[so:]) != stab {
+		t.Fatalf("the stamp's table word is %#x, want %#x", le.Uint32(good[so:]), stab)
+	}
+	read := func(data []byte) (impl.Msg, impl.Msg) {
+		t.Helper()
+		r, err := impl.ReadInto(new(impl.Payload), header, data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r, r.Message(stamp.Field, ts)
+	}
+	r, s := read(good)
+	if !r.Compiled() || !s.Compiled() || s.Get64(seconds.Field) != 5 || s.Get32(nanos.Field) != 9 {
+		t.Fatalf("intact: compiled %v %v, seconds %d nanos %d", r.Compiled(), s.Compiled(), s.Get64(seconds.Field), s.Get32(nanos.Field))
+	}
+
+	// nanos's dense entry (field 2, the table's base 1: at +20) points at
+	// seconds' value.
+	bad := bytes.Clone(good)
+	le.PutUint32(bad[stab+16+4*(nanos.Number-le.Uint32(bad[stab+4:])):], seconds.Offset|uint32(nanos.ID)<<24)
+	r, s = read(bad)
+	if !r.Compiled() || s.Compiled() || s.Get32(nanos.Field) != 5 {
+		t.Fatalf("other Timestamp table: compiled %v %v, nanos %d, want the root compiled and nanos 5 through the table", r.Compiled(), s.Compiled(), s.Get32(nanos.Field))
+	}
+
+	// The stamp's table word points at Header's table: field 2 is there
+	// the stamp slot of a Header.
+	other := bytes.Clone(good)
+	le.PutUint32(other[so:], tab)
+	r, s = read(other)
+	if !r.Compiled() || s.Compiled() {
+		t.Fatalf("stamp with Header's table: compiled %v %v, want the stamp through its table", r.Compiled(), s.Compiled())
+	}
+	if got, want := s.Get32(nanos.Field), le.Uint32(other[so+stamp.Offset:]); got != want {
+		t.Fatalf("stamp with Header's table: nanos %d, want %d", got, want)
+	}
+}

@@ -59,6 +59,17 @@ func (p *Payload) remember(t *Type, tab uint32, flags uint64) {
 	atomic.StoreUint64(&p.tables[t.id%tableSlots], uint64(t.id)<<34|flags|uint64(tab))
 }
 
+// verify reports whether the table at tab is t's compiled table, which
+// the cache did not know, and remembers it if it is.
+func (p *Payload) verify(t *Type, tab uint32) bool {
+	mem := p.mem
+	if n := uint64(len(t.table)); tab == 0 || uint64(tab)+n > uint64(len(mem)) || string(mem[tab:uint64(tab)+n]) != string(t.table) {
+		return false
+	}
+	p.remember(t, tab, tableCompiled)
+	return true
+}
+
 // registeredFlags returns the flags of a table the registry names for t.
 func registeredFlags(t *Type, v payloadbuffer.Version) uint64 {
 	if t.native(v) {

@@ -144,7 +144,15 @@ type Type struct {
 	unions    []*Union
 	desc      protoreflect.MessageDescriptor
 	reach     []*Type // this type, then the types reachable from it (BFS)
-	inlined   *Type   // the ROS-frontend type of this name (inlineType)
+	// block is the format 3 tables of reach back to back, as a new format
+	// 3 payload installs them (createRootV3), when each of them is its
+	// Type's compiled table (nil otherwise, and for a type that reaches no
+	// other): a reader compares them at once (readInto). blockEntries are
+	// the table cache entries (tables.go) a match makes, less the block's
+	// offset.
+	block        []byte
+	blockEntries []tableEntry
+	inlined      *Type // the ROS-frontend type of this name (inlineType)
 
 	plans typePlans // codec plans (plans.go)
 
@@ -348,6 +356,7 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 				t.reach = append(t.reach, rt)
 			}
 		}
+		t.block, t.blockEntries = tableBlock(t)
 	}()
 	unions := make(map[*layout.Union]*Union)
 	for _, lu := range lc.Unions {
@@ -395,6 +404,26 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 		t.extent = max(t.extent, u.Offset+u.Size)
 	}
 	return t, nil
+}
+
+// tableBlock returns t's block and blockEntries (see Type.block).
+func tableBlock(t *Type) ([]byte, []tableEntry) {
+	if len(t.reach) < 2 || len(t.reach) != t.typeCount {
+		return nil, nil
+	}
+	var block []byte
+	var entries []tableEntry
+	for _, r := range t.reach {
+		if !r.native(payloadbuffer.V3) {
+			return nil, nil
+		}
+		entries = append(entries, uint64(r.id)<<34|tableCompiled|uint64(len(block)))
+		block = append(block, r.tableFor(payloadbuffer.V3)...)
+	}
+	if len(block) > maxEagerMetadata {
+		return nil, nil
+	}
+	return block, entries
 }
 
 // inlineType returns the Type an inline message of t's name is laid out
