@@ -9,9 +9,12 @@ import "unsafe"
 // maxString is the longest string a 32-bit length word can describe.
 const maxString = 1<<32 - 1 - 64
 
-// stringFlags returns the allocation flags of a string block: C++ 2.1 zeroes
-// string blocks and keeps them out of small blocks; Phaser 3 does neither.
-func (b *Buffer) stringFlags() Flags {
+// StringFlags returns the allocation flags of a string block, as SetString
+// allocates one: C++ 2.1 zeroes string blocks and keeps them out of small
+// blocks; Phaser 3 does neither (its blocks are small ones their bytes
+// overwrite). A caller that writes a new string block itself allocates it
+// with these, so that its bytes are SetString's.
+func (b *Buffer) StringFlags() Flags {
 	if b.version == V3 {
 		return Small | Overwrite
 	}
@@ -83,7 +86,7 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		old = 0 // not a block of this buffer: leave it, write a new one
 	}
 	if old == 0 {
-		p := b.Allocate(int(n)+4, b.stringFlags())
+		p := b.Allocate(int(n)+4, b.StringFlags())
 		if p == 0 {
 			return false
 		}
@@ -129,7 +132,7 @@ func replaceString[S string | []byte](b *Buffer, slot, old uint32, s S, srcOff i
 		// the new end, possibly over the source.
 		copy(b.data[old+4:old+4+n], b.data[srcOff:])
 		b.put32(old, n)
-		b.put32(slot, b.Realloc(old, int(n)+4, b.stringFlags()))
+		b.put32(slot, b.Realloc(old, int(n)+4, b.StringFlags()))
 		return true
 	}
 	if inOld && srcOff+int64(n) > int64(old)+int64(oldCap) {
@@ -139,7 +142,7 @@ func replaceString[S string | []byte](b *Buffer, slot, old uint32, s S, srcOff i
 		tmp := append([]byte(nil), b.data[srcOff:srcOff+int64(n)]...)
 		return setString(b, slot, tmp, -1)
 	}
-	p := b.Realloc(old, int(n)+4, b.stringFlags())
+	p := b.Realloc(old, int(n)+4, b.StringFlags())
 	if p == 0 {
 		return false
 	}

@@ -1,7 +1,5 @@
 package impl
 
-import "github.com/phaser-go/phaser/payloadbuffer"
-
 // storeBytes stores v in the string or bytes field whose slot (a
 // StringHeader) is at slot, as payloadbuffer.Buffer.SetBytes does, and
 // reports whether it was stored (false is a buffer that is full, which p
@@ -9,7 +7,7 @@ import "github.com/phaser-go/phaser/payloadbuffer"
 //
 // A decoder writes most strings into a message it has just cleared, whose
 // slot is empty: that string is a new block, allocated with the flags
-// SetBytes uses and filled here, without the checks SetBytes makes for a
+// SetBytes uses (Buffer.StringFlags) and filled here, without the checks SetBytes makes for a
 // slot that holds a string to replace or a v that lies in the payload. Any
 // other case (a slot that holds a string, one in the buffer's header that
 // SetBytes reports as corrupt, a v in the payload's memory, a string too
@@ -18,7 +16,7 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 	mem := p.mem
 	if uint64(slot)+4 <= uint64(len(mem)) && le.Uint32(mem[slot:]) == 0 &&
 		slot >= p.buf.HeaderSize() && len(v) < 1<<31 && !overlaps(mem[:cap(mem)], v) {
-		d := p.buf.Allocate(len(v)+4, p.stringFlags())
+		d := p.buf.Allocate(len(v)+4, p.buf.StringFlags())
 		p.sync()
 		if d == 0 {
 			p.fail()
@@ -36,15 +34,4 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 		p.fail()
 	}
 	return ok
-}
-
-// stringFlags are the allocation flags of a string block, as
-// payloadbuffer's SetBytes passes them: format 3 strings are small blocks
-// their bytes overwrite; format 2 (C++ 2.1) zeroes them and keeps them out
-// of small blocks. TestStoreBytesAsSetBytes holds the two to the same bytes.
-func (p *Payload) stringFlags() payloadbuffer.Flags {
-	if p.version == payloadbuffer.V3 {
-		return payloadbuffer.Small | payloadbuffer.Overwrite
-	}
-	return payloadbuffer.Zero
 }
