@@ -30,8 +30,8 @@ func (c *Cursor) Len() int { return c.n }
 // The fields of google.protobuf.Timestamp and Duration: seconds (1) and
 // nanos (2) in both, presence ids 0 and 1 (bits 0 and 1 of byte 4).
 var (
-	SecondsField = Field{Number: 1, Offset: 8, Byte: 4, Mask: 1 << 0}
-	NanosField   = Field{Number: 2, Offset: 16, Byte: 4, Mask: 1 << 1}
+	SecondsField = Field{Number: 1, Offset: 8, Bits: Presence(0)}
+	NanosField   = Field{Number: 2, Offset: 16, Bits: Presence(1)}
 )
 
 // IsEmptyAny reports whether the google.protobuf.Any message m is absent or
@@ -46,7 +46,7 @@ func (m Msg) IsEmptyAny() bool {
 // received payload compared with the one its cache knows for t, so that a
 // holder reached through its fields does not go through bind for each.
 func (m Msg) Nested(f Field, t *Type) Msg {
-	if m.acc != throughTable && !f.Inline {
+	if m.acc != throughTable && !f.Inline() {
 		mem := m.p.mem
 		s := le.Uint32(mem[m.off+f.Offset:])
 		if s == 0 {

@@ -1238,7 +1238,7 @@ func hostileSeeds(tb testing.TB) []hostileSeed {
 		data, m, et := buildPayloadFor(tb, ev, impl.Options{Version: payloadbuffer.V3}, impl.ROSFrontend)
 		add("ros_inline_v3", et, data)
 		inner := et.FieldByName("inner")
-		if !inner.Inline {
+		if !inner.Inline() {
 			tb.Fatal("Everything.inner is not inline in the ROS frontend")
 		}
 		r, in := m.Offset(), m.Offset()+inner.Offset

@@ -88,14 +88,14 @@ func (m Msg) IsPresent() bool { return m.off != 0 }
 
 // loc resolves field f: its offset in the payload and its presence id. For
 // a compiled handle the id only tells an inline message (InlineID) from
-// other fields: its scalars' presence bits are f.Byte and f.Mask, which the
-// accessors' compiled paths use.
+// other fields: its scalars' presence bits are f.Byte() and f.Mask(),
+// which the accessors' compiled paths use.
 func (m Msg) loc(f Field) (off uint32, id uint8, ok bool) {
 	if m.off == 0 {
 		return 0, 0, false
 	}
 	if m.compiled() {
-		if f.Inline {
+		if f.Inline() {
 			id = InlineID
 		}
 		return m.off + f.Offset, id, true
@@ -184,9 +184,13 @@ func (m Msg) bytes() []byte { return m.p.mem[m.off:] }
 // Get8 returns the 1-byte value of scalar field f, or 0 if f is absent.
 func (m Msg) Get8(f Field) uint8 { return m.get8(f, Msg.present8) }
 
+// The getters and setters that generated accessors inline read the
+// presence bit as uint8(f.Bits) and uint8(f.Bits>>8) (Field.Byte and
+// Field.Mask written out: the method calls cost the inliner more, which
+// would put the accessors over its budget).
 func (m Msg) get8(f Field, general func(Msg, Field) uint8) uint8 {
 	if m.acc != throughTable {
-		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+		if b := m.p.mem[m.off:]; b[uint8(f.Bits)]&uint8(f.Bits>>8) != 0 {
 			return b[f.Offset]
 		}
 		return 0
@@ -199,7 +203,7 @@ func (m Msg) Get32(f Field) uint32 { return m.get32(f, Msg.present32) }
 
 func (m Msg) get32(f Field, general func(Msg, Field) uint32) uint32 {
 	if m.acc != throughTable {
-		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+		if b := m.p.mem[m.off:]; b[uint8(f.Bits)]&uint8(f.Bits>>8) != 0 {
 			return le.Uint32(b[f.Offset:])
 		}
 		return 0
@@ -212,7 +216,7 @@ func (m Msg) Get64(f Field) uint64 { return m.get64(f, Msg.present64) }
 
 func (m Msg) get64(f Field, general func(Msg, Field) uint64) uint64 {
 	if m.acc != throughTable {
-		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+		if b := m.p.mem[m.off:]; b[uint8(f.Bits)]&uint8(f.Bits>>8) != 0 {
 			return le.Uint64(b[f.Offset:])
 		}
 		return 0
@@ -238,13 +242,19 @@ func (m Msg) GetSigned32Or(f Field, d uint32) uint32 { return m.get32Or(f, d, Ms
 func (m Msg) GetSigned64Or(f Field, d uint64) uint64 { return m.get64Or(f, d, Msg.presentSigned64Or) }
 
 // The general paths of the GetSigned accessors.
-func (m Msg) presentSigned32(f Field) uint32 { f.Signed = true; return m.present32(f) }
+func (m Msg) presentSigned32(f Field) uint32 { f.Bits |= SignedField; return m.present32(f) }
 
-func (m Msg) presentSigned64(f Field) uint64 { f.Signed = true; return m.present64(f) }
+func (m Msg) presentSigned64(f Field) uint64 { f.Bits |= SignedField; return m.present64(f) }
 
-func (m Msg) presentSigned32Or(f Field, d uint32) uint32 { f.Signed = true; return m.present32Or(f, d) }
+func (m Msg) presentSigned32Or(f Field, d uint32) uint32 {
+	f.Bits |= SignedField
+	return m.present32Or(f, d)
+}
 
-func (m Msg) presentSigned64Or(f Field, d uint64) uint64 { f.Signed = true; return m.present64Or(f, d) }
+func (m Msg) presentSigned64Or(f Field, d uint64) uint64 {
+	f.Bits |= SignedField
+	return m.present64Or(f, d)
+}
 
 // Get8Or, Get32Or and Get64Or are Get8, Get32 and Get64 for a field with a
 // default other than zero (proto2 [default = ...], or a proto2 enum whose
@@ -253,7 +263,7 @@ func (m Msg) Get8Or(f Field, d uint8) uint8 { return m.get8Or(f, d, Msg.present8
 
 func (m Msg) get8Or(f Field, d uint8, general func(Msg, Field, uint8) uint8) uint8 {
 	if m.acc != throughTable {
-		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+		if b := m.p.mem[m.off:]; b[uint8(f.Bits)]&uint8(f.Bits>>8) != 0 {
 			return b[f.Offset]
 		}
 		return d
@@ -265,11 +275,13 @@ func (m Msg) get8Or(f Field, d uint8, general func(Msg, Field, uint8) uint8) uin
 func (m Msg) Get32Or(f Field, d uint32) uint32 { return m.get32Or(f, d, Msg.present32Or) }
 
 func (m Msg) get32Or(f Field, d uint32, general func(Msg, Field, uint32) uint32) uint32 {
+	// An absent field takes the general path, which returns d: a return
+	// of d here would put the float getters with a default over the
+	// inliner's budget.
 	if m.acc != throughTable {
-		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+		if b := m.p.mem[m.off:]; b[uint8(f.Bits)]&uint8(f.Bits>>8) != 0 {
 			return le.Uint32(b[f.Offset:])
 		}
-		return d
 	}
 	return general(m, f, d)
 }
@@ -278,11 +290,13 @@ func (m Msg) get32Or(f Field, d uint32, general func(Msg, Field, uint32) uint32)
 func (m Msg) Get64Or(f Field, d uint64) uint64 { return m.get64Or(f, d, Msg.present64Or) }
 
 func (m Msg) get64Or(f Field, d uint64, general func(Msg, Field, uint64) uint64) uint64 {
+	// An absent field takes the general path, which returns d: a return
+	// of d here would put the float getters with a default over the
+	// inliner's budget.
 	if m.acc != throughTable {
-		if b := m.p.mem[m.off:]; b[f.Byte]&f.Mask != 0 {
+		if b := m.p.mem[m.off:]; b[uint8(f.Bits)]&uint8(f.Bits>>8) != 0 {
 			return le.Uint64(b[f.Offset:])
 		}
-		return d
 	}
 	return general(m, f, d)
 }
@@ -394,7 +408,7 @@ func (m Msg) scalarAt(f Field, entry, value, n uint32) uint64 {
 		v = uint64(mem[value])
 	case 4:
 		v = uint64(le.Uint32(mem[value:]))
-		if f.Signed && n == 8 {
+		if f.Signed() && n == 8 {
 			v = uint64(int64(int32(v)))
 		}
 	default:
@@ -433,7 +447,7 @@ func (m Msg) storeScalarAt(f Field, entry, value, n uint32, v uint64) bool {
 		// zero padding after a value of the compiled width) stay as they
 		// are.
 		ext := uint64(0)
-		if n == 4 && f.Signed && int32(v) < 0 {
+		if n == 4 && f.Signed() && int32(v) < 0 {
 			ext = ^uint64(0)
 		}
 		var want [8]byte
@@ -448,13 +462,13 @@ func (m Msg) storeScalarAt(f Field, entry, value, n uint32, v uint64) bool {
 // fitsWidth reports whether w bytes (fewer than n) hold the n-byte value v
 // of field f: 0 or 1 in a bool's byte, an int32 or uint32 in 4.
 func fitsWidth(f Field, n, w uint32, v uint64) bool {
-	if n == 4 && f.Signed {
+	if n == 4 && f.Signed() {
 		v = uint64(int64(int32(v)))
 	}
 	switch {
 	case w == 1:
 		return v <= 1
-	case f.Signed:
+	case f.Signed():
 		return int64(v) == int64(int32(v))
 	}
 	return v == uint64(uint32(v))
@@ -463,10 +477,10 @@ func fitsWidth(f Field, n, w uint32, v uint64) bool {
 // narrowError is the error of a write of the n-byte value v to field f of
 // the message at off, which stores it in w bytes, too few for v.
 func (p *Payload) narrowError(off uint32, f Field, n, w uint32, v uint64) error {
-	if n == 4 && f.Signed {
+	if n == 4 && f.Signed() {
 		v = uint64(int64(int32(v)))
 	}
-	return &FieldError{Type: p.typeNameAt(off), Number: f.Number, Width: w, Value: v, Signed: f.Signed}
+	return &FieldError{Type: p.typeNameAt(off), Number: f.Number, Width: w, Value: v, Signed: f.Signed()}
 }
 
 // putWidth stores the low w bytes (1, 4 or 8) of v at b.
@@ -516,8 +530,15 @@ func (m Msg) present(f Field, n uint32) (uint32, bool) {
 	if !ok {
 		return 0, false
 	}
-	w := uint64(m.off) + 4 + 4*uint64(id>>5)
 	mem := m.p.mem
+	if m.compiled() { // the presence bit is f's own (loc gives no id)
+		if b := uint64(m.off) + uint64(f.Byte()); b >= uint64(len(mem)) || mem[b]&f.Mask() == 0 ||
+			uint64(off)+uint64(n) > uint64(len(mem)) {
+			return 0, false
+		}
+		return off, true
+	}
+	w := uint64(m.off) + 4 + 4*uint64(id>>5)
 	if w+4 > uint64(len(mem)) || le.Uint32(mem[w:])&(1<<(id&31)) == 0 ||
 		uint64(off)+uint64(n) > uint64(len(mem)) {
 		return 0, false
@@ -530,7 +551,7 @@ func (m Msg) Has(f Field) bool { return m.has(f, Msg.hasGeneral) }
 
 func (m Msg) has(f Field, general func(Msg, Field) bool) bool {
 	if m.acc != throughTable {
-		return m.p.mem[m.off+uint32(f.Byte)]&f.Mask != 0
+		return m.p.mem[m.off+uint32(f.Byte())]&f.Mask() != 0
 	}
 	return general(m, f)
 }
@@ -558,7 +579,7 @@ func (m Msg) setBit(id uint8, on bool) {
 func (m Msg) wloc(f Field, n uint32) (uint32, uint8, bool) {
 	if m.acc == compiledWrite { // loc's common case, without its call
 		var id uint8
-		if f.Inline {
+		if f.Inline() {
 			id = InlineID
 		}
 		if off := m.off + f.Offset; uint64(off)+uint64(n) <= uint64(len(m.p.mem)) {
@@ -618,7 +639,7 @@ func (m Msg) set8(f Field, v uint8, general func(Msg, Field, uint8)) {
 	if m.acc == compiledWrite {
 		b := m.p.mem[m.off:]
 		b[f.Offset] = v
-		b[f.Byte] |= f.Mask
+		b[uint8(f.Bits)] |= uint8(f.Bits >> 8)
 		return
 	}
 	general(m, f, v)
@@ -637,7 +658,7 @@ func (m Msg) set32(f Field, v uint32, general func(Msg, Field, uint32)) {
 	if m.acc == compiledWrite {
 		b := m.p.mem[m.off:]
 		le.PutUint32(b[f.Offset:], v)
-		b[f.Byte] |= f.Mask
+		b[uint8(f.Bits)] |= uint8(f.Bits >> 8)
 		return
 	}
 	general(m, f, v)
@@ -656,7 +677,7 @@ func (m Msg) set64(f Field, v uint64, general func(Msg, Field, uint64)) {
 	if m.acc == compiledWrite {
 		b := m.p.mem[m.off:]
 		le.PutUint64(b[f.Offset:], v)
-		b[f.Byte] |= f.Mask
+		b[uint8(f.Bits)] |= uint8(f.Bits >> 8)
 		return
 	}
 	general(m, f, v)
@@ -675,7 +696,7 @@ func (m Msg) ClearScalar(f Field) { m.clearScalar(f, Msg.clearGeneral) }
 func (m Msg) clearScalar(f Field, general func(Msg, Field)) {
 	if m.acc == compiledWrite && !m.p.scrub {
 		b := m.p.mem[m.off:]
-		b[f.Byte] &^= f.Mask
+		b[f.Byte()] &^= f.Mask()
 		return
 	}
 	general(m, f)
@@ -688,12 +709,12 @@ func (m Msg) clearGeneral(f Field) {
 	}
 	if m.acc == compiledWrite { // (a payload that scrubs)
 		b := m.p.mem[m.off:]
-		b[f.Byte] &^= f.Mask
+		b[f.Byte()] &^= f.Mask()
 	} else {
 		m.setBit(id, false)
 	}
-	if m.p.scrub && f.Size != 0 { // the value too, in the width it is stored in
-		if w := m.storedWidth(o, o, uint32(f.Size)); uint64(o)+uint64(w) <= uint64(len(m.p.mem)) {
+	if m.p.scrub && f.Size() != 0 { // the value too, in the width it is stored in
+		if w := m.storedWidth(o, o, uint32(f.Size())); uint64(o)+uint64(w) <= uint64(len(m.p.mem)) {
 			clear(m.p.mem[o : o+w])
 		}
 	}
@@ -831,7 +852,22 @@ func (m Msg) Message(f Field, t *Type) Msg {
 }
 
 func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg, slot func(*Payload, uint32, *Type) Msg) Msg {
-	if m.acc != throughTable && !f.Inline {
+	if m.acc != throughTable && !f.Inline() {
+		return slot(m.p, le.Uint32(m.p.mem[m.off+f.Offset:]), t)
+	}
+	return general(m, f, t)
+}
+
+// SlotMessage is Message for a field that is not Field.Inline (stored in
+// a slot holding its offset), what the generated getters of such fields
+// call: it leaves out Message's test of the flag, which would put them
+// over the inliner's budget.
+func (m Msg) SlotMessage(f Field, t *Type) Msg {
+	return m.slotMessage(f, t, Msg.messageGeneral, (*Payload).bind)
+}
+
+func (m Msg) slotMessage(f Field, t *Type, general func(Msg, Field, *Type) Msg, slot func(*Payload, uint32, *Type) Msg) Msg {
+	if m.acc != throughTable {
 		return slot(m.p, le.Uint32(m.p.mem[m.off+f.Offset:]), t)
 	}
 	return general(m, f, t)
@@ -871,7 +907,7 @@ func (m Msg) inlineMessage(f Field, t *Type, general func(Msg, Field, *Type) Msg
 
 // messageGeneral is the general path of Message.
 func (m Msg) messageGeneral(f Field, t *Type) Msg {
-	if m.compiled() && !f.Inline { // the compiled layout: a slot
+	if m.compiled() && !f.Inline() { // the compiled layout: a slot
 		return m.p.bind(le.Uint32(m.bytes()[f.Offset:]), t)
 	}
 	s, ok := m.inlineSlot(f)
@@ -912,7 +948,7 @@ func (m Msg) HasMessage(f Field) bool {
 
 // MutableMessage returns message field f, creating it if absent.
 func (m Msg) MutableMessage(f Field, t *Type) Msg {
-	if o, ok := m.compiledSlot(f, 4); ok && !f.Inline {
+	if o, ok := m.compiledSlot(f, 4); ok && !f.Inline() {
 		if s := le.Uint32(m.p.mem[o:]); s != 0 { // mutableAt's common case
 			return m.p.bind(s, t)
 		}

@@ -30,25 +30,15 @@ const (
 
 // Field locates a field in the compiled layout of its message type. The
 // generated code passes Fields to Msg's accessors as constants.
+//
+// A Field has four words so that the compiler keeps it in registers (Go
+// keeps a struct of at most four fields out of memory): an accessor that
+// inlines then folds a constant Field into its code, and a handle that
+// holds one (a list's) is copied without the wide copies of a struct in
+// memory, whose loads stall on the narrower stores that just wrote it.
 type Field struct {
 	Number uint32 // field number: where the payload's table has the field
 	Offset uint32 // offset in the message; a oneof member's is its union's
-	// Byte and Mask locate a singular scalar's presence bit: byte Byte of
-	// the message (the presence words follow the table word), bit Mask.
-	// They are 0 for other fields.
-	Byte, Mask uint8
-	// Inline marks a singular message stored inside its holder (ROS
-	// frontend, format v3), rather than in a slot holding its offset.
-	Inline bool
-	// Size is a singular scalar's value size (1, 4 or 8): what a payload
-	// that scrubs zeroes when the field is cleared. It is 0 for other
-	// fields (and in code generated before it existed: the value is then
-	// left as it is, as in C++).
-	Size uint8
-	// Signed marks a singular signed integer or enum field: a value that a
-	// message laid out by another version of the .proto stores narrower
-	// (an int32 the schema has since widened to int64) is sign-extended.
-	Signed bool
 	// Fixed is the length N of a fixed array (a repeated field with
 	// phaser.array_size = N), 0 for other fields. Its storage is a plain
 	// repeated field of at most N elements: every write that would store
@@ -56,14 +46,76 @@ type Field struct {
 	// ones not stored as defaults, and a write of an element stores the N
 	// (spec 5.10, the C++ ROS frontend's facade).
 	Fixed uint32
+	// Bits holds the rest (see FieldBits), read with Byte, Mask, Size,
+	// Inline and Signed.
+	Bits FieldBits
 }
+
+// FieldBits are a Field's presence bit, value size and flags, packed in
+// one word. Generated code writes them as a constant expression, as
+//
+//	Bits: 4*PresenceByte | 0x02*PresenceMask | 8*ValueSize | SignedField
+//
+// (a signed 8-byte scalar whose presence bit is bit 0x02 of byte 4), which
+// costs an accessor that inlines nothing.
+type FieldBits uint32
+
+// The units and flags of FieldBits.
+const (
+	// PresenceByte is the unit of the byte of the message that holds a
+	// singular scalar's presence bit (bits 0-7: Byte).
+	PresenceByte FieldBits = 1
+	// PresenceMask is the unit of the presence bit within that byte
+	// (bits 8-15: Mask).
+	PresenceMask FieldBits = 1 << 8
+	// ValueSize is the unit of a singular scalar's value size, 1, 4 or 8
+	// (bits 16-23: Size): what a payload that scrubs zeroes when the field
+	// is cleared. Without it (and in code generated before it existed) the
+	// value is left as it is, as in C++.
+	ValueSize FieldBits = 1 << 16
+	// InlineField marks a singular message stored inside its holder (ROS
+	// frontend, format v3), rather than in a slot holding its offset.
+	InlineField FieldBits = 1 << 24
+	// SignedField marks a singular signed integer or enum field: a value
+	// that a message laid out by another version of the .proto stores
+	// narrower (an int32 the schema has since widened to int64) is
+	// sign-extended.
+	SignedField FieldBits = 1 << 25
+)
+
+// Presence is the presence bit of the scalar with presence id id: bit
+// id%8 of byte 4+id/8 of the message (the presence words follow the table
+// word).
+func Presence(id uint8) FieldBits {
+	return FieldBits(4+id>>3)*PresenceByte | FieldBits(uint8(1)<<(id&7))*PresenceMask
+}
+
+// Byte and Mask locate a singular scalar's presence bit: byte Byte of the
+// message, bit Mask. They are 0 for other fields.
+func (f Field) Byte() uint8 { return uint8(f.Bits) }
+
+// Mask is the presence bit within byte Byte (see Byte).
+func (f Field) Mask() uint8 { return uint8(f.Bits / PresenceMask) }
+
+// Size is a singular scalar's value size (see ValueSize), 0 when not
+// recorded.
+func (f Field) Size() uint8 { return uint8(f.Bits / ValueSize) }
+
+// Inline reports InlineField.
+func (f Field) Inline() bool { return f.Bits&InlineField != 0 }
+
+// Signed reports SignedField.
+func (f Field) Signed() bool { return f.Bits&SignedField != 0 }
 
 // fieldOf returns the Field of a compiled field at offset with presence id
 // id (InlineID for an inline message).
 func fieldOf(number, offset uint32, id uint8, scalar bool, size uint32) Field {
-	f := Field{Number: number, Offset: offset, Inline: id == InlineID}
+	f := Field{Number: number, Offset: offset}
+	if id == InlineID {
+		f.Bits |= InlineField
+	}
 	if scalar {
-		f.Byte, f.Mask, f.Size = 4+id>>3, 1<<(id&7), uint8(size)
+		f.Bits |= Presence(id) | FieldBits(size)*ValueSize
 	}
 	return f
 }
@@ -368,7 +420,9 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 		kind := kindOf(lf.Kind)
 		scalar := !lf.Repeated && lf.Union == nil && kind != String && kind != Bytes && kind != Message
 		fld := fieldOf(uint32(lf.Number), lf.Offset, lf.ID, scalar, lf.SlotSize)
-		fld.Signed = !lf.Repeated && (kind == Int32 || kind == Int64 || kind == Enum)
+		if !lf.Repeated && (kind == Int32 || kind == Int64 || kind == Enum) {
+			fld.Bits |= SignedField
+		}
 		if n, ok := layout.ArraySize(lf.Desc); ok && lf.Repeated && !lf.Desc.IsMap() {
 			fld.Fixed = n
 		}

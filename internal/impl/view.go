@@ -53,7 +53,7 @@ func (v View) Bytes() []byte { return v.b }
 
 // has reports whether the presence bit of scalar field f is set.
 func (v View) has(f Field) bool {
-	return int(f.Byte) < len(v.b) && v.b[f.Byte]&f.Mask != 0
+	return int(f.Byte()) < len(v.b) && v.b[f.Byte()]&f.Mask() != 0
 }
 
 // Has reports whether scalar field f is present.
@@ -133,7 +133,7 @@ func (m Msg) viewCopy(t *Type) View {
 	n := uint32(8) // table word and a presence word at least
 	for _, f := range t.fields {
 		if viewable(f) {
-			n = max(n, f.Offset+f.Size, uint32(f.Byte)+1)
+			n = max(n, f.Offset+f.Size, uint32(f.Byte())+1)
 		}
 	}
 	b := make([]byte, n)
@@ -151,7 +151,7 @@ func (m Msg) viewCopy(t *Type) View {
 		default:
 			continue
 		}
-		b[f.Byte] |= f.Mask
+		b[f.Byte()] |= f.Mask()
 	}
 	return View{b}
 }
@@ -193,9 +193,9 @@ func (s Setter) Set8(f Field, v uint8) {
 		return
 	}
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte); o < uint64(len(mem)) && w < uint64(len(mem)) {
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte()); o < uint64(len(mem)) && w < uint64(len(mem)) {
 		mem[o] = v
-		mem[w] |= f.Mask
+		mem[w] |= f.Mask()
 	}
 }
 
@@ -205,9 +205,9 @@ func (s Setter) Set32(f Field, v uint32) {
 		return
 	}
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte); o+4 <= uint64(len(mem)) && w < uint64(len(mem)) {
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte()); o+4 <= uint64(len(mem)) && w < uint64(len(mem)) {
 		le.PutUint32(mem[o:], v)
-		mem[w] |= f.Mask
+		mem[w] |= f.Mask()
 	}
 }
 
@@ -217,9 +217,9 @@ func (s Setter) Set64(f Field, v uint64) {
 		return
 	}
 	mem := s.p.mem
-	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte); o+8 <= uint64(len(mem)) && w < uint64(len(mem)) {
+	if o, w := uint64(s.off)+uint64(f.Offset), uint64(s.off)+uint64(f.Byte()); o+8 <= uint64(len(mem)) && w < uint64(len(mem)) {
 		le.PutUint64(mem[o:], v)
-		mem[w] |= f.Mask
+		mem[w] |= f.Mask()
 	}
 }
 

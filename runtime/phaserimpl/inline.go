@@ -30,6 +30,7 @@ func reachSet64(m Msg, f Field, v uint64)                  { m.Set64(f, v) }
 func reachHas(m Msg, f Field) bool                         { return m.Has(f) }
 func reachClearScalar(m Msg, f Field)                      { m.ClearScalar(f) }
 func reachMessage(m Msg, f Field, t *Type) Msg             { return m.Message(f, t) }
+func reachSlotMessage(m Msg, f Field, t *Type) Msg         { return m.SlotMessage(f, t) }
 func reachInlineMessage(m Msg, f Field, t *Type) Msg       { return m.InlineMessage(f, t) }
 func reachViewOf(m Msg, t *Type) View                      { return m.ViewOf(t) }
 func reachIsPresent(m Msg) bool                            { return m.IsPresent() }

@@ -12,8 +12,8 @@ import (
 // false for any field, kind, presence or extent that differs.
 func TestLaidOutAs(t *testing.T) {
 	ts := phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
-	seconds := phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}
-	nanos := phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}
+	seconds := phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}
+	nanos := phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}
 	if !phaserimpl.LaidOutAs(ts, 20, "\x03\x05", seconds, nanos) {
 		t.Fatal("LaidOutAs(Timestamp as generated) = false")
 	}

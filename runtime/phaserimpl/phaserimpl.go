@@ -32,10 +32,14 @@ const (
 	// MessageString, Equal, Clone), Field.Signed, defaults of absent fields
 	// and fixed-length arrays (Field.Fixed).
 	// Version 3 adds the generated ROS1 codec (roscodec.go).
-	GenVersion = 3
+	// Version 4 packs a Field's presence bit, value size and flags into
+	// Field.Bits (PresenceByte, PresenceMask, ValueSize, InlineField,
+	// SignedField), so that a Field is four words the compiler keeps in
+	// registers; code of versions 1 to 3 names the fields this replaced.
+	GenVersion = 4
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
-	MinVersion = 1
+	MinVersion = 4
 	// MaxVersion is the newest version of generated code this runtime
 	// accepts.
 	MaxVersion = GenVersion
@@ -63,6 +67,8 @@ type (
 	// Field locates a field in the compiled layout of its message type.
 	// Generated accessors pass Fields as constants.
 	Field = impl.Field
+	// FieldBits are a Field's presence bit, value size and flags.
+	FieldBits = impl.FieldBits
 	// Union is a oneof of a message type.
 	Union = impl.Union
 	// File is a .proto file registered by generated code.
@@ -78,6 +84,21 @@ type (
 // InlineID is the presence id of a singular message field stored inside
 // its holder (the ROS frontend's layout in the Phaser 3 format).
 const InlineID = impl.InlineID
+
+// The units and flags of a Field's Bits (see impl's FieldBits): generated
+// code writes them as a constant expression.
+const (
+	// PresenceByte is the unit of the byte holding a scalar's presence bit.
+	PresenceByte = impl.PresenceByte
+	// PresenceMask is the unit of the presence bit within that byte.
+	PresenceMask = impl.PresenceMask
+	// ValueSize is the unit of a singular scalar's value size.
+	ValueSize = impl.ValueSize
+	// InlineField marks a singular message stored inside its holder.
+	InlineField = impl.InlineField
+	// SignedField marks a singular signed integer or enum field.
+	SignedField = impl.SignedField
+)
 
 // RegisterFile registers the serialized FileDescriptorProto of a generated
 // file (see impl.RegisterFile).

@@ -708,7 +708,7 @@ func LaidOutAs(t *Type, n uint32, kinds string, fields ...Field) bool {
 	}
 	for i, f := range fields {
 		fi := t.FieldByNumber(f.Number)
-		if fi == nil || fi.Offset != f.Offset || fi.Byte != f.Byte || fi.Mask != f.Mask || fi.Inline || fi.Fixed != 0 || fi.Repeated || fi.Union != nil || fi.Desc == nil ||
+		if fi == nil || fi.Offset != f.Offset || fi.Byte() != f.Byte() || fi.Mask() != f.Mask() || fi.Inline() || fi.Fixed != 0 || fi.Repeated || fi.Union != nil || fi.Desc == nil ||
 			fi.Desc.Cardinality() == protoreflect.Required {
 			return false
 		}

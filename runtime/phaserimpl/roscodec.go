@@ -167,7 +167,7 @@ func ROSPutString(w []byte, o int, s []byte) int {
 
 // present returns 1 if the presence bit of scalar field f is set in the
 // message bytes b, else 0, without a branch.
-func present(b []byte, f Field) uint64 { return (uint64(b[f.Byte]&f.Mask) + 0xFF) >> 8 }
+func present(b []byte, f Field) uint64 { return (uint64(b[f.Byte()]&f.Mask()) + 0xFF) >> 8 }
 
 // ROSGet8 returns the 1-byte value of scalar field f in the message bytes
 // b (View.Bytes), or 0 if it is absent: what ROS1 writes for it. b must

@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_defaults_proto is the file's descriptor, registered with the runtime.
@@ -865,7 +865,7 @@ func (x Defaults) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.choice_int", n)
 			}
-			m.SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 30, Offset: 152, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 30, Offset: 152, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0xfa: // choice_name
 			start, n := phaserimpl.ConsumeBytesAt(b, i)
@@ -883,7 +883,7 @@ func (x Defaults) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Defaults", "phasertest.Defaults.choice_level", n)
 			}
-			m.SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 32, Offset: 152, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 32, Offset: 152, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		default:
 			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
@@ -997,22 +997,22 @@ func (x Defaults) WhichChoice() Defaults_ChoiceCase {
 
 // Retries returns (its default, Default_Defaults_Retries, if absent) field retries (1).
 func (x Defaults) Retries() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, 0x3)) // the default, 3
+	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, 0x3)) // the default, 3
 }
 
 // SetRetries sets field retries (1).
 func (x Defaults) SetRetries(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasRetries reports the presence of field retries (1).
 func (x Defaults) HasRetries() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearRetries clears field retries (1).
 func (x Defaults) ClearRetries() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Host returns (its default, Default_Defaults_Host, if absent) a copy of field host (2).
@@ -1056,282 +1056,282 @@ func (x Defaults) ClearHost() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{N
 
 // Big returns (its default, Default_Defaults_Big, if absent) field big (3).
 func (x Defaults) Big() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, 0xffffffffffffffd6)) // the default, -42
+	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // SetBig sets field big (3).
 func (x Defaults) SetBig(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasBig reports the presence of field big (3).
 func (x Defaults) HasBig() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearBig clears field big (3).
 func (x Defaults) ClearBig() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // U32 returns (its default, Default_Defaults_U32, if absent) field u32 (4).
 func (x Defaults) U32() uint32 {
-	return phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, 0xee6b2800) // the default, 4000000000
+	return phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, 0xee6b2800) // the default, 4000000000
 }
 
 // SetU32 sets field u32 (4).
 func (x Defaults) SetU32(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, v)
 }
 
 // HasU32 reports the presence of field u32 (4).
 func (x Defaults) HasU32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearU32 clears field u32 (4).
 func (x Defaults) ClearU32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // U64 returns (its default, Default_Defaults_U64, if absent) field u64 (5).
 func (x Defaults) U64() uint64 {
-	return phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x08}, 0xffffffffffffffff) // the default, 18446744073709551615
+	return phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, 0xffffffffffffffff) // the default, 18446744073709551615
 }
 
 // SetU64 sets field u64 (5).
 func (x Defaults) SetU64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x08}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, v)
 }
 
 // HasU64 reports the presence of field u64 (5).
 func (x Defaults) HasU64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearU64 clears field u64 (5).
 func (x Defaults) ClearU64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // S32 returns (its default, Default_Defaults_S32, if absent) field s32 (6).
 func (x Defaults) S32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10}, 0xfffffffb)) // the default, -5
+	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, 0xfffffffb)) // the default, -5
 }
 
 // SetS32 sets field s32 (6).
 func (x Defaults) SetS32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasS32 reports the presence of field s32 (6).
 func (x Defaults) HasS32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearS32 clears field s32 (6).
 func (x Defaults) ClearS32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // S64 returns (its default, Default_Defaults_S64, if absent) field s64 (7).
 func (x Defaults) S64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20}, 0xfffffffffffffffa)) // the default, -6
+	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, 0xfffffffffffffffa)) // the default, -6
 }
 
 // SetS64 sets field s64 (7).
 func (x Defaults) SetS64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasS64 reports the presence of field s64 (7).
 func (x Defaults) HasS64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearS64 clears field s64 (7).
 func (x Defaults) ClearS64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // F32 returns (its default, Default_Defaults_F32, if absent) field f32 (8).
 func (x Defaults) F32() uint32 {
-	return phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x40}, 0x7) // the default, 7
+	return phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, 0x7) // the default, 7
 }
 
 // SetF32 sets field f32 (8).
 func (x Defaults) SetF32(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x40}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, v)
 }
 
 // HasF32 reports the presence of field f32 (8).
 func (x Defaults) HasF32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearF32 clears field f32 (8).
 func (x Defaults) ClearF32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x40, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // F64 returns (its default, Default_Defaults_F64, if absent) field f64 (9).
 func (x Defaults) F64() uint64 {
-	return phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 9, Offset: 64, Byte: 4, Mask: 0x80}, 0x8) // the default, 8
+	return phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 9, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}, 0x8) // the default, 8
 }
 
 // SetF64 sets field f64 (9).
 func (x Defaults) SetF64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 9, Offset: 64, Byte: 4, Mask: 0x80}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 9, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}, v)
 }
 
 // HasF64 reports the presence of field f64 (9).
 func (x Defaults) HasF64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearF64 clears field f64 (9).
 func (x Defaults) ClearF64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Byte: 4, Mask: 0x80, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Sf32 returns (its default, Default_Defaults_Sf32, if absent) field sf32 (10).
 func (x Defaults) Sf32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01}, 0xfffffff7)) // the default, -9
+	return int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, 0xfffffff7)) // the default, -9
 }
 
 // SetSf32 sets field sf32 (10).
 func (x Defaults) SetSf32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasSf32 reports the presence of field sf32 (10).
 func (x Defaults) HasSf32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearSf32 clears field sf32 (10).
 func (x Defaults) ClearSf32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Sf64 returns (its default, Default_Defaults_Sf64, if absent) field sf64 (11).
 func (x Defaults) Sf64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02}, 0xfffffffffffffff6)) // the default, -10
+	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, 0xfffffffffffffff6)) // the default, -10
 }
 
 // SetSf64 sets field sf64 (11).
 func (x Defaults) SetSf64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasSf64 reports the presence of field sf64 (11).
 func (x Defaults) HasSf64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearSf64 clears field sf64 (11).
 func (x Defaults) ClearSf64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Flag returns (its default, Default_Defaults_Flag, if absent) field flag (12).
 func (x Defaults) Flag() bool {
-	return phaserimpl.Msg(x).Get8Or(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x04}, 0x1) != 0 // the default, true
+	return phaserimpl.Msg(x).Get8Or(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, 0x1) != 0 // the default, true
 }
 
 // SetFlag sets field flag (12).
 func (x Defaults) SetFlag(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x04}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasFlag reports the presence of field flag (12).
 func (x Defaults) HasFlag() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearFlag clears field flag (12).
 func (x Defaults) ClearFlag() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x04, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // Ratio returns (its default, Default_Defaults_Ratio, if absent) field ratio (13).
 func (x Defaults) Ratio() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 13, Offset: 92, Byte: 5, Mask: 0x08}, 0x3fa00000)) // the default, 1.25
+	return math.Float32frombits(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 13, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, 0x3fa00000)) // the default, 1.25
 }
 
 // SetRatio sets field ratio (13).
 func (x Defaults) SetRatio(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 13, Offset: 92, Byte: 5, Mask: 0x08}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 13, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasRatio reports the presence of field ratio (13).
 func (x Defaults) HasRatio() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 92, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearRatio clears field ratio (13).
 func (x Defaults) ClearRatio() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 92, Byte: 5, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Scale returns (its default, Default_Defaults_Scale, if absent) field scale (14).
 func (x Defaults) Scale() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 14, Offset: 96, Byte: 5, Mask: 0x10}, 0xc004000000000000)) // the default, -2.5
+	return math.Float64frombits(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 14, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, 0xc004000000000000)) // the default, -2.5
 }
 
 // SetScale sets field scale (14).
 func (x Defaults) SetScale(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 14, Offset: 96, Byte: 5, Mask: 0x10}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 14, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasScale reports the presence of field scale (14).
 func (x Defaults) HasScale() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 96, Byte: 5, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearScale clears field scale (14).
 func (x Defaults) ClearScale() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 96, Byte: 5, Mask: 0x10, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Inf returns (its default, Default_Defaults_Inf, if absent) field inf (15).
 func (x Defaults) Inf() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 15, Offset: 104, Byte: 5, Mask: 0x20}, 0x7ff0000000000000)) // the default, +Inf
+	return math.Float64frombits(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 15, Offset: 104, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, 0x7ff0000000000000)) // the default, +Inf
 }
 
 // SetInf sets field inf (15).
 func (x Defaults) SetInf(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 15, Offset: 104, Byte: 5, Mask: 0x20}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 15, Offset: 104, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasInf reports the presence of field inf (15).
 func (x Defaults) HasInf() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 104, Byte: 5, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 104, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearInf clears field inf (15).
 func (x Defaults) ClearInf() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 104, Byte: 5, Mask: 0x20, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 104, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Nan returns (its default, Default_Defaults_Nan, if absent) field nan (16).
 func (x Defaults) Nan() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 16, Offset: 112, Byte: 5, Mask: 0x40}, 0x7fc00000)) // the default, NaN
+	return math.Float32frombits(phaserimpl.Msg(x).Get32Or(phaserimpl.Field{Number: 16, Offset: 112, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, 0x7fc00000)) // the default, NaN
 }
 
 // SetNan sets field nan (16).
 func (x Defaults) SetNan(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 112, Byte: 5, Mask: 0x40}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 112, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasNan reports the presence of field nan (16).
 func (x Defaults) HasNan() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 112, Byte: 5, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 112, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearNan clears field nan (16).
 func (x Defaults) ClearNan() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 112, Byte: 5, Mask: 0x40, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 112, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Blob returns (its default, Default_Defaults_Blob, if absent) a copy of field blob (17).
@@ -1372,62 +1372,62 @@ func (x Defaults) ClearBlob() {
 
 // Level returns (its default, Default_Defaults_Level, if absent) field level (18).
 func (x Defaults) Level() Defaults_Level {
-	return Defaults_Level(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80}, 0x3))) // the default, LEVEL_LOW
+	return Defaults_Level(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 18, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}, 0x3))) // the default, LEVEL_LOW
 }
 
 // SetLevel sets field level (18).
 func (x Defaults) SetLevel(v Defaults_Level) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasLevel reports the presence of field level (18).
 func (x Defaults) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearLevel clears field level (18).
 func (x Defaults) ClearLevel() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Picked returns (its default, Default_Defaults_Picked, if absent) field picked (19).
 func (x Defaults) Picked() Defaults_Level {
-	return Defaults_Level(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01}, 0xfffffff9))) // the default, LEVEL_NEG
+	return Defaults_Level(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 19, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, 0xfffffff9))) // the default, LEVEL_NEG
 }
 
 // SetPicked sets field picked (19).
 func (x Defaults) SetPicked(v Defaults_Level) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 19, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasPicked reports the presence of field picked (19).
 func (x Defaults) HasPicked() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearPicked clears field picked (19).
 func (x Defaults) ClearPicked() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 19, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Plain returns field plain (20).
 func (x Defaults) Plain() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 20, Offset: 128, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetPlain sets field plain (20).
 func (x Defaults) SetPlain(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 128, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasPlain reports the presence of field plain (20).
 func (x Defaults) HasPlain() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 128, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearPlain clears field plain (20).
 func (x Defaults) ClearPlain() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 128, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // PlainString returns a copy of field plain_string (21).
@@ -1469,7 +1469,7 @@ func (x Defaults) ClearPlainString() {
 
 // Child returns (a default message if absent) field child (22).
 func (x Defaults) Child() Defaults {
-	return Defaults(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 22, Offset: 136}, phaserType_Defaults))
+	return Defaults(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 22, Offset: 136}, phaserType_Defaults))
 }
 
 // MutableChild returns, creating it if absent, field child (22).
@@ -1494,25 +1494,25 @@ func (x Defaults) List() runtime.List[int32] {
 
 // ChoiceInt returns (its default unless active) oneof member field choice_int (30).
 func (x Defaults) ChoiceInt() int32 {
-	if !phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 152, Signed: true}) {
+	if !phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 152, Bits: phaserimpl.SignedField}) {
 		return Default_Defaults_ChoiceInt
 	}
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 152, Signed: true}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 152, Bits: phaserimpl.SignedField}))
 }
 
 // SetChoiceInt makes active and sets oneof member field choice_int (30).
 func (x Defaults) SetChoiceInt(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 30, Offset: 152, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 30, Offset: 152, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasChoiceInt reports whether it is the active member: field choice_int (30).
 func (x Defaults) HasChoiceInt() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 152, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 152, Bits: phaserimpl.SignedField})
 }
 
 // ClearChoiceInt clears, if active, field choice_int (30).
 func (x Defaults) ClearChoiceInt() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 30, Offset: 152, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 30, Offset: 152, Bits: phaserimpl.SignedField})
 }
 
 // ChoiceName returns (its default, Default_Defaults_ChoiceName, if absent) a copy of field choice_name (31).
@@ -1558,25 +1558,25 @@ func (x Defaults) ClearChoiceName() {
 
 // ChoiceLevel returns (its default unless active) oneof member field choice_level (32).
 func (x Defaults) ChoiceLevel() Defaults_Level {
-	if !phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 32, Offset: 152, Signed: true}) {
+	if !phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 32, Offset: 152, Bits: phaserimpl.SignedField}) {
 		return Default_Defaults_ChoiceLevel
 	}
-	return Defaults_Level(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 32, Offset: 152, Signed: true})))
+	return Defaults_Level(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 32, Offset: 152, Bits: phaserimpl.SignedField})))
 }
 
 // SetChoiceLevel makes active and sets oneof member field choice_level (32).
 func (x Defaults) SetChoiceLevel(v Defaults_Level) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 32, Offset: 152, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 32, Offset: 152, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasChoiceLevel reports whether it is the active member: field choice_level (32).
 func (x Defaults) HasChoiceLevel() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 32, Offset: 152, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 32, Offset: 152, Bits: phaserimpl.SignedField})
 }
 
 // ClearChoiceLevel clears, if active, field choice_level (32).
 func (x Defaults) ClearChoiceLevel() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 32, Offset: 152, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Defaults_Choice, phaserimpl.Field{Number: 32, Offset: 152, Bits: phaserimpl.SignedField})
 }
 
 // DefaultsView reads the singular scalar fields of a Defaults in place with
@@ -1593,182 +1593,182 @@ func (x Defaults) View() DefaultsView {
 
 // Retries returns (its default, Default_Defaults_Retries, if absent) field retries (1).
 func (v DefaultsView) Retries() int32 {
-	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, 0x3)) // the default, 3
+	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, 0x3)) // the default, 3
 }
 
 // HasRetries reports the presence of field retries (1).
 func (v DefaultsView) HasRetries() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Big returns (its default, Default_Defaults_Big, if absent) field big (3).
 func (v DefaultsView) Big() int64 {
-	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, 0xffffffffffffffd6)) // the default, -42
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // HasBig reports the presence of field big (3).
 func (v DefaultsView) HasBig() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // U32 returns (its default, Default_Defaults_U32, if absent) field u32 (4).
 func (v DefaultsView) U32() uint32 {
-	return phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, 0xee6b2800) // the default, 4000000000
+	return phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, 0xee6b2800) // the default, 4000000000
 }
 
 // HasU32 reports the presence of field u32 (4).
 func (v DefaultsView) HasU32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // U64 returns (its default, Default_Defaults_U64, if absent) field u64 (5).
 func (v DefaultsView) U64() uint64 {
-	return phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x08}, 0xffffffffffffffff) // the default, 18446744073709551615
+	return phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, 0xffffffffffffffff) // the default, 18446744073709551615
 }
 
 // HasU64 reports the presence of field u64 (5).
 func (v DefaultsView) HasU64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // S32 returns (its default, Default_Defaults_S32, if absent) field s32 (6).
 func (v DefaultsView) S32() int32 {
-	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10}, 0xfffffffb)) // the default, -5
+	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, 0xfffffffb)) // the default, -5
 }
 
 // HasS32 reports the presence of field s32 (6).
 func (v DefaultsView) HasS32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // S64 returns (its default, Default_Defaults_S64, if absent) field s64 (7).
 func (v DefaultsView) S64() int64 {
-	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20}, 0xfffffffffffffffa)) // the default, -6
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, 0xfffffffffffffffa)) // the default, -6
 }
 
 // HasS64 reports the presence of field s64 (7).
 func (v DefaultsView) HasS64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // F32 returns (its default, Default_Defaults_F32, if absent) field f32 (8).
 func (v DefaultsView) F32() uint32 {
-	return phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x40}, 0x7) // the default, 7
+	return phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, 0x7) // the default, 7
 }
 
 // HasF32 reports the presence of field f32 (8).
 func (v DefaultsView) HasF32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // F64 returns (its default, Default_Defaults_F64, if absent) field f64 (9).
 func (v DefaultsView) F64() uint64 {
-	return phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 9, Offset: 64, Byte: 4, Mask: 0x80}, 0x8) // the default, 8
+	return phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 9, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}, 0x8) // the default, 8
 }
 
 // HasF64 reports the presence of field f64 (9).
 func (v DefaultsView) HasF64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // Sf32 returns (its default, Default_Defaults_Sf32, if absent) field sf32 (10).
 func (v DefaultsView) Sf32() int32 {
-	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01}, 0xfffffff7)) // the default, -9
+	return int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, 0xfffffff7)) // the default, -9
 }
 
 // HasSf32 reports the presence of field sf32 (10).
 func (v DefaultsView) HasSf32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Sf64 returns (its default, Default_Defaults_Sf64, if absent) field sf64 (11).
 func (v DefaultsView) Sf64() int64 {
-	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02}, 0xfffffffffffffff6)) // the default, -10
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, 0xfffffffffffffff6)) // the default, -10
 }
 
 // HasSf64 reports the presence of field sf64 (11).
 func (v DefaultsView) HasSf64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Flag returns (its default, Default_Defaults_Flag, if absent) field flag (12).
 func (v DefaultsView) Flag() bool {
-	return phaserimpl.View(v).Get8Or(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x04}, 0x1) != 0 // the default, true
+	return phaserimpl.View(v).Get8Or(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, 0x1) != 0 // the default, true
 }
 
 // HasFlag reports the presence of field flag (12).
 func (v DefaultsView) HasFlag() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Ratio returns (its default, Default_Defaults_Ratio, if absent) field ratio (13).
 func (v DefaultsView) Ratio() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 13, Offset: 92, Byte: 5, Mask: 0x08}, 0x3fa00000)) // the default, 1.25
+	return math.Float32frombits(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 13, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, 0x3fa00000)) // the default, 1.25
 }
 
 // HasRatio reports the presence of field ratio (13).
 func (v DefaultsView) HasRatio() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 92, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // Scale returns (its default, Default_Defaults_Scale, if absent) field scale (14).
 func (v DefaultsView) Scale() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 14, Offset: 96, Byte: 5, Mask: 0x10}, 0xc004000000000000)) // the default, -2.5
+	return math.Float64frombits(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 14, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, 0xc004000000000000)) // the default, -2.5
 }
 
 // HasScale reports the presence of field scale (14).
 func (v DefaultsView) HasScale() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 96, Byte: 5, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // Inf returns (its default, Default_Defaults_Inf, if absent) field inf (15).
 func (v DefaultsView) Inf() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 15, Offset: 104, Byte: 5, Mask: 0x20}, 0x7ff0000000000000)) // the default, +Inf
+	return math.Float64frombits(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 15, Offset: 104, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, 0x7ff0000000000000)) // the default, +Inf
 }
 
 // HasInf reports the presence of field inf (15).
 func (v DefaultsView) HasInf() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 104, Byte: 5, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 104, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // Nan returns (its default, Default_Defaults_Nan, if absent) field nan (16).
 func (v DefaultsView) Nan() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 16, Offset: 112, Byte: 5, Mask: 0x40}, 0x7fc00000)) // the default, NaN
+	return math.Float32frombits(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 16, Offset: 112, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, 0x7fc00000)) // the default, NaN
 }
 
 // HasNan reports the presence of field nan (16).
 func (v DefaultsView) HasNan() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 112, Byte: 5, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 112, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // Level returns (its default, Default_Defaults_Level, if absent) field level (18).
 func (v DefaultsView) Level() Defaults_Level {
-	return Defaults_Level(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80}, 0x3))) // the default, LEVEL_LOW
+	return Defaults_Level(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 18, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}, 0x3))) // the default, LEVEL_LOW
 }
 
 // HasLevel reports the presence of field level (18).
 func (v DefaultsView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 120, Byte: 5, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // Picked returns (its default, Default_Defaults_Picked, if absent) field picked (19).
 func (v DefaultsView) Picked() Defaults_Level {
-	return Defaults_Level(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01}, 0xfffffff9))) // the default, LEVEL_NEG
+	return Defaults_Level(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 19, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, 0xfffffff9))) // the default, LEVEL_NEG
 }
 
 // HasPicked reports the presence of field picked (19).
 func (v DefaultsView) HasPicked() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 124, Byte: 6, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Plain returns field plain (20).
 func (v DefaultsView) Plain() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 128, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasPlain reports the presence of field plain (20).
 func (v DefaultsView) HasPlain() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 128, Byte: 6, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 128, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // DefaultsList is a handle on a repeated field of Defaults messages.

@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_legacy_proto is the file's descriptor, registered with the runtime.
@@ -683,7 +683,7 @@ func (x Legacy) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Legacy", "phasertest.Legacy.pick_int", n)
 			}
-			m.SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0xaa: // pick_name
 			start, n := phaserimpl.ConsumeBytesAt(b, i)
@@ -832,22 +832,22 @@ func (x Legacy) WhichPick() Legacy_PickCase {
 
 // Id returns field id (1).
 func (x Legacy) Id() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetId sets field id (1).
 func (x Legacy) SetId(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasId reports the presence of field id (1).
 func (x Legacy) HasId() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearId clears field id (1).
 func (x Legacy) ClearId() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Name returns (its default, Default_Legacy_Name, if absent) a copy of field name (2).
@@ -891,82 +891,82 @@ func (x Legacy) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Num
 
 // Big returns (its default, Default_Legacy_Big, if absent) field big (3).
 func (x Legacy) Big() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, 0xffffffffffffffd6)) // the default, -42
+	return int64(phaserimpl.Msg(x).GetSigned64Or(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // SetBig sets field big (3).
 func (x Legacy) SetBig(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasBig reports the presence of field big (3).
 func (x Legacy) HasBig() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearBig clears field big (3).
 func (x Legacy) ClearBig() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Kind returns (its default, Default_Legacy_Kind, if absent) field kind (4).
 func (x Legacy) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, 0x2))) // the default, KIND_B
+	return Legacy_Kind(int32(phaserimpl.Msg(x).GetSigned32Or(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, 0x2))) // the default, KIND_B
 }
 
 // SetKind sets field kind (4).
 func (x Legacy) SetKind(v Legacy_Kind) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasKind reports the presence of field kind (4).
 func (x Legacy) HasKind() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearKind clears field kind (4).
 func (x Legacy) ClearKind() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Flag returns (its default, Default_Legacy_Flag, if absent) field flag (5).
 func (x Legacy) Flag() bool {
-	return phaserimpl.Msg(x).Get8Or(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, 0x1) != 0 // the default, true
+	return phaserimpl.Msg(x).Get8Or(phaserimpl.Field{Number: 5, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, 0x1) != 0 // the default, true
 }
 
 // SetFlag sets field flag (5).
 func (x Legacy) SetFlag(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasFlag reports the presence of field flag (5).
 func (x Legacy) HasFlag() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearFlag clears field flag (5).
 func (x Legacy) ClearFlag() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // Ratio returns (its default, Default_Legacy_Ratio, if absent) field ratio (6).
 func (x Legacy) Ratio() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, 0x3ff8000000000000)) // the default, 1.5
+	return math.Float64frombits(phaserimpl.Msg(x).Get64Or(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, 0x3ff8000000000000)) // the default, 1.5
 }
 
 // SetRatio sets field ratio (6).
 func (x Legacy) SetRatio(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasRatio reports the presence of field ratio (6).
 func (x Legacy) HasRatio() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearRatio clears field ratio (6).
 func (x Legacy) ClearRatio() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Nums returns the list handle of repeated field nums (7).
@@ -981,7 +981,7 @@ func (x Legacy) PackedNums() runtime.List[int32] {
 
 // Child returns (a default message if absent) field child (9).
 func (x Legacy) Child() Legacy {
-	return Legacy(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy))
+	return Legacy(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 9, Offset: 56}, phaserType_Legacy))
 }
 
 // MutableChild returns, creating it if absent, field child (9).
@@ -1075,22 +1075,22 @@ func (x Legacy) Kinds() runtime.List[Legacy_Kind] {
 
 // PickInt returns oneof member field pick_int (20).
 func (x Legacy) PickInt() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 80, Signed: true}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 80, Bits: phaserimpl.SignedField}))
 }
 
 // SetPickInt makes active and sets oneof member field pick_int (20).
 func (x Legacy) SetPickInt(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasPickInt reports whether it is the active member: field pick_int (20).
 func (x Legacy) HasPickInt() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 80, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 80, Bits: phaserimpl.SignedField})
 }
 
 // ClearPickInt clears, if active, field pick_int (20).
 func (x Legacy) ClearPickInt() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Legacy_Pick, phaserimpl.Field{Number: 20, Offset: 80, Bits: phaserimpl.SignedField})
 }
 
 // PickName returns a copy of field pick_name (21).
@@ -1142,52 +1142,52 @@ func (x Legacy) View() LegacyView { return LegacyView(phaserimpl.Msg(x).ViewOf(p
 
 // Id returns field id (1).
 func (v LegacyView) Id() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasId reports the presence of field id (1).
 func (v LegacyView) HasId() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Big returns (its default, Default_Legacy_Big, if absent) field big (3).
 func (v LegacyView) Big() int64 {
-	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, 0xffffffffffffffd6)) // the default, -42
+	return int64(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, 0xffffffffffffffd6)) // the default, -42
 }
 
 // HasBig reports the presence of field big (3).
 func (v LegacyView) HasBig() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Kind returns (its default, Default_Legacy_Kind, if absent) field kind (4).
 func (v LegacyView) Kind() Legacy_Kind {
-	return Legacy_Kind(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04}, 0x2))) // the default, KIND_B
+	return Legacy_Kind(int32(phaserimpl.View(v).Get32Or(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, 0x2))) // the default, KIND_B
 }
 
 // HasKind reports the presence of field kind (4).
 func (v LegacyView) HasKind() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Flag returns (its default, Default_Legacy_Flag, if absent) field flag (5).
 func (v LegacyView) Flag() bool {
-	return phaserimpl.View(v).Get8Or(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08}, 0x1) != 0 // the default, true
+	return phaserimpl.View(v).Get8Or(phaserimpl.Field{Number: 5, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, 0x1) != 0 // the default, true
 }
 
 // HasFlag reports the presence of field flag (5).
 func (v LegacyView) HasFlag() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // Ratio returns (its default, Default_Legacy_Ratio, if absent) field ratio (6).
 func (v LegacyView) Ratio() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10}, 0x3ff8000000000000)) // the default, 1.5
+	return math.Float64frombits(phaserimpl.View(v).Get64Or(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, 0x3ff8000000000000)) // the default, 1.5
 }
 
 // HasRatio reports the presence of field ratio (6).
 func (v LegacyView) HasRatio() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // LegacyList is a handle on a repeated field of Legacy messages.

@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -866,262 +866,262 @@ func (x Scalars) Clone() Scalars {
 
 // FDouble returns field f_double (1).
 func (x Scalars) FDouble() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetFDouble sets field f_double (1).
 func (x Scalars) SetFDouble(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasFDouble reports the presence of field f_double (1).
 func (x Scalars) HasFDouble() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearFDouble clears field f_double (1).
 func (x Scalars) ClearFDouble() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // FFloat returns field f_float (2).
 func (x Scalars) FFloat() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetFFloat sets field f_float (2).
 func (x Scalars) SetFFloat(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasFFloat reports the presence of field f_float (2).
 func (x Scalars) HasFFloat() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearFFloat clears field f_float (2).
 func (x Scalars) ClearFFloat() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetFInt32 sets field f_int32 (3).
 func (x Scalars) SetFInt32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearFInt32 clears field f_int32 (3).
 func (x Scalars) ClearFInt32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetFInt64 sets field f_int64 (4).
 func (x Scalars) SetFInt64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearFInt64 clears field f_int64 (4).
 func (x Scalars) ClearFInt64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FUint32 returns field f_uint32 (5).
 func (x Scalars) FUint32() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // SetFUint32 sets field f_uint32 (5).
 func (x Scalars) SetFUint32(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, v)
 }
 
 // HasFUint32 reports the presence of field f_uint32 (5).
 func (x Scalars) HasFUint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearFUint32 clears field f_uint32 (5).
 func (x Scalars) ClearFUint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // FUint64 returns field f_uint64 (6).
 func (x Scalars) FUint64() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // SetFUint64 sets field f_uint64 (6).
 func (x Scalars) SetFUint64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, v)
 }
 
 // HasFUint64 reports the presence of field f_uint64 (6).
 func (x Scalars) HasFUint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearFUint64 clears field f_uint64 (6).
 func (x Scalars) ClearFUint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
 func (x Scalars) SetFSint32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
 func (x Scalars) ClearFSint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
 func (x Scalars) SetFSint64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
 func (x Scalars) ClearFSint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FFixed32 returns field f_fixed32 (9).
 func (x Scalars) FFixed32() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetFFixed32 sets field f_fixed32 (9).
 func (x Scalars) SetFFixed32(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasFFixed32 reports the presence of field f_fixed32 (9).
 func (x Scalars) HasFFixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearFFixed32 clears field f_fixed32 (9).
 func (x Scalars) ClearFFixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // FFixed64 returns field f_fixed64 (10).
 func (x Scalars) FFixed64() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetFFixed64 sets field f_fixed64 (10).
 func (x Scalars) SetFFixed64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasFFixed64 reports the presence of field f_fixed64 (10).
 func (x Scalars) HasFFixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearFFixed64 clears field f_fixed64 (10).
 func (x Scalars) ClearFFixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
 func (x Scalars) SetFSfixed32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
 func (x Scalars) ClearFSfixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
 func (x Scalars) SetFSfixed64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
 func (x Scalars) ClearFSfixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FBool returns field f_bool (13).
 func (x Scalars) FBool() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // SetFBool sets field f_bool (13).
 func (x Scalars) SetFBool(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasFBool reports the presence of field f_bool (13).
 func (x Scalars) HasFBool() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearFBool clears field f_bool (13).
 func (x Scalars) ClearFBool() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // FString returns a copy of field f_string (14).
@@ -1195,22 +1195,22 @@ func (x Scalars) ClearFBytes() {
 
 // FColor returns field f_color (16).
 func (x Scalars) FColor() Color {
-	return Color(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
+	return Color(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
 }
 
 // SetFColor sets field f_color (16).
 func (x Scalars) SetFColor(v Color) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (x Scalars) HasFColor() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearFColor clears field f_color (16).
 func (x Scalars) ClearFColor() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // ScalarsView reads the singular scalar fields of a Scalars in place with
@@ -1225,142 +1225,142 @@ func (x Scalars) View() ScalarsView { return ScalarsView(phaserimpl.Msg(x).ViewO
 
 // FDouble returns field f_double (1).
 func (v ScalarsView) FDouble() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasFDouble reports the presence of field f_double (1).
 func (v ScalarsView) HasFDouble() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // FFloat returns field f_float (2).
 func (v ScalarsView) FFloat() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasFFloat reports the presence of field f_float (2).
 func (v ScalarsView) HasFFloat() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // FUint32 returns field f_uint32 (5).
 func (v ScalarsView) FUint32() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // HasFUint32 reports the presence of field f_uint32 (5).
 func (v ScalarsView) HasFUint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // FUint64 returns field f_uint64 (6).
 func (v ScalarsView) FUint64() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // HasFUint64 reports the presence of field f_uint64 (6).
 func (v ScalarsView) HasFUint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // FFixed32 returns field f_fixed32 (9).
 func (v ScalarsView) FFixed32() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasFFixed32 reports the presence of field f_fixed32 (9).
 func (v ScalarsView) HasFFixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // FFixed64 returns field f_fixed64 (10).
 func (v ScalarsView) FFixed64() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasFFixed64 reports the presence of field f_fixed64 (10).
 func (v ScalarsView) HasFFixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // FBool returns field f_bool (13).
 func (v ScalarsView) FBool() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // HasFBool reports the presence of field f_bool (13).
 func (v ScalarsView) HasFBool() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // FColor returns field f_color (16).
 func (v ScalarsView) FColor() Color {
-	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})))
+	return Color(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
 }
 
 // HasFColor reports the presence of field f_color (16).
 func (v ScalarsView) HasFColor() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
@@ -1479,43 +1479,43 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})))
-		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})))
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
 	// f_uint64, f_sint32: their stored bytes when all are present
 	if b[4]&0x60 == 0x60 {
 		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[40:]))
 		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[48:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
-		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})))
+		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// f_sint64, f_fixed32: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
 		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[56:]))
 		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[64:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})))
-		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	}
 	// f_fixed64, f_sfixed32: their stored bytes when all are present
 	if b[5]&0x06 == 0x06 {
 		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[72:]))
 		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[80:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})))
+		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// f_sfixed64 (int64)
-	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})))
-	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}))))
+	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
 	o = phaserimpl.ROSPutString(w, 73, s1)
 	o = phaserimpl.ROSPutString(w, o, s2)
 	// f_color (int32)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 108, Byte: 5, Mask: 0x20, Signed: true})))
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	return dst, left, true
 }
 
@@ -4569,22 +4569,22 @@ func (x Inner) Clone() Inner { return Inner(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // A returns field a (1).
 func (x Inner) A() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetA sets field a (1).
 func (x Inner) SetA(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasA reports the presence of field a (1).
 func (x Inner) HasA() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearA clears field a (1).
 func (x Inner) ClearA() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // S returns a copy of field s (2).
@@ -4624,7 +4624,7 @@ func (x Inner) ClearS() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number:
 
 // Deep returns (a default message if absent) field deep (3).
 func (x Inner) Deep() Inner_Deep {
-	return Inner_Deep(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep))
+	return Inner_Deep(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep))
 }
 
 // MutableDeep returns, creating it if absent, field deep (3).
@@ -4654,12 +4654,12 @@ func (x Inner) View() InnerView { return InnerView(phaserimpl.Msg(x).ViewOf(phas
 
 // A returns field a (1).
 func (v InnerView) A() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasA reports the presence of field a (1).
 func (v InnerView) HasA() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // InnerList is a handle on a repeated field of Inner messages.
@@ -4767,7 +4767,7 @@ func phaserROSAppend_Inner(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	// a (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	phaserimpl.ROSPutString(w, 4, s1)
 	// deep
 	dst, left2, ok = phaserROSAppend_Inner_Deep(dst, m.Nested(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep), left)
@@ -5194,22 +5194,22 @@ func (x Inner_Deep) Clone() Inner_Deep {
 
 // X returns field x (1).
 func (x Inner_Deep) X() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetX sets field x (1).
 func (x Inner_Deep) SetX(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Inner_Deep) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearX clears field x (1).
 func (x Inner_Deep) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Names returns the list handle of repeated field names (2).
@@ -5231,12 +5231,12 @@ func (x Inner_Deep) View() Inner_DeepView {
 
 // X returns field x (1).
 func (v Inner_DeepView) X() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Inner_DeepView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
@@ -5343,7 +5343,7 @@ func phaserROSAppend_Inner_Deep(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	var w []byte
 	dst, w = phaserimpl.ROSGrow(dst, 8)
 	// x (int64)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	// names (repeated)
 	c1 := m.Len(phaserimpl.Field{Number: 2, Offset: 16}, 4)
 	if left -= 4 * c1; left < 0 {
@@ -6200,27 +6200,27 @@ func (x Node) Clone() Node { return Node(phaserimpl.Clone(phaserimpl.Msg(x), pha
 
 // Value returns field value (1).
 func (x Node) Value() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetValue sets field value (1).
 func (x Node) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasValue reports the presence of field value (1).
 func (x Node) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearValue clears field value (1).
 func (x Node) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Next returns (a default message if absent) field next (2).
 func (x Node) Next() Node {
-	return Node(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node))
+	return Node(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Node))
 }
 
 // MutableNext returns, creating it if absent, field next (2).
@@ -6255,12 +6255,12 @@ func (x Node) View() NodeView { return NodeView(phaserimpl.Msg(x).ViewOf(phaserT
 
 // Value returns field value (1).
 func (v NodeView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasValue reports the presence of field value (1).
 func (v NodeView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // NodeList is a handle on a repeated field of Node messages.
@@ -7228,802 +7228,802 @@ func (x Wide) Clone() Wide { return Wide(phaserimpl.Clone(phaserimpl.Msg(x), pha
 
 // W00 returns field w00 (1).
 func (x Wide) W00() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetW00 sets field w00 (1).
 func (x Wide) SetW00(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasW00 reports the presence of field w00 (1).
 func (x Wide) HasW00() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearW00 clears field w00 (1).
 func (x Wide) ClearW00() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W01 returns field w01 (2).
 func (x Wide) W01() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetW01 sets field w01 (2).
 func (x Wide) SetW01(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasW01 reports the presence of field w01 (2).
 func (x Wide) HasW01() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearW01 clears field w01 (2).
 func (x Wide) ClearW01() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W02 returns field w02 (3).
 func (x Wide) W02() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetW02 sets field w02 (3).
 func (x Wide) SetW02(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (x Wide) HasW02() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearW02 clears field w02 (3).
 func (x Wide) ClearW02() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W03 returns field w03 (4).
 func (x Wide) W03() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetW03 sets field w03 (4).
 func (x Wide) SetW03(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (x Wide) HasW03() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearW03 clears field w03 (4).
 func (x Wide) ClearW03() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W04 returns field w04 (5).
 func (x Wide) W04() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // SetW04 sets field w04 (5).
 func (x Wide) SetW04(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, v)
 }
 
 // HasW04 reports the presence of field w04 (5).
 func (x Wide) HasW04() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearW04 clears field w04 (5).
 func (x Wide) ClearW04() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W05 returns field w05 (6).
 func (x Wide) W05() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // SetW05 sets field w05 (6).
 func (x Wide) SetW05(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, v)
 }
 
 // HasW05 reports the presence of field w05 (6).
 func (x Wide) HasW05() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearW05 clears field w05 (6).
 func (x Wide) ClearW05() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W06 returns field w06 (7).
 func (x Wide) W06() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // SetW06 sets field w06 (7).
 func (x Wide) SetW06(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (x Wide) HasW06() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearW06 clears field w06 (7).
 func (x Wide) ClearW06() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W07 returns field w07 (8).
 func (x Wide) W07() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 60, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // SetW07 sets field w07 (8).
 func (x Wide) SetW07(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 60, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (x Wide) HasW07() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 60, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearW07 clears field w07 (8).
 func (x Wide) ClearW07() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 60, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W08 returns field w08 (9).
 func (x Wide) W08() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 68, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetW08 sets field w08 (9).
 func (x Wide) SetW08(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 68, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasW08 reports the presence of field w08 (9).
 func (x Wide) HasW08() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 68, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearW08 clears field w08 (9).
 func (x Wide) ClearW08() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 68, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W09 returns field w09 (10).
 func (x Wide) W09() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetW09 sets field w09 (10).
 func (x Wide) SetW09(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasW09 reports the presence of field w09 (10).
 func (x Wide) HasW09() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearW09 clears field w09 (10).
 func (x Wide) ClearW09() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W10 returns field w10 (11).
 func (x Wide) W10() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetW10 sets field w10 (11).
 func (x Wide) SetW10(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (x Wide) HasW10() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearW10 clears field w10 (11).
 func (x Wide) ClearW10() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W11 returns field w11 (12).
 func (x Wide) W11() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetW11 sets field w11 (12).
 func (x Wide) SetW11(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (x Wide) HasW11() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearW11 clears field w11 (12).
 func (x Wide) ClearW11() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W12 returns field w12 (13).
 func (x Wide) W12() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 100, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // SetW12 sets field w12 (13).
 func (x Wide) SetW12(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 100, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasW12 reports the presence of field w12 (13).
 func (x Wide) HasW12() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 100, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearW12 clears field w12 (13).
 func (x Wide) ClearW12() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 100, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // W13 returns field w13 (14).
 func (x Wide) W13() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 14, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // SetW13 sets field w13 (14).
 func (x Wide) SetW13(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 14, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasW13 reports the presence of field w13 (14).
 func (x Wide) HasW13() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearW13 clears field w13 (14).
 func (x Wide) ClearW13() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W14 returns field w14 (15).
 func (x Wide) W14() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 15, Offset: 116, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // SetW14 sets field w14 (15).
 func (x Wide) SetW14(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 116, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasW14 reports the presence of field w14 (15).
 func (x Wide) HasW14() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 116, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearW14 clears field w14 (15).
 func (x Wide) ClearW14() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 116, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W15 returns field w15 (16).
 func (x Wide) W15() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 16, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // SetW15 sets field w15 (16).
 func (x Wide) SetW15(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 16, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (x Wide) HasW15() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 16, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearW15 clears field w15 (16).
 func (x Wide) ClearW15() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 16, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W16 returns field w16 (17).
 func (x Wide) W16() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 17, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetW16 sets field w16 (17).
 func (x Wide) SetW16(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (x Wide) HasW16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearW16 clears field w16 (17).
 func (x Wide) ClearW16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W17 returns field w17 (18).
 func (x Wide) W17() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 18, Offset: 132, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetW17 sets field w17 (18).
 func (x Wide) SetW17(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 132, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasW17 reports the presence of field w17 (18).
 func (x Wide) HasW17() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 132, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearW17 clears field w17 (18).
 func (x Wide) ClearW17() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 132, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W18 returns field w18 (19).
 func (x Wide) W18() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 19, Offset: 140, Bits: 6*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // SetW18 sets field w18 (19).
 func (x Wide) SetW18(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 19, Offset: 140, Bits: 6*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, v)
 }
 
 // HasW18 reports the presence of field w18 (19).
 func (x Wide) HasW18() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 19, Offset: 140, Bits: 6*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearW18 clears field w18 (19).
 func (x Wide) ClearW18() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 19, Offset: 140, Bits: 6*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W19 returns field w19 (20).
 func (x Wide) W19() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 20, Offset: 148, Bits: 6*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetW19 sets field w19 (20).
 func (x Wide) SetW19(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 20, Offset: 148, Bits: 6*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (x Wide) HasW19() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 20, Offset: 148, Bits: 6*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearW19 clears field w19 (20).
 func (x Wide) ClearW19() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 20, Offset: 148, Bits: 6*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W20 returns field w20 (21).
 func (x Wide) W20() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 21, Offset: 156, Bits: 6*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // SetW20 sets field w20 (21).
 func (x Wide) SetW20(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 21, Offset: 156, Bits: 6*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (x Wide) HasW20() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 21, Offset: 156, Bits: 6*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearW20 clears field w20 (21).
 func (x Wide) ClearW20() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 21, Offset: 156, Bits: 6*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W21 returns field w21 (22).
 func (x Wide) W21() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 22, Offset: 164, Bits: 6*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // SetW21 sets field w21 (22).
 func (x Wide) SetW21(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 22, Offset: 164, Bits: 6*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, v)
 }
 
 // HasW21 reports the presence of field w21 (22).
 func (x Wide) HasW21() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 22, Offset: 164, Bits: 6*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearW21 clears field w21 (22).
 func (x Wide) ClearW21() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 22, Offset: 164, Bits: 6*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W22 returns field w22 (23).
 func (x Wide) W22() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 23, Offset: 172, Bits: 6*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // SetW22 sets field w22 (23).
 func (x Wide) SetW22(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 23, Offset: 172, Bits: 6*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, v)
 }
 
 // HasW22 reports the presence of field w22 (23).
 func (x Wide) HasW22() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 23, Offset: 172, Bits: 6*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearW22 clears field w22 (23).
 func (x Wide) ClearW22() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 23, Offset: 172, Bits: 6*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W23 returns field w23 (24).
 func (x Wide) W23() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 24, Offset: 180, Bits: 6*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // SetW23 sets field w23 (24).
 func (x Wide) SetW23(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 24, Offset: 180, Bits: 6*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (x Wide) HasW23() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 24, Offset: 180, Bits: 6*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearW23 clears field w23 (24).
 func (x Wide) ClearW23() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 24, Offset: 180, Bits: 6*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W24 returns field w24 (25).
 func (x Wide) W24() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 25, Offset: 188, Bits: 7*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetW24 sets field w24 (25).
 func (x Wide) SetW24(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 25, Offset: 188, Bits: 7*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (x Wide) HasW24() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 25, Offset: 188, Bits: 7*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearW24 clears field w24 (25).
 func (x Wide) ClearW24() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 25, Offset: 188, Bits: 7*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W25 returns field w25 (26).
 func (x Wide) W25() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 26, Offset: 196, Bits: 7*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}) != 0
 }
 
 // SetW25 sets field w25 (26).
 func (x Wide) SetW25(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 26, Offset: 196, Bits: 7*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasW25 reports the presence of field w25 (26).
 func (x Wide) HasW25() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 26, Offset: 196, Bits: 7*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearW25 clears field w25 (26).
 func (x Wide) ClearW25() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 26, Offset: 196, Bits: 7*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // W26 returns field w26 (27).
 func (x Wide) W26() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 27, Offset: 204, Bits: 7*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetW26 sets field w26 (27).
 func (x Wide) SetW26(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 27, Offset: 204, Bits: 7*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasW26 reports the presence of field w26 (27).
 func (x Wide) HasW26() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 27, Offset: 204, Bits: 7*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearW26 clears field w26 (27).
 func (x Wide) ClearW26() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 27, Offset: 204, Bits: 7*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W27 returns field w27 (28).
 func (x Wide) W27() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 28, Offset: 212, Bits: 7*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetW27 sets field w27 (28).
 func (x Wide) SetW27(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 28, Offset: 212, Bits: 7*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasW27 reports the presence of field w27 (28).
 func (x Wide) HasW27() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 28, Offset: 212, Bits: 7*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearW27 clears field w27 (28).
 func (x Wide) ClearW27() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 28, Offset: 212, Bits: 7*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W28 returns field w28 (29).
 func (x Wide) W28() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 29, Offset: 216, Bits: 7*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // SetW28 sets field w28 (29).
 func (x Wide) SetW28(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 29, Offset: 216, Bits: 7*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (x Wide) HasW28() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 29, Offset: 216, Bits: 7*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearW28 clears field w28 (29).
 func (x Wide) ClearW28() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 29, Offset: 216, Bits: 7*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W29 returns field w29 (30).
 func (x Wide) W29() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 30, Offset: 220, Bits: 7*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // SetW29 sets field w29 (30).
 func (x Wide) SetW29(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 30, Offset: 220, Bits: 7*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (x Wide) HasW29() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 30, Offset: 220, Bits: 7*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearW29 clears field w29 (30).
 func (x Wide) ClearW29() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 30, Offset: 220, Bits: 7*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W30 returns field w30 (31).
 func (x Wide) W30() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 31, Offset: 228, Bits: 7*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // SetW30 sets field w30 (31).
 func (x Wide) SetW30(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 31, Offset: 228, Bits: 7*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, v)
 }
 
 // HasW30 reports the presence of field w30 (31).
 func (x Wide) HasW30() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 31, Offset: 228, Bits: 7*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearW30 clears field w30 (31).
 func (x Wide) ClearW30() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 31, Offset: 228, Bits: 7*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W31 returns field w31 (32).
 func (x Wide) W31() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 32, Offset: 236, Bits: 7*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // SetW31 sets field w31 (32).
 func (x Wide) SetW31(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 32, Offset: 236, Bits: 7*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}, v)
 }
 
 // HasW31 reports the presence of field w31 (32).
 func (x Wide) HasW31() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 32, Offset: 236, Bits: 7*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearW31 clears field w31 (32).
 func (x Wide) ClearW31() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 32, Offset: 236, Bits: 7*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W32 returns field w32 (33).
 func (x Wide) W32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 33, Offset: 244, Bits: 8*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetW32 sets field w32 (33).
 func (x Wide) SetW32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 33, Offset: 244, Bits: 8*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (x Wide) HasW32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 33, Offset: 244, Bits: 8*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearW32 clears field w32 (33).
 func (x Wide) ClearW32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 33, Offset: 244, Bits: 8*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W33 returns field w33 (34).
 func (x Wide) W33() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 34, Offset: 252, Bits: 8*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetW33 sets field w33 (34).
 func (x Wide) SetW33(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 34, Offset: 252, Bits: 8*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (x Wide) HasW33() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 34, Offset: 252, Bits: 8*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearW33 clears field w33 (34).
 func (x Wide) ClearW33() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 34, Offset: 252, Bits: 8*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W34 returns field w34 (35).
 func (x Wide) W34() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 35, Offset: 260, Bits: 8*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // SetW34 sets field w34 (35).
 func (x Wide) SetW34(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 35, Offset: 260, Bits: 8*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, v)
 }
 
 // HasW34 reports the presence of field w34 (35).
 func (x Wide) HasW34() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 35, Offset: 260, Bits: 8*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearW34 clears field w34 (35).
 func (x Wide) ClearW34() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 35, Offset: 260, Bits: 8*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // W35 returns field w35 (36).
 func (x Wide) W35() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 36, Offset: 268, Bits: 8*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // SetW35 sets field w35 (36).
 func (x Wide) SetW35(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 36, Offset: 268, Bits: 8*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, v)
 }
 
 // HasW35 reports the presence of field w35 (36).
 func (x Wide) HasW35() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 36, Offset: 268, Bits: 8*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearW35 clears field w35 (36).
 func (x Wide) ClearW35() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 36, Offset: 268, Bits: 8*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W36 returns field w36 (37).
 func (x Wide) W36() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 37, Offset: 276, Bits: 8*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // SetW36 sets field w36 (37).
 func (x Wide) SetW36(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 37, Offset: 276, Bits: 8*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (x Wide) HasW36() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 37, Offset: 276, Bits: 8*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearW36 clears field w36 (37).
 func (x Wide) ClearW36() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 37, Offset: 276, Bits: 8*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W37 returns field w37 (38).
 func (x Wide) W37() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 38, Offset: 284, Bits: 8*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // SetW37 sets field w37 (38).
 func (x Wide) SetW37(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 38, Offset: 284, Bits: 8*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (x Wide) HasW37() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 38, Offset: 284, Bits: 8*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearW37 clears field w37 (38).
 func (x Wide) ClearW37() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 38, Offset: 284, Bits: 8*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // W38 returns field w38 (39).
 func (x Wide) W38() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 39, Offset: 292, Bits: 8*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}) != 0
 }
 
 // SetW38 sets field w38 (39).
 func (x Wide) SetW38(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 39, Offset: 292, Bits: 8*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasW38 reports the presence of field w38 (39).
 func (x Wide) HasW38() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 39, Offset: 292, Bits: 8*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearW38 clears field w38 (39).
 func (x Wide) ClearW38() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 39, Offset: 292, Bits: 8*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // W39 returns field w39 (40).
 func (x Wide) W39() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 40, Offset: 300, Bits: 8*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // SetW39 sets field w39 (40).
 func (x Wide) SetW39(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 40, Offset: 300, Bits: 8*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasW39 reports the presence of field w39 (40).
 func (x Wide) HasW39() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 40, Offset: 300, Bits: 8*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearW39 clears field w39 (40).
 func (x Wide) ClearW39() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 40, Offset: 300, Bits: 8*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // WideView reads the singular scalar fields of a Wide in place with
@@ -8038,402 +8038,402 @@ func (x Wide) View() WideView { return WideView(phaserimpl.Msg(x).ViewOf(phaserT
 
 // W00 returns field w00 (1).
 func (v WideView) W00() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasW00 reports the presence of field w00 (1).
 func (v WideView) HasW00() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // W01 returns field w01 (2).
 func (v WideView) W01() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasW01 reports the presence of field w01 (2).
 func (v WideView) HasW01() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // W02 returns field w02 (3).
 func (v WideView) W02() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasW02 reports the presence of field w02 (3).
 func (v WideView) HasW02() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // W03 returns field w03 (4).
 func (v WideView) W03() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasW03 reports the presence of field w03 (4).
 func (v WideView) HasW03() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // W04 returns field w04 (5).
 func (v WideView) W04() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // HasW04 reports the presence of field w04 (5).
 func (v WideView) HasW04() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // W05 returns field w05 (6).
 func (v WideView) W05() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // HasW05 reports the presence of field w05 (6).
 func (v WideView) HasW05() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // W06 returns field w06 (7).
 func (v WideView) W06() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // HasW06 reports the presence of field w06 (7).
 func (v WideView) HasW06() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // W07 returns field w07 (8).
 func (v WideView) W07() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 60, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // HasW07 reports the presence of field w07 (8).
 func (v WideView) HasW07() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 60, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // W08 returns field w08 (9).
 func (v WideView) W08() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 68, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasW08 reports the presence of field w08 (9).
 func (v WideView) HasW08() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 68, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // W09 returns field w09 (10).
 func (v WideView) W09() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasW09 reports the presence of field w09 (10).
 func (v WideView) HasW09() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // W10 returns field w10 (11).
 func (v WideView) W10() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasW10 reports the presence of field w10 (11).
 func (v WideView) HasW10() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // W11 returns field w11 (12).
 func (v WideView) W11() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasW11 reports the presence of field w11 (12).
 func (v WideView) HasW11() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // W12 returns field w12 (13).
 func (v WideView) W12() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 100, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // HasW12 reports the presence of field w12 (13).
 func (v WideView) HasW12() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 100, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // W13 returns field w13 (14).
 func (v WideView) W13() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 14, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // HasW13 reports the presence of field w13 (14).
 func (v WideView) HasW13() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // W14 returns field w14 (15).
 func (v WideView) W14() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 116, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // HasW14 reports the presence of field w14 (15).
 func (v WideView) HasW14() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 116, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // W15 returns field w15 (16).
 func (v WideView) W15() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 16, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // HasW15 reports the presence of field w15 (16).
 func (v WideView) HasW15() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // W16 returns field w16 (17).
 func (v WideView) W16() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasW16 reports the presence of field w16 (17).
 func (v WideView) HasW16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // W17 returns field w17 (18).
 func (v WideView) W17() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 132, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasW17 reports the presence of field w17 (18).
 func (v WideView) HasW17() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 132, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // W18 returns field w18 (19).
 func (v WideView) W18() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 19, Offset: 140, Bits: 6*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // HasW18 reports the presence of field w18 (19).
 func (v WideView) HasW18() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 19, Offset: 140, Bits: 6*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // W19 returns field w19 (20).
 func (v WideView) W19() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 20, Offset: 148, Bits: 6*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasW19 reports the presence of field w19 (20).
 func (v WideView) HasW19() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 148, Bits: 6*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // W20 returns field w20 (21).
 func (v WideView) W20() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 21, Offset: 156, Bits: 6*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // HasW20 reports the presence of field w20 (21).
 func (v WideView) HasW20() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 21, Offset: 156, Bits: 6*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // W21 returns field w21 (22).
 func (v WideView) W21() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 22, Offset: 164, Bits: 6*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // HasW21 reports the presence of field w21 (22).
 func (v WideView) HasW21() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 22, Offset: 164, Bits: 6*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // W22 returns field w22 (23).
 func (v WideView) W22() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 23, Offset: 172, Bits: 6*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // HasW22 reports the presence of field w22 (23).
 func (v WideView) HasW22() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 23, Offset: 172, Bits: 6*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // W23 returns field w23 (24).
 func (v WideView) W23() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 24, Offset: 180, Bits: 6*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // HasW23 reports the presence of field w23 (24).
 func (v WideView) HasW23() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 24, Offset: 180, Bits: 6*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // W24 returns field w24 (25).
 func (v WideView) W24() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 25, Offset: 188, Bits: 7*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasW24 reports the presence of field w24 (25).
 func (v WideView) HasW24() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 25, Offset: 188, Bits: 7*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // W25 returns field w25 (26).
 func (v WideView) W25() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 26, Offset: 196, Bits: 7*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}) != 0
 }
 
 // HasW25 reports the presence of field w25 (26).
 func (v WideView) HasW25() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 26, Offset: 196, Bits: 7*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // W26 returns field w26 (27).
 func (v WideView) W26() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 27, Offset: 204, Bits: 7*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasW26 reports the presence of field w26 (27).
 func (v WideView) HasW26() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 27, Offset: 204, Bits: 7*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // W27 returns field w27 (28).
 func (v WideView) W27() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 28, Offset: 212, Bits: 7*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasW27 reports the presence of field w27 (28).
 func (v WideView) HasW27() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 28, Offset: 212, Bits: 7*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // W28 returns field w28 (29).
 func (v WideView) W28() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 29, Offset: 216, Bits: 7*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // HasW28 reports the presence of field w28 (29).
 func (v WideView) HasW28() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 29, Offset: 216, Bits: 7*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // W29 returns field w29 (30).
 func (v WideView) W29() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 30, Offset: 220, Bits: 7*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // HasW29 reports the presence of field w29 (30).
 func (v WideView) HasW29() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 30, Offset: 220, Bits: 7*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // W30 returns field w30 (31).
 func (v WideView) W30() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 31, Offset: 228, Bits: 7*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // HasW30 reports the presence of field w30 (31).
 func (v WideView) HasW30() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 31, Offset: 228, Bits: 7*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // W31 returns field w31 (32).
 func (v WideView) W31() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 32, Offset: 236, Bits: 7*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // HasW31 reports the presence of field w31 (32).
 func (v WideView) HasW31() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 32, Offset: 236, Bits: 7*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // W32 returns field w32 (33).
 func (v WideView) W32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 33, Offset: 244, Bits: 8*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasW32 reports the presence of field w32 (33).
 func (v WideView) HasW32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 33, Offset: 244, Bits: 8*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // W33 returns field w33 (34).
 func (v WideView) W33() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 34, Offset: 252, Bits: 8*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasW33 reports the presence of field w33 (34).
 func (v WideView) HasW33() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 34, Offset: 252, Bits: 8*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // W34 returns field w34 (35).
 func (v WideView) W34() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 35, Offset: 260, Bits: 8*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // HasW34 reports the presence of field w34 (35).
 func (v WideView) HasW34() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 35, Offset: 260, Bits: 8*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // W35 returns field w35 (36).
 func (v WideView) W35() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 36, Offset: 268, Bits: 8*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // HasW35 reports the presence of field w35 (36).
 func (v WideView) HasW35() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 36, Offset: 268, Bits: 8*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // W36 returns field w36 (37).
 func (v WideView) W36() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 37, Offset: 276, Bits: 8*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // HasW36 reports the presence of field w36 (37).
 func (v WideView) HasW36() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 37, Offset: 276, Bits: 8*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // W37 returns field w37 (38).
 func (v WideView) W37() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 38, Offset: 284, Bits: 8*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // HasW37 reports the presence of field w37 (38).
 func (v WideView) HasW37() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 38, Offset: 284, Bits: 8*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // W38 returns field w38 (39).
 func (v WideView) W38() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 39, Offset: 292, Bits: 8*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}) != 0
 }
 
 // HasW38 reports the presence of field w38 (39).
 func (v WideView) HasW38() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 39, Offset: 292, Bits: 8*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // W39 returns field w39 (40).
 func (v WideView) W39() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 40, Offset: 300, Bits: 8*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // HasW39 reports the presence of field w39 (40).
 func (v WideView) HasW39() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 40, Offset: 300, Bits: 8*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // WideList is a handle on a repeated field of Wide messages.
@@ -8528,39 +8528,39 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[28:]))
 		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[36:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 12, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 20, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Signed: true})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})))
-		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x10})))
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
 	// w05, w06: their stored bytes when all are present
 	if b[4]&0x60 == 0x60 {
 		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[44:]))
 		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[52:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x20})))
-		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 52, Byte: 4, Mask: 0x40, Signed: true})))
+		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// w07, w08: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
 		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[60:]))
 		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[68:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 60, Byte: 4, Mask: 0x80, Signed: true})))
-		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 68, Byte: 5, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 60, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 68, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	}
 	// w09, w10: their stored bytes when all are present
 	if b[5]&0x06 == 0x06 {
 		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[76:]))
 		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[84:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 76, Byte: 5, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 84, Byte: 5, Mask: 0x04, Signed: true})))
+		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// w11 (int64)
-	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 92, Byte: 5, Mask: 0x08, Signed: true})))
-	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 100, Byte: 5, Mask: 0x10}))))
+	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 92, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 100, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
 	// w13, w14, w15, w16, w17: their stored bytes when all are present
 	if b[5]&0xe0 == 0xe0 && b[6]&0x03 == 0x03 {
 		binary.LittleEndian.PutUint64(w[73:], binary.LittleEndian.Uint64(b[108:]))
@@ -8568,39 +8568,39 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		binary.LittleEndian.PutUint64(w[89:], binary.LittleEndian.Uint64(b[124:]))
 		binary.LittleEndian.PutUint32(w[97:], binary.LittleEndian.Uint32(b[132:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[73:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 14, Offset: 108, Byte: 5, Mask: 0x20})))
-		binary.LittleEndian.PutUint32(w[81:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 116, Byte: 5, Mask: 0x40})))
-		binary.LittleEndian.PutUint32(w[85:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 120, Byte: 5, Mask: 0x80, Signed: true})))
-		binary.LittleEndian.PutUint64(w[89:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 124, Byte: 6, Mask: 0x01, Signed: true})))
-		binary.LittleEndian.PutUint32(w[97:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 132, Byte: 6, Mask: 0x02})))
+		binary.LittleEndian.PutUint64(w[73:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 14, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[81:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 116, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[85:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 120, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(w[89:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 124, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[97:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 132, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 	}
 	// w18, w19: their stored bytes when all are present
 	if b[6]&0x0c == 0x0c {
 		binary.LittleEndian.PutUint64(w[101:], binary.LittleEndian.Uint64(b[140:]))
 		binary.LittleEndian.PutUint32(w[109:], binary.LittleEndian.Uint32(b[148:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[101:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 19, Offset: 140, Byte: 6, Mask: 0x04})))
-		binary.LittleEndian.PutUint32(w[109:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 20, Offset: 148, Byte: 6, Mask: 0x08, Signed: true})))
+		binary.LittleEndian.PutUint64(w[101:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 19, Offset: 140, Bits: 6*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[109:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 20, Offset: 148, Bits: 6*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// w20, w21: their stored bytes when all are present
 	if b[6]&0x30 == 0x30 {
 		binary.LittleEndian.PutUint64(w[113:], binary.LittleEndian.Uint64(b[156:]))
 		binary.LittleEndian.PutUint32(w[121:], binary.LittleEndian.Uint32(b[164:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[113:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 21, Offset: 156, Byte: 6, Mask: 0x10, Signed: true})))
-		binary.LittleEndian.PutUint32(w[121:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 22, Offset: 164, Byte: 6, Mask: 0x20})))
+		binary.LittleEndian.PutUint64(w[113:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 21, Offset: 156, Bits: 6*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[121:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 22, Offset: 164, Bits: 6*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
 	}
 	// w22, w23: their stored bytes when all are present
 	if b[6]&0xc0 == 0xc0 {
 		binary.LittleEndian.PutUint64(w[125:], binary.LittleEndian.Uint64(b[172:]))
 		binary.LittleEndian.PutUint32(w[133:], binary.LittleEndian.Uint32(b[180:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[125:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 23, Offset: 172, Byte: 6, Mask: 0x40})))
-		binary.LittleEndian.PutUint32(w[133:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 24, Offset: 180, Byte: 6, Mask: 0x80, Signed: true})))
+		binary.LittleEndian.PutUint64(w[125:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 23, Offset: 172, Bits: 6*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[133:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 24, Offset: 180, Bits: 6*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// w24 (int64)
-	binary.LittleEndian.PutUint64(w[137:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 25, Offset: 188, Byte: 7, Mask: 0x01, Signed: true})))
-	w[145] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 26, Offset: 196, Byte: 7, Mask: 0x02}))))
+	binary.LittleEndian.PutUint64(w[137:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 25, Offset: 188, Bits: 7*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	w[145] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 26, Offset: 196, Bits: 7*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))))
 	// w26, w27, w28, w29, w30: their stored bytes when all are present
 	if b[7]&0x7c == 0x7c {
 		binary.LittleEndian.PutUint64(w[146:], binary.LittleEndian.Uint64(b[204:]))
@@ -8608,41 +8608,41 @@ func phaserROSAppend_Wide(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		binary.LittleEndian.PutUint64(w[162:], binary.LittleEndian.Uint64(b[220:]))
 		binary.LittleEndian.PutUint32(w[170:], binary.LittleEndian.Uint32(b[228:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[146:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 27, Offset: 204, Byte: 7, Mask: 0x04})))
-		binary.LittleEndian.PutUint32(w[154:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 28, Offset: 212, Byte: 7, Mask: 0x08})))
-		binary.LittleEndian.PutUint32(w[158:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 29, Offset: 216, Byte: 7, Mask: 0x10, Signed: true})))
-		binary.LittleEndian.PutUint64(w[162:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 30, Offset: 220, Byte: 7, Mask: 0x20, Signed: true})))
-		binary.LittleEndian.PutUint32(w[170:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 31, Offset: 228, Byte: 7, Mask: 0x40})))
+		binary.LittleEndian.PutUint64(w[146:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 27, Offset: 204, Bits: 7*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[154:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 28, Offset: 212, Bits: 7*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[158:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 29, Offset: 216, Bits: 7*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(w[162:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 30, Offset: 220, Bits: 7*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[170:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 31, Offset: 228, Bits: 7*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})))
 	}
 	// w31, w32: their stored bytes when all are present
 	if b[7]&0x80 == 0x80 && b[8]&0x01 == 0x01 {
 		binary.LittleEndian.PutUint64(w[174:], binary.LittleEndian.Uint64(b[236:]))
 		binary.LittleEndian.PutUint32(w[182:], binary.LittleEndian.Uint32(b[244:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[174:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 32, Offset: 236, Byte: 7, Mask: 0x80})))
-		binary.LittleEndian.PutUint32(w[182:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 33, Offset: 244, Byte: 8, Mask: 0x01, Signed: true})))
+		binary.LittleEndian.PutUint64(w[174:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 32, Offset: 236, Bits: 7*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[182:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 33, Offset: 244, Bits: 8*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// w33, w34: their stored bytes when all are present
 	if b[8]&0x06 == 0x06 {
 		binary.LittleEndian.PutUint64(w[186:], binary.LittleEndian.Uint64(b[252:]))
 		binary.LittleEndian.PutUint32(w[194:], binary.LittleEndian.Uint32(b[260:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[186:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 34, Offset: 252, Byte: 8, Mask: 0x02, Signed: true})))
-		binary.LittleEndian.PutUint32(w[194:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 35, Offset: 260, Byte: 8, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[186:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 34, Offset: 252, Bits: 8*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[194:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 35, Offset: 260, Bits: 8*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 	}
 	// w35, w36: their stored bytes when all are present
 	if b[8]&0x18 == 0x18 {
 		binary.LittleEndian.PutUint64(w[198:], binary.LittleEndian.Uint64(b[268:]))
 		binary.LittleEndian.PutUint32(w[206:], binary.LittleEndian.Uint32(b[276:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[198:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 36, Offset: 268, Byte: 8, Mask: 0x08})))
-		binary.LittleEndian.PutUint32(w[206:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 37, Offset: 276, Byte: 8, Mask: 0x10, Signed: true})))
+		binary.LittleEndian.PutUint64(w[198:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 36, Offset: 268, Bits: 8*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[206:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 37, Offset: 276, Bits: 8*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// w37 (int64)
-	binary.LittleEndian.PutUint64(w[210:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 38, Offset: 284, Byte: 8, Mask: 0x20, Signed: true})))
-	w[218] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 39, Offset: 292, Byte: 8, Mask: 0x40}))))
+	binary.LittleEndian.PutUint64(w[210:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 38, Offset: 284, Bits: 8*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	w[218] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 39, Offset: 292, Bits: 8*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))))
 	// w39 (float64)
-	binary.LittleEndian.PutUint64(w[219:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 40, Offset: 300, Byte: 8, Mask: 0x80})))
+	binary.LittleEndian.PutUint64(w[219:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 40, Offset: 300, Bits: 8*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})))
 	return dst, left, true
 }
 
@@ -9016,11 +9016,11 @@ func (x Everything) AppendProto(dst []byte) ([]byte, error) {
 
 // phaserFlat_timestamppbphaser_Timestamp reports whether google.protobuf.Timestamp is laid out as the encoders
 // of this file write it in line.
-var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})
 
 // phaserFlat_durationpbphaser_Duration reports whether google.protobuf.Duration is laid out as the encoders
 // of this file write it in line.
-var phaserFlat_durationpbphaser_Duration = phaserimpl.LaidOutAs(phaserType_durationpbphaser_Duration, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+var phaserFlat_durationpbphaser_Duration = phaserimpl.LaidOutAs(phaserType_durationpbphaser_Duration, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})
 
 // XXX_AppendProto appends the protobuf encoding of x within the encoding w
 // of a message that holds it. It is for generated code.
@@ -10307,7 +10307,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_int32", n)
 			}
-			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0xa9: // choice_double
 			if len(b)-i < 8 {
@@ -10366,7 +10366,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.choice_mode", n)
 			}
-			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0xd9: // choice_fixed64
 			if len(b)-i < 8 {
@@ -10379,7 +10379,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_int32", n)
 			}
-			m.SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0xfa: // opt_string
 			start, n := phaserimpl.ConsumeBytesAt(b, i)
@@ -10427,7 +10427,7 @@ func (x Everything) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.Everything", "phasertest.Everything.opt_color", n)
 			}
-			m.SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0x122: // opt_bytes
 			start, n := phaserimpl.ConsumeBytesAt(b, i)
@@ -10822,7 +10822,7 @@ func (x Everything) WhichChoice() Everything_ChoiceCase {
 
 // Scalars returns (a default message if absent) field scalars (1).
 func (x Everything) Scalars() Scalars {
-	return Scalars(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars))
+	return Scalars(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Scalars))
 }
 
 // MutableScalars returns, creating it if absent, field scalars (1).
@@ -10842,7 +10842,7 @@ func (x Everything) ClearScalars() {
 
 // Repeated returns (a default message if absent) field repeated (2).
 func (x Everything) Repeated() Repeated {
-	return Repeated(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated))
+	return Repeated(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Repeated))
 }
 
 // MutableRepeated returns, creating it if absent, field repeated (2).
@@ -10862,7 +10862,7 @@ func (x Everything) ClearRepeated() {
 
 // Inner returns (a default message if absent) field inner (3).
 func (x Everything) Inner() Inner {
-	return Inner(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner))
+	return Inner(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner))
 }
 
 // MutableInner returns, creating it if absent, field inner (3).
@@ -10882,7 +10882,7 @@ func (x Everything) ClearInner() {
 
 // Deep returns (a default message if absent) field deep (4).
 func (x Everything) Deep() Inner_Deep {
-	return Inner_Deep(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep))
+	return Inner_Deep(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Inner_Deep))
 }
 
 // MutableDeep returns, creating it if absent, field deep (4).
@@ -10902,7 +10902,7 @@ func (x Everything) ClearDeep() {
 
 // Remote returns (a default message if absent) field remote (5).
 func (x Everything) Remote() importedpbprotogo.Remote {
-	return importedpbprotogo.Remote(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbprotogo_Remote))
+	return importedpbprotogo.Remote(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_importedpbprotogo_Remote))
 }
 
 // MutableRemote returns, creating it if absent, field remote (5).
@@ -10922,7 +10922,7 @@ func (x Everything) ClearRemote() {
 
 // Part returns (a default message if absent) field part (6).
 func (x Everything) Part() importedpbprotogo.Remote_Part {
-	return importedpbprotogo.Remote_Part(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbprotogo_Remote_Part))
+	return importedpbprotogo.Remote_Part(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 6, Offset: 28}, phaserType_importedpbprotogo_Remote_Part))
 }
 
 // MutablePart returns, creating it if absent, field part (6).
@@ -10952,22 +10952,22 @@ func (x Everything) Remotes() importedpbprotogo.RemoteList {
 
 // Mode returns field mode (9).
 func (x Everything) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 9, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // SetMode sets field mode (9).
 func (x Everything) SetMode(v Everything_Mode) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasMode reports the presence of field mode (9).
 func (x Everything) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearMode clears field mode (9).
 func (x Everything) ClearMode() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Modes returns the list handle of repeated field modes (10).
@@ -10977,22 +10977,22 @@ func (x Everything) Modes() runtime.List[Everything_Mode] {
 
 // Level returns field level (11).
 func (x Everything) Level() importedpbprotogo.Level {
-	return importedpbprotogo.Level(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
+	return importedpbprotogo.Level(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 }
 
 // SetLevel sets field level (11).
 func (x Everything) SetLevel(v importedpbprotogo.Level) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasLevel reports the presence of field level (11).
 func (x Everything) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearLevel clears field level (11).
 func (x Everything) ClearLevel() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Levels returns the list handle of repeated field levels (12).
@@ -11002,7 +11002,7 @@ func (x Everything) Levels() runtime.List[importedpbprotogo.Level] {
 
 // Empty returns (a default message if absent) field empty (13).
 func (x Everything) Empty() Empty {
-	return Empty(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty))
+	return Empty(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 13, Offset: 80}, phaserType_Empty))
 }
 
 // MutableEmpty returns, creating it if absent, field empty (13).
@@ -11027,7 +11027,7 @@ func (x Everything) Empties() EmptyList {
 
 // Node returns (a default message if absent) field node (15).
 func (x Everything) Node() Node {
-	return Node(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node))
+	return Node(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 15, Offset: 96}, phaserType_Node))
 }
 
 // MutableNode returns, creating it if absent, field node (15).
@@ -11047,22 +11047,22 @@ func (x Everything) ClearNode() {
 
 // ChoiceInt32 returns oneof member field choice_int32 (20).
 func (x Everything) ChoiceInt32() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232, Signed: true}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 232, Bits: phaserimpl.SignedField}))
 }
 
 // SetChoiceInt32 makes active and sets oneof member field choice_int32 (20).
 func (x Everything) SetChoiceInt32(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasChoiceInt32 reports whether it is the active member: field choice_int32 (20).
 func (x Everything) HasChoiceInt32() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 232, Bits: phaserimpl.SignedField})
 }
 
 // ClearChoiceInt32 clears, if active, field choice_int32 (20).
 func (x Everything) ClearChoiceInt32() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 20, Offset: 232, Bits: phaserimpl.SignedField})
 }
 
 // ChoiceDouble returns oneof member field choice_double (21).
@@ -11196,22 +11196,22 @@ func (x Everything) ClearChoiceInner() {
 
 // ChoiceMode returns oneof member field choice_mode (26).
 func (x Everything) ChoiceMode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232, Signed: true})))
+	return Everything_Mode(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 26, Offset: 232, Bits: phaserimpl.SignedField})))
 }
 
 // SetChoiceMode makes active and sets oneof member field choice_mode (26).
 func (x Everything) SetChoiceMode(v Everything_Mode) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasChoiceMode reports whether it is the active member: field choice_mode (26).
 func (x Everything) HasChoiceMode() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 26, Offset: 232, Bits: phaserimpl.SignedField})
 }
 
 // ClearChoiceMode clears, if active, field choice_mode (26).
 func (x Everything) ClearChoiceMode() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_Choice, phaserimpl.Field{Number: 26, Offset: 232, Bits: phaserimpl.SignedField})
 }
 
 // ChoiceFixed64 returns oneof member field choice_fixed64 (27).
@@ -11238,22 +11238,22 @@ var phaserUnion_Everything_XOptInt32 = phaserType_Everything.Unions()[1]
 
 // OptInt32 returns oneof member field opt_int32 (30).
 func (x Everything) OptInt32() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244, Signed: true}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 244, Bits: phaserimpl.SignedField}))
 }
 
 // SetOptInt32 makes active and sets oneof member field opt_int32 (30).
 func (x Everything) SetOptInt32(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasOptInt32 reports whether it is the active member: field opt_int32 (30).
 func (x Everything) HasOptInt32() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 244, Bits: phaserimpl.SignedField})
 }
 
 // ClearOptInt32 clears, if active, field opt_int32 (30).
 func (x Everything) ClearOptInt32() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptInt32, phaserimpl.Field{Number: 30, Offset: 244, Bits: phaserimpl.SignedField})
 }
 
 var phaserUnion_Everything_XOptString = phaserType_Everything.Unions()[2]
@@ -11365,22 +11365,22 @@ var phaserUnion_Everything_XOptColor = phaserType_Everything.Unions()[6]
 
 // OptColor returns oneof member field opt_color (35).
 func (x Everything) OptColor() Color {
-	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285, Signed: true})))
+	return Color(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 35, Offset: 285, Bits: phaserimpl.SignedField})))
 }
 
 // SetOptColor makes active and sets oneof member field opt_color (35).
 func (x Everything) SetOptColor(v Color) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasOptColor reports whether it is the active member: field opt_color (35).
 func (x Everything) HasOptColor() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 35, Offset: 285, Bits: phaserimpl.SignedField})
 }
 
 // ClearOptColor clears, if active, field opt_color (35).
 func (x Everything) ClearOptColor() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Everything_XOptColor, phaserimpl.Field{Number: 35, Offset: 285, Bits: phaserimpl.SignedField})
 }
 
 var phaserUnion_Everything_XOptBytes = phaserType_Everything.Unions()[7]
@@ -11461,7 +11461,7 @@ func (x Everything) LabelsByKey() Everything_LabelsByKeyEntryList {
 
 // Any returns (a default message if absent) field any (50).
 func (x Everything) Any() runtime.Any {
-	return phaserimpl.Any(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 50, Offset: 136}, phaserimpl.AnyType()))
+	return phaserimpl.Any(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 50, Offset: 136}, phaserimpl.AnyType()))
 }
 
 // MutableAny returns, creating it if absent, field any (50).
@@ -11486,7 +11486,7 @@ func (x Everything) Anys() runtime.AnyList {
 
 // At returns (a default message if absent) field at (52).
 func (x Everything) At() timestamppbphaser.Timestamp {
-	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 52, Offset: 152}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableAt returns, creating it if absent, field at (52).
@@ -11506,7 +11506,7 @@ func (x Everything) ClearAt() {
 
 // Took returns (a default message if absent) field took (53).
 func (x Everything) Took() durationpbphaser.Duration {
-	return durationpbphaser.Duration(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration))
+	return durationpbphaser.Duration(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 53, Offset: 156}, phaserType_durationpbphaser_Duration))
 }
 
 // MutableTook returns, creating it if absent, field took (53).
@@ -11566,22 +11566,22 @@ func (x Everything) ClearBytes_() {
 
 // Clear_ returns field clear (61).
 func (x Everything) Clear_() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 61, Offset: 172, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetClear_ sets field clear (61).
 func (x Everything) SetClear_(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 61, Offset: 172, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (x Everything) HasClear_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 61, Offset: 172, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearClear_ clears field clear (61).
 func (x Everything) ClearClear_() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 61, Offset: 172, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Msg_ returns a copy of field msg (62).
@@ -11697,82 +11697,82 @@ func (x Everything) ClearNameBytes_() {
 
 // Value returns field value (65).
 func (x Everything) Value() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 65, Offset: 188, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetValue sets field value (65).
 func (x Everything) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 65, Offset: 188, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasValue reports the presence of field value (65).
 func (x Everything) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 65, Offset: 188, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearValue clears field value (65).
 func (x Everything) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 65, Offset: 188, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // HasValue_ returns field has_value (66).
 func (x Everything) HasValue_() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 66, Offset: 192, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // SetHasValue_ sets field has_value (66).
 func (x Everything) SetHasValue_(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 66, Offset: 192, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasHasValue_ reports the presence of field has_value (66).
 func (x Everything) HasHasValue_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 66, Offset: 192, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearHasValue_ clears field has_value (66).
 func (x Everything) ClearHasValue_() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 66, Offset: 192, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // Err_ returns field err (67).
 func (x Everything) Err_() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 67, Offset: 196, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // SetErr_ sets field err (67).
 func (x Everything) SetErr_(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 67, Offset: 196, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, v)
 }
 
 // HasErr_ reports the presence of field err (67).
 func (x Everything) HasErr_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 67, Offset: 196, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearErr_ clears field err (67).
 func (x Everything) ClearErr_() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 67, Offset: 196, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Failed_ returns field failed (68).
 func (x Everything) Failed_() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 68, Offset: 200, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}) != 0
 }
 
 // SetFailed_ sets field failed (68).
 func (x Everything) SetFailed_(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 68, Offset: 200, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasFailed_ reports the presence of field failed (68).
 func (x Everything) HasFailed_() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 68, Offset: 200, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearFailed_ clears field failed (68).
 func (x Everything) ClearFailed_() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 68, Offset: 200, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // ToProto_ returns a copy of field to_proto (69).
@@ -11853,72 +11853,72 @@ func (x Everything) View() EverythingView {
 
 // Mode returns field mode (9).
 func (v EverythingView) Mode() Everything_Mode {
-	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})))
+	return Everything_Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // HasMode reports the presence of field mode (9).
 func (v EverythingView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Level returns field level (11).
 func (v EverythingView) Level() importedpbprotogo.Level {
-	return importedpbprotogo.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})))
+	return importedpbprotogo.Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 }
 
 // HasLevel reports the presence of field level (11).
 func (v EverythingView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Clear_ returns field clear (61).
 func (v EverythingView) Clear_() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 61, Offset: 172, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasClear_ reports the presence of field clear (61).
 func (v EverythingView) HasClear_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 61, Offset: 172, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Value returns field value (65).
 func (v EverythingView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 65, Offset: 188, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasValue reports the presence of field value (65).
 func (v EverythingView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 65, Offset: 188, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // HasValue_ returns field has_value (66).
 func (v EverythingView) HasValue_() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 66, Offset: 192, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // HasHasValue_ reports the presence of field has_value (66).
 func (v EverythingView) HasHasValue_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 66, Offset: 192, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 66, Offset: 192, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // Err_ returns field err (67).
 func (v EverythingView) Err_() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 67, Offset: 196, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // HasErr_ reports the presence of field err (67).
 func (v EverythingView) HasErr_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 67, Offset: 196, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 67, Offset: 196, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // Failed_ returns field failed (68).
 func (v EverythingView) Failed_() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 68, Offset: 200, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}) != 0
 }
 
 // HasFailed_ reports the presence of field failed (68).
 func (v EverythingView) HasFailed_() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 68, Offset: 200, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 68, Offset: 200, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // EverythingList is a handle on a repeated field of Everything messages.
@@ -12398,22 +12398,22 @@ func (x Everything_CountsEntry) ClearKey() {
 
 // Value returns field value (2).
 func (x Everything_CountsEntry) Value() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetValue sets field value (2).
 func (x Everything_CountsEntry) SetValue(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasValue reports the presence of field value (2).
 func (x Everything_CountsEntry) HasValue() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearValue clears field value (2).
 func (x Everything_CountsEntry) ClearValue() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Everything_CountsEntryView reads the singular scalar fields of a Everything_CountsEntry in place with
@@ -12430,12 +12430,12 @@ func (x Everything_CountsEntry) View() Everything_CountsEntryView {
 
 // Value returns field value (2).
 func (v Everything_CountsEntryView) Value() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasValue reports the presence of field value (2).
 func (v Everything_CountsEntryView) HasValue() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
@@ -12548,7 +12548,7 @@ func phaserROSAppend_Everything_CountsEntry(dst []byte, m phaserimpl.Msg, left i
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
 	// value (int32)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	return dst, left, true
 }
 
@@ -13041,27 +13041,27 @@ func (x Everything_ByIdEntry) Clone() Everything_ByIdEntry {
 
 // Key returns field key (1).
 func (x Everything_ByIdEntry) Key() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_ByIdEntry) SetKey(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_ByIdEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_ByIdEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Value returns (a default message if absent) field value (2).
 func (x Everything_ByIdEntry) Value() Inner {
-	return Inner(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner))
+	return Inner(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner))
 }
 
 // MutableValue returns, creating it if absent, field value (2).
@@ -13093,12 +13093,12 @@ func (x Everything_ByIdEntry) View() Everything_ByIdEntryView {
 
 // Key returns field key (1).
 func (v Everything_ByIdEntryView) Key() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_ByIdEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
@@ -13203,7 +13203,7 @@ func phaserROSAppend_Everything_ByIdEntry(dst []byte, m phaserimpl.Msg, left int
 	var left2 int
 	dst, w = phaserimpl.ROSGrow(dst, 8)
 	// key (int64)
-	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	// value
 	dst, left2, ok = phaserROSAppend_Inner(dst, m.Nested(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Inner), left)
 	if left = left2; !ok {
@@ -13701,27 +13701,27 @@ func (x Everything_RemoteByNumEntry) Clone() Everything_RemoteByNumEntry {
 
 // Key returns field key (1).
 func (x Everything_RemoteByNumEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetKey sets field key (1).
 func (x Everything_RemoteByNumEntry) SetKey(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Everything_RemoteByNumEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearKey clears field key (1).
 func (x Everything_RemoteByNumEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Value returns (a default message if absent) field value (2).
 func (x Everything_RemoteByNumEntry) Value() importedpbprotogo.Remote {
-	return importedpbprotogo.Remote(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote))
+	return importedpbprotogo.Remote(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_importedpbprotogo_Remote))
 }
 
 // MutableValue returns, creating it if absent, field value (2).
@@ -13753,12 +13753,12 @@ func (x Everything_RemoteByNumEntry) View() Everything_RemoteByNumEntryView {
 
 // Key returns field key (1).
 func (v Everything_RemoteByNumEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Everything_RemoteByNumEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.
@@ -13868,7 +13868,7 @@ func phaserROSAppend_Everything_RemoteByNumEntry(dst []byte, m phaserimpl.Msg, l
 	var left2 int
 	dst, w = phaserimpl.ROSGrow(dst, 4)
 	// key (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	// value
 	if phaserROSCodec_importedpbprotogo_Remote == nil {
 		return dst, left, false

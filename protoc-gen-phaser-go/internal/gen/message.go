@@ -202,25 +202,29 @@ func getter(f *layout.Field, w string, or bool) string {
 	return name
 }
 
-// fieldLitOf is the literal of f, with its value size if sized and Signed
-// (for a signed scalar) if signed.
+// fieldLitOf is the literal of f, with its value size if sized and
+// SignedField (for a signed scalar) if signed.
 func (g *fileGen) fieldLitOf(f *layout.Field, sized, signed bool) string {
 	s := fmt.Sprintf("%s{Number: %d, Offset: %d", g.door("Field"), f.Number, f.Offset)
-	switch {
-	case f.Inline:
-		s += ", Inline: true"
-	case !f.Repeated && f.Union == nil && f.Kind != layout.StringKind && f.Kind != layout.BytesKind && f.Kind != layout.MessageKind:
-		// A scalar's presence bit (id ID is bit ID%8 of byte 4+ID/8).
-		s += fmt.Sprintf(", Byte: %d, Mask: %#02x", 4+f.ID>>3, 1<<(f.ID&7))
-		if sized {
-			s += fmt.Sprintf(", Size: %d", f.SlotSize)
-		}
-	}
 	if n, ok := layout.ArraySize(f.Desc); ok && f.Repeated && !f.Desc.IsMap() {
 		s += fmt.Sprintf(", Fixed: %d", n) // phaser.array_size
 	}
+	var bits []string
+	switch {
+	case f.Inline:
+		bits = append(bits, g.door("InlineField"))
+	case !f.Repeated && f.Union == nil && f.Kind != layout.StringKind && f.Kind != layout.BytesKind && f.Kind != layout.MessageKind:
+		// A scalar's presence bit (id ID is bit ID%8 of byte 4+ID/8).
+		bits = append(bits, fmt.Sprintf("%d*%s", 4+f.ID>>3, g.door("PresenceByte")), fmt.Sprintf("%#02x*%s", 1<<(f.ID&7), g.door("PresenceMask")))
+		if sized {
+			bits = append(bits, fmt.Sprintf("%d*%s", f.SlotSize, g.door("ValueSize")))
+		}
+	}
 	if signed && signedScalar(f) {
-		s += ", Signed: true"
+		bits = append(bits, g.door("SignedField"))
+	}
+	if len(bits) > 0 {
+		s += ", Bits: " + strings.Join(bits, " | ")
 	}
 	return s + "}"
 }
@@ -621,7 +625,7 @@ func (g *fileGen) messageField(m *protogen.Message, f *protogen.Field, lf *layou
 		g.memberHasClear(recv, f, n, fl, uv)
 		return
 	}
-	get := "Message"
+	get := "SlotMessage"
 	if lf.Inline {
 		get = "InlineMessage"
 	}

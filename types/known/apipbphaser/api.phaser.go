@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -813,7 +813,7 @@ func (x Api) ClearVersion() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Num
 // Source context for the protocol buffer service represented by this
 // message.
 func (x Api) SourceContext() sourcecontextpbphaser.SourceContext {
-	return sourcecontextpbphaser.SourceContext(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext))
+	return sourcecontextpbphaser.SourceContext(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_sourcecontextpbphaser_SourceContext))
 }
 
 // MutableSourceContext returns, creating it if absent, field source_context (5).
@@ -842,22 +842,22 @@ func (x Api) Mixins() MixinList {
 //
 // The source syntax of the service.
 func (x Api) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})))
+	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // SetSyntax sets field syntax (7).
 func (x Api) SetSyntax(v typepbphaser.Syntax) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasSyntax reports the presence of field syntax (7).
 func (x Api) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearSyntax clears field syntax (7).
 func (x Api) ClearSyntax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Edition returns a copy of field edition (8).
@@ -909,12 +909,12 @@ func (x Api) View() ApiView { return ApiView(phaserimpl.Msg(x).ViewOf(phaserType
 //
 // The source syntax of the service.
 func (v ApiView) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})))
+	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // HasSyntax reports the presence of field syntax (7).
 func (v ApiView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ApiList is a handle on a repeated field of Api messages.
@@ -1137,7 +1137,7 @@ func phaserROSAppend_Api(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s6))
 	// syntax (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	phaserimpl.ROSPutString(w, 4, s6)
 	return dst, left, true
 }
@@ -1922,22 +1922,22 @@ func (x Method) ClearRequestTypeUrl() {
 //
 // If true, the request is streamed.
 func (x Method) RequestStreaming() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}) != 0
 }
 
 // SetRequestStreaming sets field request_streaming (3).
 func (x Method) SetRequestStreaming(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasRequestStreaming reports the presence of field request_streaming (3).
 func (x Method) HasRequestStreaming() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearRequestStreaming clears field request_streaming (3).
 func (x Method) ClearRequestStreaming() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // ResponseTypeUrl returns a copy of field response_type_url (4).
@@ -1983,22 +1983,22 @@ func (x Method) ClearResponseTypeUrl() {
 //
 // If true, the response is streamed.
 func (x Method) ResponseStreaming() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}) != 0
 }
 
 // SetResponseStreaming sets field response_streaming (5).
 func (x Method) SetResponseStreaming(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasResponseStreaming reports the presence of field response_streaming (5).
 func (x Method) HasResponseStreaming() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearResponseStreaming clears field response_streaming (5).
 func (x Method) ClearResponseStreaming() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // Options returns the list handle of repeated field options (6).
@@ -2014,28 +2014,28 @@ func (x Method) Options() typepbphaser.OptionList {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})))
+	return typepbphaser.Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 }
 
 // SetSyntax sets field syntax (7).
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) SetSyntax(v typepbphaser.Syntax) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasSyntax reports the presence of field syntax (7).
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearSyntax clears field syntax (7).
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (x Method) ClearSyntax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Edition returns a copy of field edition (8).
@@ -2103,24 +2103,24 @@ func (x Method) View() MethodView { return MethodView(phaserimpl.Msg(x).ViewOf(p
 //
 // If true, the request is streamed.
 func (v MethodView) RequestStreaming() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}) != 0
 }
 
 // HasRequestStreaming reports the presence of field request_streaming (3).
 func (v MethodView) HasRequestStreaming() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ResponseStreaming returns field response_streaming (5).
 //
 // If true, the response is streamed.
 func (v MethodView) ResponseStreaming() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}) != 0
 }
 
 // HasResponseStreaming reports the presence of field response_streaming (5).
 func (v MethodView) HasResponseStreaming() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Syntax returns field syntax (7).
@@ -2129,14 +2129,14 @@ func (v MethodView) HasResponseStreaming() bool {
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (v MethodView) Syntax() typepbphaser.Syntax {
-	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})))
+	return typepbphaser.Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 }
 
 // HasSyntax reports the presence of field syntax (7).
 //
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (v MethodView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // MethodList is a handle on a repeated field of Method messages.
@@ -2283,9 +2283,9 @@ func phaserROSAppend_Method(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst, w = phaserimpl.ROSGrow(dst, 14+len(s1)+len(s2)+len(s3))
 	o = phaserimpl.ROSPutString(w, 0, s1)
 	o = phaserimpl.ROSPutString(w, o, s2)
-	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x01}))))
+	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))))
 	o = phaserimpl.ROSPutString(w, o+1, s3)
-	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x02}))))
+	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))))
 	// options (repeated)
 	c4 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option)
 	if left -= 4 * c4.Len(); left < 0 {
@@ -2308,7 +2308,7 @@ func phaserROSAppend_Method(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s5))
 	// syntax (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04, Signed: true})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	phaserimpl.ROSPutString(w, 4, s5)
 	return dst, left, true
 }

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_google_protobuf_struct_proto is the file's descriptor, registered with the runtime.
@@ -848,7 +848,7 @@ func (x Struct_FieldsEntry) ClearKey() {
 
 // Value returns (a default message if absent) field value (2).
 func (x Struct_FieldsEntry) Value() Value {
-	return Value(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Value))
+	return Value(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_Value))
 }
 
 // MutableValue returns, creating it if absent, field value (2).
@@ -1321,7 +1321,7 @@ func (x Value) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("google.protobuf.Value", "google.protobuf.Value.null_value", n)
 			}
-			m.SetMember32(phaserUnion_Value_Kind, phaserimpl.Field{Number: 1, Offset: 4, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Value_Kind, phaserimpl.Field{Number: 1, Offset: 4, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0x11: // number_value
 			if len(b)-i < 8 {
@@ -1501,22 +1501,22 @@ func (x Value) WhichKind() Value_KindCase {
 //
 // Represents a null value.
 func (x Value) NullValue() NullValue {
-	return NullValue(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 1, Offset: 4, Signed: true})))
+	return NullValue(int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 1, Offset: 4, Bits: phaserimpl.SignedField})))
 }
 
 // SetNullValue makes active and sets oneof member field null_value (1).
 func (x Value) SetNullValue(v NullValue) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Value_Kind, phaserimpl.Field{Number: 1, Offset: 4, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Value_Kind, phaserimpl.Field{Number: 1, Offset: 4, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasNullValue reports whether it is the active member: field null_value (1).
 func (x Value) HasNullValue() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 1, Offset: 4, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 1, Offset: 4, Bits: phaserimpl.SignedField})
 }
 
 // ClearNullValue clears, if active, field null_value (1).
 func (x Value) ClearNullValue() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Value_Kind, phaserimpl.Field{Number: 1, Offset: 4, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Value_Kind, phaserimpl.Field{Number: 1, Offset: 4, Bits: phaserimpl.SignedField})
 }
 
 // NumberValue returns oneof member field number_value (2).

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_google_protobuf_type_proto is the file's descriptor, registered with the runtime.
@@ -865,7 +865,7 @@ func (x Type) Options() OptionList {
 //
 // The source context.
 func (x Type) SourceContext() sourcecontextpbphaser.SourceContext {
-	return sourcecontextpbphaser.SourceContext(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext))
+	return sourcecontextpbphaser.SourceContext(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 5, Offset: 40}, phaserType_sourcecontextpbphaser_SourceContext))
 }
 
 // MutableSourceContext returns, creating it if absent, field source_context (5).
@@ -887,22 +887,22 @@ func (x Type) ClearSourceContext() {
 //
 // The source syntax.
 func (x Type) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})))
+	return Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // SetSyntax sets field syntax (6).
 func (x Type) SetSyntax(v Syntax) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasSyntax reports the presence of field syntax (6).
 func (x Type) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearSyntax clears field syntax (6).
 func (x Type) ClearSyntax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Edition returns a copy of field edition (7).
@@ -954,12 +954,12 @@ func (x Type) View() TypeView { return TypeView(phaserimpl.Msg(x).ViewOf(phaserT
 //
 // The source syntax.
 func (v TypeView) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})))
+	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // HasSyntax reports the presence of field syntax (6).
 func (v TypeView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // TypeList is a handle on a repeated field of Type messages.
@@ -1165,7 +1165,7 @@ func phaserROSAppend_Type(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s5))
 	// syntax (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 44, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	phaserimpl.ROSPutString(w, 4, s5)
 	return dst, left, true
 }
@@ -1874,66 +1874,66 @@ func (x Field) Clone() Field { return Field(phaserimpl.Clone(phaserimpl.Msg(x), 
 //
 // The field type.
 func (x Field) Kind() Field_Kind {
-	return Field_Kind(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	return Field_Kind(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // SetKind sets field kind (1).
 func (x Field) SetKind(v Field_Kind) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasKind reports the presence of field kind (1).
 func (x Field) HasKind() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearKind clears field kind (1).
 func (x Field) ClearKind() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Cardinality returns field cardinality (2).
 //
 // The field cardinality.
 func (x Field) Cardinality() Field_Cardinality {
-	return Field_Cardinality(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+	return Field_Cardinality(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 }
 
 // SetCardinality sets field cardinality (2).
 func (x Field) SetCardinality(v Field_Cardinality) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasCardinality reports the presence of field cardinality (2).
 func (x Field) HasCardinality() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearCardinality clears field cardinality (2).
 func (x Field) ClearCardinality() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Number returns field number (3).
 //
 // The field number.
 func (x Field) Number() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetNumber sets field number (3).
 func (x Field) SetNumber(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasNumber reports the presence of field number (3).
 func (x Field) HasNumber() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearNumber clears field number (3).
 func (x Field) ClearNumber() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Name returns a copy of field name (4).
@@ -2016,44 +2016,44 @@ func (x Field) ClearTypeUrl() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{N
 // The index of the field type in `Type.oneofs`, for message or enumeration
 // types. The first type has index 1; zero means the type is not in the list.
 func (x Field) OneofIndex() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetOneofIndex sets field oneof_index (7).
 func (x Field) SetOneofIndex(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasOneofIndex reports the presence of field oneof_index (7).
 func (x Field) HasOneofIndex() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearOneofIndex clears field oneof_index (7).
 func (x Field) ClearOneofIndex() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Packed returns field packed (8).
 //
 // Whether to use alternative packed wire representation.
 func (x Field) Packed() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // SetPacked sets field packed (8).
 func (x Field) SetPacked(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasPacked reports the presence of field packed (8).
 func (x Field) HasPacked() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearPacked clears field packed (8).
 func (x Field) ClearPacked() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // Options returns the list handle of repeated field options (9).
@@ -2155,36 +2155,36 @@ func (x Field) View() FieldView { return FieldView(phaserimpl.Msg(x).ViewOf(phas
 //
 // The field type.
 func (v FieldView) Kind() Field_Kind {
-	return Field_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	return Field_Kind(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // HasKind reports the presence of field kind (1).
 func (v FieldView) HasKind() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Cardinality returns field cardinality (2).
 //
 // The field cardinality.
 func (v FieldView) Cardinality() Field_Cardinality {
-	return Field_Cardinality(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
+	return Field_Cardinality(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 }
 
 // HasCardinality reports the presence of field cardinality (2).
 func (v FieldView) HasCardinality() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Number returns field number (3).
 //
 // The field number.
 func (v FieldView) Number() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasNumber reports the presence of field number (3).
 func (v FieldView) HasNumber() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // OneofIndex returns field oneof_index (7).
@@ -2192,24 +2192,24 @@ func (v FieldView) HasNumber() bool {
 // The index of the field type in `Type.oneofs`, for message or enumeration
 // types. The first type has index 1; zero means the type is not in the list.
 func (v FieldView) OneofIndex() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasOneofIndex reports the presence of field oneof_index (7).
 func (v FieldView) HasOneofIndex() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // Packed returns field packed (8).
 //
 // Whether to use alternative packed wire representation.
 func (v FieldView) Packed() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // HasPacked reports the presence of field packed (8).
 func (v FieldView) HasPacked() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // FieldList is a handle on a repeated field of Field messages.
@@ -2351,15 +2351,15 @@ func phaserROSAppend_Field(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 		binary.LittleEndian.PutUint32(w[8:], binary.LittleEndian.Uint32(b[16:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})))
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	o = phaserimpl.ROSPutString(w, 12, s1)
 	o = phaserimpl.ROSPutString(w, o, s2)
 	// oneof_index (int32)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x08, Signed: true})))
-	w[o+4] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x10}))))
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	w[o+4] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
 	// options (repeated)
 	c3 := m.Cursor(phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option)
 	if left -= 4 * c3.Len(); left < 0 {
@@ -3083,7 +3083,7 @@ func (x Enum) Options() OptionList {
 //
 // The source context.
 func (x Enum) SourceContext() sourcecontextpbphaser.SourceContext {
-	return sourcecontextpbphaser.SourceContext(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext))
+	return sourcecontextpbphaser.SourceContext(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_sourcecontextpbphaser_SourceContext))
 }
 
 // MutableSourceContext returns, creating it if absent, field source_context (4).
@@ -3105,22 +3105,22 @@ func (x Enum) ClearSourceContext() {
 //
 // The source syntax.
 func (x Enum) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})))
+	return Syntax(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // SetSyntax sets field syntax (5).
 func (x Enum) SetSyntax(v Syntax) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasSyntax reports the presence of field syntax (5).
 func (x Enum) HasSyntax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearSyntax clears field syntax (5).
 func (x Enum) ClearSyntax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Edition returns a copy of field edition (6).
@@ -3172,12 +3172,12 @@ func (x Enum) View() EnumView { return EnumView(phaserimpl.Msg(x).ViewOf(phaserT
 //
 // The source syntax.
 func (v EnumView) Syntax() Syntax {
-	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})))
+	return Syntax(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // HasSyntax reports the presence of field syntax (5).
 func (v EnumView) HasSyntax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // EnumList is a handle on a repeated field of Enum messages.
@@ -3357,7 +3357,7 @@ func phaserROSAppend_Enum(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s4))
 	// syntax (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	phaserimpl.ROSPutString(w, 4, s4)
 	return dst, left, true
 }
@@ -3939,22 +3939,22 @@ func (x EnumValue) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{
 //
 // Enum value number.
 func (x EnumValue) Number() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetNumber sets field number (2).
 func (x EnumValue) SetNumber(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasNumber reports the presence of field number (2).
 func (x EnumValue) HasNumber() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearNumber clears field number (2).
 func (x EnumValue) ClearNumber() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Options returns the list handle of repeated field options (3).
@@ -3980,12 +3980,12 @@ func (x EnumValue) View() EnumValueView {
 //
 // Enum value number.
 func (v EnumValueView) Number() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasNumber reports the presence of field number (2).
 func (v EnumValueView) HasNumber() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // EnumValueList is a handle on a repeated field of EnumValue messages.
@@ -4103,7 +4103,7 @@ func phaserROSAppend_EnumValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
 	// number (int32)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	// options (repeated)
 	c2 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option)
 	if left -= 4 * c2.Len(); left < 0 {
@@ -4601,7 +4601,7 @@ func (x Option) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Num
 // should be used. If the value is an enum, it should be stored as an int32
 // value using the google.protobuf.Int32Value type.
 func (x Option) Value() runtime.Any {
-	return phaserimpl.Any(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 2, Offset: 12}, phaserimpl.AnyType()))
+	return phaserimpl.Any(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserimpl.AnyType()))
 }
 
 // MutableValue returns, creating it if absent, field value (2).

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -587,22 +587,22 @@ func (x SmallStruct) ClearName() {
 
 // BirthDay returns field birth_day (2).
 func (x SmallStruct) BirthDay() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetBirthDay sets field birth_day (2).
 func (x SmallStruct) SetBirthDay(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
 func (x SmallStruct) HasBirthDay() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearBirthDay clears field birth_day (2).
 func (x SmallStruct) ClearBirthDay() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Phone returns a copy of field phone (3).
@@ -644,62 +644,62 @@ func (x SmallStruct) ClearPhone() {
 
 // Siblings returns field siblings (4).
 func (x SmallStruct) Siblings() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetSiblings sets field siblings (4).
 func (x SmallStruct) SetSiblings(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (x SmallStruct) HasSiblings() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearSiblings clears field siblings (4).
 func (x SmallStruct) ClearSiblings() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Spouse returns field spouse (5).
 func (x SmallStruct) Spouse() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}) != 0
 }
 
 // SetSpouse sets field spouse (5).
 func (x SmallStruct) SetSpouse(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasSpouse reports the presence of field spouse (5).
 func (x SmallStruct) HasSpouse() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearSpouse clears field spouse (5).
 func (x SmallStruct) ClearSpouse() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // Money returns field money (6).
 func (x SmallStruct) Money() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetMoney sets field money (6).
 func (x SmallStruct) SetMoney(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasMoney reports the presence of field money (6).
 func (x SmallStruct) HasMoney() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearMoney clears field money (6).
 func (x SmallStruct) ClearMoney() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // SmallStructView reads the singular scalar fields of a SmallStruct in place with
@@ -716,42 +716,42 @@ func (x SmallStruct) View() SmallStructView {
 
 // BirthDay returns field birth_day (2).
 func (v SmallStructView) BirthDay() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasBirthDay reports the presence of field birth_day (2).
 func (v SmallStructView) HasBirthDay() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Siblings returns field siblings (4).
 func (v SmallStructView) Siblings() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasSiblings reports the presence of field siblings (4).
 func (v SmallStructView) HasSiblings() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Spouse returns field spouse (5).
 func (v SmallStructView) Spouse() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}) != 0
 }
 
 // HasSpouse reports the presence of field spouse (5).
 func (v SmallStructView) HasSpouse() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Money returns field money (6).
 func (v SmallStructView) Money() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasMoney reports the presence of field money (6).
 func (v SmallStructView) HasMoney() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // SmallStructList is a handle on a repeated field of SmallStruct messages.
@@ -869,13 +869,13 @@ func phaserROSAppend_SmallStruct(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	dst, w = phaserimpl.ROSGrow(dst, 29+len(s1)+len(s2))
 	o = phaserimpl.ROSPutString(w, 0, s1)
 	// birth_day (int64)
-	binary.LittleEndian.PutUint64(w[o:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint64(w[o:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	o = phaserimpl.ROSPutString(w, o+8, s2)
 	// siblings (int32)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 28, Byte: 4, Mask: 0x02, Signed: true})))
-	w[o+4] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x04}))))
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	w[o+4] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))))
 	// money (float64)
-	binary.LittleEndian.PutUint64(w[o+5:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x08})))
+	binary.LittleEndian.PutUint64(w[o+5:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 	return dst, left, true
 }
 
@@ -1052,7 +1052,7 @@ func (x Header) AppendProto(dst []byte) ([]byte, error) {
 
 // phaserFlat_timestamppbphaser_Timestamp reports whether google.protobuf.Timestamp is laid out as the encoders
 // of this file write it in line.
-var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})
 
 // XXX_AppendProto appends the protobuf encoding of x within the encoding w
 // of a message that holds it. It is for generated code.
@@ -1078,7 +1078,7 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(v))
 	}
 	// stamp (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
@@ -1162,7 +1162,7 @@ func (x Header) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(v))
 	}
 	// stamp (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -1228,7 +1228,7 @@ func (x Header) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("bench.Header", "bench.Header.stamp", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Header")
 			}
@@ -1358,45 +1358,45 @@ func (x Header) Clone() Header { return Header(phaserimpl.Clone(phaserimpl.Msg(x
 
 // Seq returns field seq (1).
 func (x Header) Seq() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetSeq sets field seq (1).
 func (x Header) SetSeq(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasSeq reports the presence of field seq (1).
 func (x Header) HasSeq() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearSeq clears field seq (1).
 func (x Header) ClearSeq() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Stamp returns (a default message if absent) field stamp (2).
 //
 // ROS time
 func (x Header) Stamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableStamp returns field stamp (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Header) MutableStamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasStamp reports the presence of field stamp (2).
 func (x Header) HasStamp() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField})
 }
 
 // ClearStamp clears, freeing what it holds, field stamp (2).
 func (x Header) ClearStamp() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // FrameId returns a copy of field frame_id (3).
@@ -1448,12 +1448,12 @@ func (x Header) View() HeaderView { return HeaderView(phaserimpl.Msg(x).ViewOf(p
 
 // Seq returns field seq (1).
 func (v HeaderView) Seq() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasSeq reports the presence of field seq (1).
 func (v HeaderView) HasSeq() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HeaderList is a handle on a repeated field of Header messages.
@@ -1548,7 +1548,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	}
 	var w []byte
 	// stamp (time)
-	sec1, nsec2, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
+	sec1, nsec2, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp))
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}
@@ -1559,7 +1559,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 16+len(s3))
 	// seq (uint32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	binary.LittleEndian.PutUint32(w[4:], uint32(sec1))
 	binary.LittleEndian.PutUint32(w[8:], uint32(nsec2))
 	phaserimpl.ROSPutString(w, 12, s3)
@@ -1581,7 +1581,7 @@ func phaserROSRead_Header(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
 	data = data[4:]
 	// stamp (time)
-	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
 		return data, false
 	}
 	data = data[8:]
@@ -1979,82 +1979,82 @@ func (x Quaternion) Clone() Quaternion {
 
 // X returns field x (1).
 func (x Quaternion) X() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetX sets field x (1).
 func (x Quaternion) SetX(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Quaternion) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearX clears field x (1).
 func (x Quaternion) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetY sets field y (2).
 func (x Quaternion) SetY(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Quaternion) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearY clears field y (2).
 func (x Quaternion) ClearY() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetZ sets field z (3).
 func (x Quaternion) SetZ(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Quaternion) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearZ clears field z (3).
 func (x Quaternion) ClearZ() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetW sets field w (4).
 func (x Quaternion) SetW(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasW reports the presence of field w (4).
 func (x Quaternion) HasW() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearW clears field w (4).
 func (x Quaternion) ClearW() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // QuaternionView reads the singular scalar fields of a Quaternion in place with
@@ -2071,42 +2071,42 @@ func (x Quaternion) View() QuaternionView {
 
 // X returns field x (1).
 func (v QuaternionView) X() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasX reports the presence of field x (1).
 func (v QuaternionView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Y returns field y (2).
 func (v QuaternionView) Y() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasY reports the presence of field y (2).
 func (v QuaternionView) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Z returns field z (3).
 func (v QuaternionView) Z() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v QuaternionView) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // W returns field w (4).
 func (v QuaternionView) W() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasW reports the presence of field w (4).
 func (v QuaternionView) HasW() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
@@ -2205,10 +2205,10 @@ func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 		binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(b[32:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
-		binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 	}
 	return dst, left, true
 }
@@ -2612,62 +2612,62 @@ func (x Vector3) Clone() Vector3 {
 
 // X returns field x (1).
 func (x Vector3) X() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetX sets field x (1).
 func (x Vector3) SetX(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Vector3) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearX clears field x (1).
 func (x Vector3) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetY sets field y (2).
 func (x Vector3) SetY(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Vector3) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearY clears field y (2).
 func (x Vector3) ClearY() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetZ sets field z (3).
 func (x Vector3) SetZ(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Vector3) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearZ clears field z (3).
 func (x Vector3) ClearZ() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Vector3View reads the singular scalar fields of a Vector3 in place with
@@ -2682,32 +2682,32 @@ func (x Vector3) View() Vector3View { return Vector3View(phaserimpl.Msg(x).ViewO
 
 // X returns field x (1).
 func (v Vector3View) X() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Vector3View) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Y returns field y (2).
 func (v Vector3View) Y() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasY reports the presence of field y (2).
 func (v Vector3View) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Z returns field z (3).
 func (v Vector3View) Z() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v Vector3View) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
@@ -2801,9 +2801,9 @@ func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 	}
 	return dst, left, true
 }
@@ -2973,7 +2973,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Header(sub).XXX_AppendProto(b, w)
@@ -2983,7 +2983,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// orientation (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_Quaternion); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(40); ok && !w.HasUnknown() {
 			if !w.Enter(40) {
 				return b, w.Err("bench.Quaternion")
@@ -3028,7 +3028,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// angular_velocity (4)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_Vector3); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("bench.Vector3")
@@ -3069,7 +3069,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// linear_acceleration (6)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_Vector3); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("bench.Vector3")
@@ -3149,7 +3149,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header); sub.IsPresent() {
 		s, err := Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -3157,7 +3157,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// orientation (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_Quaternion); sub.IsPresent() {
 		s, err := Quaternion(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -3172,7 +3172,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// angular_velocity (4)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_Vector3); sub.IsPresent() {
 		s, err := Vector3(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -3187,7 +3187,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// linear_acceleration (6)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_Vector3); sub.IsPresent() {
 		s, err := Vector3(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -3246,7 +3246,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
@@ -3260,7 +3260,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.orientation", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_Quaternion)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
@@ -3296,7 +3296,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.angular_velocity", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
@@ -3332,7 +3332,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("bench.Imu", "bench.Imu.linear_acceleration", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Imu")
 			}
@@ -3469,44 +3469,44 @@ func (x Imu) Clone() Imu { return Imu(phaserimpl.Clone(phaserimpl.Msg(x), phaser
 
 // Header returns (a default message if absent) field header (1).
 func (x Imu) Header() Header {
-	return Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header))
+	return Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableHeader() Header {
-	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header))
+	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x Imu) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Imu) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header)
 }
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Imu) Orientation() Quaternion {
-	return Quaternion(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion))
+	return Quaternion(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_Quaternion))
 }
 
 // MutableOrientation returns field orientation (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableOrientation() Quaternion {
-	return Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion))
+	return Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_Quaternion))
 }
 
 // HasOrientation reports the presence of field orientation (2).
 func (x Imu) HasOrientation() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField})
 }
 
 // ClearOrientation clears, freeing what it holds, field orientation (2).
 func (x Imu) ClearOrientation() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_Quaternion)
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
@@ -3520,23 +3520,23 @@ func (x Imu) OrientationCovariance() runtime.List[float64] {
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
 func (x Imu) AngularVelocity() Vector3 {
-	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3))
+	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_Vector3))
 }
 
 // MutableAngularVelocity returns field angular_velocity (4), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableAngularVelocity() Vector3 {
-	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3))
+	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_Vector3))
 }
 
 // HasAngularVelocity reports the presence of field angular_velocity (4).
 func (x Imu) HasAngularVelocity() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField})
 }
 
 // ClearAngularVelocity clears, freeing what it holds, field angular_velocity (4).
 func (x Imu) ClearAngularVelocity() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
@@ -3550,23 +3550,23 @@ func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
 func (x Imu) LinearAcceleration() Vector3 {
-	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3))
+	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_Vector3))
 }
 
 // MutableLinearAcceleration returns field linear_acceleration (6), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableLinearAcceleration() Vector3 {
-	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3))
+	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_Vector3))
 }
 
 // HasLinearAcceleration reports the presence of field linear_acceleration (6).
 func (x Imu) HasLinearAcceleration() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField})
 }
 
 // ClearLinearAcceleration clears, freeing what it holds, field linear_acceleration (6).
 func (x Imu) ClearLinearAcceleration() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
@@ -3646,7 +3646,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Imu, &phaserimpl.ROSCodec{Size: phaser
 func phaserROSSize_Imu(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 296
 	// header
-	k1, left2, ok := phaserROSSize_Header(m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header), left)
+	k1, left2, ok := phaserROSSize_Header(m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -3671,12 +3671,12 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	var w []byte
 	var left2 int
 	// header
-	dst, left2, ok = phaserROSAppend_Header(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header), left)
+	dst, left2, ok = phaserROSAppend_Header(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// orientation
-	dst, left2, ok = phaserROSAppend_Quaternion(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion), left)
+	dst, left2, ok = phaserROSAppend_Quaternion(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_Quaternion), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -3691,7 +3691,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	dst, w = phaserimpl.ROSGrow(dst, 72)
 	clear(w[0+copy(w[0:72], a1) : 72])
 	// angular_velocity
-	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3), left)
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_Vector3), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -3706,7 +3706,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	dst, w = phaserimpl.ROSGrow(dst, 72)
 	clear(w[0+copy(w[0:72], a2) : 72])
 	// linear_acceleration
-	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3), left)
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_Vector3), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -3729,7 +3729,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	var ok bool
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -3737,7 +3737,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// orientation
-	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_Quaternion)
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_Quaternion)
 	if !sub2.IsPresent() {
 		return data, false
 	}
@@ -3756,7 +3756,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	}
 	data = data[copy(a4, data[:c3*8]):]
 	// angular_velocity
-	sub5 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_Vector3)
+	sub5 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 	if !sub5.IsPresent() {
 		return data, false
 	}
@@ -3775,7 +3775,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	}
 	data = data[copy(a7, data[:c6*8]):]
 	// linear_acceleration
-	sub8 := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_Vector3)
+	sub8 := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 	if !sub8.IsPresent() {
 		return data, false
 	}
@@ -4240,62 +4240,62 @@ func (x PointField) ClearName() {
 
 // Offset returns field offset (2).
 func (x PointField) Offset() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetOffset sets field offset (2).
 func (x PointField) SetOffset(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasOffset reports the presence of field offset (2).
 func (x PointField) HasOffset() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearOffset clears field offset (2).
 func (x PointField) ClearOffset() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Datatype returns field datatype (3).
 func (x PointField) Datatype() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetDatatype sets field datatype (3).
 func (x PointField) SetDatatype(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (x PointField) HasDatatype() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearDatatype clears field datatype (3).
 func (x PointField) ClearDatatype() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Count returns field count (4).
 func (x PointField) Count() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // SetCount sets field count (4).
 func (x PointField) SetCount(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, v)
 }
 
 // HasCount reports the presence of field count (4).
 func (x PointField) HasCount() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearCount clears field count (4).
 func (x PointField) ClearCount() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // PointFieldView reads the singular scalar fields of a PointField in place with
@@ -4312,32 +4312,32 @@ func (x PointField) View() PointFieldView {
 
 // Offset returns field offset (2).
 func (v PointFieldView) Offset() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasOffset reports the presence of field offset (2).
 func (v PointFieldView) HasOffset() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Datatype returns field datatype (3).
 func (v PointFieldView) Datatype() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (v PointFieldView) HasDatatype() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Count returns field count (4).
 func (v PointFieldView) Count() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // HasCount reports the presence of field count (4).
 func (v PointFieldView) HasCount() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
@@ -4442,17 +4442,17 @@ func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 		return dst, left, false
 	}
 	// datatype (uint8)
-	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 	if x2 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 13+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
 	// offset (uint32)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	w[o+4] = uint8(x2)
 	// count (uint32)
-	binary.LittleEndian.PutUint32(w[o+5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})))
+	binary.LittleEndian.PutUint32(w[o+5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 	return dst, left, true
 }
 
@@ -4868,82 +4868,82 @@ func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // X returns field x (1).
 func (x Point) X() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetX sets field x (1).
 func (x Point) SetX(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Point) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearX clears field x (1).
 func (x Point) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Y returns field y (2).
 func (x Point) Y() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Point) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearY clears field y (2).
 func (x Point) ClearY() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Z returns field z (3).
 func (x Point) Z() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetZ sets field z (3).
 func (x Point) SetZ(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Point) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearZ clears field z (3).
 func (x Point) ClearZ() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Intensity returns field intensity (4).
 func (x Point) Intensity() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetIntensity sets field intensity (4).
 func (x Point) SetIntensity(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasIntensity reports the presence of field intensity (4).
 func (x Point) HasIntensity() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearIntensity clears field intensity (4).
 func (x Point) ClearIntensity() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // PointView reads the singular scalar fields of a Point in place with
@@ -4958,42 +4958,42 @@ func (x Point) View() PointView { return PointView(phaserimpl.Msg(x).ViewOf(phas
 
 // X returns field x (1).
 func (v PointView) X() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasX reports the presence of field x (1).
 func (v PointView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Y returns field y (2).
 func (v PointView) Y() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasY reports the presence of field y (2).
 func (v PointView) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Z returns field z (3).
 func (v PointView) Z() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v PointView) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Intensity returns field intensity (4).
 func (v PointView) Intensity() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasIntensity reports the presence of field intensity (4).
 func (v PointView) HasIntensity() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -5086,10 +5086,10 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 	}
 	return dst, left, true
 }
@@ -5266,7 +5266,7 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Header(sub).XXX_AppendProto(b, w)
@@ -5409,7 +5409,7 @@ func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header); sub.IsPresent() {
 		s, err := Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -5526,7 +5526,7 @@ func (x Cloud) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("bench.Cloud", "bench.Cloud.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Cloud")
 			}
@@ -5729,63 +5729,63 @@ func (x Cloud) Clone() Cloud { return Cloud(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // Header returns (a default message if absent) field header (1).
 func (x Cloud) Header() Header {
-	return Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header))
+	return Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Cloud) MutableHeader() Header {
-	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header))
+	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x Cloud) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Cloud) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header)
 }
 
 // Height returns field height (2).
 func (x Cloud) Height() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetHeight sets field height (2).
 func (x Cloud) SetHeight(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasHeight reports the presence of field height (2).
 func (x Cloud) HasHeight() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearHeight clears field height (2).
 func (x Cloud) ClearHeight() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Width returns field width (3).
 func (x Cloud) Width() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetWidth sets field width (3).
 func (x Cloud) SetWidth(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasWidth reports the presence of field width (3).
 func (x Cloud) HasWidth() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearWidth clears field width (3).
 func (x Cloud) ClearWidth() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Fields returns the list handle of repeated field fields (4).
@@ -5795,62 +5795,62 @@ func (x Cloud) Fields() PointFieldList {
 
 // IsBigendian returns field is_bigendian (5).
 func (x Cloud) IsBigendian() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}) != 0
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x Cloud) SetIsBigendian(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x Cloud) HasIsBigendian() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
 func (x Cloud) ClearIsBigendian() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // PointStep returns field point_step (6).
 func (x Cloud) PointStep() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // SetPointStep sets field point_step (6).
 func (x Cloud) SetPointStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, v)
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (x Cloud) HasPointStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearPointStep clears field point_step (6).
 func (x Cloud) ClearPointStep() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // RowStep returns field row_step (7).
 func (x Cloud) RowStep() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // SetRowStep sets field row_step (7).
 func (x Cloud) SetRowStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, v)
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (x Cloud) HasRowStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearRowStep clears field row_step (7).
 func (x Cloud) ClearRowStep() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Data returns a copy of field data (8).
@@ -5887,22 +5887,22 @@ func (x Cloud) ClearData() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Numb
 
 // IsDense returns field is_dense (9).
 func (x Cloud) IsDense() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}) != 0
 }
 
 // SetIsDense sets field is_dense (9).
 func (x Cloud) SetIsDense(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (x Cloud) HasIsDense() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearIsDense clears field is_dense (9).
 func (x Cloud) ClearIsDense() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // Points returns the list handle of repeated field points (10).
@@ -5922,62 +5922,62 @@ func (x Cloud) View() CloudView { return CloudView(phaserimpl.Msg(x).ViewOf(phas
 
 // Height returns field height (2).
 func (v CloudView) Height() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasHeight reports the presence of field height (2).
 func (v CloudView) HasHeight() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Width returns field width (3).
 func (v CloudView) Width() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v CloudView) HasWidth() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v CloudView) IsBigendian() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}) != 0
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v CloudView) HasIsBigendian() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // PointStep returns field point_step (6).
 func (v CloudView) PointStep() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (v CloudView) HasPointStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // RowStep returns field row_step (7).
 func (v CloudView) RowStep() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (v CloudView) HasRowStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // IsDense returns field is_dense (9).
 func (v CloudView) IsDense() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}) != 0
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (v CloudView) HasIsDense() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // CloudList is a handle on a repeated field of Cloud messages.
@@ -6048,7 +6048,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Cloud, &phaserimpl.ROSCodec{Size: phas
 func phaserROSSize_Cloud(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 30
 	// header
-	k1, left2, ok := phaserROSSize_Header(m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header), left)
+	k1, left2, ok := phaserROSSize_Header(m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -6098,7 +6098,7 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	var o int
 	var left2 int
 	// header
-	dst, left2, ok = phaserROSAppend_Header(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header), left)
+	dst, left2, ok = phaserROSAppend_Header(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -6107,8 +6107,8 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	if b[4]&0x03 == 0x03 {
 		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 	}
 	// fields (repeated)
 	c1 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField)
@@ -6128,16 +6128,16 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 14+len(s2))
-	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}))))
+	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))))
 	// point_step, row_step: their stored bytes when all are present
 	if b[4]&0x18 == 0x18 {
 		binary.LittleEndian.PutUint64(w[1:], binary.LittleEndian.Uint64(b[28:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})))
-		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})))
+		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
 	o = phaserimpl.ROSPutString(w, 9, s2)
-	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}))))
+	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))))
 	// points (repeated)
 	c3 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point)
 	if left -= 4 * c3.Len(); left < 0 {
@@ -6179,10 +6179,10 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
 			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
-			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
-			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
-			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 		}
 		w = w[16:]
 	}
@@ -6198,7 +6198,7 @@ func phaserROSRead_Cloud(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_Header)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_Header)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -6453,7 +6453,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Header(sub).XXX_AppendProto(b, w)
@@ -6539,7 +6539,7 @@ func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header); sub.IsPresent() {
 		s, err := Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6621,7 +6621,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("bench.Image", "bench.Image.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "bench.Image")
 			}
@@ -6789,63 +6789,63 @@ func (x Image) Clone() Image { return Image(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() Header {
-	return Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header))
+	return Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Image) MutableHeader() Header {
-	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header))
+	return Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x Image) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Image) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header)
 }
 
 // Height returns field height (2).
 func (x Image) Height() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetHeight sets field height (2).
 func (x Image) SetHeight(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasHeight reports the presence of field height (2).
 func (x Image) HasHeight() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearHeight clears field height (2).
 func (x Image) ClearHeight() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Width returns field width (3).
 func (x Image) Width() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetWidth sets field width (3).
 func (x Image) SetWidth(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasWidth reports the presence of field width (3).
 func (x Image) HasWidth() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearWidth clears field width (3).
 func (x Image) ClearWidth() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Encoding returns a copy of field encoding (4).
@@ -6887,42 +6887,42 @@ func (x Image) ClearEncoding() {
 
 // IsBigendian returns field is_bigendian (5).
 func (x Image) IsBigendian() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x Image) SetIsBigendian(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, v)
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x Image) HasIsBigendian() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
 func (x Image) ClearIsBigendian() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Step returns field step (6).
 func (x Image) Step() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // SetStep sets field step (6).
 func (x Image) SetStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, v)
 }
 
 // HasStep reports the presence of field step (6).
 func (x Image) HasStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearStep clears field step (6).
 func (x Image) ClearStep() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Data returns a copy of field data (7).
@@ -6969,42 +6969,42 @@ func (x Image) View() ImageView { return ImageView(phaserimpl.Msg(x).ViewOf(phas
 
 // Height returns field height (2).
 func (v ImageView) Height() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasHeight reports the presence of field height (2).
 func (v ImageView) HasHeight() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Width returns field width (3).
 func (v ImageView) Width() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v ImageView) HasWidth() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v ImageView) IsBigendian() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v ImageView) HasIsBigendian() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Step returns field step (6).
 func (v ImageView) Step() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // HasStep reports the presence of field step (6).
 func (v ImageView) HasStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ImageList is a handle on a repeated field of Image messages.
@@ -7075,7 +7075,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Image, &phaserimpl.ROSCodec{Size: phas
 func phaserROSSize_Image(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 21
 	// header
-	k1, left2, ok := phaserROSSize_Header(m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header), left)
+	k1, left2, ok := phaserROSSize_Header(m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -7113,7 +7113,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	var o int
 	var left2 int
 	// header
-	dst, left2, ok = phaserROSAppend_Header(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header), left)
+	dst, left2, ok = phaserROSAppend_Header(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -7123,7 +7123,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	// is_bigendian (uint8)
-	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}))
+	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 	if x2 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
@@ -7137,13 +7137,13 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	if b[4]&0x03 == 0x03 {
 		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 	}
 	o = phaserimpl.ROSPutString(w, 8, s1)
 	w[o] = uint8(x2)
 	// step (uint32)
-	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})))
+	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 	phaserimpl.ROSPutString(w, o+5, s3)
 	return dst, left, true
 }
@@ -7157,7 +7157,7 @@ func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_Header)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_Header)
 	if !sub1.IsPresent() {
 		return data, false
 	}

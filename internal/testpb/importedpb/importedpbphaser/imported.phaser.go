@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -584,22 +584,22 @@ func (x Remote) ClearId() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Numbe
 
 // Level returns field level (2).
 func (x Remote) Level() Level {
-	return Level(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+	return Level(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // SetLevel sets field level (2).
 func (x Remote) SetLevel(v Level) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasLevel reports the presence of field level (2).
 func (x Remote) HasLevel() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearLevel clears field level (2).
 func (x Remote) ClearLevel() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Values returns the list handle of repeated field values (3).
@@ -609,7 +609,7 @@ func (x Remote) Values() runtime.List[float64] {
 
 // Part returns (a default message if absent) field part (4).
 func (x Remote) Part() Remote_Part {
-	return Remote_Part(phaserimpl.Msg(x).Message(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part))
+	return Remote_Part(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part))
 }
 
 // MutablePart returns, creating it if absent, field part (4).
@@ -644,12 +644,12 @@ func (x Remote) View() RemoteView { return RemoteView(phaserimpl.Msg(x).ViewOf(p
 
 // Level returns field level (2).
 func (v RemoteView) Level() Level {
-	return Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+	return Level(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 }
 
 // HasLevel reports the presence of field level (2).
 func (v RemoteView) HasLevel() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // RemoteList is a handle on a repeated field of Remote messages.
@@ -777,7 +777,7 @@ func phaserROSAppend_Remote(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
 	// level (int32)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	// values (repeated)
 	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
 	if left -= len(a2); left < 0 {
@@ -1260,22 +1260,22 @@ func (x Remote_Part) Clone() Remote_Part {
 
 // N returns field n (1).
 func (x Remote_Part) N() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetN sets field n (1).
 func (x Remote_Part) SetN(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasN reports the presence of field n (1).
 func (x Remote_Part) HasN() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearN clears field n (1).
 func (x Remote_Part) ClearN() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Tag returns a copy of field tag (2).
@@ -1329,12 +1329,12 @@ func (x Remote_Part) View() Remote_PartView {
 
 // N returns field n (1).
 func (v Remote_PartView) N() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasN reports the presence of field n (1).
 func (v Remote_PartView) HasN() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.
@@ -1439,7 +1439,7 @@ func phaserROSAppend_Remote_Part(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	// n (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	phaserimpl.ROSPutString(w, 4, s1)
 	return dst, left, true
 }

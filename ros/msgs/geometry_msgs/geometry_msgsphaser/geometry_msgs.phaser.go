@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
@@ -411,62 +411,62 @@ func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // X returns field x (1).
 func (x Point) X() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetX sets field x (1).
 func (x Point) SetX(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Point) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearX clears field x (1).
 func (x Point) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Y returns field y (2).
 func (x Point) Y() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Point) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearY clears field y (2).
 func (x Point) ClearY() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Z returns field z (3).
 func (x Point) Z() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetZ sets field z (3).
 func (x Point) SetZ(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Point) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearZ clears field z (3).
 func (x Point) ClearZ() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // PointView reads the singular scalar fields of a Point in place with
@@ -481,32 +481,32 @@ func (x Point) View() PointView { return PointView(phaserimpl.Msg(x).ViewOf(phas
 
 // X returns field x (1).
 func (v PointView) X() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasX reports the presence of field x (1).
 func (v PointView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Y returns field y (2).
 func (v PointView) Y() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasY reports the presence of field y (2).
 func (v PointView) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Z returns field z (3).
 func (v PointView) Z() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v PointView) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -600,9 +600,9 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 	}
 	return dst, left, true
 }
@@ -1028,82 +1028,82 @@ func (x Quaternion) Clone() Quaternion {
 
 // X returns field x (1).
 func (x Quaternion) X() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetX sets field x (1).
 func (x Quaternion) SetX(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Quaternion) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearX clears field x (1).
 func (x Quaternion) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Y returns field y (2).
 func (x Quaternion) Y() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetY sets field y (2).
 func (x Quaternion) SetY(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Quaternion) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearY clears field y (2).
 func (x Quaternion) ClearY() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Z returns field z (3).
 func (x Quaternion) Z() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetZ sets field z (3).
 func (x Quaternion) SetZ(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Quaternion) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearZ clears field z (3).
 func (x Quaternion) ClearZ() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // W returns field w (4).
 func (x Quaternion) W() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetW sets field w (4).
 func (x Quaternion) SetW(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasW reports the presence of field w (4).
 func (x Quaternion) HasW() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearW clears field w (4).
 func (x Quaternion) ClearW() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // QuaternionView reads the singular scalar fields of a Quaternion in place with
@@ -1120,42 +1120,42 @@ func (x Quaternion) View() QuaternionView {
 
 // X returns field x (1).
 func (v QuaternionView) X() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasX reports the presence of field x (1).
 func (v QuaternionView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Y returns field y (2).
 func (v QuaternionView) Y() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasY reports the presence of field y (2).
 func (v QuaternionView) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Z returns field z (3).
 func (v QuaternionView) Z() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v QuaternionView) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // W returns field w (4).
 func (v QuaternionView) W() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasW reports the presence of field w (4).
 func (v QuaternionView) HasW() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
@@ -1254,10 +1254,10 @@ func phaserROSAppend_Quaternion(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 		binary.LittleEndian.PutUint64(w[24:], binary.LittleEndian.Uint64(b[32:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
-		binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[24:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 	}
 	return dst, left, true
 }
@@ -1433,7 +1433,7 @@ func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// position (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Point); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("geometry_msgs.Point")
@@ -1466,7 +1466,7 @@ func (x Pose) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// orientation (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(40); ok && !w.HasUnknown() {
 			if !w.Enter(40) {
 				return b, w.Err("geometry_msgs.Quaternion")
@@ -1542,7 +1542,7 @@ func (x Pose) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// position (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Point); sub.IsPresent() {
 		s, err := Point(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -1550,7 +1550,7 @@ func (x Pose) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// orientation (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion); sub.IsPresent() {
 		s, err := Quaternion(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -1602,7 +1602,7 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("geometry_msgs.Pose", "geometry_msgs.Pose.position", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Point)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "geometry_msgs.Pose")
 			}
@@ -1616,7 +1616,7 @@ func (x Pose) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("geometry_msgs.Pose", "geometry_msgs.Pose.orientation", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "geometry_msgs.Pose")
 			}
@@ -1739,44 +1739,44 @@ func (x Pose) Clone() Pose { return Pose(phaserimpl.Clone(phaserimpl.Msg(x), pha
 
 // Position returns (a default message if absent) field position (1).
 func (x Pose) Position() Point {
-	return Point(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point))
+	return Point(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Point))
 }
 
 // MutablePosition returns field position (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Pose) MutablePosition() Point {
-	return Point(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point))
+	return Point(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Point))
 }
 
 // HasPosition reports the presence of field position (1).
 func (x Pose) HasPosition() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField})
 }
 
 // ClearPosition clears, freeing what it holds, field position (1).
 func (x Pose) ClearPosition() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Point)
 }
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Pose) Orientation() Quaternion {
-	return Quaternion(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion))
+	return Quaternion(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion))
 }
 
 // MutableOrientation returns field orientation (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Pose) MutableOrientation() Quaternion {
-	return Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion))
+	return Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion))
 }
 
 // HasOrientation reports the presence of field orientation (2).
 func (x Pose) HasOrientation() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField})
 }
 
 // ClearOrientation clears, freeing what it holds, field orientation (2).
 func (x Pose) ClearOrientation() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion)
 }
 
 // PoseList is a handle on a repeated field of Pose messages.
@@ -1861,12 +1861,12 @@ func phaserROSAppend_Pose(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 	}
 	var left2 int
 	// position
-	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point), left)
+	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Point), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// orientation
-	dst, left2, ok = phaserROSAppend_Quaternion(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion), left)
+	dst, left2, ok = phaserROSAppend_Quaternion(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -1879,7 +1879,7 @@ func phaserROSAppend_Pose(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 func phaserROSRead_Pose(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	var ok bool
 	// position
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Point)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Point)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -1887,7 +1887,7 @@ func phaserROSRead_Pose(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// orientation
-	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Quaternion)
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion)
 	if !sub2.IsPresent() {
 		return data, false
 	}
@@ -2271,62 +2271,62 @@ func (x Vector3) Clone() Vector3 {
 
 // X returns field x (1).
 func (x Vector3) X() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetX sets field x (1).
 func (x Vector3) SetX(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Vector3) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearX clears field x (1).
 func (x Vector3) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Y returns field y (2).
 func (x Vector3) Y() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetY sets field y (2).
 func (x Vector3) SetY(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Vector3) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearY clears field y (2).
 func (x Vector3) ClearY() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Z returns field z (3).
 func (x Vector3) Z() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetZ sets field z (3).
 func (x Vector3) SetZ(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Vector3) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearZ clears field z (3).
 func (x Vector3) ClearZ() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Vector3View reads the singular scalar fields of a Vector3 in place with
@@ -2341,32 +2341,32 @@ func (x Vector3) View() Vector3View { return Vector3View(phaserimpl.Msg(x).ViewO
 
 // X returns field x (1).
 func (v Vector3View) X() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasX reports the presence of field x (1).
 func (v Vector3View) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Y returns field y (2).
 func (v Vector3View) Y() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasY reports the presence of field y (2).
 func (v Vector3View) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Z returns field z (3).
 func (v Vector3View) Z() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v Vector3View) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
@@ -2460,9 +2460,9 @@ func phaserROSAppend_Vector3(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})))
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 	}
 	return dst, left, true
 }
@@ -2632,7 +2632,7 @@ func (x Twist) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// linear (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Vector3); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("geometry_msgs.Vector3")
@@ -2665,7 +2665,7 @@ func (x Twist) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// angular (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("geometry_msgs.Vector3")
@@ -2737,7 +2737,7 @@ func (x Twist) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// linear (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Vector3); sub.IsPresent() {
 		s, err := Vector3(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -2745,7 +2745,7 @@ func (x Twist) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// angular (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3); sub.IsPresent() {
 		s, err := Vector3(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -2797,7 +2797,7 @@ func (x Twist) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("geometry_msgs.Twist", "geometry_msgs.Twist.linear", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "geometry_msgs.Twist")
 			}
@@ -2811,7 +2811,7 @@ func (x Twist) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("geometry_msgs.Twist", "geometry_msgs.Twist.angular", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "geometry_msgs.Twist")
 			}
@@ -2936,44 +2936,44 @@ func (x Twist) Clone() Twist { return Twist(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // Linear returns (a default message if absent) field linear (1).
 func (x Twist) Linear() Vector3 {
-	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3))
+	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Vector3))
 }
 
 // MutableLinear returns field linear (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Twist) MutableLinear() Vector3 {
-	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3))
+	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Vector3))
 }
 
 // HasLinear reports the presence of field linear (1).
 func (x Twist) HasLinear() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField})
 }
 
 // ClearLinear clears, freeing what it holds, field linear (1).
 func (x Twist) ClearLinear() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 }
 
 // Angular returns (a default message if absent) field angular (2).
 func (x Twist) Angular() Vector3 {
-	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3))
+	return Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3))
 }
 
 // MutableAngular returns field angular (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Twist) MutableAngular() Vector3 {
-	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3))
+	return Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3))
 }
 
 // HasAngular reports the presence of field angular (2).
 func (x Twist) HasAngular() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField})
 }
 
 // ClearAngular clears, freeing what it holds, field angular (2).
 func (x Twist) ClearAngular() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 }
 
 // TwistList is a handle on a repeated field of Twist messages.
@@ -3058,12 +3058,12 @@ func phaserROSAppend_Twist(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	}
 	var left2 int
 	// linear
-	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3), left)
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Vector3), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// angular
-	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3), left)
+	dst, left2, ok = phaserROSAppend_Vector3(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -3076,7 +3076,7 @@ func phaserROSAppend_Twist(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 func phaserROSRead_Twist(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	var ok bool
 	// linear
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Inline: true}, phaserType_Vector3)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -3084,7 +3084,7 @@ func phaserROSRead_Twist(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// angular
-	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_Vector3)
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3)
 	if !sub2.IsPresent() {
 		return data, false
 	}

@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -269,11 +269,11 @@ func (x Imu) AppendProto(dst []byte) ([]byte, error) {
 
 // phaserFlat_geometry_msgsphaser_Quaternion reports whether geometry_msgs.Quaternion is laid out as the encoders
 // of this file write it in line.
-var phaserFlat_geometry_msgsphaser_Quaternion = phaserimpl.LaidOutAs(phaserType_geometry_msgsphaser_Quaternion, 40, "\x01\x01\x01\x01", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.Field{Number: 4, Offset: 32, Byte: 4, Mask: 0x08})
+var phaserFlat_geometry_msgsphaser_Quaternion = phaserimpl.LaidOutAs(phaserType_geometry_msgsphaser_Quaternion, 40, "\x01\x01\x01\x01", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 
 // phaserFlat_geometry_msgsphaser_Vector3 reports whether geometry_msgs.Vector3 is laid out as the encoders
 // of this file write it in line.
-var phaserFlat_geometry_msgsphaser_Vector3 = phaserimpl.LaidOutAs(phaserType_geometry_msgsphaser_Vector3, 32, "\x01\x01\x01", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, phaserimpl.Field{Number: 3, Offset: 24, Byte: 4, Mask: 0x04})
+var phaserFlat_geometry_msgsphaser_Vector3 = phaserimpl.LaidOutAs(phaserType_geometry_msgsphaser_Vector3, 32, "\x01\x01\x01", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 
 // XXX_AppendProto appends the protobuf encoding of x within the encoding w
 // of a message that holds it. It is for generated code.
@@ -295,7 +295,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
@@ -305,7 +305,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// orientation (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Quaternion); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(40); ok && phaserFlat_geometry_msgsphaser_Quaternion && !w.HasUnknown() {
 			if !w.Enter(40) {
 				return b, w.Err("geometry_msgs.Quaternion")
@@ -350,7 +350,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// angular_velocity (4)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(32); ok && phaserFlat_geometry_msgsphaser_Vector3 && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("geometry_msgs.Vector3")
@@ -391,7 +391,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// linear_acceleration (6)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(32); ok && phaserFlat_geometry_msgsphaser_Vector3 && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("geometry_msgs.Vector3")
@@ -471,7 +471,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -479,7 +479,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// orientation (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Quaternion); sub.IsPresent() {
 		s, err := geometry_msgsphaser.Quaternion(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -494,7 +494,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// angular_velocity (4)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
 		s, err := geometry_msgsphaser.Vector3(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -509,7 +509,7 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// linear_acceleration (6)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3); sub.IsPresent() {
 		s, err := geometry_msgsphaser.Vector3(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -568,7 +568,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
@@ -582,7 +582,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.orientation", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Quaternion)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
@@ -618,7 +618,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.angular_velocity", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
@@ -654,7 +654,7 @@ func (x Imu) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.Imu", "sensor_msgs.Imu.linear_acceleration", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Imu")
 			}
@@ -803,44 +803,44 @@ func (x Imu) Clone() Imu { return Imu(phaserimpl.Clone(phaserimpl.Msg(x), phaser
 
 // Header returns (a default message if absent) field header (1).
 func (x Imu) Header() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x Imu) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Imu) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 }
 
 // Orientation returns (a default message if absent) field orientation (2).
 func (x Imu) Orientation() geometry_msgsphaser.Quaternion {
-	return geometry_msgsphaser.Quaternion(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion))
+	return geometry_msgsphaser.Quaternion(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Quaternion))
 }
 
 // MutableOrientation returns field orientation (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableOrientation() geometry_msgsphaser.Quaternion {
-	return geometry_msgsphaser.Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion))
+	return geometry_msgsphaser.Quaternion(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Quaternion))
 }
 
 // HasOrientation reports the presence of field orientation (2).
 func (x Imu) HasOrientation() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField})
 }
 
 // ClearOrientation clears, freeing what it holds, field orientation (2).
 func (x Imu) ClearOrientation() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Quaternion)
 }
 
 // OrientationCovariance returns the list handle of repeated field orientation_covariance (3).
@@ -854,23 +854,23 @@ func (x Imu) OrientationCovariance() runtime.List[float64] {
 
 // AngularVelocity returns (a default message if absent) field angular_velocity (4).
 func (x Imu) AngularVelocity() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3))
+	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3))
 }
 
 // MutableAngularVelocity returns field angular_velocity (4), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableAngularVelocity() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3))
+	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3))
 }
 
 // HasAngularVelocity reports the presence of field angular_velocity (4).
 func (x Imu) HasAngularVelocity() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField})
 }
 
 // ClearAngularVelocity clears, freeing what it holds, field angular_velocity (4).
 func (x Imu) ClearAngularVelocity() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3)
 }
 
 // AngularVelocityCovariance returns the list handle of repeated field angular_velocity_covariance (5).
@@ -884,23 +884,23 @@ func (x Imu) AngularVelocityCovariance() runtime.List[float64] {
 
 // LinearAcceleration returns (a default message if absent) field linear_acceleration (6).
 func (x Imu) LinearAcceleration() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3))
+	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3))
 }
 
 // MutableLinearAcceleration returns field linear_acceleration (6), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Imu) MutableLinearAcceleration() geometry_msgsphaser.Vector3 {
-	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3))
+	return geometry_msgsphaser.Vector3(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3))
 }
 
 // HasLinearAcceleration reports the presence of field linear_acceleration (6).
 func (x Imu) HasLinearAcceleration() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField})
 }
 
 // ClearLinearAcceleration clears, freeing what it holds, field linear_acceleration (6).
 func (x Imu) ClearLinearAcceleration() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3)
 }
 
 // LinearAccelerationCovariance returns the list handle of repeated field linear_acceleration_covariance (7).
@@ -983,7 +983,7 @@ func phaserROSSize_Imu(m phaserimpl.Msg, left int) (int, int, bool) {
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return 0, left, false
 	}
-	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -1011,7 +1011,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -1019,7 +1019,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	if phaserROSCodec_geometry_msgsphaser_Quaternion == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Quaternion.Append(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion), left)
+	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Quaternion.Append(dst, m.Message(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Quaternion), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -1037,7 +1037,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	if phaserROSCodec_geometry_msgsphaser_Vector3 == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Vector3.Append(dst, m.Message(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3), left)
+	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Vector3.Append(dst, m.Message(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -1055,7 +1055,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 	if phaserROSCodec_geometry_msgsphaser_Vector3 == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Vector3.Append(dst, m.Message(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3), left)
+	dst, left2, ok = phaserROSCodec_geometry_msgsphaser_Vector3.Append(dst, m.Message(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -1078,7 +1078,7 @@ func phaserROSAppend_Imu(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	var ok bool
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -1089,7 +1089,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// orientation
-	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Inline: true}, phaserType_geometry_msgsphaser_Quaternion)
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 72, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Quaternion)
 	if !sub2.IsPresent() {
 		return data, false
 	}
@@ -1111,7 +1111,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	}
 	data = data[copy(a4, data[:c3*8]):]
 	// angular_velocity
-	sub5 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+	sub5 := m.MutableMessage(phaserimpl.Field{Number: 4, Offset: 112, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3)
 	if !sub5.IsPresent() {
 		return data, false
 	}
@@ -1133,7 +1133,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	}
 	data = data[copy(a7, data[:c6*8]):]
 	// linear_acceleration
-	sub8 := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Inline: true}, phaserType_geometry_msgsphaser_Vector3)
+	sub8 := m.MutableMessage(phaserimpl.Field{Number: 6, Offset: 144, Bits: phaserimpl.InlineField}, phaserType_geometry_msgsphaser_Vector3)
 	if !sub8.IsPresent() {
 		return data, false
 	}
@@ -1293,7 +1293,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
@@ -1379,7 +1379,7 @@ func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -1461,7 +1461,7 @@ func (x Image) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.Image", "sensor_msgs.Image.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.Image")
 			}
@@ -1641,63 +1641,63 @@ func (x Image) Clone() Image { return Image(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // Header returns (a default message if absent) field header (1).
 func (x Image) Header() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Image) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x Image) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Image) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 }
 
 // Height returns field height (2).
 func (x Image) Height() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetHeight sets field height (2).
 func (x Image) SetHeight(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasHeight reports the presence of field height (2).
 func (x Image) HasHeight() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearHeight clears field height (2).
 func (x Image) ClearHeight() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Width returns field width (3).
 func (x Image) Width() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetWidth sets field width (3).
 func (x Image) SetWidth(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasWidth reports the presence of field width (3).
 func (x Image) HasWidth() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearWidth clears field width (3).
 func (x Image) ClearWidth() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Encoding returns a copy of field encoding (4).
@@ -1739,42 +1739,42 @@ func (x Image) ClearEncoding() {
 
 // IsBigendian returns field is_bigendian (5).
 func (x Image) IsBigendian() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x Image) SetIsBigendian(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, v)
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x Image) HasIsBigendian() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
 func (x Image) ClearIsBigendian() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Step returns field step (6).
 func (x Image) Step() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // SetStep sets field step (6).
 func (x Image) SetStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, v)
 }
 
 // HasStep reports the presence of field step (6).
 func (x Image) HasStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearStep clears field step (6).
 func (x Image) ClearStep() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Data returns a copy of field data (7).
@@ -1821,42 +1821,42 @@ func (x Image) View() ImageView { return ImageView(phaserimpl.Msg(x).ViewOf(phas
 
 // Height returns field height (2).
 func (v ImageView) Height() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasHeight reports the presence of field height (2).
 func (v ImageView) HasHeight() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Width returns field width (3).
 func (v ImageView) Width() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v ImageView) HasWidth() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v ImageView) IsBigendian() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v ImageView) HasIsBigendian() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Step returns field step (6).
 func (v ImageView) Step() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // HasStep reports the presence of field step (6).
 func (v ImageView) HasStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ImageList is a handle on a repeated field of Image messages.
@@ -1930,7 +1930,7 @@ func phaserROSSize_Image(m phaserimpl.Msg, left int) (int, int, bool) {
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return 0, left, false
 	}
-	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -1971,7 +1971,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -1981,7 +1981,7 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	// is_bigendian (uint8)
-	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x04}))
+	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 	if x2 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
@@ -1995,13 +1995,13 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 	if b[4]&0x03 == 0x03 {
 		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 	}
 	o = phaserimpl.ROSPutString(w, 8, s1)
 	w[o] = uint8(x2)
 	// step (uint32)
-	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x08})))
+	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 	phaserimpl.ROSPutString(w, o+5, s3)
 	return dst, left, true
 }
@@ -2015,7 +2015,7 @@ func phaserROSRead_Image(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Inline: true}, phaserType_std_msgsphaser_Header)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 32, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -2526,62 +2526,62 @@ func (x PointField) ClearName() {
 
 // Offset returns field offset (2).
 func (x PointField) Offset() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetOffset sets field offset (2).
 func (x PointField) SetOffset(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasOffset reports the presence of field offset (2).
 func (x PointField) HasOffset() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearOffset clears field offset (2).
 func (x PointField) ClearOffset() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Datatype returns field datatype (3).
 func (x PointField) Datatype() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetDatatype sets field datatype (3).
 func (x PointField) SetDatatype(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (x PointField) HasDatatype() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearDatatype clears field datatype (3).
 func (x PointField) ClearDatatype() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Count returns field count (4).
 func (x PointField) Count() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // SetCount sets field count (4).
 func (x PointField) SetCount(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, v)
 }
 
 // HasCount reports the presence of field count (4).
 func (x PointField) HasCount() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearCount clears field count (4).
 func (x PointField) ClearCount() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // PointFieldView reads the singular scalar fields of a PointField in place with
@@ -2598,32 +2598,32 @@ func (x PointField) View() PointFieldView {
 
 // Offset returns field offset (2).
 func (v PointFieldView) Offset() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasOffset reports the presence of field offset (2).
 func (v PointFieldView) HasOffset() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Datatype returns field datatype (3).
 func (v PointFieldView) Datatype() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasDatatype reports the presence of field datatype (3).
 func (v PointFieldView) HasDatatype() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Count returns field count (4).
 func (v PointFieldView) Count() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // HasCount reports the presence of field count (4).
 func (v PointFieldView) HasCount() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
@@ -2728,17 +2728,17 @@ func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 		return dst, left, false
 	}
 	// datatype (uint8)
-	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x02}))
+	x2 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 	if x2 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 13+len(s1))
 	o = phaserimpl.ROSPutString(w, 0, s1)
 	// offset (uint32)
-	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x01})))
+	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	w[o+4] = uint8(x2)
 	// count (uint32)
-	binary.LittleEndian.PutUint32(w[o+5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x04})))
+	binary.LittleEndian.PutUint32(w[o+5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 	return dst, left, true
 }
 
@@ -2922,7 +2922,7 @@ func (x PointCloud2) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
@@ -3021,7 +3021,7 @@ func (x PointCloud2) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -3121,7 +3121,7 @@ func (x PointCloud2) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.PointCloud2", "sensor_msgs.PointCloud2.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.PointCloud2")
 			}
@@ -3321,63 +3321,63 @@ func (x PointCloud2) Clone() PointCloud2 {
 
 // Header returns (a default message if absent) field header (1).
 func (x PointCloud2) Header() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x PointCloud2) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x PointCloud2) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x PointCloud2) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 }
 
 // Height returns field height (2).
 func (x PointCloud2) Height() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetHeight sets field height (2).
 func (x PointCloud2) SetHeight(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasHeight reports the presence of field height (2).
 func (x PointCloud2) HasHeight() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearHeight clears field height (2).
 func (x PointCloud2) ClearHeight() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Width returns field width (3).
 func (x PointCloud2) Width() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetWidth sets field width (3).
 func (x PointCloud2) SetWidth(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasWidth reports the presence of field width (3).
 func (x PointCloud2) HasWidth() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearWidth clears field width (3).
 func (x PointCloud2) ClearWidth() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Fields returns the list handle of repeated field fields (4).
@@ -3387,62 +3387,62 @@ func (x PointCloud2) Fields() PointFieldList {
 
 // IsBigendian returns field is_bigendian (5).
 func (x PointCloud2) IsBigendian() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}) != 0
 }
 
 // SetIsBigendian sets field is_bigendian (5).
 func (x PointCloud2) SetIsBigendian(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (x PointCloud2) HasIsBigendian() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearIsBigendian clears field is_bigendian (5).
 func (x PointCloud2) ClearIsBigendian() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // PointStep returns field point_step (6).
 func (x PointCloud2) PointStep() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // SetPointStep sets field point_step (6).
 func (x PointCloud2) SetPointStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, v)
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (x PointCloud2) HasPointStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearPointStep clears field point_step (6).
 func (x PointCloud2) ClearPointStep() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // RowStep returns field row_step (7).
 func (x PointCloud2) RowStep() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // SetRowStep sets field row_step (7).
 func (x PointCloud2) SetRowStep(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, v)
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (x PointCloud2) HasRowStep() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearRowStep clears field row_step (7).
 func (x PointCloud2) ClearRowStep() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Data returns a copy of field data (8).
@@ -3481,22 +3481,22 @@ func (x PointCloud2) ClearData() {
 
 // IsDense returns field is_dense (9).
 func (x PointCloud2) IsDense() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}) != 0
 }
 
 // SetIsDense sets field is_dense (9).
 func (x PointCloud2) SetIsDense(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (x PointCloud2) HasIsDense() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearIsDense clears field is_dense (9).
 func (x PointCloud2) ClearIsDense() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // PointCloud2View reads the singular scalar fields of a PointCloud2 in place with
@@ -3513,62 +3513,62 @@ func (x PointCloud2) View() PointCloud2View {
 
 // Height returns field height (2).
 func (v PointCloud2View) Height() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasHeight reports the presence of field height (2).
 func (v PointCloud2View) HasHeight() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Width returns field width (3).
 func (v PointCloud2View) Width() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasWidth reports the presence of field width (3).
 func (v PointCloud2View) HasWidth() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // IsBigendian returns field is_bigendian (5).
 func (v PointCloud2View) IsBigendian() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}) != 0
 }
 
 // HasIsBigendian reports the presence of field is_bigendian (5).
 func (v PointCloud2View) HasIsBigendian() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // PointStep returns field point_step (6).
 func (v PointCloud2View) PointStep() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // HasPointStep reports the presence of field point_step (6).
 func (v PointCloud2View) HasPointStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // RowStep returns field row_step (7).
 func (v PointCloud2View) RowStep() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // HasRowStep reports the presence of field row_step (7).
 func (v PointCloud2View) HasRowStep() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // IsDense returns field is_dense (9).
 func (v PointCloud2View) IsDense() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}) != 0
 }
 
 // HasIsDense reports the presence of field is_dense (9).
 func (v PointCloud2View) HasIsDense() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // PointCloud2List is a handle on a repeated field of PointCloud2 messages.
@@ -3646,7 +3646,7 @@ func phaserROSSize_PointCloud2(m phaserimpl.Msg, left int) (int, int, bool) {
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return 0, left, false
 	}
-	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -3693,7 +3693,7 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -3702,8 +3702,8 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 	if b[4]&0x03 == 0x03 {
 		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 	}
 	// fields (repeated)
 	c1 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField)
@@ -3723,16 +3723,16 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 14+len(s2))
-	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x04}))))
+	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))))
 	// point_step, row_step: their stored bytes when all are present
 	if b[4]&0x18 == 0x18 {
 		binary.LittleEndian.PutUint64(w[1:], binary.LittleEndian.Uint64(b[28:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Byte: 4, Mask: 0x08})))
-		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Byte: 4, Mask: 0x10})))
+		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
 	o = phaserimpl.ROSPutString(w, 9, s2)
-	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 40, Byte: 4, Mask: 0x20}))))
+	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))))
 	return dst, left, true
 }
 
@@ -3745,7 +3745,7 @@ func phaserROSRead_PointCloud2(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Inline: true}, phaserType_std_msgsphaser_Header)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 48, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -3977,7 +3977,7 @@ func (x LaserScan) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
@@ -4070,7 +4070,7 @@ func (x LaserScan) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -4164,7 +4164,7 @@ func (x LaserScan) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.LaserScan", "sensor_msgs.LaserScan.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.LaserScan")
 			}
@@ -4381,163 +4381,163 @@ func (x LaserScan) Clone() LaserScan {
 
 // Header returns (a default message if absent) field header (1).
 func (x LaserScan) Header() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x LaserScan) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x LaserScan) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x LaserScan) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 }
 
 // AngleMin returns field angle_min (2).
 func (x LaserScan) AngleMin() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetAngleMin sets field angle_min (2).
 func (x LaserScan) SetAngleMin(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasAngleMin reports the presence of field angle_min (2).
 func (x LaserScan) HasAngleMin() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearAngleMin clears field angle_min (2).
 func (x LaserScan) ClearAngleMin() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // AngleMax returns field angle_max (3).
 func (x LaserScan) AngleMax() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetAngleMax sets field angle_max (3).
 func (x LaserScan) SetAngleMax(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasAngleMax reports the presence of field angle_max (3).
 func (x LaserScan) HasAngleMax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearAngleMax clears field angle_max (3).
 func (x LaserScan) ClearAngleMax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // AngleIncrement returns field angle_increment (4).
 func (x LaserScan) AngleIncrement() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetAngleIncrement sets field angle_increment (4).
 func (x LaserScan) SetAngleIncrement(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasAngleIncrement reports the presence of field angle_increment (4).
 func (x LaserScan) HasAngleIncrement() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearAngleIncrement clears field angle_increment (4).
 func (x LaserScan) ClearAngleIncrement() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // TimeIncrement returns field time_increment (5).
 func (x LaserScan) TimeIncrement() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetTimeIncrement sets field time_increment (5).
 func (x LaserScan) SetTimeIncrement(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasTimeIncrement reports the presence of field time_increment (5).
 func (x LaserScan) HasTimeIncrement() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearTimeIncrement clears field time_increment (5).
 func (x LaserScan) ClearTimeIncrement() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // ScanTime returns field scan_time (6).
 func (x LaserScan) ScanTime() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // SetScanTime sets field scan_time (6).
 func (x LaserScan) SetScanTime(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasScanTime reports the presence of field scan_time (6).
 func (x LaserScan) HasScanTime() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearScanTime clears field scan_time (6).
 func (x LaserScan) ClearScanTime() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // RangeMin returns field range_min (7).
 func (x LaserScan) RangeMin() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // SetRangeMin sets field range_min (7).
 func (x LaserScan) SetRangeMin(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasRangeMin reports the presence of field range_min (7).
 func (x LaserScan) HasRangeMin() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearRangeMin clears field range_min (7).
 func (x LaserScan) ClearRangeMin() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // RangeMax returns field range_max (8).
 func (x LaserScan) RangeMax() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // SetRangeMax sets field range_max (8).
 func (x LaserScan) SetRangeMax(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasRangeMax reports the presence of field range_max (8).
 func (x LaserScan) HasRangeMax() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearRangeMax clears field range_max (8).
 func (x LaserScan) ClearRangeMax() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Ranges returns the list handle of repeated field ranges (9).
@@ -4564,72 +4564,72 @@ func (x LaserScan) View() LaserScanView {
 
 // AngleMin returns field angle_min (2).
 func (v LaserScanView) AngleMin() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasAngleMin reports the presence of field angle_min (2).
 func (v LaserScanView) HasAngleMin() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // AngleMax returns field angle_max (3).
 func (v LaserScanView) AngleMax() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasAngleMax reports the presence of field angle_max (3).
 func (v LaserScanView) HasAngleMax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // AngleIncrement returns field angle_increment (4).
 func (v LaserScanView) AngleIncrement() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasAngleIncrement reports the presence of field angle_increment (4).
 func (v LaserScanView) HasAngleIncrement() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // TimeIncrement returns field time_increment (5).
 func (v LaserScanView) TimeIncrement() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasTimeIncrement reports the presence of field time_increment (5).
 func (v LaserScanView) HasTimeIncrement() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ScanTime returns field scan_time (6).
 func (v LaserScanView) ScanTime() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // HasScanTime reports the presence of field scan_time (6).
 func (v LaserScanView) HasScanTime() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // RangeMin returns field range_min (7).
 func (v LaserScanView) RangeMin() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // HasRangeMin reports the presence of field range_min (7).
 func (v LaserScanView) HasRangeMin() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // RangeMax returns field range_max (8).
 func (v LaserScanView) RangeMax() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // HasRangeMax reports the presence of field range_max (8).
 func (v LaserScanView) HasRangeMax() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // LaserScanList is a handle on a repeated field of LaserScan messages.
@@ -4705,7 +4705,7 @@ func phaserROSSize_LaserScan(m phaserimpl.Msg, left int) (int, int, bool) {
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return 0, left, false
 	}
-	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -4745,7 +4745,7 @@ func phaserROSAppend_LaserScan(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -4757,13 +4757,13 @@ func phaserROSAppend_LaserScan(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 16, Byte: 4, Mask: 0x04})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Byte: 4, Mask: 0x08})))
-		binary.LittleEndian.PutUint32(w[16:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Byte: 4, Mask: 0x10})))
-		binary.LittleEndian.PutUint32(w[20:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Byte: 4, Mask: 0x20})))
-		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 32, Byte: 4, Mask: 0x40})))
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[16:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[20:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})))
 	}
 	// ranges (repeated)
 	a1 := m.Elems(binary.LittleEndian.Uint32(b[40:]), binary.LittleEndian.Uint32(b[44:]), 4)
@@ -4789,7 +4789,7 @@ func phaserROSRead_LaserScan(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Inline: true}, phaserType_std_msgsphaser_Header)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 56, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -5016,7 +5016,7 @@ func (x JointState) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := std_msgsphaser.Header(sub).XXX_AppendProto(b, w)
@@ -5097,7 +5097,7 @@ func (x JointState) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header); sub.IsPresent() {
 		s, err := std_msgsphaser.Header(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -5178,7 +5178,7 @@ func (x JointState) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("sensor_msgs.JointState", "sensor_msgs.JointState.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "sensor_msgs.JointState")
 			}
@@ -5389,23 +5389,23 @@ func (x JointState) Clone() JointState {
 
 // Header returns (a default message if absent) field header (1).
 func (x JointState) Header() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x JointState) MutableHeader() std_msgsphaser.Header {
-	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header))
+	return std_msgsphaser.Header(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x JointState) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x JointState) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 }
 
 // Name returns the list handle of repeated field name (2).
@@ -5503,7 +5503,7 @@ func phaserROSSize_JointState(m phaserimpl.Msg, left int) (int, int, bool) {
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return 0, left, false
 	}
-	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	k1, left2, ok := phaserROSCodec_std_msgsphaser_Header.Size(m.Message(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -5561,7 +5561,7 @@ func phaserROSAppend_JointState(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 	if phaserROSCodec_std_msgsphaser_Header == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header), left)
+	dst, left2, ok = phaserROSCodec_std_msgsphaser_Header.Append(dst, m.Message(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -5605,7 +5605,7 @@ func phaserROSAppend_JointState(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 func phaserROSRead_JointState(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	var ok bool
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Inline: true}, phaserType_std_msgsphaser_Header)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_std_msgsphaser_Header)
 	if !sub1.IsPresent() {
 		return data, false
 	}

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -764,262 +764,262 @@ func (x Scalars) Clone() Scalars {
 
 // FDouble returns field f_double (1).
 func (x Scalars) FDouble() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetFDouble sets field f_double (1).
 func (x Scalars) SetFDouble(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasFDouble reports the presence of field f_double (1).
 func (x Scalars) HasFDouble() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearFDouble clears field f_double (1).
 func (x Scalars) ClearFDouble() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // FFloat returns field f_float (2).
 func (x Scalars) FFloat() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetFFloat sets field f_float (2).
 func (x Scalars) SetFFloat(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasFFloat reports the presence of field f_float (2).
 func (x Scalars) HasFFloat() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearFFloat clears field f_float (2).
 func (x Scalars) ClearFFloat() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // FInt32 returns field f_int32 (3).
 func (x Scalars) FInt32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetFInt32 sets field f_int32 (3).
 func (x Scalars) SetFInt32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (x Scalars) HasFInt32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearFInt32 clears field f_int32 (3).
 func (x Scalars) ClearFInt32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FInt64 returns field f_int64 (4).
 func (x Scalars) FInt64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetFInt64 sets field f_int64 (4).
 func (x Scalars) SetFInt64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (x Scalars) HasFInt64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearFInt64 clears field f_int64 (4).
 func (x Scalars) ClearFInt64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FUint32 returns field f_uint32 (5).
 func (x Scalars) FUint32() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // SetFUint32 sets field f_uint32 (5).
 func (x Scalars) SetFUint32(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, v)
 }
 
 // HasFUint32 reports the presence of field f_uint32 (5).
 func (x Scalars) HasFUint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearFUint32 clears field f_uint32 (5).
 func (x Scalars) ClearFUint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // FUint64 returns field f_uint64 (6).
 func (x Scalars) FUint64() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // SetFUint64 sets field f_uint64 (6).
 func (x Scalars) SetFUint64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, v)
 }
 
 // HasFUint64 reports the presence of field f_uint64 (6).
 func (x Scalars) HasFUint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearFUint64 clears field f_uint64 (6).
 func (x Scalars) ClearFUint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // FSint32 returns field f_sint32 (7).
 func (x Scalars) FSint32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // SetFSint32 sets field f_sint32 (7).
 func (x Scalars) SetFSint32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (x Scalars) HasFSint32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearFSint32 clears field f_sint32 (7).
 func (x Scalars) ClearFSint32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (x Scalars) FSint64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // SetFSint64 sets field f_sint64 (8).
 func (x Scalars) SetFSint64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (x Scalars) HasFSint64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearFSint64 clears field f_sint64 (8).
 func (x Scalars) ClearFSint64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FFixed32 returns field f_fixed32 (9).
 func (x Scalars) FFixed32() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetFFixed32 sets field f_fixed32 (9).
 func (x Scalars) SetFFixed32(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasFFixed32 reports the presence of field f_fixed32 (9).
 func (x Scalars) HasFFixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearFFixed32 clears field f_fixed32 (9).
 func (x Scalars) ClearFFixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // FFixed64 returns field f_fixed64 (10).
 func (x Scalars) FFixed64() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetFFixed64 sets field f_fixed64 (10).
 func (x Scalars) SetFFixed64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasFFixed64 reports the presence of field f_fixed64 (10).
 func (x Scalars) HasFFixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearFFixed64 clears field f_fixed64 (10).
 func (x Scalars) ClearFFixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (x Scalars) FSfixed32() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetFSfixed32 sets field f_sfixed32 (11).
 func (x Scalars) SetFSfixed32(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (x Scalars) HasFSfixed32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearFSfixed32 clears field f_sfixed32 (11).
 func (x Scalars) ClearFSfixed32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (x Scalars) FSfixed64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetFSfixed64 sets field f_sfixed64 (12).
 func (x Scalars) SetFSfixed64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (x Scalars) HasFSfixed64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearFSfixed64 clears field f_sfixed64 (12).
 func (x Scalars) ClearFSfixed64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // FBool returns field f_bool (13).
 func (x Scalars) FBool() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // SetFBool sets field f_bool (13).
 func (x Scalars) SetFBool(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasFBool reports the presence of field f_bool (13).
 func (x Scalars) HasFBool() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearFBool clears field f_bool (13).
 func (x Scalars) ClearFBool() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // FString returns a copy of field f_string (14).
@@ -1103,132 +1103,132 @@ func (x Scalars) View() ScalarsView { return ScalarsView(phaserimpl.Msg(x).ViewO
 
 // FDouble returns field f_double (1).
 func (v ScalarsView) FDouble() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasFDouble reports the presence of field f_double (1).
 func (v ScalarsView) HasFDouble() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // FFloat returns field f_float (2).
 func (v ScalarsView) FFloat() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasFFloat reports the presence of field f_float (2).
 func (v ScalarsView) HasFFloat() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // FInt32 returns field f_int32 (3).
 func (v ScalarsView) FInt32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasFInt32 reports the presence of field f_int32 (3).
 func (v ScalarsView) HasFInt32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // FInt64 returns field f_int64 (4).
 func (v ScalarsView) FInt64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasFInt64 reports the presence of field f_int64 (4).
 func (v ScalarsView) HasFInt64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // FUint32 returns field f_uint32 (5).
 func (v ScalarsView) FUint32() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // HasFUint32 reports the presence of field f_uint32 (5).
 func (v ScalarsView) HasFUint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // FUint64 returns field f_uint64 (6).
 func (v ScalarsView) FUint64() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // HasFUint64 reports the presence of field f_uint64 (6).
 func (v ScalarsView) HasFUint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // FSint32 returns field f_sint32 (7).
 func (v ScalarsView) FSint32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // HasFSint32 reports the presence of field f_sint32 (7).
 func (v ScalarsView) HasFSint32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // FSint64 returns field f_sint64 (8).
 func (v ScalarsView) FSint64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // HasFSint64 reports the presence of field f_sint64 (8).
 func (v ScalarsView) HasFSint64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // FFixed32 returns field f_fixed32 (9).
 func (v ScalarsView) FFixed32() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasFFixed32 reports the presence of field f_fixed32 (9).
 func (v ScalarsView) HasFFixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // FFixed64 returns field f_fixed64 (10).
 func (v ScalarsView) FFixed64() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasFFixed64 reports the presence of field f_fixed64 (10).
 func (v ScalarsView) HasFFixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // FSfixed32 returns field f_sfixed32 (11).
 func (v ScalarsView) FSfixed32() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasFSfixed32 reports the presence of field f_sfixed32 (11).
 func (v ScalarsView) HasFSfixed32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // FSfixed64 returns field f_sfixed64 (12).
 func (v ScalarsView) FSfixed64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasFSfixed64 reports the presence of field f_sfixed64 (12).
 func (v ScalarsView) HasFSfixed64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // FBool returns field f_bool (13).
 func (v ScalarsView) FBool() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // HasFBool reports the presence of field f_bool (13).
 func (v ScalarsView) HasFBool() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
@@ -1347,39 +1347,39 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
 		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Byte: 4, Mask: 0x04, Signed: true})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Byte: 4, Mask: 0x08, Signed: true})))
-		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Byte: 4, Mask: 0x10})))
+		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
 	// f_uint64, f_sint32: their stored bytes when all are present
 	if b[4]&0x60 == 0x60 {
 		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[40:]))
 		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[48:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Byte: 4, Mask: 0x20})))
-		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x40, Signed: true})))
+		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// f_sint64, f_fixed32: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
 		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[56:]))
 		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[64:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Byte: 4, Mask: 0x80, Signed: true})))
-		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Byte: 5, Mask: 0x01})))
+		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	}
 	// f_fixed64, f_sfixed32: their stored bytes when all are present
 	if b[5]&0x06 == 0x06 {
 		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[72:]))
 		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[80:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Byte: 5, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Byte: 5, Mask: 0x04, Signed: true})))
+		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// f_sfixed64 (int64)
-	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Byte: 5, Mask: 0x08, Signed: true})))
-	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Byte: 5, Mask: 0x10}))))
+	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
 	o = phaserimpl.ROSPutString(w, 73, s1)
 	phaserimpl.ROSPutString(w, o, s2)
 	return dst, left, true
@@ -2102,302 +2102,302 @@ func (x Converted) Clone() Converted {
 
 // U8 returns field u8 (1).
 func (x Converted) U8() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // SetU8 sets field u8 (1).
 func (x Converted) SetU8(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
 }
 
 // HasU8 reports the presence of field u8 (1).
 func (x Converted) HasU8() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearU8 clears field u8 (1).
 func (x Converted) ClearU8() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // I8 returns field i8 (2).
 func (x Converted) I8() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetI8 sets field i8 (2).
 func (x Converted) SetI8(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasI8 reports the presence of field i8 (2).
 func (x Converted) HasI8() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearI8 clears field i8 (2).
 func (x Converted) ClearI8() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // I16 returns field i16 (3).
 func (x Converted) I16() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetI16 sets field i16 (3).
 func (x Converted) SetI16(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasI16 reports the presence of field i16 (3).
 func (x Converted) HasI16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearI16 clears field i16 (3).
 func (x Converted) ClearI16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // U16 returns field u16 (4).
 func (x Converted) U16() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // SetU16 sets field u16 (4).
 func (x Converted) SetU16(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, v)
 }
 
 // HasU16 reports the presence of field u16 (4).
 func (x Converted) HasU16() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearU16 clears field u16 (4).
 func (x Converted) ClearU16() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // I32 returns field i32 (5).
 func (x Converted) I32() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // SetI32 sets field i32 (5).
 func (x Converted) SetI32(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasI32 reports the presence of field i32 (5).
 func (x Converted) HasI32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearI32 clears field i32 (5).
 func (x Converted) ClearI32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // U32 returns field u32 (6).
 func (x Converted) U32() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // SetU32 sets field u32 (6).
 func (x Converted) SetU32(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}, v)
 }
 
 // HasU32 reports the presence of field u32 (6).
 func (x Converted) HasU32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearU32 clears field u32 (6).
 func (x Converted) ClearU32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // Wide returns field wide (7).
 func (x Converted) Wide() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // SetWide sets field wide (7).
 func (x Converted) SetWide(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasWide reports the presence of field wide (7).
 func (x Converted) HasWide() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearWide clears field wide (7).
 func (x Converted) ClearWide() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Uwide returns field uwide (8).
 func (x Converted) Uwide() uint32 {
-	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // SetUwide sets field uwide (8).
 func (x Converted) SetUwide(v uint32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80}, v)
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}, v)
 }
 
 // HasUwide reports the presence of field uwide (8).
 func (x Converted) HasUwide() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearUwide clears field uwide (8).
 func (x Converted) ClearUwide() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Flip returns field flip (9).
 func (x Converted) Flip() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 9, Offset: 48, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetFlip sets field flip (9).
 func (x Converted) SetFlip(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 9, Offset: 48, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFlip reports the presence of field flip (9).
 func (x Converted) HasFlip() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 9, Offset: 48, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearFlip clears field flip (9).
 func (x Converted) ClearFlip() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 9, Offset: 48, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // S64 returns field s64 (10).
 func (x Converted) S64() uint64 {
-	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 10, Offset: 56, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // SetS64 sets field s64 (10).
 func (x Converted) SetS64(v uint64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02}, v)
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 10, Offset: 56, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, v)
 }
 
 // HasS64 reports the presence of field s64 (10).
 func (x Converted) HasS64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 10, Offset: 56, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearS64 clears field s64 (10).
 func (x Converted) ClearS64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 10, Offset: 56, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // F32 returns field f32 (11).
 func (x Converted) F32() float64 {
-	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 11, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetF32 sets field f32 (11).
 func (x Converted) SetF32(v float64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04}, math.Float64bits(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 11, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float64bits(v))
 }
 
 // HasF32 reports the presence of field f32 (11).
 func (x Converted) HasF32() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 11, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearF32 clears field f32 (11).
 func (x Converted) ClearF32() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04, Size: 8})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 11, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
 }
 
 // F64 returns field f64 (12).
 func (x Converted) F64() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetF64 sets field f64 (12).
 func (x Converted) SetF64(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasF64 reports the presence of field f64 (12).
 func (x Converted) HasF64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearF64 clears field f64 (12).
 func (x Converted) ClearF64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // B8 returns field b8 (13).
 func (x Converted) B8() bool {
-	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10}) != 0
+	return phaserimpl.Msg(x).Get8(phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // SetB8 sets field b8 (13).
 func (x Converted) SetB8(v bool) {
-	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10}, phaserimpl.BoolByte(v))
+	phaserimpl.Msg(x).Set8(phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}, phaserimpl.BoolByte(v))
 }
 
 // HasB8 reports the presence of field b8 (13).
 func (x Converted) HasB8() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // ClearB8 clears field b8 (13).
 func (x Converted) ClearB8() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10, Size: 1})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | 1*phaserimpl.ValueSize})
 }
 
 // Flag returns field flag (14).
 func (x Converted) Flag() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 14, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // SetFlag sets field flag (14).
 func (x Converted) SetFlag(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 14, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasFlag reports the presence of field flag (14).
 func (x Converted) HasFlag() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 14, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // ClearFlag clears field flag (14).
 func (x Converted) ClearFlag() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 14, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Mode returns field mode (15).
 func (x Converted) Mode() Mode {
-	return Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})))
+	return Mode(int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 15, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})))
 }
 
 // SetMode sets field mode (15).
 func (x Converted) SetMode(v Mode) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 15, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasMode reports the presence of field mode (15).
 func (x Converted) HasMode() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 15, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // ClearMode clears field mode (15).
 func (x Converted) ClearMode() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 15, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Data returns a copy of field data (16).
@@ -2434,42 +2434,42 @@ func (x Converted) ClearData() {
 
 // U64 returns field u64 (17).
 func (x Converted) U64() int64 {
-	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}))
+	return int64(phaserimpl.Msg(x).GetSigned64(phaserimpl.Field{Number: 17, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // SetU64 sets field u64 (17).
 func (x Converted) SetU64(v int64) {
-	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}, uint64(v))
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 17, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint64(v))
 }
 
 // HasU64 reports the presence of field u64 (17).
 func (x Converted) HasU64() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 17, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // ClearU64 clears field u64 (17).
 func (x Converted) ClearU64() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Size: 8, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 17, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Char returns field char (18).
 func (x Converted) Char() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 18, Offset: 104, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetChar sets field char (18).
 func (x Converted) SetChar(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 18, Offset: 104, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasChar reports the presence of field char (18).
 func (x Converted) HasChar() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 18, Offset: 104, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearChar clears field char (18).
 func (x Converted) ClearChar() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 18, Offset: 104, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // ConvertedView reads the singular scalar fields of a Converted in place with
@@ -2486,172 +2486,172 @@ func (x Converted) View() ConvertedView {
 
 // U8 returns field u8 (1).
 func (v ConvertedView) U8() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // HasU8 reports the presence of field u8 (1).
 func (v ConvertedView) HasU8() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // I8 returns field i8 (2).
 func (v ConvertedView) I8() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasI8 reports the presence of field i8 (2).
 func (v ConvertedView) HasI8() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // I16 returns field i16 (3).
 func (v ConvertedView) I16() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasI16 reports the presence of field i16 (3).
 func (v ConvertedView) HasI16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // U16 returns field u16 (4).
 func (v ConvertedView) U16() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // HasU16 reports the presence of field u16 (4).
 func (v ConvertedView) HasU16() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // I32 returns field i32 (5).
 func (v ConvertedView) I32() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))
 }
 
 // HasI32 reports the presence of field i32 (5).
 func (v ConvertedView) HasI32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // U32 returns field u32 (6).
 func (v ConvertedView) U32() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // HasU32 reports the presence of field u32 (6).
 func (v ConvertedView) HasU32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // Wide returns field wide (7).
 func (v ConvertedView) Wide() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask}))
 }
 
 // HasWide reports the presence of field wide (7).
 func (v ConvertedView) HasWide() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // Uwide returns field uwide (8).
 func (v ConvertedView) Uwide() uint32 {
-	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // HasUwide reports the presence of field uwide (8).
 func (v ConvertedView) HasUwide() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // Flip returns field flip (9).
 func (v ConvertedView) Flip() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 9, Offset: 48, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasFlip reports the presence of field flip (9).
 func (v ConvertedView) HasFlip() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 48, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // S64 returns field s64 (10).
 func (v ConvertedView) S64() uint64 {
-	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Get64(phaserimpl.Field{Number: 10, Offset: 56, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // HasS64 reports the presence of field s64 (10).
 func (v ConvertedView) HasS64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 10, Offset: 56, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // F32 returns field f32 (11).
 func (v ConvertedView) F32() float64 {
-	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04}))
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 11, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasF32 reports the presence of field f32 (11).
 func (v ConvertedView) HasF32() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 11, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // F64 returns field f64 (12).
 func (v ConvertedView) F64() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasF64 reports the presence of field f64 (12).
 func (v ConvertedView) HasF64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // B8 returns field b8 (13).
 func (v ConvertedView) B8() bool {
-	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10}) != 0
+	return phaserimpl.View(v).Get8(phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}) != 0
 }
 
 // HasB8 reports the presence of field b8 (13).
 func (v ConvertedView) HasB8() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
 // Flag returns field flag (14).
 func (v ConvertedView) Flag() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 14, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 }
 
 // HasFlag reports the presence of field flag (14).
 func (v ConvertedView) HasFlag() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 14, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
 // Mode returns field mode (15).
 func (v ConvertedView) Mode() Mode {
-	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})))
+	return Mode(int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 15, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})))
 }
 
 // HasMode reports the presence of field mode (15).
 func (v ConvertedView) HasMode() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 15, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
 // U64 returns field u64 (17).
 func (v ConvertedView) U64() int64 {
-	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80}))
+	return int64(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 17, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))
 }
 
 // HasU64 reports the presence of field u64 (17).
 func (v ConvertedView) HasU64() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 17, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
 }
 
 // Char returns field char (18).
 func (v ConvertedView) Char() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 18, Offset: 104, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasChar reports the presence of field char (18).
 func (v ConvertedView) HasChar() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 104, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ConvertedList is a handle on a repeated field of Converted messages.
@@ -2749,57 +2749,57 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 	var w []byte
 	var o int
 	// u8 (uint8)
-	x1 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	x1 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 	if x1 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
 	// i8 (int8)
-	x2 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Signed: true})))
+	x2 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	if x2 < -128 || x2 > 127 {
 		return dst, left, false // out of the range of ROS int8
 	}
 	// i16 (int16)
-	x3 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Signed: true})))
+	x3 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	if x3 < -32768 || x3 > 32767 {
 		return dst, left, false // out of the range of ROS int16
 	}
 	// u16 (uint16)
-	x4 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
+	x4 := uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 	if x4 > 65535 {
 		return dst, left, false // out of the range of ROS uint16
 	}
 	// i32 (int32)
-	x5 := int64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 5, Offset: 24, Byte: 4, Mask: 0x10, Signed: true}))
+	x5 := int64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask | phaserimpl.SignedField}))
 	if x5 < -2147483648 || x5 > 2147483647 {
 		return dst, left, false // out of the range of ROS int32
 	}
 	// u32 (uint32)
-	x6 := uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 32, Byte: 4, Mask: 0x20}))
+	x6 := uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))
 	if x6 > 4294967295 {
 		return dst, left, false // out of the range of ROS uint32
 	}
 	// flip (uint32)
-	x7 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 48, Byte: 5, Mask: 0x01, Signed: true})))
+	x7 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 48, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	if x7 < 0 {
 		return dst, left, false // out of the range of ROS uint32
 	}
 	// s64 (int64)
-	x8 := uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 56, Byte: 5, Mask: 0x02}))
+	x8 := uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 56, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 	if x8 > 9223372036854775807 {
 		return dst, left, false // out of the range of ROS int64
 	}
 	// f32 (float32)
-	x9 := phaserimpl.ROSFloat32(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 11, Offset: 64, Byte: 5, Mask: 0x04}))
+	x9 := phaserimpl.ROSFloat32(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 11, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 	if x9 > 0xFFFFFFFF {
 		return dst, left, false // out of the range of ROS float32
 	}
 	// flag (bool)
-	x10 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 14, Offset: 80, Byte: 5, Mask: 0x20, Signed: true})))
+	x10 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 14, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	if x10 < 0 || x10 > 1 {
 		return dst, left, false // out of the range of ROS bool
 	}
 	// mode (uint8)
-	x11 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 84, Byte: 5, Mask: 0x40, Signed: true})))
+	x11 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 15, Offset: 84, Bits: 5*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	if x11 < 0 || x11 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
@@ -2809,12 +2809,12 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false
 	}
 	// u64 (uint64)
-	x13 := int64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 96, Byte: 5, Mask: 0x80, Signed: true}))
+	x13 := int64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 17, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField}))
 	if x13 < 0 {
 		return dst, left, false // out of the range of ROS uint64
 	}
 	// char (uint8)
-	x14 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 104, Byte: 6, Mask: 0x01, Signed: true})))
+	x14 := int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 18, Offset: 104, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	if x14 < 0 || x14 > 255 {
 		return dst, left, false // out of the range of ROS uint8
 	}
@@ -2825,13 +2825,13 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 	binary.LittleEndian.PutUint16(w[4:], uint16(x4))
 	binary.LittleEndian.PutUint32(w[6:], uint32(x5))
 	binary.LittleEndian.PutUint32(w[10:], uint32(x6))
-	binary.LittleEndian.PutUint64(w[14:], uint64(int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x40, Signed: true})))))
-	binary.LittleEndian.PutUint64(w[22:], uint64(uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 44, Byte: 4, Mask: 0x80}))))
+	binary.LittleEndian.PutUint64(w[14:], uint64(int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))))
+	binary.LittleEndian.PutUint64(w[22:], uint64(uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))))
 	binary.LittleEndian.PutUint32(w[30:], uint32(x7))
 	binary.LittleEndian.PutUint64(w[34:], uint64(x8))
 	binary.LittleEndian.PutUint32(w[42:], uint32(x9))
-	binary.LittleEndian.PutUint64(w[46:], uint64(math.Float64bits(float64(math.Float32frombits(uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 12, Offset: 72, Byte: 5, Mask: 0x08})))))))
-	w[54] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 76, Byte: 5, Mask: 0x10}))))
+	binary.LittleEndian.PutUint64(w[46:], uint64(math.Float64bits(float64(math.Float32frombits(uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))))))
+	w[54] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
 	w[55] = uint8(x10)
 	w[56] = uint8(x11)
 	o = phaserimpl.ROSPutString(w, 57, s12)
@@ -4984,82 +4984,82 @@ func (x Point) Clone() Point { return Point(phaserimpl.Clone(phaserimpl.Msg(x), 
 
 // X returns field x (1).
 func (x Point) X() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetX sets field x (1).
 func (x Point) SetX(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasX reports the presence of field x (1).
 func (x Point) HasX() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearX clears field x (1).
 func (x Point) ClearX() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Y returns field y (2).
 func (x Point) Y() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // SetY sets field y (2).
 func (x Point) SetY(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasY reports the presence of field y (2).
 func (x Point) HasY() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // ClearY clears field y (2).
 func (x Point) ClearY() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Z returns field z (3).
 func (x Point) Z() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // SetZ sets field z (3).
 func (x Point) SetZ(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasZ reports the presence of field z (3).
 func (x Point) HasZ() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // ClearZ clears field z (3).
 func (x Point) ClearZ() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // Intensity returns field intensity (4).
 func (x Point) Intensity() float32 {
-	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // SetIntensity sets field intensity (4).
 func (x Point) SetIntensity(v float32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}, math.Float32bits(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}, math.Float32bits(v))
 }
 
 // HasIntensity reports the presence of field intensity (4).
 func (x Point) HasIntensity() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // ClearIntensity clears field intensity (4).
 func (x Point) ClearIntensity() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08, Size: 4})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
 }
 
 // PointView reads the singular scalar fields of a Point in place with
@@ -5074,42 +5074,42 @@ func (x Point) View() PointView { return PointView(phaserimpl.Msg(x).ViewOf(phas
 
 // X returns field x (1).
 func (v PointView) X() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasX reports the presence of field x (1).
 func (v PointView) HasX() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Y returns field y (2).
 func (v PointView) Y() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
 }
 
 // HasY reports the presence of field y (2).
 func (v PointView) HasY() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
 // Z returns field z (3).
 func (v PointView) Z() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))
 }
 
 // HasZ reports the presence of field z (3).
 func (v PointView) HasZ() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
 // Intensity returns field intensity (4).
 func (v PointView) Intensity() float32 {
-	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08}))
+	return math.Float32frombits(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask}))
 }
 
 // HasIntensity reports the presence of field intensity (4).
 func (v PointView) HasIntensity() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -5202,10 +5202,10 @@ func phaserROSAppend_Point(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
 		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 	}
 	return dst, left, true
 }
@@ -5365,11 +5365,11 @@ func (x Stamped) AppendProto(dst []byte) ([]byte, error) {
 
 // phaserFlat_timestamppbphaser_Timestamp reports whether google.protobuf.Timestamp is laid out as the encoders
 // of this file write it in line.
-var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})
 
 // phaserFlat_durationpbphaser_Duration reports whether google.protobuf.Duration is laid out as the encoders
 // of this file write it in line.
-var phaserFlat_durationpbphaser_Duration = phaserimpl.LaidOutAs(phaserType_durationpbphaser_Duration, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02, Signed: true})
+var phaserFlat_durationpbphaser_Duration = phaserimpl.LaidOutAs(phaserType_durationpbphaser_Duration, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})
 
 // XXX_AppendProto appends the protobuf encoding of x within the encoding w
 // of a message that holds it. It is for generated code.
@@ -5391,7 +5391,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// stamp (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
@@ -5420,7 +5420,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// span (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Duration")
@@ -5500,7 +5500,7 @@ func (x Stamped) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// stamp (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -5508,7 +5508,7 @@ func (x Stamped) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// span (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -5567,7 +5567,7 @@ func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.stamp", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
 			}
@@ -5581,7 +5581,7 @@ func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Stamped", "phasertest.roswire.Stamped.span", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Stamped")
 			}
@@ -5713,44 +5713,44 @@ func (x Stamped) Clone() Stamped {
 
 // Stamp returns (a default message if absent) field stamp (1).
 func (x Stamped) Stamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // MutableStamp returns field stamp (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Stamped) MutableStamp() timestamppbphaser.Timestamp {
-	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp))
 }
 
 // HasStamp reports the presence of field stamp (1).
 func (x Stamped) HasStamp() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField})
 }
 
 // ClearStamp clears, freeing what it holds, field stamp (1).
 func (x Stamped) ClearStamp() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp)
 }
 
 // Span returns (a default message if absent) field span (2).
 func (x Stamped) Span() durationpbphaser.Duration {
-	return durationpbphaser.Duration(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration))
+	return durationpbphaser.Duration(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration))
 }
 
 // MutableSpan returns field span (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Stamped) MutableSpan() durationpbphaser.Duration {
-	return durationpbphaser.Duration(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration))
+	return durationpbphaser.Duration(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration))
 }
 
 // HasSpan reports the presence of field span (2).
 func (x Stamped) HasSpan() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField})
 }
 
 // ClearSpan clears, freeing what it holds, field span (2).
 func (x Stamped) ClearSpan() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration)
 }
 
 // Frame returns a copy of field frame (3).
@@ -5880,12 +5880,12 @@ func phaserROSAppend_Stamped(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	}
 	var w []byte
 	// stamp (time)
-	sec1, nsec2, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp))
+	sec1, nsec2, ok := phaserimpl.ROSTime(m.Message(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp))
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}
 	// span (duration)
-	sec3, nsec4, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration))
+	sec3, nsec4, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration))
 	if !ok {
 		return dst, left, false // out of the range of ROS duration
 	}
@@ -5909,12 +5909,12 @@ func phaserROSAppend_Stamped(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 func phaserROSRead_Stamped(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	var ok bool
 	// stamp (time)
-	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 16, Inline: true}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
 		return data, false
 	}
 	data = data[8:]
 	// span (duration)
-	if len(data) < 8 || !phaserimpl.SetROSDuration(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Inline: true}, phaserType_durationpbphaser_Duration), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+	if len(data) < 8 || !phaserimpl.SetROSDuration(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
 		return data, false
 	}
 	data = data[8:]
@@ -6067,7 +6067,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped); sub.IsPresent() {
 		b = append(b, 0x0a, 0)
 		at := len(b) - 1
 		nb, err := Stamped(sub).XXX_AppendProto(b, w)
@@ -6077,7 +6077,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// point (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField}, phaserType_Point); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
 			if !w.Enter(24) {
 				return b, w.Err("phasertest.roswire.Point")
@@ -6308,7 +6308,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// remote (9)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
 		b = append(b, 0x4a, 0)
 		at := len(b) - 1
 		nb, err := importedpbphaser.Remote(sub).XXX_AppendProto(b, w)
@@ -6367,7 +6367,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = nb
 	}
 	// arrays (15)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays); sub.IsPresent() {
 		b = append(b, 0x7a, 0)
 		at := len(b) - 1
 		nb, err := Arrays(sub).XXX_AppendProto(b, w)
@@ -6377,7 +6377,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// converted (16)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted); sub.IsPresent() {
 		b = append(b, 0x82, 0x01, 0)
 		at := len(b) - 1
 		nb, err := Converted(sub).XXX_AppendProto(b, w)
@@ -6387,7 +6387,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// scalars (17)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars); sub.IsPresent() {
 		b = append(b, 0x8a, 0x01, 0)
 		at := len(b) - 1
 		nb, err := Scalars(sub).XXX_AppendProto(b, w)
@@ -6419,7 +6419,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// span (32)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Duration")
@@ -6448,7 +6448,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// empty (33)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty); sub.IsPresent() {
 		if _, _, ok := sub.CompiledBytes(4); ok && !w.HasUnknown() {
 			if !w.Enter(4) {
 				return b, w.Err("phasertest.roswire.Empty")
@@ -6609,7 +6609,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// header (1)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped); sub.IsPresent() {
 		s, err := Stamped(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6617,7 +6617,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// point (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField}, phaserType_Point); sub.IsPresent() {
 		s, err := Point(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6715,7 +6715,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		}
 	}
 	// remote (9)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote); sub.IsPresent() {
 		s, err := importedpbphaser.Remote(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6770,7 +6770,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += s
 	}
 	// arrays (15)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays); sub.IsPresent() {
 		s, err := Arrays(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6778,7 +6778,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// converted (16)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted); sub.IsPresent() {
 		s, err := Converted(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6786,7 +6786,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// scalars (17)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars); sub.IsPresent() {
 		s, err := Scalars(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6811,7 +6811,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		}
 	}
 	// span (32)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6819,7 +6819,7 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// empty (33)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty); sub.IsPresent() {
 		s, err := Empty(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -6959,7 +6959,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.header", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -6973,7 +6973,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.point", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField}, phaserType_Point)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -7089,7 +7089,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.remote", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -7144,7 +7144,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.arrays", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -7158,7 +7158,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.converted", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -7172,7 +7172,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.scalars", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -7185,7 +7185,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.c_int", n)
 			}
-			m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0xaa: // c_str
 			start, n := phaserimpl.ConsumeBytesAt(b, i)
@@ -7288,7 +7288,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 			if n < 0 {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.opt", n)
 			}
-			m.SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Signed: true}, uint32(v))
+			m.SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Bits: phaserimpl.SignedField}, uint32(v))
 			i = n
 		case 0xfa: // opt_str
 			start, n := phaserimpl.ConsumeBytesAt(b, i)
@@ -7310,7 +7310,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.span", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -7324,7 +7324,7 @@ func (x Nested) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
 				return phaserimpl.WireError("phasertest.roswire.Nested", "phasertest.roswire.Nested.empty", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested")
 			}
@@ -7513,44 +7513,44 @@ func (x Nested) WhichChoice() Nested_ChoiceCase {
 
 // Header returns (a default message if absent) field header (1).
 func (x Nested) Header() Stamped {
-	return Stamped(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped))
+	return Stamped(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped))
 }
 
 // MutableHeader returns field header (1), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutableHeader() Stamped {
-	return Stamped(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped))
+	return Stamped(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped))
 }
 
 // HasHeader reports the presence of field header (1).
 func (x Nested) HasHeader() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField})
 }
 
 // ClearHeader clears, freeing what it holds, field header (1).
 func (x Nested) ClearHeader() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped)
 }
 
 // Point returns (a default message if absent) field point (2).
 func (x Nested) Point() Point {
-	return Point(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point))
+	return Point(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField}, phaserType_Point))
 }
 
 // MutablePoint returns field point (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutablePoint() Point {
-	return Point(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point))
+	return Point(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField}, phaserType_Point))
 }
 
 // HasPoint reports the presence of field point (2).
 func (x Nested) HasPoint() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField})
 }
 
 // ClearPoint clears, freeing what it holds, field point (2).
 func (x Nested) ClearPoint() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField}, phaserType_Point)
 }
 
 // Points returns the list handle of repeated field points (3).
@@ -7597,23 +7597,23 @@ func (x Nested) FixedDurations() durationpbphaser.DurationList {
 
 // Remote returns (a default message if absent) field remote (9).
 func (x Nested) Remote() importedpbphaser.Remote {
-	return importedpbphaser.Remote(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote))
+	return importedpbphaser.Remote(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote))
 }
 
 // MutableRemote returns field remote (9), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutableRemote() importedpbphaser.Remote {
-	return importedpbphaser.Remote(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote))
+	return importedpbphaser.Remote(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote))
 }
 
 // HasRemote reports the presence of field remote (9).
 func (x Nested) HasRemote() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField})
 }
 
 // ClearRemote clears, freeing what it holds, field remote (9).
 func (x Nested) ClearRemote() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote)
 }
 
 // Remotes returns the list handle of repeated field remotes (10).
@@ -7623,23 +7623,23 @@ func (x Nested) Remotes() importedpbphaser.RemoteList {
 
 // Any returns (a default message if absent) field any (11).
 func (x Nested) Any() runtime.Any {
-	return phaserimpl.Any(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 11, Offset: 264, Inline: true}, phaserimpl.AnyType()))
+	return phaserimpl.Any(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 11, Offset: 264, Bits: phaserimpl.InlineField}, phaserimpl.AnyType()))
 }
 
 // MutableAny returns field any (11), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutableAny() runtime.Any {
-	return phaserimpl.Any(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 11, Offset: 264, Inline: true}, phaserimpl.AnyType()))
+	return phaserimpl.Any(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 11, Offset: 264, Bits: phaserimpl.InlineField}, phaserimpl.AnyType()))
 }
 
 // HasAny reports the presence of field any (11).
 func (x Nested) HasAny() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 11, Offset: 264, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 11, Offset: 264, Bits: phaserimpl.InlineField})
 }
 
 // ClearAny clears, freeing what it holds, field any (11).
 func (x Nested) ClearAny() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 11, Offset: 264, Inline: true}, phaserimpl.AnyType())
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 11, Offset: 264, Bits: phaserimpl.InlineField}, phaserimpl.AnyType())
 }
 
 // Anys returns the list handle of repeated field anys (12).
@@ -7659,85 +7659,85 @@ func (x Nested) Labels() Nested_LabelsEntryList {
 
 // Arrays returns (a default message if absent) field arrays (15).
 func (x Nested) Arrays() Arrays {
-	return Arrays(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays))
+	return Arrays(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays))
 }
 
 // MutableArrays returns field arrays (15), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutableArrays() Arrays {
-	return Arrays(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays))
+	return Arrays(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays))
 }
 
 // HasArrays reports the presence of field arrays (15).
 func (x Nested) HasArrays() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField})
 }
 
 // ClearArrays clears, freeing what it holds, field arrays (15).
 func (x Nested) ClearArrays() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays)
 }
 
 // Converted returns (a default message if absent) field converted (16).
 func (x Nested) Converted() Converted {
-	return Converted(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted))
+	return Converted(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted))
 }
 
 // MutableConverted returns field converted (16), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutableConverted() Converted {
-	return Converted(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted))
+	return Converted(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted))
 }
 
 // HasConverted reports the presence of field converted (16).
 func (x Nested) HasConverted() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField})
 }
 
 // ClearConverted clears, freeing what it holds, field converted (16).
 func (x Nested) ClearConverted() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted)
 }
 
 // Scalars returns (a default message if absent) field scalars (17).
 func (x Nested) Scalars() Scalars {
-	return Scalars(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars))
+	return Scalars(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars))
 }
 
 // MutableScalars returns field scalars (17), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutableScalars() Scalars {
-	return Scalars(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars))
+	return Scalars(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars))
 }
 
 // HasScalars reports the presence of field scalars (17).
 func (x Nested) HasScalars() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField})
 }
 
 // ClearScalars clears, freeing what it holds, field scalars (17).
 func (x Nested) ClearScalars() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars)
 }
 
 // CInt returns oneof member field c_int (20).
 func (x Nested) CInt() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 96, Signed: true}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 20, Offset: 96, Bits: phaserimpl.SignedField}))
 }
 
 // SetCInt makes active and sets oneof member field c_int (20).
 func (x Nested) SetCInt(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasCInt reports whether it is the active member: field c_int (20).
 func (x Nested) HasCInt() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 96, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 20, Offset: 96, Bits: phaserimpl.SignedField})
 }
 
 // ClearCInt clears, if active, field c_int (20).
 func (x Nested) ClearCInt() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Bits: phaserimpl.SignedField})
 }
 
 // CStr returns a copy of field c_str (21).
@@ -7941,22 +7941,22 @@ var phaserUnion_Nested_XOpt = phaserType_Nested.Unions()[1]
 
 // Opt returns oneof member field opt (30).
 func (x Nested) Opt() int32 {
-	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 108, Signed: true}))
+	return int32(phaserimpl.Msg(x).Member32(phaserimpl.Field{Number: 30, Offset: 108, Bits: phaserimpl.SignedField}))
 }
 
 // SetOpt makes active and sets oneof member field opt (30).
 func (x Nested) SetOpt(v int32) {
-	phaserimpl.Msg(x).SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Bits: phaserimpl.SignedField}, uint32(v))
 }
 
 // HasOpt reports whether it is the active member: field opt (30).
 func (x Nested) HasOpt() bool {
-	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 108, Signed: true})
+	return phaserimpl.Msg(x).HasMember(phaserimpl.Field{Number: 30, Offset: 108, Bits: phaserimpl.SignedField})
 }
 
 // ClearOpt clears, if active, field opt (30).
 func (x Nested) ClearOpt() {
-	phaserimpl.Msg(x).ClearOneof(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Signed: true})
+	phaserimpl.Msg(x).ClearOneof(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Bits: phaserimpl.SignedField})
 }
 
 var phaserUnion_Nested_XOptStr = phaserType_Nested.Unions()[2]
@@ -8000,44 +8000,44 @@ func (x Nested) ClearOptStr() {
 
 // Span returns (a default message if absent) field span (32).
 func (x Nested) Span() durationpbphaser.Duration {
-	return durationpbphaser.Duration(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration))
+	return durationpbphaser.Duration(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration))
 }
 
 // MutableSpan returns field span (32), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutableSpan() durationpbphaser.Duration {
-	return durationpbphaser.Duration(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration))
+	return durationpbphaser.Duration(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration))
 }
 
 // HasSpan reports the presence of field span (32).
 func (x Nested) HasSpan() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField})
 }
 
 // ClearSpan clears, freeing what it holds, field span (32).
 func (x Nested) ClearSpan() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration)
 }
 
 // Empty returns (a default message if absent) field empty (33).
 func (x Nested) Empty() Empty {
-	return Empty(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty))
+	return Empty(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty))
 }
 
 // MutableEmpty returns field empty (33), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested) MutableEmpty() Empty {
-	return Empty(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty))
+	return Empty(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty))
 }
 
 // HasEmpty reports the presence of field empty (33).
 func (x Nested) HasEmpty() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField})
 }
 
 // ClearEmpty clears, freeing what it holds, field empty (33).
 func (x Nested) ClearEmpty() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty)
 }
 
 // Empties returns the list handle of repeated field empties (34).
@@ -8113,7 +8113,7 @@ var _ = phaserimpl.RegisterROS(phaserType_Nested, &phaserimpl.ROSCodec{Size: pha
 func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 	n := 140
 	// header
-	k1, left2, ok := phaserROSSize_Stamped(m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped), left)
+	k1, left2, ok := phaserROSSize_Stamped(m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -8162,7 +8162,7 @@ func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 	if phaserROSCodec_importedpbphaser_Remote == nil {
 		return 0, left, false
 	}
-	k8, left2, ok := phaserROSCodec_importedpbphaser_Remote.Size(m.Message(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote), left)
+	k8, left2, ok := phaserROSCodec_importedpbphaser_Remote.Size(m.Message(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -8213,19 +8213,19 @@ func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 		n += k15
 	}
 	// arrays
-	k16, left2, ok := phaserROSSize_Arrays(m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays), left)
+	k16, left2, ok := phaserROSSize_Arrays(m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
 	n += k16
 	// converted
-	k17, left2, ok := phaserROSSize_Converted(m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted), left)
+	k17, left2, ok := phaserROSSize_Converted(m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
 	n += k17
 	// scalars
-	k18, left2, ok := phaserROSSize_Scalars(m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars), left)
+	k18, left2, ok := phaserROSSize_Scalars(m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars), left)
 	if left = left2; !ok {
 		return 0, left, false
 	}
@@ -8305,12 +8305,12 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	var w []byte
 	var left2 int
 	// header
-	dst, left2, ok = phaserROSAppend_Stamped(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped), left)
+	dst, left2, ok = phaserROSAppend_Stamped(dst, m.InlineMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// point
-	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point), left)
+	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField}, phaserType_Point), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -8355,10 +8355,10 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
 			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
-			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
-			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
-			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 		}
 		w = w[16:]
 	}
@@ -8404,10 +8404,10 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
 			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
-			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})))
-			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Byte: 4, Mask: 0x02})))
-			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Byte: 4, Mask: 0x04})))
-			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Byte: 4, Mask: 0x08})))
+			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 		}
 		w = w[16:]
 	}
@@ -8472,7 +8472,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	if phaserROSCodec_importedpbphaser_Remote == nil {
 		return dst, left, false
 	}
-	dst, left2, ok = phaserROSCodec_importedpbphaser_Remote.Append(dst, m.Message(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote), left)
+	dst, left2, ok = phaserROSCodec_importedpbphaser_Remote.Append(dst, m.Message(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -8492,7 +8492,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 	}
 	// any (Any: two empty strings)
-	if !m.Message(phaserimpl.Field{Number: 11, Offset: 264, Inline: true}, phaserimpl.AnyType()).IsEmptyAny() {
+	if !m.Message(phaserimpl.Field{Number: 11, Offset: 264, Bits: phaserimpl.InlineField}, phaserimpl.AnyType()).IsEmptyAny() {
 		return dst, left, false // a populated Any has no ROS1 form
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8)
@@ -8534,17 +8534,17 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 	}
 	// arrays
-	dst, left2, ok = phaserROSAppend_Arrays(dst, m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays), left)
+	dst, left2, ok = phaserROSAppend_Arrays(dst, m.InlineMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// converted
-	dst, left2, ok = phaserROSAppend_Converted(dst, m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted), left)
+	dst, left2, ok = phaserROSAppend_Converted(dst, m.InlineMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// scalars
-	dst, left2, ok = phaserROSAppend_Scalars(dst, m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars), left)
+	dst, left2, ok = phaserROSAppend_Scalars(dst, m.InlineMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -8553,7 +8553,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst = binary.LittleEndian.AppendUint32(dst, d15)
 	switch d15 {
 	case 20:
-		x := m.Member32(phaserimpl.Field{Number: 20, Offset: 96, Signed: true})
+		x := m.Member32(phaserimpl.Field{Number: 20, Offset: 96, Bits: phaserimpl.SignedField})
 		dst, w = phaserimpl.ROSGrow(dst, 4)
 		binary.LittleEndian.PutUint32(w[0:], uint32(x))
 	case 21:
@@ -8615,7 +8615,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst = binary.LittleEndian.AppendUint32(dst, d16)
 	switch d16 {
 	case 30:
-		x := m.Member32(phaserimpl.Field{Number: 30, Offset: 108, Signed: true})
+		x := m.Member32(phaserimpl.Field{Number: 30, Offset: 108, Bits: phaserimpl.SignedField})
 		dst, w = phaserimpl.ROSGrow(dst, 4)
 		binary.LittleEndian.PutUint32(w[0:], uint32(x))
 	}
@@ -8631,7 +8631,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// span (duration)
-	sec18, nsec19, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration))
+	sec18, nsec19, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration))
 	if !ok {
 		return dst, left, false // out of the range of ROS duration
 	}
@@ -8639,7 +8639,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	binary.LittleEndian.PutUint32(w[0:], uint32(sec18))
 	binary.LittleEndian.PutUint32(w[4:], uint32(nsec19))
 	// empty
-	dst, left2, ok = phaserROSAppend_Empty(dst, m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty), left)
+	dst, left2, ok = phaserROSAppend_Empty(dst, m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -8664,7 +8664,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 	var ok bool
 	// header
-	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 128, Inline: true}, phaserType_Stamped)
+	sub1 := m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 128, Bits: phaserimpl.InlineField}, phaserType_Stamped)
 	if !sub1.IsPresent() {
 		return data, false
 	}
@@ -8672,7 +8672,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// point
-	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 192, Inline: true}, phaserType_Point)
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 192, Bits: phaserimpl.InlineField}, phaserType_Point)
 	if !sub2.IsPresent() {
 		return data, false
 	}
@@ -8860,7 +8860,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		data = data[8:]
 	}
 	// remote
-	sub21 := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 216, Inline: true}, phaserType_importedpbphaser_Remote)
+	sub21 := m.MutableMessage(phaserimpl.Field{Number: 9, Offset: 216, Bits: phaserimpl.InlineField}, phaserType_importedpbphaser_Remote)
 	if !sub21.IsPresent() {
 		return data, false
 	}
@@ -8906,7 +8906,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		}
 	}
 	// any (Any: two empty strings)
-	if len(data) < 8 || binary.LittleEndian.Uint64(data) != 0 || !m.MutableMessage(phaserimpl.Field{Number: 11, Offset: 264, Inline: true}, phaserimpl.AnyType()).IsPresent() {
+	if len(data) < 8 || binary.LittleEndian.Uint64(data) != 0 || !m.MutableMessage(phaserimpl.Field{Number: 11, Offset: 264, Bits: phaserimpl.InlineField}, phaserimpl.AnyType()).IsPresent() {
 		return data, false
 	}
 	data = data[8:]
@@ -9007,7 +9007,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		}
 	}
 	// arrays
-	sub34 := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 280, Inline: true}, phaserType_Arrays)
+	sub34 := m.MutableMessage(phaserimpl.Field{Number: 15, Offset: 280, Bits: phaserimpl.InlineField}, phaserType_Arrays)
 	if !sub34.IsPresent() {
 		return data, false
 	}
@@ -9015,7 +9015,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// converted
-	sub35 := m.MutableMessage(phaserimpl.Field{Number: 16, Offset: 416, Inline: true}, phaserType_Converted)
+	sub35 := m.MutableMessage(phaserimpl.Field{Number: 16, Offset: 416, Bits: phaserimpl.InlineField}, phaserType_Converted)
 	if !sub35.IsPresent() {
 		return data, false
 	}
@@ -9023,7 +9023,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false
 	}
 	// scalars
-	sub36 := m.MutableMessage(phaserimpl.Field{Number: 17, Offset: 528, Inline: true}, phaserType_Scalars)
+	sub36 := m.MutableMessage(phaserimpl.Field{Number: 17, Offset: 528, Bits: phaserimpl.InlineField}, phaserType_Scalars)
 	if !sub36.IsPresent() {
 		return data, false
 	}
@@ -9043,7 +9043,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 			return data, false
 		}
 		x := uint64(binary.LittleEndian.Uint32(data))
-		m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Signed: true}, uint32(x))
+		m.SetMember32(phaserUnion_Nested_Choice, phaserimpl.Field{Number: 20, Offset: 96, Bits: phaserimpl.SignedField}, uint32(x))
 		data = data[4:]
 	case 21:
 		var s []byte
@@ -9125,7 +9125,7 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 			return data, false
 		}
 		x := uint64(binary.LittleEndian.Uint32(data))
-		m.SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Signed: true}, uint32(x))
+		m.SetMember32(phaserUnion_Nested_XOpt, phaserimpl.Field{Number: 30, Offset: 108, Bits: phaserimpl.SignedField}, uint32(x))
 		data = data[4:]
 	default:
 		return data, false // not a field of the oneof
@@ -9148,12 +9148,12 @@ func phaserROSRead_Nested(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // not a field of the oneof
 	}
 	// span (duration)
-	if len(data) < 8 || !phaserimpl.SetROSDuration(m.MutableMessage(phaserimpl.Field{Number: 32, Offset: 640, Inline: true}, phaserType_durationpbphaser_Duration), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+	if len(data) < 8 || !phaserimpl.SetROSDuration(m.MutableMessage(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
 		return data, false
 	}
 	data = data[8:]
 	// empty
-	sub40 := m.MutableMessage(phaserimpl.Field{Number: 33, Offset: 664, Inline: true}, phaserType_Empty)
+	sub40 := m.MutableMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty)
 	if !sub40.IsPresent() {
 		return data, false
 	}
@@ -9349,7 +9349,7 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 		b = append(b, s...)
 	}
 	// value (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point); sub.IsPresent() {
 		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
 			if !w.Enter(24) {
 				return b, w.Err("phasertest.roswire.Point")
@@ -9432,7 +9432,7 @@ func (x Nested_ByNameEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// value (2)
-	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point); sub.IsPresent() {
+	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point); sub.IsPresent() {
 		s, err := Point(sub).XXX_ProtoSize(w)
 		if err != nil {
 			return 0, err
@@ -9496,7 +9496,7 @@ func (x Nested_ByNameEntry) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) err
 				return phaserimpl.WireError("phasertest.roswire.Nested.ByNameEntry", "phasertest.roswire.Nested.ByNameEntry.value", n)
 			}
 			v := b[start:n]
-			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point)
+			sub := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point)
 			if !sub.IsPresent() {
 				return phaserimpl.FullError(m, "phasertest.roswire.Nested.ByNameEntry")
 			}
@@ -9652,23 +9652,23 @@ func (x Nested_ByNameEntry) ClearKey() {
 
 // Value returns (a default message if absent) field value (2).
 func (x Nested_ByNameEntry) Value() Point {
-	return Point(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point))
+	return Point(phaserimpl.Msg(x).InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point))
 }
 
 // MutableValue returns field value (2), marking it present if absent.
 // In format v3 it is stored inside the message (ROS frontend): this allocates nothing.
 func (x Nested_ByNameEntry) MutableValue() Point {
-	return Point(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point))
+	return Point(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point))
 }
 
 // HasValue reports the presence of field value (2).
 func (x Nested_ByNameEntry) HasValue() bool {
-	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true})
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField})
 }
 
 // ClearValue clears, freeing what it holds, field value (2).
 func (x Nested_ByNameEntry) ClearValue() {
-	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point)
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point)
 }
 
 // Nested_ByNameEntryList is a handle on a repeated field of Nested_ByNameEntry messages.
@@ -9779,7 +9779,7 @@ func phaserROSAppend_Nested_ByNameEntry(dst []byte, m phaserimpl.Msg, left int) 
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
 	phaserimpl.ROSPutString(w, 0, s1)
 	// value
-	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point), left)
+	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
@@ -9799,7 +9799,7 @@ func phaserROSRead_Nested_ByNameEntry(data []byte, m phaserimpl.Msg) ([]byte, bo
 	}
 	m.SetBytes(phaserimpl.Field{Number: 1, Offset: 8}, s1)
 	// value
-	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Inline: true}, phaserType_Point)
+	sub2 := m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point)
 	if !sub2.IsPresent() {
 		return data, false
 	}
@@ -10267,22 +10267,22 @@ func (x Nested_LabelsEntry) Clone() Nested_LabelsEntry {
 
 // Key returns field key (1).
 func (x Nested_LabelsEntry) Key() int32 {
-	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // SetKey sets field key (1).
 func (x Nested_LabelsEntry) SetKey(v int32) {
-	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true}, uint32(v))
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
 }
 
 // HasKey reports the presence of field key (1).
 func (x Nested_LabelsEntry) HasKey() bool {
-	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // ClearKey clears field key (1).
 func (x Nested_LabelsEntry) ClearKey() {
-	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Size: 4, Signed: true})
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
 }
 
 // Value returns a copy of field value (2).
@@ -10336,12 +10336,12 @@ func (x Nested_LabelsEntry) View() Nested_LabelsEntryView {
 
 // Key returns field key (1).
 func (v Nested_LabelsEntryView) Key() int32 {
-	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01}))
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
 }
 
 // HasKey reports the presence of field key (1).
 func (v Nested_LabelsEntryView) HasKey() bool {
-	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01})
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
 // Nested_LabelsEntryList is a handle on a repeated field of Nested_LabelsEntry messages.
@@ -10450,7 +10450,7 @@ func phaserROSAppend_Nested_LabelsEntry(dst []byte, m phaserimpl.Msg, left int) 
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
 	// key (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Byte: 4, Mask: 0x01, Signed: true})))
+	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	phaserimpl.ROSPutString(w, 4, s1)
 	return dst, left, true
 }
