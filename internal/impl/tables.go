@@ -63,7 +63,7 @@ func (p *Payload) remember(t *Type, tab uint32, flags uint64) {
 // the cache did not know, and remembers it if it is.
 func (p *Payload) verify(t *Type, tab uint32) bool {
 	mem := p.mem
-	if n := uint64(len(t.table)); tab == 0 || uint64(tab)+n > uint64(len(mem)) || string(mem[tab:uint64(tab)+n]) != string(t.table) {
+	if n := uint64(len(t.table)); tab == 0 || uint64(tab)+n > uint64(len(mem)) || !sameTable(mem[tab:uint64(tab)+n], t.table) {
 		return false
 	}
 	p.remember(t, tab, tableCompiled)
@@ -176,4 +176,48 @@ func (p *Payload) seedCache(t *Type) {
 			p.remember(r, le.Uint32(p.mem[e+8:]), registeredFlags(r, p.version))
 		}
 	}
+}
+
+// sameTable reports whether b, table bytes read from a payload, are the
+// compiled table (or table block) c. Tables are short (16 bytes and 4 or 8
+// more a field): up to 128 bytes they are compared 32 bytes at a time, the
+// differences of 8-byte words ORed together (wordsDiffer), where
+// runtime.memequal takes a call and 8 instructions for each 8 bytes below
+// 64; longer ones go to memequal, whose wide loop is then faster. (A table
+// is compared only to choose the compiled offsets, each of whose accesses
+// is bounds-checked on its own: a payload that changes while it is read
+// gets a mix of values, never an access out of range.)
+func sameTable(b, c []byte) bool { return len(b) == len(c) && !tablesDiffer(b, c) }
+
+// tablesDiffer reports whether b and c differ: from 8 to 128 bytes of the
+// same length with up to four 32-byte compares (the last one overlapping
+// the others) or, below 32 bytes, two or four 8-byte ones.
+func tablesDiffer(b, c []byte) bool {
+	n := len(b)
+	if len(c) != n || n < 8 || n > 128 {
+		return string(b) != string(c)
+	}
+	var x uint64
+	switch {
+	case n >= 32:
+		x = diff32((*[32]byte)(b[n-32:n]), (*[32]byte)(c[n-32:n])) | diff32((*[32]byte)(b), (*[32]byte)(c))
+		if n > 64 {
+			x |= diff32((*[32]byte)(b[32:]), (*[32]byte)(c[32:]))
+		}
+		if n > 96 {
+			x |= diff32((*[32]byte)(b[64:]), (*[32]byte)(c[64:]))
+		}
+	case n >= 16:
+		x = (le.Uint64(b) ^ le.Uint64(c)) | (le.Uint64(b[8:]) ^ le.Uint64(c[8:])) |
+			(le.Uint64(b[n-16:]) ^ le.Uint64(c[n-16:])) | (le.Uint64(b[n-8:]) ^ le.Uint64(c[n-8:]))
+	default:
+		x = (le.Uint64(b) ^ le.Uint64(c)) | (le.Uint64(b[n-8:]) ^ le.Uint64(c[n-8:]))
+	}
+	return x != 0
+}
+
+// diff32 is nonzero when b and c differ.
+func diff32(b, c *[32]byte) uint64 {
+	return (le.Uint64(b[0:]) ^ le.Uint64(c[0:])) | (le.Uint64(b[8:]) ^ le.Uint64(c[8:])) |
+		(le.Uint64(b[16:]) ^ le.Uint64(c[16:])) | (le.Uint64(b[24:]) ^ le.Uint64(c[24:]))
 }
