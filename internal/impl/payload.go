@@ -454,7 +454,10 @@ func (p *Payload) bind(off uint32, t *Type) Msg {
 		return Msg{p: p, off: off}
 	}
 	if p.trust&t.trust == 0 { // not a payload that trusts what it wrote (tables.go)
-		if tab := le.Uint32(mem[off:]); !p.knownCompiled(t, tab) && !p.verify(t, tab) {
+		// off+4 <= off+extent <= len(mem): the table word sliced with a
+		// constant capacity (no pointer mask).
+		o := uint64(off)
+		if tab := le.Uint32(mem[o : o+4 : o+4]); !p.knownCompiled(t, tab) && !p.verify(t, tab) {
 			return Msg{p: p, off: off}
 		}
 	}
