@@ -752,13 +752,17 @@ func (p *Payload) stringAt(o uint32) []byte {
 // field is next written or an owned buffer grows.
 func (m Msg) StringBytes(f Field) []byte {
 	if m.compiled() { // the slot at the compiled offset, then the string's bounds
+		// Each word sliced with a constant capacity: no pointer mask
+		// for an empty slice.
 		mem := m.p.mem
-		s := le.Uint32(mem[m.off+f.Offset:])
-		if s == 0 || uint64(s)+4 > uint64(len(mem)) {
+		mem = mem[:len(mem):len(mem)]
+		o := uint64(m.off) + uint64(f.Offset)
+		s := uint64(le.Uint32(mem[o : o+4 : o+4]))
+		if s == 0 || s+4 > uint64(len(mem)) {
 			return nil
 		}
-		n := le.Uint32(mem[s:])
-		if uint64(s)+4+uint64(n) > uint64(len(mem)) {
+		n := uint64(le.Uint32(mem[s : s+4 : s+4]))
+		if s+4+n > uint64(len(mem)) {
 			return nil
 		}
 		return mem[s+4 : s+4+n : s+4+n]

@@ -362,12 +362,12 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 		// the cache. (The block ends within 32 bits, so that no entry's
 		// offset carries into its flags.)
 		if b, end := t.block, uint64(tab)+uint64(len(t.block)); len(b) != 0 && p.version == payloadbuffer.V3 &&
-			end <= uint64(len(data)) && end <= 1<<32 && string(data[tab:end]) == string(b) {
+			end <= uint64(len(data)) && end <= 1<<32 && sameTable(data[tab:end], b, len(b) <= wordTable) {
 			for _, e := range t.blockEntries {
 				p.tables[uint32(e>>34)%tableSlots] = e + uint64(tab)
 			}
 			acc = compiledRead
-		} else if n := uint64(len(t.table)); uint64(tab)+n <= uint64(len(data)) && string(data[tab:uint64(tab)+n]) == string(t.table) {
+		} else if n := uint64(len(t.table)); uint64(tab)+n <= uint64(len(data)) && sameTable(data[tab:uint64(tab)+n], t.table, n <= wordTable) {
 			p.tables[t.id%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
 			acc = compiledRead
 		}
@@ -454,7 +454,10 @@ func (p *Payload) bind(off uint32, t *Type) Msg {
 		return Msg{p: p, off: off}
 	}
 	if p.trust&t.trust == 0 { // not a payload that trusts what it wrote (tables.go)
-		if tab := le.Uint32(mem[off:]); !p.knownCompiled(t, tab) && !p.verify(t, tab) {
+		// off+4 <= off+extent <= len(mem): the table word sliced with a
+		// constant capacity (no pointer mask).
+		o := uint64(off)
+		if tab := le.Uint32(mem[o : o+4 : o+4]); !p.knownCompiled(t, tab) && !p.verify(t, tab) {
 			return Msg{p: p, off: off}
 		}
 	}

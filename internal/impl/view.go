@@ -70,7 +70,7 @@ func (v View) Get8(f Field) uint8 {
 // Get32 returns the 4-byte value of scalar field f, or 0 if f is absent.
 func (v View) Get32(f Field) uint32 {
 	if o := int(f.Offset); o+4 <= len(v.b) && v.has(f) {
-		return le.Uint32(v.b[o:])
+		return le.Uint32(v.b[o : o+4 : o+4])
 	}
 	return 0
 }
@@ -78,7 +78,7 @@ func (v View) Get32(f Field) uint32 {
 // Get64 returns the 8-byte value of scalar field f, or 0 if f is absent.
 func (v View) Get64(f Field) uint64 {
 	if o := int(f.Offset); o+8 <= len(v.b) && v.has(f) {
-		return le.Uint64(v.b[o:])
+		return le.Uint64(v.b[o : o+8 : o+8])
 	}
 	return 0
 }
@@ -95,7 +95,7 @@ func (v View) Get8Or(f Field, d uint8) uint8 {
 // Get32Or is Get32 for a field whose default is d.
 func (v View) Get32Or(f Field, d uint32) uint32 {
 	if o := int(f.Offset); o+4 <= len(v.b) && v.has(f) {
-		return le.Uint32(v.b[o:])
+		return le.Uint32(v.b[o : o+4 : o+4])
 	}
 	return d
 }
@@ -103,7 +103,7 @@ func (v View) Get32Or(f Field, d uint32) uint32 {
 // Get64Or is Get64 for a field whose default is d.
 func (v View) Get64Or(f Field, d uint64) uint64 {
 	if o := int(f.Offset); o+8 <= len(v.b) && v.has(f) {
-		return le.Uint64(v.b[o:])
+		return le.Uint64(v.b[o : o+8 : o+8])
 	}
 	return d
 }
