@@ -854,8 +854,8 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
 	}
 	// pose (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Pose); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[20:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Pose, 32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("example.quickstart.Pose")
 			}
@@ -876,7 +876,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 27 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Pose); sub.IsPresent() {
 			b = append(b, 0x22, 0)
 			at := len(b) - 1
 			nb, err := Pose(sub).XXX_AppendProto(b, w)
@@ -887,8 +887,8 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// stamp (5)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[24:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -905,7 +905,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0x2a, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)

@@ -1078,8 +1078,8 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(v))
 	}
 	// stamp (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -1096,7 +1096,7 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -2982,8 +2982,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// orientation (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Quaternion); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(40); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Quaternion, 40); ok && !w.HasUnknown() {
 			if !w.Enter(40) {
 				return b, w.Err("bench.Quaternion")
 			}
@@ -3008,7 +3008,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 36 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Quaternion); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := Quaternion(sub).XXX_AppendProto(b, w)
@@ -3027,8 +3027,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// angular_velocity (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_Vector3); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[24:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Vector3, 32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("bench.Vector3")
 			}
@@ -3049,7 +3049,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 27 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Vector3); sub.IsPresent() {
 			b = append(b, 0x22, 0)
 			at := len(b) - 1
 			nb, err := Vector3(sub).XXX_AppendProto(b, w)
@@ -3068,8 +3068,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// linear_acceleration (6)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[40:]), phaserType_Vector3); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[40:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Vector3, 32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("bench.Vector3")
 			}
@@ -3090,7 +3090,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 27 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Vector3); sub.IsPresent() {
 			b = append(b, 0x32, 0)
 			at := len(b) - 1
 			nb, err := Vector3(sub).XXX_AppendProto(b, w)

@@ -778,8 +778,8 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		b = nb
 	}
 	// at (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[32:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[32:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -796,7 +796,7 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0x22, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -807,8 +807,8 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 	}
 	// point (5)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[36:]), phaserType_Point); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[36:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
 			if !w.Enter(24) {
 				return b, w.Err("phaser.grpctest.Point")
 			}
@@ -825,7 +825,7 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 			}
 			b[at] = byte(len(b) - at - 1) // at most 18 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
 			b = append(b, 0x2a, 0)
 			at := len(b) - 1
 			nb, err := Point(sub).XXX_AppendProto(b, w)

@@ -5391,8 +5391,8 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// stamp (1)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[8:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -5409,7 +5409,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0x0a, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -5420,8 +5420,8 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// span (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Duration")
 			}
@@ -5438,7 +5438,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
@@ -6075,8 +6075,8 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// point (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Point); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
 			if !w.Enter(24) {
 				return b, w.Err("phasertest.roswire.Point")
 			}
@@ -6101,7 +6101,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 20 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := Point(sub).XXX_AppendProto(b, w)
@@ -6417,8 +6417,8 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// span (32)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[124:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[124:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Duration")
 			}
@@ -6435,7 +6435,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 			b = append(b, 0x82, 0x02, 0)
 			at := len(b) - 1
 			nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
@@ -6446,14 +6446,14 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// empty (33)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[128:]), phaserType_Empty); sub.IsPresent() {
-		if _, _, ok := sub.CompiledBytes(4); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[128:]); s != 0 {
+		if _, ok := m.NestedBytes(s, phaserType_Empty, 4); ok && !w.HasUnknown() {
 			if !w.Enter(4) {
 				return b, w.Err("phasertest.roswire.Empty")
 			}
 			b = append(b, 0x8a, 0x02, 0)
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Empty); sub.IsPresent() {
 			b = append(b, 0x8a, 0x02, 0)
 			at := len(b) - 1
 			nb, err := Empty(sub).XXX_AppendProto(b, w)
@@ -9338,8 +9338,8 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 		b = append(b, s...)
 	}
 	// value (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Point); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
 			if !w.Enter(24) {
 				return b, w.Err("phasertest.roswire.Point")
 			}
@@ -9364,7 +9364,7 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 			}
 			b[at] = byte(len(b) - at - 1) // at most 20 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := Point(sub).XXX_AppendProto(b, w)
