@@ -9738,12 +9738,20 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
 	}
 	// empty (13)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
-		s, err := Empty(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[80:]); s != 0 {
+		if _, ok := m.NestedBytes(s, phaserType_Empty, 4); ok && !w.HasUnknown() {
+			if !w.Enter(4) {
+				return 0, w.Err("phasertest.Empty")
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Empty); sub.IsPresent() {
+			s, err := Empty(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// empties (14)
 	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
@@ -9874,20 +9882,54 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += s
 	}
 	// at (52)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[152:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 2 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// took (53)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[156:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Duration")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 2 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+			s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// ats (54)
 	for rs := m.Runs(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {
