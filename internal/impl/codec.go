@@ -1,5 +1,7 @@
 package impl
 
+import "sync/atomic"
+
 // What the wire codecs, interpreted and generated, read besides the
 // accessors.
 
@@ -102,4 +104,23 @@ func (c *Cursor) Run() (b []byte, stride, n int) {
 	c.e = k
 	c.i += n
 	return mem[o:k:k], int(c.stride), n
+}
+
+// NestedBytes returns, for a generated encoder, the first n bytes (n is
+// t's extent, a constant in the encoder) of the message of type t whose
+// offset s the compiled message m holds in a message slot, and true, when
+// that message is one the encoder reads at its compiled offsets: present,
+// out of a writable payload's header, lying whole in the payload, and its
+// table t's compiled one (as bind finds it: the payload trusts what it
+// wrote, or its table cache knows the table). Otherwise it returns false,
+// and the encoder asks NestedAt what the message is (absent, another
+// layout, or a table to compare). It is NestedAt and CompiledBytes in one
+// inline step, for the encoders' common case.
+func (m Msg) NestedBytes(s uint32, t *Type, n uint32) (q []byte, ok bool) {
+	p, o, end := m.p, int(s), int(s)+int(n)
+	if s >= max(p.floor, 1) && end <= len(p.mem) {
+		q = p.mem[o:end:end]
+		ok = p.trust&t.trust != 0 || atomic.LoadUint64(&p.tables[t.id%tableSlots])&^tableRegistered == uint64(t.id)<<34|tableCompiled|uint64(le.Uint32(q))
+	}
+	return q, ok
 }

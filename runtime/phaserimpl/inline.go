@@ -66,17 +66,20 @@ func reachSetterStoreBytes(s impl.Setter, off uint32, v []byte) bool { return s.
 func reachSetterMutableMessage(s impl.Setter, off uint32, t *Type) Msg {
 	return s.MutableMessage(off, t)
 }
-func reachWireEnter(w *Wire, n uint32) bool       { return w.Enter(n) }
-func reachWireLeave(w *Wire)                      { w.Leave() }
-func reachWireCharge(w *Wire, n int) bool         { return w.Charge(n) }
-func reachWireHasUnknown(w *Wire) bool            { return w.HasUnknown() }
-func reachWireEnterDecode(w *Wire) bool           { return w.EnterDecode() }
-func reachWireMark(w *Wire) int                   { return w.Mark() }
-func reachWireKept(w *Wire, mark int) bool        { return w.Kept(mark) }
-func reachAppenderAppend(a *MessageAppender) Msg  { return a.Append() }
-func reachWireEncode(w *Wire, m Msg) error        { return w.Encode(m) }
-func reachWireEncodeReady(w *Wire, m Msg) bool    { return w.EncodeReady(m) }
-func reachNestedAt(m Msg, s uint32, t *Type) Msg  { return m.NestedAt(s, t) }
+func reachWireEnter(w *Wire, n uint32) bool      { return w.Enter(n) }
+func reachWireLeave(w *Wire)                     { w.Leave() }
+func reachWireCharge(w *Wire, n int) bool        { return w.Charge(n) }
+func reachWireHasUnknown(w *Wire) bool           { return w.HasUnknown() }
+func reachWireEnterDecode(w *Wire) bool          { return w.EnterDecode() }
+func reachWireMark(w *Wire) int                  { return w.Mark() }
+func reachWireKept(w *Wire, mark int) bool       { return w.Kept(mark) }
+func reachAppenderAppend(a *MessageAppender) Msg { return a.Append() }
+func reachWireEncode(w *Wire, m Msg) error       { return w.Encode(m) }
+func reachWireEncodeReady(w *Wire, m Msg) bool   { return w.EncodeReady(m) }
+func reachNestedAt(m Msg, s uint32, t *Type) Msg { return m.NestedAt(s, t) }
+func reachNestedBytes(m Msg, s uint32, t *Type, n uint32) ([]byte, bool) {
+	return m.NestedBytes(s, t, n)
+}
 func reachRuns(m Msg, f Field, t *Type) impl.Runs { return m.Runs(f, t) }
 func reachRunLen(r impl.Run) int                  { return r.Len() }
 func reachRunAt(r impl.Run, i int) Msg            { return r.At(i) }

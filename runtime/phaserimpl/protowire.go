@@ -276,17 +276,32 @@ func AppendVarint(b []byte, v uint64) []byte {
 	return appendVarintLong(b, v)
 }
 
-// appendVarintLong is AppendVarint's general path: a byte a turn, which
-// measured faster than protowire.AppendVarint's appends of whole varints
-// (15.8 against 21.6 ns for five varints of 2 to 6 bytes), and in fewer
-// instructions than an append of up to five bytes at once or an indexed
-// loop after one capacity check.
+// appendVarintLong is AppendVarint's general path, for a varint of 2 to 10
+// bytes, in line: four 7-bit groups at a time, in one 4-byte append, while
+// more than four are left (a 5-byte varint, a uint32's or a timestamp's
+// seconds, takes one and a byte; a 9-byte one, an int64 timestamp in
+// nanoseconds, two and a byte), then a byte a turn. The byte loop alone
+// took about twice the instructions for those; stores of whole words into
+// room checked once, or a switch on the length, do not inline and cost
+// more in the call's spills than they save.
 func appendVarintLong(b []byte, v uint64) []byte {
+	for v >= 1<<28 {
+		b = le.AppendUint32(b, spread7x4(uint32(v))|0x80808080)
+		v >>= 28
+	}
 	for v >= 0x80 {
 		b = append(b, byte(v)|0x80)
 		v >>= 7
 	}
 	return append(b, byte(v))
+}
+
+// spread7x4 returns the low 28 bits of v as four 7-bit groups, one in each
+// byte, the first group in the low byte: four bytes of a varint without
+// their continuation bits.
+func spread7x4(v uint32) uint32 {
+	x := v&0x3fff | v<<2&0x3fff0000
+	return x&0x007f007f | x<<1&0x7f007f00
 }
 
 // SizeVarint returns the length of v as a varint.

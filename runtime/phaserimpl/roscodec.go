@@ -117,6 +117,37 @@ func timeFields(m Msg) (seconds uint64, nanos uint32) {
 	if !ok {
 		return m.Get64(impl.SecondsField), m.Get32(impl.NanosField)
 	}
+	return timeBytes(b)
+}
+
+// ROSTimeAt is ROSTime of the Timestamp of type t whose offset s the
+// compiled message m holds in a (non-inline) message slot: the
+// generated ROS1 encoders' call, which reads a received payload's
+// Timestamp with its bytes and table checked in line (Msg.NestedBytes),
+// and takes NestedAt for anything else (absent, another layout).
+func ROSTimeAt(m Msg, s uint32, t *Type) (sec, nsec uint32, ok bool) {
+	if b, ok := m.NestedBytes(s, t, timeExtent); ok {
+		seconds, nanos := timeBytes(b)
+		return rostime.TimeWords(int64(seconds), int32(nanos))
+	}
+	return ROSTime(m.NestedAt(s, t))
+}
+
+// ROSDurationAt is ROSTimeAt for a Duration (ROSDuration).
+func ROSDurationAt(m Msg, s uint32, t *Type) (sec, nsec uint32, ok bool) {
+	if b, ok := m.NestedBytes(s, t, timeExtent); ok {
+		seconds, nanos := timeBytes(b)
+		return rostime.DurationWords(int64(seconds), int32(nanos))
+	}
+	return ROSDuration(m.NestedAt(s, t))
+}
+
+// timeBytes returns the seconds and nanos of the compiled Timestamp or
+// Duration whose first bytes are b.
+func timeBytes(b []byte) (seconds uint64, nanos uint32) {
+	if len(b) < timeExtent {
+		return 0, 0 // never: for the compiler's bounds checks
+	}
 	p := (*[timeExtent]byte)(b)
 	if p[timePresence]&timeHasSeconds != 0 {
 		seconds = le.Uint64(p[timeSeconds:])

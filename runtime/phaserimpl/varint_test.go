@@ -23,11 +23,22 @@ func TestAppendVarint(t *testing.T) {
 				v &= 1<<bitsLen - 1
 			}
 			want := protowire.AppendVarint([]byte{1, 2, 3}, v)
-			for _, room := range []int{0, len(want) - 3, 10, 16} {
-				b := append(make([]byte, 0, 3+room), 1, 2, 3)
-				got := phaserimpl.AppendVarint(b, v)
+			for _, room := range []int{0, len(want) - 3, 9, 10, 16} {
+				b := make([]byte, 3+room)
+				for i := range b {
+					b[i] = 0xee
+				}
+				copy(b, []byte{1, 2, 3})
+				got := phaserimpl.AppendVarint(b[:3], v)
 				if !bytes.Equal(got, want) {
 					t.Fatalf("AppendVarint(%#x) with %d bytes of room = %x, want %x", v, room, got, want)
+				}
+				if len(got) <= len(b) {
+					for i, c := range b[len(got):] {
+						if c != 0xee {
+							t.Fatalf("AppendVarint(%#x) with %d bytes of room wrote %#x at %d, past the varint", v, room, c, len(got)+i)
+						}
+					}
 				}
 			}
 		}

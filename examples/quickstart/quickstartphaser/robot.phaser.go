@@ -854,8 +854,8 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x18), uint64(int64(int32(v))))
 	}
 	// pose (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Pose); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[20:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Pose, 32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("example.quickstart.Pose")
 			}
@@ -876,7 +876,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 27 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Pose); sub.IsPresent() {
 			b = append(b, 0x22, 0)
 			at := len(b) - 1
 			nb, err := Pose(sub).XXX_AppendProto(b, w)
@@ -887,8 +887,8 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// stamp (5)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[24:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -905,7 +905,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0x2a, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -1047,20 +1047,58 @@ func (x Robot) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
 	}
 	// pose (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Pose); sub.IsPresent() {
-		s, err := Pose(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[20:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Pose, 32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return 0, w.Err("example.quickstart.Pose")
+			}
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + 8
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + 8
+			}
+			// theta (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				n += 1 + 8
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Pose); sub.IsPresent() {
+			s, err := Pose(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// stamp (5)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[24:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// battery_cells (6)
 	if s := phaserimpl.Elems(mem, p[32:40], 4); len(s) > 0 {
@@ -1794,7 +1832,7 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	// stamp (time)
-	sec2, nsec3, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_timestamppbphaser_Timestamp))
+	sec2, nsec3, ok := phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[24:]), phaserType_timestamppbphaser_Timestamp)
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}

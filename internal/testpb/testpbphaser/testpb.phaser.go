@@ -9101,14 +9101,14 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = phaserimpl.AppendPackedVarint(b, "\x62", s, phaserimpl.VarintInt32)
 	}
 	// empty (13)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
-		if _, _, ok := sub.CompiledBytes(4); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[80:]); s != 0 {
+		if _, ok := m.NestedBytes(s, phaserType_Empty, 4); ok && !w.HasUnknown() {
 			if !w.Enter(4) {
 				return b, w.Err("phasertest.Empty")
 			}
 			b = append(b, 0x6a, 0)
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Empty); sub.IsPresent() {
 			b = append(b, 0x6a, 0)
 			at := len(b) - 1
 			nb, err := Empty(sub).XXX_AppendProto(b, w)
@@ -9277,8 +9277,8 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		b = nb
 	}
 	// at (52)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[152:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -9295,7 +9295,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0xa2, 0x03, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -9306,8 +9306,8 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 	}
 	// took (53)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[156:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Duration")
 			}
@@ -9324,7 +9324,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 			b = append(b, 0xaa, 0x03, 0)
 			at := len(b) - 1
 			nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
@@ -9681,12 +9681,20 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
 	}
 	// empty (13)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[80:]), phaserType_Empty); sub.IsPresent() {
-		s, err := Empty(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[80:]); s != 0 {
+		if _, ok := m.NestedBytes(s, phaserType_Empty, 4); ok && !w.HasUnknown() {
+			if !w.Enter(4) {
+				return 0, w.Err("phasertest.Empty")
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Empty); sub.IsPresent() {
+			s, err := Empty(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// empties (14)
 	for rs := m.Runs(phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty); ; {
@@ -9817,20 +9825,54 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += s
 	}
 	// at (52)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[152:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[152:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 2 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// took (53)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[156:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[156:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Duration")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 2 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+			s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// ats (54)
 	for rs := m.Runs(phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp); ; {

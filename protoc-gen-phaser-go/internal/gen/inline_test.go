@@ -110,7 +110,55 @@ func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *prot
 	if err != nil {
 		t.Fatalf("go build -gcflags=-m: %v\n%s", err, out)
 	}
-	checkInlined(t, filepath.Join(root, dir, name), parseInlining(out, name), required(file.Messages))
+	in := parseInlining(out, name)
+	checkInlined(t, filepath.Join(root, dir, name), in, required(file.Messages))
+	checkEncodersInline(t, filepath.Join(root, dir, name), in)
+}
+
+// encoderInlines are the engine's calls the generated protobuf encoders
+// make on their common path, each of which must inline into them: a flat
+// nested message's bytes and table (NestedBytes, which the compiler
+// inlines only through a forwarder of runtime/phaserimpl), the walk's
+// budget and depth, strings and varints.
+var encoderInlines = map[string]bool{
+	"m.CompiledBytes": true, "m.NestedBytes": true, "m.NestedAt": true, "sub.IsPresent": true,
+	"w.Enter": true, "w.Leave": true, "w.Charge": true, "w.HasUnknown": true,
+	"phaserimpl.StringAt": true, "phaserimpl.AppendVarint": true, "phaserimpl.SizeVarint": true,
+	"phaserimpl.SizeBytes": true, "phaserimpl.ValidUTF8": true, "phaserimpl.PatchLength": true,
+}
+
+// checkEncodersInline checks that in every XXX_AppendProto and
+// XXX_ProtoSize of the generated file src, each call of encoderInlines is
+// inlined ("inlining call to" at its position).
+func checkEncodersInline(t *testing.T, src string, in inlining) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, src, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil || fd.Name.Name != "XXX_AppendProto" && fd.Name.Name != "XXX_ProtoSize" {
+			continue
+		}
+		ast.Inspect(fd.Body, func(x ast.Node) bool {
+			c, ok := x.(*ast.CallExpr)
+			if !ok || !encoderInlines[exprName(c.Fun)] {
+				return true
+			}
+			n++
+			p := fset.Position(c.Lparen)
+			if len(in.calls[fmt.Sprintf("%d:%d", p.Line, p.Column)]) == 0 {
+				t.Errorf("%s.%s: the call of %s at %s:%d is not inlined into it", recvName(fd), fd.Name.Name, exprName(c.Fun), filepath.Base(src), p.Line)
+			}
+			return true
+		})
+	}
+	if n == 0 {
+		t.Errorf("%s: no encoder calls to check", filepath.Base(src))
+	}
 }
 
 // inlining is what -m reported for one file: the functions that can

@@ -132,6 +132,19 @@ func (c *codec) appendField(cf *codecField) {
 		g.P("}")
 	case cf.kind == protoreflect.MessageKind:
 		typ, texpr := c.handleOf(cf)
+		if fc, guard := c.flatCodec(cf); fc != nil && !cf.lf.Inline {
+			// The slot read once; the nested message's bytes and
+			// table checked in line (NestedBytes), NestedAt only for
+			// what they do not cover.
+			g.P("if s := ", g.leIdent(), ".Uint32(p[", cf.lf.Offset, ":]); s != 0 {")
+			g.P("if ", fc.flatBytes(), ", ok := m.NestedBytes(s, ", texpr, ", ", fc.extent, "); ok", andGuard(guard), " && !w.HasUnknown() {")
+			c.appendFlat(cf, fc)
+			g.P("} else if sub := m.NestedAt(s, ", texpr, "); sub.IsPresent() {")
+			c.appendSub(cf, typ+"(sub)")
+			g.P("}")
+			g.P("}")
+			break
+		}
 		g.P("if sub := ", c.nested(cf, texpr), "; sub.IsPresent() {")
 		c.appendSubInline(cf, "sub", typ+"(sub)")
 		g.P("}")
@@ -222,15 +235,36 @@ func (c *codec) appendSubInline(cf *codecField, sub, handle string) {
 		c.appendSub(cf, handle)
 		return
 	}
-	t, _ := tag(cf, protowire.BytesType)
-	q := "q"
+	g.P("if ", fc.flatBytes(), ", _, ok := ", sub, ".CompiledBytes(", fc.extent, "); ok", andGuard(guard), " && !w.HasUnknown() {")
+	c.appendFlat(cf, fc)
+	g.P("} else {")
+	c.appendSub(cf, handle)
+	g.P("}")
+}
+
+// andGuard returns the condition " && guard", or "" for no guard.
+func andGuard(guard string) string {
+	if guard == "" {
+		return ""
+	}
+	return " && " + guard
+}
+
+// flatBytes returns the name the encoding of a flat message (fc) reads its
+// compiled bytes through: "_" when it has no fields.
+func (fc *codec) flatBytes() string {
 	if len(fc.fields) == 0 {
-		q = "_"
+		return "_"
 	}
-	if guard != "" {
-		guard = " && " + guard
-	}
-	g.P("if ", q, ", _, ok := ", sub, ".CompiledBytes(", fc.extent, "); ok", guard, " && !w.HasUnknown() {")
+	return "q"
+}
+
+// appendFlat emits the encoding, in line, of message field cf of flat type
+// fc, whose compiled bytes are q: its tag, its fields, the length patched
+// into one byte.
+func (c *codec) appendFlat(cf *codecField, fc *codec) {
+	g := c.g
+	t, _ := tag(cf, protowire.BytesType)
 	g.P("if !w.Enter(", fc.extent, ") {")
 	g.P("return b, w.Err(", quote(fc.full), ")")
 	g.P("}")
@@ -245,9 +279,6 @@ func (c *codec) appendSubInline(cf *codecField, sub, handle string) {
 		g.P("b[at] = byte(len(b) - at - 1) // at most ", fc.flatMax(), " bytes")
 	}
 	g.P("w.Leave()")
-	g.P("} else {")
-	c.appendSub(cf, handle)
-	g.P("}")
 }
 
 // flatCodec returns the codec of the type of message field cf when it is

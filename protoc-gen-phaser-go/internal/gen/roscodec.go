@@ -714,7 +714,11 @@ func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow b
 				fn = "ROSDuration"
 			}
 			b.p("// ", r.f.Desc.Name(), " (", r.rt, ")")
-			b.p(s, ", ", n, ", ok := ", g.door(fn), "(", g.rosSubExpr(r), ")")
+			if src == "b" && !r.lf.Inline { // the slot at its compiled offset (ROSTimeAt)
+				b.p(s, ", ", n, ", ok := ", g.door(fn+"At"), "(m, ", g.le(), ".Uint32(", b.use(src), "[", r.lf.Offset, ":]), ", r.typ, ")")
+			} else {
+				b.p(s, ", ", n, ", ok := ", g.door(fn), "(", g.rosSubExpr(r), ")")
+			}
 			b.use("ok")
 			b.p("if !ok {")
 			b.p(fail, " // out of the range of ROS ", r.rt)

@@ -1078,8 +1078,8 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(v))
 	}
 	// stamp (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -1096,7 +1096,7 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -1162,12 +1162,29 @@ func (x Header) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeVarint(uint64(v))
 	}
 	// stamp (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// frame_id (3)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
@@ -1547,7 +1564,7 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	}
 	var w []byte
 	// stamp (time)
-	sec1, nsec2, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
+	sec1, nsec2, ok := phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[12:]), phaserType_timestamppbphaser_Timestamp)
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}
@@ -2982,8 +2999,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// orientation (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Quaternion); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(40); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Quaternion, 40); ok && !w.HasUnknown() {
 			if !w.Enter(40) {
 				return b, w.Err("bench.Quaternion")
 			}
@@ -3008,7 +3025,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 36 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Quaternion); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := Quaternion(sub).XXX_AppendProto(b, w)
@@ -3027,8 +3044,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// angular_velocity (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_Vector3); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[24:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Vector3, 32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("bench.Vector3")
 			}
@@ -3049,7 +3066,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 27 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Vector3); sub.IsPresent() {
 			b = append(b, 0x22, 0)
 			at := len(b) - 1
 			nb, err := Vector3(sub).XXX_AppendProto(b, w)
@@ -3068,8 +3085,8 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = append(b, s...)
 	}
 	// linear_acceleration (6)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[40:]), phaserType_Vector3); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(32); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[40:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Vector3, 32); ok && !w.HasUnknown() {
 			if !w.Enter(32) {
 				return b, w.Err("bench.Vector3")
 			}
@@ -3090,7 +3107,7 @@ func (x Imu) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 27 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Vector3); sub.IsPresent() {
 			b = append(b, 0x32, 0)
 			at := len(b) - 1
 			nb, err := Vector3(sub).XXX_AppendProto(b, w)
@@ -3156,12 +3173,37 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// orientation (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Quaternion); sub.IsPresent() {
-		s, err := Quaternion(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Quaternion, 40); ok && !w.HasUnknown() {
+			if !w.Enter(40) {
+				return 0, w.Err("bench.Quaternion")
+			}
+			p := (*[40]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + 8
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + 8
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				n += 1 + 8
+			}
+			// w (4)
+			if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x08 != 0 {
+				n += 1 + 8
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Quaternion); sub.IsPresent() {
+			s, err := Quaternion(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// orientation_covariance (3)
 	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
@@ -3171,12 +3213,33 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// angular_velocity (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[24:]), phaserType_Vector3); sub.IsPresent() {
-		s, err := Vector3(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[24:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Vector3, 32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return 0, w.Err("bench.Vector3")
+			}
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + 8
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + 8
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				n += 1 + 8
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Vector3); sub.IsPresent() {
+			s, err := Vector3(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// angular_velocity_covariance (5)
 	if s := phaserimpl.Elems(mem, p[32:40], 8); len(s) > 0 {
@@ -3186,12 +3249,33 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// linear_acceleration (6)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[40:]), phaserType_Vector3); sub.IsPresent() {
-		s, err := Vector3(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[40:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Vector3, 32); ok && !w.HasUnknown() {
+			if !w.Enter(32) {
+				return 0, w.Err("bench.Vector3")
+			}
+			p := (*[32]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + 8
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + 8
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint64(p[24:]); v != 0 && p[4]&0x04 != 0 {
+				n += 1 + 8
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Vector3); sub.IsPresent() {
+			s, err := Vector3(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// linear_acceleration_covariance (7)
 	if s := phaserimpl.Elems(mem, p[48:56], 8); len(s) > 0 {

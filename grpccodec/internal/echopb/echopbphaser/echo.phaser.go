@@ -778,8 +778,8 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		b = nb
 	}
 	// at (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[32:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[32:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -796,7 +796,7 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0x22, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -807,8 +807,8 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 	}
 	// point (5)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[36:]), phaserType_Point); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[36:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
 			if !w.Enter(24) {
 				return b, w.Err("phaser.grpctest.Point")
 			}
@@ -825,7 +825,7 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 			}
 			b[at] = byte(len(b) - at - 1) // at most 18 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
 			b = append(b, 0x2a, 0)
 			at := len(b) - 1
 			nb, err := Point(sub).XXX_AppendProto(b, w)
@@ -946,20 +946,54 @@ func (x EchoRequest) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += s
 	}
 	// at (4)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[32:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[32:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// point (5)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[36:]), phaserType_Point); sub.IsPresent() {
-		s, err := Point(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[36:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
+			if !w.Enter(24) {
+				return 0, w.Err("phaser.grpctest.Point")
+			}
+			p := (*[24]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + 8
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + 8
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
+			s, err := Point(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// path (6)
 	for rs := m.Runs(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point); ; {
@@ -1560,7 +1594,7 @@ func phaserROSAppend_EchoRequest(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		}
 	}
 	// at (time)
-	sec4, nsec5, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_timestamppbphaser_Timestamp))
+	sec4, nsec5, ok := phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[32:]), phaserType_timestamppbphaser_Timestamp)
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}

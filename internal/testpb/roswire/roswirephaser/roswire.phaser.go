@@ -5391,8 +5391,8 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// stamp (1)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[8:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Timestamp")
 			}
@@ -5409,7 +5409,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
 			b = append(b, 0x0a, 0)
 			at := len(b) - 1
 			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
@@ -5420,8 +5420,8 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// span (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Duration")
 			}
@@ -5438,7 +5438,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
@@ -5500,20 +5500,54 @@ func (x Stamped) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += len(u)
 	}
 	// stamp (1)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[8:]), phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
-		s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[8:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// span (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Duration")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+			s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// frame (3)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
@@ -5878,12 +5912,12 @@ func phaserROSAppend_Stamped(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 	}
 	var w []byte
 	// stamp (time)
-	sec1, nsec2, ok := phaserimpl.ROSTime(m.Nested(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp))
+	sec1, nsec2, ok := phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[8:]), phaserType_timestamppbphaser_Timestamp)
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}
 	// span (duration)
-	sec3, nsec4, ok := phaserimpl.ROSDuration(m.Nested(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_durationpbphaser_Duration))
+	sec3, nsec4, ok := phaserimpl.ROSDurationAt(m, binary.LittleEndian.Uint32(b[12:]), phaserType_durationpbphaser_Duration)
 	if !ok {
 		return dst, left, false // out of the range of ROS duration
 	}
@@ -6075,8 +6109,8 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		b = phaserimpl.PatchLength(nb, at)
 	}
 	// point (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Point); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
 			if !w.Enter(24) {
 				return b, w.Err("phasertest.roswire.Point")
 			}
@@ -6101,7 +6135,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 20 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := Point(sub).XXX_AppendProto(b, w)
@@ -6417,8 +6451,8 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// span (32)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[124:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[124:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
 			if !w.Enter(20) {
 				return b, w.Err("google.protobuf.Duration")
 			}
@@ -6435,7 +6469,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b[at] = byte(len(b) - at - 1) // at most 22 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
 			b = append(b, 0x82, 0x02, 0)
 			at := len(b) - 1
 			nb, err := durationpbphaser.Duration(sub).XXX_AppendProto(b, w)
@@ -6446,14 +6480,14 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 	}
 	// empty (33)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[128:]), phaserType_Empty); sub.IsPresent() {
-		if _, _, ok := sub.CompiledBytes(4); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[128:]); s != 0 {
+		if _, ok := m.NestedBytes(s, phaserType_Empty, 4); ok && !w.HasUnknown() {
 			if !w.Enter(4) {
 				return b, w.Err("phasertest.roswire.Empty")
 			}
 			b = append(b, 0x8a, 0x02, 0)
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Empty); sub.IsPresent() {
 			b = append(b, 0x8a, 0x02, 0)
 			at := len(b) - 1
 			nb, err := Empty(sub).XXX_AppendProto(b, w)
@@ -6615,12 +6649,37 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// point (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Point); sub.IsPresent() {
-		s, err := Point(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
+			if !w.Enter(24) {
+				return 0, w.Err("phasertest.roswire.Point")
+			}
+			p := (*[24]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + 4
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + 4
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+				n += 1 + 4
+			}
+			// intensity (4)
+			if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+				n += 1 + 4
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
+			s, err := Point(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	// points (3)
 	for rs := m.Runs(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Point); ; {
@@ -6809,20 +6868,45 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		}
 	}
 	// span (32)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[124:]), phaserType_durationpbphaser_Duration); sub.IsPresent() {
-		s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[124:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_durationpbphaser_Duration, 20); ok && phaserFlat_durationpbphaser_Duration && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Duration")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 2 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_durationpbphaser_Duration); sub.IsPresent() {
+			s, err := durationpbphaser.Duration(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// empty (33)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[128:]), phaserType_Empty); sub.IsPresent() {
-		s, err := Empty(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[128:]); s != 0 {
+		if _, ok := m.NestedBytes(s, phaserType_Empty, 4); ok && !w.HasUnknown() {
+			if !w.Enter(4) {
+				return 0, w.Err("phasertest.roswire.Empty")
+			}
+			n += 2 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Empty); sub.IsPresent() {
+			s, err := Empty(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 2 + phaserimpl.SizeBytes(s)
 		}
-		n += 2 + phaserimpl.SizeBytes(s)
 	}
 	// empties (34)
 	for rs := m.Runs(phaserimpl.Field{Number: 34, Offset: 136}, phaserType_Empty); ; {
@@ -8284,12 +8368,15 @@ func phaserROSSize_Nested(m phaserimpl.Msg, left int) (int, int, bool) {
 // the default message), charging what it reads against the work budget
 // left (see phaserimpl.ROSCodec).
 func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
-	_, ok := m.View(phaserType_Nested)
+	b, _, ok := m.CompiledBytes(172)
 	if !ok {
 		if m.IsPresent() {
 			return dst, left, false // another layout
 		}
 		return phaserimpl.ROSZeros(dst, 465), left, true
+	}
+	if len(b) < 172 { // never: for the compiler's bounds checks
+		return dst, left, false
 	}
 	var w []byte
 	var left2 int
@@ -8620,7 +8707,7 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// span (duration)
-	sec18, nsec19, ok := phaserimpl.ROSDuration(m.Nested(phaserimpl.Field{Number: 32, Offset: 124}, phaserType_durationpbphaser_Duration))
+	sec18, nsec19, ok := phaserimpl.ROSDurationAt(m, binary.LittleEndian.Uint32(b[124:]), phaserType_durationpbphaser_Duration)
 	if !ok {
 		return dst, left, false // out of the range of ROS duration
 	}
@@ -9338,8 +9425,8 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 		b = append(b, s...)
 	}
 	// value (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Point); sub.IsPresent() {
-		if q, _, ok := sub.CompiledBytes(24); ok && !w.HasUnknown() {
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
 			if !w.Enter(24) {
 				return b, w.Err("phasertest.roswire.Point")
 			}
@@ -9364,7 +9451,7 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 			}
 			b[at] = byte(len(b) - at - 1) // at most 20 bytes
 			w.Leave()
-		} else {
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
 			b = append(b, 0x12, 0)
 			at := len(b) - 1
 			nb, err := Point(sub).XXX_AppendProto(b, w)
@@ -9421,12 +9508,37 @@ func (x Nested_ByNameEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 		n += 1 + phaserimpl.SizeBytes(len(s))
 	}
 	// value (2)
-	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Point); sub.IsPresent() {
-		s, err := Point(sub).XXX_ProtoSize(w)
-		if err != nil {
-			return 0, err
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_Point, 24); ok && !w.HasUnknown() {
+			if !w.Enter(24) {
+				return 0, w.Err("phasertest.roswire.Point")
+			}
+			p := (*[24]byte)(q)
+			// x (1)
+			if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + 4
+			}
+			// y (2)
+			if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + 4
+			}
+			// z (3)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x04 != 0 {
+				n += 1 + 4
+			}
+			// intensity (4)
+			if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x08 != 0 {
+				n += 1 + 4
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_Point); sub.IsPresent() {
+			s, err := Point(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
 		}
-		n += 1 + phaserimpl.SizeBytes(s)
 	}
 	w.Leave()
 	return n, nil
