@@ -269,14 +269,13 @@ func phSetCloudRest(x pbphaser.Cloud, v *Cloud) {
 	x.SetIsDense(v.IsDense)
 }
 
-// phSetPoints stores vs into the elements of ps, which has len(vs).
+// phSetPoints stores vs into the elements of ps, which has len(vs): each
+// element's scalars in one SetScalars (one check of the element, stores at
+// compile-time offsets), as pbSetCloud stores a reused element's fields.
 func phSetPoints(ps pbphaser.PointList, vs []Point) {
 	for j, e := range ps.All() {
 		p := &vs[j]
-		e.SetX(p.X)
-		e.SetY(p.Y)
-		e.SetZ(p.Z)
-		e.SetIntensity(p.Intensity)
+		e.SetScalars(&pbphaser.PointScalars{X: p.X, Y: p.Y, Z: p.Z, Intensity: p.Intensity})
 	}
 }
 

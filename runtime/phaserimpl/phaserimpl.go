@@ -32,7 +32,8 @@ const (
 	// MessageString, Equal, Clone), Field.Signed, defaults of absent fields
 	// and fixed-length arrays (Field.Fixed).
 	// Version 3 adds the generated ROS1 codec (roscodec.go).
-	GenVersion = 3
+	// Version 4 adds SetScalars and the XScalars types (Msg.MutableBytes).
+	GenVersion = 4
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 1

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -915,6 +915,26 @@ func (v ApiView) Syntax() typepbphaser.Syntax {
 // HasSyntax reports the presence of field syntax (7).
 func (v ApiView) HasSyntax() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Byte: 4, Mask: 0x01})
+}
+
+// ApiScalars holds the values of the singular scalar fields of a Api,
+// for SetScalars.
+type ApiScalars struct {
+	Syntax typepbphaser.Syntax // field syntax (7)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Api) SetScalars(v *ApiScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(56)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSyntax(v.Syntax)
+		return
+	}
+	p := (*[56]byte)(b)
+	binary.LittleEndian.PutUint32(p[48:], uint32(v.Syntax))
+	p[4] |= 0x01 // presence
 }
 
 // ApiList is a handle on a repeated field of Api messages.
@@ -2137,6 +2157,32 @@ func (v MethodView) Syntax() typepbphaser.Syntax {
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (v MethodView) HasSyntax() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Byte: 4, Mask: 0x04})
+}
+
+// MethodScalars holds the values of the singular scalar fields of a Method,
+// for SetScalars.
+type MethodScalars struct {
+	RequestStreaming  bool                // field request_streaming (3)
+	ResponseStreaming bool                // field response_streaming (5)
+	Syntax            typepbphaser.Syntax // field syntax (7)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Method) SetScalars(v *MethodScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(48)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetRequestStreaming(v.RequestStreaming)
+		x.SetResponseStreaming(v.ResponseStreaming)
+		x.SetSyntax(v.Syntax)
+		return
+	}
+	p := (*[48]byte)(b)
+	p[16] = phaserimpl.BoolByte(v.RequestStreaming)
+	p[24] = phaserimpl.BoolByte(v.ResponseStreaming)
+	binary.LittleEndian.PutUint32(p[40:], uint32(v.Syntax))
+	p[4] |= 0x07 // presence
 }
 
 // MethodList is a handle on a repeated field of Method messages.

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(3 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 3)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
 )
 
 // file_google_protobuf_duration_proto is the file's descriptor, registered with the runtime.
@@ -534,6 +534,29 @@ func (v DurationView) Nanos() int32 {
 // HasNanos reports the presence of field nanos (2).
 func (v DurationView) HasNanos() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Byte: 4, Mask: 0x02})
+}
+
+// DurationScalars holds the values of the singular scalar fields of a Duration,
+// for SetScalars.
+type DurationScalars struct {
+	Seconds int64 // field seconds (1)
+	Nanos   int32 // field nanos (2)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Duration) SetScalars(v *DurationScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(20)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSeconds(v.Seconds)
+		x.SetNanos(v.Nanos)
+		return
+	}
+	p := (*[20]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], uint64(v.Seconds))
+	binary.LittleEndian.PutUint32(p[16:], uint32(v.Nanos))
+	p[4] |= 0x03 // presence
 }
 
 // DurationList is a handle on a repeated field of Duration messages.
