@@ -73,7 +73,7 @@ func (b *Buffer) VectorAppendN(slot uint32, n, size int) uint32 {
 // unchanged). A src shorter than one element appends nothing. src is read
 // after the allocation: it must not lie in the vector's own storage.
 func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
-	n := int(uint(len(src)) / uint(size))
+	n := int(elems(uint(len(src)), size))
 	if n == 0 {
 		return true
 	}
@@ -116,7 +116,7 @@ func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
 // and the bytes are those VectorResize and the copy would leave. It reports
 // false if the buffer is full (the vector is then unchanged).
 func (b *Buffer) VectorAssign(slot uint32, src []byte, size int) bool {
-	n := uint32(uint(len(src)) / uint(size))
+	n := uint32(elems(uint(len(src)), size))
 	if !b.slotOK(slot, 8) {
 		return false
 	}

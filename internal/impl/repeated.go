@@ -610,8 +610,10 @@ func (m Msg) AppendCopy(f Field, v []byte, size int) bool {
 		return false
 	}
 	if f.Fixed != 0 {
-		// exceeds is called (a Field passed by value) only to refuse.
-		if n := m.p.buf.VectorLen(o) + int(uint(len(v))/uint(size)); n > int(f.Fixed) && m.exceeds(f, n) {
+		// exceeds is called (a Field passed by value) only to refuse, and
+		// the bound compared in bytes, so that the divide that counts the
+		// elements is paid only then.
+		if have := uint64(m.p.buf.VectorLen(o)); have*uint64(size)+uint64(len(v)) > uint64(f.Fixed)*uint64(size) && m.exceeds(f, int(have)+int(uint(len(v))/uint(size))) {
 			return false
 		}
 	}
@@ -630,7 +632,9 @@ func (m Msg) AppendCopy(f Field, v []byte, size int) bool {
 // then unchanged.
 func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 	o, ok := m.vslot(f)
-	if !ok || f.Fixed != 0 && m.exceeds(f, int(uint(len(v))/uint(size))) {
+	// The array bound compared in bytes: the divide that counts the
+	// elements (a 64-bit DIV, tens of cycles) only when it refuses.
+	if !ok || f.Fixed != 0 && uint64(len(v)) > uint64(f.Fixed)*uint64(size) && m.exceeds(f, int(uint(len(v))/uint(size))) {
 		return false
 	}
 	ok = m.p.buf.VectorAssign(o, v, size)
