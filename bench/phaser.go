@@ -5,6 +5,7 @@ import (
 
 	"github.com/phaser-go/phaser/bench/gen/pb/pbphaser"
 	"github.com/phaser-go/phaser/runtime"
+	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
 )
 
 // phaser-go: build writes the payload in place in a warm buffer (Clear,
@@ -118,9 +119,7 @@ func phOneSmall(x pbphaser.SmallStruct) uint64 { return f64(x.Money()) }
 
 func phSetHeader(x pbphaser.Header, v *Header) {
 	x.SetSeq(v.Seq)
-	st := x.MutableStamp()
-	st.SetSeconds(v.Sec)
-	st.SetNanos(v.Nsec)
+	x.MutableStamp().SetScalars(&timestamppbphaser.TimestampScalars{Seconds: v.Sec, Nanos: v.Nsec})
 	x.SetFrameId(v.FrameID)
 }
 
