@@ -160,28 +160,33 @@ func (b *Buffer) carveSmall(n int, flags Flags) uint32 {
 		return 0
 	}
 	d := b.data
-	c := uint32(classOf(uint32(n)))
-	if le32(d[offSmall+4*c:]) != 0 {
+	// The header's words through one check (every buffer holds its
+	// fixed header), and the block's length word and the free header
+	// after the block through one each.
+	hd := (*[FixedHeaderSize]byte)(d)
+	c := uint32(classOf(uint32(n))) & 3
+	if le32(hd[offSmall+4*c:]) != 0 {
 		return 0
 	}
 	size := classSize[c]
 	full := size + 8
-	cur := le32(d[offFreeList:])
+	cur := le32(hd[offFreeList:])
 	if cur < b.hdr || cur%8 != 0 || uint64(cur)+8 > uint64(len(d)) {
 		return 0
 	}
-	h := le64(d[cur:])
+	word := (*[8]byte)(d[cur:])
+	h := le64(word[:])
 	length, next := uint32(h), uint32(h>>32)
 	if uint64(cur)+uint64(length) > uint64(len(d)) || length < full+8 {
 		return 0
 	}
 	nf := cur + full
-	putLE64(d[nf:], uint64(length-full)|uint64(next)<<32)
-	putLE32(d[offFreeList:], nf)
-	if nf+8 > le32(d[offHWM:]) {
-		putLE32(d[offHWM:], nf+8)
+	putLE64((*[8]byte)(d[nf:])[:], uint64(length-full)|uint64(next)<<32) // nf+8 <= cur+length
+	putLE32(hd[offFreeList:], nf)
+	if nf+8 > le32(hd[offHWM:]) {
+		putLE32(hd[offHWM:], nf+8)
 	}
-	putLE64(d[cur:], uint64(size))
+	putLE64(word[:], uint64(size))
 	p := cur + 8
 	switch {
 	case flags&(Overwrite|Zero) == Overwrite:

@@ -117,18 +117,28 @@ func (b *Buffer) VectorAppendCopy(slot uint32, src []byte, size int) bool {
 // false if the buffer is full (the vector is then unchanged).
 func (b *Buffer) VectorAssign(slot uint32, src []byte, size int) bool {
 	n := uint32(elems(uint(len(src)), size))
-	if !b.slotOK(slot, 8) {
+	// In int arithmetic (the package builds for 64-bit ints only: a sum
+	// of two uint32s does not overflow one), so that the slices of the
+	// payload need no pointer mask or second check; the products of a
+	// count read from the payload and the element size are compared in
+	// uint64 first.
+	d := b.data
+	if slot < b.hdr || int(slot)+8 > len(d) { // slotOK, in line
+		b.corrupt()
 		return false
 	}
-	h := binary.LittleEndian.Uint64(b.data[slot : slot+8])
+	hdr := (*[8]byte)(d[int(slot) : int(slot)+8])
+	h := le64(hdr[:])
 	num, data := uint32(h), uint32(h>>32)
 	if n != 0 && data != 0 && b.validBlock(data) {
+		// The block's bytes through one slice (validBlock: they lie in d).
 		if c := uint64(b.BlockSize(data)); uint64(num)*uint64(size) <= c && uint64(n)*uint64(size) <= c {
-			copy(b.data[data:data+n*uint32(size)], src)
-			if n < num {
-				b.zero(data+n*uint32(size), data+num*uint32(size)) // the dropped elements (scrubbing)
+			blk := d[int(data) : int(data)+int(c)]
+			copy(blk, src[:int(n)*size])
+			if n < num && b.scrub {
+				clear(blk[int(n)*size : int(num)*size]) // the dropped elements
 			}
-			b.put32(slot, n)
+			putLE32(hdr[:], n)
 			return true
 		}
 	}

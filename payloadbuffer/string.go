@@ -82,6 +82,26 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 	}
 	n := uint32(len(s))
 	old := le32(d[slot:])
+	if old != 0 && b.version == V3 && srcOff < 0 && !b.noInPlace &&
+		old >= b.hdr+8 && old%8 == 0 && uint64(old) <= uint64(len(d)) {
+		// validBlock, in line, and then the common case of a refill: v3
+		// keeps a block that is large enough (realloc never shrinks one):
+		// the bytes and the length are written where they are and, when
+		// scrubbing, the old string's longer tail is zeroed, as
+		// replaceString's general path leaves them. Through one slice of
+		// the block, so that its stores need no checks of their own.
+		length := le32(d[old-8:]) // the low word of the length word
+		if uint64(old)+uint64(length) <= uint64(len(d)) && align8(uint64(n)+4) <= uint64(length) {
+			blk := d[old : uint64(old)+uint64(length)]
+			oldN := le32(blk)
+			copy(blk[4:], s) // n bytes: 4+n <= length
+			putLE32(blk, n)
+			if b.scrub && oldN > n {
+				clear(blk[4+n : min(uint64(4)+uint64(oldN), uint64(length))])
+			}
+			return true
+		}
+	}
 	if old != 0 && !b.validBlock(old) {
 		old = 0 // not a block of this buffer: leave it, write a new one
 	}
@@ -90,30 +110,16 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		if p == 0 {
 			return false
 		}
-		b.put32(p, n)
+		d = b.data // (an owned buffer may have grown)
+		blk := d[p : uint64(p)+4+uint64(n)]
+		putLE32(blk, n)
 		if srcOff >= 0 {
-			copy(b.data[p+4:p+4+n], b.data[srcOff:])
+			copy(blk[4:], d[srcOff:])
 		} else {
-			copy(b.data[p+4:p+4+n], s)
+			copy(blk[4:], s)
 		}
-		b.put32(slot, p)
+		putLE32(d[slot:], p)
 		return true
-	}
-	if b.version == V3 && srcOff < 0 && !b.noInPlace {
-		// v3 keeps a block that is large enough (realloc never shrinks
-		// one): the bytes and the length are written where they are and,
-		// when scrubbing, the old string's longer tail is zeroed, as
-		// replaceString's general path leaves them.
-		length := le32(d[old-8:]) // the low word of the length word; validBlock: old+length lies in d
-		if align8(uint64(n)+4) <= uint64(length) {
-			oldN := le32(d[old:])
-			copy(d[old+4:old+4+n], s)
-			putLE32(d[old:], n)
-			if b.scrub && oldN > n {
-				clear(d[old+4+n : min(uint64(old)+4+uint64(oldN), uint64(old)+uint64(length))])
-			}
-			return true
-		}
 	}
 	return replaceString(b, slot, old, s, srcOff)
 }

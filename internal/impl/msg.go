@@ -952,11 +952,21 @@ func (m Msg) HasMessage(f Field) bool {
 
 // MutableMessage returns message field f, creating it if absent.
 func (m Msg) MutableMessage(f Field, t *Type) Msg {
-	if o, ok := m.compiledSlot(f, 4); ok && !f.Inline() {
-		if s := le.Uint32(m.p.mem[o:]); s != 0 { // mutableAt's common case
-			return m.p.bind(s, t)
+	if m.acc == compiledWrite && f.Bits&InlineField == 0 { // compiledSlot, in int arithmetic
+		p := m.p
+		mem := p.mem
+		if o := int(m.off) + int(f.Offset); o+4 <= len(mem) {
+			s := le.Uint32(mem[o : o+4])
+			if s == 0 {
+				return p.mutableAt(uint32(o), t)
+			}
+			// mutableAt's common case, and bind's in a payload that
+			// trusts what it wrote: the message lies whole in the payload.
+			if s >= p.floor && int(s)+int(t.extent) <= len(mem) && p.trust&t.trust != 0 {
+				return Msg{p: p, off: s, acc: p.compiledAccess()}
+			}
+			return p.bind(s, t)
 		}
-		return m.p.mutableAt(o, t)
 	}
 	o, id, ok := m.wloc(f, 4)
 	if !ok {

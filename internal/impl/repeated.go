@@ -631,7 +631,10 @@ func (m Msg) AppendCopy(f Field, v []byte, size int) bool {
 // holds, a read-only message) is recorded in the payload; the field is
 // then unchanged.
 func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
-	o, ok := m.vslot(f)
+	o, ok := m.compiledSlot(f, 8) // vslot's common case, in line
+	if !ok {
+		o, ok = m.vslot(f)
+	}
 	// The array bound compared in bytes: the divide that counts the
 	// elements (a 64-bit DIV, tens of cycles) only when it refuses.
 	if !ok || f.Fixed != 0 && uint64(len(v)) > uint64(f.Fixed)*uint64(size) && m.exceeds(f, int(uint(len(v))/uint(size))) {

@@ -48,6 +48,7 @@ func reachViewBytes(v View) []byte                         { return v.Bytes() }
 func reachCursorNext(c *impl.Cursor) (Msg, bool)           { return c.Next() }
 func reachCursorLen(c *impl.Cursor) int                    { return c.Len() }
 func reachElems(m Msg, num, data uint32, size int) []byte  { return m.Elems(num, data, size) }
+func reachMutableBytes(m Msg, n uint32) ([]byte, bool)     { return m.MutableBytes(n) }
 
 // The engine's calls of the generated protobuf codecs.
 func reachCompiledBytes(m Msg, n uint32) ([]byte, []byte, bool)        { return m.CompiledBytes(n) }

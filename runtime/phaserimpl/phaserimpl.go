@@ -36,6 +36,7 @@ const (
 	// Field.Bits (PresenceByte, PresenceMask, ValueSize, InlineField,
 	// SignedField), so that a Field is four words the compiler keeps in
 	// registers; code of versions 1 to 3 names the fields this replaced.
+	// It also adds SetScalars and the XScalars types (Msg.MutableBytes).
 	GenVersion = 4
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.

@@ -567,6 +567,32 @@ func (v PoseView) HasTheta() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
+// PoseScalars holds the values of the singular scalar fields of a Pose,
+// for SetScalars.
+type PoseScalars struct {
+	X     float64 // field x (1)
+	Y     float64 // field y (2)
+	Theta float64 // field theta (3)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Pose) SetScalars(v *PoseScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(32)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		x.SetTheta(v.Theta)
+		return
+	}
+	p := (*[32]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Theta))
+	p[4] |= 0x07 // presence
+}
+
 // PoseList is a handle on a repeated field of Pose messages.
 type PoseList phaserimpl.MessageList
 
@@ -1681,6 +1707,29 @@ func (v RobotView) Mode() Mode {
 // HasMode reports the presence of field mode (3).
 func (v RobotView) HasMode() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
+}
+
+// RobotScalars holds the values of the singular scalar fields of a Robot,
+// for SetScalars.
+type RobotScalars struct {
+	Id   uint32 // field id (2)
+	Mode Mode   // field mode (3)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Robot) SetScalars(v *RobotScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(64)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetId(v.Id)
+		x.SetMode(v.Mode)
+		return
+	}
+	p := (*[64]byte)(b)
+	binary.LittleEndian.PutUint32(p[12:], v.Id)
+	binary.LittleEndian.PutUint32(p[16:], uint32(v.Mode))
+	p[4] |= 0x03 // presence
 }
 
 // RobotList is a handle on a repeated field of Robot messages.

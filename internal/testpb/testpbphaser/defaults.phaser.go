@@ -1771,6 +1771,79 @@ func (v DefaultsView) HasPlain() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 20, Offset: 128, Bits: 6*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
+// DefaultsScalars holds the values of the singular scalar fields of a Defaults,
+// for SetScalars.
+type DefaultsScalars struct {
+	Retries int32          // field retries (1)
+	Big     int64          // field big (3)
+	U32     uint32         // field u32 (4)
+	U64     uint64         // field u64 (5)
+	S32     int32          // field s32 (6)
+	S64     int64          // field s64 (7)
+	F32     uint32         // field f32 (8)
+	F64     uint64         // field f64 (9)
+	Sf32    int32          // field sf32 (10)
+	Sf64    int64          // field sf64 (11)
+	Flag    bool           // field flag (12)
+	Ratio   float32        // field ratio (13)
+	Scale   float64        // field scale (14)
+	Inf     float64        // field inf (15)
+	Nan     float32        // field nan (16)
+	Level   Defaults_Level // field level (18)
+	Picked  Defaults_Level // field picked (19)
+	Plain   int32          // field plain (20)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Defaults) SetScalars(v *DefaultsScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(160)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetRetries(v.Retries)
+		x.SetBig(v.Big)
+		x.SetU32(v.U32)
+		x.SetU64(v.U64)
+		x.SetS32(v.S32)
+		x.SetS64(v.S64)
+		x.SetF32(v.F32)
+		x.SetF64(v.F64)
+		x.SetSf32(v.Sf32)
+		x.SetSf64(v.Sf64)
+		x.SetFlag(v.Flag)
+		x.SetRatio(v.Ratio)
+		x.SetScale(v.Scale)
+		x.SetInf(v.Inf)
+		x.SetNan(v.Nan)
+		x.SetLevel(v.Level)
+		x.SetPicked(v.Picked)
+		x.SetPlain(v.Plain)
+		return
+	}
+	p := (*[160]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.Retries))
+	binary.LittleEndian.PutUint64(p[16:], uint64(v.Big))
+	binary.LittleEndian.PutUint32(p[24:], v.U32)
+	binary.LittleEndian.PutUint64(p[32:], v.U64)
+	binary.LittleEndian.PutUint32(p[40:], uint32(v.S32))
+	binary.LittleEndian.PutUint64(p[48:], uint64(v.S64))
+	binary.LittleEndian.PutUint32(p[56:], v.F32)
+	binary.LittleEndian.PutUint64(p[64:], v.F64)
+	binary.LittleEndian.PutUint32(p[72:], uint32(v.Sf32))
+	binary.LittleEndian.PutUint64(p[80:], uint64(v.Sf64))
+	p[88] = phaserimpl.BoolByte(v.Flag)
+	binary.LittleEndian.PutUint32(p[92:], math.Float32bits(v.Ratio))
+	binary.LittleEndian.PutUint64(p[96:], math.Float64bits(v.Scale))
+	binary.LittleEndian.PutUint64(p[104:], math.Float64bits(v.Inf))
+	binary.LittleEndian.PutUint32(p[112:], math.Float32bits(v.Nan))
+	binary.LittleEndian.PutUint32(p[120:], uint32(v.Level))
+	binary.LittleEndian.PutUint32(p[124:], uint32(v.Picked))
+	binary.LittleEndian.PutUint32(p[128:], uint32(v.Plain))
+	p[4] |= 0xff // presence
+	p[5] |= 0xff // presence
+	p[6] |= 0x03 // presence
+}
+
 // DefaultsList is a handle on a repeated field of Defaults messages.
 type DefaultsList phaserimpl.MessageList
 

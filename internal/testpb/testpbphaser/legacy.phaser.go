@@ -1190,6 +1190,38 @@ func (v LegacyView) HasRatio() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
+// LegacyScalars holds the values of the singular scalar fields of a Legacy,
+// for SetScalars.
+type LegacyScalars struct {
+	Id    int32       // field id (1)
+	Big   int64       // field big (3)
+	Kind  Legacy_Kind // field kind (4)
+	Flag  bool        // field flag (5)
+	Ratio float64     // field ratio (6)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Legacy) SetScalars(v *LegacyScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(88)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetId(v.Id)
+		x.SetBig(v.Big)
+		x.SetKind(v.Kind)
+		x.SetFlag(v.Flag)
+		x.SetRatio(v.Ratio)
+		return
+	}
+	p := (*[88]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.Id))
+	binary.LittleEndian.PutUint64(p[16:], uint64(v.Big))
+	binary.LittleEndian.PutUint32(p[24:], uint32(v.Kind))
+	p[28] = phaserimpl.BoolByte(v.Flag)
+	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.Ratio))
+	p[4] |= 0x1f // presence
+}
+
 // LegacyList is a handle on a repeated field of Legacy messages.
 type LegacyList phaserimpl.MessageList
 

@@ -1350,6 +1350,66 @@ func (v ScalarsView) HasFColor() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
 }
 
+// ScalarsScalars holds the values of the singular scalar fields of a Scalars,
+// for SetScalars.
+type ScalarsScalars struct {
+	FDouble   float64 // field f_double (1)
+	FFloat    float32 // field f_float (2)
+	FInt32    int32   // field f_int32 (3)
+	FInt64    int64   // field f_int64 (4)
+	FUint32   uint32  // field f_uint32 (5)
+	FUint64   uint64  // field f_uint64 (6)
+	FSint32   int32   // field f_sint32 (7)
+	FSint64   int64   // field f_sint64 (8)
+	FFixed32  uint32  // field f_fixed32 (9)
+	FFixed64  uint64  // field f_fixed64 (10)
+	FSfixed32 int32   // field f_sfixed32 (11)
+	FSfixed64 int64   // field f_sfixed64 (12)
+	FBool     bool    // field f_bool (13)
+	FColor    Color   // field f_color (16)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Scalars) SetScalars(v *ScalarsScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(112)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetFDouble(v.FDouble)
+		x.SetFFloat(v.FFloat)
+		x.SetFInt32(v.FInt32)
+		x.SetFInt64(v.FInt64)
+		x.SetFUint32(v.FUint32)
+		x.SetFUint64(v.FUint64)
+		x.SetFSint32(v.FSint32)
+		x.SetFSint64(v.FSint64)
+		x.SetFFixed32(v.FFixed32)
+		x.SetFFixed64(v.FFixed64)
+		x.SetFSfixed32(v.FSfixed32)
+		x.SetFSfixed64(v.FSfixed64)
+		x.SetFBool(v.FBool)
+		x.SetFColor(v.FColor)
+		return
+	}
+	p := (*[112]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.FDouble))
+	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.FFloat))
+	binary.LittleEndian.PutUint32(p[20:], uint32(v.FInt32))
+	binary.LittleEndian.PutUint64(p[24:], uint64(v.FInt64))
+	binary.LittleEndian.PutUint32(p[32:], v.FUint32)
+	binary.LittleEndian.PutUint64(p[40:], v.FUint64)
+	binary.LittleEndian.PutUint32(p[48:], uint32(v.FSint32))
+	binary.LittleEndian.PutUint64(p[56:], uint64(v.FSint64))
+	binary.LittleEndian.PutUint32(p[64:], v.FFixed32)
+	binary.LittleEndian.PutUint64(p[72:], v.FFixed64)
+	binary.LittleEndian.PutUint32(p[80:], uint32(v.FSfixed32))
+	binary.LittleEndian.PutUint64(p[88:], uint64(v.FSfixed64))
+	p[96] = phaserimpl.BoolByte(v.FBool)
+	binary.LittleEndian.PutUint32(p[108:], uint32(v.FColor))
+	p[4] |= 0xff // presence
+	p[5] |= 0x3f // presence
+}
+
 // ScalarsList is a handle on a repeated field of Scalars messages.
 type ScalarsList phaserimpl.MessageList
 
@@ -4633,6 +4693,26 @@ func (v InnerView) HasA() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// InnerScalars holds the values of the singular scalar fields of a Inner,
+// for SetScalars.
+type InnerScalars struct {
+	A int32 // field a (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Inner) SetScalars(v *InnerScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(20)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetA(v.A)
+		return
+	}
+	p := (*[20]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.A))
+	p[4] |= 0x01 // presence
+}
+
 // InnerList is a handle on a repeated field of Inner messages.
 type InnerList phaserimpl.MessageList
 
@@ -5198,6 +5278,26 @@ func (v Inner_DeepView) X() int64 {
 // HasX reports the presence of field x (1).
 func (v Inner_DeepView) HasX() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// Inner_DeepScalars holds the values of the singular scalar fields of a Inner_Deep,
+// for SetScalars.
+type Inner_DeepScalars struct {
+	X int64 // field x (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Inner_Deep) SetScalars(v *Inner_DeepScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(24)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		return
+	}
+	p := (*[24]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], uint64(v.X))
+	p[4] |= 0x01 // presence
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
@@ -6206,6 +6306,26 @@ func (v NodeView) Value() int32 {
 // HasValue reports the presence of field value (1).
 func (v NodeView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// NodeScalars holds the values of the singular scalar fields of a Node,
+// for SetScalars.
+type NodeScalars struct {
+	Value int32 // field value (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Node) SetScalars(v *NodeScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(24)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[24]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.Value))
+	p[4] |= 0x01 // presence
 }
 
 // NodeList is a handle on a repeated field of Node messages.
@@ -8371,6 +8491,147 @@ func (v WideView) W39() float64 {
 // HasW39 reports the presence of field w39 (40).
 func (v WideView) HasW39() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 40, Offset: 300, Bits: 8*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask})
+}
+
+// WideScalars holds the values of the singular scalar fields of a Wide,
+// for SetScalars.
+type WideScalars struct {
+	W00 float64 // field w00 (1)
+	W01 float32 // field w01 (2)
+	W02 int32   // field w02 (3)
+	W03 int64   // field w03 (4)
+	W04 uint32  // field w04 (5)
+	W05 uint64  // field w05 (6)
+	W06 int32   // field w06 (7)
+	W07 int64   // field w07 (8)
+	W08 uint32  // field w08 (9)
+	W09 uint64  // field w09 (10)
+	W10 int32   // field w10 (11)
+	W11 int64   // field w11 (12)
+	W12 bool    // field w12 (13)
+	W13 float64 // field w13 (14)
+	W14 float32 // field w14 (15)
+	W15 int32   // field w15 (16)
+	W16 int64   // field w16 (17)
+	W17 uint32  // field w17 (18)
+	W18 uint64  // field w18 (19)
+	W19 int32   // field w19 (20)
+	W20 int64   // field w20 (21)
+	W21 uint32  // field w21 (22)
+	W22 uint64  // field w22 (23)
+	W23 int32   // field w23 (24)
+	W24 int64   // field w24 (25)
+	W25 bool    // field w25 (26)
+	W26 float64 // field w26 (27)
+	W27 float32 // field w27 (28)
+	W28 int32   // field w28 (29)
+	W29 int64   // field w29 (30)
+	W30 uint32  // field w30 (31)
+	W31 uint64  // field w31 (32)
+	W32 int32   // field w32 (33)
+	W33 int64   // field w33 (34)
+	W34 uint32  // field w34 (35)
+	W35 uint64  // field w35 (36)
+	W36 int32   // field w36 (37)
+	W37 int64   // field w37 (38)
+	W38 bool    // field w38 (39)
+	W39 float64 // field w39 (40)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Wide) SetScalars(v *WideScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(308)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetW00(v.W00)
+		x.SetW01(v.W01)
+		x.SetW02(v.W02)
+		x.SetW03(v.W03)
+		x.SetW04(v.W04)
+		x.SetW05(v.W05)
+		x.SetW06(v.W06)
+		x.SetW07(v.W07)
+		x.SetW08(v.W08)
+		x.SetW09(v.W09)
+		x.SetW10(v.W10)
+		x.SetW11(v.W11)
+		x.SetW12(v.W12)
+		x.SetW13(v.W13)
+		x.SetW14(v.W14)
+		x.SetW15(v.W15)
+		x.SetW16(v.W16)
+		x.SetW17(v.W17)
+		x.SetW18(v.W18)
+		x.SetW19(v.W19)
+		x.SetW20(v.W20)
+		x.SetW21(v.W21)
+		x.SetW22(v.W22)
+		x.SetW23(v.W23)
+		x.SetW24(v.W24)
+		x.SetW25(v.W25)
+		x.SetW26(v.W26)
+		x.SetW27(v.W27)
+		x.SetW28(v.W28)
+		x.SetW29(v.W29)
+		x.SetW30(v.W30)
+		x.SetW31(v.W31)
+		x.SetW32(v.W32)
+		x.SetW33(v.W33)
+		x.SetW34(v.W34)
+		x.SetW35(v.W35)
+		x.SetW36(v.W36)
+		x.SetW37(v.W37)
+		x.SetW38(v.W38)
+		x.SetW39(v.W39)
+		return
+	}
+	p := (*[308]byte)(b)
+	binary.LittleEndian.PutUint64(p[12:], math.Float64bits(v.W00))
+	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.W01))
+	binary.LittleEndian.PutUint32(p[24:], uint32(v.W02))
+	binary.LittleEndian.PutUint64(p[28:], uint64(v.W03))
+	binary.LittleEndian.PutUint32(p[36:], v.W04)
+	binary.LittleEndian.PutUint64(p[44:], v.W05)
+	binary.LittleEndian.PutUint32(p[52:], uint32(v.W06))
+	binary.LittleEndian.PutUint64(p[60:], uint64(v.W07))
+	binary.LittleEndian.PutUint32(p[68:], v.W08)
+	binary.LittleEndian.PutUint64(p[76:], v.W09)
+	binary.LittleEndian.PutUint32(p[84:], uint32(v.W10))
+	binary.LittleEndian.PutUint64(p[92:], uint64(v.W11))
+	p[100] = phaserimpl.BoolByte(v.W12)
+	binary.LittleEndian.PutUint64(p[108:], math.Float64bits(v.W13))
+	binary.LittleEndian.PutUint32(p[116:], math.Float32bits(v.W14))
+	binary.LittleEndian.PutUint32(p[120:], uint32(v.W15))
+	binary.LittleEndian.PutUint64(p[124:], uint64(v.W16))
+	binary.LittleEndian.PutUint32(p[132:], v.W17)
+	binary.LittleEndian.PutUint64(p[140:], v.W18)
+	binary.LittleEndian.PutUint32(p[148:], uint32(v.W19))
+	binary.LittleEndian.PutUint64(p[156:], uint64(v.W20))
+	binary.LittleEndian.PutUint32(p[164:], v.W21)
+	binary.LittleEndian.PutUint64(p[172:], v.W22)
+	binary.LittleEndian.PutUint32(p[180:], uint32(v.W23))
+	binary.LittleEndian.PutUint64(p[188:], uint64(v.W24))
+	p[196] = phaserimpl.BoolByte(v.W25)
+	binary.LittleEndian.PutUint64(p[204:], math.Float64bits(v.W26))
+	binary.LittleEndian.PutUint32(p[212:], math.Float32bits(v.W27))
+	binary.LittleEndian.PutUint32(p[216:], uint32(v.W28))
+	binary.LittleEndian.PutUint64(p[220:], uint64(v.W29))
+	binary.LittleEndian.PutUint32(p[228:], v.W30)
+	binary.LittleEndian.PutUint64(p[236:], v.W31)
+	binary.LittleEndian.PutUint32(p[244:], uint32(v.W32))
+	binary.LittleEndian.PutUint64(p[252:], uint64(v.W33))
+	binary.LittleEndian.PutUint32(p[260:], v.W34)
+	binary.LittleEndian.PutUint64(p[268:], v.W35)
+	binary.LittleEndian.PutUint32(p[276:], uint32(v.W36))
+	binary.LittleEndian.PutUint64(p[284:], uint64(v.W37))
+	p[292] = phaserimpl.BoolByte(v.W38)
+	binary.LittleEndian.PutUint64(p[300:], math.Float64bits(v.W39))
+	p[4] |= 0xff // presence
+	p[5] |= 0xff // presence
+	p[6] |= 0xff // presence
+	p[7] |= 0xff // presence
+	p[8] |= 0xff // presence
 }
 
 // WideList is a handle on a repeated field of Wide messages.
@@ -11890,6 +12151,44 @@ func (v EverythingView) HasFailed_() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 68, Offset: 200, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
 }
 
+// EverythingScalars holds the values of the singular scalar fields of a Everything,
+// for SetScalars.
+type EverythingScalars struct {
+	Mode      Everything_Mode        // field mode (9)
+	Level     importedpbphaser.Level // field level (11)
+	Clear_    int32                  // field clear (61)
+	Value     int32                  // field value (65)
+	HasValue_ bool                   // field has_value (66)
+	Err_      uint32                 // field err (67)
+	Failed_   bool                   // field failed (68)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Everything) SetScalars(v *EverythingScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(313)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetMode(v.Mode)
+		x.SetLevel(v.Level)
+		x.SetClear_(v.Clear_)
+		x.SetValue(v.Value)
+		x.SetHasValue_(v.HasValue_)
+		x.SetErr_(v.Err_)
+		x.SetFailed_(v.Failed_)
+		return
+	}
+	p := (*[313]byte)(b)
+	binary.LittleEndian.PutUint32(p[48:], uint32(v.Mode))
+	binary.LittleEndian.PutUint32(p[64:], uint32(v.Level))
+	binary.LittleEndian.PutUint32(p[172:], uint32(v.Clear_))
+	binary.LittleEndian.PutUint32(p[188:], uint32(v.Value))
+	p[192] = phaserimpl.BoolByte(v.HasValue_)
+	binary.LittleEndian.PutUint32(p[196:], v.Err_)
+	p[200] = phaserimpl.BoolByte(v.Failed_)
+	p[4] |= 0x7f // presence
+}
+
 // EverythingList is a handle on a repeated field of Everything messages.
 type EverythingList phaserimpl.MessageList
 
@@ -12405,6 +12704,26 @@ func (v Everything_CountsEntryView) Value() int32 {
 // HasValue reports the presence of field value (2).
 func (v Everything_CountsEntryView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// Everything_CountsEntryScalars holds the values of the singular scalar fields of a Everything_CountsEntry,
+// for SetScalars.
+type Everything_CountsEntryScalars struct {
+	Value int32 // field value (2)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Everything_CountsEntry) SetScalars(v *Everything_CountsEntryScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(16)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[16]byte)(b)
+	binary.LittleEndian.PutUint32(p[12:], uint32(v.Value))
+	p[4] |= 0x01 // presence
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
@@ -13070,6 +13389,26 @@ func (v Everything_ByIdEntryView) HasKey() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// Everything_ByIdEntryScalars holds the values of the singular scalar fields of a Everything_ByIdEntry,
+// for SetScalars.
+type Everything_ByIdEntryScalars struct {
+	Key int64 // field key (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Everything_ByIdEntry) SetScalars(v *Everything_ByIdEntryScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(20)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetKey(v.Key)
+		return
+	}
+	p := (*[20]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], uint64(v.Key))
+	p[4] |= 0x01 // presence
+}
+
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
 type Everything_ByIdEntryList phaserimpl.MessageList
 
@@ -13728,6 +14067,26 @@ func (v Everything_RemoteByNumEntryView) Key() int32 {
 // HasKey reports the presence of field key (1).
 func (v Everything_RemoteByNumEntryView) HasKey() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// Everything_RemoteByNumEntryScalars holds the values of the singular scalar fields of a Everything_RemoteByNumEntry,
+// for SetScalars.
+type Everything_RemoteByNumEntryScalars struct {
+	Key int32 // field key (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Everything_RemoteByNumEntry) SetScalars(v *Everything_RemoteByNumEntryScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(16)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetKey(v.Key)
+		return
+	}
+	p := (*[16]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.Key))
+	p[4] |= 0x01 // presence
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.

@@ -21,7 +21,7 @@ var reservedMethods = map[string]bool{
 	"String": true, "CopyFrom": true, "MarshalProto": true, "AppendProto": true,
 	"ProtoSize": true, "UnmarshalProto": true, "MarshalROS": true, "AppendROS": true,
 	"ROSSize": true, "UnmarshalROS": true, "ROSDataType": true, "ROSDefinition": true,
-	"ROSMD5": true, "FromProto": true, "View": true, "IsInitialized": true,
+	"ROSMD5": true, "FromProto": true, "View": true, "SetScalars": true, "IsInitialized": true,
 	"XXX_AppendProto": true, "XXX_ProtoSize": true, "XXX_UnmarshalProto": true, "XXX_CheckInitialized": true,
 	"ProtoReflect": true, "Equal": true, "Clone": true, // reflect.go
 }
@@ -76,6 +76,7 @@ func (g *fileGen) message(m *protogen.Message) {
 		g.field(m, f, lf, lm)
 	}
 	g.view(m, lm, name, tv)
+	g.scalars(m, lm, name)
 	g.list(m, name)
 	g.rosCodec(m, lm, tv)
 	if m.Desc.IsMapEntry() {
@@ -771,6 +772,64 @@ func (g *fileGen) view(m *protogen.Message, lm *layout.Message, name, tv string)
 		g.P(recv, "Has", n, "() bool { return ", g.door("View"), "(v).Has(", fl, ") }")
 		g.P()
 	}
+}
+
+// scalars emits SetScalars and its values type when m has singular scalar
+// fields (those its view reads): one call stores them all at compile-time
+// offsets of the message's bytes, checked once, for loops that fill many
+// messages (the elements of a repeated field).
+func (g *fileGen) scalars(m *protogen.Message, lm *layout.Message, name string) {
+	if !slices.ContainsFunc(m.Fields, viewable) {
+		return
+	}
+	vt, ext := g.companionName(m, "Scalars"), extentOf(lm)
+	g.P("// ", vt, " holds the values of the singular scalar fields of a ", name, ",")
+	g.P("// for SetScalars.")
+	g.P("type ", vt, " struct {")
+	var fields []*protogen.Field
+	for _, f := range m.Fields {
+		if viewable(f) {
+			fields = append(fields, f)
+			g.P(g.names[f], " ", g.scalarOf(f.Desc, f).goType, " // field ", f.Desc.Name(), " (", f.Desc.Number(), ")")
+		}
+	}
+	g.P("}")
+	g.P()
+	g.P("// SetScalars sets every singular scalar field of x to its value in v")
+	g.P("// (each field is then present): what the field setters do, in one call")
+	g.P("// that checks the message once and stores at compile-time offsets.")
+	g.P("func (x ", name, ") SetScalars(v *", vt, ") {")
+	g.P("b, ok := ", g.xm(), ".MutableBytes(", ext, ")")
+	g.P("if !ok { // another layout, or not writable: the field setters")
+	for _, f := range fields {
+		g.P("x.Set", g.names[f], "(v.", g.names[f], ")")
+	}
+	g.P("return")
+	g.P("}")
+	g.P("p := (*[", ext, "]byte)(b)")
+	le := g.leIdent()
+	masks := map[uint32]int{}
+	var order []uint32
+	for _, f := range fields {
+		lf := lm.FieldByNumber(f.Desc.Number())
+		sc := g.scalarOf(f.Desc, f)
+		v := fmt.Sprintf(sc.put, "v."+g.names[f])
+		if sc.width == "8" {
+			g.P("p[", lf.Offset, "] = ", v)
+		} else {
+			g.P(le, ".PutUint", sc.width, "(p[", lf.Offset, ":], ", v, ")")
+		}
+		at := 4 + uint32(lf.ID>>3)
+		if _, ok := masks[at]; !ok {
+			order = append(order, at)
+		}
+		masks[at] |= 1 << (lf.ID & 7)
+	}
+	for _, at := range order {
+		g.P("p[", at, "] |= ", fmt.Sprintf("%#02x", masks[at]), " // presence")
+	}
+	g.P("}")
+	g.P()
 }
 
 // list emits the list type for repeated fields of message type m.

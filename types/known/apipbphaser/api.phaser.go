@@ -917,6 +917,26 @@ func (v ApiView) HasSyntax() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// ApiScalars holds the values of the singular scalar fields of a Api,
+// for SetScalars.
+type ApiScalars struct {
+	Syntax typepbphaser.Syntax // field syntax (7)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Api) SetScalars(v *ApiScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(56)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSyntax(v.Syntax)
+		return
+	}
+	p := (*[56]byte)(b)
+	binary.LittleEndian.PutUint32(p[48:], uint32(v.Syntax))
+	p[4] |= 0x01 // presence
+}
+
 // ApiList is a handle on a repeated field of Api messages.
 type ApiList phaserimpl.MessageList
 
@@ -2137,6 +2157,32 @@ func (v MethodView) Syntax() typepbphaser.Syntax {
 // Deprecated: Marked as deprecated in google/protobuf/api.proto.
 func (v MethodView) HasSyntax() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
+}
+
+// MethodScalars holds the values of the singular scalar fields of a Method,
+// for SetScalars.
+type MethodScalars struct {
+	RequestStreaming  bool                // field request_streaming (3)
+	ResponseStreaming bool                // field response_streaming (5)
+	Syntax            typepbphaser.Syntax // field syntax (7)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Method) SetScalars(v *MethodScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(48)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetRequestStreaming(v.RequestStreaming)
+		x.SetResponseStreaming(v.ResponseStreaming)
+		x.SetSyntax(v.Syntax)
+		return
+	}
+	p := (*[48]byte)(b)
+	p[16] = phaserimpl.BoolByte(v.RequestStreaming)
+	p[24] = phaserimpl.BoolByte(v.ResponseStreaming)
+	binary.LittleEndian.PutUint32(p[40:], uint32(v.Syntax))
+	p[4] |= 0x07 // presence
 }
 
 // MethodList is a handle on a repeated field of Method messages.

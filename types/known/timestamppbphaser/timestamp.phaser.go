@@ -565,6 +565,29 @@ func (v TimestampView) HasNanos() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
+// TimestampScalars holds the values of the singular scalar fields of a Timestamp,
+// for SetScalars.
+type TimestampScalars struct {
+	Seconds int64 // field seconds (1)
+	Nanos   int32 // field nanos (2)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Timestamp) SetScalars(v *TimestampScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(20)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSeconds(v.Seconds)
+		x.SetNanos(v.Nanos)
+		return
+	}
+	p := (*[20]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], uint64(v.Seconds))
+	binary.LittleEndian.PutUint32(p[16:], uint32(v.Nanos))
+	p[4] |= 0x03 // presence
+}
+
 // TimestampList is a handle on a repeated field of Timestamp messages.
 type TimestampList phaserimpl.MessageList
 

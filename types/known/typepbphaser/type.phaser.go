@@ -962,6 +962,26 @@ func (v TypeView) HasSyntax() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// TypeScalars holds the values of the singular scalar fields of a Type,
+// for SetScalars.
+type TypeScalars struct {
+	Syntax Syntax // field syntax (6)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Type) SetScalars(v *TypeScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(52)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSyntax(v.Syntax)
+		return
+	}
+	p := (*[52]byte)(b)
+	binary.LittleEndian.PutUint32(p[44:], uint32(v.Syntax))
+	p[4] |= 0x01 // presence
+}
+
 // TypeList is a handle on a repeated field of Type messages.
 type TypeList phaserimpl.MessageList
 
@@ -2212,6 +2232,38 @@ func (v FieldView) HasPacked() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
+// FieldScalars holds the values of the singular scalar fields of a Field,
+// for SetScalars.
+type FieldScalars struct {
+	Kind        Field_Kind        // field kind (1)
+	Cardinality Field_Cardinality // field cardinality (2)
+	Number      int32             // field number (3)
+	OneofIndex  int32             // field oneof_index (7)
+	Packed      bool              // field packed (8)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Field) SetScalars(v *FieldScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(56)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetKind(v.Kind)
+		x.SetCardinality(v.Cardinality)
+		x.SetNumber(v.Number)
+		x.SetOneofIndex(v.OneofIndex)
+		x.SetPacked(v.Packed)
+		return
+	}
+	p := (*[56]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.Kind))
+	binary.LittleEndian.PutUint32(p[12:], uint32(v.Cardinality))
+	binary.LittleEndian.PutUint32(p[16:], uint32(v.Number))
+	binary.LittleEndian.PutUint32(p[28:], uint32(v.OneofIndex))
+	p[32] = phaserimpl.BoolByte(v.Packed)
+	p[4] |= 0x1f // presence
+}
+
 // FieldList is a handle on a repeated field of Field messages.
 type FieldList phaserimpl.MessageList
 
@@ -3180,6 +3232,26 @@ func (v EnumView) HasSyntax() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// EnumScalars holds the values of the singular scalar fields of a Enum,
+// for SetScalars.
+type EnumScalars struct {
+	Syntax Syntax // field syntax (5)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Enum) SetScalars(v *EnumScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(44)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSyntax(v.Syntax)
+		return
+	}
+	p := (*[44]byte)(b)
+	binary.LittleEndian.PutUint32(p[36:], uint32(v.Syntax))
+	p[4] |= 0x01 // presence
+}
+
 // EnumList is a handle on a repeated field of Enum messages.
 type EnumList phaserimpl.MessageList
 
@@ -3986,6 +4058,26 @@ func (v EnumValueView) Number() int32 {
 // HasNumber reports the presence of field number (2).
 func (v EnumValueView) HasNumber() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// EnumValueScalars holds the values of the singular scalar fields of a EnumValue,
+// for SetScalars.
+type EnumValueScalars struct {
+	Number int32 // field number (2)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x EnumValue) SetScalars(v *EnumValueScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(24)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetNumber(v.Number)
+		return
+	}
+	p := (*[24]byte)(b)
+	binary.LittleEndian.PutUint32(p[12:], uint32(v.Number))
+	p[4] |= 0x01 // presence
 }
 
 // EnumValueList is a handle on a repeated field of EnumValue messages.

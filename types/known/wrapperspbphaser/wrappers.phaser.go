@@ -425,6 +425,26 @@ func (v DoubleValueView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// DoubleValueScalars holds the values of the singular scalar fields of a DoubleValue,
+// for SetScalars.
+type DoubleValueScalars struct {
+	Value float64 // field value (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x DoubleValue) SetScalars(v *DoubleValueScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(16)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[16]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.Value))
+	p[4] |= 0x01 // presence
+}
+
 // DoubleValueList is a handle on a repeated field of DoubleValue messages.
 type DoubleValueList phaserimpl.MessageList
 
@@ -920,6 +940,26 @@ func (v FloatValueView) Value() float32 {
 // HasValue reports the presence of field value (1).
 func (v FloatValueView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// FloatValueScalars holds the values of the singular scalar fields of a FloatValue,
+// for SetScalars.
+type FloatValueScalars struct {
+	Value float32 // field value (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x FloatValue) SetScalars(v *FloatValueScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(12)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[12]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.Value))
+	p[4] |= 0x01 // presence
 }
 
 // FloatValueList is a handle on a repeated field of FloatValue messages.
@@ -1420,6 +1460,26 @@ func (v Int64ValueView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// Int64ValueScalars holds the values of the singular scalar fields of a Int64Value,
+// for SetScalars.
+type Int64ValueScalars struct {
+	Value int64 // field value (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Int64Value) SetScalars(v *Int64ValueScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(16)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[16]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], uint64(v.Value))
+	p[4] |= 0x01 // presence
+}
+
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
 type Int64ValueList phaserimpl.MessageList
 
@@ -1916,6 +1976,26 @@ func (v UInt64ValueView) Value() uint64 {
 // HasValue reports the presence of field value (1).
 func (v UInt64ValueView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// UInt64ValueScalars holds the values of the singular scalar fields of a UInt64Value,
+// for SetScalars.
+type UInt64ValueScalars struct {
+	Value uint64 // field value (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x UInt64Value) SetScalars(v *UInt64ValueScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(16)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[16]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], v.Value)
+	p[4] |= 0x01 // presence
 }
 
 // UInt64ValueList is a handle on a repeated field of UInt64Value messages.
@@ -2416,6 +2496,26 @@ func (v Int32ValueView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// Int32ValueScalars holds the values of the singular scalar fields of a Int32Value,
+// for SetScalars.
+type Int32ValueScalars struct {
+	Value int32 // field value (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Int32Value) SetScalars(v *Int32ValueScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(12)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[12]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.Value))
+	p[4] |= 0x01 // presence
+}
+
 // Int32ValueList is a handle on a repeated field of Int32Value messages.
 type Int32ValueList phaserimpl.MessageList
 
@@ -2914,6 +3014,26 @@ func (v UInt32ValueView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// UInt32ValueScalars holds the values of the singular scalar fields of a UInt32Value,
+// for SetScalars.
+type UInt32ValueScalars struct {
+	Value uint32 // field value (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x UInt32Value) SetScalars(v *UInt32ValueScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(12)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[12]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.Value)
+	p[4] |= 0x01 // presence
+}
+
 // UInt32ValueList is a handle on a repeated field of UInt32Value messages.
 type UInt32ValueList phaserimpl.MessageList
 
@@ -3410,6 +3530,26 @@ func (v BoolValueView) Value() bool {
 // HasValue reports the presence of field value (1).
 func (v BoolValueView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// BoolValueScalars holds the values of the singular scalar fields of a BoolValue,
+// for SetScalars.
+type BoolValueScalars struct {
+	Value bool // field value (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x BoolValue) SetScalars(v *BoolValueScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(9)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[9]byte)(b)
+	p[8] = phaserimpl.BoolByte(v.Value)
+	p[4] |= 0x01 // presence
 }
 
 // BoolValueList is a handle on a repeated field of BoolValue messages.

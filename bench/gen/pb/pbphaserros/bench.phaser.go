@@ -754,6 +754,35 @@ func (v SmallStructView) HasMoney() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
+// SmallStructScalars holds the values of the singular scalar fields of a SmallStruct,
+// for SetScalars.
+type SmallStructScalars struct {
+	BirthDay int64   // field birth_day (2)
+	Siblings int32   // field siblings (4)
+	Spouse   bool    // field spouse (5)
+	Money    float64 // field money (6)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x SmallStruct) SetScalars(v *SmallStructScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(48)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetBirthDay(v.BirthDay)
+		x.SetSiblings(v.Siblings)
+		x.SetSpouse(v.Spouse)
+		x.SetMoney(v.Money)
+		return
+	}
+	p := (*[48]byte)(b)
+	binary.LittleEndian.PutUint64(p[16:], uint64(v.BirthDay))
+	binary.LittleEndian.PutUint32(p[28:], uint32(v.Siblings))
+	p[32] = phaserimpl.BoolByte(v.Spouse)
+	binary.LittleEndian.PutUint64(p[40:], math.Float64bits(v.Money))
+	p[4] |= 0x0f // presence
+}
+
 // SmallStructList is a handle on a repeated field of SmallStruct messages.
 type SmallStructList phaserimpl.MessageList
 
@@ -1456,6 +1485,26 @@ func (v HeaderView) HasSeq() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// HeaderScalars holds the values of the singular scalar fields of a Header,
+// for SetScalars.
+type HeaderScalars struct {
+	Seq uint32 // field seq (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Header) SetScalars(v *HeaderScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(36)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSeq(v.Seq)
+		return
+	}
+	p := (*[36]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.Seq)
+	p[4] |= 0x01 // presence
+}
+
 // HeaderList is a handle on a repeated field of Header messages.
 type HeaderList phaserimpl.MessageList
 
@@ -2109,6 +2158,35 @@ func (v QuaternionView) HasW() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
+// QuaternionScalars holds the values of the singular scalar fields of a Quaternion,
+// for SetScalars.
+type QuaternionScalars struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+	W float64 // field w (4)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Quaternion) SetScalars(v *QuaternionScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(40)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		x.SetZ(v.Z)
+		x.SetW(v.W)
+		return
+	}
+	p := (*[40]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
+	p[4] |= 0x0f // presence
+}
+
 // QuaternionList is a handle on a repeated field of Quaternion messages.
 type QuaternionList phaserimpl.MessageList
 
@@ -2708,6 +2786,32 @@ func (v Vector3View) Z() float64 {
 // HasZ reports the presence of field z (3).
 func (v Vector3View) HasZ() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
+}
+
+// Vector3Scalars holds the values of the singular scalar fields of a Vector3,
+// for SetScalars.
+type Vector3Scalars struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Vector3) SetScalars(v *Vector3Scalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(32)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		x.SetZ(v.Z)
+		return
+	}
+	p := (*[32]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+	p[4] |= 0x07 // presence
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
@@ -4340,6 +4444,32 @@ func (v PointFieldView) HasCount() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
+// PointFieldScalars holds the values of the singular scalar fields of a PointField,
+// for SetScalars.
+type PointFieldScalars struct {
+	Offset   uint32 // field offset (2)
+	Datatype uint32 // field datatype (3)
+	Count    uint32 // field count (4)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x PointField) SetScalars(v *PointFieldScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(24)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetOffset(v.Offset)
+		x.SetDatatype(v.Datatype)
+		x.SetCount(v.Count)
+		return
+	}
+	p := (*[24]byte)(b)
+	binary.LittleEndian.PutUint32(p[12:], v.Offset)
+	binary.LittleEndian.PutUint32(p[16:], v.Datatype)
+	binary.LittleEndian.PutUint32(p[20:], v.Count)
+	p[4] |= 0x07 // presence
+}
+
 // PointFieldList is a handle on a repeated field of PointField messages.
 type PointFieldList phaserimpl.MessageList
 
@@ -4994,6 +5124,35 @@ func (v PointView) Intensity() float32 {
 // HasIntensity reports the presence of field intensity (4).
 func (v PointView) HasIntensity() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
+}
+
+// PointScalars holds the values of the singular scalar fields of a Point,
+// for SetScalars.
+type PointScalars struct {
+	X         float32 // field x (1)
+	Y         float32 // field y (2)
+	Z         float32 // field z (3)
+	Intensity float32 // field intensity (4)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Point) SetScalars(v *PointScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(24)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		x.SetZ(v.Z)
+		x.SetIntensity(v.Intensity)
+		return
+	}
+	p := (*[24]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.X))
+	binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
+	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
+	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
+	p[4] |= 0x0f // presence
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -5978,6 +6137,41 @@ func (v CloudView) IsDense() bool {
 // HasIsDense reports the presence of field is_dense (9).
 func (v CloudView) HasIsDense() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
+}
+
+// CloudScalars holds the values of the singular scalar fields of a Cloud,
+// for SetScalars.
+type CloudScalars struct {
+	Height      uint32 // field height (2)
+	Width       uint32 // field width (3)
+	IsBigendian bool   // field is_bigendian (5)
+	PointStep   uint32 // field point_step (6)
+	RowStep     uint32 // field row_step (7)
+	IsDense     bool   // field is_dense (9)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Cloud) SetScalars(v *CloudScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(92)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetHeight(v.Height)
+		x.SetWidth(v.Width)
+		x.SetIsBigendian(v.IsBigendian)
+		x.SetPointStep(v.PointStep)
+		x.SetRowStep(v.RowStep)
+		x.SetIsDense(v.IsDense)
+		return
+	}
+	p := (*[92]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.Height)
+	binary.LittleEndian.PutUint32(p[12:], v.Width)
+	p[24] = phaserimpl.BoolByte(v.IsBigendian)
+	binary.LittleEndian.PutUint32(p[28:], v.PointStep)
+	binary.LittleEndian.PutUint32(p[32:], v.RowStep)
+	p[40] = phaserimpl.BoolByte(v.IsDense)
+	p[4] |= 0x3f // presence
 }
 
 // CloudList is a handle on a repeated field of Cloud messages.
@@ -7005,6 +7199,35 @@ func (v ImageView) Step() uint32 {
 // HasStep reports the presence of field step (6).
 func (v ImageView) HasStep() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
+}
+
+// ImageScalars holds the values of the singular scalar fields of a Image,
+// for SetScalars.
+type ImageScalars struct {
+	Height      uint32 // field height (2)
+	Width       uint32 // field width (3)
+	IsBigendian uint32 // field is_bigendian (5)
+	Step        uint32 // field step (6)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Image) SetScalars(v *ImageScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(68)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetHeight(v.Height)
+		x.SetWidth(v.Width)
+		x.SetIsBigendian(v.IsBigendian)
+		x.SetStep(v.Step)
+		return
+	}
+	p := (*[68]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.Height)
+	binary.LittleEndian.PutUint32(p[12:], v.Width)
+	binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
+	binary.LittleEndian.PutUint32(p[24:], v.Step)
+	p[4] |= 0x0f // presence
 }
 
 // ImageList is a handle on a repeated field of Image messages.

@@ -488,6 +488,29 @@ func (v PointView) HasY() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
 }
 
+// PointScalars holds the values of the singular scalar fields of a Point,
+// for SetScalars.
+type PointScalars struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Point) SetScalars(v *PointScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(24)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		return
+	}
+	p := (*[24]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+	p[4] |= 0x03 // presence
+}
+
 // PointList is a handle on a repeated field of Point messages.
 type PointList phaserimpl.MessageList
 
@@ -1441,6 +1464,26 @@ func (v EchoRequestView) HasSeq() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// EchoRequestScalars holds the values of the singular scalar fields of a EchoRequest,
+// for SetScalars.
+type EchoRequestScalars struct {
+	Seq int32 // field seq (8)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x EchoRequest) SetScalars(v *EchoRequestScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(56)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSeq(v.Seq)
+		return
+	}
+	p := (*[56]byte)(b)
+	binary.LittleEndian.PutUint32(p[52:], uint32(v.Seq))
+	p[4] |= 0x01 // presence
+}
+
 // EchoRequestList is a handle on a repeated field of EchoRequest messages.
 type EchoRequestList phaserimpl.MessageList
 
@@ -2242,6 +2285,26 @@ func (v EchoRequest_CountsEntryView) Value() int32 {
 // HasValue reports the presence of field value (2).
 func (v EchoRequest_CountsEntryView) HasValue() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// EchoRequest_CountsEntryScalars holds the values of the singular scalar fields of a EchoRequest_CountsEntry,
+// for SetScalars.
+type EchoRequest_CountsEntryScalars struct {
+	Value int32 // field value (2)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x EchoRequest_CountsEntry) SetScalars(v *EchoRequest_CountsEntryScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(16)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[16]byte)(b)
+	binary.LittleEndian.PutUint32(p[12:], uint32(v.Value))
+	p[4] |= 0x01 // presence
 }
 
 // EchoRequest_CountsEntryList is a handle on a repeated field of EchoRequest_CountsEntry messages.
@@ -3142,6 +3205,32 @@ func (v EchoReplyView) Entries() int32 {
 // HasEntries reports the presence of field entries (5).
 func (v EchoReplyView) HasEntries() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
+}
+
+// EchoReplyScalars holds the values of the singular scalar fields of a EchoReply,
+// for SetScalars.
+type EchoReplyScalars struct {
+	Sum     int64 // field sum (2)
+	Seq     int32 // field seq (4)
+	Entries int32 // field entries (5)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x EchoReply) SetScalars(v *EchoReplyScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(44)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSum(v.Sum)
+		x.SetSeq(v.Seq)
+		x.SetEntries(v.Entries)
+		return
+	}
+	p := (*[44]byte)(b)
+	binary.LittleEndian.PutUint64(p[16:], uint64(v.Sum))
+	binary.LittleEndian.PutUint32(p[32:], uint32(v.Seq))
+	binary.LittleEndian.PutUint32(p[36:], uint32(v.Entries))
+	p[4] |= 0x07 // presence
 }
 
 // EchoReplyList is a handle on a repeated field of EchoReply messages.

@@ -652,6 +652,26 @@ func (v RemoteView) HasLevel() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// RemoteScalars holds the values of the singular scalar fields of a Remote,
+// for SetScalars.
+type RemoteScalars struct {
+	Level Level // field level (2)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Remote) SetScalars(v *RemoteScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(40)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetLevel(v.Level)
+		return
+	}
+	p := (*[40]byte)(b)
+	binary.LittleEndian.PutUint32(p[12:], uint32(v.Level))
+	p[4] |= 0x01 // presence
+}
+
 // RemoteList is a handle on a repeated field of Remote messages.
 type RemoteList phaserimpl.MessageList
 
@@ -1335,6 +1355,26 @@ func (v Remote_PartView) N() int32 {
 // HasN reports the presence of field n (1).
 func (v Remote_PartView) HasN() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// Remote_PartScalars holds the values of the singular scalar fields of a Remote_Part,
+// for SetScalars.
+type Remote_PartScalars struct {
+	N int32 // field n (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Remote_Part) SetScalars(v *Remote_PartScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(16)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetN(v.N)
+		return
+	}
+	p := (*[16]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
+	p[4] |= 0x01 // presence
 }
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.

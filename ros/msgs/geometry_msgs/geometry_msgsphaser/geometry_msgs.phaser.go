@@ -509,6 +509,32 @@ func (v PointView) HasZ() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
 }
 
+// PointScalars holds the values of the singular scalar fields of a Point,
+// for SetScalars.
+type PointScalars struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Point) SetScalars(v *PointScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(32)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		x.SetZ(v.Z)
+		return
+	}
+	p := (*[32]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+	p[4] |= 0x07 // presence
+}
+
 // PointList is a handle on a repeated field of Point messages.
 type PointList phaserimpl.MessageList
 
@@ -1156,6 +1182,35 @@ func (v QuaternionView) W() float64 {
 // HasW reports the presence of field w (4).
 func (v QuaternionView) HasW() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
+}
+
+// QuaternionScalars holds the values of the singular scalar fields of a Quaternion,
+// for SetScalars.
+type QuaternionScalars struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+	W float64 // field w (4)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Quaternion) SetScalars(v *QuaternionScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(40)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		x.SetZ(v.Z)
+		x.SetW(v.W)
+		return
+	}
+	p := (*[40]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
+	p[4] |= 0x0f // presence
 }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
@@ -2367,6 +2422,32 @@ func (v Vector3View) Z() float64 {
 // HasZ reports the presence of field z (3).
 func (v Vector3View) HasZ() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
+}
+
+// Vector3Scalars holds the values of the singular scalar fields of a Vector3,
+// for SetScalars.
+type Vector3Scalars struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Vector3) SetScalars(v *Vector3Scalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(32)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		x.SetZ(v.Z)
+		return
+	}
+	p := (*[32]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+	p[4] |= 0x07 // presence
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.

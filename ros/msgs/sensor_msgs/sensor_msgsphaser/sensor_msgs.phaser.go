@@ -1859,6 +1859,35 @@ func (v ImageView) HasStep() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
 }
 
+// ImageScalars holds the values of the singular scalar fields of a Image,
+// for SetScalars.
+type ImageScalars struct {
+	Height      uint32 // field height (2)
+	Width       uint32 // field width (3)
+	IsBigendian uint32 // field is_bigendian (5)
+	Step        uint32 // field step (6)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Image) SetScalars(v *ImageScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(68)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetHeight(v.Height)
+		x.SetWidth(v.Width)
+		x.SetIsBigendian(v.IsBigendian)
+		x.SetStep(v.Step)
+		return
+	}
+	p := (*[68]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.Height)
+	binary.LittleEndian.PutUint32(p[12:], v.Width)
+	binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
+	binary.LittleEndian.PutUint32(p[24:], v.Step)
+	p[4] |= 0x0f // presence
+}
+
 // ImageList is a handle on a repeated field of Image messages.
 type ImageList phaserimpl.MessageList
 
@@ -2624,6 +2653,32 @@ func (v PointFieldView) Count() uint32 {
 // HasCount reports the presence of field count (4).
 func (v PointFieldView) HasCount() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})
+}
+
+// PointFieldScalars holds the values of the singular scalar fields of a PointField,
+// for SetScalars.
+type PointFieldScalars struct {
+	Offset   uint32 // field offset (2)
+	Datatype uint32 // field datatype (3)
+	Count    uint32 // field count (4)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x PointField) SetScalars(v *PointFieldScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(24)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetOffset(v.Offset)
+		x.SetDatatype(v.Datatype)
+		x.SetCount(v.Count)
+		return
+	}
+	p := (*[24]byte)(b)
+	binary.LittleEndian.PutUint32(p[12:], v.Offset)
+	binary.LittleEndian.PutUint32(p[16:], v.Datatype)
+	binary.LittleEndian.PutUint32(p[20:], v.Count)
+	p[4] |= 0x07 // presence
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
@@ -3569,6 +3624,41 @@ func (v PointCloud2View) IsDense() bool {
 // HasIsDense reports the presence of field is_dense (9).
 func (v PointCloud2View) HasIsDense() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})
+}
+
+// PointCloud2Scalars holds the values of the singular scalar fields of a PointCloud2,
+// for SetScalars.
+type PointCloud2Scalars struct {
+	Height      uint32 // field height (2)
+	Width       uint32 // field width (3)
+	IsBigendian bool   // field is_bigendian (5)
+	PointStep   uint32 // field point_step (6)
+	RowStep     uint32 // field row_step (7)
+	IsDense     bool   // field is_dense (9)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x PointCloud2) SetScalars(v *PointCloud2Scalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(84)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetHeight(v.Height)
+		x.SetWidth(v.Width)
+		x.SetIsBigendian(v.IsBigendian)
+		x.SetPointStep(v.PointStep)
+		x.SetRowStep(v.RowStep)
+		x.SetIsDense(v.IsDense)
+		return
+	}
+	p := (*[84]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.Height)
+	binary.LittleEndian.PutUint32(p[12:], v.Width)
+	p[24] = phaserimpl.BoolByte(v.IsBigendian)
+	binary.LittleEndian.PutUint32(p[28:], v.PointStep)
+	binary.LittleEndian.PutUint32(p[32:], v.RowStep)
+	p[40] = phaserimpl.BoolByte(v.IsDense)
+	p[4] |= 0x3f // presence
 }
 
 // PointCloud2List is a handle on a repeated field of PointCloud2 messages.
@@ -4630,6 +4720,44 @@ func (v LaserScanView) RangeMax() float32 {
 // HasRangeMax reports the presence of field range_max (8).
 func (v LaserScanView) HasRangeMax() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask})
+}
+
+// LaserScanScalars holds the values of the singular scalar fields of a LaserScan,
+// for SetScalars.
+type LaserScanScalars struct {
+	AngleMin       float32 // field angle_min (2)
+	AngleMax       float32 // field angle_max (3)
+	AngleIncrement float32 // field angle_increment (4)
+	TimeIncrement  float32 // field time_increment (5)
+	ScanTime       float32 // field scan_time (6)
+	RangeMin       float32 // field range_min (7)
+	RangeMax       float32 // field range_max (8)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x LaserScan) SetScalars(v *LaserScanScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(92)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetAngleMin(v.AngleMin)
+		x.SetAngleMax(v.AngleMax)
+		x.SetAngleIncrement(v.AngleIncrement)
+		x.SetTimeIncrement(v.TimeIncrement)
+		x.SetScanTime(v.ScanTime)
+		x.SetRangeMin(v.RangeMin)
+		x.SetRangeMax(v.RangeMax)
+		return
+	}
+	p := (*[92]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.AngleMin))
+	binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.AngleMax))
+	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.AngleIncrement))
+	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.TimeIncrement))
+	binary.LittleEndian.PutUint32(p[24:], math.Float32bits(v.ScanTime))
+	binary.LittleEndian.PutUint32(p[28:], math.Float32bits(v.RangeMin))
+	binary.LittleEndian.PutUint32(p[32:], math.Float32bits(v.RangeMax))
+	p[4] |= 0x7f // presence
 }
 
 // LaserScanList is a handle on a repeated field of LaserScan messages.

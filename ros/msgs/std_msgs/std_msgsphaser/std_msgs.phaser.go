@@ -601,6 +601,26 @@ func (v HeaderView) HasSeq() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
 }
 
+// HeaderScalars holds the values of the singular scalar fields of a Header,
+// for SetScalars.
+type HeaderScalars struct {
+	Seq uint32 // field seq (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Header) SetScalars(v *HeaderScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(36)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSeq(v.Seq)
+		return
+	}
+	p := (*[36]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.Seq)
+	p[4] |= 0x01 // presence
+}
+
 // HeaderList is a handle on a repeated field of Header messages.
 type HeaderList phaserimpl.MessageList
 

@@ -1231,6 +1231,63 @@ func (v ScalarsView) HasFBool() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})
 }
 
+// ScalarsScalars holds the values of the singular scalar fields of a Scalars,
+// for SetScalars.
+type ScalarsScalars struct {
+	FDouble   float64 // field f_double (1)
+	FFloat    float32 // field f_float (2)
+	FInt32    int32   // field f_int32 (3)
+	FInt64    int64   // field f_int64 (4)
+	FUint32   uint32  // field f_uint32 (5)
+	FUint64   uint64  // field f_uint64 (6)
+	FSint32   int32   // field f_sint32 (7)
+	FSint64   int64   // field f_sint64 (8)
+	FFixed32  uint32  // field f_fixed32 (9)
+	FFixed64  uint64  // field f_fixed64 (10)
+	FSfixed32 int32   // field f_sfixed32 (11)
+	FSfixed64 int64   // field f_sfixed64 (12)
+	FBool     bool    // field f_bool (13)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Scalars) SetScalars(v *ScalarsScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(108)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetFDouble(v.FDouble)
+		x.SetFFloat(v.FFloat)
+		x.SetFInt32(v.FInt32)
+		x.SetFInt64(v.FInt64)
+		x.SetFUint32(v.FUint32)
+		x.SetFUint64(v.FUint64)
+		x.SetFSint32(v.FSint32)
+		x.SetFSint64(v.FSint64)
+		x.SetFFixed32(v.FFixed32)
+		x.SetFFixed64(v.FFixed64)
+		x.SetFSfixed32(v.FSfixed32)
+		x.SetFSfixed64(v.FSfixed64)
+		x.SetFBool(v.FBool)
+		return
+	}
+	p := (*[108]byte)(b)
+	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.FDouble))
+	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.FFloat))
+	binary.LittleEndian.PutUint32(p[20:], uint32(v.FInt32))
+	binary.LittleEndian.PutUint64(p[24:], uint64(v.FInt64))
+	binary.LittleEndian.PutUint32(p[32:], v.FUint32)
+	binary.LittleEndian.PutUint64(p[40:], v.FUint64)
+	binary.LittleEndian.PutUint32(p[48:], uint32(v.FSint32))
+	binary.LittleEndian.PutUint64(p[56:], uint64(v.FSint64))
+	binary.LittleEndian.PutUint32(p[64:], v.FFixed32)
+	binary.LittleEndian.PutUint64(p[72:], v.FFixed64)
+	binary.LittleEndian.PutUint32(p[80:], uint32(v.FSfixed32))
+	binary.LittleEndian.PutUint64(p[88:], uint64(v.FSfixed64))
+	p[96] = phaserimpl.BoolByte(v.FBool)
+	p[4] |= 0xff // presence
+	p[5] |= 0x1f // presence
+}
+
 // ScalarsList is a handle on a repeated field of Scalars messages.
 type ScalarsList phaserimpl.MessageList
 
@@ -2652,6 +2709,76 @@ func (v ConvertedView) Char() int32 {
 // HasChar reports the presence of field char (18).
 func (v ConvertedView) HasChar() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 18, Offset: 104, Bits: 6*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// ConvertedScalars holds the values of the singular scalar fields of a Converted,
+// for SetScalars.
+type ConvertedScalars struct {
+	U8    uint32  // field u8 (1)
+	I8    int32   // field i8 (2)
+	I16   int32   // field i16 (3)
+	U16   uint32  // field u16 (4)
+	I32   int64   // field i32 (5)
+	U32   uint64  // field u32 (6)
+	Wide  int32   // field wide (7)
+	Uwide uint32  // field uwide (8)
+	Flip  int32   // field flip (9)
+	S64   uint64  // field s64 (10)
+	F32   float64 // field f32 (11)
+	F64   float32 // field f64 (12)
+	B8    bool    // field b8 (13)
+	Flag  int32   // field flag (14)
+	Mode  Mode    // field mode (15)
+	U64   int64   // field u64 (17)
+	Char  int32   // field char (18)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Converted) SetScalars(v *ConvertedScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(108)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetU8(v.U8)
+		x.SetI8(v.I8)
+		x.SetI16(v.I16)
+		x.SetU16(v.U16)
+		x.SetI32(v.I32)
+		x.SetU32(v.U32)
+		x.SetWide(v.Wide)
+		x.SetUwide(v.Uwide)
+		x.SetFlip(v.Flip)
+		x.SetS64(v.S64)
+		x.SetF32(v.F32)
+		x.SetF64(v.F64)
+		x.SetB8(v.B8)
+		x.SetFlag(v.Flag)
+		x.SetMode(v.Mode)
+		x.SetU64(v.U64)
+		x.SetChar(v.Char)
+		return
+	}
+	p := (*[108]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.U8)
+	binary.LittleEndian.PutUint32(p[12:], uint32(v.I8))
+	binary.LittleEndian.PutUint32(p[16:], uint32(v.I16))
+	binary.LittleEndian.PutUint32(p[20:], v.U16)
+	binary.LittleEndian.PutUint64(p[24:], uint64(v.I32))
+	binary.LittleEndian.PutUint64(p[32:], v.U32)
+	binary.LittleEndian.PutUint32(p[40:], uint32(v.Wide))
+	binary.LittleEndian.PutUint32(p[44:], v.Uwide)
+	binary.LittleEndian.PutUint32(p[48:], uint32(v.Flip))
+	binary.LittleEndian.PutUint64(p[56:], v.S64)
+	binary.LittleEndian.PutUint64(p[64:], math.Float64bits(v.F32))
+	binary.LittleEndian.PutUint32(p[72:], math.Float32bits(v.F64))
+	p[76] = phaserimpl.BoolByte(v.B8)
+	binary.LittleEndian.PutUint32(p[80:], uint32(v.Flag))
+	binary.LittleEndian.PutUint32(p[84:], uint32(v.Mode))
+	binary.LittleEndian.PutUint64(p[96:], uint64(v.U64))
+	binary.LittleEndian.PutUint32(p[104:], uint32(v.Char))
+	p[4] |= 0xff // presence
+	p[5] |= 0xff // presence
+	p[6] |= 0x01 // presence
 }
 
 // ConvertedList is a handle on a repeated field of Converted messages.
@@ -5110,6 +5237,35 @@ func (v PointView) Intensity() float32 {
 // HasIntensity reports the presence of field intensity (4).
 func (v PointView) HasIntensity() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})
+}
+
+// PointScalars holds the values of the singular scalar fields of a Point,
+// for SetScalars.
+type PointScalars struct {
+	X         float32 // field x (1)
+	Y         float32 // field y (2)
+	Z         float32 // field z (3)
+	Intensity float32 // field intensity (4)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Point) SetScalars(v *PointScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(24)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetX(v.X)
+		x.SetY(v.Y)
+		x.SetZ(v.Z)
+		x.SetIntensity(v.Intensity)
+		return
+	}
+	p := (*[24]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.X))
+	binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
+	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
+	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
+	p[4] |= 0x0f // presence
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -10342,6 +10498,26 @@ func (v Nested_LabelsEntryView) Key() int32 {
 // HasKey reports the presence of field key (1).
 func (v Nested_LabelsEntryView) HasKey() bool {
 	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// Nested_LabelsEntryScalars holds the values of the singular scalar fields of a Nested_LabelsEntry,
+// for SetScalars.
+type Nested_LabelsEntryScalars struct {
+	Key int32 // field key (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Nested_LabelsEntry) SetScalars(v *Nested_LabelsEntryScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(16)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetKey(v.Key)
+		return
+	}
+	p := (*[16]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.Key))
+	p[4] |= 0x01 // presence
 }
 
 // Nested_LabelsEntryList is a handle on a repeated field of Nested_LabelsEntry messages.
