@@ -99,23 +99,49 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		b.put32(slot, p)
 		return true
 	}
-	if b.version == V3 && srcOff < 0 && !b.noInPlace {
-		// v3 keeps a block that is large enough (realloc never shrinks
-		// one): the bytes and the length are written where they are and,
-		// when scrubbing, the old string's longer tail is zeroed, as
-		// replaceString's general path leaves them.
-		length := le32(d[old-8:]) // the low word of the length word; validBlock: old+length lies in d
-		if align8(uint64(n)+4) <= uint64(length) {
-			oldN := le32(d[old:])
-			copy(d[old+4:old+4+n], s)
-			putLE32(d[old:], n)
-			if b.scrub && oldN > n {
-				clear(d[old+4+n : min(uint64(old)+4+uint64(oldN), uint64(old)+uint64(length))])
-			}
-			return true
-		}
+	if b.version == V3 && srcOff < 0 && !b.noInPlace && b.resizeInPlace(d, old, uint64(n)) {
+		copy(d[old+4:old+4+n], s)
+		return true
 	}
 	return replaceString(b, slot, old, s, srcOff)
+}
+
+// OverwriteBytes writes s over the string in the block old (the data
+// offset of a string block of this buffer, which a slot held) where it
+// is, when the block is large enough, and reports whether it did; false
+// leaves the block as it was. s must not lie in the buffer. It is
+// SetBytes's replacement in place, for a caller that holds the block
+// rather than its slot (a decoder that set the block aside).
+func (b *Buffer) OverwriteBytes(old uint32, s []byte) bool {
+	d := b.data
+	if b.version != V3 || b.failed || b.noInPlace || old < b.hdr+8 || old%8 != 0 || uint64(old) > uint64(len(d)) ||
+		uint64(len(s)) > maxString || uint64(old)+uint64(le32(d[old-8:])) > uint64(len(d)) { // validBlock, in line
+		return false
+	}
+	if !b.resizeInPlace(d, old, uint64(len(s))) {
+		return false
+	}
+	copy(d[old+4:], s) // resizeInPlace: old+4+len(s) lies in d
+	return true
+}
+
+// resizeInPlace makes the string in block old (a valid block of d, format
+// 3) n bytes long where it is, when the block is large enough, for the
+// caller to write the bytes, and reports whether it did: v3 keeps a block
+// that is large enough (realloc never shrinks one), and, when scrubbing,
+// the old string's longer tail is zeroed, as replaceString's general path
+// leaves it.
+func (b *Buffer) resizeInPlace(d []byte, old uint32, n uint64) bool {
+	length := le32(d[old-8:]) // the low word of the length word; validBlock: old+length lies in d
+	if align8(n+4) > uint64(length) {
+		return false
+	}
+	oldN := le32(d[old:])
+	putLE32(d[old:], uint32(n))
+	if b.scrub && uint64(oldN) > n {
+		clear(d[uint64(old)+4+n : min(uint64(old)+4+uint64(oldN), uint64(old)+uint64(length))])
+	}
+	return true
 }
 
 // replaceString is setString when the slot holds the string block old.

@@ -131,6 +131,11 @@ type Payload struct {
 	// unk caches the offset of the unknown-field index (unknown.go):
 	// unknownKnown|offset once looked up, 0 before.
 	unk uint64
+
+	// The blocks a decoding set aside to reuse (reuse.go): nreuse of
+	// them, between BeginReuse and EndReuse.
+	reuse  [maxReuse]reuseSlot
+	nreuse uint8
 }
 
 // sync refreshes mem after an allocation, which may grow an owned buffer.

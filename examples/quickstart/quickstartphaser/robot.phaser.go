@@ -312,6 +312,14 @@ func (x Pose) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Pose); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1123,6 +1131,14 @@ func (x Robot) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Robot, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Robot); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Robot, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -603,6 +603,14 @@ func (x Scalars) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Scalars); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2243,6 +2251,14 @@ func (x Repeated) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Repeated, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Repeated); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Repeated, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4373,6 +4389,14 @@ func (x Inner) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Inner, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Inner); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Inner, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4999,6 +5023,14 @@ func (x Inner_Deep) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Inner_Deep, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Inner_Deep); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Inner_Deep, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5543,6 +5575,14 @@ func (x Empty) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Empty); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -6007,6 +6047,14 @@ func (x Node) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Node, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Node); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Node, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -6777,6 +6825,14 @@ func (x Wide) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Wide, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Wide); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Wide, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -9988,6 +10044,14 @@ func (x Everything) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -12134,6 +12198,14 @@ func (x Everything_CountsEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_CountsEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -12813,6 +12885,14 @@ func (x Everything_ByIdEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything_ByIdEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_ByIdEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything_ByIdEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -13471,6 +13551,14 @@ func (x Everything_RemoteByNumEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything_RemoteByNumEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_RemoteByNumEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything_RemoteByNumEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -14156,6 +14244,14 @@ func (x Everything_LabelsByKeyEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything_LabelsByKeyEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_LabelsByKeyEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything_LabelsByKeyEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -455,6 +455,14 @@ func (x Api) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Api, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Api); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Api, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1619,6 +1627,14 @@ func (x Method) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Method, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Method); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Method, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2717,6 +2733,14 @@ func (x Mixin) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Mixin, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Mixin); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Mixin, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

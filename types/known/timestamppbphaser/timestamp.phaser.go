@@ -332,6 +332,14 @@ func (x Timestamp) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Timestamp, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Timestamp); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Timestamp, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

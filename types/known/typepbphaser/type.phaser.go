@@ -575,6 +575,14 @@ func (x Type) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Type, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Type); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Type, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1633,6 +1641,14 @@ func (x Field) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Field, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Field); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Field, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2814,6 +2830,14 @@ func (x Enum) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Enum, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Enum); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Enum, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3726,6 +3750,14 @@ func (x EnumValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_EnumValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_EnumValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_EnumValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4404,6 +4436,14 @@ func (x Option) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Option, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Option); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Option, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -244,6 +244,14 @@ func (x DoubleValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_DoubleValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_DoubleValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_DoubleValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -741,6 +749,14 @@ func (x FloatValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_FloatValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_FloatValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_FloatValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1238,6 +1254,14 @@ func (x Int64Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Int64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Int64Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Int64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1736,6 +1760,14 @@ func (x UInt64Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_UInt64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_UInt64Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_UInt64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2234,6 +2266,14 @@ func (x Int32Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Int32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Int32Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Int32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2732,6 +2772,14 @@ func (x UInt32Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_UInt32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_UInt32Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_UInt32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3230,6 +3278,14 @@ func (x BoolValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_BoolValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_BoolValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_BoolValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3736,6 +3792,14 @@ func (x StringValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_StringValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_StringValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_StringValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4254,6 +4318,14 @@ func (x BytesValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_BytesValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_BytesValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_BytesValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

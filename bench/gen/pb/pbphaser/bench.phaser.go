@@ -362,6 +362,14 @@ func (x SmallStruct) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_SmallStruct, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_SmallStruct); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_SmallStruct, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1191,6 +1199,14 @@ func (x Header) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Header); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1823,6 +1839,14 @@ func (x Quaternion) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Quaternion); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2462,6 +2486,14 @@ func (x Vector3) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Vector3); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3215,6 +3247,14 @@ func (x Imu) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Imu); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4029,6 +4069,14 @@ func (x PointField) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_PointField); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4710,6 +4758,14 @@ func (x Point) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5487,6 +5543,14 @@ func (x Cloud) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Cloud, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Cloud); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Cloud, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -6585,6 +6649,14 @@ func (x Image) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Image); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

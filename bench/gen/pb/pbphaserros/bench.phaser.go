@@ -362,6 +362,14 @@ func (x SmallStruct) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_SmallStruct, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_SmallStruct); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_SmallStruct, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1191,6 +1199,14 @@ func (x Header) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Header); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1824,6 +1840,14 @@ func (x Quaternion) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Quaternion); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2463,6 +2487,14 @@ func (x Vector3) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Vector3); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3216,6 +3248,14 @@ func (x Imu) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Imu); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4034,6 +4074,14 @@ func (x PointField) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_PointField); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4715,6 +4763,14 @@ func (x Point) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5492,6 +5548,14 @@ func (x Cloud) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Cloud, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Cloud); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Cloud, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -6591,6 +6655,14 @@ func (x Image) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Image); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -279,6 +279,14 @@ func (x Point) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1002,6 +1010,14 @@ func (x EchoRequest) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_EchoRequest, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoRequest); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_EchoRequest, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1979,6 +1995,14 @@ func (x EchoRequest_CountsEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_EchoRequest_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoRequest_CountsEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_EchoRequest_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2740,6 +2764,14 @@ func (x EchoReply) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_EchoReply, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoReply); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_EchoReply, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -336,6 +336,14 @@ func (x Remote) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Remote, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Remote); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Remote, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1108,6 +1116,14 @@ func (x Remote_Part) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Remote_Part, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Remote_Part); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Remote_Part, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -521,6 +521,14 @@ func (x Scalars) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Scalars); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1840,6 +1848,14 @@ func (x Converted) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Converted, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Converted); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Converted, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3415,6 +3431,14 @@ func (x Arrays) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Arrays, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Arrays); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Arrays, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4831,6 +4855,14 @@ func (x Point) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5537,6 +5569,14 @@ func (x Stamped) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Stamped); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -6911,6 +6951,14 @@ func (x Nested) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Nested, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Nested, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -9443,6 +9491,14 @@ func (x Nested_ByNameEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Nested_ByNameEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested_ByNameEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Nested_ByNameEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -10101,6 +10157,14 @@ func (x Nested_LabelsEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Nested_LabelsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested_LabelsEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Nested_LabelsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -10741,6 +10805,14 @@ func (x Empty) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Empty); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -254,6 +254,14 @@ func (x Point) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -863,6 +871,14 @@ func (x Quaternion) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Quaternion); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1572,6 +1588,14 @@ func (x Pose) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Pose); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2112,6 +2136,14 @@ func (x Vector3) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Vector3); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2767,6 +2799,14 @@ func (x Twist) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Twist, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Twist); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Twist, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

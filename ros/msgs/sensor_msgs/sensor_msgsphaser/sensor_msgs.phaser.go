@@ -538,6 +538,14 @@ func (x Imu) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Imu); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1431,6 +1439,14 @@ func (x Image) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Image); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2308,6 +2324,14 @@ func (x PointField) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_PointField); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3089,6 +3113,14 @@ func (x PointCloud2) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_PointCloud2, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_PointCloud2); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_PointCloud2, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4134,6 +4166,14 @@ func (x LaserScan) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_LaserScan, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_LaserScan); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_LaserScan, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5148,6 +5188,14 @@ func (x JointState) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_JointState, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_JointState); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_JointState, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

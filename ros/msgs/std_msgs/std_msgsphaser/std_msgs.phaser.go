@@ -326,6 +326,14 @@ func (x Header) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Header); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -952,6 +960,14 @@ func (x String) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_String, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_String); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_String, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
