@@ -113,15 +113,22 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 // SetBytes's replacement in place, for a caller that holds the block
 // rather than its slot (a decoder that set the block aside).
 func (b *Buffer) OverwriteBytes(old uint32, s []byte) bool {
-	d := b.data
-	if b.version != V3 || b.failed || b.noInPlace || old < b.hdr+8 || old%8 != 0 || uint64(old) > uint64(len(d)) ||
-		uint64(len(s)) > maxString || uint64(old)+uint64(le32(d[old-8:])) > uint64(len(d)) { // validBlock, in line
+	// resizeInPlace and the copy, in line, in int arithmetic: o+length
+	// and o+4+n fit an int.
+	d, o, n := b.data, int(old), len(s)
+	if b.version != V3 || b.failed || b.noInPlace || old < b.hdr+8 || old%8 != 0 || o > len(d) || n > 1<<31 {
 		return false
 	}
-	if !b.resizeInPlace(d, old, uint64(len(s))) {
+	length := int(le32(d[o-8 : o-4])) // validBlock, as resizeInPlace reads it
+	if o+length > len(d) || (n+4+7)&^7 > length {
 		return false
 	}
-	copy(d[old+4:], s) // resizeInPlace: old+4+len(s) lies in d
+	oldN := int(le32(d[o : o+4]))
+	putLE32(d[o:o+4], uint32(n))
+	copy(d[o+4:o+4+n], s)
+	if b.scrub && oldN > n {
+		clear(d[o+4+n : o+min(4+oldN, length)])
+	}
 	return true
 }
 

@@ -136,6 +136,9 @@ type Payload struct {
 	// them, between BeginReuse and EndReuse.
 	reuse  [maxReuse]reuseSlot
 	nreuse uint8
+	// rplan is the reuse plan of type rplanOf in this payload's format.
+	rplanOf *Type
+	rplan   *reusePlan
 }
 
 // sync refreshes mem after an allocation, which may grow an owned buffer.

@@ -115,16 +115,15 @@ func hasKind(t *Type, kinds ...Kind) bool {
 // it is, for the caller to Clear.
 func (m Msg) BeginReuse(t *Type) bool {
 	p := m.p
-	if p == nil || m.acc != compiledWrite || p.root != t || p.version != payloadbuffer.V3 ||
-		p.err != nil || p.lost || p.nreuse != 0 || atomic.LoadUint64(&p.unk) != unknownKnown {
+	if p == nil || p.root != t || m.acc != compiledWrite || p.nreuse != 0 {
 		return false
+	}
+	rp := p.rplan
+	if p.rplanOf != t {
+		rp = p.planReuse(t)
 	}
 	b := p.buf
-	if b == nil || m.off != b.Message() || b.Failed() {
-		return false
-	}
-	rp := reusePlanOf(t)
-	if rp == nil {
+	if rp == nil || p.err != nil || p.lost || atomic.LoadUint64(&p.unk) != unknownKnown || b == nil || m.off != b.Message() || b.Failed() {
 		return false
 	}
 	mem := p.mem
@@ -132,7 +131,16 @@ func (m Msg) BeginReuse(t *Type) bool {
 	if end > uint64(len(mem)) || o+4 > end {
 		return false
 	}
-	// First check every nested message, then change anything.
+	// First check every block, then change anything.
+	n := 0
+	for _, slot := range rp.strings {
+		s := le.Uint32(mem[o+uint64(slot):])
+		if s == 0 {
+			continue
+		}
+		p.reuse[n] = reuseSlot{m.off + slot, s} // (OverwriteBytes checks the block)
+		n++
+	}
 	for _, f := range rp.msgs {
 		s := le.Uint32(mem[o+uint64(f.slot):])
 		if s == 0 {
@@ -142,24 +150,17 @@ func (m Msg) BeginReuse(t *Type) bool {
 			uint64(s)+4 > uint64(s)+uint64(f.t.extent) || p.trust&f.t.trust == 0 {
 			return false
 		}
-		for _, g := range rp.msgs { // two slots of one block: a payload no decoding wrote
-			if g.slot != f.slot && le.Uint32(mem[o+uint64(g.slot):]) == s {
+		for _, r := range p.reuse[:n] { // two slots of one block: a payload no decoding wrote
+			if r.block == s {
 				return false
 			}
 		}
-	}
-	n := 0
-	for _, slot := range rp.strings {
-		if s := le.Uint32(mem[o+uint64(slot):]); s != 0 {
-			p.reuse[n] = reuseSlot{m.off + slot, s}
-			n++
-		}
+		p.reuse[n] = reuseSlot{m.off + f.slot, s}
+		n++
 	}
 	for _, f := range rp.msgs {
 		if s := le.Uint32(mem[o+uint64(f.slot):]); s != 0 {
 			clear(mem[uint64(s)+4 : uint64(s)+uint64(f.t.extent)])
-			p.reuse[n] = reuseSlot{m.off + f.slot, s}
-			n++
 		}
 	}
 	clear(mem[o+4 : end])
@@ -167,18 +168,44 @@ func (m Msg) BeginReuse(t *Type) bool {
 	return true
 }
 
+// planReuse returns t's reuse plan for p's format (nil: none), and keeps it
+// for the next decoding.
+func (p *Payload) planReuse(t *Type) *reusePlan {
+	var rp *reusePlan
+	if p.version == payloadbuffer.V3 {
+		rp = reusePlanOf(t)
+	}
+	p.rplanOf, p.rplan = t, rp
+	return rp
+}
+
 // takeReuse returns the block set aside from slot (0 if none), and forgets
 // it.
 func (p *Payload) takeReuse(slot uint32) uint32 {
+	i := p.findReuse(slot)
+	if i < 0 {
+		return 0
+	}
+	s := p.reuse[i].block
+	p.dropReuse(i)
+	return s
+}
+
+// findReuse returns the index of the block set aside from slot, or -1.
+func (p *Payload) findReuse(slot uint32) int {
 	for i := range min(int(p.nreuse), maxReuse) {
-		if r := p.reuse[i]; r.slot == slot {
-			last := int(p.nreuse) - 1
-			p.reuse[i] = p.reuse[last]
-			p.nreuse = uint8(last)
-			return r.block
+		if p.reuse[i].slot == slot {
+			return i
 		}
 	}
-	return 0
+	return -1
+}
+
+// dropReuse forgets block i of those set aside.
+func (p *Payload) dropReuse(i int) {
+	last := int(p.nreuse) - 1
+	p.reuse[i] = p.reuse[last]
+	p.nreuse = uint8(last)
 }
 
 // EndReuse frees the blocks of a decoding's BeginReuse that no field took

@@ -16,10 +16,10 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 	mem := p.mem
 	if uint64(slot)+4 <= uint64(len(mem)) && le.Uint32(mem[slot:]) == 0 &&
 		slot >= p.buf.HeaderSize() && len(v) < 1<<31 && !overlaps(mem[:cap(mem)], v) {
+		// The block a decoding set aside from this slot (reuse.go), v
+		// written over it when it fits; else the block is freed and v
+		// goes into a new one.
 		if p.nreuse != 0 {
-			// The block a decoding set aside from this slot (reuse.go),
-			// v written over it when it fits; else the block is freed
-			// and v goes into a new one.
 			if old := p.takeReuse(slot); old != 0 {
 				if p.buf.OverwriteBytes(old, v) {
 					le.PutUint32(mem[slot:], old)
