@@ -16,7 +16,7 @@ import (
 	"github.com/phaser-go/phaser/runtime"
 )
 
-// The generated UnmarshalProto into a root that holds a message reuses its
+// The generated UnmarshalProto and UnmarshalROS into a root that holds a message reuses its
 // blocks (strings written over the old ones, the nested Timestamp zeroed
 // where it is) instead of resetting the buffer: TestUnmarshalReuse checks
 // that a long run of decodings into one message, each with other fields
@@ -46,7 +46,7 @@ func reuseInputs(t *testing.T, rng *rand.Rand, n int) (small, header [][]byte) {
 			h.Seq = rng.Uint32()
 		}
 		if rng.IntN(3) != 0 {
-			h.Stamp = &timestamppb.Timestamp{Seconds: rng.Int64N(1 << 40), Nanos: rng.Int32N(1e9)}
+			h.Stamp = &timestamppb.Timestamp{Seconds: rng.Int64N(1 << 33), Nanos: rng.Int32N(1e9)} // half in ROS time's range
 			if rng.IntN(4) == 0 {
 				h.Stamp = &timestamppb.Timestamp{} // present, empty
 			}
@@ -69,7 +69,8 @@ func reuseInputs(t *testing.T, rng *rand.Rand, n int) (small, header [][]byte) {
 type protoCodec interface {
 	UnmarshalProto([]byte) error
 	MarshalProto() ([]byte, error)
-	Bytes() []byte
+	UnmarshalROS([]byte) error
+	MarshalROS() ([]byte, error)
 }
 
 // checkReuse decodes inputs in turn into dst, and each into a message of
@@ -95,6 +96,46 @@ func checkReuse[T protoCodec](t *testing.T, name string, dst T, fresh func() T, 
 		}
 		if !bytes.Equal(got, want) || !bytes.Equal(want, in) {
 			t.Fatalf("%s, input %d: into a used message % x, into a new one % x, input % x", name, i, got, want, in)
+		}
+	}
+}
+
+// checkReuseROS is checkReuse for UnmarshalROS: each input, decoded into
+// a new message and serialized as ROS1, is decoded into dst and into a new
+// message again.
+func checkReuseROS[T protoCodec](t *testing.T, name string, dst T, fresh func() T, inputs [][]byte) {
+	t.Helper()
+	for i, in := range inputs {
+		src := fresh()
+		if src.UnmarshalProto(in) != nil {
+			continue
+		}
+		ros, err := src.MarshalROS()
+		if err != nil {
+			continue // (a stamp past ROS time's range)
+		}
+		f := fresh()
+		freshErr := f.UnmarshalROS(ros)
+		if err := dst.UnmarshalROS(ros); (err == nil) != (freshErr == nil) {
+			t.Fatalf("%s, ROS1 input %d: into a used message %v, into a new one %v", name, i, err, freshErr)
+		}
+		if freshErr != nil {
+			continue
+		}
+		got, err := dst.MarshalProto()
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := f.MarshalProto()
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotROS, err := dst.MarshalROS()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got, want) || !bytes.Equal(gotROS, ros) {
+			t.Fatalf("%s, ROS1 input %d: into a used message % x (ROS1 % x), into a new one % x (ROS1 % x)", name, i, got, gotROS, want, ros)
 		}
 	}
 }
@@ -147,6 +188,8 @@ func TestUnmarshalReuse(t *testing.T) {
 		newSmall, newHeader := fixed(t, ns+extra, pbphaser.NewSmallStructIn), fixed(t, nh+extra, pbphaser.NewHeaderIn)
 		checkReuse(t, fmt.Sprintf("SmallStruct in %d bytes", ns+extra), newSmall(), newSmall, small)
 		checkReuse(t, fmt.Sprintf("Header in %d bytes", nh+extra), newHeader(), newHeader, header)
+		checkReuseROS(t, fmt.Sprintf("SmallStruct in %d bytes", ns+extra), newSmall(), newSmall, small)
+		checkReuseROS(t, fmt.Sprintf("Header in %d bytes", nh+extra), newHeader(), newHeader, header)
 	}
 	// An owned buffer does not grow with the decodings.
 	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {

@@ -131,23 +131,23 @@ func (m Msg) BeginReuse(t *Type) bool {
 	if end > uint64(len(mem)) || o+4 > end {
 		return false
 	}
-	// First check every block, then change anything.
+	// A check that fails part way leaves nested messages zeroed and the
+	// entries written but not counted: the caller clears m, which frees
+	// them anyway.
 	n := 0
 	for _, slot := range rp.strings {
-		s := le.Uint32(mem[o+uint64(slot):])
-		if s == 0 {
-			continue
+		if s := le.Uint32(mem[o+uint64(slot):]); s != 0 {
+			p.reuse[n] = reuseSlot{m.off + slot, s} // (OverwriteBytes checks the block)
+			n++
 		}
-		p.reuse[n] = reuseSlot{m.off + slot, s} // (OverwriteBytes checks the block)
-		n++
 	}
 	for _, f := range rp.msgs {
 		s := le.Uint32(mem[o+uint64(f.slot):])
 		if s == 0 {
 			continue
 		}
-		if s < p.floor || s == m.off || uint64(s)+uint64(f.t.extent) > uint64(len(mem)) ||
-			uint64(s)+4 > uint64(s)+uint64(f.t.extent) || p.trust&f.t.trust == 0 {
+		e := f.t.extent
+		if s < p.floor || s == m.off || uint64(s)+uint64(e) > uint64(len(mem)) || e < 4 || p.trust&f.t.trust == 0 {
 			return false
 		}
 		for _, r := range p.reuse[:n] { // two slots of one block: a payload no decoding wrote
@@ -155,13 +155,9 @@ func (m Msg) BeginReuse(t *Type) bool {
 				return false
 			}
 		}
+		clear(mem[uint64(s)+4 : uint64(s)+uint64(e)])
 		p.reuse[n] = reuseSlot{m.off + f.slot, s}
 		n++
-	}
-	for _, f := range rp.msgs {
-		if s := le.Uint32(mem[o+uint64(f.slot):]); s != 0 {
-			clear(mem[uint64(s)+4 : uint64(s)+uint64(f.t.extent)])
-		}
 	}
 	clear(mem[o+4 : end])
 	p.nreuse = uint8(n)
@@ -215,6 +211,14 @@ func (p *Payload) EndReuse() {
 		p.buf.Free(p.reuse[i].block)
 	}
 	p.nreuse = 0
+}
+
+// EndReuse ends a decoding into m that BeginReuse began (EndReuse of m's
+// payload).
+func (m Msg) EndReuse() {
+	if m.p != nil {
+		m.p.EndReuse()
+	}
 }
 
 // DecoderReusing returns the state of a decoding into m, the root of type

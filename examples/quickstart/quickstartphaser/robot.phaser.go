@@ -433,8 +433,10 @@ func (x Pose) ROSSize() int {
 func (x Pose) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Pose); ok {
-		m.Clear(phaserType_Pose)
-		if rest, ok := phaserROSRead_Pose(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Pose)
+		rest, ok := phaserROSRead_Pose(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1369,8 +1371,10 @@ func (x Robot) ROSSize() int {
 func (x Robot) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Robot); ok {
-		m.Clear(phaserType_Robot)
-		if rest, ok := phaserROSRead_Robot(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Robot)
+		rest, ok := phaserROSRead_Robot(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -824,8 +824,10 @@ func (x Scalars) ROSSize() int {
 func (x Scalars) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Scalars); ok {
-		m.Clear(phaserType_Scalars)
-		if rest, ok := phaserROSRead_Scalars(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Scalars)
+		rest, ok := phaserROSRead_Scalars(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3022,8 +3024,10 @@ func (x Repeated) ROSSize() int {
 func (x Repeated) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Repeated); ok {
-		m.Clear(phaserType_Repeated)
-		if rest, ok := phaserROSRead_Repeated(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Repeated)
+		rest, ok := phaserROSRead_Repeated(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4545,8 +4549,10 @@ func (x Inner) ROSSize() int {
 func (x Inner) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Inner); ok {
-		m.Clear(phaserType_Inner)
-		if rest, ok := phaserROSRead_Inner(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Inner)
+		rest, ok := phaserROSRead_Inner(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5174,8 +5180,10 @@ func (x Inner_Deep) ROSSize() int {
 func (x Inner_Deep) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Inner_Deep); ok {
-		m.Clear(phaserType_Inner_Deep)
-		if rest, ok := phaserROSRead_Inner_Deep(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Inner_Deep)
+		rest, ok := phaserROSRead_Inner_Deep(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5711,8 +5719,10 @@ func (x Empty) ROSSize() int {
 func (x Empty) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Empty); ok {
-		m.Clear(phaserType_Empty)
-		if rest, ok := phaserROSRead_Empty(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Empty)
+		rest, ok := phaserROSRead_Empty(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -7238,8 +7248,10 @@ func (x Wide) ROSSize() int {
 func (x Wide) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Wide); ok {
-		m.Clear(phaserType_Wide)
-		if rest, ok := phaserROSRead_Wide(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Wide)
+		rest, ok := phaserROSRead_Wide(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -12397,8 +12409,10 @@ func (x Everything_CountsEntry) ROSSize() int {
 func (x Everything_CountsEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Everything_CountsEntry); ok {
-		m.Clear(phaserType_Everything_CountsEntry)
-		if rest, ok := phaserROSRead_Everything_CountsEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Everything_CountsEntry)
+		rest, ok := phaserROSRead_Everything_CountsEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -13085,8 +13099,10 @@ func (x Everything_ByIdEntry) ROSSize() int {
 func (x Everything_ByIdEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Everything_ByIdEntry); ok {
-		m.Clear(phaserType_Everything_ByIdEntry)
-		if rest, ok := phaserROSRead_Everything_ByIdEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Everything_ByIdEntry)
+		rest, ok := phaserROSRead_Everything_ByIdEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -13751,8 +13767,10 @@ func (x Everything_RemoteByNumEntry) ROSSize() int {
 func (x Everything_RemoteByNumEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Everything_RemoteByNumEntry); ok {
-		m.Clear(phaserType_Everything_RemoteByNumEntry)
-		if rest, ok := phaserROSRead_Everything_RemoteByNumEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Everything_RemoteByNumEntry)
+		rest, ok := phaserROSRead_Everything_RemoteByNumEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -14449,8 +14467,10 @@ func (x Everything_LabelsByKeyEntry) ROSSize() int {
 func (x Everything_LabelsByKeyEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Everything_LabelsByKeyEntry); ok {
-		m.Clear(phaserType_Everything_LabelsByKeyEntry)
-		if rest, ok := phaserROSRead_Everything_LabelsByKeyEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Everything_LabelsByKeyEntry)
+		rest, ok := phaserROSRead_Everything_LabelsByKeyEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

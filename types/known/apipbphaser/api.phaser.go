@@ -679,8 +679,10 @@ func (x Api) ROSSize() int {
 func (x Api) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Api); ok {
-		m.Clear(phaserType_Api)
-		if rest, ok := phaserROSRead_Api(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Api)
+		rest, ok := phaserROSRead_Api(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1826,8 +1828,10 @@ func (x Method) ROSSize() int {
 func (x Method) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Method); ok {
-		m.Clear(phaserType_Method)
-		if rest, ok := phaserROSRead_Method(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Method)
+		rest, ok := phaserROSRead_Method(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2866,8 +2870,10 @@ func (x Mixin) ROSSize() int {
 func (x Mixin) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Mixin); ok {
-		m.Clear(phaserType_Mixin)
-		if rest, ok := phaserROSRead_Mixin(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Mixin)
+		rest, ok := phaserROSRead_Mixin(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

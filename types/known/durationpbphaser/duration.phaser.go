@@ -416,8 +416,10 @@ func (x Duration) ROSSize() int {
 func (x Duration) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Duration); ok {
-		m.Clear(phaserType_Duration)
-		if rest, ok := phaserROSRead_Duration(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Duration)
+		rest, ok := phaserROSRead_Duration(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -329,8 +329,10 @@ func (x Empty) ROSSize() int {
 func (x Empty) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Empty); ok {
-		m.Clear(phaserType_Empty)
-		if rest, ok := phaserROSRead_Empty(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Empty)
+		rest, ok := phaserROSRead_Empty(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -562,8 +562,10 @@ func (x FieldMask) ROSSize() int {
 func (x FieldMask) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_FieldMask); ok {
-		m.Clear(phaserType_FieldMask)
-		if rest, ok := phaserROSRead_FieldMask(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_FieldMask)
+		rest, ok := phaserROSRead_FieldMask(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

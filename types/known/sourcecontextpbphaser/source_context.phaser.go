@@ -368,8 +368,10 @@ func (x SourceContext) ROSSize() int {
 func (x SourceContext) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_SourceContext); ok {
-		m.Clear(phaserType_SourceContext)
-		if rest, ok := phaserROSRead_SourceContext(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_SourceContext)
+		rest, ok := phaserROSRead_SourceContext(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

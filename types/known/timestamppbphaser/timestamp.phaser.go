@@ -449,8 +449,10 @@ func (x Timestamp) ROSSize() int {
 func (x Timestamp) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Timestamp); ok {
-		m.Clear(phaserType_Timestamp)
-		if rest, ok := phaserROSRead_Timestamp(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Timestamp)
+		rest, ok := phaserROSRead_Timestamp(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

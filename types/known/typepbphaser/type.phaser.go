@@ -781,8 +781,10 @@ func (x Type) ROSSize() int {
 func (x Type) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Type); ok {
-		m.Clear(phaserType_Type)
-		if rest, ok := phaserROSRead_Type(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Type)
+		rest, ok := phaserROSRead_Type(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1854,8 +1856,10 @@ func (x Field) ROSSize() int {
 func (x Field) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Field); ok {
-		m.Clear(phaserType_Field)
-		if rest, ok := phaserROSRead_Field(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Field)
+		rest, ok := phaserROSRead_Field(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3022,8 +3026,10 @@ func (x Enum) ROSSize() int {
 func (x Enum) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Enum); ok {
-		m.Clear(phaserType_Enum)
-		if rest, ok := phaserROSRead_Enum(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Enum)
+		rest, ok := phaserROSRead_Enum(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3896,8 +3902,10 @@ func (x EnumValue) ROSSize() int {
 func (x EnumValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_EnumValue); ok {
-		m.Clear(phaserType_EnumValue)
-		if rest, ok := phaserROSRead_EnumValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_EnumValue)
+		rest, ok := phaserROSRead_EnumValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4562,8 +4570,10 @@ func (x Option) ROSSize() int {
 func (x Option) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Option); ok {
-		m.Clear(phaserType_Option)
-		if rest, ok := phaserROSRead_Option(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Option)
+		rest, ok := phaserROSRead_Option(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -353,8 +353,10 @@ func (x DoubleValue) ROSSize() int {
 func (x DoubleValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_DoubleValue); ok {
-		m.Clear(phaserType_DoubleValue)
-		if rest, ok := phaserROSRead_DoubleValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_DoubleValue)
+		rest, ok := phaserROSRead_DoubleValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -858,8 +860,10 @@ func (x FloatValue) ROSSize() int {
 func (x FloatValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_FloatValue); ok {
-		m.Clear(phaserType_FloatValue)
-		if rest, ok := phaserROSRead_FloatValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_FloatValue)
+		rest, ok := phaserROSRead_FloatValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1364,8 +1368,10 @@ func (x Int64Value) ROSSize() int {
 func (x Int64Value) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Int64Value); ok {
-		m.Clear(phaserType_Int64Value)
-		if rest, ok := phaserROSRead_Int64Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Int64Value)
+		rest, ok := phaserROSRead_Int64Value(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1870,8 +1876,10 @@ func (x UInt64Value) ROSSize() int {
 func (x UInt64Value) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_UInt64Value); ok {
-		m.Clear(phaserType_UInt64Value)
-		if rest, ok := phaserROSRead_UInt64Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_UInt64Value)
+		rest, ok := phaserROSRead_UInt64Value(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2376,8 +2384,10 @@ func (x Int32Value) ROSSize() int {
 func (x Int32Value) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Int32Value); ok {
-		m.Clear(phaserType_Int32Value)
-		if rest, ok := phaserROSRead_Int32Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Int32Value)
+		rest, ok := phaserROSRead_Int32Value(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2882,8 +2892,10 @@ func (x UInt32Value) ROSSize() int {
 func (x UInt32Value) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_UInt32Value); ok {
-		m.Clear(phaserType_UInt32Value)
-		if rest, ok := phaserROSRead_UInt32Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_UInt32Value)
+		rest, ok := phaserROSRead_UInt32Value(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3388,8 +3400,10 @@ func (x BoolValue) ROSSize() int {
 func (x BoolValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_BoolValue); ok {
-		m.Clear(phaserType_BoolValue)
-		if rest, ok := phaserROSRead_BoolValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_BoolValue)
+		rest, ok := phaserROSRead_BoolValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3912,8 +3926,10 @@ func (x StringValue) ROSSize() int {
 func (x StringValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_StringValue); ok {
-		m.Clear(phaserType_StringValue)
-		if rest, ok := phaserROSRead_StringValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_StringValue)
+		rest, ok := phaserROSRead_StringValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4435,8 +4451,10 @@ func (x BytesValue) ROSSize() int {
 func (x BytesValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_BytesValue); ok {
-		m.Clear(phaserType_BytesValue)
-		if rest, ok := phaserROSRead_BytesValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_BytesValue)
+		rest, ok := phaserROSRead_BytesValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -522,8 +522,10 @@ func (x SmallStruct) ROSSize() int {
 func (x SmallStruct) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_SmallStruct); ok {
-		m.Clear(phaserType_SmallStruct)
-		if rest, ok := phaserROSRead_SmallStruct(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_SmallStruct)
+		rest, ok := phaserROSRead_SmallStruct(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1340,8 +1342,10 @@ func (x Header) ROSSize() int {
 func (x Header) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Header); ok {
-		m.Clear(phaserType_Header)
-		if rest, ok := phaserROSRead_Header(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Header)
+		rest, ok := phaserROSRead_Header(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1967,8 +1971,10 @@ func (x Quaternion) ROSSize() int {
 func (x Quaternion) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Quaternion); ok {
-		m.Clear(phaserType_Quaternion)
-		if rest, ok := phaserROSRead_Quaternion(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Quaternion)
+		rest, ok := phaserROSRead_Quaternion(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2608,8 +2614,10 @@ func (x Vector3) ROSSize() int {
 func (x Vector3) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Vector3); ok {
-		m.Clear(phaserType_Vector3)
-		if rest, ok := phaserROSRead_Vector3(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Vector3)
+		rest, ok := phaserROSRead_Vector3(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3477,8 +3485,10 @@ func (x Imu) ROSSize() int {
 func (x Imu) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Imu); ok {
-		m.Clear(phaserType_Imu)
-		if rest, ok := phaserROSRead_Imu(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Imu)
+		rest, ok := phaserROSRead_Imu(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4215,8 +4225,10 @@ func (x PointField) ROSSize() int {
 func (x PointField) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_PointField); ok {
-		m.Clear(phaserType_PointField)
-		if rest, ok := phaserROSRead_PointField(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_PointField)
+		rest, ok := phaserROSRead_PointField(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4890,8 +4902,10 @@ func (x Point) ROSSize() int {
 func (x Point) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Point); ok {
-		m.Clear(phaserType_Point)
-		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Point)
+		rest, ok := phaserROSRead_Point(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5759,8 +5773,10 @@ func (x Cloud) ROSSize() int {
 func (x Cloud) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Cloud); ok {
-		m.Clear(phaserType_Cloud)
-		if rest, ok := phaserROSRead_Cloud(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Cloud)
+		rest, ok := phaserROSRead_Cloud(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -6827,8 +6843,10 @@ func (x Image) ROSSize() int {
 func (x Image) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Image); ok {
-		m.Clear(phaserType_Image)
-		if rest, ok := phaserROSRead_Image(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Image)
+		rest, ok := phaserROSRead_Image(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -394,8 +394,10 @@ func (x Point) ROSSize() int {
 func (x Point) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Point); ok {
-		m.Clear(phaserType_Point)
-		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Point)
+		rest, ok := phaserROSRead_Point(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1223,8 +1225,10 @@ func (x EchoRequest) ROSSize() int {
 func (x EchoRequest) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_EchoRequest); ok {
-		m.Clear(phaserType_EchoRequest)
-		if rest, ok := phaserROSRead_EchoRequest(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_EchoRequest)
+		rest, ok := phaserROSRead_EchoRequest(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2121,8 +2125,10 @@ func (x EchoRequest_CountsEntry) ROSSize() int {
 func (x EchoRequest_CountsEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_EchoRequest_CountsEntry); ok {
-		m.Clear(phaserType_EchoRequest_CountsEntry)
-		if rest, ok := phaserROSRead_EchoRequest_CountsEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_EchoRequest_CountsEntry)
+		rest, ok := phaserROSRead_EchoRequest_CountsEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2934,8 +2940,10 @@ func (x EchoReply) ROSSize() int {
 func (x EchoReply) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_EchoReply); ok {
-		m.Clear(phaserType_EchoReply)
-		if rest, ok := phaserROSRead_EchoReply(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_EchoReply)
+		rest, ok := phaserROSRead_EchoReply(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -518,8 +518,10 @@ func (x Remote) ROSSize() int {
 func (x Remote) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Remote); ok {
-		m.Clear(phaserType_Remote)
-		if rest, ok := phaserROSRead_Remote(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Remote)
+		rest, ok := phaserROSRead_Remote(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1243,8 +1245,10 @@ func (x Remote_Part) ROSSize() int {
 func (x Remote_Part) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Remote_Part); ok {
-		m.Clear(phaserType_Remote_Part)
-		if rest, ok := phaserROSRead_Remote_Part(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Remote_Part)
+		rest, ok := phaserROSRead_Remote_Part(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -375,8 +375,10 @@ func (x Point) ROSSize() int {
 func (x Point) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Point); ok {
-		m.Clear(phaserType_Point)
-		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Point)
+		rest, ok := phaserROSRead_Point(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -998,8 +1000,10 @@ func (x Quaternion) ROSSize() int {
 func (x Quaternion) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Quaternion); ok {
-		m.Clear(phaserType_Quaternion)
-		if rest, ok := phaserROSRead_Quaternion(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Quaternion)
+		rest, ok := phaserROSRead_Quaternion(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1719,8 +1723,10 @@ func (x Pose) ROSSize() int {
 func (x Pose) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Pose); ok {
-		m.Clear(phaserType_Pose)
-		if rest, ok := phaserROSRead_Pose(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Pose)
+		rest, ok := phaserROSRead_Pose(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2257,8 +2263,10 @@ func (x Vector3) ROSSize() int {
 func (x Vector3) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Vector3); ok {
-		m.Clear(phaserType_Vector3)
-		if rest, ok := phaserROSRead_Vector3(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Vector3)
+		rest, ok := phaserROSRead_Vector3(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2930,8 +2938,10 @@ func (x Twist) ROSSize() int {
 func (x Twist) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Twist); ok {
-		m.Clear(phaserType_Twist)
-		if rest, ok := phaserROSRead_Twist(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Twist)
+		rest, ok := phaserROSRead_Twist(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -767,8 +767,10 @@ func (x Imu) ROSSize() int {
 func (x Imu) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Imu); ok {
-		m.Clear(phaserType_Imu)
-		if rest, ok := phaserROSRead_Imu(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Imu)
+		rest, ok := phaserROSRead_Imu(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1611,8 +1613,10 @@ func (x Image) ROSSize() int {
 func (x Image) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Image); ok {
-		m.Clear(phaserType_Image)
-		if rest, ok := phaserROSRead_Image(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Image)
+		rest, ok := phaserROSRead_Image(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2465,8 +2469,10 @@ func (x PointField) ROSSize() int {
 func (x PointField) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_PointField); ok {
-		m.Clear(phaserType_PointField)
-		if rest, ok := phaserROSRead_PointField(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_PointField)
+		rest, ok := phaserROSRead_PointField(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3305,8 +3311,10 @@ func (x PointCloud2) ROSSize() int {
 func (x PointCloud2) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_PointCloud2); ok {
-		m.Clear(phaserType_PointCloud2)
-		if rest, ok := phaserROSRead_PointCloud2(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_PointCloud2)
+		rest, ok := phaserROSRead_PointCloud2(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4373,8 +4381,10 @@ func (x LaserScan) ROSSize() int {
 func (x LaserScan) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_LaserScan); ok {
-		m.Clear(phaserType_LaserScan)
-		if rest, ok := phaserROSRead_LaserScan(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_LaserScan)
+		rest, ok := phaserROSRead_LaserScan(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5389,8 +5399,10 @@ func (x JointState) ROSSize() int {
 func (x JointState) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_JointState); ok {
-		m.Clear(phaserType_JointState)
-		if rest, ok := phaserROSRead_JointState(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_JointState)
+		rest, ok := phaserROSRead_JointState(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -467,8 +467,10 @@ func (x Header) ROSSize() int {
 func (x Header) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Header); ok {
-		m.Clear(phaserType_Header)
-		if rest, ok := phaserROSRead_Header(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Header)
+		rest, ok := phaserROSRead_Header(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1080,8 +1082,10 @@ func (x String) ROSSize() int {
 func (x String) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_String); ok {
-		m.Clear(phaserType_String)
-		if rest, ok := phaserROSRead_String(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_String)
+		rest, ok := phaserROSRead_String(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -736,8 +736,10 @@ func (x Scalars) ROSSize() int {
 func (x Scalars) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Scalars); ok {
-		m.Clear(phaserType_Scalars)
-		if rest, ok := phaserROSRead_Scalars(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Scalars)
+		rest, ok := phaserROSRead_Scalars(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2082,8 +2084,10 @@ func (x Converted) ROSSize() int {
 func (x Converted) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Converted); ok {
-		m.Clear(phaserType_Converted)
-		if rest, ok := phaserROSRead_Converted(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Converted)
+		rest, ok := phaserROSRead_Converted(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3872,8 +3876,10 @@ func (x Arrays) ROSSize() int {
 func (x Arrays) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Arrays); ok {
-		m.Clear(phaserType_Arrays)
-		if rest, ok := phaserROSRead_Arrays(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Arrays)
+		rest, ok := phaserROSRead_Arrays(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4982,8 +4988,10 @@ func (x Point) ROSSize() int {
 func (x Point) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Point); ok {
-		m.Clear(phaserType_Point)
-		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Point)
+		rest, ok := phaserROSRead_Point(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5717,8 +5725,10 @@ func (x Stamped) ROSSize() int {
 func (x Stamped) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Stamped); ok {
-		m.Clear(phaserType_Stamped)
-		if rest, ok := phaserROSRead_Stamped(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Stamped)
+		rest, ok := phaserROSRead_Stamped(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -7472,8 +7482,10 @@ func (x Nested) ROSSize() int {
 func (x Nested) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Nested); ok {
-		m.Clear(phaserType_Nested)
-		if rest, ok := phaserROSRead_Nested(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Nested)
+		rest, ok := phaserROSRead_Nested(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -9635,8 +9647,10 @@ func (x Nested_ByNameEntry) ROSSize() int {
 func (x Nested_ByNameEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Nested_ByNameEntry); ok {
-		m.Clear(phaserType_Nested_ByNameEntry)
-		if rest, ok := phaserROSRead_Nested_ByNameEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Nested_ByNameEntry)
+		rest, ok := phaserROSRead_Nested_ByNameEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -10295,8 +10309,10 @@ func (x Nested_LabelsEntry) ROSSize() int {
 func (x Nested_LabelsEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Nested_LabelsEntry); ok {
-		m.Clear(phaserType_Nested_LabelsEntry)
-		if rest, ok := phaserROSRead_Nested_LabelsEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Nested_LabelsEntry)
+		rest, ok := phaserROSRead_Nested_LabelsEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -10920,8 +10936,10 @@ func (x Empty) ROSSize() int {
 func (x Empty) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Empty); ok {
-		m.Clear(phaserType_Empty)
-		if rest, ok := phaserROSRead_Empty(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Empty)
+		rest, ok := phaserROSRead_Empty(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
