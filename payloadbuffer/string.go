@@ -124,6 +124,32 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 	return replaceString(b, slot, old, s, srcOff)
 }
 
+// OverwriteBytes writes s over the string in the block old (the data
+// offset of a string block of this buffer, which a slot held) where it
+// is, when the block is large enough, and reports whether it did; false
+// leaves the block as it was. s must not lie in the buffer. It is
+// SetBytes's replacement in place, for a caller that holds the block
+// rather than its slot (a decoder that set the block aside).
+func (b *Buffer) OverwriteBytes(old uint32, s []byte) bool {
+	// setString's in-place path, for a block rather than a slot, in int
+	// arithmetic: o+length and o+4+n fit an int.
+	d, o, n := b.data, int(old), len(s)
+	if b.version != V3 || b.failed || b.noInPlace || old < b.hdr+8 || old%8 != 0 || o > len(d) || n > 1<<31 {
+		return false
+	}
+	length := int(le32(d[o-8 : o-4])) // the low word of the length word (validBlock)
+	if o+length > len(d) || (n+4+7)&^7 > length {
+		return false
+	}
+	oldN := int(le32(d[o : o+4]))
+	putLE32(d[o:o+4], uint32(n))
+	copy(d[o+4:o+4+n], s)
+	if b.scrub && oldN > n {
+		clear(d[o+4+n : o+min(4+oldN, length)])
+	}
+	return true
+}
+
 // replaceString is setString when the slot holds the string block old.
 func replaceString[S string | []byte](b *Buffer, slot, old uint32, s S, srcOff int64) bool {
 	n := uint32(len(s))

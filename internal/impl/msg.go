@@ -993,6 +993,12 @@ func (p *Payload) mutableAt(o uint32, t *Type) Msg {
 	if s := le.Uint32(p.mem[o:]); s != 0 {
 		return p.bind(s, t)
 	}
+	if p.nreuse != 0 { // a decoding that set this slot's message aside (reuse.go)
+		if s := p.takeReuse(o); s != 0 {
+			le.PutUint32(p.mem[o:], s)
+			return p.bind(s, t)
+		}
+	}
 	n := p.newMessage(t)
 	if n == 0 {
 		return Msg{p: p}
@@ -1051,6 +1057,7 @@ func (m Msg) Clear(t *Type) {
 	if !m.clearable() {
 		return
 	}
+	m.p.nreuse = 0 // (no decoding is under way: see reuse.go)
 	if m.p.root == t && m.off == m.p.buf.Message() {
 		// Format 2 clears the root as C++ does until the buffer runs out
 		// of room, or the previous Clear left garbage behind (the payload

@@ -131,6 +131,14 @@ type Payload struct {
 	// unk caches the offset of the unknown-field index (unknown.go):
 	// unknownKnown|offset once looked up, 0 before.
 	unk uint64
+
+	// The blocks a decoding set aside to reuse (reuse.go): nreuse of
+	// them, between BeginReuse and EndReuse.
+	reuse  [maxReuse]reuseSlot
+	nreuse uint8
+	// rplan is the reuse plan of type rplanOf in this payload's format.
+	rplanOf *Type
+	rplan   *reusePlan
 }
 
 // sync refreshes mem after an allocation, which may grow an owned buffer.

@@ -14,6 +14,7 @@ const (
 	ReflectPlan                  // protobuf reflection: root views (reflect_type.go)
 	HandlePlan                   // protobuf reflection: the generated handle type
 	GeneratedROS                 // the generated ROS1 codec (runtime/phaserimpl.RegisterROS)
+	ReusePlan                    // a decoding that reuses its root's blocks (reuse.go)
 	planSlots
 )
 

@@ -16,6 +16,18 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 	mem := p.mem
 	if uint64(slot)+4 <= uint64(len(mem)) && le.Uint32(mem[slot:]) == 0 &&
 		slot >= p.buf.HeaderSize() && len(v) < 1<<31 && !overlaps(mem[:cap(mem)], v) {
+		// The block a decoding set aside from this slot (reuse.go), v
+		// written over it when it fits; else the block is freed and v
+		// goes into a new one.
+		if p.nreuse != 0 {
+			if old := p.takeReuse(slot); old != 0 {
+				if p.buf.OverwriteBytes(old, v) {
+					le.PutUint32(mem[slot:], old)
+					return true
+				}
+				p.buf.Free(old)
+			}
+		}
 		d := p.buf.Allocate(len(v)+4, p.buf.StringFlags())
 		p.sync()
 		if d == 0 {
@@ -28,6 +40,11 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 		le.PutUint32(mem[slot:], d)
 		return true
 	}
+	return p.setBytes(slot, v)
+}
+
+// setBytes is storeBytes's general path: payloadbuffer.Buffer.SetBytes.
+func (p *Payload) setBytes(slot uint32, v []byte) bool {
 	ok := p.buf.SetBytes(slot, v)
 	p.sync()
 	if !ok {

@@ -66,6 +66,9 @@ type Wire struct {
 	DiscardUnknown bool
 	// scratch collects a decoder's unknown fields, innermost message last.
 	scratch *[]byte
+	// reused marks a decoding that reuses the blocks of the message it
+	// replaces (reuse.go); again, one that filled the buffer doing so.
+	reused, again bool
 }
 
 // wireSlack is what a walk may charge beyond the payload's length: the

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"sync"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protowire"
@@ -35,6 +36,16 @@ func differential(t *testing.T, root gproto.Message, data []byte, opts runtime.O
 
 	gen := runtime.New(typ, opts)
 	genErr := generatedOf(t, gen).UnmarshalProto(data)
+	// The generated decoding into a message that held another one (whose
+	// blocks it may reuse: runtime/phaserimpl.BeginDecode) must leave what
+	// the decoding into a new message leaves.
+	reused := runtime.New(typ, opts)
+	if err := generatedOf(t, reused).UnmarshalProto(priorOf(t, root)); err != nil {
+		t.Fatalf("%s: the prior message does not parse: %v", md.FullName(), err)
+	}
+	if reusedErr := generatedOf(t, reused).UnmarshalProto(data); (reusedErr == nil) != (genErr == nil) {
+		t.Fatalf("%s: generated Unmarshal into a new message says %v, into a used one %v\n in: % x", md.FullName(), genErr, reusedErr, data)
+	}
 	in := runtime.New(typ, opts)
 	inErr := phaserproto.Unmarshal(data, in)
 	for name, err := range map[string]error{"generated": genErr, "interpreted": inErr} {
@@ -65,7 +76,7 @@ func differential(t *testing.T, root gproto.Message, data []byte, opts runtime.O
 	if err != nil {
 		t.Fatalf("%s: protobuf-go cannot marshal what it parsed: %v", md.FullName(), err)
 	}
-	for name, m := range map[string]runtime.Msg{"generated": gen, "interpreted": in} {
+	for name, m := range map[string]runtime.Msg{"generated": gen, "interpreted": in, "generated, into a used message": reused} {
 		c := generatedOf(t, m)
 		got, err := c.MarshalProto()
 		if err != nil || !sameMessage(t, root, got, want) {
@@ -145,6 +156,26 @@ func canonicalAny(t *testing.T, m protoreflect.Message) bool {
 		return true
 	})
 	return found
+}
+
+// priors holds, per root type, the message priorOf returns.
+var priors sync.Map // protoreflect.FullName -> []byte
+
+// priorOf returns the encoding of a message of root's type with every field
+// filled, which differential decodes into a message before the input.
+func priorOf(t testing.TB, root gproto.Message) []byte {
+	name := root.ProtoReflect().Descriptor().FullName()
+	if b, ok := priors.Load(name); ok {
+		return b.([]byte)
+	}
+	m := root.ProtoReflect().New()
+	fill(rand.New(rand.NewPCG(uint64(len(name)), 7)), m, 1)
+	b, err := gproto.MarshalOptions{Deterministic: true}.Marshal(m.Interface())
+	if err != nil {
+		t.Fatal(err)
+	}
+	priors.Store(name, b)
+	return b
 }
 
 // differentialSeeds are inputs the fuzzer starts from: conformance messages

@@ -40,8 +40,15 @@ func Encoder(m Msg) (Wire, error) { return impl.Encoder(m) }
 func Walker(m Msg) Wire { return impl.Walker(m) }
 
 // BeginDecode clears m, of type t, for an UnmarshalProto and returns the
-// state of the decoding.
+// state of the decoding. The root of a payload this process wrote, of a
+// type of strings, scalars and flat messages, is not reset: its blocks are
+// set aside for the decoding to reuse (the same message results, in other
+// blocks). If EndDecode then reports w.Again, the decoding filled the
+// buffer that way, and is done again from BeginDecode.
 func BeginDecode(m Msg, t *Type) (Wire, error) {
+	if w, ok := impl.DecoderReusing(m, t); ok {
+		return w, nil
+	}
 	if !m.IsPresent() {
 		return Wire{}, fmt.Errorf("phaser: unmarshal %s: no message", t.Name())
 	}
@@ -55,6 +62,7 @@ func BeginDecode(m Msg, t *Type) (Wire, error) {
 // EndDecode ends the decoding w into m, of type t, that returned err.
 func EndDecode(m Msg, t *Type, w *Wire, err error) error {
 	w.Release()
+	w.EndReuse(m)
 	if err != nil {
 		return err
 	}

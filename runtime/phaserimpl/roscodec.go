@@ -53,6 +53,27 @@ func ROSCodecOf(t *Type) *ROSCodec {
 	return c
 }
 
+// PrepareDecode readies m, of type t, for a generated ROS1 decoder: a root
+// of a payload this process wrote, of a type of strings, scalars and flat
+// messages, keeps its blocks for the decoder to reuse (see BeginDecode),
+// and PrepareDecode reports true; any other message is cleared. The
+// decoder calls FinishDecode with the result when it returns.
+func PrepareDecode(m Msg, t *Type) bool {
+	if m.BeginReuse(t) {
+		return true
+	}
+	m.Clear(t)
+	return false
+}
+
+// FinishDecode ends the decoding PrepareDecode readied: it frees the
+// blocks the decoder did not reuse.
+func FinishDecode(m Msg, reused bool) {
+	if reused {
+		m.EndReuse()
+	}
+}
+
 // ROSBudget returns the work budget of serializing m, a message of its
 // payload: the payload's length and impl.WorkBudgetSlack.
 func ROSBudget(m Msg) int { return m.WorkBudget() }

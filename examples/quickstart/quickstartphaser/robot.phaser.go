@@ -312,6 +312,14 @@ func (x Pose) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Pose); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -425,8 +433,10 @@ func (x Pose) ROSSize() int {
 func (x Pose) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Pose); ok {
-		m.Clear(phaserType_Pose)
-		if rest, ok := phaserROSRead_Pose(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Pose)
+		rest, ok := phaserROSRead_Pose(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1187,6 +1197,14 @@ func (x Robot) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Robot, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Robot); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Robot, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1417,8 +1435,10 @@ func (x Robot) ROSSize() int {
 func (x Robot) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Robot); ok {
-		m.Clear(phaserType_Robot)
-		if rest, ok := phaserROSRead_Robot(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Robot)
+		rest, ok := phaserROSRead_Robot(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -651,6 +651,14 @@ func (x Defaults) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Defaults, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Defaults); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Defaults, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -503,6 +503,14 @@ func (x Legacy) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Legacy, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Legacy); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Legacy, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	if err == nil {
 		cw := phaserimpl.Walker(m)
 		err = x.XXX_CheckInitialized(&cw)

@@ -603,6 +603,14 @@ func (x Scalars) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Scalars); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -817,8 +825,10 @@ func (x Scalars) ROSSize() int {
 func (x Scalars) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Scalars); ok {
-		m.Clear(phaserType_Scalars)
-		if rest, ok := phaserROSRead_Scalars(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Scalars)
+		rest, ok := phaserROSRead_Scalars(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2303,6 +2313,14 @@ func (x Repeated) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Repeated, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Repeated); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Repeated, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3059,8 +3077,10 @@ func (x Repeated) ROSSize() int {
 func (x Repeated) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Repeated); ok {
-		m.Clear(phaserType_Repeated)
-		if rest, ok := phaserROSRead_Repeated(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Repeated)
+		rest, ok := phaserROSRead_Repeated(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4433,6 +4453,14 @@ func (x Inner) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Inner, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Inner); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Inner, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4566,8 +4594,10 @@ func (x Inner) ROSSize() int {
 func (x Inner) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Inner); ok {
-		m.Clear(phaserType_Inner)
-		if rest, ok := phaserROSRead_Inner(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Inner)
+		rest, ok := phaserROSRead_Inner(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5079,6 +5109,14 @@ func (x Inner_Deep) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Inner_Deep, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Inner_Deep); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Inner_Deep, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5199,8 +5237,10 @@ func (x Inner_Deep) ROSSize() int {
 func (x Inner_Deep) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Inner_Deep); ok {
-		m.Clear(phaserType_Inner_Deep)
-		if rest, ok := phaserROSRead_Inner_Deep(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Inner_Deep)
+		rest, ok := phaserROSRead_Inner_Deep(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5643,6 +5683,14 @@ func (x Empty) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Empty); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5738,8 +5786,10 @@ func (x Empty) ROSSize() int {
 func (x Empty) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Empty); ok {
-		m.Clear(phaserType_Empty)
-		if rest, ok := phaserROSRead_Empty(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Empty)
+		rest, ok := phaserROSRead_Empty(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -6107,6 +6157,14 @@ func (x Node) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Node, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Node); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Node, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -6897,6 +6955,14 @@ func (x Wide) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Wide, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Wide); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Wide, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -7253,8 +7319,10 @@ func (x Wide) ROSSize() int {
 func (x Wide) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Wide); ok {
-		m.Clear(phaserType_Wide)
-		if rest, ok := phaserROSRead_Wide(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Wide)
+		rest, ok := phaserROSRead_Wide(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -10291,6 +10359,14 @@ func (x Everything) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -12475,6 +12551,14 @@ func (x Everything_CountsEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_CountsEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -12593,8 +12677,10 @@ func (x Everything_CountsEntry) ROSSize() int {
 func (x Everything_CountsEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Everything_CountsEntry); ok {
-		m.Clear(phaserType_Everything_CountsEntry)
-		if rest, ok := phaserROSRead_Everything_CountsEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Everything_CountsEntry)
+		rest, ok := phaserROSRead_Everything_CountsEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -13174,6 +13260,14 @@ func (x Everything_ByIdEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything_ByIdEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_ByIdEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything_ByIdEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -13293,8 +13387,10 @@ func (x Everything_ByIdEntry) ROSSize() int {
 func (x Everything_ByIdEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Everything_ByIdEntry); ok {
-		m.Clear(phaserType_Everything_ByIdEntry)
-		if rest, ok := phaserROSRead_Everything_ByIdEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Everything_ByIdEntry)
+		rest, ok := phaserROSRead_Everything_ByIdEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -13852,6 +13948,14 @@ func (x Everything_RemoteByNumEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything_RemoteByNumEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_RemoteByNumEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything_RemoteByNumEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -13971,8 +14075,10 @@ func (x Everything_RemoteByNumEntry) ROSSize() int {
 func (x Everything_RemoteByNumEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Everything_RemoteByNumEntry); ok {
-		m.Clear(phaserType_Everything_RemoteByNumEntry)
-		if rest, ok := phaserROSRead_Everything_RemoteByNumEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Everything_RemoteByNumEntry)
+		rest, ok := phaserROSRead_Everything_RemoteByNumEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -14557,6 +14663,14 @@ func (x Everything_LabelsByKeyEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Everything_LabelsByKeyEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_LabelsByKeyEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Everything_LabelsByKeyEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -14681,8 +14795,10 @@ func (x Everything_LabelsByKeyEntry) ROSSize() int {
 func (x Everything_LabelsByKeyEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Everything_LabelsByKeyEntry); ok {
-		m.Clear(phaserType_Everything_LabelsByKeyEntry)
-		if rest, ok := phaserROSRead_Everything_LabelsByKeyEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Everything_LabelsByKeyEntry)
+		rest, ok := phaserROSRead_Everything_LabelsByKeyEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

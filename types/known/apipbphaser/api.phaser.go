@@ -455,6 +455,14 @@ func (x Api) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Api, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Api); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Api, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -671,8 +679,10 @@ func (x Api) ROSSize() int {
 func (x Api) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Api); ok {
-		m.Clear(phaserType_Api)
-		if rest, ok := phaserROSRead_Api(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Api)
+		rest, ok := phaserROSRead_Api(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1639,6 +1649,14 @@ func (x Method) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Method, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Method); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Method, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1830,8 +1848,10 @@ func (x Method) ROSSize() int {
 func (x Method) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Method); ok {
-		m.Clear(phaserType_Method)
-		if rest, ok := phaserROSRead_Method(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Method)
+		rest, ok := phaserROSRead_Method(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2763,6 +2783,14 @@ func (x Mixin) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Mixin, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Mixin); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Mixin, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2888,8 +2916,10 @@ func (x Mixin) ROSSize() int {
 func (x Mixin) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Mixin); ok {
-		m.Clear(phaserType_Mixin)
-		if rest, ok := phaserROSRead_Mixin(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Mixin)
+		rest, ok := phaserROSRead_Mixin(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

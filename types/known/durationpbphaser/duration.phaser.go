@@ -299,6 +299,14 @@ func (x Duration) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Duration, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Duration); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Duration, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -408,8 +416,10 @@ func (x Duration) ROSSize() int {
 func (x Duration) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Duration); ok {
-		m.Clear(phaserType_Duration)
-		if rest, ok := phaserROSRead_Duration(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Duration)
+		rest, ok := phaserROSRead_Duration(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -441,6 +441,14 @@ func (x FieldMask) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_FieldMask, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_FieldMask); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_FieldMask, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -554,8 +562,10 @@ func (x FieldMask) ROSSize() int {
 func (x FieldMask) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_FieldMask); ok {
-		m.Clear(phaserType_FieldMask)
-		if rest, ok := phaserROSRead_FieldMask(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_FieldMask)
+		rest, ok := phaserROSRead_FieldMask(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

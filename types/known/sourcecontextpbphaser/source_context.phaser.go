@@ -248,6 +248,14 @@ func (x SourceContext) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_SourceContext, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_SourceContext); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_SourceContext, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -360,8 +368,10 @@ func (x SourceContext) ROSSize() int {
 func (x SourceContext) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_SourceContext); ok {
-		m.Clear(phaserType_SourceContext)
-		if rest, ok := phaserROSRead_SourceContext(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_SourceContext)
+		rest, ok := phaserROSRead_SourceContext(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

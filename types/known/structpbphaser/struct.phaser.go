@@ -280,6 +280,14 @@ func (x Struct) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Struct, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Struct); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Struct, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -683,6 +691,14 @@ func (x Struct_FieldsEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Struct_FieldsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Struct_FieldsEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Struct_FieldsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1292,6 +1308,14 @@ func (x Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1935,6 +1959,14 @@ func (x ListValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_ListValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_ListValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_ListValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 

@@ -332,6 +332,14 @@ func (x Timestamp) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Timestamp, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Timestamp); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Timestamp, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -441,8 +449,10 @@ func (x Timestamp) ROSSize() int {
 func (x Timestamp) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Timestamp); ok {
-		m.Clear(phaserType_Timestamp)
-		if rest, ok := phaserROSRead_Timestamp(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Timestamp)
+		rest, ok := phaserROSRead_Timestamp(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -575,6 +575,14 @@ func (x Type) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Type, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Type); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Type, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -773,8 +781,10 @@ func (x Type) ROSSize() int {
 func (x Type) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Type); ok {
-		m.Clear(phaserType_Type)
-		if rest, ok := phaserROSRead_Type(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Type)
+		rest, ok := phaserROSRead_Type(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1653,6 +1663,14 @@ func (x Field) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Field, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Field); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Field, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1858,8 +1876,10 @@ func (x Field) ROSSize() int {
 func (x Field) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Field); ok {
-		m.Clear(phaserType_Field)
-		if rest, ok := phaserROSRead_Field(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Field)
+		rest, ok := phaserROSRead_Field(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2866,6 +2886,14 @@ func (x Enum) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Enum, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Enum); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Enum, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3050,8 +3078,10 @@ func (x Enum) ROSSize() int {
 func (x Enum) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Enum); ok {
-		m.Clear(phaserType_Enum)
-		if rest, ok := phaserROSRead_Enum(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Enum)
+		rest, ok := phaserROSRead_Enum(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3798,6 +3828,14 @@ func (x EnumValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_EnumValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_EnumValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_EnumValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3936,8 +3974,10 @@ func (x EnumValue) ROSSize() int {
 func (x EnumValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_EnumValue); ok {
-		m.Clear(phaserType_EnumValue)
-		if rest, ok := phaserROSRead_EnumValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_EnumValue)
+		rest, ok := phaserROSRead_EnumValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4496,6 +4536,14 @@ func (x Option) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Option, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Option); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Option, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4614,8 +4662,10 @@ func (x Option) ROSSize() int {
 func (x Option) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Option); ok {
-		m.Clear(phaserType_Option)
-		if rest, ok := phaserROSRead_Option(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Option)
+		rest, ok := phaserROSRead_Option(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

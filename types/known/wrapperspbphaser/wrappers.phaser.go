@@ -244,6 +244,14 @@ func (x DoubleValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_DoubleValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_DoubleValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_DoubleValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -345,8 +353,10 @@ func (x DoubleValue) ROSSize() int {
 func (x DoubleValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_DoubleValue); ok {
-		m.Clear(phaserType_DoubleValue)
-		if rest, ok := phaserROSRead_DoubleValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_DoubleValue)
+		rest, ok := phaserROSRead_DoubleValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -761,6 +771,14 @@ func (x FloatValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_FloatValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_FloatValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_FloatValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -862,8 +880,10 @@ func (x FloatValue) ROSSize() int {
 func (x FloatValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_FloatValue); ok {
-		m.Clear(phaserType_FloatValue)
-		if rest, ok := phaserROSRead_FloatValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_FloatValue)
+		rest, ok := phaserROSRead_FloatValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1278,6 +1298,14 @@ func (x Int64Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Int64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Int64Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Int64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1380,8 +1408,10 @@ func (x Int64Value) ROSSize() int {
 func (x Int64Value) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Int64Value); ok {
-		m.Clear(phaserType_Int64Value)
-		if rest, ok := phaserROSRead_Int64Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Int64Value)
+		rest, ok := phaserROSRead_Int64Value(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1796,6 +1826,14 @@ func (x UInt64Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_UInt64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_UInt64Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_UInt64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1898,8 +1936,10 @@ func (x UInt64Value) ROSSize() int {
 func (x UInt64Value) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_UInt64Value); ok {
-		m.Clear(phaserType_UInt64Value)
-		if rest, ok := phaserROSRead_UInt64Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_UInt64Value)
+		rest, ok := phaserROSRead_UInt64Value(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2314,6 +2354,14 @@ func (x Int32Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Int32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Int32Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Int32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2416,8 +2464,10 @@ func (x Int32Value) ROSSize() int {
 func (x Int32Value) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Int32Value); ok {
-		m.Clear(phaserType_Int32Value)
-		if rest, ok := phaserROSRead_Int32Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Int32Value)
+		rest, ok := phaserROSRead_Int32Value(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2832,6 +2882,14 @@ func (x UInt32Value) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_UInt32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_UInt32Value); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_UInt32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2934,8 +2992,10 @@ func (x UInt32Value) ROSSize() int {
 func (x UInt32Value) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_UInt32Value); ok {
-		m.Clear(phaserType_UInt32Value)
-		if rest, ok := phaserROSRead_UInt32Value(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_UInt32Value)
+		rest, ok := phaserROSRead_UInt32Value(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3350,6 +3410,14 @@ func (x BoolValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_BoolValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_BoolValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_BoolValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3452,8 +3520,10 @@ func (x BoolValue) ROSSize() int {
 func (x BoolValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_BoolValue); ok {
-		m.Clear(phaserType_BoolValue)
-		if rest, ok := phaserROSRead_BoolValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_BoolValue)
+		rest, ok := phaserROSRead_BoolValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3876,6 +3946,14 @@ func (x StringValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_StringValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_StringValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_StringValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3988,8 +4066,10 @@ func (x StringValue) ROSSize() int {
 func (x StringValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_StringValue); ok {
-		m.Clear(phaserType_StringValue)
-		if rest, ok := phaserROSRead_StringValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_StringValue)
+		rest, ok := phaserROSRead_StringValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4394,6 +4474,14 @@ func (x BytesValue) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_BytesValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_BytesValue); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_BytesValue, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4503,8 +4591,10 @@ func (x BytesValue) ROSSize() int {
 func (x BytesValue) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_BytesValue); ok {
-		m.Clear(phaserType_BytesValue)
-		if rest, ok := phaserROSRead_BytesValue(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_BytesValue)
+		rest, ok := phaserROSRead_BytesValue(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

@@ -279,6 +279,14 @@ func (x Point) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -386,8 +394,10 @@ func (x Point) ROSSize() int {
 func (x Point) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Point); ok {
-		m.Clear(phaserType_Point)
-		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Point)
+		rest, ok := phaserROSRead_Point(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1059,6 +1069,14 @@ func (x EchoRequest) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_EchoRequest, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoRequest); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_EchoRequest, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1264,8 +1282,10 @@ func (x EchoRequest) ROSSize() int {
 func (x EchoRequest) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_EchoRequest); ok {
-		m.Clear(phaserType_EchoRequest)
-		if rest, ok := phaserROSRead_EchoRequest(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_EchoRequest)
+		rest, ok := phaserROSRead_EchoRequest(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2056,6 +2076,14 @@ func (x EchoRequest_CountsEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_EchoRequest_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoRequest_CountsEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_EchoRequest_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2174,8 +2202,10 @@ func (x EchoRequest_CountsEntry) ROSSize() int {
 func (x EchoRequest_CountsEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_EchoRequest_CountsEntry); ok {
-		m.Clear(phaserType_EchoRequest_CountsEntry)
-		if rest, ok := phaserROSRead_EchoRequest_CountsEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_EchoRequest_CountsEntry)
+		rest, ok := phaserROSRead_EchoRequest_CountsEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2837,6 +2867,14 @@ func (x EchoReply) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_EchoReply, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoReply); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_EchoReply, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2999,8 +3037,10 @@ func (x EchoReply) ROSSize() int {
 func (x EchoReply) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_EchoReply); ok {
-		m.Clear(phaserType_EchoReply)
-		if rest, ok := phaserROSRead_EchoReply(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_EchoReply)
+		rest, ok := phaserROSRead_EchoReply(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

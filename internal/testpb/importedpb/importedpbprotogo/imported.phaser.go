@@ -336,6 +336,14 @@ func (x Remote) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Remote, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Remote); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Remote, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -510,8 +518,10 @@ func (x Remote) ROSSize() int {
 func (x Remote) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Remote); ok {
-		m.Clear(phaserType_Remote)
-		if rest, ok := phaserROSRead_Remote(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Remote)
+		rest, ok := phaserROSRead_Remote(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1128,6 +1138,14 @@ func (x Remote_Part) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Remote_Part, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Remote_Part); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Remote_Part, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1247,8 +1265,10 @@ func (x Remote_Part) ROSSize() int {
 func (x Remote_Part) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Remote_Part); ok {
-		m.Clear(phaserType_Remote_Part)
-		if rest, ok := phaserROSRead_Remote_Part(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Remote_Part)
+		rest, ok := phaserROSRead_Remote_Part(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

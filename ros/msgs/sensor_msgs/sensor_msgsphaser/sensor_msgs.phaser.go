@@ -538,6 +538,14 @@ func (x Imu) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Imu); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -759,8 +767,10 @@ func (x Imu) ROSSize() int {
 func (x Imu) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Imu); ok {
-		m.Clear(phaserType_Imu)
-		if rest, ok := phaserROSRead_Imu(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Imu)
+		rest, ok := phaserROSRead_Imu(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1431,6 +1441,14 @@ func (x Image) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Image); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1595,8 +1613,10 @@ func (x Image) ROSSize() int {
 func (x Image) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Image); ok {
-		m.Clear(phaserType_Image)
-		if rest, ok := phaserROSRead_Image(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Image)
+		rest, ok := phaserROSRead_Image(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -2337,6 +2357,14 @@ func (x PointField) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_PointField); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2470,8 +2498,10 @@ func (x PointField) ROSSize() int {
 func (x PointField) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_PointField); ok {
-		m.Clear(phaserType_PointField)
-		if rest, ok := phaserROSRead_PointField(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_PointField)
+		rest, ok := phaserROSRead_PointField(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3144,6 +3174,14 @@ func (x PointCloud2) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_PointCloud2, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_PointCloud2); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_PointCloud2, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3328,8 +3366,10 @@ func (x PointCloud2) ROSSize() int {
 func (x PointCloud2) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_PointCloud2); ok {
-		m.Clear(phaserType_PointCloud2)
-		if rest, ok := phaserROSRead_PointCloud2(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_PointCloud2)
+		rest, ok := phaserROSRead_PointCloud2(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4224,6 +4264,14 @@ func (x LaserScan) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_LaserScan, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_LaserScan); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_LaserScan, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -4423,8 +4471,10 @@ func (x LaserScan) ROSSize() int {
 func (x LaserScan) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_LaserScan); ok {
-		m.Clear(phaserType_LaserScan)
-		if rest, ok := phaserROSRead_LaserScan(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_LaserScan)
+		rest, ok := phaserROSRead_LaserScan(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5276,6 +5326,14 @@ func (x JointState) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_JointState, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_JointState); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_JointState, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5469,8 +5527,10 @@ func (x JointState) ROSSize() int {
 func (x JointState) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_JointState); ok {
-		m.Clear(phaserType_JointState)
-		if rest, ok := phaserROSRead_JointState(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_JointState)
+		rest, ok := phaserROSRead_JointState(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

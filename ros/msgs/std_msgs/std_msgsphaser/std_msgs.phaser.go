@@ -326,6 +326,14 @@ func (x Header) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Header); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -459,8 +467,10 @@ func (x Header) ROSSize() int {
 func (x Header) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Header); ok {
-		m.Clear(phaserType_Header)
-		if rest, ok := phaserROSRead_Header(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Header)
+		rest, ok := phaserROSRead_Header(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -972,6 +982,14 @@ func (x String) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_String, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_String); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_String, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -1084,8 +1102,10 @@ func (x String) ROSSize() int {
 func (x String) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_String); ok {
-		m.Clear(phaserType_String)
-		if rest, ok := phaserROSRead_String(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_String)
+		rest, ok := phaserROSRead_String(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

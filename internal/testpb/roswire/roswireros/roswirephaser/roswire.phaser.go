@@ -521,6 +521,14 @@ func (x Scalars) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Scalars); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -728,8 +736,10 @@ func (x Scalars) ROSSize() int {
 func (x Scalars) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Scalars); ok {
-		m.Clear(phaserType_Scalars)
-		if rest, ok := phaserROSRead_Scalars(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Scalars)
+		rest, ok := phaserROSRead_Scalars(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -1897,6 +1907,14 @@ func (x Converted) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Converted, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Converted); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Converted, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -2123,8 +2141,10 @@ func (x Converted) ROSSize() int {
 func (x Converted) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Converted); ok {
-		m.Clear(phaserType_Converted)
-		if rest, ok := phaserROSRead_Converted(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Converted)
+		rest, ok := phaserROSRead_Converted(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -3542,6 +3562,14 @@ func (x Arrays) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Arrays, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Arrays); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Arrays, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -3975,8 +4003,10 @@ func (x Arrays) ROSSize() int {
 func (x Arrays) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Arrays); ok {
-		m.Clear(phaserType_Arrays)
-		if rest, ok := phaserROSRead_Arrays(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Arrays)
+		rest, ok := phaserROSRead_Arrays(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -4958,6 +4988,14 @@ func (x Point) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5077,8 +5115,10 @@ func (x Point) ROSSize() int {
 func (x Point) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Point); ok {
-		m.Clear(phaserType_Point)
-		if rest, ok := phaserROSRead_Point(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Point)
+		rest, ok := phaserROSRead_Point(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -5693,6 +5733,14 @@ func (x Stamped) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Stamped); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -5833,8 +5881,10 @@ func (x Stamped) ROSSize() int {
 func (x Stamped) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Stamped); ok {
-		m.Clear(phaserType_Stamped)
-		if rest, ok := phaserROSRead_Stamped(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Stamped)
+		rest, ok := phaserROSRead_Stamped(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -7069,6 +7119,14 @@ func (x Nested) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Nested, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Nested, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -7580,8 +7638,10 @@ func (x Nested) ROSSize() int {
 func (x Nested) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Nested); ok {
-		m.Clear(phaserType_Nested)
-		if rest, ok := phaserROSRead_Nested(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Nested)
+		rest, ok := phaserROSRead_Nested(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -9610,6 +9670,14 @@ func (x Nested_ByNameEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Nested_ByNameEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested_ByNameEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Nested_ByNameEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -9735,8 +9803,10 @@ func (x Nested_ByNameEntry) ROSSize() int {
 func (x Nested_ByNameEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Nested_ByNameEntry); ok {
-		m.Clear(phaserType_Nested_ByNameEntry)
-		if rest, ok := phaserROSRead_Nested_ByNameEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Nested_ByNameEntry)
+		rest, ok := phaserROSRead_Nested_ByNameEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -10269,6 +10339,14 @@ func (x Nested_LabelsEntry) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Nested_LabelsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested_LabelsEntry); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Nested_LabelsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -10387,8 +10465,10 @@ func (x Nested_LabelsEntry) ROSSize() int {
 func (x Nested_LabelsEntry) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Nested_LabelsEntry); ok {
-		m.Clear(phaserType_Nested_LabelsEntry)
-		if rest, ok := phaserROSRead_Nested_LabelsEntry(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Nested_LabelsEntry)
+		rest, ok := phaserROSRead_Nested_LabelsEntry(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}
@@ -10929,6 +11009,14 @@ func (x Empty) UnmarshalProto(data []byte) error {
 		return err
 	}
 	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	if w.Again() {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if w, err = phaserimpl.BeginDecode(m, phaserType_Empty); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	}
 	return err
 }
 
@@ -11024,8 +11112,10 @@ func (x Empty) ROSSize() int {
 func (x Empty) UnmarshalROS(data []byte) error {
 	m := phaserimpl.Msg(x)
 	if _, ok := m.Setter(phaserType_Empty); ok {
-		m.Clear(phaserType_Empty)
-		if rest, ok := phaserROSRead_Empty(data, m); ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Empty)
+		rest, ok := phaserROSRead_Empty(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
 			return nil
 		}
 	}

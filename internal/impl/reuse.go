@@ -1,0 +1,252 @@
+package impl
+
+import (
+	"sync/atomic"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
+
+// A decoding that reuses the blocks of the message it replaces.
+//
+// An UnmarshalProto into the root of a payload this process created
+// replaces the root's content: Clear, then the decoding. When the root's
+// type holds only singular scalars, strings and bytes, and messages of
+// such types (a flat message: only singular scalars), a decoding into a
+// root that holds what such a type can hold need not reset the buffer:
+// BeginReuse zeroes the root's fields and those of its nested messages
+// and sets their blocks aside, keyed by the slot that held them, as if
+// Clear had freed them. A string stored into an empty slot (storeBytes)
+// or a message created in one (mutableAt) takes the block set aside for
+// that slot back, the string written over it in place when it fits; the
+// blocks no field took back are freed when the decoding ends (EndReuse).
+// What the payload then holds is what Clear and the decoding leave, in
+// other blocks: the same message, with the same bytes on the wire.
+//
+// The preconditions keep it to payloads whose every byte this process
+// wrote and checked: format 3, the root's compiled layout, no error
+// recorded, no unknown fields, each nested message's table trusted. Any
+// other payload is cleared as before.
+
+// maxReuse bounds the blocks one decoding sets aside.
+const maxReuse = 8
+
+// reuseSlot is a block set aside from the slot that held it.
+type reuseSlot struct {
+	slot, block uint32
+}
+
+// reusePlan is what BeginReuse needs of a type: the slots of its strings
+// and bytes, and those of its singular messages with their types (flat
+// ones). It is nil for a type whose decodings are not done this way.
+type reusePlan struct {
+	strings []uint32
+	msgs    []reuseMsg
+}
+
+type reuseMsg struct {
+	slot uint32
+	t    *Type
+}
+
+// reusePlanOf returns t's plan, computed once (nil: not reusable).
+func reusePlanOf(t *Type) *reusePlan {
+	if v := t.plans[ReusePlan].Load(); v != nil {
+		rp, _ := (*v).(*reusePlan)
+		return rp
+	}
+	rp := makeReusePlan(t)
+	v := t.StorePlan(ReusePlan, rp)
+	rp, _ = v.(*reusePlan)
+	return rp
+}
+
+// makeReusePlan returns t's plan, or nil if a field of t is one BeginReuse
+// does not handle.
+func makeReusePlan(t *Type) *reusePlan {
+	if !flatOrStrings(t) {
+		return nil
+	}
+	rp := &reusePlan{}
+	for _, f := range t.fields {
+		switch f.Kind {
+		case String, Bytes:
+			rp.strings = append(rp.strings, f.Offset)
+		case Message:
+			if f.Type == nil || !flatOrStrings(f.Type) || hasKind(f.Type, String, Bytes, Message) {
+				return nil
+			}
+			rp.msgs = append(rp.msgs, reuseMsg{f.Offset, f.Type})
+		}
+	}
+	if len(rp.strings)+len(rp.msgs) > maxReuse {
+		return nil
+	}
+	return rp
+}
+
+// flatOrStrings reports whether every field of t is singular, outside any
+// oneof, not inline, and t declares no extension ranges and is not Any.
+func flatOrStrings(t *Type) bool {
+	if t.isAny || t.desc == nil || t.desc.ExtensionRanges().Len() > 0 || t.desc.IsMapEntry() || len(t.unions) > 0 {
+		return false
+	}
+	for _, f := range t.fields {
+		if f.Repeated || f.Union != nil || f.Inline() || f.Fixed != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// hasKind reports whether a field of t has one of kinds.
+func hasKind(t *Type, kinds ...Kind) bool {
+	for _, f := range t.fields {
+		for _, k := range kinds {
+			if f.Kind == k {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// BeginReuse prepares a decoding into m, the root of type t, that reuses
+// its blocks (see above), and reports whether it did; false leaves m as
+// it is, for the caller to Clear.
+func (m Msg) BeginReuse(t *Type) bool {
+	p := m.p
+	if p == nil || p.root != t || m.acc != compiledWrite || p.nreuse != 0 {
+		return false
+	}
+	rp := p.rplan
+	if p.rplanOf != t {
+		rp = p.planReuse(t)
+	}
+	b := p.buf
+	if rp == nil || p.err != nil || p.lost || atomic.LoadUint64(&p.unk) != unknownKnown || b == nil || m.off != b.Message() || b.Failed() {
+		return false
+	}
+	mem := p.mem
+	o, end := uint64(m.off), uint64(m.off)+uint64(t.extent)
+	if end > uint64(len(mem)) || o+4 > end {
+		return false
+	}
+	// A check that fails part way leaves nested messages zeroed and the
+	// entries written but not counted: the caller clears m, which frees
+	// them anyway.
+	n := 0
+	for _, slot := range rp.strings {
+		if s := le.Uint32(mem[o+uint64(slot):]); s != 0 {
+			p.reuse[n] = reuseSlot{m.off + slot, s} // (OverwriteBytes checks the block)
+			n++
+		}
+	}
+	for _, f := range rp.msgs {
+		s := le.Uint32(mem[o+uint64(f.slot):])
+		if s == 0 {
+			continue
+		}
+		e := f.t.extent
+		if s < p.floor || s == m.off || uint64(s)+uint64(e) > uint64(len(mem)) || e < 4 || p.trust&f.t.trust == 0 {
+			return false
+		}
+		for _, r := range p.reuse[:n] { // two slots of one block: a payload no decoding wrote
+			if r.block == s {
+				return false
+			}
+		}
+		clear(mem[uint64(s)+4 : uint64(s)+uint64(e)])
+		p.reuse[n] = reuseSlot{m.off + f.slot, s}
+		n++
+	}
+	clear(mem[o+4 : end])
+	p.nreuse = uint8(n)
+	return true
+}
+
+// planReuse returns t's reuse plan for p's format (nil: none), and keeps it
+// for the next decoding.
+func (p *Payload) planReuse(t *Type) *reusePlan {
+	var rp *reusePlan
+	if p.version == payloadbuffer.V3 {
+		rp = reusePlanOf(t)
+	}
+	p.rplanOf, p.rplan = t, rp
+	return rp
+}
+
+// takeReuse returns the block set aside from slot (0 if none), and forgets
+// it.
+func (p *Payload) takeReuse(slot uint32) uint32 {
+	i := p.findReuse(slot)
+	if i < 0 {
+		return 0
+	}
+	s := p.reuse[i].block
+	p.dropReuse(i)
+	return s
+}
+
+// findReuse returns the index of the block set aside from slot, or -1.
+func (p *Payload) findReuse(slot uint32) int {
+	for i := range min(int(p.nreuse), maxReuse) {
+		if p.reuse[i].slot == slot {
+			return i
+		}
+	}
+	return -1
+}
+
+// dropReuse forgets block i of those set aside.
+func (p *Payload) dropReuse(i int) {
+	last := int(p.nreuse) - 1
+	p.reuse[i] = p.reuse[last]
+	p.nreuse = uint8(last)
+}
+
+// EndReuse frees the blocks of a decoding's BeginReuse that no field took
+// back.
+func (p *Payload) EndReuse() {
+	for i := range min(int(p.nreuse), maxReuse) {
+		p.buf.Free(p.reuse[i].block)
+	}
+	p.nreuse = 0
+}
+
+// EndReuse ends a decoding into m that BeginReuse began (EndReuse of m's
+// payload).
+func (m Msg) EndReuse() {
+	if m.p != nil {
+		m.p.EndReuse()
+	}
+}
+
+// DecoderReusing returns the state of a decoding into m, the root of type
+// t, that reuses m's blocks (BeginReuse), or false: the caller then clears
+// m and takes Decoder's.
+func DecoderReusing(m Msg, t *Type) (Wire, bool) {
+	if !m.BeginReuse(t) {
+		return Wire{}, false
+	}
+	return Wire{reused: true}, true // BeginReuse: no unknown-field index
+}
+
+// EndReuse ends a decoding that DecoderReusing began, if w is one: it
+// frees the blocks no field took back and reports, in Again, a decoding
+// that filled the buffer (a payload whose Clear would have left room),
+// which the caller does again, with m cleared.
+func (w *Wire) EndReuse(m Msg) {
+	if !w.reused {
+		return
+	}
+	w.reused = false
+	if m.p == nil {
+		return
+	}
+	m.p.EndReuse()
+	w.again = m.p.Failed()
+}
+
+// Again reports whether the decoding w ended (EndReuse) must be done
+// again, into a cleared message.
+func (w *Wire) Again() bool { return w.again }
