@@ -70,6 +70,31 @@ func (b *Buffer) offsetOf(s []byte) int64 {
 
 func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) bool {
 	d := b.data
+	// The common case of a refill first: v3 keeps a block that is large
+	// enough (realloc never shrinks one), so the bytes and the length are
+	// written where they are and, when scrubbing, the old string's longer
+	// tail is zeroed, as replaceString's general path leaves them. The
+	// slot's and the block's checks (slotOK, validBlock) are made here on
+	// uint64 offsets, each word read through a slice of constant length,
+	// and the stores go through one slice of the block, so that they need
+	// no checks of their own.
+	if so := uint64(slot); so >= uint64(b.hdr) && so+4 <= uint64(len(d)) && srcOff < 0 && !b.failed && b.version == V3 && !b.noInPlace {
+		old := uint64(le32(d[so : so+4 : so+4]))
+		n := uint64(len(s))
+		if old >= uint64(b.hdr)+8 && old&7 == 0 && old <= uint64(len(d)) && n <= maxString {
+			length := uint64(le32(d[old-8 : old-4 : old-4])) // the low word of the length word
+			if old+length <= uint64(len(d)) && align8(n+4) <= length {
+				blk := d[old : old+length : old+length]
+				oldN := uint64(le32(blk[:4]))
+				putLE32(blk[:4], uint32(n))
+				copy(blk[4:], s) // n bytes: 4+n <= length
+				if b.scrub && oldN > n {
+					clear(blk[4+n : min(4+oldN, length)])
+				}
+				return true
+			}
+		}
+	}
 	if b.failed || slot < b.hdr || uint64(slot)+4 > uint64(len(d)) { // slotOK, in line
 		if !b.failed {
 			b.corrupt()
@@ -82,26 +107,6 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 	}
 	n := uint32(len(s))
 	old := le32(d[slot:])
-	if old != 0 && b.version == V3 && srcOff < 0 && !b.noInPlace &&
-		old >= b.hdr+8 && old%8 == 0 && uint64(old) <= uint64(len(d)) {
-		// validBlock, in line, and then the common case of a refill: v3
-		// keeps a block that is large enough (realloc never shrinks one):
-		// the bytes and the length are written where they are and, when
-		// scrubbing, the old string's longer tail is zeroed, as
-		// replaceString's general path leaves them. Through one slice of
-		// the block, so that its stores need no checks of their own.
-		length := le32(d[old-8:]) // the low word of the length word
-		if uint64(old)+uint64(length) <= uint64(len(d)) && align8(uint64(n)+4) <= uint64(length) {
-			blk := d[old : uint64(old)+uint64(length)]
-			oldN := le32(blk)
-			copy(blk[4:], s) // n bytes: 4+n <= length
-			putLE32(blk, n)
-			if b.scrub && oldN > n {
-				clear(blk[4+n : min(uint64(4)+uint64(oldN), uint64(length))])
-			}
-			return true
-		}
-	}
 	if old != 0 && !b.validBlock(old) {
 		old = 0 // not a block of this buffer: leave it, write a new one
 	}
