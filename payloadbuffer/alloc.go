@@ -161,33 +161,34 @@ func (b *Buffer) carveSmall(n int, flags Flags) uint32 {
 	}
 	d := b.data
 	// The header's words through one check (every buffer holds its
-	// fixed header), and the block's length word and the free header
-	// after the block through one each.
+	// fixed header).
 	hd := (*[FixedHeaderSize]byte)(d)
 	c := uint32(classOf(uint32(n))) & 3
 	if le32(hd[offSmall+4*c:]) != 0 {
 		return 0
 	}
 	size := classSize[c]
-	full := size + 8
-	cur := le32(hd[offFreeList:])
-	if cur < b.hdr || cur%8 != 0 || uint64(cur)+8 > uint64(len(d)) {
+	// On uint64 offsets, the block's words through one slice of it: the
+	// length check below lets the compiler drop the stores' own checks.
+	cur := uint64(le32(hd[offFreeList:]))
+	if cur < uint64(b.hdr) || cur%8 != 0 || cur+8 > uint64(len(d)) {
 		return 0
 	}
-	word := (*[8]byte)(d[cur:])
-	h := le64(word[:])
-	length, next := uint32(h), uint32(h>>32)
-	if uint64(cur)+uint64(length) > uint64(len(d)) || length < full+8 {
+	h := le64(d[cur : cur+8 : cur+8])
+	length, next := uint64(uint32(h)), h>>32
+	full := uint64(size) + 8
+	if cur+length > uint64(len(d)) || length < full+8 {
 		return 0
 	}
-	nf := cur + full
-	putLE64((*[8]byte)(d[nf:])[:], uint64(length-full)|uint64(next)<<32) // nf+8 <= cur+length
+	blk := d[cur : cur+length : cur+length]
+	putLE64(blk[full:full+8], (length-full)|next<<32) // the free header after the block
+	nf := uint32(cur + full)
 	putLE32(hd[offFreeList:], nf)
 	if nf+8 > le32(hd[offHWM:]) {
 		putLE32(hd[offHWM:], nf+8)
 	}
-	putLE64(word[:], uint64(size))
-	p := cur + 8
+	putLE64(blk[:8], uint64(size))
+	p := uint32(cur) + 8
 	switch {
 	case flags&(Overwrite|Zero) == Overwrite:
 		b.handOut(p, p+uint32(n), nf)

@@ -70,7 +70,8 @@ func (b *Buffer) offsetOf(s []byte) int64 {
 
 func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) bool {
 	d := b.data
-	// The common case of a refill first: v3 keeps a block that is large
+	// The common cases first: an empty slot (a message built after a
+	// Clear) takes a new block; in a refill, v3 keeps a block that is large
 	// enough (realloc never shrinks one), so the bytes and the length are
 	// written where they are and, when scrubbing, the old string's longer
 	// tail is zeroed, as replaceString's general path leaves them. The
@@ -81,6 +82,9 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 	if so := uint64(slot); so >= uint64(b.hdr) && so+4 <= uint64(len(d)) && srcOff < 0 && !b.failed && b.version == V3 && !b.noInPlace {
 		old := uint64(le32(d[so : so+4 : so+4]))
 		n := uint64(len(s))
+		if old == 0 && n <= maxString { // the slot of a cleared message
+			return newString(b, uint32(so), s, srcOff)
+		}
 		if old >= uint64(b.hdr)+8 && old&7 == 0 && old <= uint64(len(d)) && n <= maxString {
 			length := uint64(le32(d[old-8 : old-4 : old-4])) // the low word of the length word
 			if old+length <= uint64(len(d)) && align8(n+4) <= length {
@@ -105,28 +109,34 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 		b.fail()
 		return false
 	}
-	n := uint32(len(s))
 	old := le32(d[slot:])
 	if old != 0 && !b.validBlock(old) {
 		old = 0 // not a block of this buffer: leave it, write a new one
 	}
 	if old == 0 {
-		p := b.Allocate(int(n)+4, b.StringFlags())
-		if p == 0 {
-			return false
-		}
-		d = b.data // (an owned buffer may have grown)
-		blk := d[p : uint64(p)+4+uint64(n)]
-		putLE32(blk, n)
-		if srcOff >= 0 {
-			copy(blk[4:], d[srcOff:])
-		} else {
-			copy(blk[4:], s)
-		}
-		putLE32(d[slot:], p)
-		return true
+		return newString(b, slot, s, srcOff)
 	}
 	return replaceString(b, slot, old, s, srcOff)
+}
+
+// newString is setString when the slot holds no string: s (at most
+// maxString bytes) in a new block. slot is a checked slot of b.
+func newString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) bool {
+	n := uint32(len(s))
+	p := b.Allocate(int(n)+4, b.StringFlags())
+	if p == 0 {
+		return false
+	}
+	d := b.data // (an owned buffer may have grown)
+	blk := d[p : uint64(p)+4+uint64(n)]
+	putLE32(blk, n)
+	if srcOff >= 0 {
+		copy(blk[4:], d[srcOff:])
+	} else {
+		copy(blk[4:], s)
+	}
+	putLE32(d[slot:], p)
+	return true
 }
 
 // OverwriteBytes writes s over the string in the block old (the data
