@@ -78,7 +78,9 @@ func setString[S string | []byte](b *Buffer, slot uint32, s S, srcOff int64) boo
 	// slot's and the block's checks (slotOK, validBlock) are made here on
 	// uint64 offsets, each word read through a slice of constant length,
 	// and the stores go through one slice of the block, so that they need
-	// no checks of their own.
+	// no checks of their own. OverwriteBytes does the same for a block;
+	// one helper for both does not inline, and its call cost a refill ~27
+	// instructions a string (callgrind, Build/small refill 507 -> 562).
 	if so := uint64(slot); so >= uint64(b.hdr) && so+4 <= uint64(len(d)) && srcOff < 0 && !b.failed && b.version == V3 && !b.noInPlace {
 		old := uint64(le32(d[so : so+4 : so+4]))
 		n := uint64(len(s))

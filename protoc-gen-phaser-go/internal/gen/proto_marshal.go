@@ -133,16 +133,7 @@ func (c *codec) appendField(cf *codecField) {
 	case cf.kind == protoreflect.MessageKind:
 		typ, texpr := c.handleOf(cf)
 		if fc, guard := c.flatCodec(cf); fc != nil && !cf.lf.Inline {
-			// The slot read once; the nested message's bytes and
-			// table checked in line (NestedBytes), NestedAt only for
-			// what they do not cover.
-			g.P("if s := ", g.leIdent(), ".Uint32(p[", cf.lf.Offset, ":]); s != 0 {")
-			g.P("if ", fc.flatBytes(), ", ok := m.NestedBytes(s, ", texpr, ", ", fc.extent, "); ok", andGuard(guard), " && !w.HasUnknown() {")
-			c.appendFlat(cf, fc)
-			g.P("} else if sub := m.NestedAt(s, ", texpr, "); sub.IsPresent() {")
-			c.appendSub(cf, typ+"(sub)")
-			g.P("}")
-			g.P("}")
+			c.flatSlot(cf, fc, guard, texpr, func() { c.appendFlat(cf, fc) }, func() { c.appendSub(cf, typ+"(sub)") })
 			break
 		}
 		g.P("if sub := ", c.nested(cf, texpr), "; sub.IsPresent() {")
@@ -239,6 +230,23 @@ func (c *codec) appendSubInline(cf *codecField, sub, handle string) {
 	c.appendFlat(cf, fc)
 	g.P("} else {")
 	c.appendSub(cf, handle)
+	g.P("}")
+}
+
+// flatSlot emits the code for message field cf of flat type fc held in a
+// slot: the slot read once, then flat (code that reads the nested
+// message's compiled bytes, q) when NestedBytes checks them and their table
+// in line (and guard holds), else other (code that reads the handle sub)
+// for a message NestedAt finds present (another layout, a table to
+// compare).
+func (c *codec) flatSlot(cf *codecField, fc *codec, guard, texpr string, flat, other func()) {
+	g := c.g
+	g.P("if s := ", g.leIdent(), ".Uint32(p[", cf.lf.Offset, ":]); s != 0 {")
+	g.P("if ", fc.flatBytes(), ", ok := m.NestedBytes(s, ", texpr, ", ", fc.extent, "); ok", andGuard(guard), " && !w.HasUnknown() {")
+	flat()
+	g.P("} else if sub := m.NestedAt(s, ", texpr, "); sub.IsPresent() {")
+	other()
+	g.P("}")
 	g.P("}")
 }
 

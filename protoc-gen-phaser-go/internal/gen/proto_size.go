@@ -81,24 +81,20 @@ func (c *codec) sizeField(cf *codecField) {
 			// A flat message sized in line, as its encoder writes it
 			// (appendFlat): its fields, its tag, a 1-byte length.
 			_, tl := tag(cf, protowire.BytesType)
-			g.P("if s := ", g.leIdent(), ".Uint32(p[", cf.lf.Offset, ":]); s != 0 {")
-			g.P("if ", fc.flatBytes(), ", ok := m.NestedBytes(s, ", texpr, ", ", fc.extent, "); ok", andGuard(guard), " && !w.HasUnknown() {")
-			g.P("if !w.Enter(", fc.extent, ") {")
-			g.P("return 0, w.Err(", quote(fc.full), ")")
-			g.P("}")
-			if len(fc.fields) > 0 {
-				g.P("p := (*[", fc.extent, "]byte)(q)")
-				plain, _ := fc.ordered()
-				for _, f := range plain {
-					fc.sizeField(f)
+			c.flatSlot(cf, fc, guard, texpr, func() {
+				g.P("if !w.Enter(", fc.extent, ") {")
+				g.P("return 0, w.Err(", quote(fc.full), ")")
+				g.P("}")
+				if len(fc.fields) > 0 {
+					g.P("p := (*[", fc.extent, "]byte)(q)")
+					plain, _ := fc.ordered()
+					for _, f := range plain {
+						fc.sizeField(f)
+					}
 				}
-			}
-			g.P("n += ", tl, " + 1")
-			g.P("w.Leave()")
-			g.P("} else if sub := m.NestedAt(s, ", texpr, "); sub.IsPresent() {")
-			c.sizeSub(cf, typ+"(sub)")
-			g.P("}")
-			g.P("}")
+				g.P("n += ", tl, " + 1")
+				g.P("w.Leave()")
+			}, func() { c.sizeSub(cf, typ+"(sub)") })
 			break
 		}
 		g.P("if sub := ", c.nested(cf, texpr), "; sub.IsPresent() {")
