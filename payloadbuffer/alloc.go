@@ -239,8 +239,8 @@ func (b *Buffer) allocRegular(n uint32, zero bool) uint32 {
 			}
 			return p
 		}
-		if !b.failed && len(b.garbage) > 0 {
-			b.retry = true // Allocate frees the garbage and tries again
+		if !b.failed && len(b.garbage)+len(b.aside) > 0 {
+			b.retry = true // Allocate frees them and tries again
 			return 0
 		}
 		if b.failed || !b.grow(full) {
@@ -412,6 +412,7 @@ func (b *Buffer) padBlockEndingAt(end, newEnd uint32) bool {
 func (b *Buffer) fail() {
 	b.failed = true
 	b.garbage = nil
+	b.dropAside()
 	if b.version == V3 {
 		b.data[2] |= v3FlagFailed
 		b.put32(offFreeList, 0)

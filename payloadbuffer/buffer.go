@@ -155,7 +155,11 @@ type Buffer struct {
 		structs, free []uint32
 		runs          []uint64
 	}
-	retry bool // an allocation found no room with garbage to free
+	// aside is the record of the blocks a message runtime set aside
+	// (aside.go), shared with it: freed when an allocation finds no room,
+	// as garbage is.
+	aside []uint32
+	retry bool // an allocation found no room with garbage or blocks set aside to free
 	// reclaimed records that an allocation freed the garbage.
 	reclaimed bool
 	// scrub zeroes what the buffer stops using (Options.Scrub); clean is

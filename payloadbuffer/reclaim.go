@@ -116,13 +116,14 @@ func (b *Buffer) onlyKept(keep []uint32) bool {
 	return free+used == full-uint64(b.hdr) && slots == kept
 }
 
-// reclaim frees the blocks Collect recorded that are still allocated, and
-// reports whether it freed any.
+// reclaim frees the blocks set aside and those Collect recorded that are
+// still allocated, and reports whether it freed any.
 func (b *Buffer) reclaim() bool {
+	aside := b.FreeAside()
 	g := b.garbage
 	b.garbage = nil
 	if len(g) == 0 || b.check(false) != nil {
-		return false
+		return aside > 0 && !b.failed
 	}
 	// Only blocks that are still allocated: a handle kept across the
 	// clear can have freed one.

@@ -168,6 +168,7 @@ func (b *Buffer) reset(img *Image) error {
 	// them; a fresh message's image has none.
 	b.zeroed = b.scrub && (!b.small || img.fresh)
 	b.garbage, b.reclaimed = nil, false
+	b.dropAside()
 	if b.version == V2 && b.small {
 		for c := range b.runs { // the image has other runs (the storage is kept)
 			b.runs[c] = runIndex{words: b.runs[c].words[:0]}

@@ -167,6 +167,12 @@ func (b *Buffer) OverwriteBytes(old uint32, s []byte) bool {
 	return true
 }
 
+// OverwriteString is OverwriteBytes for a string (whose bytes it only
+// reads).
+func (b *Buffer) OverwriteString(old uint32, s string) bool {
+	return b.OverwriteBytes(old, unsafe.Slice(unsafe.StringData(s), len(s)))
+}
+
 // replaceString is setString when the slot holds the string block old.
 func replaceString[S string | []byte](b *Buffer, slot, old uint32, s S, srcOff int64) bool {
 	n := uint32(len(s))

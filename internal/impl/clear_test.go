@@ -4,15 +4,20 @@ import (
 	"bytes"
 	"testing"
 
+	"google.golang.org/protobuf/proto"
+
 	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/payloadbuffer"
 )
 
 // TestClearRootV3Resets checks the v3 root Clear (docs/format.md): after
-// any writes, Clear of the root leaves exactly the bytes of a new message
-// of the same kind of buffer, the root handle stays valid and the message
-// fills again; a nested message's Clear, and a v2 root's, still clear field
-// by field.
+// any writes, Clear of a root with repeated fields leaves exactly the bytes
+// of a new message of the same kind of buffer; a root of only singular
+// fields (header) keeps its blocks for the next fill, so its payload reads
+// as empty, carries none of the cleared strings' bytes when scrubbing, and
+// does not grow from fill to fill. The root handle stays valid and the
+// message fills again; a nested message's Clear, and a v2 root's, still
+// clear field by field.
 func TestClearRootV3Resets(t *testing.T) {
 	header, strs, arrays := testTypes(t)
 	script := scripts(header, strs, arrays)
@@ -32,6 +37,8 @@ func TestClearRootV3Resets(t *testing.T) {
 				}
 				fresh := append([]byte(nil), newMsg().PayloadBytes()...)
 				m := newMsg()
+				keeps := typ == header
+				filled := 0
 				for round := range 3 {
 					for _, s := range script[typ] {
 						s.do(m)
@@ -39,13 +46,29 @@ func TestClearRootV3Resets(t *testing.T) {
 							t.Fatalf("%s tuning %d fixed %v round %d: %s did not take", typ.Name(), tuning, fixed, round, s.name)
 						}
 					}
+					if n := len(m.PayloadBytes()); round == 0 {
+						filled = n
+					} else if keeps && n != filled {
+						t.Fatalf("%s tuning %d fixed %v round %d: the fill after a Clear has %d bytes, the first %d", typ.Name(), tuning, fixed, round, n, filled)
+					}
 					off := m.Offset()
 					m.Clear(typ)
 					if m.Offset() != off || m.Payload().Buffer().Message() != off {
 						t.Fatalf("%s: root moved from %d", typ.Name(), off)
 					}
-					if got := m.PayloadBytes(); !bytes.Equal(got, fresh) {
+					got := m.PayloadBytes()
+					switch {
+					case !keeps && !bytes.Equal(got, fresh):
 						t.Fatalf("%s tuning %d fixed %v round %d: cleared payload\n% x\nwant a new one\n% x", typ.Name(), tuning, fixed, round, got, fresh)
+					case keeps && len(got) != filled:
+						t.Fatalf("%s tuning %d fixed %v round %d: cleared payload of %d bytes, the fill's %d", typ.Name(), tuning, fixed, round, len(got), filled)
+					case keeps && m.Payload().Buffer().Scrubs() && bytes.Contains(got, []byte("base_link")):
+						t.Fatalf("%s tuning %d fixed %v round %d: the cleared frame_id is in the payload\n% x", typ.Name(), tuning, fixed, round, got)
+					}
+					if keeps {
+						if pm, err := m.ToProto(typ); err != nil || proto.Size(pm) != 0 {
+							t.Fatalf("%s round %d: cleared message reads as %v (%v)", typ.Name(), round, pm, err)
+						}
 					}
 					for _, f := range typ.Fields() {
 						if m.HasString(f.Field) && !f.Repeated || f.Repeated && m.LenOf(f) != 0 {

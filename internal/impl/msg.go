@@ -785,6 +785,9 @@ func (m Msg) SetString(f Field, s string) {
 			return
 		}
 	}
+	if m.p.nlive != 0 && m.p.setStringAside(o, s) { // after a Clear (reuse.go)
+		return
+	}
 	if !m.p.buf.SetString(o, s) {
 		m.p.fail()
 	}
@@ -798,6 +801,9 @@ func (m Msg) SetBytes(f Field, s []byte) {
 		if o, _, ok = m.wloc(f, 4); !ok {
 			return
 		}
+	}
+	if m.p.nlive != 0 && m.p.setBytesAside(o, s) { // after a Clear (reuse.go)
+		return
 	}
 	if !m.p.buf.SetBytes(o, s) {
 		m.p.fail()
@@ -993,8 +999,8 @@ func (p *Payload) mutableAt(o uint32, t *Type) Msg {
 	if s := le.Uint32(p.mem[o:]); s != 0 {
 		return p.bind(s, t)
 	}
-	if p.nreuse != 0 { // a decoding that set this slot's message aside (reuse.go)
-		if s := p.takeReuse(o); s != 0 {
+	if p.nlive != 0 { // a decoding that set this slot's message aside (reuse.go)
+		if s := p.takeReuse(o, t); s != 0 {
 			le.PutUint32(p.mem[o:], s)
 			return p.bind(s, t)
 		}
@@ -1057,8 +1063,13 @@ func (m Msg) Clear(t *Type) {
 	if !m.clearable() {
 		return
 	}
-	m.p.nreuse = 0 // (no decoding is under way: see reuse.go)
 	if m.p.root == t && m.off == m.p.buf.Message() {
+		// Format 3 keeps the blocks of a root that holds only singular
+		// fields for the fields set next (reuse.go); else it resets.
+		if m.p.version == payloadbuffer.V3 && m.keepBlocks(t) {
+			return
+		}
+		m.p.EndReuse() // the blocks the last Clear kept, if any
 		// Format 2 clears the root as C++ does until the buffer runs out
 		// of room, or the previous Clear left garbage behind (the payload
 		// would carry leaked blocks from cycle to cycle, and grow).

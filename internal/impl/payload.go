@@ -132,10 +132,18 @@ type Payload struct {
 	// unknownKnown|offset once looked up, 0 before.
 	unk uint64
 
-	// The blocks a decoding set aside to reuse (reuse.go): nreuse of
-	// them, between BeginReuse and EndReuse.
-	reuse  [maxReuse]reuseSlot
-	nreuse uint8
+	// The blocks a decoding or a Clear set aside to reuse (reuse.go):
+	// reuseBlock[i] is the block slot reuseSlot[i] held, for i < nreuse,
+	// and 0 once taken back or freed (the buffer shares reuseBlock:
+	// payloadbuffer's SetAside); nlive counts those not taken back.
+	reuseSlot  [maxReuse]uint32
+	reuseBlock [maxReuse]uint32
+	reuseKind  [maxReuse]*Type
+	nreuse     uint8
+	nlive      uint8
+	// kplan is the Clear's keep plan of type kplanOf (keep.go).
+	kplanOf *Type
+	kplan   *keepPlan
 	// rplan is the reuse plan of type rplanOf in this payload's format.
 	rplanOf *Type
 	rplan   *reusePlan

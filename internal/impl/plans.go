@@ -15,6 +15,7 @@ const (
 	HandlePlan                   // protobuf reflection: the generated handle type
 	GeneratedROS                 // the generated ROS1 codec (runtime/phaserimpl.RegisterROS)
 	ReusePlan                    // a decoding that reuses its root's blocks (reuse.go)
+	KeepPlan                     // a Clear that keeps its root's blocks (keep.go)
 	planSlots
 )
 

@@ -640,6 +640,9 @@ func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 	if !ok || f.Fixed != 0 && uint64(len(v)) > uint64(f.Fixed)*uint64(size) && m.exceeds(f, int(uint(len(v))/uint(size))) {
 		return false
 	}
+	if m.p.nlive != 0 { // after a Clear (keep.go)
+		m.p.assignAside(o)
+	}
 	ok = m.p.buf.VectorAssign(o, v, size)
 	m.p.sync()
 	if !ok {

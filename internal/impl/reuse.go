@@ -27,13 +27,9 @@ import (
 // recorded, no unknown fields, each nested message's table trusted. Any
 // other payload is cleared as before.
 
-// maxReuse bounds the blocks one decoding sets aside.
-const maxReuse = 8
-
-// reuseSlot is a block set aside from the slot that held it.
-type reuseSlot struct {
-	slot, block uint32
-}
+// maxReuse bounds the blocks one decoding or Clear sets aside (a power
+// of two).
+const maxReuse = 16
 
 // reusePlan is what BeginReuse needs of a type: the slots of its strings
 // and bytes, and those of its singular messages with their types (flat
@@ -110,57 +106,94 @@ func hasKind(t *Type, kinds ...Kind) bool {
 	return false
 }
 
+// reusable reports whether the blocks of m, the root of type t, can be set
+// aside: a root this process created, of t's compiled layout, in a buffer
+// that has not failed, with no error recorded and no unknown fields.
+func (p *Payload) reusable(m Msg, t *Type) bool {
+	b := p.buf
+	return p.root == t && m.acc == compiledWrite && p.err == nil && !p.lost && atomic.LoadUint64(&p.unk) == unknownKnown &&
+		b != nil && m.off == b.Message() && !b.Failed() && uint64(m.off)+uint64(t.extent) <= uint64(len(p.mem)) && t.extent >= 4
+}
+
 // BeginReuse prepares a decoding into m, the root of type t, that reuses
 // its blocks (see above), and reports whether it did; false leaves m as
 // it is, for the caller to Clear.
 func (m Msg) BeginReuse(t *Type) bool {
 	p := m.p
-	if p == nil || p.root != t || m.acc != compiledWrite || p.nreuse != 0 {
+	if p == nil {
 		return false
 	}
 	rp := p.rplan
 	if p.rplanOf != t {
 		rp = p.planReuse(t)
 	}
-	b := p.buf
-	if rp == nil || p.err != nil || p.lost || atomic.LoadUint64(&p.unk) != unknownKnown || b == nil || m.off != b.Message() || b.Failed() {
+	if rp == nil {
+		return false
+	}
+	if p.nlive != 0 { // the blocks a Clear kept that no field took back
+		p.EndReuse()
+	}
+	if !p.reusable(m, t) {
 		return false
 	}
 	mem := p.mem
-	o, end := uint64(m.off), uint64(m.off)+uint64(t.extent)
-	if end > uint64(len(mem)) || o+4 > end {
-		return false
+	o := uint64(m.off)
+	body := mem[o : o+uint64(t.extent)]
+	n := 0
+	for _, slot := range rp.strings {
+		if s := le.Uint32(body[slot:]); s != 0 {
+			p.setAside(n, m.off+slot, s, nil) // (OverwriteBytes checks the block)
+			n++
+		}
 	}
 	// A check that fails part way leaves nested messages zeroed and the
 	// entries written but not counted: the caller clears m, which frees
 	// them anyway.
-	n := 0
-	for _, slot := range rp.strings {
-		if s := le.Uint32(mem[o+uint64(slot):]); s != 0 {
-			p.reuse[n] = reuseSlot{m.off + slot, s} // (OverwriteBytes checks the block)
-			n++
-		}
-	}
 	for _, f := range rp.msgs {
-		s := le.Uint32(mem[o+uint64(f.slot):])
+		s := le.Uint32(body[f.slot:])
 		if s == 0 {
 			continue
 		}
-		e := f.t.extent
-		if s < p.floor || s == m.off || uint64(s)+uint64(e) > uint64(len(mem)) || e < 4 || p.trust&f.t.trust == 0 {
+		if !p.nestedOK(s, m.off, f.t, n) {
 			return false
 		}
-		for _, r := range p.reuse[:n] { // two slots of one block: a payload no decoding wrote
-			if r.block == s {
-				return false
-			}
-		}
-		clear(mem[uint64(s)+4 : uint64(s)+uint64(e)])
-		p.reuse[n] = reuseSlot{m.off + f.slot, s}
+		clear(mem[uint64(s)+4 : uint64(s)+uint64(f.t.extent)])
+		p.setAside(n, m.off+f.slot, s, f.t)
 		n++
 	}
-	clear(mem[o+4 : end])
-	p.nreuse = uint8(n)
+	clear(body[4:])
+	p.recordAside(n)
+	return true
+}
+
+// setAside writes entry n of the blocks set aside: block, which slot held,
+// a message of type kind (nil: a string or bytes; vectorEntry: a vector's
+// elements).
+func (p *Payload) setAside(n int, slot, block uint32, kind *Type) {
+	n &= maxReuse - 1
+	p.reuseSlot[n], p.reuseBlock[n], p.reuseKind[n] = slot, block, kind
+}
+
+// recordAside makes the first n entries the blocks set aside, shared with
+// the buffer (payloadbuffer's SetAside).
+func (p *Payload) recordAside(n int) {
+	p.buf.SetAside(p.reuseBlock[:n])
+	p.nreuse, p.nlive = uint8(n), uint8(n)
+}
+
+// nestedOK reports whether s, which a slot of the message at parent holds,
+// is a message of type t this process wrote, not one of the first n
+// entries set aside.
+func (p *Payload) nestedOK(s, parent uint32, t *Type, n int) bool {
+	e := t.extent
+	if s < p.floor || s == parent || uint64(s)+uint64(e) > uint64(len(p.mem)) || e < 4 || p.trust&t.trust == 0 {
+		return false
+	}
+	for _, r := range p.reuseBlock[:n] { // two slots of one block: a payload no decoding wrote
+		if r == s {
+			return false
+		}
+	}
 	return true
 }
 
@@ -175,42 +208,31 @@ func (p *Payload) planReuse(t *Type) *reusePlan {
 	return rp
 }
 
-// takeReuse returns the block set aside from slot (0 if none), and forgets
-// it.
-func (p *Payload) takeReuse(slot uint32) uint32 {
-	i := p.findReuse(slot)
-	if i < 0 {
-		return 0
-	}
-	s := p.reuse[i].block
-	p.dropReuse(i)
-	return s
-}
-
-// findReuse returns the index of the block set aside from slot, or -1.
-func (p *Payload) findReuse(slot uint32) int {
+// takeReuse returns the block of kind kind (see setAside) set aside from
+// slot (0 if none: never set aside, taken back, freed by an allocation that
+// found no room, or of another kind), and forgets it.
+func (p *Payload) takeReuse(slot uint32, kind *Type) uint32 {
 	for i := range min(int(p.nreuse), maxReuse) {
-		if p.reuse[i].slot == slot {
-			return i
+		if p.reuseSlot[i] == slot {
+			s := p.reuseBlock[i]
+			if p.reuseKind[i] != kind {
+				return 0 // (a slot of a block freed and reused: it stays set aside)
+			}
+			p.reuseSlot[i], p.reuseBlock[i] = 0, 0
+			p.nlive--
+			return s
 		}
 	}
-	return -1
+	return 0
 }
 
-// dropReuse forgets block i of those set aside.
-func (p *Payload) dropReuse(i int) {
-	last := int(p.nreuse) - 1
-	p.reuse[i] = p.reuse[last]
-	p.nreuse = uint8(last)
-}
-
-// EndReuse frees the blocks of a decoding's BeginReuse that no field took
-// back.
+// EndReuse frees the blocks of a decoding's BeginReuse (or a Clear's
+// keepBlocks) that no field took back.
 func (p *Payload) EndReuse() {
-	for i := range min(int(p.nreuse), maxReuse) {
-		p.buf.Free(p.reuse[i].block)
+	if p.nlive != 0 {
+		p.buf.FreeAside()
 	}
-	p.nreuse = 0
+	p.nreuse, p.nlive = 0, 0
 }
 
 // EndReuse ends a decoding into m that BeginReuse began (EndReuse of m's

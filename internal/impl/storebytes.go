@@ -19,8 +19,8 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 		// The block a decoding set aside from this slot (reuse.go), v
 		// written over it when it fits; else the block is freed and v
 		// goes into a new one.
-		if p.nreuse != 0 {
-			if old := p.takeReuse(slot); old != 0 {
+		if p.nlive != 0 {
+			if old := p.takeReuse(slot, nil); old != 0 {
 				if p.buf.OverwriteBytes(old, v) {
 					le.PutUint32(mem[slot:], old)
 					return true

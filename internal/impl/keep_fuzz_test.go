@@ -1,0 +1,203 @@
+package impl_test
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	gproto "google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protodesc"
+	"google.golang.org/protobuf/reflect/protoregistry"
+	"google.golang.org/protobuf/types/descriptorpb"
+
+	"github.com/phaser-go/phaser/internal/impl"
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
+
+// keepType returns a root type of only singular fields (two strings, a
+// nested Timestamp and a scalar), whose format-3 Clear keeps its blocks.
+func keepType(t testing.TB) *impl.Type {
+	t.Helper()
+	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
+	field := func(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, msg string) *descriptorpb.FieldDescriptorProto {
+		f := &descriptorpb.FieldDescriptorProto{Name: gproto.String(name), Number: gproto.Int32(num), Type: typ.Enum(), Label: opt, JsonName: gproto.String(name)}
+		if msg != "" {
+			f.TypeName = gproto.String(msg)
+		}
+		return f
+	}
+	fd, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{
+		Name:       gproto.String("phasertest/keep.proto"),
+		Package:    gproto.String("phasertest.keep"),
+		Syntax:     gproto.String("proto3"),
+		Dependency: []string{"google/protobuf/timestamp.proto"},
+		MessageType: []*descriptorpb.DescriptorProto{{
+			Name: gproto.String("Keep"),
+			Field: []*descriptorpb.FieldDescriptorProto{
+				field("a", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, ""),
+				field("b", 2, descriptorpb.FieldDescriptorProto_TYPE_BYTES, ""),
+				field("stamp", 3, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, ".google.protobuf.Timestamp"),
+				field("n", 4, descriptorpb.FieldDescriptorProto_TYPE_UINT32, ""),
+			},
+		}},
+	}, protoregistry.GlobalFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, err := impl.TypeFor(fd.Messages().Get(0), impl.ProtobufFrontend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ
+}
+
+// keepModel is what a Keep message holds, as the operations left it.
+type keepModel struct {
+	a, b    string
+	seconds uint64
+	stamp   bool
+	n       uint32
+}
+
+// FuzzClearKeeps runs operations decoded from the input on a Keep root in
+// a buffer of a size the input chooses (fixed or owned), Clears among
+// them: the root's Clear keeps the root's blocks for the fields set next,
+// and an allocation that finds no room frees them. After every operation
+// the message reads what a model of it holds (unless the buffer filled
+// up), the payload's allocator structures make sense (payloadbuffer.Open),
+// a reader of its bytes reads the same, and after a Clear the bytes of a
+// scrubbing buffer hold none of the strings the Clear dropped.
+func FuzzClearKeeps(f *testing.F) {
+	typ := keepType(f)
+	for _, seed := range [][]byte{
+		{0, 0, 5, 1, 7, 3, 9, 6, 5, 0, 5, 1, 7, 3, 9},
+		{1, 0, 40, 5, 1, 41, 0, 42, 5, 0, 43, 1, 44},
+		{2, 0, 200, 5, 1, 200, 5, 0, 200, 5, 4, 5, 0, 1, 5, 2},
+		{3, 3, 1, 2, 5, 8, 20, 5, 9, 5, 6, 30, 5, 7, 5},
+		{0, 1, 250, 5, 0, 250, 5, 1, 250, 5, 0, 250},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) { keepRun(t, typ, in) })
+}
+
+// keepRun is FuzzClearKeeps's run of input in.
+func keepRun(t *testing.T, typ *impl.Type, in []byte) {
+	fa, fb, fst, fn := field(typ, "a"), field(typ, "b"), field(typ, "stamp"), field(typ, "n")
+	secs := field(fst.Type, "seconds")
+	if len(in) < 2 || len(in) > 256 { // (each operation checks the whole buffer)
+		return
+	}
+	var m impl.Msg
+	switch size := int(in[0] % 4); size {
+	case 0:
+		m = impl.New(typ)
+	default:
+		var err error
+		if m, err = impl.NewIn(typ, make([]byte, 256*size+int(in[1])), impl.Options{}); err != nil {
+			return
+		}
+	}
+	var want keepModel
+	text := func(c byte, n int) string {
+		return strings.Repeat(string(rune('a'+c%26)), n)
+	}
+	cleared := []string{} // long strings a Clear dropped (scrubbing buffers must not show them)
+	for i := 2; i < len(in); i++ {
+		op := in[i] % 10
+		arg := 0
+		if i+1 < len(in) {
+			arg = int(in[i+1])
+		}
+		switch op {
+		case 0: // a string, up to ~1.5 KiB (past what a Clear keeps)
+			i++
+			s := text(byte(i), arg*6)
+			m.SetString(fa.Field, s)
+			want.a = s
+		case 1:
+			i++
+			s := text(byte(i+7), arg*6)
+			m.SetBytes(fb.Field, []byte(s))
+			want.b = s
+		case 2: // bytes from the payload itself
+			m.SetBytes(fb.Field, m.StringBytes(fa.Field))
+			want.b = want.a
+		case 3:
+			i++
+			m.MutableMessage(fst.Field, fst.Type).Set64(secs.Field, uint64(arg))
+			want.seconds, want.stamp = uint64(arg), true
+		case 4:
+			m.ClearMessage(fst.Field, fst.Type)
+			want.seconds, want.stamp = 0, false
+		case 5:
+			for _, s := range []string{want.a, want.b} {
+				if len(s) >= 16 {
+					cleared = append(cleared, s[:16])
+				}
+			}
+			m.Clear(typ)
+			want = keepModel{}
+		case 6: // filled in place
+			i++
+			s := text(byte(i+3), arg)
+			copy(m.AllocateString(fa.Field, len(s)), s)
+			want.a = s
+		case 7:
+			m.ClearString(fa.Field)
+			want.a = ""
+		case 8:
+			i++
+			m.Set32(fn.Field, uint32(arg))
+			want.n = uint32(arg)
+		case 9:
+			m.ClearString(fb.Field)
+			want.b = ""
+		}
+		if m.Failed() {
+			if op != 5 {
+				continue // the writes a full buffer refused are lost, as the model does not know
+			}
+			// A Clear of a failed root resets it: the model holds again.
+		}
+		data := bytes.Clone(m.PayloadBytes())
+		if _, err := payloadbuffer.Open(bytes.Clone(m.Payload().Buffer().Memory())); err != nil {
+			t.Fatalf("op %d (%d): payload does not open: %v", i, op, err)
+		}
+		if err := keepReads(m, fa, fb, fst, fn, secs, want); err != nil {
+			t.Fatalf("op %d (%d): the handle: %v", i, op, err)
+		}
+		r, err := impl.Read(typ, data)
+		if err != nil {
+			t.Fatalf("op %d (%d): read: %v", i, op, err)
+		}
+		if err := keepReads(r, fa, fb, fst, fn, secs, want); err != nil {
+			t.Fatalf("op %d (%d): a reader of the bytes: %v", i, op, err)
+		}
+		if op == 5 && m.Payload().Buffer().Scrubs() {
+			for _, s := range cleared {
+				if bytes.Contains(data, []byte(s)) {
+					t.Fatalf("op %d: a cleared string is still in the payload", i)
+				}
+			}
+			cleared = cleared[:0]
+		}
+	}
+}
+
+// keepReads reports how m differs from want.
+func keepReads(m impl.Msg, fa, fb, fst, fn, secs *impl.FieldInfo, want keepModel) error {
+	st := m.Message(fst.Field, fst.Type)
+	switch {
+	case string(m.StringBytes(fa.Field)) != want.a:
+		return fmt.Errorf("a has %d bytes, want %d", len(m.StringBytes(fa.Field)), len(want.a))
+	case string(m.StringBytes(fb.Field)) != want.b:
+		return fmt.Errorf("b has %d bytes, want %d", len(m.StringBytes(fb.Field)), len(want.b))
+	case m.HasMessage(fst.Field) != want.stamp || st.Get64(secs.Field) != want.seconds:
+		return fmt.Errorf("stamp present %v seconds %d, want %v %d", m.HasMessage(fst.Field), st.Get64(secs.Field), want.stamp, want.seconds)
+	case m.Get32(fn.Field) != want.n:
+		return fmt.Errorf("n %d, want %d", m.Get32(fn.Field), want.n)
+	}
+	return nil
+}
