@@ -39,30 +39,15 @@ func Encoder(m Msg) (Wire, error) { return impl.Encoder(m) }
 // Walker returns the state of a check of required fields of m.
 func Walker(m Msg) Wire { return impl.Walker(m) }
 
-// BeginDecode clears m, of type t, for an UnmarshalProto and returns the
-// state of the decoding. The root of a payload this process wrote, of a
-// type of strings, scalars and flat messages, is not reset: its blocks are
-// set aside for the decoding to reuse (the same message results, in other
-// blocks). If EndDecode then reports w.Again, the decoding filled the
-// buffer that way, and is done again from BeginDecode.
-func BeginDecode(m Msg, t *Type) (Wire, error) {
-	if w, ok := impl.DecoderReusing(m, t); ok {
-		return w, nil
-	}
-	if !m.IsPresent() {
-		return Wire{}, fmt.Errorf("phaser: unmarshal %s: no message", t.Name())
-	}
-	m.Clear(t)
-	if err := m.Err(); err != nil {
-		return Wire{}, fmt.Errorf("phaser: unmarshal %s: %w", t.Name(), err)
-	}
-	return impl.Decoder(m), nil
-}
-
-// StartDecode is BeginDecode making *w the state of the decoding, in
-// place: the generated UnmarshalProto's, whose w stays in its frame (a
-// Wire returned by value is copied out of registers, to the stack, and
-// again into the variable, on every decoding). *w is overwritten whole.
+// StartDecode clears m, of type t, for an UnmarshalProto and makes *w
+// (overwritten whole) the state of the decoding. The root of a payload this
+// process wrote, of a type of strings, scalars and flat messages, is not
+// reset: its blocks are set aside for the decoding to reuse (the same
+// message results, in other blocks). If EndDecode then reports
+// DecodeAgain, the decoding filled the buffer that way, and is done again
+// from StartDecode. w is the generated UnmarshalProto's, in its frame: the
+// state is made in place, not returned (a Wire returned by value is copied
+// out of registers to the stack, and again into the variable).
 func StartDecode(w *Wire, m Msg, t *Type) error {
 	if rw, ok := impl.DecoderReusing(m, t); ok {
 		*w = rw
@@ -81,11 +66,20 @@ func StartDecode(w *Wire, m Msg, t *Type) error {
 	return nil
 }
 
+// BeginDecode is StartDecode returning the state: the call of code
+// generated before StartDecode.
+func BeginDecode(m Msg, t *Type) (Wire, error) {
+	var w Wire
+	err := StartDecode(&w, m, t)
+	return w, err
+}
+
 // DecodeAgain reports whether the decoding w, ended by EndDecode, must be
-// done again from StartDecode (see BeginDecode). It is w.Again, inline in
-// the generated UnmarshalProto: a method of package impl inlines into
-// another module only when a function of this package's export data
-// refers to it.
+// done again from StartDecode. It is w.Again, inline in the generated
+// UnmarshalProto: a method of package impl inlines into a package that
+// imports this one (and not impl) only when an inlinable function of this
+// package refers to it, which puts its body in this package's export data;
+// w.Again, called there directly, was a call.
 func DecodeAgain(w *Wire) bool { return w.Again() }
 
 // EndDecode ends the decoding w into m, of type t, that returned err.
