@@ -158,11 +158,24 @@ func (b *Buffer) OverwriteBytes(old uint32, s []byte) bool {
 	if o+length > len(d) || (n+4+7)&^7 > length {
 		return false
 	}
+	// The string's length word and bytes lie in the block: n+4 <= length.
+	// Slices of constant length (no pointer mask), and the copy last, so
+	// that nothing is live across a call (the tail to scrub, past the new
+	// string, is disjoint from it).
 	oldN := int(le32(d[o : o+4]))
 	putLE32(d[o:o+4], uint32(n))
-	copy(d[o+4:o+4+n], s)
 	if b.scrub && oldN > n {
 		clear(d[o+4+n : o+min(4+oldN, length)])
+	}
+	if n >= 8 && n <= 16 {
+		// A string of 8 to 16 bytes (a decoded name, an id) in two
+		// overlapping words, both read before either is written: fewer
+		// instructions than memmove's, and no call.
+		head, tail := le64(s[:8]), le64(s[n-8:n])
+		putLE64(d[o+4:o+12], head)
+		putLE64(d[o+n-4:o+n+4], tail)
+	} else {
+		copy(d[o+4:o+4+n], s)
 	}
 	return true
 }

@@ -37,7 +37,7 @@ func differential(t *testing.T, root gproto.Message, data []byte, opts runtime.O
 	gen := runtime.New(typ, opts)
 	genErr := generatedOf(t, gen).UnmarshalProto(data)
 	// The generated decoding into a message that held another one (whose
-	// blocks it may reuse: runtime/phaserimpl.BeginDecode) must leave what
+	// blocks it may reuse: runtime/phaserimpl.StartDecode) must leave what
 	// the decoding into a new message leaves.
 	reused := runtime.New(typ, opts)
 	if err := generatedOf(t, reused).UnmarshalProto(priorOf(t, root)); err != nil {

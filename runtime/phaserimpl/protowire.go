@@ -39,25 +39,48 @@ func Encoder(m Msg) (Wire, error) { return impl.Encoder(m) }
 // Walker returns the state of a check of required fields of m.
 func Walker(m Msg) Wire { return impl.Walker(m) }
 
-// BeginDecode clears m, of type t, for an UnmarshalProto and returns the
-// state of the decoding. The root of a payload this process wrote, of a
-// type of strings, scalars and flat messages, is not reset: its blocks are
-// set aside for the decoding to reuse (the same message results, in other
-// blocks). If EndDecode then reports w.Again, the decoding filled the
-// buffer that way, and is done again from BeginDecode.
-func BeginDecode(m Msg, t *Type) (Wire, error) {
-	if w, ok := impl.DecoderReusing(m, t); ok {
-		return w, nil
+// StartDecode clears m, of type t, for an UnmarshalProto and makes *w
+// (overwritten whole) the state of the decoding. The root of a payload this
+// process wrote, of a type of strings, scalars and flat messages, is not
+// reset: its blocks are set aside for the decoding to reuse (the same
+// message results, in other blocks). If EndDecode then reports
+// DecodeAgain, the decoding filled the buffer that way, and is done again
+// from StartDecode. w is the generated UnmarshalProto's, in its frame: the
+// state is made in place, not returned (a Wire returned by value is copied
+// out of registers to the stack, and again into the variable).
+func StartDecode(w *Wire, m Msg, t *Type) error {
+	if rw, ok := impl.DecoderReusing(m, t); ok {
+		*w = rw
+		return nil
 	}
 	if !m.IsPresent() {
-		return Wire{}, fmt.Errorf("phaser: unmarshal %s: no message", t.Name())
+		*w = Wire{}
+		return fmt.Errorf("phaser: unmarshal %s: no message", t.Name())
 	}
 	m.Clear(t)
 	if err := m.Err(); err != nil {
-		return Wire{}, fmt.Errorf("phaser: unmarshal %s: %w", t.Name(), err)
+		*w = Wire{}
+		return fmt.Errorf("phaser: unmarshal %s: %w", t.Name(), err)
 	}
-	return impl.Decoder(m), nil
+	*w = impl.Decoder(m)
+	return nil
 }
+
+// BeginDecode is StartDecode returning the state: the call of code
+// generated before StartDecode.
+func BeginDecode(m Msg, t *Type) (Wire, error) {
+	var w Wire
+	err := StartDecode(&w, m, t)
+	return w, err
+}
+
+// DecodeAgain reports whether the decoding w, ended by EndDecode, must be
+// done again from StartDecode. It is w.Again, inline in the generated
+// UnmarshalProto: a method of package impl inlines into a package that
+// imports this one (and not impl) only when an inlinable function of this
+// package refers to it, which puts its body in this package's export data;
+// w.Again, called there directly, was a call.
+func DecodeAgain(w *Wire) bool { return w.Again() }
 
 // EndDecode ends the decoding w into m, of type t, that returned err.
 func EndDecode(m Msg, t *Type, w *Wire, err error) error {
@@ -393,6 +416,28 @@ func consumeVarintAt(b []byte, i int, general func([]byte, int) (uint64, int)) (
 // input shorter than 8 bytes, a long varint at its end) goes a byte a turn.
 func consumeVarintAtLong(b []byte, i int) (uint64, int) {
 	// One function without calls: no stack frame to set up.
+	if uint(i)+10 <= uint(len(b)) {
+		// The common case, 10 bytes or more left (any varint fits): the
+		// same steps, without those for the input's end.
+		x := le.Uint64(b[i : i+8])
+		ends := ^x & hi8
+		x = x&0x007f007f007f007f | x&0x7f007f007f007f00>>1
+		x = x&0x00003fff00003fff | x&0x3fff00003fff0000>>2
+		x = x&0x000000000fffffff | x&0x0fffffff00000000>>4
+		if ends != 0 {
+			n := (bits.TrailingZeros64(ends) + 1) >> 3
+			return x & (1<<(7*uint(n)&63) - 1), i + n
+		}
+		r := b[i+8 : i+10]
+		x |= uint64(r[0]&0x7f) << 56
+		if r[0] < 0x80 {
+			return x, i + 9
+		}
+		if r[1] > 1 {
+			return 0, errCodeOverflow
+		}
+		return x | uint64(r[1])<<63, i + 10
+	}
 	if avail := len(b) - i; avail > 0 && len(b) >= 8 {
 		var x uint64
 		if avail >= 8 {

@@ -55,7 +55,7 @@ func ROSCodecOf(t *Type) *ROSCodec {
 
 // PrepareDecode readies m, of type t, for a generated ROS1 decoder: a root
 // of a payload this process wrote, of a type of strings, scalars and flat
-// messages, keeps its blocks for the decoder to reuse (see BeginDecode),
+// messages, keeps its blocks for the decoder to reuse (see StartDecode),
 // and PrepareDecode reports true; any other message is cleared. The
 // decoder calls FinishDecode with the result when it returns.
 func PrepareDecode(m Msg, t *Type) bool {

@@ -307,15 +307,15 @@ func (x Pose) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Pose) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Pose)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Pose); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Pose); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Pose); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1192,15 +1192,15 @@ func (x Robot) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Robot) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Robot)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Robot); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Robot, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Robot, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Robot); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Robot); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Robot, &w, x.XXX_UnmarshalProto(data, &w))

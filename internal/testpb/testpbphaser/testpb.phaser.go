@@ -598,15 +598,15 @@ func (x Scalars) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Scalars) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Scalars)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Scalars); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Scalars); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Scalars); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2308,15 +2308,15 @@ func (x Repeated) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Repeated) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Repeated)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Repeated); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Repeated, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Repeated, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Repeated); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Repeated); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Repeated, &w, x.XXX_UnmarshalProto(data, &w))
@@ -4448,15 +4448,15 @@ func (x Inner) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Inner) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Inner)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Inner); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Inner, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Inner, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Inner); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Inner); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Inner, &w, x.XXX_UnmarshalProto(data, &w))
@@ -5104,15 +5104,15 @@ func (x Inner_Deep) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Inner_Deep) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Inner_Deep)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Inner_Deep); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Inner_Deep, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Inner_Deep, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Inner_Deep); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Inner_Deep); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Inner_Deep, &w, x.XXX_UnmarshalProto(data, &w))
@@ -5678,15 +5678,15 @@ func (x Empty) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Empty) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Empty)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Empty); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Empty); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Empty); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
@@ -6152,15 +6152,15 @@ func (x Node) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Node) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Node)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Node); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Node, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Node, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Node); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Node); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Node, &w, x.XXX_UnmarshalProto(data, &w))
@@ -6950,15 +6950,15 @@ func (x Wide) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Wide) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Wide)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Wide); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Wide, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Wide, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Wide); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Wide); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Wide, &w, x.XXX_UnmarshalProto(data, &w))
@@ -10354,15 +10354,15 @@ func (x Everything) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Everything) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Everything)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Everything); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Everything, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Everything, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Everything); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Everything, &w, x.XXX_UnmarshalProto(data, &w))
@@ -12546,15 +12546,15 @@ func (x Everything_CountsEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Everything_CountsEntry) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Everything_CountsEntry)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Everything_CountsEntry); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Everything_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Everything_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_CountsEntry); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Everything_CountsEntry); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Everything_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
@@ -13255,15 +13255,15 @@ func (x Everything_ByIdEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Everything_ByIdEntry) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Everything_ByIdEntry)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Everything_ByIdEntry); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Everything_ByIdEntry, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Everything_ByIdEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_ByIdEntry); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Everything_ByIdEntry); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Everything_ByIdEntry, &w, x.XXX_UnmarshalProto(data, &w))
@@ -13943,15 +13943,15 @@ func (x Everything_RemoteByNumEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, err
 // package proto). On error x holds what was parsed before it.
 func (x Everything_RemoteByNumEntry) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Everything_RemoteByNumEntry)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Everything_RemoteByNumEntry); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Everything_RemoteByNumEntry, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Everything_RemoteByNumEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_RemoteByNumEntry); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Everything_RemoteByNumEntry); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Everything_RemoteByNumEntry, &w, x.XXX_UnmarshalProto(data, &w))
@@ -14658,15 +14658,15 @@ func (x Everything_LabelsByKeyEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, err
 // package proto). On error x holds what was parsed before it.
 func (x Everything_LabelsByKeyEntry) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Everything_LabelsByKeyEntry)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Everything_LabelsByKeyEntry); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Everything_LabelsByKeyEntry, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Everything_LabelsByKeyEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Everything_LabelsByKeyEntry); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Everything_LabelsByKeyEntry); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Everything_LabelsByKeyEntry, &w, x.XXX_UnmarshalProto(data, &w))

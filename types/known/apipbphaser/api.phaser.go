@@ -450,15 +450,15 @@ func (x Api) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Api) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Api)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Api); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Api, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Api, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Api); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Api); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Api, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1644,15 +1644,15 @@ func (x Method) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Method) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Method)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Method); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Method, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Method, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Method); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Method); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Method, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2778,15 +2778,15 @@ func (x Mixin) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Mixin) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Mixin)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Mixin); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Mixin, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Mixin, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Mixin); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Mixin); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Mixin, &w, x.XXX_UnmarshalProto(data, &w))

@@ -221,15 +221,15 @@ func (x Empty) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Empty) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Empty)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Empty); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Empty); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Empty); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))

@@ -275,15 +275,15 @@ func (x Struct) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Struct) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Struct)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Struct); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Struct, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Struct, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Struct); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Struct); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Struct, &w, x.XXX_UnmarshalProto(data, &w))
@@ -686,15 +686,15 @@ func (x Struct_FieldsEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Struct_FieldsEntry) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Struct_FieldsEntry)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Struct_FieldsEntry); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Struct_FieldsEntry, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Struct_FieldsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Struct_FieldsEntry); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Struct_FieldsEntry); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Struct_FieldsEntry, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1303,15 +1303,15 @@ func (x Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Value) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Value)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Value); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Value, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Value); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Value); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Value, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1954,15 +1954,15 @@ func (x ListValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x ListValue) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_ListValue)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_ListValue); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_ListValue, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_ListValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_ListValue); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_ListValue); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_ListValue, &w, x.XXX_UnmarshalProto(data, &w))

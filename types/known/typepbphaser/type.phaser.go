@@ -570,15 +570,15 @@ func (x Type) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Type) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Type)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Type); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Type, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Type, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Type); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Type); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Type, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1658,15 +1658,15 @@ func (x Field) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Field) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Field)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Field); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Field, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Field, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Field); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Field); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Field, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2881,15 +2881,15 @@ func (x Enum) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Enum) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Enum)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Enum); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Enum, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Enum, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Enum); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Enum); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Enum, &w, x.XXX_UnmarshalProto(data, &w))
@@ -3823,15 +3823,15 @@ func (x EnumValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x EnumValue) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_EnumValue)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_EnumValue); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_EnumValue, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_EnumValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_EnumValue); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_EnumValue); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_EnumValue, &w, x.XXX_UnmarshalProto(data, &w))
@@ -4531,15 +4531,15 @@ func (x Option) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Option) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Option)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Option); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Option, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Option, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Option); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Option); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Option, &w, x.XXX_UnmarshalProto(data, &w))

@@ -239,15 +239,15 @@ func (x DoubleValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x DoubleValue) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_DoubleValue)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_DoubleValue); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_DoubleValue, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_DoubleValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_DoubleValue); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_DoubleValue); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_DoubleValue, &w, x.XXX_UnmarshalProto(data, &w))
@@ -766,15 +766,15 @@ func (x FloatValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x FloatValue) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_FloatValue)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_FloatValue); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_FloatValue, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_FloatValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_FloatValue); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_FloatValue); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_FloatValue, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1293,15 +1293,15 @@ func (x Int64Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Int64Value) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Int64Value)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Int64Value); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Int64Value, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Int64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Int64Value); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Int64Value); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Int64Value, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1821,15 +1821,15 @@ func (x UInt64Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x UInt64Value) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_UInt64Value)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_UInt64Value); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_UInt64Value, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_UInt64Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_UInt64Value); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_UInt64Value); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_UInt64Value, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2349,15 +2349,15 @@ func (x Int32Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Int32Value) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Int32Value)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Int32Value); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Int32Value, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Int32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Int32Value); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Int32Value); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Int32Value, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2877,15 +2877,15 @@ func (x UInt32Value) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x UInt32Value) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_UInt32Value)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_UInt32Value); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_UInt32Value, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_UInt32Value, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_UInt32Value); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_UInt32Value); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_UInt32Value, &w, x.XXX_UnmarshalProto(data, &w))
@@ -3405,15 +3405,15 @@ func (x BoolValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x BoolValue) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_BoolValue)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_BoolValue); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_BoolValue, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_BoolValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_BoolValue); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_BoolValue); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_BoolValue, &w, x.XXX_UnmarshalProto(data, &w))
@@ -3941,15 +3941,15 @@ func (x StringValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x StringValue) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_StringValue)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_StringValue); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_StringValue, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_StringValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_StringValue); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_StringValue); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_StringValue, &w, x.XXX_UnmarshalProto(data, &w))
@@ -4469,15 +4469,15 @@ func (x BytesValue) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x BytesValue) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_BytesValue)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_BytesValue); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_BytesValue, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_BytesValue, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_BytesValue); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_BytesValue); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_BytesValue, &w, x.XXX_UnmarshalProto(data, &w))

@@ -357,15 +357,15 @@ func (x SmallStruct) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x SmallStruct) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_SmallStruct)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_SmallStruct); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_SmallStruct, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_SmallStruct, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_SmallStruct); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_SmallStruct); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_SmallStruct, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1242,15 +1242,15 @@ func (x Header) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Header) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Header)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Header); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Header); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Header); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1904,15 +1904,15 @@ func (x Quaternion) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Quaternion) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Quaternion)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Quaternion); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Quaternion); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Quaternion); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2582,15 +2582,15 @@ func (x Vector3) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Vector3) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Vector3)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Vector3); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Vector3); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Vector3); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
@@ -3438,15 +3438,15 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Imu) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Imu)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Imu); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Imu); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Imu); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
@@ -4262,15 +4262,15 @@ func (x PointField) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x PointField) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_PointField)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_PointField); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_PointField); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_PointField); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
@@ -4979,15 +4979,15 @@ func (x Point) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Point) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Point)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Point); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Point); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
@@ -5795,15 +5795,15 @@ func (x Cloud) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Cloud) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Cloud)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Cloud); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Cloud, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Cloud, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Cloud); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Cloud); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Cloud, &w, x.XXX_UnmarshalProto(data, &w))
@@ -6938,15 +6938,15 @@ func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Image) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Image)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Image); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Image); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Image); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))

@@ -274,15 +274,15 @@ func (x Point) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Point) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Point)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Point); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Point); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1064,15 +1064,15 @@ func (x EchoRequest) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x EchoRequest) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_EchoRequest)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_EchoRequest); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_EchoRequest, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_EchoRequest, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoRequest); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_EchoRequest); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_EchoRequest, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2071,15 +2071,15 @@ func (x EchoRequest_CountsEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) 
 // package proto). On error x holds what was parsed before it.
 func (x EchoRequest_CountsEntry) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_EchoRequest_CountsEntry)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_EchoRequest_CountsEntry); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_EchoRequest_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_EchoRequest_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoRequest_CountsEntry); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_EchoRequest_CountsEntry); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_EchoRequest_CountsEntry, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2862,15 +2862,15 @@ func (x EchoReply) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x EchoReply) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_EchoReply)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_EchoReply); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_EchoReply, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_EchoReply, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_EchoReply); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_EchoReply); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_EchoReply, &w, x.XXX_UnmarshalProto(data, &w))

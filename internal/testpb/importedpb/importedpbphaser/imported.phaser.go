@@ -336,15 +336,15 @@ func (x Remote) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Remote) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Remote)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Remote); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Remote, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Remote, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Remote); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Remote); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Remote, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1130,15 +1130,15 @@ func (x Remote_Part) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Remote_Part) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Remote_Part)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Remote_Part); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Remote_Part, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Remote_Part, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Remote_Part); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Remote_Part); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Remote_Part, &w, x.XXX_UnmarshalProto(data, &w))

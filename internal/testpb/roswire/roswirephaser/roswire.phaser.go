@@ -516,15 +516,15 @@ func (x Scalars) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Scalars) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Scalars)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Scalars); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Scalars); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Scalars); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Scalars, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1902,15 +1902,15 @@ func (x Converted) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Converted) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Converted)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Converted); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Converted, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Converted, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Converted); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Converted); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Converted, &w, x.XXX_UnmarshalProto(data, &w))
@@ -3557,15 +3557,15 @@ func (x Arrays) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Arrays) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Arrays)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Arrays); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Arrays, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Arrays, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Arrays); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Arrays); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Arrays, &w, x.XXX_UnmarshalProto(data, &w))
@@ -4983,15 +4983,15 @@ func (x Point) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Point) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Point)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Point); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Point); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
@@ -5762,15 +5762,15 @@ func (x Stamped) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Stamped) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Stamped)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Stamped); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Stamped); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Stamped); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
@@ -7196,15 +7196,15 @@ func (x Nested) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Nested) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Nested)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Nested); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Nested, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Nested, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Nested); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Nested, &w, x.XXX_UnmarshalProto(data, &w))
@@ -9766,15 +9766,15 @@ func (x Nested_ByNameEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Nested_ByNameEntry) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Nested_ByNameEntry)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Nested_ByNameEntry); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Nested_ByNameEntry, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Nested_ByNameEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested_ByNameEntry); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Nested_ByNameEntry); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Nested_ByNameEntry, &w, x.XXX_UnmarshalProto(data, &w))
@@ -10434,15 +10434,15 @@ func (x Nested_LabelsEntry) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Nested_LabelsEntry) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Nested_LabelsEntry)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Nested_LabelsEntry); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Nested_LabelsEntry, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Nested_LabelsEntry, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Nested_LabelsEntry); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Nested_LabelsEntry); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Nested_LabelsEntry, &w, x.XXX_UnmarshalProto(data, &w))
@@ -11104,15 +11104,15 @@ func (x Empty) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Empty) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Empty)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Empty); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Empty); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Empty); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Empty, &w, x.XXX_UnmarshalProto(data, &w))

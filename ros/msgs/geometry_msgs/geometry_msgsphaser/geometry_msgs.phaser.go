@@ -249,15 +249,15 @@ func (x Point) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Point) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Point)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Point); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Point); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Point); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Point, &w, x.XXX_UnmarshalProto(data, &w))
@@ -894,15 +894,15 @@ func (x Quaternion) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Quaternion) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Quaternion)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Quaternion); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Quaternion); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Quaternion); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Quaternion, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1642,15 +1642,15 @@ func (x Pose) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Pose) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Pose)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Pose); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Pose); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Pose); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Pose, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2192,15 +2192,15 @@ func (x Vector3) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Vector3) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Vector3)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Vector3); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Vector3); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Vector3); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Vector3, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2883,15 +2883,15 @@ func (x Twist) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Twist) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Twist)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Twist); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Twist, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Twist, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Twist); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Twist); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Twist, &w, x.XXX_UnmarshalProto(data, &w))

@@ -533,15 +533,15 @@ func (x Imu) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Imu) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Imu)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Imu); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Imu); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Imu); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Imu, &w, x.XXX_UnmarshalProto(data, &w))
@@ -1436,15 +1436,15 @@ func (x Image) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Image) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Image)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Image); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Image); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Image); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Image, &w, x.XXX_UnmarshalProto(data, &w))
@@ -2352,15 +2352,15 @@ func (x PointField) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x PointField) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_PointField)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_PointField); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_PointField); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_PointField); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_PointField, &w, x.XXX_UnmarshalProto(data, &w))
@@ -3169,15 +3169,15 @@ func (x PointCloud2) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x PointCloud2) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_PointCloud2)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_PointCloud2); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_PointCloud2, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_PointCloud2, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_PointCloud2); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_PointCloud2); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_PointCloud2, &w, x.XXX_UnmarshalProto(data, &w))
@@ -4259,15 +4259,15 @@ func (x LaserScan) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x LaserScan) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_LaserScan)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_LaserScan); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_LaserScan, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_LaserScan, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_LaserScan); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_LaserScan); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_LaserScan, &w, x.XXX_UnmarshalProto(data, &w))
@@ -5321,15 +5321,15 @@ func (x JointState) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x JointState) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_JointState)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_JointState); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_JointState, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_JointState, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_JointState); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_JointState); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_JointState, &w, x.XXX_UnmarshalProto(data, &w))

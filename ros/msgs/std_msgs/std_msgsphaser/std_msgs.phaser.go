@@ -321,15 +321,15 @@ func (x Header) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x Header) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_Header)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Header); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_Header); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Header); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_Header, &w, x.XXX_UnmarshalProto(data, &w))
@@ -977,15 +977,15 @@ func (x String) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
 // package proto). On error x holds what was parsed before it.
 func (x String) UnmarshalProto(data []byte) error {
 	m := phaserimpl.Msg(x)
-	w, err := phaserimpl.BeginDecode(m, phaserType_String)
-	if err != nil {
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_String); err != nil {
 		return err
 	}
-	err = phaserimpl.EndDecode(m, phaserType_String, &w, x.XXX_UnmarshalProto(data, &w))
-	if w.Again() {
+	err := phaserimpl.EndDecode(m, phaserType_String, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
 		// The decoding reused the blocks of the message it replaced and
 		// filled the buffer: it is done again into the message cleared.
-		if w, err = phaserimpl.BeginDecode(m, phaserType_String); err != nil {
+		if err = phaserimpl.StartDecode(&w, m, phaserType_String); err != nil {
 			return err
 		}
 		err = phaserimpl.EndDecode(m, phaserType_String, &w, x.XXX_UnmarshalProto(data, &w))
