@@ -23,29 +23,33 @@ import "github.com/phaser-go/phaser/payloadbuffer"
 // through. A scrubbing buffer's set-aside strings and elements are zeroed
 // at the Clear, so that Bytes never carries what the program cleared.
 
-// vectorEntry is the kind of an entry set aside that holds a vector's
-// elements (see setAside).
-var vectorEntry = new(Type)
-
-// A keepPlan is what keepBlocks needs of a type: the slots of its strings,
-// of its repeated scalars (with the element size) and of its singular
-// messages with their plans. (A fixed array, phaser.array_size, is stored
-// as a repeated field of at most its size, and clears as one.)
+// A keepPlan is what keepBlocks needs of a type: one step for each string,
+// repeated scalar and singular message slot of the root and of the nested
+// messages it reaches, each message before the slots inside it. (A fixed
+// array, phaser.array_size, is stored as a repeated field of at most its
+// size, and clears as one.)
 type keepPlan struct {
-	strings []uint32
-	vectors []keepVector
-	msgs    []keepMsg
+	steps []keepStep
+	// msgs lists the message types by index (msgs[0] is the root's): the
+	// bodies keepIn zeroes once the steps have read their slots.
+	msgs []*Type
 }
 
-type keepVector struct {
-	slot, size uint32
+// A keepStep sets aside the block of one slot.
+type keepStep struct {
+	slot uint32 // the slot's offset in its message
+	in   uint8  // the index (in keepPlan.msgs) of the message holding the slot
+	kind uint8  // keepString, keepVector or keepMessage
+	msg  uint8  // keepMessage: the index the nested message gets
+	size uint32 // keepVector: the element size
 }
 
-type keepMsg struct {
-	slot uint32
-	t    *Type
-	plan *keepPlan
-}
+// The kinds of keepStep.
+const (
+	keepString = iota
+	keepVector
+	keepMessage
+)
 
 // keepPlanOf returns t's keep plan, computed once (nil: a type whose Clear
 // resets the buffer).
@@ -54,8 +58,10 @@ func keepPlanOf(t *Type) *keepPlan {
 		kp, _ := (*v).(*keepPlan)
 		return kp
 	}
-	n := 0
-	kp := makeKeepPlan(t, 0, &n)
+	kp := &keepPlan{msgs: []*Type{t}}
+	if !kp.add(t, 0, 0) {
+		kp = nil
+	}
 	v := t.StorePlan(KeepPlan, kp)
 	kp, _ = v.(*keepPlan)
 	return kp
@@ -64,43 +70,43 @@ func keepPlanOf(t *Type) *keepPlan {
 // keepDepth bounds the nesting of a keep plan (a recursive type has none).
 const keepDepth = 4
 
-// makeKeepPlan returns t's plan at nesting depth, counting its entries in
-// *n, or nil if a field of t is one keepBlocks does not handle or the
-// entries would exceed maxReuse.
-func makeKeepPlan(t *Type, depth int, n *int) *keepPlan {
+// add appends the steps of the fields of t, message in of the plan at
+// nesting depth, and reports false for a field keepBlocks does not handle
+// or more steps than maxReuse.
+func (kp *keepPlan) add(t *Type, in uint8, depth int) bool {
 	if depth > keepDepth || t.isAny || t.desc == nil || t.desc.ExtensionRanges().Len() > 0 || t.desc.IsMapEntry() || len(t.unions) > 0 {
-		return nil
+		return false
 	}
-	kp := &keepPlan{}
 	for _, f := range t.fields {
 		if f.Union != nil || f.Inline() {
-			return nil
+			return false
 		}
+		st := keepStep{slot: f.Offset, in: in}
 		switch {
 		case f.Repeated:
 			if f.Kind == String || f.Kind == Bytes || f.Kind == Message || f.Desc == nil || f.Desc.IsMap() {
-				return nil
+				return false
 			}
-			kp.vectors = append(kp.vectors, keepVector{f.Offset, uint32(elemSize(f.Kind))})
+			st.kind, st.size = keepVector, uint32(elemSize(f.Kind))
 		case f.Kind == String || f.Kind == Bytes:
-			kp.strings = append(kp.strings, f.Offset)
+			st.kind = keepString
 		case f.Kind == Message:
-			if f.Type == nil {
-				return nil
+			if f.Type == nil || len(kp.msgs) >= maxReuse {
+				return false
 			}
-			sub := makeKeepPlan(f.Type, depth+1, n)
-			if sub == nil {
-				return nil
-			}
-			kp.msgs = append(kp.msgs, keepMsg{f.Offset, f.Type, sub})
+			st.kind, st.msg = keepMessage, uint8(len(kp.msgs))
+			kp.msgs = append(kp.msgs, f.Type)
 		default:
 			continue
 		}
-		if *n++; *n > maxReuse {
-			return nil
+		if kp.steps = append(kp.steps, st); len(kp.steps) > maxReuse {
+			return false
+		}
+		if st.kind == keepMessage && !kp.add(f.Type, st.msg, depth+1) {
+			return false
 		}
 	}
-	return kp
+	return true
 }
 
 // keepMax is the largest string or vector block keepBlocks sets aside:
@@ -130,7 +136,7 @@ func (m Msg) keepBlocks(t *Type) bool {
 	if !p.reusable(m, t) {
 		return false
 	}
-	n, ok := p.keepIn(kp, m.off, t, 0)
+	n, ok := p.keepIn(kp, m.off)
 	if !ok {
 		return false // (the reset frees what was set aside)
 	}
@@ -138,73 +144,67 @@ func (m Msg) keepBlocks(t *Type) bool {
 	return true
 }
 
-// keepIn sets aside the blocks of the message of type t at off, after the
-// first n entries, zeroes its fields and returns the entries' new count;
-// false is a block it does not keep (the entries written are not counted).
-func (p *Payload) keepIn(kp *keepPlan, off uint32, t *Type, n int) (int, bool) {
+// keepIn sets aside the blocks of the root at root as plan kp says, zeroes
+// the fields of the root and of its nested messages, and returns the
+// number of entries; false is a block it does not keep (the entries
+// written are not counted).
+func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 	mem := p.mem
-	o := uint64(off)
-	body := mem[o : o+uint64(t.extent)] // (reusable or nestedOK checked it)
-	for _, slot := range kp.strings {
-		s := uint64(le.Uint32(body[slot:]))
+	var at [maxReuse]uint32 // the messages' offsets, by plan index (0: absent)
+	at[0] = root
+	n := 0
+	for _, st := range kp.steps {
+		base := uint64(at[st.in&(maxReuse-1)])
+		if base == 0 {
+			continue // in a message that is not there
+		}
+		o := base + uint64(st.slot)
+		if o+8 > uint64(len(mem)) {
+			return n, false
+		}
+		w := le.Uint64(mem[o : o+8 : o+8])
+		s := uint64(uint32(w)) // a string's or message's slot
+		if st.kind == keepVector {
+			s = w >> 32 // the elements of the vector header {num, data}
+		}
 		if s == 0 {
 			continue
 		}
-		length, ok := p.keptBlock(s)
-		if !ok {
-			return n, false
+		kind := uint32(entryVector)
+		switch st.kind {
+		case keepMessage:
+			t := kp.msgs[st.msg&(maxReuse-1)]
+			if s == uint64(root) || !p.nestedOK(uint32(s), uint32(base), t, n) {
+				return n, false
+			}
+			at[st.msg&(maxReuse-1)] = uint32(s)
+			kind = t.id
+		default:
+			if s < uint64(p.floor)+8 || s%8 != 0 || s+4 > uint64(len(mem)) {
+				return n, false
+			}
+			length := uint64(le.Uint32(mem[s-8:]))
+			if length > keepMax || s+length > uint64(len(mem)) {
+				return n, false
+			}
+			if st.kind == keepString {
+				kind = entryString
+				if p.scrub {
+					clear(mem[s : s+min(4+uint64(le.Uint32(mem[s:])), length)])
+				}
+			} else if p.scrub {
+				clear(mem[s : s+min(uint64(uint32(w))*uint64(st.size), length)])
+			}
 		}
-		if p.scrub {
-			clear(mem[s : s+min(4+uint64(le.Uint32(mem[s:])), length)])
-		}
-		p.setAside(n, off+slot, uint32(s), nil)
+		p.setAside(n, uint32(o), uint32(s), kind)
 		n++
 	}
-	for _, v := range kp.vectors {
-		h := le.Uint64(body[v.slot:])
-		s := h >> 32
-		if s == 0 {
-			continue
+	for i, t := range kp.msgs {
+		if b := uint64(at[i&(maxReuse-1)]); b != 0 {
+			clear(mem[b+4 : b+uint64(t.extent)]) // (reusable, nestedOK)
 		}
-		length, ok := p.keptBlock(s)
-		if !ok {
-			return n, false
-		}
-		if p.scrub {
-			clear(mem[s : s+min(uint64(uint32(h))*uint64(v.size), length)])
-		}
-		p.setAside(n, off+v.slot, uint32(s), vectorEntry)
-		n++
 	}
-	for _, f := range kp.msgs {
-		s := le.Uint32(body[f.slot:])
-		if s == 0 {
-			continue
-		}
-		if !p.nestedOK(s, off, f.t, n) {
-			return n, false
-		}
-		var ok bool
-		if n, ok = p.keepIn(f.plan, s, f.t, n); !ok {
-			return n, false
-		}
-		p.setAside(n, off+f.slot, s, f.t)
-		n++
-	}
-	clear(body[4:])
 	return n, true
-}
-
-// keptBlock checks that s is the data offset of a block keepBlocks keeps
-// (it stays allocated, and its bytes are zeroed): in the payload, past
-// its header, and at most keepMax bytes long, which it returns.
-func (p *Payload) keptBlock(s uint64) (uint64, bool) {
-	mem := p.mem
-	if s < uint64(p.floor)+8 || s%8 != 0 || s+4 > uint64(len(mem)) {
-		return 0, false
-	}
-	length := uint64(le.Uint32(mem[s-8:]))
-	return length, length <= keepMax && s+length <= uint64(len(mem))
 }
 
 // setStringAside stores s in the empty string slot at o over the block a
@@ -214,7 +214,7 @@ func (p *Payload) setStringAside(o uint32, s string) bool {
 	if uint64(o)+4 > uint64(len(p.mem)) || le.Uint32(p.mem[o:]) != 0 {
 		return false
 	}
-	old := p.takeReuse(o, nil)
+	old := p.takeReuse(o, entryString)
 	if old == 0 {
 		return false
 	}
@@ -232,7 +232,7 @@ func (p *Payload) setBytesAside(o uint32, s []byte) bool {
 	if uint64(o)+4 > uint64(len(p.mem)) || le.Uint32(p.mem[o:]) != 0 || overlaps(p.mem[:cap(p.mem)], s) {
 		return false
 	}
-	old := p.takeReuse(o, nil)
+	old := p.takeReuse(o, entryString)
 	if old == 0 {
 		return false
 	}
@@ -251,7 +251,7 @@ func (p *Payload) assignAside(o uint32) {
 	if uint64(o)+8 > uint64(len(p.mem)) || le.Uint64(p.mem[o:]) != 0 {
 		return
 	}
-	if s := p.takeReuse(o, vectorEntry); s != 0 {
+	if s := p.takeReuse(o, entryVector); s != 0 {
 		le.PutUint64(p.mem[o:], uint64(s)<<32)
 	}
 }

@@ -1000,7 +1000,7 @@ func (p *Payload) mutableAt(o uint32, t *Type) Msg {
 		return p.bind(s, t)
 	}
 	if p.nlive != 0 { // a decoding that set this slot's message aside (reuse.go)
-		if s := p.takeReuse(o, t); s != 0 {
+		if s := p.takeReuse(o, t.id); s != 0 {
 			le.PutUint32(p.mem[o:], s)
 			return p.bind(s, t)
 		}
@@ -1055,7 +1055,10 @@ func (m Msg) ClearMessage(f Field, t *Type) {
 // any v3 payload this process created, resets the buffer to its state right
 // after the root was created (docs/format.md): it can be filled again, and
 // the cost does not grow with the number of fields and elements. Handles on
-// the root stay valid. A v2 root this process created clears as C++ does,
+// the root stay valid. A v3 root whose type holds only singular fields,
+// nested messages of such types and repeated scalars keeps its blocks
+// instead, for the setters of the next fill to take back (keep.go). A v2
+// root this process created clears as C++ does,
 // and the blocks C++ leaves allocated are freed when an allocation finds no
 // room (payloadbuffer.Buffer.Collect); its Clear resets from then on, and
 // from the first Clear that finds the previous one's blocks still there.

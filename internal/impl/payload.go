@@ -138,9 +138,10 @@ type Payload struct {
 	// payloadbuffer's SetAside); nlive counts those not taken back.
 	reuseSlot  [maxReuse]uint32
 	reuseBlock [maxReuse]uint32
-	reuseKind  [maxReuse]*Type
+	reuseKind  [maxReuse]uint32
 	nreuse     uint8
 	nlive      uint8
+	rnext      uint8 // where takeReuse looks first: after the entry it took last
 	// kplan is the Clear's keep plan of type kplanOf (keep.go).
 	kplanOf *Type
 	kplan   *keepPlan

@@ -142,7 +142,7 @@ func (m Msg) BeginReuse(t *Type) bool {
 	n := 0
 	for _, slot := range rp.strings {
 		if s := le.Uint32(body[slot:]); s != 0 {
-			p.setAside(n, m.off+slot, s, nil) // (OverwriteBytes checks the block)
+			p.setAside(n, m.off+slot, s, entryString) // (OverwriteBytes checks the block)
 			n++
 		}
 	}
@@ -158,7 +158,7 @@ func (m Msg) BeginReuse(t *Type) bool {
 			return false
 		}
 		clear(mem[uint64(s)+4 : uint64(s)+uint64(f.t.extent)])
-		p.setAside(n, m.off+f.slot, s, f.t)
+		p.setAside(n, m.off+f.slot, s, f.t.id)
 		n++
 	}
 	clear(body[4:])
@@ -167,18 +167,25 @@ func (m Msg) BeginReuse(t *Type) bool {
 }
 
 // setAside writes entry n of the blocks set aside: block, which slot held,
-// a message of type kind (nil: a string or bytes; vectorEntry: a vector's
-// elements).
-func (p *Payload) setAside(n int, slot, block uint32, kind *Type) {
+// of kind kind: entryString, entryVector (a vector's elements) or the id
+// of a message's type.
+func (p *Payload) setAside(n int, slot, block, kind uint32) {
 	n &= maxReuse - 1
 	p.reuseSlot[n], p.reuseBlock[n], p.reuseKind[n] = slot, block, kind
 }
+
+// The kinds of the entries set aside that are not messages (a Type's id
+// is neither).
+const (
+	entryString = 0
+	entryVector = 1<<32 - 1
+)
 
 // recordAside makes the first n entries the blocks set aside, shared with
 // the buffer (payloadbuffer's SetAside).
 func (p *Payload) recordAside(n int) {
 	p.buf.SetAside(p.reuseBlock[:n])
-	p.nreuse, p.nlive = uint8(n), uint8(n)
+	p.nreuse, p.nlive, p.rnext = uint8(n), uint8(n), 0
 }
 
 // nestedOK reports whether s, which a slot of the message at parent holds,
@@ -210,20 +217,34 @@ func (p *Payload) planReuse(t *Type) *reusePlan {
 
 // takeReuse returns the block of kind kind (see setAside) set aside from
 // slot (0 if none: never set aside, taken back, freed by an allocation that
-// found no room, or of another kind), and forgets it.
-func (p *Payload) takeReuse(slot uint32, kind *Type) uint32 {
-	for i := range min(int(p.nreuse), maxReuse) {
-		if p.reuseSlot[i] == slot {
-			s := p.reuseBlock[i]
-			if p.reuseKind[i] != kind {
-				return 0 // (a slot of a block freed and reused: it stays set aside)
-			}
-			p.reuseSlot[i], p.reuseBlock[i] = 0, 0
-			p.nlive--
-			return s
+// found no room, or of another kind), and forgets it. A fill takes the
+// blocks back in about the order they were set aside: it looks after the
+// entry it took last first.
+func (p *Payload) takeReuse(slot, kind uint32) uint32 {
+	i := int(p.rnext) & (maxReuse - 1)
+	if p.reuseSlot[i] != slot || i >= int(p.nreuse) {
+		if i = p.findReuse(slot); i < 0 {
+			return 0
 		}
 	}
-	return 0
+	s := p.reuseBlock[i]
+	if p.reuseKind[i] != kind {
+		return 0 // (a slot of a block freed and reused: it stays set aside)
+	}
+	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
+	p.nlive--
+	p.rnext = uint8(i + 1)
+	return s
+}
+
+// findReuse returns the index of the entry set aside from slot, or -1.
+func (p *Payload) findReuse(slot uint32) int {
+	for i := range min(int(p.nreuse), maxReuse) {
+		if p.reuseSlot[i] == slot {
+			return i
+		}
+	}
+	return -1
 }
 
 // EndReuse frees the blocks of a decoding's BeginReuse (or a Clear's

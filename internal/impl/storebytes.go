@@ -20,7 +20,7 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 		// written over it when it fits; else the block is freed and v
 		// goes into a new one.
 		if p.nlive != 0 {
-			if old := p.takeReuse(slot, nil); old != 0 {
+			if old := p.takeReuse(slot, entryString); old != 0 {
 				if p.buf.OverwriteBytes(old, v) {
 					le.PutUint32(mem[slot:], old)
 					return true
