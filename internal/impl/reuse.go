@@ -26,6 +26,12 @@ import (
 // wrote and checked: format 3, the root's compiled layout, no error
 // recorded, no unknown fields, each nested message's table trusted. Any
 // other payload is cleared as before.
+//
+// The record of the blocks set aside (reuseSlot, reuseBlock, reuseKind) is
+// shared with the buffer (payloadbuffer's SetAside), which frees the
+// blocks and zeroes their entries when an allocation finds no room; a
+// Clear that keeps its root's blocks (keep.go) fills the same record, and
+// its entries outlive the Clear until a setter takes them back.
 
 // maxReuse bounds the blocks one decoding or Clear sets aside (a power
 // of two).
