@@ -154,6 +154,39 @@ func ROSTimeAt(m Msg, s uint32, t *Type) (sec, nsec uint32, ok bool) {
 	return ROSTime(m.NestedAt(s, t))
 }
 
+// ROSTimeIn is ROSTime of the compiled Timestamp whose bytes b Msg.NestedBytes
+// returned with ok: the generated ROS1 encoders' common path, which
+// inlines. It reports false, for ROSTimeAt to decide, unless ok and the
+// time is canonical (0 <= nanos < 1e9) with seconds in ROS time's range:
+// the only times whose ROS form is their stored words.
+func ROSTimeIn(b []byte, ok bool) (sec, nsec uint32, _ bool) {
+	if !ok || len(b) < timeExtent {
+		return 0, 0, false
+	}
+	seconds, nanos := timeWords((*[timeExtent]byte)(b))
+	return uint32(seconds), nanos, seconds <= math.MaxUint32 && nanos < rostime.NsPerSec
+}
+
+// ROSDurationIn is ROSTimeIn for a Duration (ROSDurationAt decides what
+// it does not take: seconds outside int32, nanos not canonical).
+func ROSDurationIn(b []byte, ok bool) (sec, nsec uint32, _ bool) {
+	if !ok || len(b) < timeExtent {
+		return 0, 0, false
+	}
+	seconds, nanos := timeWords((*[timeExtent]byte)(b))
+	inInt32 := seconds+1<<31 <= math.MaxUint32 // -1<<31 <= int64(seconds) < 1<<31
+	return uint32(seconds), nanos, inInt32 && nanos < rostime.NsPerSec
+}
+
+// timeWords is timeBytes without branches: each field's bits masked by
+// its presence bit.
+func timeWords(p *[timeExtent]byte) (seconds uint64, nanos uint32) {
+	pres := p[timePresence]
+	seconds = le.Uint64(p[timeSeconds:]) & -uint64(pres&timeHasSeconds)
+	nanos = le.Uint32(p[timeNanos:]) & -(uint32(pres&timeHasNanos) >> 1)
+	return seconds, nanos
+}
+
 // ROSDurationAt is ROSTimeAt for a Duration (ROSDuration).
 func ROSDurationAt(m Msg, s uint32, t *Type) (sec, nsec uint32, ok bool) {
 	if b, ok := m.NestedBytes(s, t, timeExtent); ok {

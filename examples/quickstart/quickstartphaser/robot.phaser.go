@@ -1887,7 +1887,9 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 12+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// id, mode: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
 		binary.LittleEndian.PutUint64(w[o:], binary.LittleEndian.Uint64(b[12:]))
@@ -1901,38 +1903,41 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	// stamp (time)
-	sec2, nsec3, ok := phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[24:]), phaserType_timestamppbphaser_Timestamp)
+	sec3, nsec4, ok := phaserimpl.ROSTimeIn(m.NestedBytes(binary.LittleEndian.Uint32(b[24:]), phaserType_timestamppbphaser_Timestamp, 20))
+	if !ok {
+		sec3, nsec4, ok = phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[24:]), phaserType_timestamppbphaser_Timestamp)
+	}
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8)
-	binary.LittleEndian.PutUint32(w[0:], uint32(sec2))
-	binary.LittleEndian.PutUint32(w[4:], uint32(nsec3))
+	binary.LittleEndian.PutUint32(w[0:], uint32(sec3))
+	binary.LittleEndian.PutUint32(w[4:], uint32(nsec4))
 	// battery_cells (repeated)
-	a4 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 4)
-	if left -= len(a4); left < 0 {
+	a5 := m.Elems(binary.LittleEndian.Uint32(b[32:]), binary.LittleEndian.Uint32(b[36:]), 4)
+	if left -= len(a5); left < 0 {
 		return dst, left, false
 	}
-	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a4)/4)), a4...)
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a5)/4)), a5...)
 	// path (repeated)
-	c5 := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose)
-	if left -= 4 * c5.Len(); left < 0 {
+	c6 := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose)
+	if left -= 4 * c6.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 4+24*c5.Len())
-	binary.LittleEndian.PutUint32(w, uint32(c5.Len()))
+	dst, w = phaserimpl.ROSGrow(dst, 4+24*c6.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c6.Len()))
 	w = w[4:]
-	var run6 []byte
-	stride7 := 0
+	var run7 []byte
+	stride8 := 0
 	for {
-		if len(run6) == 0 {
-			run6, stride7, _ = c5.Run()
+		if len(run7) == 0 {
+			run7, stride8, _ = c6.Run()
 		}
 		var eb []byte
-		if len(run6) > 0 {
-			eb, run6 = run6[:stride7], run6[stride7:]
+		if len(run7) > 0 {
+			eb, run7 = run7[:stride8], run7[stride8:]
 		} else {
-			e, more := c5.Next()
+			e, more := c6.Next()
 			if !more {
 				break
 			}
@@ -1950,25 +1955,26 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		if len(eb) < 32 {
 			return dst, left, false
 		}
+		win9 := (*[24]byte)(w)
 		// x, y, theta: their stored bytes when all are present
 		if eb[4]&0x07 == 0x07 {
-			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
-			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
-			binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(eb[24:]))
+			binary.LittleEndian.PutUint64(win9[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(win9[8:], binary.LittleEndian.Uint64(eb[16:]))
+			binary.LittleEndian.PutUint64(win9[16:], binary.LittleEndian.Uint64(eb[24:]))
 		} else {
-			binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint64(win9[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint64(win9[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint64(win9[16:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 3, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
 		}
 		w = w[24:]
 	}
 	// tags (repeated)
-	c8 := m.Len(phaserimpl.Field{Number: 8, Offset: 48}, 4)
-	if left -= 4 * c8; left < 0 {
+	c10 := m.Len(phaserimpl.Field{Number: 8, Offset: 48}, 4)
+	if left -= 4 * c10; left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c8))
-	for i := range c8 {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c10))
+	for i := range c10 {
 		s := m.ElemString(phaserimpl.Field{Number: 8, Offset: 48}, i)
 		if left -= len(s); left < 0 {
 			return dst, left, false
@@ -1976,9 +1982,9 @@ func phaserROSAppend_Robot(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// task (oneof: the active field's number, then its value)
-	d9 := m.WhichOneof(phaserUnion_Robot_Task)
-	dst = binary.LittleEndian.AppendUint32(dst, d9)
-	switch d9 {
+	d11 := m.WhichOneof(phaserUnion_Robot_Task)
+	dst = binary.LittleEndian.AppendUint32(dst, d11)
+	switch d11 {
 	case 9:
 		s := m.MemberString(phaserimpl.Field{Number: 9, Offset: 56})
 		if left -= len(s); left < 0 {

@@ -1542,47 +1542,49 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 85+len(s1)+len(s2))
+	win3 := (*[77]byte)(w)
 	// f_double, f_float, f_int32, f_int64, f_uint32: their stored bytes when all are present
 	if b[4]&0x1f == 0x1f {
-		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
-		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
-		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
-		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
+		binary.LittleEndian.PutUint64(win3[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(win3[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(win3[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint32(win3[24:], binary.LittleEndian.Uint32(b[32:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(win3[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(win3[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win3[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
 	// f_uint64, f_sint32: their stored bytes when all are present
 	if b[4]&0x60 == 0x60 {
-		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[40:]))
-		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[48:]))
+		binary.LittleEndian.PutUint64(win3[28:], binary.LittleEndian.Uint64(b[40:]))
+		binary.LittleEndian.PutUint32(win3[36:], binary.LittleEndian.Uint32(b[48:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(win3[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// f_sint64, f_fixed32: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
-		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[56:]))
-		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[64:]))
+		binary.LittleEndian.PutUint64(win3[40:], binary.LittleEndian.Uint64(b[56:]))
+		binary.LittleEndian.PutUint32(win3[48:], binary.LittleEndian.Uint32(b[64:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(win3[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win3[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	}
 	// f_fixed64, f_sfixed32: their stored bytes when all are present
 	if b[5]&0x06 == 0x06 {
-		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[72:]))
-		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[80:]))
+		binary.LittleEndian.PutUint64(win3[52:], binary.LittleEndian.Uint64(b[72:]))
+		binary.LittleEndian.PutUint32(win3[60:], binary.LittleEndian.Uint32(b[80:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(win3[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// f_sfixed64 (int64)
-	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
-	o = phaserimpl.ROSPutString(w, 73, s1)
+	binary.LittleEndian.PutUint64(win3[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	win3[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
+	binary.LittleEndian.PutUint32(win3[73:], uint32(len(s1)))
+	o = 77 + copy(w[77:], s1)
 	o = phaserimpl.ROSPutString(w, o, s2)
 	// f_color (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 16, Offset: 108, Bits: 5*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask | phaserimpl.SignedField})))
@@ -4876,9 +4878,11 @@ func phaserROSAppend_Inner(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	win2 := (*[8]byte)(w)
 	// a (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	phaserimpl.ROSPutString(w, 4, s1)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	binary.LittleEndian.PutUint32(win2[4:], uint32(len(s1)))
+	copy(w[8:], s1)
 	// deep
 	dst, left2, ok = phaserROSAppend_Inner_Deep(dst, m.Nested(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Inner_Deep), left)
 	if left = left2; !ok {
@@ -12993,7 +12997,9 @@ func phaserROSAppend_Everything_CountsEntry(dst []byte, m phaserimpl.Msg, left i
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// value (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	return dst, left, true
@@ -15099,7 +15105,9 @@ func phaserROSAppend_Everything_LabelsByKeyEntry(dst []byte, m phaserimpl.Msg, l
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1)+len(s2))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win3 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win3[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	phaserimpl.ROSPutString(w, o, s2)
 	return dst, left, true
 }

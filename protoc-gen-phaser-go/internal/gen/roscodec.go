@@ -3,6 +3,7 @@ package gen
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -641,16 +642,19 @@ func (g *fileGen) scalarRead(r *rosField, src string) string {
 }
 
 // put returns the statement that stores the width-w value v at w[o:].
-func (g *fileGen) put(width int, o, v string) string {
+func (g *fileGen) put(width int, o, v string) string { return g.putIn("w", width, o, v) }
+
+// putIn is put into the window (or array of its first bytes) named w.
+func (g *fileGen) putIn(w string, width int, o, v string) string {
 	switch width {
 	case 1:
-		return "w[" + o + "] = uint8(" + v + ")"
+		return w + "[" + o + "] = uint8(" + v + ")"
 	case 2:
-		return g.le() + ".PutUint16(w[" + o + ":], uint16(" + v + "))"
+		return g.le() + ".PutUint16(" + w + "[" + o + ":], uint16(" + v + "))"
 	case 4:
-		return g.le() + ".PutUint32(w[" + o + ":], uint32(" + v + "))"
+		return g.le() + ".PutUint32(" + w + "[" + o + ":], uint32(" + v + "))"
 	}
-	return g.le() + ".PutUint64(w[" + o + ":], uint64(" + v + "))"
+	return g.le() + ".PutUint64(" + w + "[" + o + ":], uint64(" + v + "))"
 }
 
 // offset is a write position: a variable (or "") plus a constant.
@@ -716,8 +720,14 @@ func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow b
 				fn = "ROSDuration"
 			}
 			b.p("// ", r.f.Desc.Name(), " (", r.rt, ")")
-			if src == "b" && !r.lf.Inline { // the slot at its compiled offset (ROSTimeAt)
-				b.p(s, ", ", n, ", ok := ", g.door(fn+"At"), "(m, ", g.le(), ".Uint32(", b.use(src), "[", r.lf.Offset, ":]), ", r.typ, ")")
+			if src == "b" && !r.lf.Inline { // the slot at its compiled offset
+				// In line for a compiled message of a canonical value
+				// (ROSTimeIn), else ROSTimeAt.
+				slot := g.le() + ".Uint32(" + b.use(src) + "[" + strconv.Itoa(int(r.lf.Offset)) + ":])"
+				b.p(s, ", ", n, ", ok := ", g.door(fn+"In"), "(m.NestedBytes(", slot, ", ", r.typ, ", ", timeExtent, "))")
+				b.p("if !ok {")
+				b.p(s, ", ", n, ", ok = ", g.door(fn+"At"), "(m, ", slot, ", ", r.typ, ")")
+				b.p("}")
 			} else {
 				b.p(s, ", ", n, ", ok := ", g.door(fn), "(", g.rosSubExpr(r), ")")
 			}
@@ -762,6 +772,25 @@ func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow b
 		}
 		b.p("dst, w = ", g.door("ROSGrow"), "(dst, ", total, ")")
 	}
+	// The stores at constant offsets, up to the first string's length
+	// word (all of the run without strings), go through win, the window's
+	// first fixed bytes as an array: one length check for all of them,
+	// where a window whose length is not a constant (strings, or the
+	// caller's window) would check each store's.
+	fixed := fixedPrefix(stores)
+	if grow && len(dyn) == 0 {
+		fixed = 0 // a window of constant length: the compiler drops the stores' checks
+	}
+	win, at := "", len(b.lines)
+	in := func(o offset, width int) string {
+		if o.v != "" || o.c+width > fixed {
+			return "w"
+		}
+		if win == "" {
+			win = b.name("win")
+		}
+		return win
+	}
 	o := offset{}
 	for i := 0; i < len(stores); i++ {
 		st := stores[i]
@@ -771,7 +800,8 @@ func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow b
 		case r.array > 0:
 			end := o.plus(r.array * r.rt.Width())
 			if identityKind(r) {
-				b.p("clear(w[", o, "+copy(w[", o, ":", end, "], ", st.v, "):", end, "])")
+				w := in(o, r.array*r.rt.Width())
+				b.p("clear(", w, "[", o, "+copy(", w, "[", o, ":", end, "], ", st.v, "):", end, "])")
 			} else {
 				b.p("for i := range len(", st.v, ")/", r.size, " {")
 				v, checks := g.rosBitsExpr(b, r, g.elemLoad(r.size, st.v))
@@ -787,6 +817,17 @@ func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow b
 			}
 			o = end
 		case r.rt == ros.String:
+			if w := in(o, 4); w != "w" { // the length in win, the bytes after it
+				b.p(g.putIn(w, 4, o.String(), "len("+st.v+")"))
+				if last {
+					b.p("copy(w[", o.plus(4), ":], ", st.v, ")")
+					break
+				}
+				b.use("o")
+				b.p("o = ", o.plus(4), " + copy(w[", o.plus(4), ":], ", st.v, ")")
+				o = offset{v: "o"}
+				break
+			}
 			if last {
 				b.p(g.door("ROSPutString"), "(w, ", o, ", ", st.v, ")")
 				break
@@ -795,31 +836,62 @@ func (g *fileGen) rosAppendRun(b *body, run []*rosItem, fail, src string, grow b
 			b.p("o = ", g.door("ROSPutString"), "(w, ", o, ", ", st.v, ")")
 			o = offset{v: "o"}
 		case r.rt == ros.Time || r.rt == ros.Duration:
-			b.p(g.put(4, o.String(), st.v))
-			b.p(g.put(4, o.plus(4).String(), st.nsec))
+			b.p(g.putIn(in(o, 4), 4, o.String(), st.v))
+			b.p(g.putIn(in(o.plus(4), 4), 4, o.plus(4).String(), st.nsec))
 			o = o.plus(8)
 		case r.rt == ros.Message:
-			b.p(g.put(8, o.String(), "0"))
+			b.p(g.putIn(in(o, 8), 8, o.String(), "0"))
 			o = o.plus(8)
 		case st.v == "": // identity scalars, as stored: a contiguous group at once
 			n := contiguous(stores[i:])
 			if n > 1 {
-				g.rosCopyGroup(b, stores[i:i+n], src, o)
+				width := 0
 				for _, st := range stores[i : i+n] {
-					o = o.plus(st.r.rt.Width())
+					width += st.r.rt.Width()
 				}
+				g.rosCopyGroup(b, stores[i:i+n], src, in(o, width), o)
+				o = o.plus(width)
 				i += n - 1
 				continue
 			}
 			b.p("// ", r.f.Desc.Name(), " (", r.rt, ")")
-			b.p(g.put(r.rt.Width(), o.String(), g.scalarRead(r, src)))
+			b.p(g.putIn(in(o, r.rt.Width()), r.rt.Width(), o.String(), g.scalarRead(r, src)))
 			o = o.plus(r.rt.Width())
 		default:
-			b.p(g.put(r.rt.Width(), o.String(), st.v))
+			b.p(g.putIn(in(o, r.rt.Width()), r.rt.Width(), o.String(), st.v))
 			o = o.plus(r.rt.Width())
 		}
 	}
+	if win != "" {
+		b.lines = slices.Insert(b.lines, at, win+" := (*["+strconv.Itoa(fixed)+"]byte)(w)")
+	}
 }
+
+// fixedPrefix returns the length of the part of a run's window whose
+// offsets are constants: up to the end of the first string's length word,
+// or the whole run when it has no string.
+func fixedPrefix(stores []runStore) int {
+	n := 0
+	for _, st := range stores {
+		r := st.r
+		switch {
+		case r.array > 0:
+			n += r.array * r.rt.Width()
+		case r.rt == ros.String:
+			return n + 4
+		case r.rt == ros.Time || r.rt == ros.Duration || r.rt == ros.Message:
+			n += 8
+		default:
+			n += r.rt.Width()
+		}
+	}
+	return n
+}
+
+// timeExtent is the compiled extent of google.protobuf.Timestamp and
+// Duration (seconds at 8, nanos at 16), the bytes phaserimpl.ROSTimeIn
+// reads: the runtime's layout of the two, which no .proto changes.
+const timeExtent = 20
 
 // runStore is one store of a run: the field, and what to store.
 type runStore struct {
@@ -849,9 +921,10 @@ func contiguous(stores []runStore) int {
 	return n
 }
 
-// rosCopyGroup stores a contiguous group of scalars at w[o:]: their stored
+// rosCopyGroup stores a contiguous group of scalars at w[o:] (w names the
+// window or win, the array of its first bytes): their stored
 // bytes, 8 at a time, when all are present (presence bits clear write 0).
-func (g *fileGen) rosCopyGroup(b *body, group []runStore, src string, o offset) {
+func (g *fileGen) rosCopyGroup(b *body, group []runStore, src, w string, o offset) {
 	masks := map[int]uint8{}
 	var bytesOrder []int
 	size := 0
@@ -876,19 +949,19 @@ func (g *fileGen) rosCopyGroup(b *body, group []runStore, src string, o offset) 
 	for k := 0; k < size; {
 		switch {
 		case size-k >= 8:
-			b.p(g.le(), ".PutUint64(w[", o.plus(k), ":], ", g.le(), ".Uint64(", src, "[", from+k, ":]))")
+			b.p(g.le(), ".PutUint64(", w, "[", o.plus(k), ":], ", g.le(), ".Uint64(", src, "[", from+k, ":]))")
 			k += 8
 		case size-k >= 4:
-			b.p(g.le(), ".PutUint32(w[", o.plus(k), ":], ", g.le(), ".Uint32(", src, "[", from+k, ":]))")
+			b.p(g.le(), ".PutUint32(", w, "[", o.plus(k), ":], ", g.le(), ".Uint32(", src, "[", from+k, ":]))")
 			k += 4
 		default:
-			b.p("w[", o.plus(k), "] = ", src, "[", from+k, "]")
+			b.p(w, "[", o.plus(k), "] = ", src, "[", from+k, "]")
 			k++
 		}
 	}
 	b.p("} else {")
 	for _, st := range group {
-		b.p(g.put(st.r.rt.Width(), o.String(), g.scalarRead(st.r, src)))
+		b.p(g.putIn(w, st.r.rt.Width(), o.String(), g.scalarRead(st.r, src)))
 		o = o.plus(st.r.rt.Width())
 	}
 	b.p("}")

@@ -1105,26 +1105,28 @@ func phaserROSAppend_Api(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
-	phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	copy(w[4:], s1)
 	// methods (repeated)
-	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method)
-	if left -= 4 * c2.Len(); left < 0 {
+	c3 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method)
+	if left -= 4 * c3.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c2.Len()))
-	for e, more := c2.Next(); more; e, more = c2.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
 		dst, left2, ok = phaserROSAppend_Method(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// options (repeated)
-	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option)
-	if left -= 4 * c3.Len(); left < 0 {
+	c4 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option)
+	if left -= 4 * c4.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
-	for e, more := c3.Next(); more; e, more = c3.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
+	for e, more := c4.Next(); more; e, more = c4.Next() {
 		if phaserROSCodec_typepbphaser_Option == nil {
 			return dst, left, false
 		}
@@ -1134,12 +1136,14 @@ func phaserROSAppend_Api(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		}
 	}
 	// version (string)
-	s4 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[32:]))
-	if left -= len(s4); left < 0 {
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[32:]))
+	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 4+len(s4))
-	phaserimpl.ROSPutString(w, 0, s4)
+	dst, w = phaserimpl.ROSGrow(dst, 4+len(s5))
+	win6 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win6[0:], uint32(len(s5)))
+	copy(w[4:], s5)
 	// source_context
 	if phaserROSCodec_sourcecontextpbphaser_SourceContext == nil {
 		return dst, left, false
@@ -1149,26 +1153,28 @@ func phaserROSAppend_Api(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, b
 		return dst, left, false
 	}
 	// mixins (repeated)
-	c5 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin)
-	if left -= 4 * c5.Len(); left < 0 {
+	c7 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin)
+	if left -= 4 * c7.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c5.Len()))
-	for e, more := c5.Next(); more; e, more = c5.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c7.Len()))
+	for e, more := c7.Next(); more; e, more = c7.Next() {
 		dst, left2, ok = phaserROSAppend_Mixin(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// edition (string)
-	s6 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[52:]))
-	if left -= len(s6); left < 0 {
+	s8 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[52:]))
+	if left -= len(s8); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 8+len(s6))
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s8))
+	win9 := (*[8]byte)(w)
 	// syntax (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	phaserimpl.ROSPutString(w, 4, s6)
+	binary.LittleEndian.PutUint32(win9[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	binary.LittleEndian.PutUint32(win9[4:], uint32(len(s8)))
+	copy(w[8:], s8)
 	return dst, left, true
 }
 
@@ -2347,18 +2353,20 @@ func phaserROSAppend_Method(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 14+len(s1)+len(s2)+len(s3))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win4 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win4[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	o = phaserimpl.ROSPutString(w, o, s2)
 	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))))
 	o = phaserimpl.ROSPutString(w, o+1, s3)
 	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))))
 	// options (repeated)
-	c4 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option)
-	if left -= 4 * c4.Len(); left < 0 {
+	c5 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option)
+	if left -= 4 * c5.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
-	for e, more := c4.Next(); more; e, more = c4.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c5.Len()))
+	for e, more := c5.Next(); more; e, more = c5.Next() {
 		if phaserROSCodec_typepbphaser_Option == nil {
 			return dst, left, false
 		}
@@ -2368,14 +2376,16 @@ func phaserROSAppend_Method(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		}
 	}
 	// edition (string)
-	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[44:]))
-	if left -= len(s5); left < 0 {
+	s6 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[44:]))
+	if left -= len(s6); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 8+len(s5))
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s6))
+	win7 := (*[8]byte)(w)
 	// syntax (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	phaserimpl.ROSPutString(w, 4, s5)
+	binary.LittleEndian.PutUint32(win7[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	binary.LittleEndian.PutUint32(win7[4:], uint32(len(s6)))
+	copy(w[8:], s6)
 	return dst, left, true
 }
 
@@ -3134,7 +3144,9 @@ func phaserROSAppend_Mixin(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1)+len(s2))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win3 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win3[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	phaserimpl.ROSPutString(w, o, s2)
 	return dst, left, true
 }

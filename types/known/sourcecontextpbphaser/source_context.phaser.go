@@ -549,7 +549,9 @@ func phaserROSAppend_SourceContext(dst []byte, m phaserimpl.Msg, left int) ([]by
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
-	phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	copy(w[4:], s1)
 	return dst, left, true
 }
 

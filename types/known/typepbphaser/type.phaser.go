@@ -1142,26 +1142,28 @@ func phaserROSAppend_Type(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
-	phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	copy(w[4:], s1)
 	// fields (repeated)
-	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field)
-	if left -= 4 * c2.Len(); left < 0 {
+	c3 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field)
+	if left -= 4 * c3.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c2.Len()))
-	for e, more := c2.Next(); more; e, more = c2.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
 		dst, left2, ok = phaserROSAppend_Field(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// oneofs (repeated)
-	c3 := m.Len(phaserimpl.Field{Number: 3, Offset: 24}, 4)
-	if left -= 4 * c3; left < 0 {
+	c4 := m.Len(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	if left -= 4 * c4; left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3))
-	for i := range c3 {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4))
+	for i := range c4 {
 		s := m.ElemString(phaserimpl.Field{Number: 3, Offset: 24}, i)
 		if left -= len(s); left < 0 {
 			return dst, left, false
@@ -1169,12 +1171,12 @@ func phaserROSAppend_Type(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// options (repeated)
-	c4 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option)
-	if left -= 4 * c4.Len(); left < 0 {
+	c5 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option)
+	if left -= 4 * c5.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
-	for e, more := c4.Next(); more; e, more = c4.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c5.Len()))
+	for e, more := c5.Next(); more; e, more = c5.Next() {
 		dst, left2, ok = phaserROSAppend_Option(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
@@ -1189,14 +1191,16 @@ func phaserROSAppend_Type(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		return dst, left, false
 	}
 	// edition (string)
-	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
-	if left -= len(s5); left < 0 {
+	s6 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
+	if left -= len(s6); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 8+len(s5))
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s6))
+	win7 := (*[8]byte)(w)
 	// syntax (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	phaserimpl.ROSPutString(w, 4, s5)
+	binary.LittleEndian.PutUint32(win7[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	binary.LittleEndian.PutUint32(win7[4:], uint32(len(s6)))
+	copy(w[8:], s6)
 	return dst, left, true
 }
 
@@ -2418,45 +2422,49 @@ func phaserROSAppend_Field(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 25+len(s1)+len(s2))
+	win3 := (*[16]byte)(w)
 	// kind, cardinality, number: their stored bytes when all are present
 	if b[4]&0x07 == 0x07 {
-		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
-		binary.LittleEndian.PutUint32(w[8:], binary.LittleEndian.Uint32(b[16:]))
+		binary.LittleEndian.PutUint64(win3[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint32(win3[8:], binary.LittleEndian.Uint32(b[16:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win3[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win3[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win3[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
-	o = phaserimpl.ROSPutString(w, 12, s1)
+	binary.LittleEndian.PutUint32(win3[12:], uint32(len(s1)))
+	o = 16 + copy(w[16:], s1)
 	o = phaserimpl.ROSPutString(w, o, s2)
 	// oneof_index (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	w[o+4] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 8, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
 	// options (repeated)
-	c3 := m.Cursor(phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option)
-	if left -= 4 * c3.Len(); left < 0 {
+	c4 := m.Cursor(phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option)
+	if left -= 4 * c4.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
-	for e, more := c3.Next(); more; e, more = c3.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
+	for e, more := c4.Next(); more; e, more = c4.Next() {
 		dst, left2, ok = phaserROSAppend_Option(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// json_name (string)
-	s4 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
-	if left -= len(s4); left < 0 {
-		return dst, left, false
-	}
-	// default_value (string)
-	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[52:]))
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
 	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 8+len(s4)+len(s5))
-	o = phaserimpl.ROSPutString(w, 0, s4)
-	phaserimpl.ROSPutString(w, o, s5)
+	// default_value (string)
+	s6 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[52:]))
+	if left -= len(s6); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s5)+len(s6))
+	win7 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win7[0:], uint32(len(s5)))
+	o = 4 + copy(w[4:], s5)
+	phaserimpl.ROSPutString(w, o, s6)
 	return dst, left, true
 }
 
@@ -3419,26 +3427,28 @@ func phaserROSAppend_Enum(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
-	phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	copy(w[4:], s1)
 	// enumvalue (repeated)
-	c2 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue)
-	if left -= 4 * c2.Len(); left < 0 {
+	c3 := m.Cursor(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue)
+	if left -= 4 * c3.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c2.Len()))
-	for e, more := c2.Next(); more; e, more = c2.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
 		dst, left2, ok = phaserROSAppend_EnumValue(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// options (repeated)
-	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option)
-	if left -= 4 * c3.Len(); left < 0 {
+	c4 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option)
+	if left -= 4 * c4.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
-	for e, more := c3.Next(); more; e, more = c3.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
+	for e, more := c4.Next(); more; e, more = c4.Next() {
 		dst, left2, ok = phaserROSAppend_Option(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
@@ -3453,14 +3463,16 @@ func phaserROSAppend_Enum(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, 
 		return dst, left, false
 	}
 	// edition (string)
-	s4 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[40:]))
-	if left -= len(s4); left < 0 {
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[40:]))
+	if left -= len(s5); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 8+len(s4))
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s5))
+	win6 := (*[8]byte)(w)
 	// syntax (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	phaserimpl.ROSPutString(w, 4, s4)
+	binary.LittleEndian.PutUint32(win6[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	binary.LittleEndian.PutUint32(win6[4:], uint32(len(s5)))
+	copy(w[8:], s5)
 	return dst, left, true
 }
 
@@ -4233,16 +4245,18 @@ func phaserROSAppend_EnumValue(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// number (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	// options (repeated)
-	c2 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option)
-	if left -= 4 * c2.Len(); left < 0 {
+	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option)
+	if left -= 4 * c3.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c2.Len()))
-	for e, more := c2.Next(); more; e, more = c2.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
+	for e, more := c3.Next(); more; e, more = c3.Next() {
 		dst, left2, ok = phaserROSAppend_Option(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
@@ -4863,7 +4877,9 @@ func phaserROSAppend_Option(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false // a populated Any has no ROS1 form
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 12+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	binary.LittleEndian.PutUint64(w[o:], uint64(0))
 	return dst, left, true
 }

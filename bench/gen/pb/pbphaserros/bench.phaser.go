@@ -906,7 +906,9 @@ func phaserROSAppend_SmallStruct(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 29+len(s1)+len(s2))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win3 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win3[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// birth_day (int64)
 	binary.LittleEndian.PutUint64(w[o:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	o = phaserimpl.ROSPutString(w, o+8, s2)
@@ -1627,11 +1629,13 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 16+len(s3))
+	win4 := (*[16]byte)(w)
 	// seq (uint32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(sec1))
-	binary.LittleEndian.PutUint32(w[8:], uint32(nsec2))
-	phaserimpl.ROSPutString(w, 12, s3)
+	binary.LittleEndian.PutUint32(win4[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+	binary.LittleEndian.PutUint32(win4[4:], uint32(sec1))
+	binary.LittleEndian.PutUint32(win4[8:], uint32(nsec2))
+	binary.LittleEndian.PutUint32(win4[12:], uint32(len(s3)))
+	copy(w[16:], s3)
 	return dst, left, true
 }
 
@@ -4637,7 +4641,9 @@ func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 		return dst, left, false // out of the range of ROS uint8
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 13+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win3 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win3[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// offset (uint32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	w[o+4] = uint8(x2)
@@ -6402,35 +6408,37 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 14+len(s2))
-	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))))
+	win3 := (*[13]byte)(w)
+	win3[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))))
 	// point_step, row_step: their stored bytes when all are present
 	if b[4]&0x18 == 0x18 {
-		binary.LittleEndian.PutUint64(w[1:], binary.LittleEndian.Uint64(b[28:]))
+		binary.LittleEndian.PutUint64(win3[1:], binary.LittleEndian.Uint64(b[28:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
-	o = phaserimpl.ROSPutString(w, 9, s2)
+	binary.LittleEndian.PutUint32(win3[9:], uint32(len(s2)))
+	o = 13 + copy(w[13:], s2)
 	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))))
 	// points (repeated)
-	c3 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point)
-	if left -= 4 * c3.Len(); left < 0 {
+	c4 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point)
+	if left -= 4 * c4.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 4+16*c3.Len())
-	binary.LittleEndian.PutUint32(w, uint32(c3.Len()))
+	dst, w = phaserimpl.ROSGrow(dst, 4+16*c4.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c4.Len()))
 	w = w[4:]
-	var run4 []byte
-	stride5 := 0
+	var run5 []byte
+	stride6 := 0
 	for {
-		if len(run4) == 0 {
-			run4, stride5, _ = c3.Run()
+		if len(run5) == 0 {
+			run5, stride6, _ = c4.Run()
 		}
 		var eb []byte
-		if len(run4) > 0 {
-			eb, run4 = run4[:stride5], run4[stride5:]
+		if len(run5) > 0 {
+			eb, run5 = run5[:stride6], run5[stride6:]
 		} else {
-			e, more := c3.Next()
+			e, more := c4.Next()
 			if !more {
 				break
 			}
@@ -6448,15 +6456,16 @@ func phaserROSAppend_Cloud(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		if len(eb) < 24 {
 			return dst, left, false
 		}
+		win7 := (*[16]byte)(w)
 		// x, y, z, intensity: their stored bytes when all are present
 		if eb[4]&0x0f == 0x0f {
-			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
-			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+			binary.LittleEndian.PutUint64(win7[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(win7[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
-			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win7[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win7[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win7[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win7[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 		}
 		w = w[16:]
 	}
@@ -7446,14 +7455,16 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 21+len(s1)+len(s3))
+	win4 := (*[12]byte)(w)
 	// height, width: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
-		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(win4[0:], binary.LittleEndian.Uint64(b[8:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win4[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win4[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 	}
-	o = phaserimpl.ROSPutString(w, 8, s1)
+	binary.LittleEndian.PutUint32(win4[8:], uint32(len(s1)))
+	o = 12 + copy(w[12:], s1)
 	w[o] = uint8(x2)
 	// step (uint32)
 	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))

@@ -1637,57 +1637,62 @@ func phaserROSAppend_EchoRequest(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
-	phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	copy(w[4:], s1)
 	// values (repeated)
-	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
-	if left -= len(a2); left < 0 {
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
+	if left -= len(a3); left < 0 {
 		return dst, left, false
 	}
-	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/8)), a2...)
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a3)/8)), a3...)
 	// counts (repeated)
-	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry)
-	if left -= 4 * c3.Len(); left < 0 {
+	c4 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry)
+	if left -= 4 * c4.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
-	for e, more := c3.Next(); more; e, more = c3.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
+	for e, more := c4.Next(); more; e, more = c4.Next() {
 		dst, left2, ok = phaserROSAppend_EchoRequest_CountsEntry(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// at (time)
-	sec4, nsec5, ok := phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[32:]), phaserType_timestamppbphaser_Timestamp)
+	sec5, nsec6, ok := phaserimpl.ROSTimeIn(m.NestedBytes(binary.LittleEndian.Uint32(b[32:]), phaserType_timestamppbphaser_Timestamp, 20))
+	if !ok {
+		sec5, nsec6, ok = phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[32:]), phaserType_timestamppbphaser_Timestamp)
+	}
 	if !ok {
 		return dst, left, false // out of the range of ROS time
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8)
-	binary.LittleEndian.PutUint32(w[0:], uint32(sec4))
-	binary.LittleEndian.PutUint32(w[4:], uint32(nsec5))
+	binary.LittleEndian.PutUint32(w[0:], uint32(sec5))
+	binary.LittleEndian.PutUint32(w[4:], uint32(nsec6))
 	// point
 	dst, left2, ok = phaserROSAppend_Point(dst, m.Nested(phaserimpl.Field{Number: 5, Offset: 36}, phaserType_Point), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// path (repeated)
-	c6 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point)
-	if left -= 4 * c6.Len(); left < 0 {
+	c7 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point)
+	if left -= 4 * c7.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 4+16*c6.Len())
-	binary.LittleEndian.PutUint32(w, uint32(c6.Len()))
+	dst, w = phaserimpl.ROSGrow(dst, 4+16*c7.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c7.Len()))
 	w = w[4:]
-	var run7 []byte
-	stride8 := 0
+	var run8 []byte
+	stride9 := 0
 	for {
-		if len(run7) == 0 {
-			run7, stride8, _ = c6.Run()
+		if len(run8) == 0 {
+			run8, stride9, _ = c7.Run()
 		}
 		var eb []byte
-		if len(run7) > 0 {
-			eb, run7 = run7[:stride8], run7[stride8:]
+		if len(run8) > 0 {
+			eb, run8 = run8[:stride9], run8[stride9:]
 		} else {
-			e, more := c6.Next()
+			e, more := c7.Next()
 			if !more {
 				break
 			}
@@ -1705,23 +1710,26 @@ func phaserROSAppend_EchoRequest(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		if len(eb) < 24 {
 			return dst, left, false
 		}
+		win10 := (*[16]byte)(w)
 		// x, y: their stored bytes when all are present
 		if eb[4]&0x03 == 0x03 {
-			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
-			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+			binary.LittleEndian.PutUint64(win10[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(win10[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
-			binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint64(win10[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint64(win10[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 		}
 		w = w[16:]
 	}
 	// blob (string)
-	s9 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
-	if left -= len(s9); left < 0 {
+	s11 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[48:]))
+	if left -= len(s11); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 8+len(s9))
-	o = phaserimpl.ROSPutString(w, 0, s9)
+	dst, w = phaserimpl.ROSGrow(dst, 8+len(s11))
+	win12 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win12[0:], uint32(len(s11)))
+	o = 4 + copy(w[4:], s11)
 	// seq (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 52, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	return dst, left, true
@@ -2445,7 +2453,9 @@ func phaserROSAppend_EchoRequest_CountsEntry(dst []byte, m phaserimpl.Msg, left 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// value (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	return dst, left, true
@@ -3385,28 +3395,30 @@ func phaserROSAppend_EchoReply(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 12+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// sum (int64)
 	binary.LittleEndian.PutUint64(w[o:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	// path (repeated)
-	c2 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point)
-	if left -= 4 * c2.Len(); left < 0 {
+	c3 := m.Cursor(phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point)
+	if left -= 4 * c3.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 4+16*c2.Len())
-	binary.LittleEndian.PutUint32(w, uint32(c2.Len()))
+	dst, w = phaserimpl.ROSGrow(dst, 4+16*c3.Len())
+	binary.LittleEndian.PutUint32(w, uint32(c3.Len()))
 	w = w[4:]
-	var run3 []byte
-	stride4 := 0
+	var run4 []byte
+	stride5 := 0
 	for {
-		if len(run3) == 0 {
-			run3, stride4, _ = c2.Run()
+		if len(run4) == 0 {
+			run4, stride5, _ = c3.Run()
 		}
 		var eb []byte
-		if len(run3) > 0 {
-			eb, run3 = run3[:stride4], run3[stride4:]
+		if len(run4) > 0 {
+			eb, run4 = run4[:stride5], run4[stride5:]
 		} else {
-			e, more := c2.Next()
+			e, more := c3.Next()
 			if !more {
 				break
 			}
@@ -3424,30 +3436,33 @@ func phaserROSAppend_EchoReply(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		if len(eb) < 24 {
 			return dst, left, false
 		}
+		win6 := (*[16]byte)(w)
 		// x, y: their stored bytes when all are present
 		if eb[4]&0x03 == 0x03 {
-			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
-			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+			binary.LittleEndian.PutUint64(win6[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(win6[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
-			binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint64(w[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint64(win6[0:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint64(win6[8:], uint64(phaserimpl.ROSGet64(eb, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 		}
 		w = w[16:]
 	}
 	// blob (string)
-	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[40:]))
-	if left -= len(s5); left < 0 {
+	s7 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[40:]))
+	if left -= len(s7); left < 0 {
 		return dst, left, false
 	}
-	dst, w = phaserimpl.ROSGrow(dst, 12+len(s5))
+	dst, w = phaserimpl.ROSGrow(dst, 12+len(s7))
+	win8 := (*[12]byte)(w)
 	// seq, entries: their stored bytes when all are present
 	if b[4]&0x06 == 0x06 {
-		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[32:]))
+		binary.LittleEndian.PutUint64(win8[0:], binary.LittleEndian.Uint64(b[32:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win8[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 4, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win8[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 36, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
-	phaserimpl.ROSPutString(w, 8, s5)
+	binary.LittleEndian.PutUint32(win8[8:], uint32(len(s7)))
+	copy(w[12:], s7)
 	return dst, left, true
 }
 

@@ -805,27 +805,29 @@ func phaserROSAppend_Remote(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// level (int32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	// values (repeated)
-	a2 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
-	if left -= len(a2); left < 0 {
+	a3 := m.Elems(binary.LittleEndian.Uint32(b[16:]), binary.LittleEndian.Uint32(b[20:]), 8)
+	if left -= len(a3); left < 0 {
 		return dst, left, false
 	}
-	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a2)/8)), a2...)
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a3)/8)), a3...)
 	// part
 	dst, left2, ok = phaserROSAppend_Remote_Part(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 24}, phaserType_Remote_Part), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// parts (repeated)
-	c3 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part)
-	if left -= 4 * c3.Len(); left < 0 {
+	c4 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part)
+	if left -= 4 * c4.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c3.Len()))
-	for e, more := c3.Next(); more; e, more = c3.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c4.Len()))
+	for e, more := c4.Next(); more; e, more = c4.Next() {
 		dst, left2, ok = phaserROSAppend_Remote_Part(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
@@ -1498,9 +1500,11 @@ func phaserROSAppend_Remote_Part(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	win2 := (*[8]byte)(w)
 	// n (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	phaserimpl.ROSPutString(w, 4, s1)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	binary.LittleEndian.PutUint32(win2[4:], uint32(len(s1)))
+	copy(w[8:], s1)
 	return dst, left, true
 }
 

@@ -2040,14 +2040,16 @@ func phaserROSAppend_Image(dst []byte, m phaserimpl.Msg, left int) ([]byte, int,
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 21+len(s1)+len(s3))
+	win4 := (*[12]byte)(w)
 	// height, width: their stored bytes when all are present
 	if b[4]&0x03 == 0x03 {
-		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(win4[0:], binary.LittleEndian.Uint64(b[8:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win4[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win4[4:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
 	}
-	o = phaserimpl.ROSPutString(w, 8, s1)
+	binary.LittleEndian.PutUint32(win4[8:], uint32(len(s1)))
+	o = 12 + copy(w[12:], s1)
 	w[o] = uint8(x2)
 	// step (uint32)
 	binary.LittleEndian.PutUint32(w[o+1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
@@ -2818,7 +2820,9 @@ func phaserROSAppend_PointField(dst []byte, m phaserimpl.Msg, left int) ([]byte,
 		return dst, left, false // out of the range of ROS uint8
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 13+len(s1))
-	o = phaserimpl.ROSPutString(w, 0, s1)
+	win3 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win3[0:], uint32(len(s1)))
+	o = 4 + copy(w[4:], s1)
 	// offset (uint32)
 	binary.LittleEndian.PutUint32(w[o:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	w[o+4] = uint8(x2)
@@ -3853,15 +3857,17 @@ func phaserROSAppend_PointCloud2(dst []byte, m phaserimpl.Msg, left int) ([]byte
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 14+len(s2))
-	w[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))))
+	win3 := (*[13]byte)(w)
+	win3[0] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 5, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask}))))
 	// point_step, row_step: their stored bytes when all are present
 	if b[4]&0x18 == 0x18 {
-		binary.LittleEndian.PutUint64(w[1:], binary.LittleEndian.Uint64(b[28:]))
+		binary.LittleEndian.PutUint64(win3[1:], binary.LittleEndian.Uint64(b[28:]))
 	} else {
-		binary.LittleEndian.PutUint32(w[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[1:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 6, Offset: 28, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[5:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
-	o = phaserimpl.ROSPutString(w, 9, s2)
+	binary.LittleEndian.PutUint32(win3[9:], uint32(len(s2)))
+	o = 13 + copy(w[13:], s2)
 	w[o] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 9, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask}))))
 	return dst, left, true
 }

@@ -733,11 +733,13 @@ func phaserROSAppend_Header(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 16+len(s3))
+	win4 := (*[16]byte)(w)
 	// seq (uint32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-	binary.LittleEndian.PutUint32(w[4:], uint32(sec1))
-	binary.LittleEndian.PutUint32(w[8:], uint32(nsec2))
-	phaserimpl.ROSPutString(w, 12, s3)
+	binary.LittleEndian.PutUint32(win4[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+	binary.LittleEndian.PutUint32(win4[4:], uint32(sec1))
+	binary.LittleEndian.PutUint32(win4[8:], uint32(nsec2))
+	binary.LittleEndian.PutUint32(win4[12:], uint32(len(s3)))
+	copy(w[16:], s3)
 	return dst, left, true
 }
 
@@ -1278,7 +1280,9 @@ func phaserROSAppend_String(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
-	phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	copy(w[4:], s1)
 	return dst, left, true
 }
 

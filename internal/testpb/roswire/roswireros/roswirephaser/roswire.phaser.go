@@ -1407,47 +1407,49 @@ func phaserROSAppend_Scalars(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 81+len(s1)+len(s2))
+	win3 := (*[77]byte)(w)
 	// f_double, f_float, f_int32, f_int64, f_uint32: their stored bytes when all are present
 	if b[4]&0x1f == 0x1f {
-		binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(b[8:]))
-		binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(b[16:]))
-		binary.LittleEndian.PutUint64(w[16:], binary.LittleEndian.Uint64(b[24:]))
-		binary.LittleEndian.PutUint32(w[24:], binary.LittleEndian.Uint32(b[32:]))
+		binary.LittleEndian.PutUint64(win3[0:], binary.LittleEndian.Uint64(b[8:]))
+		binary.LittleEndian.PutUint64(win3[8:], binary.LittleEndian.Uint64(b[16:]))
+		binary.LittleEndian.PutUint64(win3[16:], binary.LittleEndian.Uint64(b[24:]))
+		binary.LittleEndian.PutUint32(win3[24:], binary.LittleEndian.Uint32(b[32:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint64(w[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint32(w[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(win3[0:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[8:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[12:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 3, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(win3[16:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 4, Offset: 24, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win3[24:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 5, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask})))
 	}
 	// f_uint64, f_sint32: their stored bytes when all are present
 	if b[4]&0x60 == 0x60 {
-		binary.LittleEndian.PutUint64(w[28:], binary.LittleEndian.Uint64(b[40:]))
-		binary.LittleEndian.PutUint32(w[36:], binary.LittleEndian.Uint32(b[48:]))
+		binary.LittleEndian.PutUint64(win3[28:], binary.LittleEndian.Uint64(b[40:]))
+		binary.LittleEndian.PutUint32(win3[36:], binary.LittleEndian.Uint32(b[48:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(win3[28:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x20*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[36:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 48, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// f_sint64, f_fixed32: their stored bytes when all are present
 	if b[4]&0x80 == 0x80 && b[5]&0x01 == 0x01 {
-		binary.LittleEndian.PutUint64(w[40:], binary.LittleEndian.Uint64(b[56:]))
-		binary.LittleEndian.PutUint32(w[48:], binary.LittleEndian.Uint32(b[64:]))
+		binary.LittleEndian.PutUint64(win3[40:], binary.LittleEndian.Uint64(b[56:]))
+		binary.LittleEndian.PutUint32(win3[48:], binary.LittleEndian.Uint32(b[64:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-		binary.LittleEndian.PutUint32(w[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint64(win3[40:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 8, Offset: 56, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint32(win3[48:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 9, Offset: 64, Bits: 5*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
 	}
 	// f_fixed64, f_sfixed32: their stored bytes when all are present
 	if b[5]&0x06 == 0x06 {
-		binary.LittleEndian.PutUint64(w[52:], binary.LittleEndian.Uint64(b[72:]))
-		binary.LittleEndian.PutUint32(w[60:], binary.LittleEndian.Uint32(b[80:]))
+		binary.LittleEndian.PutUint64(win3[52:], binary.LittleEndian.Uint64(b[72:]))
+		binary.LittleEndian.PutUint32(win3[60:], binary.LittleEndian.Uint32(b[80:]))
 	} else {
-		binary.LittleEndian.PutUint64(w[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
-		binary.LittleEndian.PutUint32(w[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+		binary.LittleEndian.PutUint64(win3[52:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 10, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+		binary.LittleEndian.PutUint32(win3[60:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 11, Offset: 80, Bits: 5*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask | phaserimpl.SignedField})))
 	}
 	// f_sfixed64 (int64)
-	binary.LittleEndian.PutUint64(w[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	w[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
-	o = phaserimpl.ROSPutString(w, 73, s1)
+	binary.LittleEndian.PutUint64(win3[64:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 12, Offset: 88, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	win3[72] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 96, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
+	binary.LittleEndian.PutUint32(win3[73:], uint32(len(s1)))
+	o = 77 + copy(w[77:], s1)
 	phaserimpl.ROSPutString(w, o, s2)
 	return dst, left, true
 }
@@ -2966,22 +2968,24 @@ func phaserROSAppend_Converted(dst []byte, m phaserimpl.Msg, left int) ([]byte, 
 		return dst, left, false // out of the range of ROS uint8
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 70+len(s12))
-	w[0] = uint8(x1)
-	w[1] = uint8(x2)
-	binary.LittleEndian.PutUint16(w[2:], uint16(x3))
-	binary.LittleEndian.PutUint16(w[4:], uint16(x4))
-	binary.LittleEndian.PutUint32(w[6:], uint32(x5))
-	binary.LittleEndian.PutUint32(w[10:], uint32(x6))
-	binary.LittleEndian.PutUint64(w[14:], uint64(int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))))
-	binary.LittleEndian.PutUint64(w[22:], uint64(uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))))
-	binary.LittleEndian.PutUint32(w[30:], uint32(x7))
-	binary.LittleEndian.PutUint64(w[34:], uint64(x8))
-	binary.LittleEndian.PutUint32(w[42:], uint32(x9))
-	binary.LittleEndian.PutUint64(w[46:], uint64(math.Float64bits(float64(math.Float32frombits(uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))))))
-	w[54] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
-	w[55] = uint8(x10)
-	w[56] = uint8(x11)
-	o = phaserimpl.ROSPutString(w, 57, s12)
+	win15 := (*[61]byte)(w)
+	win15[0] = uint8(x1)
+	win15[1] = uint8(x2)
+	binary.LittleEndian.PutUint16(win15[2:], uint16(x3))
+	binary.LittleEndian.PutUint16(win15[4:], uint16(x4))
+	binary.LittleEndian.PutUint32(win15[6:], uint32(x5))
+	binary.LittleEndian.PutUint32(win15[10:], uint32(x6))
+	binary.LittleEndian.PutUint64(win15[14:], uint64(int64(int32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 7, Offset: 40, Bits: 4*phaserimpl.PresenceByte | 0x40*phaserimpl.PresenceMask | phaserimpl.SignedField})))))
+	binary.LittleEndian.PutUint64(win15[22:], uint64(uint64(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 8, Offset: 44, Bits: 4*phaserimpl.PresenceByte | 0x80*phaserimpl.PresenceMask}))))
+	binary.LittleEndian.PutUint32(win15[30:], uint32(x7))
+	binary.LittleEndian.PutUint64(win15[34:], uint64(x8))
+	binary.LittleEndian.PutUint32(win15[42:], uint32(x9))
+	binary.LittleEndian.PutUint64(win15[46:], uint64(math.Float64bits(float64(math.Float32frombits(uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 12, Offset: 72, Bits: 5*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))))))
+	win15[54] = uint8(phaserimpl.ROSBool(uint8(phaserimpl.ROSGet8(b, phaserimpl.Field{Number: 13, Offset: 76, Bits: 5*phaserimpl.PresenceByte | 0x10*phaserimpl.PresenceMask}))))
+	win15[55] = uint8(x10)
+	win15[56] = uint8(x11)
+	binary.LittleEndian.PutUint32(win15[57:], uint32(len(s12)))
+	o = 61 + copy(w[61:], s12)
 	binary.LittleEndian.PutUint64(w[o:], uint64(x13))
 	w[o+8] = uint8(x14)
 	return dst, left, true
@@ -6101,11 +6105,13 @@ func phaserROSAppend_Stamped(dst []byte, m phaserimpl.Msg, left int) ([]byte, in
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 20+len(s5))
-	binary.LittleEndian.PutUint32(w[0:], uint32(sec1))
-	binary.LittleEndian.PutUint32(w[4:], uint32(nsec2))
-	binary.LittleEndian.PutUint32(w[8:], uint32(sec3))
-	binary.LittleEndian.PutUint32(w[12:], uint32(nsec4))
-	phaserimpl.ROSPutString(w, 16, s5)
+	win6 := (*[20]byte)(w)
+	binary.LittleEndian.PutUint32(win6[0:], uint32(sec1))
+	binary.LittleEndian.PutUint32(win6[4:], uint32(nsec2))
+	binary.LittleEndian.PutUint32(win6[8:], uint32(sec3))
+	binary.LittleEndian.PutUint32(win6[12:], uint32(nsec4))
+	binary.LittleEndian.PutUint32(win6[16:], uint32(len(s5)))
+	copy(w[20:], s5)
 	return dst, left, true
 }
 
@@ -8566,38 +8572,39 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		if len(eb) < 24 {
 			return dst, left, false
 		}
+		win4 := (*[16]byte)(w)
 		// x, y, z, intensity: their stored bytes when all are present
 		if eb[4]&0x0f == 0x0f {
-			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
-			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+			binary.LittleEndian.PutUint64(win4[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(win4[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
-			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win4[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win4[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win4[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win4[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 		}
 		w = w[16:]
 	}
 	// fixed_points (repeated)
-	c4 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16, Fixed: 3}, phaserType_Point)
-	if left -= 4 * c4.Len(); left < 0 {
+	c5 := m.Cursor(phaserimpl.Field{Number: 4, Offset: 16, Fixed: 3}, phaserType_Point)
+	if left -= 4 * c5.Len(); left < 0 {
 		return dst, left, false
 	}
-	if c4.Len() > 3 {
+	if c5.Len() > 3 {
 		return dst, left, false // more elements than the array holds
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 48)
-	var run5 []byte
-	stride6 := 0
+	var run6 []byte
+	stride7 := 0
 	for {
-		if len(run5) == 0 {
-			run5, stride6, _ = c4.Run()
+		if len(run6) == 0 {
+			run6, stride7, _ = c5.Run()
 		}
 		var eb []byte
-		if len(run5) > 0 {
-			eb, run5 = run5[:stride6], run5[stride6:]
+		if len(run6) > 0 {
+			eb, run6 = run6[:stride7], run6[stride7:]
 		} else {
-			e, more := c4.Next()
+			e, more := c5.Next()
 			if !more {
 				break
 			}
@@ -8615,61 +8622,34 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		if len(eb) < 24 {
 			return dst, left, false
 		}
+		win8 := (*[16]byte)(w)
 		// x, y, z, intensity: their stored bytes when all are present
 		if eb[4]&0x0f == 0x0f {
-			binary.LittleEndian.PutUint64(w[0:], binary.LittleEndian.Uint64(eb[8:]))
-			binary.LittleEndian.PutUint64(w[8:], binary.LittleEndian.Uint64(eb[16:]))
+			binary.LittleEndian.PutUint64(win8[0:], binary.LittleEndian.Uint64(eb[8:]))
+			binary.LittleEndian.PutUint64(win8[8:], binary.LittleEndian.Uint64(eb[16:]))
 		} else {
-			binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
-			binary.LittleEndian.PutUint32(w[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win8[0:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win8[4:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 2, Offset: 12, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win8[8:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 3, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x04*phaserimpl.PresenceMask})))
+			binary.LittleEndian.PutUint32(win8[12:], uint32(phaserimpl.ROSGet32(eb, phaserimpl.Field{Number: 4, Offset: 20, Bits: 4*phaserimpl.PresenceByte | 0x08*phaserimpl.PresenceMask})))
 		}
 		w = w[16:]
 	}
-	clear(w[:16*(3-c4.Len())])
+	clear(w[:16*(3-c5.Len())])
 	// stampeds (repeated)
-	c7 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_Stamped)
-	if left -= 4 * c7.Len(); left < 0 {
+	c9 := m.Cursor(phaserimpl.Field{Number: 5, Offset: 24}, phaserType_Stamped)
+	if left -= 4 * c9.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c7.Len()))
-	for e, more := c7.Next(); more; e, more = c7.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c9.Len()))
+	for e, more := c9.Next(); more; e, more = c9.Next() {
 		dst, left2, ok = phaserROSAppend_Stamped(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// fixed_stampeds (repeated)
-	c8 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32, Fixed: 2}, phaserType_Stamped)
-	if left -= 4 * c8.Len(); left < 0 {
-		return dst, left, false
-	}
-	if c8.Len() > 2 {
-		return dst, left, false // more elements than the array holds
-	}
-	for e, more := c8.Next(); more; e, more = c8.Next() {
-		dst, left2, ok = phaserROSAppend_Stamped(dst, e, left)
-		if left = left2; !ok {
-			return dst, left, false
-		}
-	}
-	dst = phaserimpl.ROSZeros(dst, 20*(2-c8.Len()))
-	// times (repeated)
-	c9 := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_timestamppbphaser_Timestamp)
-	if left -= 4 * c9.Len(); left < 0 {
-		return dst, left, false
-	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c9.Len()))
-	for e, more := c9.Next(); more; e, more = c9.Next() {
-		sec, nsec, ok := phaserimpl.ROSTime(e)
-		if !ok {
-			return dst, left, false
-		}
-		dst = binary.LittleEndian.AppendUint64(dst, uint64(sec)|uint64(nsec)<<32)
-	}
-	// fixed_durations (repeated)
-	c10 := m.Cursor(phaserimpl.Field{Number: 8, Offset: 48, Fixed: 2}, phaserType_durationpbphaser_Duration)
+	c10 := m.Cursor(phaserimpl.Field{Number: 6, Offset: 32, Fixed: 2}, phaserType_Stamped)
 	if left -= 4 * c10.Len(); left < 0 {
 		return dst, left, false
 	}
@@ -8677,13 +8657,41 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false // more elements than the array holds
 	}
 	for e, more := c10.Next(); more; e, more = c10.Next() {
+		dst, left2, ok = phaserROSAppend_Stamped(dst, e, left)
+		if left = left2; !ok {
+			return dst, left, false
+		}
+	}
+	dst = phaserimpl.ROSZeros(dst, 20*(2-c10.Len()))
+	// times (repeated)
+	c11 := m.Cursor(phaserimpl.Field{Number: 7, Offset: 40}, phaserType_timestamppbphaser_Timestamp)
+	if left -= 4 * c11.Len(); left < 0 {
+		return dst, left, false
+	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c11.Len()))
+	for e, more := c11.Next(); more; e, more = c11.Next() {
+		sec, nsec, ok := phaserimpl.ROSTime(e)
+		if !ok {
+			return dst, left, false
+		}
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(sec)|uint64(nsec)<<32)
+	}
+	// fixed_durations (repeated)
+	c12 := m.Cursor(phaserimpl.Field{Number: 8, Offset: 48, Fixed: 2}, phaserType_durationpbphaser_Duration)
+	if left -= 4 * c12.Len(); left < 0 {
+		return dst, left, false
+	}
+	if c12.Len() > 2 {
+		return dst, left, false // more elements than the array holds
+	}
+	for e, more := c12.Next(); more; e, more = c12.Next() {
 		sec, nsec, ok := phaserimpl.ROSDuration(e)
 		if !ok {
 			return dst, left, false
 		}
 		dst = binary.LittleEndian.AppendUint64(dst, uint64(sec)|uint64(nsec)<<32)
 	}
-	dst = phaserimpl.ROSZeros(dst, 8*(2-c10.Len()))
+	dst = phaserimpl.ROSZeros(dst, 8*(2-c12.Len()))
 	// remote
 	if phaserROSCodec_importedpbphaser_Remote == nil {
 		return dst, left, false
@@ -8693,12 +8701,12 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	// remotes (repeated)
-	c11 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_importedpbphaser_Remote)
-	if left -= 4 * c11.Len(); left < 0 {
+	c13 := m.Cursor(phaserimpl.Field{Number: 10, Offset: 56}, phaserType_importedpbphaser_Remote)
+	if left -= 4 * c13.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c11.Len()))
-	for e, more := c11.Next(); more; e, more = c11.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c13.Len()))
+	for e, more := c13.Next(); more; e, more = c13.Next() {
 		if phaserROSCodec_importedpbphaser_Remote == nil {
 			return dst, left, false
 		}
@@ -8714,36 +8722,36 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 	dst, w = phaserimpl.ROSGrow(dst, 8)
 	binary.LittleEndian.PutUint64(w[0:], uint64(0))
 	// anys (repeated)
-	c12 := m.Cursor(phaserimpl.Field{Number: 12, Offset: 64}, phaserimpl.AnyType())
-	if left -= 4 * c12.Len(); left < 0 {
+	c14 := m.Cursor(phaserimpl.Field{Number: 12, Offset: 64}, phaserimpl.AnyType())
+	if left -= 4 * c14.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c12.Len()))
-	for e, more := c12.Next(); more; e, more = c12.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c14.Len()))
+	for e, more := c14.Next(); more; e, more = c14.Next() {
 		if !e.IsEmptyAny() {
 			return dst, left, false
 		}
 		dst = binary.LittleEndian.AppendUint64(dst, 0)
 	}
 	// by_name (repeated)
-	c13 := m.Cursor(phaserimpl.Field{Number: 13, Offset: 72}, phaserType_Nested_ByNameEntry)
-	if left -= 4 * c13.Len(); left < 0 {
+	c15 := m.Cursor(phaserimpl.Field{Number: 13, Offset: 72}, phaserType_Nested_ByNameEntry)
+	if left -= 4 * c15.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c13.Len()))
-	for e, more := c13.Next(); more; e, more = c13.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c15.Len()))
+	for e, more := c15.Next(); more; e, more = c15.Next() {
 		dst, left2, ok = phaserROSAppend_Nested_ByNameEntry(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
 		}
 	}
 	// labels (repeated)
-	c14 := m.Cursor(phaserimpl.Field{Number: 14, Offset: 80}, phaserType_Nested_LabelsEntry)
-	if left -= 4 * c14.Len(); left < 0 {
+	c16 := m.Cursor(phaserimpl.Field{Number: 14, Offset: 80}, phaserType_Nested_LabelsEntry)
+	if left -= 4 * c16.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c14.Len()))
-	for e, more := c14.Next(); more; e, more = c14.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c16.Len()))
+	for e, more := c16.Next(); more; e, more = c16.Next() {
 		dst, left2, ok = phaserROSAppend_Nested_LabelsEntry(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
@@ -8765,9 +8773,9 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		return dst, left, false
 	}
 	// choice (oneof: the active field's number, then its value)
-	d15 := m.WhichOneof(phaserUnion_Nested_Choice)
-	dst = binary.LittleEndian.AppendUint32(dst, d15)
-	switch d15 {
+	d17 := m.WhichOneof(phaserUnion_Nested_Choice)
+	dst = binary.LittleEndian.AppendUint32(dst, d17)
+	switch d17 {
 	case 20:
 		x := m.Member32(phaserimpl.Field{Number: 20, Offset: 96, Bits: phaserimpl.SignedField})
 		dst, w = phaserimpl.ROSGrow(dst, 4)
@@ -8827,18 +8835,18 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		w[0] = uint8(x)
 	}
 	// _opt (oneof: the active field's number, then its value)
-	d16 := m.WhichOneof(phaserUnion_Nested_XOpt)
-	dst = binary.LittleEndian.AppendUint32(dst, d16)
-	switch d16 {
+	d18 := m.WhichOneof(phaserUnion_Nested_XOpt)
+	dst = binary.LittleEndian.AppendUint32(dst, d18)
+	switch d18 {
 	case 30:
 		x := m.Member32(phaserimpl.Field{Number: 30, Offset: 108, Bits: phaserimpl.SignedField})
 		dst, w = phaserimpl.ROSGrow(dst, 4)
 		binary.LittleEndian.PutUint32(w[0:], uint32(x))
 	}
 	// _opt_str (oneof: the active field's number, then its value)
-	d17 := m.WhichOneof(phaserUnion_Nested_XOptStr)
-	dst = binary.LittleEndian.AppendUint32(dst, d17)
-	switch d17 {
+	d19 := m.WhichOneof(phaserUnion_Nested_XOptStr)
+	dst = binary.LittleEndian.AppendUint32(dst, d19)
+	switch d19 {
 	case 31:
 		s := m.MemberString(phaserimpl.Field{Number: 31, Offset: 116})
 		if left -= len(s); left < 0 {
@@ -8847,25 +8855,25 @@ func phaserROSAppend_Nested(dst []byte, m phaserimpl.Msg, left int) ([]byte, int
 		dst = phaserimpl.ROSAppendString(dst, s)
 	}
 	// span (duration)
-	sec18, nsec19, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration))
+	sec20, nsec21, ok := phaserimpl.ROSDuration(m.Message(phaserimpl.Field{Number: 32, Offset: 640, Bits: phaserimpl.InlineField}, phaserType_durationpbphaser_Duration))
 	if !ok {
 		return dst, left, false // out of the range of ROS duration
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8)
-	binary.LittleEndian.PutUint32(w[0:], uint32(sec18))
-	binary.LittleEndian.PutUint32(w[4:], uint32(nsec19))
+	binary.LittleEndian.PutUint32(w[0:], uint32(sec20))
+	binary.LittleEndian.PutUint32(w[4:], uint32(nsec21))
 	// empty
 	dst, left2, ok = phaserROSAppend_Empty(dst, m.InlineMessage(phaserimpl.Field{Number: 33, Offset: 664, Bits: phaserimpl.InlineField}, phaserType_Empty), left)
 	if left = left2; !ok {
 		return dst, left, false
 	}
 	// empties (repeated)
-	c20 := m.Cursor(phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty)
-	if left -= 4 * c20.Len(); left < 0 {
+	c22 := m.Cursor(phaserimpl.Field{Number: 34, Offset: 88}, phaserType_Empty)
+	if left -= 4 * c22.Len(); left < 0 {
 		return dst, left, false
 	}
-	dst = binary.LittleEndian.AppendUint32(dst, uint32(c20.Len()))
-	for e, more := c20.Next(); more; e, more = c20.Next() {
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(c22.Len()))
+	for e, more := c22.Next(); more; e, more = c22.Next() {
 		dst, left2, ok = phaserROSAppend_Empty(dst, e, left)
 		if left = left2; !ok {
 			return dst, left, false
@@ -10003,7 +10011,9 @@ func phaserROSAppend_Nested_ByNameEntry(dst []byte, m phaserimpl.Msg, left int) 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 4+len(s1))
-	phaserimpl.ROSPutString(w, 0, s1)
+	win2 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(len(s1)))
+	copy(w[4:], s1)
 	// value
 	dst, left2, ok = phaserROSAppend_Point(dst, m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point), left)
 	if left = left2; !ok {
@@ -10705,9 +10715,11 @@ func phaserROSAppend_Nested_LabelsEntry(dst []byte, m phaserimpl.Msg, left int) 
 		return dst, left, false
 	}
 	dst, w = phaserimpl.ROSGrow(dst, 8+len(s1))
+	win2 := (*[8]byte)(w)
 	// key (int32)
-	binary.LittleEndian.PutUint32(w[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
-	phaserimpl.ROSPutString(w, 4, s1)
+	binary.LittleEndian.PutUint32(win2[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	binary.LittleEndian.PutUint32(win2[4:], uint32(len(s1)))
+	copy(w[8:], s1)
 	return dst, left, true
 }
 
