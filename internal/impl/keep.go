@@ -245,8 +245,8 @@ func (p *Payload) setBytesAside(o uint32, s []byte) bool {
 }
 
 // assignAside gives the empty vector at o, whose header holds no storage,
-// the elements' block a Clear set aside from it, for VectorAssign to fill
-// in place (or replace, when it is too small).
+// the elements' block a Clear set aside from it, for VectorAssign or
+// VectorAppendCopy to fill in place (or replace, when it is too small).
 func (p *Payload) assignAside(o uint32) {
 	if uint64(o)+8 > uint64(len(p.mem)) || le.Uint64(p.mem[o:]) != 0 {
 		return
@@ -254,4 +254,31 @@ func (p *Payload) assignAside(o uint32) {
 	if s := p.takeReuse(o, entryVector); s != 0 {
 		le.PutUint64(p.mem[o:], uint64(s)<<32)
 	}
+}
+
+// appendAside stores v, the stored bytes of whole elements, as the
+// elements of the empty vector at o, whose header holds no storage, in the
+// block a Clear set aside from it, and reports whether it did; a block too
+// small for v is freed, and the caller stores v as usual. v must not lie in
+// the block.
+func (p *Payload) appendAside(o uint32, v []byte, size int) bool {
+	mem := p.mem
+	if uint64(o)+8 > uint64(len(mem)) || le.Uint64(mem[o:]) != 0 || size <= 0 || len(v) == 0 {
+		return false
+	}
+	s := uint64(p.takeReuse(o, entryVector))
+	if s == 0 {
+		return false
+	}
+	if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
+		return false // (not a block this buffer handed out: left alone)
+	}
+	length := uint64(le.Uint32(mem[s-8:]))
+	if n := uint64(len(v)); n > length || s+length > uint64(len(mem)) || n%uint64(size) != 0 {
+		p.buf.Free(uint32(s))
+		return false
+	}
+	copy(mem[s:s+length], v)
+	le.PutUint64(mem[o:], uint64(len(v)/size)|s<<32)
+	return true
 }

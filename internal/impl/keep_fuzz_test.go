@@ -2,6 +2,7 @@ package impl_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"fmt"
 	"strings"
 	"testing"
@@ -15,13 +16,18 @@ import (
 	"github.com/phaser-go/phaser/payloadbuffer"
 )
 
-// keepType returns a root type of only singular fields (two strings, a
-// nested Timestamp and a scalar), whose format-3 Clear keeps its blocks.
+// keepType returns a root type of singular fields (two strings, a nested
+// Timestamp, a scalar) and a repeated scalar, whose format-3 Clear keeps its
+// blocks.
 func keepType(t testing.TB) *impl.Type {
 	t.Helper()
 	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
 	field := func(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, msg string) *descriptorpb.FieldDescriptorProto {
-		f := &descriptorpb.FieldDescriptorProto{Name: gproto.String(name), Number: gproto.Int32(num), Type: typ.Enum(), Label: opt, JsonName: gproto.String(name)}
+		label := opt
+		if name == "v" {
+			label = descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum()
+		}
+		f := &descriptorpb.FieldDescriptorProto{Name: gproto.String(name), Number: gproto.Int32(num), Type: typ.Enum(), Label: label, JsonName: gproto.String(name)}
 		if msg != "" {
 			f.TypeName = gproto.String(msg)
 		}
@@ -39,6 +45,7 @@ func keepType(t testing.TB) *impl.Type {
 				field("b", 2, descriptorpb.FieldDescriptorProto_TYPE_BYTES, ""),
 				field("stamp", 3, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, ".google.protobuf.Timestamp"),
 				field("n", 4, descriptorpb.FieldDescriptorProto_TYPE_UINT32, ""),
+				field("v", 5, descriptorpb.FieldDescriptorProto_TYPE_FIXED32, ""),
 			},
 		}},
 	}, protoregistry.GlobalFiles)
@@ -58,6 +65,7 @@ type keepModel struct {
 	seconds uint64
 	stamp   bool
 	n       uint32
+	v       []uint32
 }
 
 // FuzzClearKeeps runs operations decoded from the input on a Keep root in
@@ -84,8 +92,15 @@ func FuzzClearKeeps(f *testing.F) {
 
 // keepRun is FuzzClearKeeps's run of input in.
 func keepRun(t *testing.T, typ *impl.Type, in []byte) {
-	fa, fb, fst, fn := field(typ, "a"), field(typ, "b"), field(typ, "stamp"), field(typ, "n")
+	fa, fb, fst, fn, fv := field(typ, "a"), field(typ, "b"), field(typ, "stamp"), field(typ, "n"), field(typ, "v")
 	secs := field(fst.Type, "seconds")
+	elems := func(k, n int) []byte { // n elements valued k, k+1, ...
+		b := make([]byte, 4*n)
+		for i := range n {
+			binary.LittleEndian.PutUint32(b[4*i:], uint32(k+i))
+		}
+		return b
+	}
 	if len(in) < 2 || len(in) > 256 { // (each operation checks the whole buffer)
 		return
 	}
@@ -105,7 +120,7 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 	}
 	cleared := []string{} // long strings a Clear dropped (scrubbing buffers must not show them)
 	for i := 2; i < len(in); i++ {
-		op := in[i] % 10
+		op := in[i] % 12
 		arg := 0
 		if i+1 < len(in) {
 			arg = int(in[i+1])
@@ -138,7 +153,7 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 				}
 			}
 			m.Clear(typ)
-			want = keepModel{}
+			want = keepModel{v: want.v[:0]}
 		case 6: // filled in place
 			i++
 			s := text(byte(i+3), arg)
@@ -154,6 +169,19 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 		case 9:
 			m.ClearString(fb.Field)
 			want.b = ""
+		case 10: // a vector's elements replaced (List.Assign), up to 1.3 KiB
+			i++
+			m.AssignCopy(fv.Field, elems(i, arg*4/3), 4)
+			want.v = want.v[:0]
+			for k := range arg * 4 / 3 {
+				want.v = append(want.v, uint32(i+k))
+			}
+		case 11: // appended (a decoder's packed field)
+			i++
+			m.AppendCopy(fv.Field, elems(i, arg/8), 4)
+			for k := range arg / 8 {
+				want.v = append(want.v, uint32(i+k))
+			}
 		}
 		if m.Failed() {
 			if op != 5 {
@@ -165,14 +193,14 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 		if _, err := payloadbuffer.Open(bytes.Clone(m.Payload().Buffer().Memory())); err != nil {
 			t.Fatalf("op %d (%d): payload does not open: %v", i, op, err)
 		}
-		if err := keepReads(m, fa, fb, fst, fn, secs, want); err != nil {
+		if err := keepReads(m, fa, fb, fst, fn, fv, secs, want); err != nil {
 			t.Fatalf("op %d (%d): the handle: %v", i, op, err)
 		}
 		r, err := impl.Read(typ, data)
 		if err != nil {
 			t.Fatalf("op %d (%d): read: %v", i, op, err)
 		}
-		if err := keepReads(r, fa, fb, fst, fn, secs, want); err != nil {
+		if err := keepReads(r, fa, fb, fst, fn, fv, secs, want); err != nil {
 			t.Fatalf("op %d (%d): a reader of the bytes: %v", i, op, err)
 		}
 		if op == 5 && m.Payload().Buffer().Scrubs() {
@@ -187,7 +215,7 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 }
 
 // keepReads reports how m differs from want.
-func keepReads(m impl.Msg, fa, fb, fst, fn, secs *impl.FieldInfo, want keepModel) error {
+func keepReads(m impl.Msg, fa, fb, fst, fn, fv, secs *impl.FieldInfo, want keepModel) error {
 	st := m.Message(fst.Field, fst.Type)
 	switch {
 	case string(m.StringBytes(fa.Field)) != want.a:
@@ -198,6 +226,13 @@ func keepReads(m impl.Msg, fa, fb, fst, fn, secs *impl.FieldInfo, want keepModel
 		return fmt.Errorf("stamp present %v seconds %d, want %v %d", m.HasMessage(fst.Field), st.Get64(secs.Field), want.stamp, want.seconds)
 	case m.Get32(fn.Field) != want.n:
 		return fmt.Errorf("n %d, want %d", m.Get32(fn.Field), want.n)
+	case m.LenOf(fv) != len(want.v):
+		return fmt.Errorf("v has %d elements, want %d", m.LenOf(fv), len(want.v))
+	}
+	for k, e := range want.v {
+		if got := m.Elem32(fv.Field, k); got != e {
+			return fmt.Errorf("v[%d] = %d, want %d", k, got, e)
+		}
 	}
 	return nil
 }

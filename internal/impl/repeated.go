@@ -617,6 +617,9 @@ func (m Msg) AppendCopy(f Field, v []byte, size int) bool {
 			return false
 		}
 	}
+	if m.p.nlive != 0 && m.p.appendAside(o, v, size) { // a decoding after a Clear that kept the blocks (keep.go)
+		return true
+	}
 	ok = m.p.buf.VectorAppendCopy(o, v, size)
 	m.p.sync()
 	if !ok {
