@@ -1,6 +1,10 @@
 package impl
 
-import "github.com/phaser-go/phaser/payloadbuffer"
+import (
+	"unsafe"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
+)
 
 // A Clear that keeps the root's blocks for the next fill.
 //
@@ -16,7 +20,7 @@ import "github.com/phaser-go/phaser/payloadbuffer"
 // slot that held it. The setters that fill an empty slot take its block
 // back: a string is written over its old block when it fits
 // (setStringAside), a nested message comes back zeroed (mutableAt), a
-// vector's elements go into its old storage (assignAside). Blocks no field
+// vector's elements go into its old storage (appendAside). Blocks no field
 // took back are freed by the next Clear or decoding of the root, or by the
 // buffer itself when an allocation finds no room (payloadbuffer's
 // SetAside): a fill never fails that a Clear which freed them would let
@@ -214,16 +218,7 @@ func (p *Payload) setStringAside(o uint32, s string) bool {
 	if uint64(o)+4 > uint64(len(p.mem)) || le.Uint32(p.mem[o:]) != 0 {
 		return false
 	}
-	old := p.takeReuse(o, entryString)
-	if old == 0 {
-		return false
-	}
-	if !p.buf.OverwriteString(old, s) {
-		p.buf.Free(old)
-		return false
-	}
-	le.PutUint32(p.mem[o:], old)
-	return true
+	return p.overwriteAside(o, unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // setBytesAside is setStringAside for bytes that do not lie in the
@@ -232,6 +227,14 @@ func (p *Payload) setBytesAside(o uint32, s []byte) bool {
 	if uint64(o)+4 > uint64(len(p.mem)) || le.Uint32(p.mem[o:]) != 0 || overlaps(p.mem[:cap(p.mem)], s) {
 		return false
 	}
+	return p.overwriteAside(o, s)
+}
+
+// overwriteAside writes s (which does not lie in the payload) over the
+// string block set aside from the empty slot at o, a slot in the payload,
+// and stores the block in the slot; false is no block set aside, or one
+// too small for s, which it frees.
+func (p *Payload) overwriteAside(o uint32, s []byte) bool {
 	old := p.takeReuse(o, entryString)
 	if old == 0 {
 		return false
@@ -244,20 +247,9 @@ func (p *Payload) setBytesAside(o uint32, s []byte) bool {
 	return true
 }
 
-// assignAside gives the empty vector at o, whose header holds no storage,
-// the elements' block a Clear set aside from it, for VectorAssign or
-// VectorAppendCopy to fill in place (or replace, when it is too small).
-func (p *Payload) assignAside(o uint32) {
-	if uint64(o)+8 > uint64(len(p.mem)) || le.Uint64(p.mem[o:]) != 0 {
-		return
-	}
-	if s := p.takeReuse(o, entryVector); s != 0 {
-		le.PutUint64(p.mem[o:], uint64(s)<<32)
-	}
-}
-
 // appendAside stores v, the stored bytes of whole elements, as the
-// elements of the empty vector at o, whose header holds no storage, in the
+// elements of the empty vector at o (List.Assign's, or a decoder's packed
+// field's), whose header holds no storage, in the
 // block a Clear set aside from it, and reports whether it did; a block too
 // small for v is freed, and the caller stores v as usual. v must not lie in
 // the block.

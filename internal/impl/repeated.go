@@ -643,8 +643,8 @@ func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 	if !ok || f.Fixed != 0 && uint64(len(v)) > uint64(f.Fixed)*uint64(size) && m.exceeds(f, int(uint(len(v))/uint(size))) {
 		return false
 	}
-	if m.p.nlive != 0 { // after a Clear (keep.go)
-		m.p.assignAside(o)
+	if m.p.nlive != 0 && m.p.appendAside(o, v, size) { // after a Clear (keep.go)
+		return true
 	}
 	ok = m.p.buf.VectorAssign(o, v, size)
 	m.p.sync()

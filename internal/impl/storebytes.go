@@ -18,7 +18,9 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 		slot >= p.buf.HeaderSize() && len(v) < 1<<31 && !overlaps(mem[:cap(mem)], v) {
 		// The block a decoding set aside from this slot (reuse.go), v
 		// written over it when it fits; else the block is freed and v
-		// goes into a new one.
+		// goes into a new one. (overwriteAside, written in line: its
+		// call cost a ProtoUnmarshal of small 66 instructions, 1201 ->
+		// 1267 by callgrind.)
 		if p.nlive != 0 {
 			if old := p.takeReuse(slot, entryString); old != 0 {
 				if p.buf.OverwriteBytes(old, v) {
