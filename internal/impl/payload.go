@@ -380,8 +380,10 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 		// offset carries into its flags.)
 		if b, end := t.block, uint64(tab)+uint64(len(t.block)); len(b) != 0 && p.version == payloadbuffer.V3 &&
 			end <= uint64(len(data)) && end <= 1<<32 && sameTable(data[tab:end], b, len(b) <= wordTable) {
-			for _, e := range t.blockEntries {
-				p.tables[uint32(e>>34)%tableSlots] = e + uint64(tab)
+			if c := t.blockCache.Load(); c != nil && c.tab == tab {
+				p.tables = c.tables // cacheBlock's common case, in line
+			} else {
+				p.cacheBlock(t, tab)
 			}
 			acc = compiledRead
 		} else if n := uint64(len(t.table)); uint64(tab)+n <= uint64(len(data)) && sameTable(data[tab:uint64(tab)+n], t.table, n <= wordTable) {
@@ -479,6 +481,27 @@ func (p *Payload) bind(off uint32, t *Type) Msg {
 		}
 	}
 	return Msg{p: p, off: off, acc: p.compiledAccess()}
+}
+
+// bindSlot is bind for the message whose offset s a compiled handle read
+// from a message slot of type t (Message, SlotMessage), with the common
+// cases first: in a payload that trusts what it wrote, and in a read-only
+// payload whose cache knows the message's table as t's compiled one, it
+// makes the handle in a few loads; any other case is bind's.
+func (p *Payload) bindSlot(s uint32, t *Type) Msg {
+	// s-1 wraps for s == 0 (absent) and fails the bound; s+extent within
+	// the payload puts the table word s..s+4 in it.
+	if mem := p.mem; uint64(s-1)+uint64(t.extent) < uint64(len(mem)) && s >= p.floor {
+		if p.buf == nil {
+			o := uint64(s)
+			if p.knownCompiled(t, le.Uint32(mem[o:o+4:o+4])) {
+				return Msg{p, s, compiledRead}
+			}
+		} else if p.trust&t.trust != 0 {
+			return Msg{p, s, compiledWrite}
+		}
+	}
+	return p.bind(s, t)
 }
 
 // accessFor returns the access of a message of type t this process creates

@@ -78,6 +78,26 @@ func registeredFlags(t *Type, v payloadbuffer.Version) uint64 {
 	return tableRegistered
 }
 
+// A blockCache is the table cache that a match of a Type's block of
+// tables at offset tab makes (Type.blockCache).
+type blockCache struct {
+	tab    uint32
+	tables [tableSlots]tableEntry
+}
+
+// cacheBlock fills the empty table cache for a match of t's block of
+// tables at tab, at an offset other than that of t's blockCache (which
+// readInto copies): the entries one by one; the first payload's become
+// t's blockCache.
+func (p *Payload) cacheBlock(t *Type, tab uint32) {
+	for _, e := range t.blockEntries {
+		p.tables[uint32(e>>34)%tableSlots] = e + uint64(tab)
+	}
+	if t.blockCache.Load() == nil {
+		t.blockCache.Store(&blockCache{tab: tab, tables: p.tables})
+	}
+}
+
 // forget empties the table cache, for a payload whose tables change
 // (ReadInto, reset). It is not safe with concurrent readers, which a
 // payload being rebound or reset cannot have.

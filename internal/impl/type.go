@@ -3,6 +3,7 @@ package impl
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 
 	"google.golang.org/protobuf/reflect/protoreflect"
 
@@ -204,6 +205,11 @@ type Type struct {
 	// offset.
 	block        []byte
 	blockEntries []tableEntry
+	// blockCache is the table cache a match of block at one offset makes
+	// (the offset a payload's first match had: every payload made as
+	// createRootV3 makes it has its block there), copied whole by a
+	// reader that finds the block at that offset (readInto).
+	blockCache atomic.Pointer[blockCache]
 	inlined      *Type // the ROS-frontend type of this name (inlineType)
 
 	plans typePlans // codec plans (plans.go)
