@@ -166,3 +166,64 @@ func TestReadTableBlock(t *testing.T) {
 		t.Fatalf("stamp with Header's table: nanos %d, want %d", got, want)
 	}
 }
+
+// TestReadTableBlockMoved reads a payload whose block of tables lies at
+// another offset than a new payload's, between reads of payloads with the
+// block where new payloads have it: the table cache a reader copies for
+// the usual offset (the block's cache) must not serve the other one.
+func TestReadTableBlockMoved(t *testing.T) {
+	header, _, _ := testTypes(t)
+	stamp := field(header, "stamp")
+	ts := stamp.Type
+	nanos := field(ts, "nanos")
+	m := impl.New(header)
+	m.MutableMessage(stamp.Field, ts).Set32(nanos.Field, 9)
+	good := bytes.Clone(m.PayloadBytes())
+	le := binary.LittleEndian
+	root := le.Uint32(good[4:])
+	tab := le.Uint32(good[root:])
+	so := le.Uint32(good[root+stamp.Offset:])
+	stab := le.Uint32(good[so:])
+	n := stab - tab + uint32(len(ts.Table())) // the block: Header's table, then Timestamp's
+
+	// The same payload with a copy of the block at its end: the root's
+	// table word, its control block entry and the stamp's table word
+	// point at the copy; the old block is zeroed.
+	moved := append(bytes.Clone(good), make([]byte, 8)...)
+	at := uint32(len(moved)) &^ 7
+	moved = append(moved[:at], good[tab:tab+n]...)
+	clear(moved[tab : tab+n])
+	le.PutUint32(moved[root:], at)
+	le.PutUint32(moved[so:], at+stab-tab)
+	cb := le.Uint32(good[20:])
+	if le.Uint32(moved[cb+32:]) != tab {
+		t.Fatalf("control block entry names table %#x, want %#x", le.Uint32(moved[cb+32:]), tab)
+	}
+	le.PutUint32(moved[cb+32:], at)
+
+	p := new(impl.Payload)
+	for i, data := range [][]byte{good, moved, good, moved} {
+		r, err := impl.ReadInto(p, header, data)
+		if err != nil {
+			t.Fatalf("read %d: %v", i, err)
+		}
+		s := r.Message(stamp.Field, ts)
+		if !r.Compiled() || !s.Compiled() || s.Get32(nanos.Field) != 9 {
+			t.Fatalf("read %d: compiled %v %v, nanos %d, want both compiled and 9", i, r.Compiled(), s.Compiled(), s.Get32(nanos.Field))
+		}
+	}
+	// The moved payload with the stamp's table word left at the old
+	// block's place, now zeros: not the compiled table, whatever the
+	// cache of the usual offset says.
+	stale := bytes.Clone(moved)
+	le.PutUint32(stale[so:], stab)
+	for i, data := range [][]byte{good, stale} {
+		r, err := impl.ReadInto(p, header, data)
+		if err != nil {
+			t.Fatalf("stale read %d: %v", i, err)
+		}
+		if s := r.Message(stamp.Field, ts); s.Compiled() != (i == 0) {
+			t.Fatalf("stale read %d: stamp compiled %v, want %v", i, s.Compiled(), i == 0)
+		}
+	}
+}

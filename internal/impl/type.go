@@ -210,7 +210,7 @@ type Type struct {
 	// createRootV3 makes it has its block there), copied whole by a
 	// reader that finds the block at that offset (readInto).
 	blockCache atomic.Pointer[blockCache]
-	inlined      *Type // the ROS-frontend type of this name (inlineType)
+	inlined    *Type // the ROS-frontend type of this name (inlineType)
 
 	plans typePlans // codec plans (plans.go)
 
