@@ -487,16 +487,18 @@ func (p *Payload) bind(off uint32, t *Type) Msg {
 // from a message slot of type t (Message, SlotMessage), with the common
 // cases first: in a payload that trusts what it wrote, and in a read-only
 // payload whose cache knows the message's table as t's compiled one, it
-// makes the handle in a few loads; any other case is bind's.
+// makes the handle in a few loads; a read-only payload compares the table
+// once (verify), as bind does; any other case is bind's.
 func (p *Payload) bindSlot(s uint32, t *Type) Msg {
 	// s-1 wraps for s == 0 (absent) and fails the bound; s+extent within
 	// the payload puts the table word s..s+4 in it.
 	if mem := p.mem; uint64(s-1)+uint64(t.extent) < uint64(len(mem)) && s >= p.floor {
-		if p.buf == nil {
+		if p.buf == nil { // bind's read-only case
 			o := uint64(s)
-			if p.knownCompiled(t, le.Uint32(mem[o:o+4:o+4])) {
+			if tab := le.Uint32(mem[o : o+4 : o+4]); p.knownCompiled(t, tab) || p.verify(t, tab) {
 				return Msg{p, s, compiledRead}
 			}
+			return Msg{p: p, off: s}
 		} else if p.trust&t.trust != 0 {
 			return Msg{p, s, compiledWrite}
 		}
