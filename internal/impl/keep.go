@@ -37,6 +37,8 @@ type keepPlan struct {
 	// msgs lists the message types by index (msgs[0] is the root's): the
 	// bodies keepIn zeroes once the steps have read their slots.
 	msgs []*Type
+	// flat is a plan with no nested message (len(msgs) == 1): keepFlat's.
+	flat bool
 }
 
 // A keepStep sets aside the block of one slot.
@@ -48,7 +50,8 @@ type keepStep struct {
 	size uint32 // keepVector: the element size
 }
 
-// The kinds of keepStep.
+// The kinds of keepStep (keepString and keepVector are the negated
+// entryString and entryVector: keepFlat).
 const (
 	keepString = iota
 	keepVector
@@ -65,6 +68,8 @@ func keepPlanOf(t *Type) *keepPlan {
 	kp := &keepPlan{msgs: []*Type{t}}
 	if !kp.add(t, 0, 0) {
 		kp = nil
+	} else {
+		kp.flat = len(kp.msgs) == 1
 	}
 	v := t.StorePlan(KeepPlan, kp)
 	kp, _ = v.(*keepPlan)
@@ -140,7 +145,13 @@ func (m Msg) keepBlocks(t *Type) bool {
 	if !p.reusable(m, t) {
 		return false
 	}
-	n, ok := p.keepIn(kp, m.off)
+	var n int
+	var ok bool
+	if kp.flat {
+		n, ok = p.keepFlat(kp, m.off)
+	} else {
+		n, ok = p.keepIn(kp, m.off)
+	}
 	if !ok {
 		return false // (the reset frees what was set aside)
 	}
@@ -211,39 +222,140 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 	return n, true
 }
 
+// keepFlat is keepIn for a flat plan (one message, the root at root, of
+// at most maxReuse strings and vectors): the steps' slots are read from the
+// root's body, which keepFlat then zeroes, and a scrubbing buffer's short
+// strings are zeroed with word stores.
+func (p *Payload) keepFlat(kp *keepPlan, root uint32) (int, bool) {
+	mem := p.mem
+	r := uint64(root)
+	n := 0
+	for i := range kp.steps {
+		st := &kp.steps[i]
+		o := r + uint64(st.slot)
+		if o+8 > uint64(len(mem)) {
+			return n, false
+		}
+		w := le.Uint64(mem[o : o+8 : o+8])
+		s := uint64(uint32(w)) // a string's slot
+		if st.kind == keepVector {
+			s = w >> 32 // the elements of the vector header {num, data}
+		}
+		if s == 0 {
+			continue
+		}
+		if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
+			return n, false
+		}
+		length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
+		if length > keepMax || s+length > uint64(len(mem)) {
+			return n, false
+		}
+		if p.scrub {
+			blk := mem[s : s+length : s+length]
+			if st.kind == keepVector {
+				clear(blk[:min(uint64(uint32(w))*uint64(st.size), length)])
+			} else if z := min(4+uint64(le.Uint32(blk[:4])), length); z >= 8 && z <= 32 {
+				// The length word and the bytes of a short string, in
+				// overlapping words.
+				le.PutUint64(blk[:8], 0)
+				le.PutUint64(blk[z-8:z], 0)
+				if z > 16 {
+					le.PutUint64(blk[8:16], 0)
+					le.PutUint64(blk[z-16:z-8], 0)
+				}
+			} else {
+				clear(blk[:z])
+			}
+		}
+		// entryString is 0 and entryVector -1: -kind.
+		p.setAside(n, uint32(o), uint32(s), -uint32(st.kind))
+		n++
+	}
+	if e := uint64(kp.msgs[0].extent); r+e <= uint64(len(mem)) && e >= 4 { // (reusable)
+		clear(mem[r+4 : r+e])
+	}
+	return n, true
+}
+
 // setStringAside stores s in the empty string slot at o over the block a
 // Clear set aside from it, and reports whether it did; a block too small
 // for s is freed, and the caller stores s as usual.
 func (p *Payload) setStringAside(o uint32, s string) bool {
-	if uint64(o)+4 > uint64(len(p.mem)) || le.Uint32(p.mem[o:]) != 0 {
-		return false
-	}
 	return p.overwriteAside(o, unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // setBytesAside is setStringAside for bytes that do not lie in the
 // payload.
 func (p *Payload) setBytesAside(o uint32, s []byte) bool {
-	if uint64(o)+4 > uint64(len(p.mem)) || le.Uint32(p.mem[o:]) != 0 || overlaps(p.mem[:cap(p.mem)], s) {
+	if overlaps(p.mem[:cap(p.mem)], s) {
 		return false
 	}
 	return p.overwriteAside(o, s)
 }
 
 // overwriteAside writes s (which does not lie in the payload) over the
-// string block set aside from the empty slot at o, a slot in the payload,
-// and stores the block in the slot; false is no block set aside, or one
-// too small for s, which it frees.
+// string block set aside from the slot at o, if the slot is empty, and
+// stores the block in the slot; false is a slot that is not empty, no
+// block set aside, or one too small for s, which it frees.
+//
+// It is takeReuse and payloadbuffer's OverwriteBytes in one, for the
+// setters that fill a cleared message: the common case (the entry after
+// the one taken last is this slot's, its block large enough) is a few
+// loads, the checks of the block OverwriteBytes makes (validBlock's), and
+// the copy. A block set aside is one the buffer has not freed, in a buffer
+// that has not failed (both zero the entry), of format 3 (keepBlocks,
+// BeginReuse).
 func (p *Payload) overwriteAside(o uint32, s []byte) bool {
-	old := p.takeReuse(o, entryString)
-	if old == 0 {
+	i := uint(p.rnext) & (maxReuse - 1)
+	if p.reuseSlot[i] != o || i >= uint(p.nreuse) {
+		j := p.findReuse(o)
+		if j < 0 {
+			return false
+		}
+		i = uint(j) & (maxReuse - 1)
+	}
+	if p.reuseKind[i] != entryString {
+		return false // (a slot of a block freed and reused: it stays set aside)
+	}
+	mem := p.mem
+	so, n := uint64(o), uint64(len(s))
+	if so+4 > uint64(len(mem)) || le.Uint32(mem[so:so+4:so+4]) != 0 {
 		return false
 	}
-	if !p.buf.OverwriteBytes(old, s) {
-		p.buf.Free(old)
+	blk := uint64(p.reuseBlock[i])
+	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
+	p.nlive--
+	p.rnext = uint8(i + 1)
+	if blk < uint64(p.floor)+8 || blk%8 != 0 || blk > uint64(len(mem)) {
+		return false // none (freed by an allocation), or not a block this buffer handed out: left alone
+	}
+	length := uint64(le.Uint32(mem[blk-8 : blk-4 : blk-4])) // the low word of the length word
+	if blk+length > uint64(len(mem)) || n > 1<<31 || (n+4+7)&^7 > length {
+		p.buf.Free(uint32(blk))
 		return false
 	}
-	le.PutUint32(p.mem[o:], old)
+	b := mem[blk : blk+length : blk+length] // n+4 <= length
+	oldN := uint64(le.Uint32(b[:4]))
+	le.PutUint32(b[:4], uint32(n))
+	switch {
+	case n >= 8 && n <= 16:
+		// A string of 8 to 16 bytes (a name, an id) in two overlapping
+		// words: fewer instructions than memmove's, and no call.
+		head, tail := le.Uint64(s[:8]), le.Uint64(s[n-8:n])
+		le.PutUint64(b[4:12], head)
+		le.PutUint64(b[n-4:n+4], tail)
+	case n >= 4 && n < 8:
+		head, tail := le.Uint32(s[:4]), le.Uint32(s[n-4:n])
+		le.PutUint32(b[4:8], head)
+		le.PutUint32(b[n:n+4], tail)
+	default:
+		copy(b[4:4+n], s)
+	}
+	if p.scrub && oldN > n { // (a decoding's block: a Clear zeroed its own)
+		clear(b[4+n : min(4+oldN, length)])
+	}
+	le.PutUint32(mem[so:so+4:so+4], uint32(blk))
 	return true
 }
 
