@@ -122,7 +122,8 @@ func (kp *keepPlan) add(t *Type, in uint8, depth int) bool {
 // zeroing a larger one would cost what the reset saves.
 const keepMax = 1024
 
-// keepBlocks is Clear of m, the root of type t, that keeps its blocks for
+// keepBlocks is Clear of m, the root of type t (of p's buffer: Clear
+// checked it), that keeps its blocks for
 // the fields set next (see above), and reports whether it cleared m; false
 // (a type or a payload it does not handle, a block larger than keepMax)
 // leaves the caller to reset the buffer.
