@@ -37,6 +37,8 @@ type keepPlan struct {
 	// msgs lists the message types by index (msgs[0] is the root's): the
 	// bodies keepIn zeroes once the steps have read their slots.
 	msgs []*Type
+	// flat is a plan with no nested message (len(msgs) == 1): keepFlat's.
+	flat bool
 }
 
 // A keepStep sets aside the block of one slot.
@@ -48,7 +50,8 @@ type keepStep struct {
 	size uint32 // keepVector: the element size
 }
 
-// The kinds of keepStep.
+// The kinds of keepStep (keepString and keepVector are the negated
+// entryString and entryVector: keepFlat).
 const (
 	keepString = iota
 	keepVector
@@ -65,6 +68,8 @@ func keepPlanOf(t *Type) *keepPlan {
 	kp := &keepPlan{msgs: []*Type{t}}
 	if !kp.add(t, 0, 0) {
 		kp = nil
+	} else {
+		kp.flat = len(kp.msgs) == 1
 	}
 	v := t.StorePlan(KeepPlan, kp)
 	kp, _ = v.(*keepPlan)
@@ -117,7 +122,8 @@ func (kp *keepPlan) add(t *Type, in uint8, depth int) bool {
 // zeroing a larger one would cost what the reset saves.
 const keepMax = 1024
 
-// keepBlocks is Clear of m, the root of type t, that keeps its blocks for
+// keepBlocks is Clear of m, the root of type t (of p's buffer: Clear
+// checked it), that keeps its blocks for
 // the fields set next (see above), and reports whether it cleared m; false
 // (a type or a payload it does not handle, a block larger than keepMax)
 // leaves the caller to reset the buffer.
@@ -140,7 +146,13 @@ func (m Msg) keepBlocks(t *Type) bool {
 	if !p.reusable(m, t) {
 		return false
 	}
-	n, ok := p.keepIn(kp, m.off)
+	var n int
+	var ok bool
+	if kp.flat {
+		n, ok = p.keepFlat(kp, m.off)
+	} else {
+		n, ok = p.keepIn(kp, m.off)
+	}
 	if !ok {
 		return false // (the reset frees what was set aside)
 	}
@@ -157,7 +169,9 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 	var at [maxReuse]uint32 // the messages' offsets, by plan index (0: absent)
 	at[0] = root
 	n := 0
-	for _, st := range kp.steps {
+	steps, msgs := kp.steps, kp.msgs // (locals: setAside's stores would reload kp's)
+	for i := range steps {
+		st := &steps[i]
 		base := uint64(at[st.in&(maxReuse-1)])
 		if base == 0 {
 			continue // in a message that is not there
@@ -174,39 +188,104 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 		if s == 0 {
 			continue
 		}
-		kind := uint32(entryVector)
-		switch st.kind {
-		case keepMessage:
-			t := kp.msgs[st.msg&(maxReuse-1)]
+		kind := -uint32(st.kind) // entryString, entryVector (keepFlat)
+		if st.kind == keepMessage {
+			t := msgs[st.msg&(maxReuse-1)]
 			if s == uint64(root) || !p.nestedOK(uint32(s), uint32(base), t, n) {
 				return n, false
 			}
 			at[st.msg&(maxReuse-1)] = uint32(s)
 			kind = t.id
-		default:
-			if s < uint64(p.floor)+8 || s%8 != 0 || s+4 > uint64(len(mem)) {
+		} else {
+			// keepFlat's, in line (a call cost Build/imu ~30 instructions).
+			if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
 				return n, false
 			}
-			length := uint64(le.Uint32(mem[s-8:]))
+			length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
 			if length > keepMax || s+length > uint64(len(mem)) {
 				return n, false
 			}
-			if st.kind == keepString {
-				kind = entryString
-				if p.scrub {
-					clear(mem[s : s+min(4+uint64(le.Uint32(mem[s:])), length)])
+			if p.scrub {
+				blk := mem[s : s+length : s+length]
+				if st.kind == keepVector {
+					clear(blk[:min(uint64(uint32(w))*uint64(st.size), length)])
+				} else {
+					zeroShort(blk[:min(4+uint64(le.Uint32(blk[:4])), length)]) // the length word and the bytes
 				}
-			} else if p.scrub {
-				clear(mem[s : s+min(uint64(uint32(w))*uint64(st.size), length)])
 			}
 		}
 		p.setAside(n, uint32(o), uint32(s), kind)
 		n++
 	}
-	for i, t := range kp.msgs {
+	for i, t := range msgs {
 		if b := uint64(at[i&(maxReuse-1)]); b != 0 {
-			clear(mem[b+4 : b+uint64(t.extent)]) // (reusable, nestedOK)
+			zeroShort(mem[b+4 : b+uint64(t.extent)]) // (reusable, nestedOK)
 		}
+	}
+	return n, true
+}
+
+// zeroShort zeroes b, in overlapping word stores when it is 8 to 32 bytes
+// long (a short string's block, a small message's body): fewer
+// instructions than memclr's, and no call. (Stores up to 64 bytes make it
+// too large to inline: Build/imu +97 instructions.)
+func zeroShort(b []byte) {
+	if n := len(b); n >= 8 && n <= 32 {
+		le.PutUint64(b[:8], 0)
+		le.PutUint64(b[n-8:], 0)
+		if n > 16 {
+			le.PutUint64(b[8:16], 0)
+			le.PutUint64(b[n-16:], 0)
+		}
+		return
+	}
+	clear(b)
+}
+
+// keepFlat is keepIn for a flat plan (one message, the root at root, of
+// at most maxReuse strings and vectors): the steps' slots are read from the
+// root's body, which keepFlat then zeroes, and a scrubbing buffer's short
+// strings are zeroed with word stores.
+func (p *Payload) keepFlat(kp *keepPlan, root uint32) (int, bool) {
+	mem := p.mem
+	r := uint64(root)
+	n := 0
+	steps := kp.steps // (a local: setAside's stores would reload kp's)
+	for i := range steps {
+		st := &steps[i]
+		o := r + uint64(st.slot)
+		if o+8 > uint64(len(mem)) {
+			return n, false
+		}
+		w := le.Uint64(mem[o : o+8 : o+8])
+		s := uint64(uint32(w)) // a string's slot
+		if st.kind == keepVector {
+			s = w >> 32 // the elements of the vector header {num, data}
+		}
+		if s == 0 {
+			continue
+		}
+		if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
+			return n, false
+		}
+		length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
+		if length > keepMax || s+length > uint64(len(mem)) {
+			return n, false
+		}
+		if p.scrub {
+			blk := mem[s : s+length : s+length]
+			if st.kind == keepVector {
+				clear(blk[:min(uint64(uint32(w))*uint64(st.size), length)])
+			} else {
+				zeroShort(blk[:min(4+uint64(le.Uint32(blk[:4])), length)]) // the length word and the bytes
+			}
+		}
+		// entryString is 0 and entryVector -1: -kind.
+		p.setAside(n, uint32(o), uint32(s), -uint32(st.kind))
+		n++
+	}
+	if e := uint64(kp.msgs[0].extent); r+e <= uint64(len(mem)) && e >= 4 { // (reusable)
+		clear(mem[r+4 : r+e])
 	}
 	return n, true
 }
@@ -215,36 +294,93 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 // Clear set aside from it, and reports whether it did; a block too small
 // for s is freed, and the caller stores s as usual.
 func (p *Payload) setStringAside(o uint32, s string) bool {
-	if uint64(o)+4 > uint64(len(p.mem)) || le.Uint32(p.mem[o:]) != 0 {
-		return false
-	}
 	return p.overwriteAside(o, unsafe.Slice(unsafe.StringData(s), len(s)))
 }
 
 // setBytesAside is setStringAside for bytes that do not lie in the
 // payload.
 func (p *Payload) setBytesAside(o uint32, s []byte) bool {
-	if uint64(o)+4 > uint64(len(p.mem)) || le.Uint32(p.mem[o:]) != 0 || overlaps(p.mem[:cap(p.mem)], s) {
+	if overlaps(p.mem[:cap(p.mem)], s) {
 		return false
 	}
 	return p.overwriteAside(o, s)
 }
 
 // overwriteAside writes s (which does not lie in the payload) over the
-// string block set aside from the empty slot at o, a slot in the payload,
-// and stores the block in the slot; false is no block set aside, or one
-// too small for s, which it frees.
+// string block set aside from the slot at o, if the slot is empty, and
+// stores the block in the slot; false is a slot that is not empty, no
+// block set aside, or one too small for s, which it frees.
+//
+// It is takeReuse and payloadbuffer's OverwriteBytes in one, for the
+// setters that fill a cleared message: the common case (the entry after
+// the one taken last is this slot's, its block large enough) is a few
+// loads, the checks of the block OverwriteBytes makes (validBlock's), and
+// the copy. A block set aside is one the buffer has not freed, in a buffer
+// that has not failed (both zero the entry), of format 3 (keepBlocks,
+// BeginReuse).
 func (p *Payload) overwriteAside(o uint32, s []byte) bool {
-	old := p.takeReuse(o, entryString)
-	if old == 0 {
+	i := uint(p.rnext) & (maxReuse - 1)
+	if p.reuseSlot[i] != o || i >= uint(p.nreuse) {
+		j := p.findReuse(o)
+		if j < 0 {
+			return false
+		}
+		i = uint(j) & (maxReuse - 1)
+	}
+	if p.reuseKind[i] != entryString {
+		return false // (a slot of a block freed and reused: it stays set aside)
+	}
+	mem := p.mem
+	so, n := uint64(o), uint64(len(s))
+	if so+4 > uint64(len(mem)) || le.Uint32(mem[so:so+4:so+4]) != 0 {
 		return false
 	}
-	if !p.buf.OverwriteBytes(old, s) {
-		p.buf.Free(old)
+	blk := uint64(p.reuseBlock[i])
+	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
+	p.nlive--
+	p.rnext = uint8(i + 1)
+	if blk < uint64(p.floor)+8 || blk%8 != 0 || blk > uint64(len(mem)) {
+		return false // none (freed by an allocation), or not a block this buffer handed out: left alone
+	}
+	length := uint64(le.Uint32(mem[blk-8 : blk-4 : blk-4])) // the low word of the length word
+	if blk+length > uint64(len(mem)) || n > 1<<31 || (n+4+7)&^7 > length {
+		p.buf.Free(uint32(blk))
 		return false
 	}
-	le.PutUint32(p.mem[o:], old)
+	b := mem[blk : blk+length : blk+length] // n+4 <= length
+	oldN := uint64(le.Uint32(b[:4]))
+	le.PutUint32(b[:4], uint32(n))
+	switch {
+	case n >= 8 && n <= 16:
+		// A string of 8 to 16 bytes (a name, an id) in two overlapping
+		// words: fewer instructions than memmove's, and no call.
+		head, tail := le.Uint64(s[:8]), le.Uint64(s[n-8:n])
+		le.PutUint64(b[4:12], head)
+		le.PutUint64(b[n-4:n+4], tail)
+	case n >= 4 && n < 8:
+		head, tail := le.Uint32(s[:4]), le.Uint32(s[n-4:n])
+		le.PutUint32(b[4:8], head)
+		le.PutUint32(b[n:n+4], tail)
+	default:
+		copy(b[4:4+n], s)
+	}
+	if p.scrub && oldN > n { // (a decoding's block: a Clear zeroed its own)
+		clear(b[4+n : min(4+oldN, length)])
+	}
+	le.PutUint32(mem[so:so+4:so+4], uint32(blk))
 	return true
+}
+
+// reuseIndex returns the index of the entry set aside from slot (taken
+// back or not), and false if there is none: takeReuse's look-up, which
+// looks at the entry after the one taken last first.
+func (p *Payload) reuseIndex(slot uint32) (uint, bool) {
+	i := uint(p.rnext) & (maxReuse - 1)
+	if p.reuseSlot[i] == slot && i < uint(p.nreuse) {
+		return i, true
+	}
+	j := p.findReuse(slot)
+	return uint(j) & (maxReuse - 1), j >= 0
 }
 
 // appendAside stores v, the stored bytes of whole elements, as the
@@ -258,10 +394,17 @@ func (p *Payload) appendAside(o uint32, v []byte, size int) bool {
 	if uint64(o)+8 > uint64(len(mem)) || le.Uint64(mem[o:]) != 0 || size <= 0 || len(v) == 0 {
 		return false
 	}
-	s := uint64(p.takeReuse(o, entryVector))
-	if s == 0 {
+	// takeReuse, in line (its call cost Build/imu ~15 instructions a
+	// vector). (overwriteAside's look-up is written out: reuseIndex's two
+	// results cost it 3 instructions a string.)
+	i, ok := p.reuseIndex(o)
+	if !ok || p.reuseKind[i] != entryVector {
 		return false
 	}
+	s := uint64(p.reuseBlock[i])
+	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
+	p.nlive--
+	p.rnext = uint8(i + 1)
 	if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
 		return false // (not a block this buffer handed out: left alone)
 	}

@@ -19,7 +19,13 @@ import (
 // keepType returns a root type of singular fields (two strings, a nested
 // Timestamp, a scalar) and a repeated scalar, whose format-3 Clear keeps its
 // blocks.
-func keepType(t testing.TB) *impl.Type {
+func keepType(t testing.TB) *impl.Type { return keepTypeOf(t, true) }
+
+// keepFlatType is keepType without the Timestamp: a flat plan (keepFlat).
+func keepFlatType(t testing.TB) *impl.Type { return keepTypeOf(t, false) }
+
+// keepTypeOf returns keepType, or keepFlatType when stamp is false.
+func keepTypeOf(t testing.TB, stamp bool) *impl.Type {
 	t.Helper()
 	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
 	field := func(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, msg string) *descriptorpb.FieldDescriptorProto {
@@ -33,21 +39,24 @@ func keepType(t testing.TB) *impl.Type {
 		}
 		return f
 	}
+	fields := []*descriptorpb.FieldDescriptorProto{
+		field("a", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, ""),
+		field("b", 2, descriptorpb.FieldDescriptorProto_TYPE_BYTES, ""),
+		field("stamp", 3, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, ".google.protobuf.Timestamp"),
+		field("n", 4, descriptorpb.FieldDescriptorProto_TYPE_UINT32, ""),
+		field("v", 5, descriptorpb.FieldDescriptorProto_TYPE_FIXED32, ""),
+	}
+	name := "keep"
+	if !stamp {
+		fields = append(fields[:2], fields[3:]...)
+		name = "keepflat"
+	}
 	fd, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{
-		Name:       gproto.String("phasertest/keep.proto"),
-		Package:    gproto.String("phasertest.keep"),
-		Syntax:     gproto.String("proto3"),
-		Dependency: []string{"google/protobuf/timestamp.proto"},
-		MessageType: []*descriptorpb.DescriptorProto{{
-			Name: gproto.String("Keep"),
-			Field: []*descriptorpb.FieldDescriptorProto{
-				field("a", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, ""),
-				field("b", 2, descriptorpb.FieldDescriptorProto_TYPE_BYTES, ""),
-				field("stamp", 3, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, ".google.protobuf.Timestamp"),
-				field("n", 4, descriptorpb.FieldDescriptorProto_TYPE_UINT32, ""),
-				field("v", 5, descriptorpb.FieldDescriptorProto_TYPE_FIXED32, ""),
-			},
-		}},
+		Name:        gproto.String("phasertest/" + name + ".proto"),
+		Package:     gproto.String("phasertest." + name),
+		Syntax:      gproto.String("proto3"),
+		Dependency:  []string{"google/protobuf/timestamp.proto"},
+		MessageType: []*descriptorpb.DescriptorProto{{Name: gproto.String("Keep"), Field: fields}},
 	}, protoregistry.GlobalFiles)
 	if err != nil {
 		t.Fatal(err)
@@ -90,10 +99,28 @@ func FuzzClearKeeps(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) { keepRun(t, typ, in) })
 }
 
+// FuzzClearKeepsFlat is FuzzClearKeeps of a type with no nested message,
+// whose Clear takes keepFlat's path (the stamp's operations do nothing).
+func FuzzClearKeepsFlat(f *testing.F) {
+	typ := keepFlatType(f)
+	for _, seed := range [][]byte{
+		{0, 0, 0, 2, 1, 3, 5, 0, 3, 1, 2, 10, 9, 5, 0, 1},
+		{1, 0, 40, 5, 1, 41, 10, 42, 5, 0, 43, 1, 44, 10, 40},
+		{2, 0, 200, 5, 1, 200, 5, 0, 200, 5, 10, 5, 5, 0, 1, 5, 2},
+		{0, 1, 6, 20, 5, 6, 9, 5, 6, 2, 11, 40, 5, 11, 8},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) { keepRun(t, typ, in) })
+}
+
 // keepRun is FuzzClearKeeps's run of input in.
 func keepRun(t *testing.T, typ *impl.Type, in []byte) {
-	fa, fb, fst, fn, fv := field(typ, "a"), field(typ, "b"), field(typ, "stamp"), field(typ, "n"), field(typ, "v")
-	secs := field(fst.Type, "seconds")
+	fa, fb, fst, fn, fv := field(typ, "a"), field(typ, "b"), typ.FieldByName("stamp"), field(typ, "n"), field(typ, "v")
+	var secs *impl.FieldInfo
+	if fst != nil {
+		secs = field(fst.Type, "seconds")
+	}
 	elems := func(k, n int) []byte { // n elements valued k, k+1, ...
 		b := make([]byte, 4*n)
 		for i := range n {
@@ -141,9 +168,15 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 			want.b = want.a
 		case 3:
 			i++
+			if fst == nil {
+				continue
+			}
 			m.MutableMessage(fst.Field, fst.Type).Set64(secs.Field, uint64(arg))
 			want.seconds, want.stamp = uint64(arg), true
 		case 4:
+			if fst == nil {
+				continue
+			}
 			m.ClearMessage(fst.Field, fst.Type)
 			want.seconds, want.stamp = 0, false
 		case 5:
@@ -216,14 +249,16 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 
 // keepReads reports how m differs from want.
 func keepReads(m impl.Msg, fa, fb, fst, fn, fv, secs *impl.FieldInfo, want keepModel) error {
-	st := m.Message(fst.Field, fst.Type)
+	if fst != nil { // (keepFlatType has none)
+		if st := m.Message(fst.Field, fst.Type); m.HasMessage(fst.Field) != want.stamp || st.Get64(secs.Field) != want.seconds {
+			return fmt.Errorf("stamp present %v seconds %d, want %v %d", m.HasMessage(fst.Field), st.Get64(secs.Field), want.stamp, want.seconds)
+		}
+	}
 	switch {
 	case string(m.StringBytes(fa.Field)) != want.a:
 		return fmt.Errorf("a has %d bytes, want %d", len(m.StringBytes(fa.Field)), len(want.a))
 	case string(m.StringBytes(fb.Field)) != want.b:
 		return fmt.Errorf("b has %d bytes, want %d", len(m.StringBytes(fb.Field)), len(want.b))
-	case m.HasMessage(fst.Field) != want.stamp || st.Get64(secs.Field) != want.seconds:
-		return fmt.Errorf("stamp present %v seconds %d, want %v %d", m.HasMessage(fst.Field), st.Get64(secs.Field), want.stamp, want.seconds)
 	case m.Get32(fn.Field) != want.n:
 		return fmt.Errorf("n %d, want %d", m.Get32(fn.Field), want.n)
 	case m.LenOf(fv) != len(want.v):
@@ -235,4 +270,55 @@ func keepReads(m impl.Msg, fa, fb, fst, fn, fv, secs *impl.FieldInfo, want keepM
 		}
 	}
 	return nil
+}
+
+// TestClearRefillStringLengths clears roots of keepType and keepFlatType
+// holding strings of every length up to 40 bytes and refills them with
+// strings of every such length, over the blocks the Clear kept: each
+// reads what was set, the blocks are reused (the payload does not grow),
+// and in a scrubbing buffer the bytes after the Clear, and after the
+// refill, are the same whatever the cleared strings held (the Clear's word
+// stores and the refill's copy leave nothing of them).
+func TestClearRefillStringLengths(t *testing.T) {
+	for _, typ := range []*impl.Type{keepType(t), keepFlatType(t)} {
+		fa, fb := field(typ, "a"), field(typ, "b")
+		for n := 0; n <= 40; n++ {
+			for k := 0; k <= 40; k += 1 + k/8 {
+				var cleared, refilled [2][]byte
+				for j, c := range []string{"x", "y"} {
+					m := impl.New(typ)
+					m.SetString(fa.Field, strings.Repeat(c, n))
+					m.SetBytes(fb.Field, []byte(strings.Repeat(c, n+3)))
+					size := len(m.PayloadBytes())
+					m.Clear(typ)
+					if m.HasString(fa.Field) || m.HasString(fb.Field) {
+						t.Fatalf("%d, %d: a cleared string reads present", n, k)
+					}
+					cleared[j] = bytes.Clone(m.PayloadBytes())
+					a, b := strings.Repeat("z", k), strings.Repeat("w", max(k-2, 0))
+					m.SetString(fa.Field, a)
+					m.SetBytes(fb.Field, []byte(b))
+					if got := string(m.StringBytes(fa.Field)); got != a {
+						t.Fatalf("%d, %d: a reads %q, want %q", n, k, got, a)
+					}
+					if got := string(m.StringBytes(fb.Field)); got != b {
+						t.Fatalf("%d, %d: b reads %q, want %q", n, k, got, b)
+					}
+					if r, err := impl.Read(typ, bytes.Clone(m.PayloadBytes())); err != nil || string(r.StringBytes(fa.Field)) != a || string(r.StringBytes(fb.Field)) != b {
+						t.Fatalf("%d, %d: a reader of the bytes reads %q, %q (%v)", n, k, r.StringBytes(fa.Field), r.StringBytes(fb.Field), err)
+					}
+					if (k+4+7)&^7 <= (n+4+7)&^7 && len(m.PayloadBytes()) != size {
+						t.Fatalf("%d, %d: the refill grew the payload from %d to %d bytes: a kept block not reused", n, k, size, len(m.PayloadBytes()))
+					}
+					refilled[j] = bytes.Clone(m.PayloadBytes())
+				}
+				if !bytes.Equal(cleared[0], cleared[1]) {
+					t.Fatalf("%s %d: the bytes after a Clear depend on the strings cleared:\n%x\n%x", typ.Name(), n, cleared[0], cleared[1])
+				}
+				if !bytes.Equal(refilled[0], refilled[1]) {
+					t.Fatalf("%d, %d: the bytes after a refill depend on the strings cleared", n, k)
+				}
+			}
+		}
+	}
 }

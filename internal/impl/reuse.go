@@ -115,10 +115,11 @@ func hasKind(t *Type, kinds ...Kind) bool {
 // reusable reports whether the blocks of m, the root of type t, can be set
 // aside: a root this process created, of t's compiled layout, in a buffer
 // that has not failed, with no error recorded and no unknown fields.
+// m must be the root of p's buffer (the callers check it: Clear, BeginReuse).
 func (p *Payload) reusable(m Msg, t *Type) bool {
 	b := p.buf
 	return p.root == t && m.acc == compiledWrite && p.err == nil && !p.lost && atomic.LoadUint64(&p.unk) == unknownKnown &&
-		b != nil && m.off == b.Message() && !b.Failed() && uint64(m.off)+uint64(t.extent) <= uint64(len(p.mem)) && t.extent >= 4
+		b != nil && !b.Failed() && uint64(m.off)+uint64(t.extent) <= uint64(len(p.mem)) && t.extent >= 4
 }
 
 // BeginReuse prepares a decoding into m, the root of type t, that reuses
@@ -139,7 +140,7 @@ func (m Msg) BeginReuse(t *Type) bool {
 	if p.nlive != 0 { // the blocks a Clear kept that no field took back
 		p.EndReuse()
 	}
-	if !p.reusable(m, t) {
+	if b := p.buf; b == nil || m.off != b.Message() || !p.reusable(m, t) {
 		return false
 	}
 	mem := p.mem

@@ -18,17 +18,9 @@ func (p *Payload) storeBytes(slot uint32, v []byte) bool {
 		slot >= p.buf.HeaderSize() && len(v) < 1<<31 && !overlaps(mem[:cap(mem)], v) {
 		// The block a decoding set aside from this slot (reuse.go), v
 		// written over it when it fits; else the block is freed and v
-		// goes into a new one. (overwriteAside, written in line: its
-		// call cost a ProtoUnmarshal of small 66 instructions, 1201 ->
-		// 1267 by callgrind.)
-		if p.nlive != 0 {
-			if old := p.takeReuse(slot, entryString); old != 0 {
-				if p.buf.OverwriteBytes(old, v) {
-					le.PutUint32(mem[slot:], old)
-					return true
-				}
-				p.buf.Free(old)
-			}
+		// goes into a new one.
+		if p.nlive != 0 && p.overwriteAside(slot, v) {
+			return true
 		}
 		d := p.buf.Allocate(len(v)+4, p.buf.StringFlags())
 		p.sync()
