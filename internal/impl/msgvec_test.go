@@ -334,3 +334,51 @@ func sameHeader(mem, head []byte) bool {
 	const failed = 1 << 2
 	return bytes.Equal(mem[:2], head[:2]) && mem[2]&^failed == head[2]&^failed && bytes.Equal(mem[3:16], head[3:16])
 }
+
+// TestMessageListAtInLine compares a read-only list handle's At and Len
+// (their in-line path, listVec) with ElemMessage and MessagesLen, their
+// model, on a v3 list read back, then with every byte of the payload
+// replaced by hostile values, and truncated at every length.
+func TestMessageListAtInLine(t *testing.T) {
+	header, _, arrays := testTypes(t)
+	items, seq := field(arrays, "items"), field(header, "seq")
+	w := impl.New(arrays)
+	wl := impl.NewMessageList(w, items.Field, items.Type)
+	wl.Reserve(5)
+	for i := range 7 { // 5 in chunk 0, 2 in chunk 1
+		wl.Append().Set32(seq.Field, uint32(i+1))
+	}
+	good := bytes.Clone(w.PayloadBytes())
+	check := func(data []byte, what string) {
+		m, err := impl.Read(arrays, data)
+		if err != nil {
+			return
+		}
+		l := impl.NewMessageList(m, items.Field, items.Type)
+		if got, want := l.Len(), m.MessagesLen(items.Field); got != want {
+			t.Fatalf("%s: Len %d, MessagesLen %d", what, got, want)
+		}
+		for i := -1; i <= 8; i++ {
+			got, want := l.At(i), m.ElemMessage(items.Field, i, items.Type)
+			if got.Offset() != want.Offset() || got.Compiled() != want.Compiled() || got.Get32(seq.Field) != want.Get32(seq.Field) {
+				t.Fatalf("%s: At(%d) = %d %v %d, ElemMessage %d %v %d", what, i, got.Offset(), got.Compiled(), got.Get32(seq.Field),
+					want.Offset(), want.Compiled(), want.Get32(seq.Field))
+			}
+		}
+	}
+	check(good, "as written")
+	m, _ := impl.Read(arrays, good)
+	if l := impl.NewMessageList(m, items.Field, items.Type); l.Len() != 7 || l.At(6).Get32(seq.Field) != 7 || !l.At(2).Compiled() {
+		t.Fatalf("read back: Len %d, At(6) %d", l.Len(), l.At(6).Get32(seq.Field))
+	}
+	for k := range good {
+		for _, b := range []byte{0, 1, 3, 0x80, 0xff, good[k] ^ 1} {
+			data := bytes.Clone(good)
+			data[k] = b
+			check(data, fmt.Sprintf("byte %d = %#x", k, b))
+		}
+	}
+	for n := range len(good) {
+		check(bytes.Clone(good[:n]), fmt.Sprintf("truncated at %d", n))
+	}
+}
