@@ -85,7 +85,7 @@ func refillCase(t *testing.T, k kind, atEnd bool, oldN, n int) int {
 	blkSize := uint64(b.BlockSize(blk))
 	before := clone(b.Memory())
 	in := b.RefillString(slot, string(s))
-	want := n <= maxShort && align8(uint64(n)+4) <= blkSize && !(b.scrub && oldN > n) &&
+	want := n <= maxShort && align8(uint64(n)+4) <= blkSize && !(b.scrub && oldN > n && oldN > maxShort) &&
 		uint64(blk)+4+maxShort <= uint64(cap(b.data))
 	if in != want {
 		t.Fatalf("old %d new %d: RefillString %t, want %t", oldN, n, in, want)

@@ -60,8 +60,9 @@ func (b *Buffer) SetBytes(slot uint32, s []byte) bool {
 // leaf function (no call, so no frame and no spills), for a setter to try
 // first: a v3 buffer that has not failed, a slot holding a block large
 // enough for s, s at most maxShort bytes, and, when scrubbing, an old
-// string no longer than s (no tail to zero). It writes the length and the
-// bytes in place and reports true; the buffer's memory is then the same
+// string no longer than maxShort bytes (whose longer tail it zeroes, as
+// SetString does). It writes the length and the bytes in place and
+// reports true; the buffer's memory is then the same
 // slice (it neither grew nor moved). False leaves the buffer as it was,
 // for SetString to do the rest (it makes every check SetString's in-place
 // path makes).
@@ -86,8 +87,29 @@ func (b *Buffer) RefillString(slot uint32, s string) bool {
 	// takes): only its first 4+n bytes, which lie in the block (4+n <=
 	// length), are written.
 	w := d[old : old+4+maxShort : old+4+maxShort]
-	if b.scrub && uint64(le.Uint32(w[:4])) > n {
-		return false // a tail to clear: setString's path
+	if oldN := uint64(le.Uint32(w[:4])); b.scrub && oldN > n {
+		// Zero the old string's longer tail, [4+n, 4+oldN), when it lies
+		// in the window and the block (else setString's path, which clamps
+		// it to the block), in overlapping words as the bytes below.
+		if oldN > maxShort || 4+oldN > length {
+			return false
+		}
+		a, e := 4+n, 4+oldN
+		switch k := oldN - n; {
+		case k >= 16:
+			le.PutUint64(w[a:a+8], 0)
+			le.PutUint64(w[a+8:a+16], 0)
+			le.PutUint64(w[e-16:e-8], 0)
+			le.PutUint64(w[e-8:e], 0)
+		case k >= 8:
+			le.PutUint64(w[a:a+8], 0)
+			le.PutUint64(w[e-8:e], 0)
+		case k >= 4:
+			le.PutUint32(w[a:a+4], 0)
+			le.PutUint32(w[e-4:e], 0)
+		default:
+			w[a], w[a+k/2], w[e-1] = 0, 0, 0
+		}
 	}
 	// Overlapping words, all read before any is written.
 	switch {
