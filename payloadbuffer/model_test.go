@@ -445,7 +445,9 @@ func (m *model) setString(i int, s []byte, alias bool, desc string) bool {
 	if alias {
 		ok = m.b.SetBytes(slot, s)
 	} else {
-		ok = m.b.SetString(slot, string(s))
+		// RefillString first for odd lengths, as a setter tries it: the
+		// same result as SetString's.
+		ok = len(s)%2 == 1 && m.b.RefillString(slot, string(s)) || m.b.SetString(slot, string(s))
 	}
 	what := lazy("SetString(str %d, %d bytes of %s, bytes %t)", i, len(want), desc, alias)
 	m.logOp(lazy("%v = %t", what, ok))

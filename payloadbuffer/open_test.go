@@ -50,7 +50,9 @@ func continueOps(b *Buffer, seed uint64, steps int) []uint32 {
 			}
 		case op < 9:
 			s := bytes.Repeat([]byte{byte('a' + i%26)}, r.IntN(90))
-			if b.SetString(root+4*uint32(r.IntN(nStr)), string(s)) {
+			slot := root + 4*uint32(r.IntN(nStr))
+			// RefillString first for odd lengths, as a setter tries it.
+			if len(s)%2 == 1 && b.RefillString(slot, string(s)) || b.SetString(slot, string(s)) {
 				res = 1
 			}
 		case op < 10:

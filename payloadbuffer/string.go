@@ -1,6 +1,9 @@
 package payloadbuffer
 
-import "unsafe"
+import (
+	"encoding/binary"
+	"unsafe"
+)
 
 // Strings and bytes (spec 5.2). A string field's slot is a uint32
 // StringHeader: the data offset of a string block, or 0 when absent. The
@@ -52,6 +55,104 @@ func (b *Buffer) SetString(slot uint32, s string) bool {
 func (b *Buffer) SetBytes(slot uint32, s []byte) bool {
 	return setString(b, slot, s, b.offsetOf(s))
 }
+
+// RefillString is SetString's in-place refill for the common case, a
+// leaf function (no call, so no frame and no spills), for a setter to try
+// first: a v3 buffer that has not failed, a slot holding a block large
+// enough for s, s at most maxShort bytes, and, when scrubbing, an old
+// string no longer than maxShort bytes (whose longer tail it zeroes, as
+// SetString does). It writes the length and the bytes in place and
+// reports true; the buffer's memory is then the same
+// slice (it neither grew nor moved). False leaves the buffer as it was,
+// for SetString to do the rest (it makes every check SetString's in-place
+// path makes).
+func (b *Buffer) RefillString(slot uint32, s string) bool {
+	d := b.data
+	so, n := uint64(slot), uint64(len(s))
+	if so < uint64(b.hdr) || so+4 > uint64(len(d)) || n > maxShort || b.failed || b.version != V3 || b.noInPlace {
+		return false
+	}
+	old := uint64(le.Uint32(d[so : so+4 : so+4]))
+	if old < uint64(b.hdr)+8 || old&7 != 0 || old > uint64(len(d)) { // (0: no string)
+		return false
+	}
+	length := uint64(uint32(le.Uint64(d[old-8 : old : old]))) // the low word of the length word (validBlock)
+	if old+length > uint64(len(d)) || align8(n+4) > length || old+4+maxShort > uint64(cap(d)) {
+		return false
+	}
+	// A window of constant length on the length word and the bytes, so
+	// that the stores in it need no checks (n <= maxShort) and its pointer
+	// no mask. It may run on past the block, and past the buffer's length
+	// into its capacity (a block at the end: 4+maxShort <= cap is all it
+	// takes): only its first 4+n bytes, which lie in the block (4+n <=
+	// length), are written.
+	w := d[old : old+4+maxShort : old+4+maxShort]
+	if oldN := uint64(le.Uint32(w[:4])); b.scrub && oldN > n {
+		// Zero the old string's longer tail, [4+n, 4+oldN), when it lies
+		// in the window and the block (else setString's path, which clamps
+		// it to the block), in overlapping words as the bytes below.
+		if oldN > maxShort || 4+oldN > length {
+			return false
+		}
+		a, e := 4+n, 4+oldN
+		switch k := oldN - n; {
+		case k >= 16:
+			le.PutUint64(w[a:a+8], 0)
+			le.PutUint64(w[a+8:a+16], 0)
+			le.PutUint64(w[e-16:e-8], 0)
+			le.PutUint64(w[e-8:e], 0)
+		case k >= 8:
+			le.PutUint64(w[a:a+8], 0)
+			le.PutUint64(w[e-8:e], 0)
+		case k >= 4:
+			le.PutUint32(w[a:a+4], 0)
+			le.PutUint32(w[e-4:e], 0)
+		default:
+			w[a], w[a+k/2], w[e-1] = 0, 0, 0
+		}
+	}
+	// Overlapping words, all read before any is written.
+	switch {
+	case n >= 16:
+		w0, w1, w2, w3 := str64(s[:8]), str64(s[8:16]), str64(s[n-16:]), str64(s[n-8:])
+		le.PutUint64(w[4:12], w0)
+		le.PutUint64(w[12:20], w1)
+		le.PutUint64(w[n-12:n-4], w2)
+		le.PutUint64(w[n-4:n+4], w3)
+	case n >= 8:
+		w0, w1 := str64(s[:8]), str64(s[n-8:])
+		le.PutUint64(w[4:12], w0)
+		le.PutUint64(w[n-4:n+4], w1)
+	case n >= 4:
+		w0, w1 := str32(s[:4]), str32(s[n-4:])
+		le.PutUint32(w[4:8], w0)
+		le.PutUint32(w[n:n+4], w1)
+	case n > 0:
+		c0, c1, c2 := s[0], s[n/2], s[n-1]
+		w[4], w[4+n/2], w[3+n] = c0, c1, c2
+	}
+	le.PutUint32(w[:4], uint32(n))
+	return true
+}
+
+// maxShort is the longest string RefillString writes: four words.
+const maxShort = 32
+
+// str64 returns the little-endian word of s's first 8 bytes (one load).
+func str64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// str32 returns the little-endian word of s's first 4 bytes (one load).
+func str32(s string) uint32 {
+	_ = s[3]
+	return uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+}
+
+// le is the byte order of a payload.
+var le = binary.LittleEndian
 
 // offsetOf returns the buffer offset of s if s lies entirely inside the
 // buffer's memory, else -1. A slice that only starts inside (it runs on into

@@ -788,6 +788,9 @@ func (m Msg) SetString(f Field, s string) {
 	if m.p.nlive != 0 && m.p.setStringAside(o, s) { // after a Clear (reuse.go)
 		return
 	}
+	if m.p.buf.RefillString(o, s) { // in place: the memory is unchanged, no sync
+		return
+	}
 	if !m.p.buf.SetString(o, s) {
 		m.p.fail()
 	}
