@@ -260,28 +260,13 @@ type MessageList struct {
 	m Msg
 	f Field
 	t *Type
-	v listVec // the field's Phaser 3 vector as the handle found it
 }
 
 // NewMessageList returns the list handle of field f (elements of type t).
-// In a read-only Phaser 3 payload it checks the field's vector once (see
-// listVec), so that At and Len read it in line.
-func NewMessageList(m Msg, f Field, t *Type) MessageList { return m.messageList(f, t) }
+func NewMessageList(m Msg, f Field, t *Type) MessageList { return MessageList{m, f, t} }
 
 // Len returns the number of elements: N for a fixed array.
-func (l MessageList) Len() int { return l.len(MessageList.lenGeneral) }
-
-// len is Len with its general path as a parameter (see the scalar
-// accessors): listVec's count in line.
-func (l MessageList) len(general func(MessageList) int) int {
-	if l.v.mem != nil {
-		return int(l.v.num)
-	}
-	return general(l)
-}
-
-// lenGeneral is Len's general path.
-func (l MessageList) lenGeneral() int {
+func (l MessageList) Len() int {
 	if l.f.Fixed != 0 {
 		return int(l.f.Fixed)
 	}
@@ -289,23 +274,7 @@ func (l MessageList) lenGeneral() int {
 }
 
 // At returns element i (a default message if out of range).
-func (l MessageList) At(i int) Msg { return l.at(i, MessageList.atGeneral) }
-
-// at is At with its general path as a parameter (see the scalar
-// accessors). Its common case, in a read-only payload, is in line: an
-// element of the first chunk of the vector the handle found (listVec)
-// whose table is the one found to be the compiled one.
-func (l MessageList) at(i int, general func(MessageList, int) Msg) Msg {
-	if v := &l.v; uint(i) < uint(v.n) {
-		if e := v.base + uint32(i)*v.stride; le.Uint32(v.mem[e:]) == v.tab {
-			return Msg{l.m.p, e, compiledRead}
-		}
-	}
-	return general(l, i)
-}
-
-// atGeneral is the general path of At.
-func (l MessageList) atGeneral(i int) Msg { return l.m.ElemMessage(l.f, i, l.t) }
+func (l MessageList) At(i int) Msg { return l.m.ElemMessage(l.f, i, l.t) }
 
 // Mutable returns element i, growing the list and creating the element as
 // needed.

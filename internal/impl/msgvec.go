@@ -51,67 +51,6 @@ func (p *Payload) mvb(o uint32) (msgVec, bool) {
 	return v, true
 }
 
-// listVec is what a MessageList on a field of a read-only Phaser 3
-// payload found of the field's vector when the handle was made, for its At
-// and Len to read in line: a read-only payload is not written (its bytes
-// may change under the handle, from outside, only to be read within
-// bounds). It holds the vector's count, checked as mvbLen checks it, and
-// the elements of the first chunk, which lie below len(mem), whose stride
-// holds the element type's compiled fields and whose table the type's
-// compiled one is tab. The zero listVec reads nothing in line.
-type listVec struct {
-	mem    []byte // the payload's memory, up to the end of the n elements
-	base   uint32 // element 0
-	stride uint32
-	n      uint32 // the elements read in line: those of the first chunk, at most num
-	num    uint32 // Len: the count, or a fixed array's N
-	tab    uint32
-}
-
-// messageList returns the list handle of repeated message field f of type
-// t (NewMessageList) and what it can read in line (see listVec): the
-// checks of mvbLen, of elem for the first chunk and of bind for the
-// block's element table, in one place.
-func (m Msg) messageList(f Field, t *Type) MessageList {
-	l := MessageList{m: m, f: f, t: t}
-	p := m.p
-	if p == nil || p.version != payloadbuffer.V3 || p.buf != nil {
-		return l
-	}
-	mem := p.mem
-	var o uint32
-	if off := uint64(m.off) + uint64(f.Offset); m.compiled() && off+8 <= uint64(len(mem)) { // at's common case
-		o = uint32(off)
-	} else if o, _ = m.at(f, 8); o == 0 {
-		return l
-	}
-	vh := (*[8]byte)(mem[o : o+8])
-	num, data := le.Uint32(vh[:4]), le.Uint32(vh[4:])
-	if num == 0 || data == 0 || data < p.floor || uint64(data)+mvbHeader > uint64(len(mem)) {
-		return l
-	}
-	h := (*[mvbHeader]byte)(mem[data : data+mvbHeader])
-	stride, c, tab := le.Uint32(h[mvbStride:]), le.Uint32(h[mvbCap:]), le.Uint32(h[mvbMeta:])
-	chunks, base := le.Uint32(h[mvbChunks:]), le.Uint32(h[mvbChunk:])
-	size := uint64(c) * uint64(stride)                                            // chunk 0's bytes
-	if stride < t.extent || stride%4 != 0 || c == 0 || chunks-1 >= mvbMaxChunk || // mvb
-		uint64(data)+mvbHeader+size > uint64(len(mem)) ||
-		uint64(num) > uint64(c)*(1<<uint64(chunks)-1) || uint64(num)*uint64(stride) > uint64(len(mem)) || // mvbLen
-		base == 0 || base < p.floor || uint64(base)+size > uint64(len(mem)) { // elem
-		return l
-	}
-	n, count := min(num, c), num
-	if f.Fixed != 0 {
-		n, count = min(n, f.Fixed), f.Fixed
-	}
-	if p.trust&t.trust == 0 && !p.knownCompiled(t, tab) && !p.verify(t, tab) {
-		return l
-	}
-	end := base + n*stride
-	l.v = listVec{mem: mem[:end:end], base: base, stride: stride, n: n, num: count, tab: tab}
-	return l
-}
-
 // capacity returns how many elements the allocated chunks hold.
 func (v msgVec) capacity() uint64 { return uint64(v.c) * (1<<uint64(v.chunks) - 1) }
 
