@@ -861,7 +861,7 @@ func (m Msg) ClearString(f Field) {
 // (tables.go) without reading the nested message's table, in any other
 // with the table the payload's cache knows for t, or compared once.
 func (m Msg) Message(f Field, t *Type) Msg {
-	return m.message(f, t, Msg.messageGeneral, (*Payload).bindSlot)
+	return m.message(f, t, Msg.messageGeneral, (*Payload).bind)
 }
 
 func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg, slot func(*Payload, uint32, *Type) Msg) Msg {
@@ -876,7 +876,7 @@ func (m Msg) message(f Field, t *Type, general func(Msg, Field, *Type) Msg, slot
 // call: it leaves out Message's test of the flag, which would put them
 // over the inliner's budget.
 func (m Msg) SlotMessage(f Field, t *Type) Msg {
-	return m.slotMessage(f, t, Msg.messageGeneral, (*Payload).bindSlot)
+	return m.slotMessage(f, t, Msg.messageGeneral, (*Payload).bind)
 }
 
 func (m Msg) slotMessage(f Field, t *Type, general func(Msg, Field, *Type) Msg, slot func(*Payload, uint32, *Type) Msg) Msg {

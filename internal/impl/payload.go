@@ -462,48 +462,26 @@ func (p *Payload) wrongType(op string, t *Type, e uint32) error {
 // compiled fields' bounds, then the table (the one the cache knows for t,
 // or compared with t's compiled table once per payload), in line.
 func (p *Payload) bind(off uint32, t *Type) Msg {
+	// The common case first, one bound: off-1 wraps for off == 0
+	// (absent), and off+extent within the payload puts the table word
+	// off..off+4 in it.
+	if mem := p.mem; uint64(off-1)+uint64(t.extent) < uint64(len(mem)) && off >= p.floor {
+		if p.trust&t.trust != 0 { // a payload that trusts what it wrote (tables.go)
+			return Msg{p: p, off: off, acc: p.compiledAccess()}
+		}
+		o := uint64(off)
+		if tab := le.Uint32(mem[o : o+4 : o+4]); p.knownCompiled(t, tab) || p.verify(t, tab) {
+			return Msg{p: p, off: off, acc: p.compiledAccess()}
+		}
+		return Msg{p: p, off: off}
+	}
 	if off < p.floor || off == 0 {
 		if off != 0 {
 			p.corrupt()
 		}
 		return Msg{p: p}
 	}
-	mem := p.mem
-	if uint64(off)+uint64(t.extent) > uint64(len(mem)) { // whole, false
-		return Msg{p: p, off: off}
-	}
-	if p.trust&t.trust == 0 { // not a payload that trusts what it wrote (tables.go)
-		// off+4 <= off+extent <= len(mem): the table word sliced with a
-		// constant capacity (no pointer mask).
-		o := uint64(off)
-		if tab := le.Uint32(mem[o : o+4 : o+4]); !p.knownCompiled(t, tab) && !p.verify(t, tab) {
-			return Msg{p: p, off: off}
-		}
-	}
-	return Msg{p: p, off: off, acc: p.compiledAccess()}
-}
-
-// bindSlot is bind for the message whose offset s a compiled handle read
-// from a message slot of type t (Message, SlotMessage), with the common
-// cases first: in a payload that trusts what it wrote, and in a read-only
-// payload whose cache knows the message's table as t's compiled one, it
-// makes the handle in a few loads; a read-only payload compares the table
-// once (verify), as bind does; any other case is bind's.
-func (p *Payload) bindSlot(s uint32, t *Type) Msg {
-	// s-1 wraps for s == 0 (absent) and fails the bound; s+extent within
-	// the payload puts the table word s..s+4 in it.
-	if mem := p.mem; uint64(s-1)+uint64(t.extent) < uint64(len(mem)) && s >= p.floor {
-		if p.buf == nil { // bind's read-only case
-			o := uint64(s)
-			if tab := le.Uint32(mem[o : o+4 : o+4]); p.knownCompiled(t, tab) || p.verify(t, tab) {
-				return Msg{p, s, compiledRead}
-			}
-			return Msg{p: p, off: s}
-		} else if p.trust&t.trust != 0 {
-			return Msg{p, s, compiledWrite}
-		}
-	}
-	return p.bind(s, t)
+	return Msg{p: p, off: off} // the compiled fields do not lie in the payload
 }
 
 // accessFor returns the access of a message of type t this process creates
