@@ -169,6 +169,7 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 	var at [maxReuse]uint32 // the messages' offsets, by plan index (0: absent)
 	at[0] = root
 	n := 0
+	var seen uint64                  // the blocks set aside (nestedOK)
 	steps, msgs := kp.steps, kp.msgs // (locals: setAside's stores would reload kp's)
 	for i := range steps {
 		st := &steps[i]
@@ -189,19 +190,20 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 			continue
 		}
 		kind := -uint32(st.kind) // entryString, entryVector (keepFlat)
+		var length uint64
 		if st.kind == keepMessage {
 			t := msgs[st.msg&(maxReuse-1)]
-			if s == uint64(root) || !p.nestedOK(uint32(s), uint32(base), t, n) {
+			if s == uint64(root) || !p.nestedOK(uint32(s), uint32(base), t, n, seen) {
 				return n, false
 			}
 			at[st.msg&(maxReuse-1)] = uint32(s)
-			kind = t.id
+			kind, length = t.id, uint64(t.extent)
 		} else {
 			// keepFlat's, in line (a call cost Build/imu ~30 instructions).
 			if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
 				return n, false
 			}
-			length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
+			length = uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
 			if length > keepMax || s+length > uint64(len(mem)) {
 				return n, false
 			}
@@ -214,7 +216,8 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 				}
 			}
 		}
-		p.setAside(n, uint32(o), uint32(s), kind)
+		p.setAside(n, uint32(o), uint32(s), kind, uint32(length))
+		seen |= asideBit(uint32(s))
 		n++
 	}
 	for i, t := range msgs {
@@ -281,7 +284,7 @@ func (p *Payload) keepFlat(kp *keepPlan, root uint32) (int, bool) {
 			}
 		}
 		// entryString is 0 and entryVector -1: -kind.
-		p.setAside(n, uint32(o), uint32(s), -uint32(st.kind))
+		p.setAside(n, uint32(o), uint32(s), -uint32(st.kind), uint32(length))
 		n++
 	}
 	if e := uint64(kp.msgs[0].extent); r+e <= uint64(len(mem)) && e >= 4 { // (reusable)
@@ -314,10 +317,12 @@ func (p *Payload) setBytesAside(o uint32, s []byte) bool {
 // It is takeReuse and payloadbuffer's OverwriteBytes in one, for the
 // setters that fill a cleared message: the common case (the entry after
 // the one taken last is this slot's, its block large enough) is a few
-// loads, the checks of the block OverwriteBytes makes (validBlock's), and
-// the copy. A block set aside is one the buffer has not freed, in a buffer
-// that has not failed (both zero the entry), of format 3 (keepBlocks,
-// BeginReuse).
+// loads, one bound, and the copy. The block's length is the one recorded
+// when it was set aside (setAside), after the checks OverwriteBytes makes
+// (validBlock's); it is bounded again by the memory, so that a length
+// word changed since cannot take the copy outside it. A block set aside
+// is one the buffer has not freed, in a buffer that has not failed (both
+// zero the entry), of format 3 (keepBlocks, BeginReuse).
 func (p *Payload) overwriteAside(o uint32, s []byte) bool {
 	i := uint(p.rnext) & (maxReuse - 1)
 	if p.reuseSlot[i] != o || i >= uint(p.nreuse) {
@@ -335,15 +340,14 @@ func (p *Payload) overwriteAside(o uint32, s []byte) bool {
 	if so+4 > uint64(len(mem)) || le.Uint32(mem[so:so+4:so+4]) != 0 {
 		return false
 	}
-	blk := uint64(p.reuseBlock[i])
+	blk, length := uint64(p.reuseBlock[i]), uint64(p.reuseLen[i])
 	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
 	p.nlive--
 	p.rnext = uint8(i + 1)
-	if blk < uint64(p.floor)+8 || blk%8 != 0 || blk > uint64(len(mem)) {
-		return false // none (freed by an allocation), or not a block this buffer handed out: left alone
+	if blk == 0 || blk+length > uint64(len(mem)) {
+		return false // none (freed by an allocation)
 	}
-	length := uint64(le.Uint32(mem[blk-8 : blk-4 : blk-4])) // the low word of the length word
-	if blk+length > uint64(len(mem)) || n > 1<<31 || (n+4+7)&^7 > length {
+	if n > 1<<31 || (n+4+7)&^7 > length {
 		p.buf.Free(uint32(blk))
 		return false
 	}
@@ -401,15 +405,14 @@ func (p *Payload) appendAside(o uint32, v []byte, size int) bool {
 	if !ok || p.reuseKind[i] != entryVector {
 		return false
 	}
-	s := uint64(p.reuseBlock[i])
+	s, length := uint64(p.reuseBlock[i]), uint64(p.reuseLen[i])
 	p.reuseSlot[i], p.reuseBlock[i] = 0, 0
 	p.nlive--
 	p.rnext = uint8(i + 1)
-	if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
-		return false // (not a block this buffer handed out: left alone)
+	if s == 0 || s+length > uint64(len(mem)) {
+		return false // none (freed by an allocation)
 	}
-	length := uint64(le.Uint32(mem[s-8:]))
-	if n := uint64(len(v)); n > length || s+length > uint64(len(mem)) || n%uint64(size) != 0 {
+	if n := uint64(len(v)); n > length || n%uint64(size) != 0 {
 		p.buf.Free(uint32(s))
 		return false
 	}

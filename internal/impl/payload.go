@@ -136,9 +136,13 @@ type Payload struct {
 	// reuseBlock[i] is the block slot reuseSlot[i] held, for i < nreuse,
 	// and 0 once taken back or freed (the buffer shares reuseBlock:
 	// payloadbuffer's SetAside); nlive counts those not taken back.
+	// reuseLen[i] is the length word of a string's or a vector's block,
+	// checked against the buffer when it was set aside: the take-back
+	// trusts it, bounded again by the memory.
 	reuseSlot  [maxReuse]uint32
 	reuseBlock [maxReuse]uint32
 	reuseKind  [maxReuse]uint32
+	reuseLen   [maxReuse]uint32
 	nreuse     uint8
 	nlive      uint8
 	rnext      uint8 // where takeReuse looks first: after the entry it took last

@@ -149,7 +149,11 @@ func (m Msg) BeginReuse(t *Type) bool {
 	n := 0
 	for _, slot := range rp.strings {
 		if s := le.Uint32(body[slot:]); s != 0 {
-			p.setAside(n, m.off+slot, s, entryString) // (OverwriteBytes checks the block)
+			length, ok := p.blockLength(uint64(s))
+			if !ok {
+				return false // not a block this buffer handed out: the caller clears m
+			}
+			p.setAside(n, m.off+slot, s, entryString, uint32(length))
 			n++
 		}
 	}
@@ -161,11 +165,11 @@ func (m Msg) BeginReuse(t *Type) bool {
 		if s == 0 {
 			continue
 		}
-		if !p.nestedOK(s, m.off, f.t, n) {
+		if !p.nestedOK(s, m.off, f.t, n, ^uint64(0)) {
 			return false
 		}
 		clear(mem[uint64(s)+4 : uint64(s)+uint64(f.t.extent)])
-		p.setAside(n, m.off+f.slot, s, f.t.id)
+		p.setAside(n, m.off+f.slot, s, f.t.id, f.t.extent)
 		n++
 	}
 	clear(body[4:])
@@ -175,10 +179,23 @@ func (m Msg) BeginReuse(t *Type) bool {
 
 // setAside writes entry n of the blocks set aside: block, which slot held,
 // of kind kind: entryString, entryVector (a vector's elements) or the id
-// of a message's type.
-func (p *Payload) setAside(n int, slot, block, kind uint32) {
+// of a message's type, and the length word of a string's or vector's
+// block (blockLength's: the take-back trusts it).
+func (p *Payload) setAside(n int, slot, block, kind, length uint32) {
 	n &= maxReuse - 1
-	p.reuseSlot[n], p.reuseBlock[n], p.reuseKind[n] = slot, block, kind
+	p.reuseSlot[n], p.reuseBlock[n], p.reuseKind[n], p.reuseLen[n] = slot, block, kind, length
+}
+
+// blockLength returns the length word of the block at s, a string's or a
+// vector's, and false for an s that is not a block's start inside p's
+// allocations or a block that does not fit in the memory.
+func (p *Payload) blockLength(s uint64) (uint64, bool) {
+	mem := p.mem
+	if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
+		return 0, false
+	}
+	length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
+	return length, s+length <= uint64(len(mem))
 }
 
 // The kinds of the entries set aside that are not messages (a Type's id
@@ -197,11 +214,15 @@ func (p *Payload) recordAside(n int) {
 
 // nestedOK reports whether s, which a slot of the message at parent holds,
 // is a message of type t this process wrote, not one of the first n
-// entries set aside.
-func (p *Payload) nestedOK(s, parent uint32, t *Type, n int) bool {
+// entries set aside. seen has bit asideBit(b) set for each block b of
+// those entries (all ones: look at every entry).
+func (p *Payload) nestedOK(s, parent uint32, t *Type, n int, seen uint64) bool {
 	e := t.extent
 	if s < p.floor || s == parent || uint64(s)+uint64(e) > uint64(len(p.mem)) || e < 4 || p.trust&t.trust == 0 {
 		return false
+	}
+	if seen&asideBit(s) == 0 {
+		return true
 	}
 	for _, r := range p.reuseBlock[:n] { // two slots of one block: a payload no decoding wrote
 		if r == s {
@@ -210,6 +231,10 @@ func (p *Payload) nestedOK(s, parent uint32, t *Type, n int) bool {
 	}
 	return true
 }
+
+// asideBit is block b's bit in the mask of blocks set aside that nestedOK
+// tests before it looks through the entries (blocks are 8-aligned).
+func asideBit(b uint32) uint64 { return 1 << (b >> 3 & 63) }
 
 // planReuse returns t's reuse plan for p's format (nil: none), and keeps it
 // for the next decoding.
