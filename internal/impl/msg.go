@@ -967,7 +967,15 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 		if o := int(m.off) + int(f.Offset); o+4 <= len(mem) {
 			s := le.Uint32(mem[o : o+4])
 			if s == 0 {
-				return p.mutableAt(uint32(o), t)
+				// mutableAt's, the slot's bounds known: the message a
+				// Clear set aside from this slot (reuse.go), else a new one.
+				if p.nlive == 0 {
+					return p.newAt(uint32(o), t)
+				}
+				if s = p.takeReuse(uint32(o), t.id); s == 0 {
+					return p.newAt(uint32(o), t)
+				}
+				le.PutUint32(mem[o:o+4], s)
 			}
 			// mutableAt's common case, and bind's in a payload that
 			// trusts what it wrote: the message lies whole in the payload.
@@ -1008,6 +1016,12 @@ func (p *Payload) mutableAt(o uint32, t *Type) Msg {
 			return p.bind(s, t)
 		}
 	}
+	return p.newAt(o, t)
+}
+
+// newAt creates a message of type t in the empty (non-inline) message slot
+// at o: mutableAt's allocation. o+4 lies in the payload.
+func (p *Payload) newAt(o uint32, t *Type) Msg {
 	n := p.newMessage(t)
 	if n == 0 {
 		return Msg{p: p}
