@@ -15,6 +15,7 @@ var libColor = map[string]string{
 	"phaser-new":        "#ff9896",
 	"flatbuffers-safe":  "#98df8a",
 	"ros1-floor":        "#000000",
+	"build-floor":       "#404040",
 	"protobuf":          "#1f77b4",
 	"vtproto":           "#17becf",
 	"flatbuffers":       "#2ca02c",
