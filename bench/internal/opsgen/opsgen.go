@@ -29,11 +29,14 @@ type Shape struct {
 	// OverROS is true for a shape above goroslib's message limit (16 MiB):
 	// goroslib encodes it but refuses to decode it.
 	OverROS bool
+	// BuildFloor is true for a shape with a hand-written build-floor
+	// (buildfloor.go's floorBuild<Fn>Codec).
+	BuildFloor bool
 }
 
 // Shapes are the benchmark shapes, in bench.Shapes order.
 var Shapes = []Shape{
-	{Name: "small", Fn: "Small", Vals: "Small", Pb: "SmallStruct", Ros: "RosSmall"},
+	{Name: "small", Fn: "Small", Vals: "Small", Pb: "SmallStruct", Ros: "RosSmall", BuildFloor: true},
 	{Name: "header", Fn: "Header", Vals: "Header", Pb: "Header", Ros: "std_msgs.Header", PhaserROS: true},
 	{Name: "imu", Fn: "Imu", Vals: "Imu", Pb: "Imu", Ros: "sensor_msgs.Imu", PhaserROS: true},
 	{Name: "cloud", Fn: "Cloud", Vals: "Cloud", Pb: "Cloud", Ros: "RosCloud"},
@@ -116,6 +119,9 @@ func init() {
 {{- end}}
 	register("phaser-new", "{{.Name}}", opsBuild, phaserNew{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 	register("phaser-refill", "{{.Name}}", opsRefill, phaserRefill{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+{{- if .BuildFloor}}
+	register("build-floor", "{{.Name}}", opsBuild, floorBuild{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+{{- end}}
 	register("protobuf", "{{.Name}}", opsProtobuf, protobuf{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 	register("vtproto", "{{.Name}}", opsProtobuf, vtproto{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 	register("flatbuffers", "{{.Name}}", opsInPlace, flatbuffers{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
