@@ -60,10 +60,12 @@ type Codec struct {
 //     the cheapest way to make its reads of hostile bytes safe.
 //   - ros1-floor is a hand-written straight-line ROS1 writer over phaser's
 //     payload bytes (floor.go), the floor of phaser's ROS1 marshal.
+//   - phaser-assign builds through the generated Assign (Clear and every
+//     setter in one call; small only).
 //   - build-floor is a hand-written straight-line Clear and fill of
 //     phaser's payload (buildfloor.go, small only), the floor of phaser's
 //     build after Clear.
-var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "phaser-refill", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
+var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "phaser-refill", "phaser-assign", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
 	"capnp", "goroslib", "ros1-floor", "build-floor", "protobuf+goroslib", "vtproto+goroslib"}
 
 // The operations each kind of codec takes part in (EndToEnd: every codec

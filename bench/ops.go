@@ -32,6 +32,7 @@ func init() {
 	register("phaser-v2", "small", opsPhaser, phaserSmallCodec("small", Values.Small, v2))
 	register("phaser-new", "small", opsBuild, phaserNewSmallCodec("small", Values.Small))
 	register("phaser-refill", "small", opsRefill, phaserRefillSmallCodec("small", Values.Small))
+	register("phaser-assign", "small", opsRefill, phaserAssignSmallCodec("small", Values.Small))
 	register("build-floor", "small", opsBuild, floorBuildSmallCodec("small", Values.Small))
 	register("protobuf", "small", opsProtobuf, protobufSmallCodec("small", Values.Small))
 	register("vtproto", "small", opsProtobuf, vtprotoSmallCodec("small", Values.Small))

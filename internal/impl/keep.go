@@ -131,11 +131,7 @@ func (m Msg) keepBlocks(t *Type) bool {
 	p := m.p
 	kp := p.kplan
 	if p.kplanOf != t {
-		kp = nil
-		if p.version == payloadbuffer.V3 {
-			kp = keepPlanOf(t)
-		}
-		p.kplanOf, p.kplan = t, kp
+		kp = p.keepPlan(t)
 	}
 	if kp == nil {
 		return false
@@ -158,6 +154,20 @@ func (m Msg) keepBlocks(t *Type) bool {
 	}
 	p.recordAside(n)
 	return true
+}
+
+// keepPlan returns t's keep plan in p's format (nil: none), kept for the
+// next Clear.
+func (p *Payload) keepPlan(t *Type) *keepPlan {
+	kp := p.kplan
+	if p.kplanOf != t {
+		kp = nil
+		if p.version == payloadbuffer.V3 {
+			kp = keepPlanOf(t)
+		}
+		p.kplanOf, p.kplan = t, kp
+	}
+	return kp
 }
 
 // keepIn sets aside the blocks of the root at root as plan kp says, zeroes
@@ -204,7 +214,9 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 				return n, false
 			}
 			length = uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
-			if length > keepMax || s+length > uint64(len(mem)) {
+			// (A length word under 4 is no block this buffer handed out:
+			// a payload written behind the handle. FuzzAssign.)
+			if length > keepMax || length < 4 || s+length > uint64(len(mem)) { // (keepIn's)
 				return n, false
 			}
 			if p.scrub {
@@ -272,7 +284,7 @@ func (p *Payload) keepFlat(kp *keepPlan, root uint32) (int, bool) {
 			return n, false
 		}
 		length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
-		if length > keepMax || s+length > uint64(len(mem)) {
+		if length > keepMax || length < 4 || s+length > uint64(len(mem)) { // (keepIn's)
 			return n, false
 		}
 		if p.scrub {

@@ -37,7 +37,9 @@ const (
 	// SignedField), so that a Field is four words the compiler keeps in
 	// registers; code of versions 1 to 3 names the fields this replaced.
 	// It also adds SetScalars and the XScalars types (Msg.MutableBytes).
-	GenVersion = 4
+	// Version 5 adds Assign and the XFields types (Msg.BeginAssign,
+	// Assigner, KeptBlock).
+	GenVersion = 5
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4
@@ -80,6 +82,10 @@ type (
 	// MessageList is a repeated message field: generated XList types wrap
 	// one.
 	MessageList = impl.MessageList
+	// Assigner writes the strings of a generated Assign (Msg.BeginAssign).
+	Assigner = impl.Assigner
+	// KeptBlock is a string block an Assign writes over (Assigner.Kept).
+	KeptBlock = impl.KeptBlock
 )
 
 // InlineID is the presence id of a singular message field stored inside

@@ -13,6 +13,7 @@ var libColor = map[string]string{
 	"phaser-v2":         "#e377c2",
 	"phaser-ros":        "#c49c94",
 	"phaser-new":        "#ff9896",
+	"phaser-assign":     "#ff7f0e",
 	"flatbuffers-safe":  "#98df8a",
 	"ros1-floor":        "#000000",
 	"build-floor":       "#404040",

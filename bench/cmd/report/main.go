@@ -93,9 +93,12 @@ var goals = []goal{
 	{"Build", "vtproto", map[string]float64{"small": 0.8, "header": 0.8, "imu": 0.5, "cloud": 0.5},
 		"the same, phaser-refill (the built message refilled without Clear, as vtprotobuf's Build refills its struct)", "phaser-refill"},
 	{"Build", "vtproto", map[string]float64{"small": 0.8},
+		"the same, phaser-assign (the generated Assign: Clear and every setter in one call)", "phaser-assign"},
+	{"Build", "vtproto", map[string]float64{"small": 0.8},
 		"the same, build-floor (phaser's Clear and setters hand-written in one straight line: the floor of the row above)", "build-floor"},
 	{"EndToEnd", "vtproto", every(0.5), "publish-then-read ≤ 0.5× vtprotobuf marshal+unmarshal", ""},
 	{"EndToEnd", "vtproto", every(0.5), "the same, phaser-refill", "phaser-refill"},
+	{"EndToEnd", "vtproto", map[string]float64{"small": 0.5}, "the same, phaser-assign", "phaser-assign"},
 	{"ReadOne", "flatbuffers", every(1.2), "read-one ≤ 1.2× flatbuffers", ""},
 	{"ReadOne", "flatbuffers-safe", every(1.2), "read-one ≤ 1.2× flatbuffers-safe (verifier-free read made crash-safe)", ""},
 	{"ReadAll", "flatbuffers", every(1.0), "read-all ≤ 1.0× flatbuffers", ""},
@@ -108,7 +111,7 @@ var goals = []goal{
 
 // allocLibs are the phaser rows whose hot paths must not allocate
 // (phaser-new allocates its Payload by design).
-var allocLibs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-refill"}
+var allocLibs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-refill", "phaser-assign"}
 
 func main() {
 	statsPath := flag.String("stats", "results/stats.csv", "benchstat -format csv output of every binary's runs together")

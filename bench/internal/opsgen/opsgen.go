@@ -32,11 +32,14 @@ type Shape struct {
 	// BuildFloor is true for a shape with a hand-written build-floor
 	// (buildfloor.go's floorBuild<Fn>Codec).
 	BuildFloor bool
+	// Assign is true for a shape whose message has the generated Assign
+	// (phaser-assign, assign.go's phaserAssign<Fn>Codec).
+	Assign bool
 }
 
 // Shapes are the benchmark shapes, in bench.Shapes order.
 var Shapes = []Shape{
-	{Name: "small", Fn: "Small", Vals: "Small", Pb: "SmallStruct", Ros: "RosSmall", BuildFloor: true},
+	{Name: "small", Fn: "Small", Vals: "Small", Pb: "SmallStruct", Ros: "RosSmall", BuildFloor: true, Assign: true},
 	{Name: "header", Fn: "Header", Vals: "Header", Pb: "Header", Ros: "std_msgs.Header", PhaserROS: true},
 	{Name: "imu", Fn: "Imu", Vals: "Imu", Pb: "Imu", Ros: "sensor_msgs.Imu", PhaserROS: true},
 	{Name: "cloud", Fn: "Cloud", Vals: "Cloud", Pb: "Cloud", Ros: "RosCloud"},
@@ -119,6 +122,9 @@ func init() {
 {{- end}}
 	register("phaser-new", "{{.Name}}", opsBuild, phaserNew{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 	register("phaser-refill", "{{.Name}}", opsRefill, phaserRefill{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+{{- if .Assign}}
+	register("phaser-assign", "{{.Name}}", opsRefill, phaserAssign{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+{{- end}}
 {{- if .BuildFloor}}
 	register("build-floor", "{{.Name}}", opsBuild, floorBuild{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 {{- end}}

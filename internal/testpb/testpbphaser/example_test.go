@@ -74,3 +74,30 @@ func ExampleNewScalarsIn_tooSmall() {
 	fmt.Println(err != nil)
 	// Output: true
 }
+
+// A publisher that fills every field of a message for each send clears and
+// fills it in one call with the generated Assign: on the second and later
+// sends, strings that fit the blocks the message holds are written over
+// them, and the payload does not grow.
+func ExampleScalars_Assign() {
+	x, err := pb.NewScalarsIn(make([]byte, 1024))
+	if err != nil {
+		panic(err)
+	}
+	var size int
+	for i, name := range []string{"first reading", "second", "third one"} {
+		x.Assign(&pb.ScalarsFields{FInt32: int32(i), FString: name, FBool: true})
+		if i == 0 {
+			size = len(x.Bytes())
+		}
+		r, err := pb.ReadScalars(x.Bytes()) // what a subscriber reads
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(r.FInt32(), r.FString(), r.FBool(), len(x.Bytes()) == size)
+	}
+	// Output:
+	// 0 first reading true true
+	// 1 second true true
+	// 2 third one true true
+}

@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -1431,6 +1431,86 @@ func (x Scalars) SetScalars(v *ScalarsScalars) {
 	binary.LittleEndian.PutUint32(p[108:], uint32(v.FColor))
 	p[4] |= 0xff // presence
 	p[5] |= 0x3f // presence
+}
+
+// ScalarsFields holds the value of every field of a Scalars, for Assign.
+type ScalarsFields struct {
+	FDouble   float64 // field f_double (1)
+	FFloat    float32 // field f_float (2)
+	FInt32    int32   // field f_int32 (3)
+	FInt64    int64   // field f_int64 (4)
+	FUint32   uint32  // field f_uint32 (5)
+	FUint64   uint64  // field f_uint64 (6)
+	FSint32   int32   // field f_sint32 (7)
+	FSint64   int64   // field f_sint64 (8)
+	FFixed32  uint32  // field f_fixed32 (9)
+	FFixed64  uint64  // field f_fixed64 (10)
+	FSfixed32 int32   // field f_sfixed32 (11)
+	FSfixed64 int64   // field f_sfixed64 (12)
+	FBool     bool    // field f_bool (13)
+	FString   string  // field f_string (14)
+	FBytes    []byte  // field f_bytes (15)
+	FColor    Color   // field f_color (16)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x Scalars) Assign(v *ScalarsFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Scalars, 112); ok {
+		p := (*[112]byte)(b)
+		s100, ok100 := a.Kept(p[100:104], len(v.FString))
+		s104, ok104 := a.KeptBytes(p[104:108], v.FBytes)
+		if ok100 && ok104 && (uint64(s100.Off)+uint64(s100.Size) <= uint64(s104.Off)-8 || uint64(s104.Off)+uint64(s104.Size) <= uint64(s100.Off)-8) {
+			a.Put(s100, v.FString)
+			a.PutBytes(s104, v.FBytes)
+			*(*[108]byte)(p[4:]) = [108]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[100:], s100.Off)
+			binary.LittleEndian.PutUint32(p[104:], s104.Off)
+			binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.FDouble))
+			binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.FFloat))
+			binary.LittleEndian.PutUint32(p[20:], uint32(v.FInt32))
+			binary.LittleEndian.PutUint64(p[24:], uint64(v.FInt64))
+			binary.LittleEndian.PutUint32(p[32:], v.FUint32)
+			binary.LittleEndian.PutUint64(p[40:], v.FUint64)
+			binary.LittleEndian.PutUint32(p[48:], uint32(v.FSint32))
+			binary.LittleEndian.PutUint64(p[56:], uint64(v.FSint64))
+			binary.LittleEndian.PutUint32(p[64:], v.FFixed32)
+			binary.LittleEndian.PutUint64(p[72:], v.FFixed64)
+			binary.LittleEndian.PutUint32(p[80:], uint32(v.FSfixed32))
+			binary.LittleEndian.PutUint64(p[88:], uint64(v.FSfixed64))
+			p[96] = phaserimpl.BoolByte(v.FBool)
+			binary.LittleEndian.PutUint32(p[108:], uint32(v.FColor))
+			p[4] |= 0xff // presence
+			p[5] |= 0x3f // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Scalars) assignSetters(v *ScalarsFields) {
+	x.Clear()
+	x.SetFDouble(v.FDouble)
+	x.SetFFloat(v.FFloat)
+	x.SetFInt32(v.FInt32)
+	x.SetFInt64(v.FInt64)
+	x.SetFUint32(v.FUint32)
+	x.SetFUint64(v.FUint64)
+	x.SetFSint32(v.FSint32)
+	x.SetFSint64(v.FSint64)
+	x.SetFFixed32(v.FFixed32)
+	x.SetFFixed64(v.FFixed64)
+	x.SetFSfixed32(v.FSfixed32)
+	x.SetFSfixed64(v.FSfixed64)
+	x.SetFBool(v.FBool)
+	x.SetFString(v.FString)
+	x.SetFBytes(v.FBytes)
+	x.SetFColor(v.FColor)
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.

@@ -21,7 +21,7 @@ var reservedMethods = map[string]bool{
 	"String": true, "CopyFrom": true, "MarshalProto": true, "AppendProto": true,
 	"ProtoSize": true, "UnmarshalProto": true, "MarshalROS": true, "AppendROS": true,
 	"ROSSize": true, "UnmarshalROS": true, "ROSDataType": true, "ROSDefinition": true,
-	"ROSMD5": true, "FromProto": true, "View": true, "SetScalars": true, "IsInitialized": true,
+	"ROSMD5": true, "FromProto": true, "View": true, "SetScalars": true, "Assign": true, "IsInitialized": true,
 	"XXX_AppendProto": true, "XXX_ProtoSize": true, "XXX_UnmarshalProto": true, "XXX_CheckInitialized": true,
 	"ProtoReflect": true, "Equal": true, "Clone": true, // reflect.go
 }
@@ -77,6 +77,7 @@ func (g *fileGen) message(m *protogen.Message) {
 	}
 	g.view(m, lm, name, tv)
 	g.scalars(m, lm, name)
+	g.assign(m, lm, name, tv)
 	g.list(m, name)
 	g.rosCodec(m, lm, tv)
 	if m.Desc.IsMapEntry() {
@@ -807,6 +808,15 @@ func (g *fileGen) scalars(m *protogen.Message, lm *layout.Message, name string) 
 	g.P("return")
 	g.P("}")
 	g.P("p := (*[", ext, "]byte)(b)")
+	g.storeScalars(fields, lm)
+	g.P("}")
+	g.P()
+}
+
+// storeScalars emits the stores of the singular scalar fields' values
+// v.<Name> into p (*[extent]byte, the message's bytes) at their compiled
+// offsets, and the presence bits that make them present.
+func (g *fileGen) storeScalars(fields []*protogen.Field, lm *layout.Message) {
 	le := g.leIdent()
 	masks := map[uint32]int{}
 	var order []uint32
@@ -828,8 +838,6 @@ func (g *fileGen) scalars(m *protogen.Message, lm *layout.Message, name string) 
 	for _, at := range order {
 		g.P("p[", at, "] |= ", fmt.Sprintf("%#02x", masks[at]), " // presence")
 	}
-	g.P("}")
-	g.P()
 }
 
 // list emits the list type for repeated fields of message type m.

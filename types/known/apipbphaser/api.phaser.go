@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -3034,6 +3034,42 @@ func (x Mixin) HasRoot() bool {
 
 // ClearRoot clears field root (2).
 func (x Mixin) ClearRoot() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 2, Offset: 12}) }
+
+// MixinFields holds the value of every field of a Mixin, for Assign.
+type MixinFields struct {
+	Name string // field name (1)
+	Root string // field root (2)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x Mixin) Assign(v *MixinFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Mixin, 16); ok {
+		p := (*[16]byte)(b)
+		s8, ok8 := a.Kept(p[8:12], len(v.Name))
+		s12, ok12 := a.Kept(p[12:16], len(v.Root))
+		if ok8 && ok12 && (uint64(s8.Off)+uint64(s8.Size) <= uint64(s12.Off)-8 || uint64(s12.Off)+uint64(s12.Size) <= uint64(s8.Off)-8) {
+			a.Put(s8, v.Name)
+			a.Put(s12, v.Root)
+			*(*[12]byte)(p[4:]) = [12]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+			binary.LittleEndian.PutUint32(p[12:], s12.Off)
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Mixin) assignSetters(v *MixinFields) {
+	x.Clear()
+	x.SetName(v.Name)
+	x.SetRoot(v.Root)
+}
 
 // MixinList is a handle on a repeated field of Mixin messages.
 type MixinList phaserimpl.MessageList

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
 )
 
 // file_google_protobuf_source_context_proto is the file's descriptor, registered with the runtime.
@@ -442,6 +442,37 @@ func (x SourceContext) HasFileName() bool {
 // ClearFileName clears field file_name (1).
 func (x SourceContext) ClearFileName() {
 	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
+
+// SourceContextFields holds the value of every field of a SourceContext, for Assign.
+type SourceContextFields struct {
+	FileName string // field file_name (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x SourceContext) Assign(v *SourceContextFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_SourceContext, 12); ok {
+		p := (*[12]byte)(b)
+		s8, ok8 := a.Kept(p[8:12], len(v.FileName))
+		if ok8 {
+			a.Put(s8, v.FileName)
+			*(*[8]byte)(p[4:]) = [8]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x SourceContext) assignSetters(v *SourceContextFields) {
+	x.Clear()
+	x.SetFileName(v.FileName)
 }
 
 // SourceContextList is a handle on a repeated field of SourceContext messages.

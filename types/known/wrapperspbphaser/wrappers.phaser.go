@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -4141,6 +4141,37 @@ func (x StringValue) ClearValue() {
 	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
 }
 
+// StringValueFields holds the value of every field of a StringValue, for Assign.
+type StringValueFields struct {
+	Value string // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x StringValue) Assign(v *StringValueFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_StringValue, 12); ok {
+		p := (*[12]byte)(b)
+		s8, ok8 := a.Kept(p[8:12], len(v.Value))
+		if ok8 {
+			a.Put(s8, v.Value)
+			*(*[8]byte)(p[4:]) = [8]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x StringValue) assignSetters(v *StringValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
+}
+
 // StringValueList is a handle on a repeated field of StringValue messages.
 type StringValueList phaserimpl.MessageList
 
@@ -4661,6 +4692,37 @@ func (x BytesValue) HasValue() bool {
 // ClearValue clears field value (1).
 func (x BytesValue) ClearValue() {
 	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8})
+}
+
+// BytesValueFields holds the value of every field of a BytesValue, for Assign.
+type BytesValueFields struct {
+	Value []byte // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x BytesValue) Assign(v *BytesValueFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_BytesValue, 12); ok {
+		p := (*[12]byte)(b)
+		s8, ok8 := a.KeptBytes(p[8:12], v.Value)
+		if ok8 {
+			a.PutBytes(s8, v.Value)
+			*(*[8]byte)(p[4:]) = [8]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x BytesValue) assignSetters(v *BytesValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
 }
 
 // BytesValueList is a handle on a repeated field of BytesValue messages.

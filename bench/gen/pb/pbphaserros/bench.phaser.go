@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -791,6 +791,55 @@ func (x SmallStruct) SetScalars(v *SmallStructScalars) {
 	p[32] = phaserimpl.BoolByte(v.Spouse)
 	binary.LittleEndian.PutUint64(p[40:], math.Float64bits(v.Money))
 	p[4] |= 0x0f // presence
+}
+
+// SmallStructFields holds the value of every field of a SmallStruct, for Assign.
+type SmallStructFields struct {
+	Name     string  // field name (1)
+	BirthDay int64   // field birth_day (2)
+	Phone    string  // field phone (3)
+	Siblings int32   // field siblings (4)
+	Spouse   bool    // field spouse (5)
+	Money    float64 // field money (6)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x SmallStruct) Assign(v *SmallStructFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_SmallStruct, 48); ok {
+		p := (*[48]byte)(b)
+		s8, ok8 := a.Kept(p[8:12], len(v.Name))
+		s24, ok24 := a.Kept(p[24:28], len(v.Phone))
+		if ok8 && ok24 && (uint64(s8.Off)+uint64(s8.Size) <= uint64(s24.Off)-8 || uint64(s24.Off)+uint64(s24.Size) <= uint64(s8.Off)-8) {
+			a.Put(s8, v.Name)
+			a.Put(s24, v.Phone)
+			*(*[44]byte)(p[4:]) = [44]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+			binary.LittleEndian.PutUint32(p[24:], s24.Off)
+			binary.LittleEndian.PutUint64(p[16:], uint64(v.BirthDay))
+			binary.LittleEndian.PutUint32(p[28:], uint32(v.Siblings))
+			p[32] = phaserimpl.BoolByte(v.Spouse)
+			binary.LittleEndian.PutUint64(p[40:], math.Float64bits(v.Money))
+			p[4] |= 0x0f // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x SmallStruct) assignSetters(v *SmallStructFields) {
+	x.Clear()
+	x.SetName(v.Name)
+	x.SetBirthDay(v.BirthDay)
+	x.SetPhone(v.Phone)
+	x.SetSiblings(v.Siblings)
+	x.SetSpouse(v.Spouse)
+	x.SetMoney(v.Money)
 }
 
 // SmallStructList is a handle on a repeated field of SmallStruct messages.
@@ -4532,6 +4581,47 @@ func (x PointField) SetScalars(v *PointFieldScalars) {
 	binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 	binary.LittleEndian.PutUint32(p[20:], v.Count)
 	p[4] |= 0x07 // presence
+}
+
+// PointFieldFields holds the value of every field of a PointField, for Assign.
+type PointFieldFields struct {
+	Name     string // field name (1)
+	Offset   uint32 // field offset (2)
+	Datatype uint32 // field datatype (3)
+	Count    uint32 // field count (4)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x PointField) Assign(v *PointFieldFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_PointField, 24); ok {
+		p := (*[24]byte)(b)
+		s8, ok8 := a.Kept(p[8:12], len(v.Name))
+		if ok8 {
+			a.Put(s8, v.Name)
+			*(*[20]byte)(p[4:]) = [20]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+			binary.LittleEndian.PutUint32(p[12:], v.Offset)
+			binary.LittleEndian.PutUint32(p[16:], v.Datatype)
+			binary.LittleEndian.PutUint32(p[20:], v.Count)
+			p[4] |= 0x07 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x PointField) assignSetters(v *PointFieldFields) {
+	x.Clear()
+	x.SetName(v.Name)
+	x.SetOffset(v.Offset)
+	x.SetDatatype(v.Datatype)
+	x.SetCount(v.Count)
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.

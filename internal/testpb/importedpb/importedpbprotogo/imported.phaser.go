@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -1416,6 +1416,41 @@ func (x Remote_Part) SetScalars(v *Remote_PartScalars) {
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
 	p[4] |= 0x01 // presence
+}
+
+// Remote_PartFields holds the value of every field of a Remote_Part, for Assign.
+type Remote_PartFields struct {
+	N   int32  // field n (1)
+	Tag string // field tag (2)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x Remote_Part) Assign(v *Remote_PartFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Remote_Part, 16); ok {
+		p := (*[16]byte)(b)
+		s12, ok12 := a.Kept(p[12:16], len(v.Tag))
+		if ok12 {
+			a.Put(s12, v.Tag)
+			*(*[12]byte)(p[4:]) = [12]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[12:], s12.Off)
+			binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
+			p[4] |= 0x01 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Remote_Part) assignSetters(v *Remote_PartFields) {
+	x.Clear()
+	x.SetN(v.N)
+	x.SetTag(v.Tag)
 }
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -1296,6 +1296,83 @@ func (x Scalars) SetScalars(v *ScalarsScalars) {
 	p[96] = phaserimpl.BoolByte(v.FBool)
 	p[4] |= 0xff // presence
 	p[5] |= 0x1f // presence
+}
+
+// ScalarsFields holds the value of every field of a Scalars, for Assign.
+type ScalarsFields struct {
+	FDouble   float64 // field f_double (1)
+	FFloat    float32 // field f_float (2)
+	FInt32    int32   // field f_int32 (3)
+	FInt64    int64   // field f_int64 (4)
+	FUint32   uint32  // field f_uint32 (5)
+	FUint64   uint64  // field f_uint64 (6)
+	FSint32   int32   // field f_sint32 (7)
+	FSint64   int64   // field f_sint64 (8)
+	FFixed32  uint32  // field f_fixed32 (9)
+	FFixed64  uint64  // field f_fixed64 (10)
+	FSfixed32 int32   // field f_sfixed32 (11)
+	FSfixed64 int64   // field f_sfixed64 (12)
+	FBool     bool    // field f_bool (13)
+	FString   string  // field f_string (14)
+	FBytes    []byte  // field f_bytes (15)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x Scalars) Assign(v *ScalarsFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Scalars, 108); ok {
+		p := (*[108]byte)(b)
+		s100, ok100 := a.Kept(p[100:104], len(v.FString))
+		s104, ok104 := a.KeptBytes(p[104:108], v.FBytes)
+		if ok100 && ok104 && (uint64(s100.Off)+uint64(s100.Size) <= uint64(s104.Off)-8 || uint64(s104.Off)+uint64(s104.Size) <= uint64(s100.Off)-8) {
+			a.Put(s100, v.FString)
+			a.PutBytes(s104, v.FBytes)
+			*(*[104]byte)(p[4:]) = [104]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[100:], s100.Off)
+			binary.LittleEndian.PutUint32(p[104:], s104.Off)
+			binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.FDouble))
+			binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.FFloat))
+			binary.LittleEndian.PutUint32(p[20:], uint32(v.FInt32))
+			binary.LittleEndian.PutUint64(p[24:], uint64(v.FInt64))
+			binary.LittleEndian.PutUint32(p[32:], v.FUint32)
+			binary.LittleEndian.PutUint64(p[40:], v.FUint64)
+			binary.LittleEndian.PutUint32(p[48:], uint32(v.FSint32))
+			binary.LittleEndian.PutUint64(p[56:], uint64(v.FSint64))
+			binary.LittleEndian.PutUint32(p[64:], v.FFixed32)
+			binary.LittleEndian.PutUint64(p[72:], v.FFixed64)
+			binary.LittleEndian.PutUint32(p[80:], uint32(v.FSfixed32))
+			binary.LittleEndian.PutUint64(p[88:], uint64(v.FSfixed64))
+			p[96] = phaserimpl.BoolByte(v.FBool)
+			p[4] |= 0xff // presence
+			p[5] |= 0x1f // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Scalars) assignSetters(v *ScalarsFields) {
+	x.Clear()
+	x.SetFDouble(v.FDouble)
+	x.SetFFloat(v.FFloat)
+	x.SetFInt32(v.FInt32)
+	x.SetFInt64(v.FInt64)
+	x.SetFUint32(v.FUint32)
+	x.SetFUint64(v.FUint64)
+	x.SetFSint32(v.FSint32)
+	x.SetFSint64(v.FSint64)
+	x.SetFFixed32(v.FFixed32)
+	x.SetFFixed64(v.FFixed64)
+	x.SetFSfixed32(v.FSfixed32)
+	x.SetFSfixed64(v.FSfixed64)
+	x.SetFBool(v.FBool)
+	x.SetFString(v.FString)
+	x.SetFBytes(v.FBytes)
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
@@ -2801,6 +2878,91 @@ func (x Converted) SetScalars(v *ConvertedScalars) {
 	p[4] |= 0xff // presence
 	p[5] |= 0xff // presence
 	p[6] |= 0x01 // presence
+}
+
+// ConvertedFields holds the value of every field of a Converted, for Assign.
+type ConvertedFields struct {
+	U8    uint32  // field u8 (1)
+	I8    int32   // field i8 (2)
+	I16   int32   // field i16 (3)
+	U16   uint32  // field u16 (4)
+	I32   int64   // field i32 (5)
+	U32   uint64  // field u32 (6)
+	Wide  int32   // field wide (7)
+	Uwide uint32  // field uwide (8)
+	Flip  int32   // field flip (9)
+	S64   uint64  // field s64 (10)
+	F32   float64 // field f32 (11)
+	F64   float32 // field f64 (12)
+	B8    bool    // field b8 (13)
+	Flag  int32   // field flag (14)
+	Mode  Mode    // field mode (15)
+	Data  []byte  // field data (16)
+	U64   int64   // field u64 (17)
+	Char  int32   // field char (18)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x Converted) Assign(v *ConvertedFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Converted, 108); ok {
+		p := (*[108]byte)(b)
+		s88, ok88 := a.KeptBytes(p[88:92], v.Data)
+		if ok88 {
+			a.PutBytes(s88, v.Data)
+			*(*[104]byte)(p[4:]) = [104]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[88:], s88.Off)
+			binary.LittleEndian.PutUint32(p[8:], v.U8)
+			binary.LittleEndian.PutUint32(p[12:], uint32(v.I8))
+			binary.LittleEndian.PutUint32(p[16:], uint32(v.I16))
+			binary.LittleEndian.PutUint32(p[20:], v.U16)
+			binary.LittleEndian.PutUint64(p[24:], uint64(v.I32))
+			binary.LittleEndian.PutUint64(p[32:], v.U32)
+			binary.LittleEndian.PutUint32(p[40:], uint32(v.Wide))
+			binary.LittleEndian.PutUint32(p[44:], v.Uwide)
+			binary.LittleEndian.PutUint32(p[48:], uint32(v.Flip))
+			binary.LittleEndian.PutUint64(p[56:], v.S64)
+			binary.LittleEndian.PutUint64(p[64:], math.Float64bits(v.F32))
+			binary.LittleEndian.PutUint32(p[72:], math.Float32bits(v.F64))
+			p[76] = phaserimpl.BoolByte(v.B8)
+			binary.LittleEndian.PutUint32(p[80:], uint32(v.Flag))
+			binary.LittleEndian.PutUint32(p[84:], uint32(v.Mode))
+			binary.LittleEndian.PutUint64(p[96:], uint64(v.U64))
+			binary.LittleEndian.PutUint32(p[104:], uint32(v.Char))
+			p[4] |= 0xff // presence
+			p[5] |= 0xff // presence
+			p[6] |= 0x01 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Converted) assignSetters(v *ConvertedFields) {
+	x.Clear()
+	x.SetU8(v.U8)
+	x.SetI8(v.I8)
+	x.SetI16(v.I16)
+	x.SetU16(v.U16)
+	x.SetI32(v.I32)
+	x.SetU32(v.U32)
+	x.SetWide(v.Wide)
+	x.SetUwide(v.Uwide)
+	x.SetFlip(v.Flip)
+	x.SetS64(v.S64)
+	x.SetF32(v.F32)
+	x.SetF64(v.F64)
+	x.SetB8(v.B8)
+	x.SetFlag(v.Flag)
+	x.SetMode(v.Mode)
+	x.SetData(v.Data)
+	x.SetU64(v.U64)
+	x.SetChar(v.Char)
 }
 
 // ConvertedList is a handle on a repeated field of Converted messages.

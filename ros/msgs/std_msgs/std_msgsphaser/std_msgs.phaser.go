@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(4 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 4)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -1182,6 +1182,37 @@ func (x String) HasData() bool {
 
 // ClearData clears field data (1).
 func (x String) ClearData() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 1, Offset: 8}) }
+
+// StringFields holds the value of every field of a String, for Assign.
+type StringFields struct {
+	Data string // field data (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present). On the root of a payload whose Clear keeps the strings'
+// blocks, when each new string fits the block its field holds, it is one
+// call that checks the message and the blocks once and stores at
+// compile-time offsets.
+func (x String) Assign(v *StringFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_String, 12); ok {
+		p := (*[12]byte)(b)
+		s8, ok8 := a.Kept(p[8:12], len(v.Data))
+		if ok8 {
+			a.Put(s8, v.Data)
+			*(*[8]byte)(p[4:]) = [8]byte{} // Clear: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x String) assignSetters(v *StringFields) {
+	x.Clear()
+	x.SetData(v.Data)
+}
 
 // StringList is a handle on a repeated field of String messages.
 type StringList phaserimpl.MessageList
