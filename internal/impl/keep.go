@@ -216,7 +216,7 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 			length = uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
 			// (A length word under 4 is no block this buffer handed out:
 			// a payload written behind the handle. FuzzAssign.)
-			if length > keepMax || length < 4 || s+length > uint64(len(mem)) { // (keepIn's)
+			if length > keepMax || length < 4 || s+length > uint64(len(mem)) {
 				return n, false
 			}
 			if p.scrub {
@@ -284,7 +284,7 @@ func (p *Payload) keepFlat(kp *keepPlan, root uint32) (int, bool) {
 			return n, false
 		}
 		length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
-		if length > keepMax || length < 4 || s+length > uint64(len(mem)) { // (keepIn's)
+		if length > keepMax || length < 4 || s+length > uint64(len(mem)) { // (under 4: keepIn's note)
 			return n, false
 		}
 		if p.scrub {
