@@ -13,7 +13,9 @@ import (
 )
 
 // assignSlow is what the generated Assign is defined as: Clear, then every
-// field's setter.
+// field's setter. It is written out here rather than the generated
+// fallback (assignSetters) called, so that FuzzAssign checks that fallback
+// as well as the straight line.
 func assignSlow(x pb.Scalars, v *pb.ScalarsFields) {
 	x.Clear()
 	x.SetFDouble(v.FDouble)
