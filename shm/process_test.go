@@ -290,7 +290,12 @@ func TestTwoProcesses(t *testing.T) {
 		t.Fatalf("subscriber saw %d publisher runs, want 2", len(reports))
 	}
 	r1, r2 := reports[0], reports[1]
-	if r1.End != "gone" || r1.Run != 1 || r1.Last != head1 || r1.Accepted+r1.Missed+r1.Torn != head1 {
+	// A message is published when its slot's state names it; the head is
+	// stored just after (Publish), for subscribers that attach or fell
+	// behind. A kill between the two stores leaves the head one short of
+	// the last message a subscriber could accept (seen once in CI:
+	// head 20070, last 20071).
+	if r1.End != "gone" || r1.Run != 1 || r1.Last != head1 && r1.Last != head1+1 || r1.Accepted+r1.Missed+r1.Torn != r1.Last {
 		t.Errorf("first run (killed at %d): %+v", head1, r1)
 	}
 	if r2.End != "closed" || r2.Run != 2 || r2.Last != count || r2.Accepted+r2.Missed+r2.Torn != count {
