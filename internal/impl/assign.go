@@ -44,11 +44,7 @@ func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 	if p.nlive != 0 {
 		p.EndReuse()
 	}
-	kp := p.kplan
-	if p.kplanOf != t {
-		kp = p.keepPlan(t)
-	}
-	if kp == nil || !kp.flat || !p.reusable(m, t) {
+	if kp := p.keepPlan(t); kp == nil || !kp.flat || !p.reusable(m, t) {
 		return Assigner{}, nil, false
 	}
 	o := uint64(m.off)
@@ -66,33 +62,22 @@ type KeptBlock struct{ Off, Size uint32 }
 // within the block's length. A block that overlaps the root (a payload
 // written behind the handle) is refused too: the Clear and the setters,
 // which write the root and the block in another order, then decide what
-// the payload holds. Two blocks must not overlap either (generated code
-// compares them: KeptBlock.Apart).
+// the payload holds. Two blocks must not overlap either, their length
+// words included: two string slots of a payload this process wrote never
+// share a block, and the generated code compares each pair (b.Off+b.Size
+// <= c.Off-8 or the reverse), leaving a payload whose blocks overlap to the
+// Clear and the setters.
 func (a Assigner) Kept(slot []byte, n int) (KeptBlock, bool) {
 	if len(slot) < 4 || a.p == nil {
 		return KeptBlock{}, false
 	}
-	mem := a.p.mem
 	s := uint64(le.Uint32(slot[:4]))
-	if s < uint64(a.p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
-		return KeptBlock{}, false
-	}
-	length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
-	if length > keepMax || s+length > uint64(len(mem)) || n <= 0 || (uint64(n)+4+7)&^7 > length ||
+	length, ok := a.p.blockLength(s)
+	if !ok || length > keepMax || n <= 0 || (uint64(n)+4+7)&^7 > length ||
 		s+length > uint64(a.root) && s-8 < uint64(a.end) {
 		return KeptBlock{}, false
 	}
 	return KeptBlock{uint32(s), uint32(length)}, true
-}
-
-// Apart reports whether blocks b and c (Kept's), with their length words,
-// do not overlap: two string slots of a payload this process wrote never
-// share a block, and an Assign leaves a payload written behind the handle
-// whose blocks overlap to the Clear and the setters. (Generated code
-// compares the fields itself: the call is not inlined into another
-// package.)
-func (b KeptBlock) Apart(c KeptBlock) bool {
-	return uint64(b.Off)+uint64(b.Size) <= uint64(c.Off)-8 || uint64(c.Off)+uint64(c.Size) <= uint64(b.Off)-8
 }
 
 // KeptBytes is Kept for bytes v, which must not lie in the payload (the

@@ -129,10 +129,7 @@ const keepMax = 1024
 // leaves the caller to reset the buffer.
 func (m Msg) keepBlocks(t *Type) bool {
 	p := m.p
-	kp := p.kplan
-	if p.kplanOf != t {
-		kp = p.keepPlan(t)
-	}
+	kp := p.keepPlan(t)
 	if kp == nil {
 		return false
 	}
@@ -159,14 +156,22 @@ func (m Msg) keepBlocks(t *Type) bool {
 // keepPlan returns t's keep plan in p's format (nil: none), kept for the
 // next Clear.
 func (p *Payload) keepPlan(t *Type) *keepPlan {
-	kp := p.kplan
-	if p.kplanOf != t {
-		kp = nil
-		if p.version == payloadbuffer.V3 {
-			kp = keepPlanOf(t)
-		}
-		p.kplanOf, p.kplan = t, kp
+	if p.kplanOf == t {
+		return p.kplan
 	}
+	return p.planKeep(t)
+}
+
+// planKeep is keepPlan's look-up for a type other than the last one's, out
+// of line so that keepPlan inlines into Clear's and Assign's paths.
+//
+//go:noinline
+func (p *Payload) planKeep(t *Type) *keepPlan {
+	var kp *keepPlan
+	if p.version == payloadbuffer.V3 {
+		kp = keepPlanOf(t)
+	}
+	p.kplanOf, p.kplan = t, kp
 	return kp
 }
 

@@ -86,7 +86,7 @@ func (g *fileGen) assign(m *protogen.Message, lm *layout.Message, name, tv strin
 		oks, blocks = append(oks, ok), append(blocks, blk)
 	}
 	cond := strings.Join(oks, " && ")
-	for i := range blocks { // KeptBlock.Apart, written out (a call that does not inline)
+	for i := range blocks { // no two blocks overlap (Assigner.Kept)
 		for j := i + 1; j < len(blocks); j++ {
 			x, y := blocks[i], blocks[j]
 			cond += " && (uint64(" + x + ".Off)+uint64(" + x + ".Size) <= uint64(" + y + ".Off)-8 || uint64(" + y + ".Off)+uint64(" + y + ".Size) <= uint64(" + x + ".Off)-8)"
