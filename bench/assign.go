@@ -3,17 +3,44 @@ package bench
 import (
 	"github.com/phaser-go/phaser/bench/gen/pb/pbphaser"
 	"github.com/phaser-go/phaser/runtime"
+	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
 )
 
 // phaser-assign: phaser's build through the generated Assign, which is
 // Clear and every field's setter in one call (one straight line at
 // compile-time offsets when the strings fit the blocks the message holds).
-// The generator makes Assign for messages of singular scalars, strings and
-// bytes only: of the bench shapes, small.
+// The generator makes Assign for messages of singular scalars, strings,
+// bytes, repeated scalars and nested messages of such types: of the bench
+// shapes, small, header and imu.
 
 // phAssignSmall is phSetSmall after a Clear, through Assign.
 func phAssignSmall(x pbphaser.SmallStruct, v *Small) {
 	x.Assign(&pbphaser.SmallStructFields{Name: v.Name, BirthDay: v.BirthDay, Phone: v.Phone, Siblings: v.Siblings, Spouse: v.Spouse, Money: v.Money})
+}
+
+// phAssignHeader is phSetHeader after a Clear, through Assign.
+func phAssignHeader(x pbphaser.Header, v *Header) {
+	h := headerFields(v)
+	x.Assign(&h)
+}
+
+// headerFields is the Assign value of a Header.
+func headerFields(v *Header) pbphaser.HeaderFields {
+	return pbphaser.HeaderFields{Seq: v.Seq, Stamp: timestamppbphaser.TimestampFields{Seconds: v.Sec, Nanos: v.Nsec}, FrameId: v.FrameID}
+}
+
+// phAssignImu is phSetImu after a Clear, through Assign.
+func phAssignImu(x pbphaser.Imu, v *Imu) {
+	o, a, l := &v.Orientation, &v.AngularVelocity, &v.LinearAcceleration
+	x.Assign(&pbphaser.ImuFields{
+		Header:                       headerFields(&v.Header),
+		Orientation:                  pbphaser.QuaternionFields{X: o[0], Y: o[1], Z: o[2], W: o[3]},
+		OrientationCovariance:        v.OrientationCov[:],
+		AngularVelocity:              pbphaser.Vector3Fields{X: a[0], Y: a[1], Z: a[2]},
+		AngularVelocityCovariance:    v.AngularVelocityCov[:],
+		LinearAcceleration:           pbphaser.Vector3Fields{X: l[0], Y: l[1], Z: l[2]},
+		LinearAccelerationCovariance: v.LinearAccelerationCov[:],
+	})
 }
 
 // phaserAssignSmallCodec is phaser-assign for SmallStruct: build in a warm
@@ -36,6 +63,56 @@ func phaserAssignSmallCodec(shape string, vals []Small) func() *Codec {
 					return 0
 				}
 				return phAllSmall(x)
+			},
+		}
+	}
+}
+
+// phaserAssignHeaderCodec is phaser-assign for Header, as
+// phaserAssignSmallCodec.
+//
+//go:noinline
+func phaserAssignHeaderCodec(shape string, vals []Header) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaser.NewHeaderIn, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phAssignHeader(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadHeader, phGetHeader),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadHeaderInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllHeader(x)
+			},
+		}
+	}
+}
+
+// phaserAssignImuCodec is phaser-assign for Imu, as
+// phaserAssignSmallCodec.
+//
+//go:noinline
+func phaserAssignImuCodec(shape string, vals []Imu) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaser.NewImuIn, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phAssignImu(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadImu, phGetImu),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadImuInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllImu(x)
 			},
 		}
 	}

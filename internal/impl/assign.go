@@ -9,19 +9,24 @@ import (
 // Assign: a Clear and a fill of every field in one straight line.
 //
 // The generated Assign of a message whose fields are singular scalars,
-// strings and bytes (no nested, repeated or oneof field) is Clear, then
-// every field's setter. On a format-3 root whose Clear keeps its blocks
-// (keep.go), that is: each string's block set aside, the body zeroed, each
-// string written back over its own block, the scalars stored. When every
-// string fits its block, the generated code does exactly that, at its
-// compile-time offsets, without the record of the blocks set aside in
-// between (which only a fill by separate setters needs): BeginAssign checks
-// the root as the Clear does, Kept checks each string's block as the Clear
-// does and that the new string fits it as the setter would, and Put writes
-// it. Anything else (a string that outgrows its block or is
-// empty, bytes that lie in the payload, a payload whose Clear would not
-// keep its blocks) is the Clear and the setters, decided before anything
-// is written. The payload is the same, byte for byte (FuzzAssign in
+// strings, bytes and messages of such types (no repeated or oneof field)
+// is Clear, then every field's setter (a nested message's: its Mutable,
+// then its setters). On a format-3 root whose Clear keeps its blocks
+// (keep.go), that is: each string's and nested message's block set aside,
+// the bodies zeroed, each string written back over its own block, each
+// nested message's block back in its slot, the scalars stored. When every
+// string fits its block and every nested message slot held one,
+// the generated code does exactly that, at its compile-time offsets,
+// without the record of the blocks set aside in between (which only a fill
+// by separate setters needs): BeginAssign checks the root as the Clear
+// does, Kept checks each string's block as the Clear does and that the new
+// string fits it as the setter would, KeptMessage checks each nested
+// message's block as the Clear and the Mutable do, and Put writes a
+// string. Anything else (a string that outgrows its block or is empty,
+// bytes that lie in the payload, a nested message whose slot is empty, a
+// payload whose Clear would not keep its blocks)
+// is the Clear and the setters, decided before anything is written. The
+// payload is the same, byte for byte (FuzzAssign and FuzzAssignNested in
 // internal/testpb/testpbphaser).
 
 // An Assigner writes the strings of an Assign that BeginAssign began, in
@@ -44,15 +49,16 @@ func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 	if p.nlive != 0 {
 		p.EndReuse()
 	}
-	if kp := p.keepPlan(t); kp == nil || !kp.flat || !p.reusable(m, t) {
+	if kp := p.keepPlan(t); kp == nil || !p.reusable(m, t) {
 		return Assigner{}, nil, false
 	}
 	o := uint64(m.off)
 	return Assigner{p, m.off, m.off + extent}, p.mem[o : o+uint64(extent) : o+uint64(extent)], true
 }
 
-// A KeptBlock is a string block Kept checked: its offset and its length
-// word.
+// A KeptBlock is a string block Kept checked (its offset and its length
+// word) or a nested message KeptMessage checked (its offset and its
+// compiled extent).
 type KeptBlock struct{ Off, Size uint32 }
 
 // Kept returns the block the string slot holds (the slot's 4 bytes, in the
@@ -117,4 +123,108 @@ func (a Assigner) Put(b KeptBlock, str string) {
 // PutBytes is Put for bytes.
 func (a Assigner) PutBytes(b KeptBlock, s []byte) {
 	a.Put(b, unsafe.String(unsafe.SliceData(s), len(s)))
+}
+
+// Apart reports whether blocks b and c do not overlap, the 8 bytes before
+// each (a block's length word) included: the check the generated Assign
+// makes of each pair of its blocks (Kept, KeptMessage).
+func (b KeptBlock) Apart(c KeptBlock) bool {
+	return uint64(b.Off)+uint64(b.Size) <= uint64(c.Off)-8 || uint64(c.Off)+uint64(c.Size) <= uint64(b.Off)-8
+}
+
+// Disjoint reports whether no two of blocks bs overlap (Apart of each
+// pair): the check the generated Assign makes of its blocks when it has
+// more than two. Blocks in ascending order, as a fill in field order
+// allocates them in a buffer and every Assign after it keeps them, take
+// one compare each; any other order is compared pair by pair.
+func Disjoint(bs ...KeptBlock) bool {
+	for i := 1; i < len(bs); i++ {
+		if b, c := bs[i-1], bs[i]; uint64(b.Off)+uint64(b.Size) > uint64(c.Off)-8 {
+			return disjointPairs(bs)
+		}
+	}
+	return true
+}
+
+// disjointPairs is Disjoint's compare of every pair.
+func disjointPairs(bs []KeptBlock) bool {
+	for i, b := range bs {
+		for _, c := range bs[i+1:] {
+			if !b.Apart(c) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// KeptMessage returns the nested message the message slot holds (its 4
+// bytes, in a message BeginAssign or KeptMessage returned) as a block
+// (whose compiled fields are Memory()[Off:Off+Size]), and false unless
+// it is a message of type t, whose compiled extent is extent, that the
+// Clear keeps (nestedOK's checks) and the Mutable then takes back at
+// compiled offsets: within the payload above its floor, in a payload that
+// trusts what it wrote for t, with 4 bytes after it (the Clear reads each
+// slot as a word of 8 bytes). A message that overlaps the root is refused,
+// as Kept refuses such a string; the generated code compares each pair of
+// blocks, messages and strings alike.
+func (a Assigner) KeptMessage(slot *[4]byte, t *Type, extent uint32) (KeptBlock, bool) {
+	p := a.p
+	s, e := uint64(le.Uint32(slot[:])), uint64(extent)
+	// (The floor of a writable payload, its buffer's header size, is at
+	// least 40: s-8, which KeptBlock.Apart computes, does not wrap. A Type's
+	// extent is at least 4, its table word. a is one BeginAssign returned
+	// with true: p is not nil.)
+	if t.extent != extent || s < uint64(p.floor) || s+e+4 > uint64(len(p.mem)) ||
+		p.trust&t.trust == 0 || s+e > uint64(a.root) && s-8 < uint64(a.end) {
+		return KeptBlock{}, false
+	}
+	return KeptBlock{uint32(s), extent}, true
+}
+
+// Memory returns the payload's bytes, in which the blocks KeptMessage
+// returns lie whole (until the next write that may grow the payload).
+func (a Assigner) Memory() []byte { return a.p.mem }
+
+// KeptVector is Kept for the elements of a repeated scalar field, whose
+// vector header {num, data} is slot: the storage block the Clear keeps
+// (keepIn's checks) that n elements of size bytes each fit, as List.Assign
+// would write them over it after the Clear (appendAside's): n > 0, at most
+// max when max is not 0 (a fixed array's size, over which List.Assign
+// refuses), in a block that does not overlap the root. The elements must
+// not lie in the payload (no List method gives a slice that does). On a
+// big-endian machine, where a Go value's bytes are not its stored bytes, it
+// reports false.
+func (a Assigner) KeptVector(slot *[8]byte, n, size, max int) (KeptBlock, bool) {
+	s := uint64(le.Uint32(slot[4:]))
+	length, ok := a.p.blockLength(s)
+	if bigEndian || !ok || n <= 0 || max != 0 && n > max || length > keepMax || length < 4 || uint64(n)*uint64(size) > length ||
+		s+length > uint64(a.root) && s-8 < uint64(a.end) {
+		return KeptBlock{}, false
+	}
+	return KeptBlock{uint32(s), uint32(length)}, true
+}
+
+// PutVector writes v, the bytes of the elements (ElemBytes), over block b
+// (KeptVector's for the vector header slot, which still holds the count of
+// the elements the block held), as List.Assign after the Clear leaves it:
+// in a scrubbing buffer what is left of the old elements past v is zeroed
+// (the Clear zeroes them all). The caller stores the header.
+func (a Assigner) PutVector(b KeptBlock, slot *[8]byte, v []byte, size int) {
+	mem := a.p.mem
+	o, length, n := uint64(b.Off), uint64(b.Size), uint64(len(v))
+	if o+length > uint64(len(mem)) {
+		return // (not KeptVector's: nothing to write)
+	}
+	blk := mem[o : o+length : o+length]
+	copy(blk, v) // (all of v: KeptVector's n*size <= length)
+	if old := uint64(le.Uint32(slot[:4])) * uint64(size); a.p.scrub && old > n {
+		clear(blk[min(n, length):min(old, length)])
+	}
+}
+
+// ElemBytes returns the bytes of vs's elements in memory (their stored
+// bytes on a little-endian machine).
+func ElemBytes[T Scalar](vs []T) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vs))), uintptr(len(vs))*SizeOf[T]())
 }

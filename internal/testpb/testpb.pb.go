@@ -138,7 +138,7 @@ func (x Everything_Mode) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Everything_Mode.Descriptor instead.
 func (Everything_Mode) EnumDescriptor() ([]byte, []int) {
-	return file_testpb_proto_rawDescGZIP(), []int{6, 0}
+	return file_testpb_proto_rawDescGZIP(), []int{8, 0}
 }
 
 // Scalars has every scalar type once, singular, with implicit presence.
@@ -743,6 +743,163 @@ func (x *Node) GetChildren() []*Node {
 	return nil
 }
 
+// Stamped nests messages two levels deep, of this file and of another
+// package (google.protobuf.Timestamp), beside strings, bytes, repeated
+// scalars and a fixed array: the generated Assign's nested case
+// (FuzzAssignNested).
+type Stamped struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Seq           uint32                 `protobuf:"varint,1,opt,name=seq,proto3" json:"seq,omitempty"`
+	Stamp         *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=stamp,proto3" json:"stamp,omitempty"`
+	FrameId       string                 `protobuf:"bytes,3,opt,name=frame_id,json=frameId,proto3" json:"frame_id,omitempty"`
+	Part          *Stamped_Part          `protobuf:"bytes,4,opt,name=part,proto3" json:"part,omitempty"`
+	Blob          []byte                 `protobuf:"bytes,5,opt,name=blob,proto3" json:"blob,omitempty"`
+	Value         float64                `protobuf:"fixed64,6,opt,name=value,proto3" json:"value,omitempty"`
+	Covariance    []float64              `protobuf:"fixed64,7,rep,packed,name=covariance,proto3" json:"covariance,omitempty"`
+	Counts        []int32                `protobuf:"varint,8,rep,packed,name=counts,proto3" json:"counts,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Stamped) Reset() {
+	*x = Stamped{}
+	mi := &file_testpb_proto_msgTypes[5]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Stamped) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Stamped) ProtoMessage() {}
+
+func (x *Stamped) ProtoReflect() protoreflect.Message {
+	mi := &file_testpb_proto_msgTypes[5]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Stamped.ProtoReflect.Descriptor instead.
+func (*Stamped) Descriptor() ([]byte, []int) {
+	return file_testpb_proto_rawDescGZIP(), []int{5}
+}
+
+func (x *Stamped) GetSeq() uint32 {
+	if x != nil {
+		return x.Seq
+	}
+	return 0
+}
+
+func (x *Stamped) GetStamp() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Stamp
+	}
+	return nil
+}
+
+func (x *Stamped) GetFrameId() string {
+	if x != nil {
+		return x.FrameId
+	}
+	return ""
+}
+
+func (x *Stamped) GetPart() *Stamped_Part {
+	if x != nil {
+		return x.Part
+	}
+	return nil
+}
+
+func (x *Stamped) GetBlob() []byte {
+	if x != nil {
+		return x.Blob
+	}
+	return nil
+}
+
+func (x *Stamped) GetValue() float64 {
+	if x != nil {
+		return x.Value
+	}
+	return 0
+}
+
+func (x *Stamped) GetCovariance() []float64 {
+	if x != nil {
+		return x.Covariance
+	}
+	return nil
+}
+
+func (x *Stamped) GetCounts() []int32 {
+	if x != nil {
+		return x.Counts
+	}
+	return nil
+}
+
+// Span has nested messages only: an Assign with no string to check.
+type Span struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Start         *timestamppb.Timestamp `protobuf:"bytes,1,opt,name=start,proto3" json:"start,omitempty"`
+	End           *timestamppb.Timestamp `protobuf:"bytes,2,opt,name=end,proto3" json:"end,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Span) Reset() {
+	*x = Span{}
+	mi := &file_testpb_proto_msgTypes[6]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Span) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Span) ProtoMessage() {}
+
+func (x *Span) ProtoReflect() protoreflect.Message {
+	mi := &file_testpb_proto_msgTypes[6]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Span.ProtoReflect.Descriptor instead.
+func (*Span) Descriptor() ([]byte, []int) {
+	return file_testpb_proto_rawDescGZIP(), []int{6}
+}
+
+func (x *Span) GetStart() *timestamppb.Timestamp {
+	if x != nil {
+		return x.Start
+	}
+	return nil
+}
+
+func (x *Span) GetEnd() *timestamppb.Timestamp {
+	if x != nil {
+		return x.End
+	}
+	return nil
+}
+
 // Wide has more than 32 scalar fields: its presence mask takes two words.
 type Wide struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
@@ -792,7 +949,7 @@ type Wide struct {
 
 func (x *Wide) Reset() {
 	*x = Wide{}
-	mi := &file_testpb_proto_msgTypes[5]
+	mi := &file_testpb_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -804,7 +961,7 @@ func (x *Wide) String() string {
 func (*Wide) ProtoMessage() {}
 
 func (x *Wide) ProtoReflect() protoreflect.Message {
-	mi := &file_testpb_proto_msgTypes[5]
+	mi := &file_testpb_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -817,7 +974,7 @@ func (x *Wide) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Wide.ProtoReflect.Descriptor instead.
 func (*Wide) Descriptor() ([]byte, []int) {
-	return file_testpb_proto_rawDescGZIP(), []int{5}
+	return file_testpb_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *Wide) GetW00() float64 {
@@ -1168,7 +1325,7 @@ type Everything struct {
 
 func (x *Everything) Reset() {
 	*x = Everything{}
-	mi := &file_testpb_proto_msgTypes[6]
+	mi := &file_testpb_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1180,7 +1337,7 @@ func (x *Everything) String() string {
 func (*Everything) ProtoMessage() {}
 
 func (x *Everything) ProtoReflect() protoreflect.Message {
-	mi := &file_testpb_proto_msgTypes[6]
+	mi := &file_testpb_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1193,7 +1350,7 @@ func (x *Everything) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Everything.ProtoReflect.Descriptor instead.
 func (*Everything) Descriptor() ([]byte, []int) {
-	return file_testpb_proto_rawDescGZIP(), []int{6}
+	return file_testpb_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Everything) GetScalars() *Scalars {
@@ -1652,7 +1809,7 @@ type Inner_Deep struct {
 
 func (x *Inner_Deep) Reset() {
 	*x = Inner_Deep{}
-	mi := &file_testpb_proto_msgTypes[7]
+	mi := &file_testpb_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1664,7 +1821,7 @@ func (x *Inner_Deep) String() string {
 func (*Inner_Deep) ProtoMessage() {}
 
 func (x *Inner_Deep) ProtoReflect() protoreflect.Message {
-	mi := &file_testpb_proto_msgTypes[7]
+	mi := &file_testpb_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1690,6 +1847,75 @@ func (x *Inner_Deep) GetX() int64 {
 func (x *Inner_Deep) GetNames() []string {
 	if x != nil {
 		return x.Names
+	}
+	return nil
+}
+
+// Part is a nested message with a string and a nested message of its own.
+type Stamped_Part struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	N             int32                  `protobuf:"varint,1,opt,name=n,proto3" json:"n,omitempty"`
+	Tag           string                 `protobuf:"bytes,2,opt,name=tag,proto3" json:"tag,omitempty"`
+	At            *timestamppb.Timestamp `protobuf:"bytes,3,opt,name=at,proto3" json:"at,omitempty"`
+	Colors        []Color                `protobuf:"varint,4,rep,packed,name=colors,proto3,enum=phasertest.Color" json:"colors,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *Stamped_Part) Reset() {
+	*x = Stamped_Part{}
+	mi := &file_testpb_proto_msgTypes[10]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Stamped_Part) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Stamped_Part) ProtoMessage() {}
+
+func (x *Stamped_Part) ProtoReflect() protoreflect.Message {
+	mi := &file_testpb_proto_msgTypes[10]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Stamped_Part.ProtoReflect.Descriptor instead.
+func (*Stamped_Part) Descriptor() ([]byte, []int) {
+	return file_testpb_proto_rawDescGZIP(), []int{5, 0}
+}
+
+func (x *Stamped_Part) GetN() int32 {
+	if x != nil {
+		return x.N
+	}
+	return 0
+}
+
+func (x *Stamped_Part) GetTag() string {
+	if x != nil {
+		return x.Tag
+	}
+	return ""
+}
+
+func (x *Stamped_Part) GetAt() *timestamppb.Timestamp {
+	if x != nil {
+		return x.At
+	}
+	return nil
+}
+
+func (x *Stamped_Part) GetColors() []Color {
+	if x != nil {
+		return x.Colors
 	}
 	return nil
 }
@@ -1767,7 +1993,26 @@ const file_testpb_proto_rawDesc = "" +
 	"\x04Node\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\x05R\x05value\x12$\n" +
 	"\x04next\x18\x02 \x01(\v2\x10.phasertest.NodeR\x04next\x12,\n" +
-	"\bchildren\x18\x03 \x03(\v2\x10.phasertest.NodeR\bchildren\"\xd6\x05\n" +
+	"\bchildren\x18\x03 \x03(\v2\x10.phasertest.NodeR\bchildren\"\xfd\x02\n" +
+	"\aStamped\x12\x10\n" +
+	"\x03seq\x18\x01 \x01(\rR\x03seq\x120\n" +
+	"\x05stamp\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x05stamp\x12\x19\n" +
+	"\bframe_id\x18\x03 \x01(\tR\aframeId\x12,\n" +
+	"\x04part\x18\x04 \x01(\v2\x18.phasertest.Stamped.PartR\x04part\x12\x12\n" +
+	"\x04blob\x18\x05 \x01(\fR\x04blob\x12\x14\n" +
+	"\x05value\x18\x06 \x01(\x01R\x05value\x12$\n" +
+	"\n" +
+	"covariance\x18\a \x03(\x01B\x04\x88\xb5\x18\x04R\n" +
+	"covariance\x12\x16\n" +
+	"\x06counts\x18\b \x03(\x05R\x06counts\x1a}\n" +
+	"\x04Part\x12\f\n" +
+	"\x01n\x18\x01 \x01(\x05R\x01n\x12\x10\n" +
+	"\x03tag\x18\x02 \x01(\tR\x03tag\x12*\n" +
+	"\x02at\x18\x03 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12)\n" +
+	"\x06colors\x18\x04 \x03(\x0e2\x11.phasertest.ColorR\x06colors\"f\n" +
+	"\x04Span\x120\n" +
+	"\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12,\n" +
+	"\x03end\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x03end\"\xd6\x05\n" +
 	"\x04Wide\x12\x10\n" +
 	"\x03w00\x18\x01 \x01(\x01R\x03w00\x12\x10\n" +
 	"\x03w01\x18\x02 \x01(\x02R\x03w01\x12\x10\n" +
@@ -1924,7 +2169,7 @@ func file_testpb_proto_rawDescGZIP() []byte {
 }
 
 var file_testpb_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_testpb_proto_msgTypes = make([]protoimpl.MessageInfo, 12)
+var file_testpb_proto_msgTypes = make([]protoimpl.MessageInfo, 15)
 var file_testpb_proto_goTypes = []any{
 	(Color)(0),                     // 0: phasertest.Color
 	(Everything_Mode)(0),           // 1: phasertest.Everything.Mode
@@ -1933,63 +2178,72 @@ var file_testpb_proto_goTypes = []any{
 	(*Inner)(nil),                  // 4: phasertest.Inner
 	(*Empty)(nil),                  // 5: phasertest.Empty
 	(*Node)(nil),                   // 6: phasertest.Node
-	(*Wide)(nil),                   // 7: phasertest.Wide
-	(*Everything)(nil),             // 8: phasertest.Everything
-	(*Inner_Deep)(nil),             // 9: phasertest.Inner.Deep
-	nil,                            // 10: phasertest.Everything.CountsEntry
-	nil,                            // 11: phasertest.Everything.ByIdEntry
-	nil,                            // 12: phasertest.Everything.RemoteByNumEntry
-	nil,                            // 13: phasertest.Everything.LabelsByKeyEntry
-	(*importedpb.Remote)(nil),      // 14: phasertest.other.Remote
-	(*importedpb.Remote_Part)(nil), // 15: phasertest.other.Remote.Part
-	(importedpb.Level)(0),          // 16: phasertest.other.Level
-	(*anypb.Any)(nil),              // 17: google.protobuf.Any
-	(*timestamppb.Timestamp)(nil),  // 18: google.protobuf.Timestamp
-	(*durationpb.Duration)(nil),    // 19: google.protobuf.Duration
+	(*Stamped)(nil),                // 7: phasertest.Stamped
+	(*Span)(nil),                   // 8: phasertest.Span
+	(*Wide)(nil),                   // 9: phasertest.Wide
+	(*Everything)(nil),             // 10: phasertest.Everything
+	(*Inner_Deep)(nil),             // 11: phasertest.Inner.Deep
+	(*Stamped_Part)(nil),           // 12: phasertest.Stamped.Part
+	nil,                            // 13: phasertest.Everything.CountsEntry
+	nil,                            // 14: phasertest.Everything.ByIdEntry
+	nil,                            // 15: phasertest.Everything.RemoteByNumEntry
+	nil,                            // 16: phasertest.Everything.LabelsByKeyEntry
+	(*timestamppb.Timestamp)(nil),  // 17: google.protobuf.Timestamp
+	(*importedpb.Remote)(nil),      // 18: phasertest.other.Remote
+	(*importedpb.Remote_Part)(nil), // 19: phasertest.other.Remote.Part
+	(importedpb.Level)(0),          // 20: phasertest.other.Level
+	(*anypb.Any)(nil),              // 21: google.protobuf.Any
+	(*durationpb.Duration)(nil),    // 22: google.protobuf.Duration
 }
 var file_testpb_proto_depIdxs = []int32{
 	0,  // 0: phasertest.Scalars.f_color:type_name -> phasertest.Color
 	0,  // 1: phasertest.Repeated.r_color:type_name -> phasertest.Color
 	0,  // 2: phasertest.Repeated.u_color:type_name -> phasertest.Color
-	9,  // 3: phasertest.Inner.deep:type_name -> phasertest.Inner.Deep
+	11, // 3: phasertest.Inner.deep:type_name -> phasertest.Inner.Deep
 	6,  // 4: phasertest.Node.next:type_name -> phasertest.Node
 	6,  // 5: phasertest.Node.children:type_name -> phasertest.Node
-	2,  // 6: phasertest.Everything.scalars:type_name -> phasertest.Scalars
-	3,  // 7: phasertest.Everything.repeated:type_name -> phasertest.Repeated
-	4,  // 8: phasertest.Everything.inner:type_name -> phasertest.Inner
-	9,  // 9: phasertest.Everything.deep:type_name -> phasertest.Inner.Deep
-	14, // 10: phasertest.Everything.remote:type_name -> phasertest.other.Remote
-	15, // 11: phasertest.Everything.part:type_name -> phasertest.other.Remote.Part
-	4,  // 12: phasertest.Everything.inners:type_name -> phasertest.Inner
-	14, // 13: phasertest.Everything.remotes:type_name -> phasertest.other.Remote
-	1,  // 14: phasertest.Everything.mode:type_name -> phasertest.Everything.Mode
-	1,  // 15: phasertest.Everything.modes:type_name -> phasertest.Everything.Mode
-	16, // 16: phasertest.Everything.level:type_name -> phasertest.other.Level
-	16, // 17: phasertest.Everything.levels:type_name -> phasertest.other.Level
-	5,  // 18: phasertest.Everything.empty:type_name -> phasertest.Empty
-	5,  // 19: phasertest.Everything.empties:type_name -> phasertest.Empty
-	6,  // 20: phasertest.Everything.node:type_name -> phasertest.Node
-	4,  // 21: phasertest.Everything.choice_inner:type_name -> phasertest.Inner
-	1,  // 22: phasertest.Everything.choice_mode:type_name -> phasertest.Everything.Mode
-	4,  // 23: phasertest.Everything.opt_inner:type_name -> phasertest.Inner
-	0,  // 24: phasertest.Everything.opt_color:type_name -> phasertest.Color
-	10, // 25: phasertest.Everything.counts:type_name -> phasertest.Everything.CountsEntry
-	11, // 26: phasertest.Everything.by_id:type_name -> phasertest.Everything.ByIdEntry
-	12, // 27: phasertest.Everything.remote_by_num:type_name -> phasertest.Everything.RemoteByNumEntry
-	13, // 28: phasertest.Everything.labels_by_key:type_name -> phasertest.Everything.LabelsByKeyEntry
-	17, // 29: phasertest.Everything.any:type_name -> google.protobuf.Any
-	17, // 30: phasertest.Everything.anys:type_name -> google.protobuf.Any
-	18, // 31: phasertest.Everything.at:type_name -> google.protobuf.Timestamp
-	19, // 32: phasertest.Everything.took:type_name -> google.protobuf.Duration
-	18, // 33: phasertest.Everything.ats:type_name -> google.protobuf.Timestamp
-	4,  // 34: phasertest.Everything.cells:type_name -> phasertest.Inner
-	4,  // 35: phasertest.Everything.ByIdEntry.value:type_name -> phasertest.Inner
-	14, // 36: phasertest.Everything.RemoteByNumEntry.value:type_name -> phasertest.other.Remote
-	37, // [37:37] is the sub-list for method output_type
-	37, // [37:37] is the sub-list for method input_type
-	37, // [37:37] is the sub-list for extension type_name
-	37, // [37:37] is the sub-list for extension extendee
-	0,  // [0:37] is the sub-list for field type_name
+	17, // 6: phasertest.Stamped.stamp:type_name -> google.protobuf.Timestamp
+	12, // 7: phasertest.Stamped.part:type_name -> phasertest.Stamped.Part
+	17, // 8: phasertest.Span.start:type_name -> google.protobuf.Timestamp
+	17, // 9: phasertest.Span.end:type_name -> google.protobuf.Timestamp
+	2,  // 10: phasertest.Everything.scalars:type_name -> phasertest.Scalars
+	3,  // 11: phasertest.Everything.repeated:type_name -> phasertest.Repeated
+	4,  // 12: phasertest.Everything.inner:type_name -> phasertest.Inner
+	11, // 13: phasertest.Everything.deep:type_name -> phasertest.Inner.Deep
+	18, // 14: phasertest.Everything.remote:type_name -> phasertest.other.Remote
+	19, // 15: phasertest.Everything.part:type_name -> phasertest.other.Remote.Part
+	4,  // 16: phasertest.Everything.inners:type_name -> phasertest.Inner
+	18, // 17: phasertest.Everything.remotes:type_name -> phasertest.other.Remote
+	1,  // 18: phasertest.Everything.mode:type_name -> phasertest.Everything.Mode
+	1,  // 19: phasertest.Everything.modes:type_name -> phasertest.Everything.Mode
+	20, // 20: phasertest.Everything.level:type_name -> phasertest.other.Level
+	20, // 21: phasertest.Everything.levels:type_name -> phasertest.other.Level
+	5,  // 22: phasertest.Everything.empty:type_name -> phasertest.Empty
+	5,  // 23: phasertest.Everything.empties:type_name -> phasertest.Empty
+	6,  // 24: phasertest.Everything.node:type_name -> phasertest.Node
+	4,  // 25: phasertest.Everything.choice_inner:type_name -> phasertest.Inner
+	1,  // 26: phasertest.Everything.choice_mode:type_name -> phasertest.Everything.Mode
+	4,  // 27: phasertest.Everything.opt_inner:type_name -> phasertest.Inner
+	0,  // 28: phasertest.Everything.opt_color:type_name -> phasertest.Color
+	13, // 29: phasertest.Everything.counts:type_name -> phasertest.Everything.CountsEntry
+	14, // 30: phasertest.Everything.by_id:type_name -> phasertest.Everything.ByIdEntry
+	15, // 31: phasertest.Everything.remote_by_num:type_name -> phasertest.Everything.RemoteByNumEntry
+	16, // 32: phasertest.Everything.labels_by_key:type_name -> phasertest.Everything.LabelsByKeyEntry
+	21, // 33: phasertest.Everything.any:type_name -> google.protobuf.Any
+	21, // 34: phasertest.Everything.anys:type_name -> google.protobuf.Any
+	17, // 35: phasertest.Everything.at:type_name -> google.protobuf.Timestamp
+	22, // 36: phasertest.Everything.took:type_name -> google.protobuf.Duration
+	17, // 37: phasertest.Everything.ats:type_name -> google.protobuf.Timestamp
+	4,  // 38: phasertest.Everything.cells:type_name -> phasertest.Inner
+	17, // 39: phasertest.Stamped.Part.at:type_name -> google.protobuf.Timestamp
+	0,  // 40: phasertest.Stamped.Part.colors:type_name -> phasertest.Color
+	4,  // 41: phasertest.Everything.ByIdEntry.value:type_name -> phasertest.Inner
+	18, // 42: phasertest.Everything.RemoteByNumEntry.value:type_name -> phasertest.other.Remote
+	43, // [43:43] is the sub-list for method output_type
+	43, // [43:43] is the sub-list for method input_type
+	43, // [43:43] is the sub-list for extension type_name
+	43, // [43:43] is the sub-list for extension extendee
+	0,  // [0:43] is the sub-list for field type_name
 }
 
 func init() { file_testpb_proto_init() }
@@ -1997,7 +2251,7 @@ func file_testpb_proto_init() {
 	if File_testpb_proto != nil {
 		return
 	}
-	file_testpb_proto_msgTypes[6].OneofWrappers = []any{
+	file_testpb_proto_msgTypes[8].OneofWrappers = []any{
 		(*Everything_ChoiceInt32)(nil),
 		(*Everything_ChoiceDouble)(nil),
 		(*Everything_ChoiceBool)(nil),
@@ -2013,7 +2267,7 @@ func file_testpb_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_testpb_proto_rawDesc), len(file_testpb_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   12,
+			NumMessages:   15,
 			NumExtensions: 0,
 			NumServices:   0,
 		},

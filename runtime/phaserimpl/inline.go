@@ -78,6 +78,14 @@ func reachAppenderAppend(a *MessageAppender) Msg { return a.Append() }
 func reachWireEncode(w *Wire, m Msg) error       { return w.Encode(m) }
 func reachWireEncodeReady(w *Wire, m Msg) bool   { return w.EncodeReady(m) }
 func reachNestedAt(m Msg, s uint32, t *Type) Msg { return m.NestedAt(s, t) }
+func reachKeptBlockApart(b, c KeptBlock) bool    { return b.Apart(c) }
+func reachAssignerPutBytes(a Assigner, b KeptBlock, s []byte) {
+	a.PutBytes(b, s)
+}
+func reachAssignerKeptMessage(a Assigner, slot *[4]byte, t *Type, extent uint32) (KeptBlock, bool) {
+	return a.KeptMessage(slot, t, extent)
+}
+func reachAssignerMemory(a Assigner) []byte { return a.Memory() }
 func reachNestedBytes(m Msg, s uint32, t *Type, n uint32) ([]byte, bool) {
 	return m.NestedBytes(s, t, n)
 }

@@ -39,7 +39,10 @@ const (
 	// It also adds SetScalars and the XScalars types (Msg.MutableBytes).
 	// Version 5 adds Assign and the XFields types (Msg.BeginAssign,
 	// Assigner, KeptBlock).
-	GenVersion = 5
+	// Version 6 extends Assign to nested messages (Assigner.KeptMessage)
+	// and repeated scalars (Assigner.KeptVector, PutVector, ElemBytes), Disjoint, and to messages of
+	// scalars only.
+	GenVersion = 6
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4
@@ -84,7 +87,8 @@ type (
 	MessageList = impl.MessageList
 	// Assigner writes the strings of a generated Assign (Msg.BeginAssign).
 	Assigner = impl.Assigner
-	// KeptBlock is a string block an Assign writes over (Assigner.Kept).
+	// KeptBlock is a string block or nested message an Assign writes over
+	// (Assigner.Kept, Assigner.KeptMessage).
 	KeptBlock = impl.KeptBlock
 )
 
@@ -158,6 +162,14 @@ func Static(m runtime.Msg, t *Type) Msg {
 
 // UserType returns t as package runtime gives it to users.
 func UserType(t *Type) *runtime.Type { return (*runtime.Type)(t) }
+
+// Disjoint reports whether no two of the blocks of an Assign overlap
+// (impl.Disjoint).
+func Disjoint(bs ...KeptBlock) bool { return impl.Disjoint(bs...) }
+
+// ElemBytes returns the bytes of the elements of vs, for
+// Assigner.PutVector (impl.ElemBytes).
+func ElemBytes[T runtime.Scalar](vs []T) []byte { return impl.ElemBytes(vs) }
 
 // List returns the handle of repeated scalar or enum field f of m.
 func List[T runtime.Scalar](m Msg, f Field) runtime.List[T] {

@@ -40,8 +40,8 @@ type Shape struct {
 // Shapes are the benchmark shapes, in bench.Shapes order.
 var Shapes = []Shape{
 	{Name: "small", Fn: "Small", Vals: "Small", Pb: "SmallStruct", Ros: "RosSmall", BuildFloor: true, Assign: true},
-	{Name: "header", Fn: "Header", Vals: "Header", Pb: "Header", Ros: "std_msgs.Header", PhaserROS: true},
-	{Name: "imu", Fn: "Imu", Vals: "Imu", Pb: "Imu", Ros: "sensor_msgs.Imu", PhaserROS: true},
+	{Name: "header", Fn: "Header", Vals: "Header", Pb: "Header", Ros: "std_msgs.Header", PhaserROS: true, Assign: true},
+	{Name: "imu", Fn: "Imu", Vals: "Imu", Pb: "Imu", Ros: "sensor_msgs.Imu", PhaserROS: true, Assign: true},
 	{Name: "cloud", Fn: "Cloud", Vals: "Cloud", Pb: "Cloud", Ros: "RosCloud"},
 	{Name: "image1M", Fn: "Image", Vals: "Image1M", Pb: "Image", Ros: "sensor_msgs.Image"},
 	{Name: "image16M", Fn: "Image", Vals: "Image16M", Pb: "Image", Ros: "sensor_msgs.Image", OverROS: true},

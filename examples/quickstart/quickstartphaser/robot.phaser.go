@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.
@@ -601,6 +601,42 @@ func (x Pose) SetScalars(v *PoseScalars) {
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Theta))
 	p[4] |= 0x07 // presence
+}
+
+// PoseFields holds the value of every field of a Pose, for Assign.
+type PoseFields struct {
+	X     float64 // field x (1)
+	Y     float64 // field y (2)
+	Theta float64 // field theta (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Pose) Assign(v *PoseFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Pose, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Theta))
+		p[4] |= 0x07 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Pose) assignSetters(v *PoseFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetTheta(v.Theta)
 }
 
 // PoseList is a handle on a repeated field of Pose messages.

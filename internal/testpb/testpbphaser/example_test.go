@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
+	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
 )
 
 // A message built in caller memory (here a plain slice; it could be a
@@ -100,4 +101,31 @@ func ExampleScalars_Assign() {
 	// 0 first reading true true
 	// 1 second true true
 	// 2 third one true true
+}
+
+// Assign fills nested messages and repeated fields as well: each nested
+// message is a Fields value of its own type, each repeated field a slice.
+// After the Assign every nested message is present.
+func ExampleStamped_Assign() {
+	x, err := pb.NewStampedIn(make([]byte, 2048))
+	if err != nil {
+		panic(err)
+	}
+	for seq, frame := range []string{"base_link", "odom"} {
+		x.Assign(&pb.StampedFields{
+			Seq:        uint32(seq),
+			Stamp:      timestamppbphaser.TimestampFields{Seconds: 1700000000 + int64(seq)},
+			FrameId:    frame,
+			Part:       pb.Stamped_PartFields{N: 7, Tag: "wheel"},
+			Covariance: []float64{0.5, 0, 0, 0.5},
+		})
+		r, err := pb.ReadStamped(x.Bytes())
+		if err != nil {
+			panic(err)
+		}
+		fmt.Println(r.Seq(), r.Stamp().Seconds(), r.FrameId(), r.Part().Tag(), r.Part().HasAt(), r.Covariance().At(3))
+	}
+	// Output:
+	// 0 1700000000 base_link wheel true 0.5
+	// 1 1700000001 odom wheel true 0.5
 }

@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -62,69 +62,77 @@ const file_testpb_protoDesc = "" +
 	"sertest.Inner.DeepR\x04deep\x1a*\n\x04Deep\x12\f\n\x01x\x18\x01 \x01(\x03R\x01x\x12\x14\n\x05names\x18\x02 \x03(\tR\x05n" +
 	"ames\"\a\n\x05Empty\"p\n\x04Node\x12\x14\n\x05value\x18\x01 \x01(\x05R\x05value\x12$\n\x04next\x18\x02 \x01(\v2\x10.phas" +
 	"ertest.NodeR\x04next\x12,\n\bchildren\x18\x03 \x03(\v2\x10.phasertest.NodeR\bchildren\"" +
-	"\xd6\x05\n\x04Wide\x12\x10\n\x03w00\x18\x01 \x01(\x01R\x03w00\x12\x10\n\x03w01\x18\x02 \x01(\x02R\x03w01\x12\x10\n\x03w02\x18\x03 \x01(\x05R\x03w02\x12\x10" +
-	"\n\x03w03\x18\x04 \x01(\x03R\x03w03\x12\x10\n\x03w04\x18\x05 \x01(\rR\x03w04\x12\x10\n\x03w05\x18\x06 \x01(\x04R\x03w05\x12\x10\n\x03w06\x18\a \x01(" +
-	"\x11R\x03w06\x12\x10\n\x03w07\x18\b \x01(\x12R\x03w07\x12\x10\n\x03w08\x18\t \x01(\aR\x03w08\x12\x10\n\x03w09\x18\n \x01(\x06R\x03w09\x12\x10\n\x03" +
-	"w10\x18\v \x01(\x0fR\x03w10\x12\x10\n\x03w11\x18\f \x01(\x10R\x03w11\x12\x10\n\x03w12\x18\r \x01(\bR\x03w12\x12\x10\n\x03w13\x18\x0e \x01(\x01R" +
-	"\x03w13\x12\x10\n\x03w14\x18\x0f \x01(\x02R\x03w14\x12\x10\n\x03w15\x18\x10 \x01(\x05R\x03w15\x12\x10\n\x03w16\x18\x11 \x01(\x03R\x03w16\x12\x10\n\x03w1" +
-	"7\x18\x12 \x01(\rR\x03w17\x12\x10\n\x03w18\x18\x13 \x01(\x04R\x03w18\x12\x10\n\x03w19\x18\x14 \x01(\x11R\x03w19\x12\x10\n\x03w20\x18\x15 \x01(\x12R\x03w" +
-	"20\x12\x10\n\x03w21\x18\x16 \x01(\aR\x03w21\x12\x10\n\x03w22\x18\x17 \x01(\x06R\x03w22\x12\x10\n\x03w23\x18\x18 \x01(\x0fR\x03w23\x12\x10\n\x03w24\x18" +
-	"\x19 \x01(\x10R\x03w24\x12\x10\n\x03w25\x18\x1a \x01(\bR\x03w25\x12\x10\n\x03w26\x18\x1b \x01(\x01R\x03w26\x12\x10\n\x03w27\x18\x1c \x01(\x02R\x03w27" +
-	"\x12\x10\n\x03w28\x18\x1d \x01(\x05R\x03w28\x12\x10\n\x03w29\x18\x1e \x01(\x03R\x03w29\x12\x10\n\x03w30\x18\x1f \x01(\rR\x03w30\x12\x10\n\x03w31\x18  " +
-	"\x01(\x04R\x03w31\x12\x10\n\x03w32\x18! \x01(\x11R\x03w32\x12\x10\n\x03w33\x18\" \x01(\x12R\x03w33\x12\x10\n\x03w34\x18# \x01(\aR\x03w34\x12\x10" +
-	"\n\x03w35\x18$ \x01(\x06R\x03w35\x12\x10\n\x03w36\x18% \x01(\x0fR\x03w36\x12\x10\n\x03w37\x18& \x01(\x10R\x03w37\x12\x10\n\x03w38\x18' \x01(" +
-	"\bR\x03w38\x12\x10\n\x03w39\x18( \x01(\x01R\x03w39\"\xf6\x14\n\nEverything\x12-\n\ascalars\x18\x01 \x01(\v2\x13.phase" +
-	"rtest.ScalarsR\ascalars\x120\n\brepeated\x18\x02 \x01(\v2\x14.phasertest.RepeatedR\b" +
-	"repeated\x12'\n\x05inner\x18\x03 \x01(\v2\x11.phasertest.InnerR\x05inner\x12*\n\x04deep\x18\x04 \x01(\v2" +
-	"\x16.phasertest.Inner.DeepR\x04deep\x120\n\x06remote\x18\x05 \x01(\v2\x18.phasertest.other" +
-	".RemoteR\x06remote\x121\n\x04part\x18\x06 \x01(\v2\x1d.phasertest.other.Remote.PartR\x04pa" +
-	"rt\x12)\n\x06inners\x18\a \x03(\v2\x11.phasertest.InnerR\x06inners\x122\n\aremotes\x18\b \x03(\v2\x18" +
-	".phasertest.other.RemoteR\aremotes\x12/\n\x04mode\x18\t \x01(\x0e2\x1b.phasertest.Eve" +
-	"rything.ModeR\x04mode\x121\n\x05modes\x18\n \x03(\x0e2\x1b.phasertest.Everything.ModeR\x05" +
-	"modes\x12-\n\x05level\x18\v \x01(\x0e2\x17.phasertest.other.LevelR\x05level\x12/\n\x06levels\x18\f" +
-	" \x03(\x0e2\x17.phasertest.other.LevelR\x06levels\x12'\n\x05empty\x18\r \x01(\v2\x11.phasertes" +
-	"t.EmptyR\x05empty\x12+\n\aempties\x18\x0e \x03(\v2\x11.phasertest.EmptyR\aempties\x12$\n\x04n" +
-	"ode\x18\x0f \x01(\v2\x10.phasertest.NodeR\x04node\x12#\n\fchoice_int32\x18\x14 \x01(\x05H\x00R\vchoic" +
-	"eInt32\x12%\n\rchoice_double\x18\x15 \x01(\x01H\x00R\fchoiceDouble\x12!\n\vchoice_bool\x18\x16 \x01" +
-	"(\bH\x00R\nchoiceBool\x12%\n\rchoice_string\x18\x17 \x01(\tH\x00R\fchoiceString\x12#\n\fchoic" +
-	"e_bytes\x18\x18 \x01(\fH\x00R\vchoiceBytes\x126\n\fchoice_inner\x18\x19 \x01(\v2\x11.phasertest." +
-	"InnerH\x00R\vchoiceInner\x12>\n\vchoice_mode\x18\x1a \x01(\x0e2\x1b.phasertest.Everythin" +
-	"g.ModeH\x00R\nchoiceMode\x12'\n\x0echoice_fixed64\x18\x1b \x01(\x06H\x00R\rchoiceFixed64\x12 \n" +
-	"\topt_int32\x18\x1e \x01(\x05H\x01R\boptInt32\x88\x01\x01\x12\"\n\nopt_string\x18\x1f \x01(\tH\x02R\toptString" +
-	"\x88\x01\x01\x123\n\topt_inner\x18  \x01(\v2\x11.phasertest.InnerH\x03R\boptInner\x88\x01\x01\x12\x1e\n\bopt_" +
-	"bool\x18! \x01(\bH\x04R\aoptBool\x88\x01\x01\x12\"\n\nopt_double\x18\" \x01(\x01H\x05R\toptDouble\x88\x01\x01\x123\n\t" +
-	"opt_color\x18# \x01(\x0e2\x11.phasertest.ColorH\x06R\boptColor\x88\x01\x01\x12 \n\topt_bytes\x18$" +
-	" \x01(\fH\aR\boptBytes\x88\x01\x01\x12\"\n\nopt_uint64\x18% \x01(\x04H\bR\toptUint64\x88\x01\x01\x12:\n\x06count" +
-	"s\x18( \x03(\v2\".phasertest.Everything.CountsEntryR\x06counts\x125\n\x05by_id\x18) \x03" +
-	"(\v2 .phasertest.Everything.ByIdEntryR\x04byId\x12K\n\rremote_by_num\x18* \x03(" +
-	"\v2'.phasertest.Everything.RemoteByNumEntryR\vremoteByNum\x12K\n\rlabel" +
-	"s_by_key\x18+ \x03(\v2'.phasertest.Everything.LabelsByKeyEntryR\vlabelsB" +
-	"yKey\x12&\n\x03any\x182 \x01(\v2\x14.google.protobuf.AnyR\x03any\x12(\n\x04anys\x183 \x03(\v2\x14.goo" +
-	"gle.protobuf.AnyR\x04anys\x12*\n\x02at\x184 \x01(\v2\x1a.google.protobuf.TimestampR\x02" +
-	"at\x12-\n\x04took\x185 \x01(\v2\x19.google.protobuf.DurationR\x04took\x12,\n\x03ats\x186 \x03(\v2\x1a" +
-	".google.protobuf.TimestampR\x03ats\x12\x14\n\x05bytes\x18< \x01(\fR\x05bytes\x12\x14\n\x05clear\x18=" +
-	" \x01(\x05R\x05clear\x12\x10\n\x03msg\x18> \x01(\tR\x03msg\x12\x12\n\x04name\x18? \x01(\tR\x04name\x12\x1d\n\nname_bytes\x18" +
-	"@ \x01(\tR\tnameBytes\x12\x14\n\x05value\x18A \x01(\x05R\x05value\x12\x1b\n\thas_value\x18B \x01(\bR\bhasVa" +
-	"lue\x12\x10\n\x03err\x18C \x01(\rR\x03err\x12\x16\n\x06failed\x18D \x01(\bR\x06failed\x12\x19\n\bto_proto\x18E \x01(\tR" +
-	"\atoProto\x12\x18\n\x04grid\x18F \x03(\x05B\x04\x88\xb5\x18\x04R\x04grid\x12\x1c\n\x06labels\x18G \x03(\tB\x04\x88\xb5\x18\x02R\x06labels" +
-	"\x12-\n\x05cells\x18H \x03(\v2\x11.phasertest.InnerB\x04\x88\xb5\x18\x03R\x05cells\x1a9\n\vCountsEntry\x12\x10" +
-	"\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\x05R\x05value:\x028\x01\x1aJ\n\tByIdEntry\x12\x10\n\x03key\x18\x01" +
-	" \x01(\x03R\x03key\x12'\n\x05value\x18\x02 \x01(\v2\x11.phasertest.InnerR\x05value:\x028\x01\x1aX\n\x10Remote" +
-	"ByNumEntry\x12\x10\n\x03key\x18\x01 \x01(\x05R\x03key\x12.\n\x05value\x18\x02 \x01(\v2\x18.phasertest.other.R" +
-	"emoteR\x05value:\x028\x01\x1a>\n\x10LabelsByKeyEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18" +
-	"\x02 \x01(\tR\x05value:\x028\x01\"C\n\x04Mode\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\r\n\tMODE_FAST\x10\x01\x12\x16\n" +
-	"\tMODE_SLOW\x10\xfb\xff\xff\xff\xff\xff\xff\xff\xff\x01B\b\n\x06choiceB\f\n\n_opt_int32B\r\n\v_opt_stringB\f\n\n" +
-	"_opt_innerB\v\n\t_opt_boolB\r\n\v_opt_doubleB\f\n\n_opt_colorB\f\n\n_opt_byt" +
-	"esB\r\n\v_opt_uint64*\x9a\x01\n\x05Color\x12\x15\n\x11COLOR_UNSPECIFIED\x10\x00\x12\r\n\tCOLOR_RED\x10" +
-	"\x01\x12\x0f\n\vCOLOR_GREEN\x10\x02\x12\x0e\n\nCOLOR_BLUE\x10\x03\x12\x11\n\rCOLOR_CRIMSON\x10\x01\x12\x1b\n\x0eCOLOR_N" +
-	"EGATIVE\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x12\x16\n\tCOLOR_MIN\x10\x80\x80\x80\x80\xf8\xff\xff\xff\xff\x01\x1a\x02\x10\x01B-Z+github.com/pha" +
-	"ser-go/phaser/internal/testpbb\x06proto3"
+	"\xfd\x02\n\aStamped\x12\x10\n\x03seq\x18\x01 \x01(\rR\x03seq\x120\n\x05stamp\x18\x02 \x01(\v2\x1a.google.protobuf.T" +
+	"imestampR\x05stamp\x12\x19\n\bframe_id\x18\x03 \x01(\tR\aframeId\x12,\n\x04part\x18\x04 \x01(\v2\x18.phase" +
+	"rtest.Stamped.PartR\x04part\x12\x12\n\x04blob\x18\x05 \x01(\fR\x04blob\x12\x14\n\x05value\x18\x06 \x01(\x01R\x05val" +
+	"ue\x12$\n\ncovariance\x18\a \x03(\x01B\x04\x88\xb5\x18\x04R\ncovariance\x12\x16\n\x06counts\x18\b \x03(\x05R\x06counts" +
+	"\x1a}\n\x04Part\x12\f\n\x01n\x18\x01 \x01(\x05R\x01n\x12\x10\n\x03tag\x18\x02 \x01(\tR\x03tag\x12*\n\x02at\x18\x03 \x01(\v2\x1a.google.pr" +
+	"otobuf.TimestampR\x02at\x12)\n\x06colors\x18\x04 \x03(\x0e2\x11.phasertest.ColorR\x06colors\"" +
+	"f\n\x04Span\x120\n\x05start\x18\x01 \x01(\v2\x1a.google.protobuf.TimestampR\x05start\x12,\n\x03end" +
+	"\x18\x02 \x01(\v2\x1a.google.protobuf.TimestampR\x03end\"\xd6\x05\n\x04Wide\x12\x10\n\x03w00\x18\x01 \x01(\x01R\x03w" +
+	"00\x12\x10\n\x03w01\x18\x02 \x01(\x02R\x03w01\x12\x10\n\x03w02\x18\x03 \x01(\x05R\x03w02\x12\x10\n\x03w03\x18\x04 \x01(\x03R\x03w03\x12\x10\n\x03w04\x18" +
+	"\x05 \x01(\rR\x03w04\x12\x10\n\x03w05\x18\x06 \x01(\x04R\x03w05\x12\x10\n\x03w06\x18\a \x01(\x11R\x03w06\x12\x10\n\x03w07\x18\b \x01(\x12R\x03w07" +
+	"\x12\x10\n\x03w08\x18\t \x01(\aR\x03w08\x12\x10\n\x03w09\x18\n \x01(\x06R\x03w09\x12\x10\n\x03w10\x18\v \x01(\x0fR\x03w10\x12\x10\n\x03w11\x18\f " +
+	"\x01(\x10R\x03w11\x12\x10\n\x03w12\x18\r \x01(\bR\x03w12\x12\x10\n\x03w13\x18\x0e \x01(\x01R\x03w13\x12\x10\n\x03w14\x18\x0f \x01(\x02R\x03w14\x12\x10" +
+	"\n\x03w15\x18\x10 \x01(\x05R\x03w15\x12\x10\n\x03w16\x18\x11 \x01(\x03R\x03w16\x12\x10\n\x03w17\x18\x12 \x01(\rR\x03w17\x12\x10\n\x03w18\x18\x13 \x01(" +
+	"\x04R\x03w18\x12\x10\n\x03w19\x18\x14 \x01(\x11R\x03w19\x12\x10\n\x03w20\x18\x15 \x01(\x12R\x03w20\x12\x10\n\x03w21\x18\x16 \x01(\aR\x03w21\x12\x10\n\x03" +
+	"w22\x18\x17 \x01(\x06R\x03w22\x12\x10\n\x03w23\x18\x18 \x01(\x0fR\x03w23\x12\x10\n\x03w24\x18\x19 \x01(\x10R\x03w24\x12\x10\n\x03w25\x18\x1a \x01(\bR" +
+	"\x03w25\x12\x10\n\x03w26\x18\x1b \x01(\x01R\x03w26\x12\x10\n\x03w27\x18\x1c \x01(\x02R\x03w27\x12\x10\n\x03w28\x18\x1d \x01(\x05R\x03w28\x12\x10\n\x03w2" +
+	"9\x18\x1e \x01(\x03R\x03w29\x12\x10\n\x03w30\x18\x1f \x01(\rR\x03w30\x12\x10\n\x03w31\x18  \x01(\x04R\x03w31\x12\x10\n\x03w32\x18! \x01(\x11R\x03w" +
+	"32\x12\x10\n\x03w33\x18\" \x01(\x12R\x03w33\x12\x10\n\x03w34\x18# \x01(\aR\x03w34\x12\x10\n\x03w35\x18$ \x01(\x06R\x03w35\x12\x10\n\x03w36\x18" +
+	"% \x01(\x0fR\x03w36\x12\x10\n\x03w37\x18& \x01(\x10R\x03w37\x12\x10\n\x03w38\x18' \x01(\bR\x03w38\x12\x10\n\x03w39\x18( \x01(\x01R\x03w39" +
+	"\"\xf6\x14\n\nEverything\x12-\n\ascalars\x18\x01 \x01(\v2\x13.phasertest.ScalarsR\ascalars\x120" +
+	"\n\brepeated\x18\x02 \x01(\v2\x14.phasertest.RepeatedR\brepeated\x12'\n\x05inner\x18\x03 \x01(\v2" +
+	"\x11.phasertest.InnerR\x05inner\x12*\n\x04deep\x18\x04 \x01(\v2\x16.phasertest.Inner.DeepR" +
+	"\x04deep\x120\n\x06remote\x18\x05 \x01(\v2\x18.phasertest.other.RemoteR\x06remote\x121\n\x04part\x18" +
+	"\x06 \x01(\v2\x1d.phasertest.other.Remote.PartR\x04part\x12)\n\x06inners\x18\a \x03(\v2\x11.pha" +
+	"sertest.InnerR\x06inners\x122\n\aremotes\x18\b \x03(\v2\x18.phasertest.other.Remote" +
+	"R\aremotes\x12/\n\x04mode\x18\t \x01(\x0e2\x1b.phasertest.Everything.ModeR\x04mode\x121\n\x05mo" +
+	"des\x18\n \x03(\x0e2\x1b.phasertest.Everything.ModeR\x05modes\x12-\n\x05level\x18\v \x01(\x0e2\x17.p" +
+	"hasertest.other.LevelR\x05level\x12/\n\x06levels\x18\f \x03(\x0e2\x17.phasertest.other." +
+	"LevelR\x06levels\x12'\n\x05empty\x18\r \x01(\v2\x11.phasertest.EmptyR\x05empty\x12+\n\aemptie" +
+	"s\x18\x0e \x03(\v2\x11.phasertest.EmptyR\aempties\x12$\n\x04node\x18\x0f \x01(\v2\x10.phasertest.N" +
+	"odeR\x04node\x12#\n\fchoice_int32\x18\x14 \x01(\x05H\x00R\vchoiceInt32\x12%\n\rchoice_double\x18" +
+	"\x15 \x01(\x01H\x00R\fchoiceDouble\x12!\n\vchoice_bool\x18\x16 \x01(\bH\x00R\nchoiceBool\x12%\n\rchoi" +
+	"ce_string\x18\x17 \x01(\tH\x00R\fchoiceString\x12#\n\fchoice_bytes\x18\x18 \x01(\fH\x00R\vchoiceB" +
+	"ytes\x126\n\fchoice_inner\x18\x19 \x01(\v2\x11.phasertest.InnerH\x00R\vchoiceInner\x12>\n\v" +
+	"choice_mode\x18\x1a \x01(\x0e2\x1b.phasertest.Everything.ModeH\x00R\nchoiceMode\x12'\n\x0e" +
+	"choice_fixed64\x18\x1b \x01(\x06H\x00R\rchoiceFixed64\x12 \n\topt_int32\x18\x1e \x01(\x05H\x01R\boptI" +
+	"nt32\x88\x01\x01\x12\"\n\nopt_string\x18\x1f \x01(\tH\x02R\toptString\x88\x01\x01\x123\n\topt_inner\x18  \x01(\v2\x11" +
+	".phasertest.InnerH\x03R\boptInner\x88\x01\x01\x12\x1e\n\bopt_bool\x18! \x01(\bH\x04R\aoptBool\x88\x01\x01" +
+	"\x12\"\n\nopt_double\x18\" \x01(\x01H\x05R\toptDouble\x88\x01\x01\x123\n\topt_color\x18# \x01(\x0e2\x11.phaser" +
+	"test.ColorH\x06R\boptColor\x88\x01\x01\x12 \n\topt_bytes\x18$ \x01(\fH\aR\boptBytes\x88\x01\x01\x12\"\n\no" +
+	"pt_uint64\x18% \x01(\x04H\bR\toptUint64\x88\x01\x01\x12:\n\x06counts\x18( \x03(\v2\".phasertest.Eve" +
+	"rything.CountsEntryR\x06counts\x125\n\x05by_id\x18) \x03(\v2 .phasertest.Everythi" +
+	"ng.ByIdEntryR\x04byId\x12K\n\rremote_by_num\x18* \x03(\v2'.phasertest.Everythin" +
+	"g.RemoteByNumEntryR\vremoteByNum\x12K\n\rlabels_by_key\x18+ \x03(\v2'.phasert" +
+	"est.Everything.LabelsByKeyEntryR\vlabelsByKey\x12&\n\x03any\x182 \x01(\v2\x14.goog" +
+	"le.protobuf.AnyR\x03any\x12(\n\x04anys\x183 \x03(\v2\x14.google.protobuf.AnyR\x04anys\x12*" +
+	"\n\x02at\x184 \x01(\v2\x1a.google.protobuf.TimestampR\x02at\x12-\n\x04took\x185 \x01(\v2\x19.googl" +
+	"e.protobuf.DurationR\x04took\x12,\n\x03ats\x186 \x03(\v2\x1a.google.protobuf.Timesta" +
+	"mpR\x03ats\x12\x14\n\x05bytes\x18< \x01(\fR\x05bytes\x12\x14\n\x05clear\x18= \x01(\x05R\x05clear\x12\x10\n\x03msg\x18> \x01(\t" +
+	"R\x03msg\x12\x12\n\x04name\x18? \x01(\tR\x04name\x12\x1d\n\nname_bytes\x18@ \x01(\tR\tnameBytes\x12\x14\n\x05valu" +
+	"e\x18A \x01(\x05R\x05value\x12\x1b\n\thas_value\x18B \x01(\bR\bhasValue\x12\x10\n\x03err\x18C \x01(\rR\x03err\x12\x16\n" +
+	"\x06failed\x18D \x01(\bR\x06failed\x12\x19\n\bto_proto\x18E \x01(\tR\atoProto\x12\x18\n\x04grid\x18F \x03(\x05B\x04" +
+	"\x88\xb5\x18\x04R\x04grid\x12\x1c\n\x06labels\x18G \x03(\tB\x04\x88\xb5\x18\x02R\x06labels\x12-\n\x05cells\x18H \x03(\v2\x11.phaser" +
+	"test.InnerB\x04\x88\xb5\x18\x03R\x05cells\x1a9\n\vCountsEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05valu" +
+	"e\x18\x02 \x01(\x05R\x05value:\x028\x01\x1aJ\n\tByIdEntry\x12\x10\n\x03key\x18\x01 \x01(\x03R\x03key\x12'\n\x05value\x18\x02 \x01(\v" +
+	"2\x11.phasertest.InnerR\x05value:\x028\x01\x1aX\n\x10RemoteByNumEntry\x12\x10\n\x03key\x18\x01 \x01(\x05R" +
+	"\x03key\x12.\n\x05value\x18\x02 \x01(\v2\x18.phasertest.other.RemoteR\x05value:\x028\x01\x1a>\n\x10Labe" +
+	"lsByKeyEntry\x12\x10\n\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"C\n\x04Mode" +
+	"\x12\x14\n\x10MODE_UNSPECIFIED\x10\x00\x12\r\n\tMODE_FAST\x10\x01\x12\x16\n\tMODE_SLOW\x10\xfb\xff\xff\xff\xff\xff\xff\xff\xff\x01B\b\n" +
+	"\x06choiceB\f\n\n_opt_int32B\r\n\v_opt_stringB\f\n\n_opt_innerB\v\n\t_opt_boolB" +
+	"\r\n\v_opt_doubleB\f\n\n_opt_colorB\f\n\n_opt_bytesB\r\n\v_opt_uint64*\x9a\x01\n\x05Co" +
+	"lor\x12\x15\n\x11COLOR_UNSPECIFIED\x10\x00\x12\r\n\tCOLOR_RED\x10\x01\x12\x0f\n\vCOLOR_GREEN\x10\x02\x12\x0e\n\nCO" +
+	"LOR_BLUE\x10\x03\x12\x11\n\rCOLOR_CRIMSON\x10\x01\x12\x1b\n\x0eCOLOR_NEGATIVE\x10\xff\xff\xff\xff\xff\xff\xff\xff\xff\x01\x12\x16\n\tCO" +
+	"LOR_MIN\x10\x80\x80\x80\x80\xf8\xff\xff\xff\xff\x01\x1a\x02\x10\x01B-Z+github.com/phaser-go/phaser/internal/t" +
+	"estpbb\x06proto3"
 
 // The types of the messages of other packages that fields refer to.
 var (
+	phaserType_timestamppbphaser_Timestamp   = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
 	phaserType_importedpbprotogo_Remote      = phaserimpl.EngineType(importedpbprotogo.Remote{}.PhaserType())
 	phaserType_importedpbprotogo_Remote_Part = phaserimpl.EngineType(importedpbprotogo.Remote_Part{}.PhaserType())
-	phaserType_timestamppbphaser_Timestamp   = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
 	phaserType_durationpbphaser_Duration     = phaserimpl.EngineType(durationpbphaser.Duration{}.PhaserType())
 )
 
@@ -133,6 +141,27 @@ var (
 // a caller that does not import those packages inlines them too (the
 // compiler inlines only the bodies the export data of an imported
 // package carries). Nothing calls them.
+func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timestamp) { _ = x.Seconds() }
+func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
+	_ = x.HasSeconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_SetSeconds(x timestamppbphaser.Timestamp, v int64) {
+	x.SetSeconds(v)
+}
+func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
+func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
+	_ = x.HasNanos()
+}
+func phaserReach_timestamppbphaser_Timestamp_SetNanos(x timestamppbphaser.Timestamp, v int32) {
+	x.SetNanos(v)
+}
+func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
+func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
+	_ = v.Seconds()
+}
+func phaserReach_timestamppbphaser_Timestamp_View_Nanos(v timestamppbphaser.TimestampView) {
+	_ = v.Nanos()
+}
 func phaserReach_importedpbprotogo_Remote_Id(x importedpbprotogo.Remote)              { _ = x.Id() }
 func phaserReach_importedpbprotogo_Remote_HasId(x importedpbprotogo.Remote)           { _ = x.HasId() }
 func phaserReach_importedpbprotogo_Remote_IdBytes(x importedpbprotogo.Remote)         { _ = x.IdBytes() }
@@ -166,28 +195,7 @@ func phaserReach_importedpbprotogo_Remote_Part_SetTag(x importedpbprotogo.Remote
 }
 func phaserReach_importedpbprotogo_Remote_Part_View(x importedpbprotogo.Remote_Part)       { _ = x.View() }
 func phaserReach_importedpbprotogo_Remote_Part_View_N(v importedpbprotogo.Remote_PartView) { _ = v.N() }
-func phaserReach_timestamppbphaser_Timestamp_Seconds(x timestamppbphaser.Timestamp)        { _ = x.Seconds() }
-func phaserReach_timestamppbphaser_Timestamp_HasSeconds(x timestamppbphaser.Timestamp) {
-	_ = x.HasSeconds()
-}
-func phaserReach_timestamppbphaser_Timestamp_SetSeconds(x timestamppbphaser.Timestamp, v int64) {
-	x.SetSeconds(v)
-}
-func phaserReach_timestamppbphaser_Timestamp_Nanos(x timestamppbphaser.Timestamp) { _ = x.Nanos() }
-func phaserReach_timestamppbphaser_Timestamp_HasNanos(x timestamppbphaser.Timestamp) {
-	_ = x.HasNanos()
-}
-func phaserReach_timestamppbphaser_Timestamp_SetNanos(x timestamppbphaser.Timestamp, v int32) {
-	x.SetNanos(v)
-}
-func phaserReach_timestamppbphaser_Timestamp_View(x timestamppbphaser.Timestamp) { _ = x.View() }
-func phaserReach_timestamppbphaser_Timestamp_View_Seconds(v timestamppbphaser.TimestampView) {
-	_ = v.Seconds()
-}
-func phaserReach_timestamppbphaser_Timestamp_View_Nanos(v timestamppbphaser.TimestampView) {
-	_ = v.Nanos()
-}
-func phaserReach_durationpbphaser_Duration_Seconds(x durationpbphaser.Duration) { _ = x.Seconds() }
+func phaserReach_durationpbphaser_Duration_Seconds(x durationpbphaser.Duration)            { _ = x.Seconds() }
 func phaserReach_durationpbphaser_Duration_HasSeconds(x durationpbphaser.Duration) {
 	_ = x.HasSeconds()
 }
@@ -1455,21 +1463,24 @@ type ScalarsFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x Scalars) Assign(v *ScalarsFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Scalars, 112); ok {
 		p := (*[112]byte)(b)
-		s100, ok100 := a.Kept(p[100:104], len(v.FString))
-		s104, ok104 := a.KeptBytes(p[104:108], v.FBytes)
-		if ok100 && ok104 && (uint64(s100.Off)+uint64(s100.Size) <= uint64(s104.Off)-8 || uint64(s104.Off)+uint64(s104.Size) <= uint64(s100.Off)-8) {
-			a.Put(s100, v.FString)
-			a.PutBytes(s104, v.FBytes)
-			*(*[108]byte)(p[4:]) = [108]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[100:], s100.Off)
-			binary.LittleEndian.PutUint32(p[104:], s104.Off)
+		sFString, okFString := a.Kept(p[100:104], len(v.FString))
+		sFBytes, okFBytes := a.KeptBytes(p[104:108], v.FBytes)
+		if okFString && okFBytes &&
+			sFString.Apart(sFBytes) {
+			a.Put(sFString, v.FString)
+			a.PutBytes(sFBytes, v.FBytes)
+			*(*[108]byte)(p[4:]) = [108]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[100:], sFString.Off)
+			binary.LittleEndian.PutUint32(p[104:], sFBytes.Off)
 			binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.FDouble))
 			binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.FFloat))
 			binary.LittleEndian.PutUint32(p[20:], uint32(v.FInt32))
@@ -6585,6 +6596,2719 @@ func (l NodeList) All() iter.Seq2[int, Node] {
 	}
 }
 
+var phaserType_Stamped = file_testpb_proto.Type("phasertest.Stamped")
+
+// Stamped nests messages two levels deep, of this file and of another
+// package (google.protobuf.Timestamp), beside strings, bytes, repeated
+// scalars and a fixed array: the generated Assign's nested case
+// (FuzzAssignNested).
+//
+// Stamped is a handle on a phasertest.Stamped message in a Phaser payload. It
+// holds the payload and the message's offset, never the field values: getters
+// read the payload and setters write it. The zero Stamped reads as the default
+// message and ignores writes.
+type Stamped phaserimpl.Msg
+
+// NewStamped creates a Stamped in a new owned buffer that grows as needed.
+// opts choose the payload format and allocator tuning (default: Phaser 3
+// format, performance tuning, 8 KiB).
+func NewStamped(opts ...runtime.Options) Stamped {
+	return Stamped(phaserimpl.New(phaserType_Stamped, opts))
+}
+
+// NewStampedIn creates a Stamped in caller memory, such as a shared-memory
+// segment, which is never grown: when it is full, writes fail and Failed
+// reports it. It returns an error if mem cannot hold the message.
+func NewStampedIn(mem []byte, opts ...runtime.Options) (Stamped, error) {
+	m, err := phaserimpl.NewIn(phaserType_Stamped, mem, opts)
+	return Stamped(m), err
+}
+
+// ReadStamped returns a read-only Stamped over received payload bytes. Every
+// read is bounded by len(data); fields that lie outside it read as absent.
+// Writes through the handle are ignored and reported by Err.
+func ReadStamped(data []byte) (Stamped, error) {
+	m, err := phaserimpl.Read(phaserType_Stamped, data)
+	return Stamped(m), err
+}
+
+// ReadStampedInto is ReadStamped reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadStampedInto(p *runtime.Payload, data []byte) (Stamped, error) {
+	m, err := phaserimpl.ReadInto(p, phaserType_Stamped, data)
+	return Stamped(m), err
+}
+
+// OpenStamped continues writing a payload that holds a Stamped (made here or by
+// C++ Phaser) in mem, the whole buffer.
+func OpenStamped(mem []byte) (Stamped, error) {
+	m, err := phaserimpl.Open(phaserType_Stamped, mem)
+	return Stamped(m), err
+}
+
+// StampedOf returns the Stamped that m, the untyped handle of a phasertest.Stamped,
+// refers to.
+func StampedOf(m runtime.Msg) Stamped { return Stamped(phaserimpl.Static(m, phaserType_Stamped)) }
+
+// PhaserType returns the runtime type of Stamped.
+func (Stamped) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Stamped) }
+
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Stamped) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Stamped) }
+
+// IsPresent reports whether x refers to a message in a payload.
+func (x Stamped) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
+
+// Bytes returns the payload that holds x, ready to send.
+func (x Stamped) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
+
+// Failed reports whether a write did not fit in a fixed buffer.
+func (x Stamped) Failed() bool { return phaserimpl.Msg(x).Failed() }
+
+// Err returns the first error a write reported, or nil.
+func (x Stamped) Err() error { return phaserimpl.Msg(x).Err() }
+
+// Clear clears every field.
+func (x Stamped) Clear() { phaserimpl.Msg(x).Clear(phaserType_Stamped) }
+
+// StampedFromAny returns the Stamped held by an Any and whether it holds one.
+func StampedFromAny(a runtime.Any) (Stamped, bool) {
+	m, ok := phaserimpl.FromAny(a, phaserType_Stamped)
+	return Stamped(m), ok
+}
+
+// MutableAnyStamped makes an Any hold a new, empty Stamped and returns it.
+func MutableAnyStamped(a runtime.Any) Stamped {
+	return Stamped(phaserimpl.MutableAny(a, phaserType_Stamped))
+}
+
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Stamped) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
+
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Stamped) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// phaserFlat_timestamppbphaser_Timestamp reports whether google.protobuf.Timestamp is laid out as the encoders
+// of this file write it in line.
+var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Stamped, w)
+	}
+	if !w.Enter(56) {
+		return b, w.Err("phasertest.Stamped")
+	}
+	p := (*[56]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Stamped")
+		}
+	}
+	// seq (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(v))
+	}
+	// stamp (2)
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return b, w.Err("google.protobuf.Timestamp")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x08), v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+			}
+			b[at] = byte(len(b) - at - 1) // at most 22 bytes
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// frame_id (3)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Stamped.frame_id")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Stamped.frame_id")
+		}
+		b = append(b, 0x1a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// part (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Stamped_Part); sub.IsPresent() {
+		b = append(b, 0x22, 0)
+		at := len(b) - 1
+		nb, err := Stamped_Part(sub).XXX_AppendProto(b, w)
+		if err != nil {
+			return nb, err
+		}
+		b = phaserimpl.PatchLength(nb, at)
+	}
+	// blob (5)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[24:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Stamped.blob")
+		}
+		b = append(b, 0x2a)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// value (6)
+	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x02 != 0 {
+		b = binary.LittleEndian.AppendUint64(append(b, 0x31), v)
+	}
+	// covariance (7)
+	if s := phaserimpl.Elems(mem, p[40:48], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Stamped.covariance")
+		}
+		b = phaserimpl.AppendVarint(append(b, 0x3a), uint64(len(s)))
+		b = append(b, s...)
+	}
+	// counts (8)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Stamped.counts")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x42", s, phaserimpl.VarintInt32)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Stamped) ProtoSize() int {
+	var w phaserimpl.Wire
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
+	return n
+}
+
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Stamped) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Stamped, w)
+	}
+	if !w.Enter(56) {
+		return 0, w.Err("phasertest.Stamped")
+	}
+	p := (*[56]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Stamped")
+		}
+		n += len(u)
+	}
+	// seq (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(v))
+	}
+	// stamp (2)
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// frame_id (3)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[16:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Stamped.frame_id")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// part (4)
+	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Stamped_Part); sub.IsPresent() {
+		s, err := Stamped_Part(sub).XXX_ProtoSize(w)
+		if err != nil {
+			return 0, err
+		}
+		n += 1 + phaserimpl.SizeBytes(s)
+	}
+	// blob (5)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[24:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Stamped.blob")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// value (6)
+	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x02 != 0 {
+		n += 1 + 8
+	}
+	// covariance (7)
+	if s := phaserimpl.Elems(mem, p[40:48], 8); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Stamped.covariance")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// counts (8)
+	if s := phaserimpl.Elems(mem, p[48:56], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Stamped.counts")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	w.Leave()
+	return n, nil
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Stamped) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Stamped); err != nil {
+		return err
+	}
+	err := phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Stamped); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Stamped, &w, x.XXX_UnmarshalProto(data, &w))
+	}
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Stamped) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Stamped)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Stamped, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Stamped")
+	}
+	mark := w.Mark()
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Stamped", "", n)
+		}
+		i = n
+		switch tag {
+		case 0x8: // seq
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.seq", n)
+			}
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
+		case 0x12: // stamp
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.stamp", n)
+			}
+			v := b[start:n]
+			sub := s.MutableMessage(12, phaserType_timestamppbphaser_Timestamp) // the slot at 12
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Stamped")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			i = n
+		case 0x1a: // frame_id
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.frame_id", n)
+			}
+			v := b[start:n]
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Stamped", "phasertest.Stamped.frame_id")
+			}
+			if !s.StoreBytes(16, v) { // the slot at 16
+				return phaserimpl.FullError(m, "phasertest.Stamped")
+			}
+			i = n
+		case 0x22: // part
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.part", n)
+			}
+			v := b[start:n]
+			sub := s.MutableMessage(20, phaserType_Stamped_Part) // the slot at 20
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Stamped")
+			}
+			if err := Stamped_Part(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			i = n
+		case 0x2a: // blob
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.blob", n)
+			}
+			v := b[start:n]
+			if !s.StoreBytes(24, v) { // the slot at 24
+				return phaserimpl.FullError(m, "phasertest.Stamped")
+			}
+			i = n
+		case 0x31: // value
+			if len(b)-i < 8 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.value", -1)
+			}
+			s.Store64(32, 4, 0x02, binary.LittleEndian.Uint64(b[i:i+8])) // at 32, presence bit in byte 4
+			i += 8
+		case 0x3a: // covariance, packed
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.covariance", n)
+			}
+			v := b[start:n]
+			if !phaserimpl.UnmarshalPackedFixed(m, phaserimpl.Field{Number: 7, Offset: 40, Fixed: 4}, v, 8) {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.covariance", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Stamped")
+			}
+			i = n
+		case 0x39: // covariance
+			if len(b)-i < 8 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.covariance", -1)
+			}
+			m.Push64(phaserimpl.Field{Number: 7, Offset: 40, Fixed: 4}, binary.LittleEndian.Uint64(b[i:i+8]))
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Stamped")
+			}
+			i += 8
+		case 0x42: // counts, packed
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.counts", n)
+			}
+			v := b[start:n]
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 8, Offset: 48}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.counts", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Stamped")
+			}
+			i = n
+		case 0x40: // counts
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped", "phasertest.Stamped.counts", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 8, Offset: 48}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Stamped")
+			}
+			i = n
+		default:
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
+			if err != nil {
+				return err
+			}
+			i += n
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Stamped", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Stamped) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Stamped has none to check.
+func (x Stamped) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Stamped) CopyFrom(src Stamped) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Stamped, phaserimpl.Msg(src))
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Stamped) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Stamped(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Stamped(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Stamped) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Stamped(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Stamped) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Stamped(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
+	n, _ := ros.Size(x.Msg())
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Stamped) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Stamped); ok {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Stamped)
+		rest, ok := phaserROSRead_Stamped(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// FromProto replaces the content of x with that of the protoc-gen-go
+// message src, through the wire format.
+func (x Stamped) FromProto(src *testpb.Stamped) error { return phaserimpl.FromProto(x.Msg(), src) }
+
+// ToProto returns x as a new protoc-gen-go message, through the wire
+// format.
+func (x Stamped) ToProto() (*testpb.Stamped, error) {
+	out := new(testpb.Stamped)
+	if err := phaserimpl.ToProto(x.Msg(), out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// phaserProto_Stamped is the protobuf reflection type of Stamped.
+var phaserProto_Stamped = phaserimpl.RegisterHandleType(phaserType_Stamped, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Stamped(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Stamped) ProtoReflect() protoreflect.Message {
+	return phaserProto_Stamped.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Stamped) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Stamped) Equal(y Stamped) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Stamped if x is absent).
+func (x Stamped) Clone() Stamped {
+	return Stamped(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Stamped))
+}
+
+// Seq returns field seq (1).
+func (x Stamped) Seq() uint32 {
+	return phaserimpl.Msg(x).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// SetSeq sets field seq (1).
+func (x Stamped) SetSeq(v uint32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}, v)
+}
+
+// HasSeq reports the presence of field seq (1).
+func (x Stamped) HasSeq() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// ClearSeq clears field seq (1).
+func (x Stamped) ClearSeq() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize})
+}
+
+// Stamp returns (a default message if absent) field stamp (2).
+func (x Stamped) Stamp() timestamppbphaser.Timestamp {
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
+}
+
+// MutableStamp returns, creating it if absent, field stamp (2).
+func (x Stamped) MutableStamp() timestamppbphaser.Timestamp {
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
+}
+
+// HasStamp reports the presence of field stamp (2).
+func (x Stamped) HasStamp() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
+}
+
+// ClearStamp clears and frees field stamp (2).
+func (x Stamped) ClearStamp() {
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp)
+}
+
+// FrameId returns a copy of field frame_id (3).
+func (x Stamped) FrameId() string {
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 3, Offset: 16}))
+}
+
+// FrameIdBytes returns without copying field frame_id (3).
+// The slice aliases the payload: it is valid until the field is written
+// or an owned buffer grows, and must not be modified.
+func (x Stamped) FrameIdBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 3, Offset: 16})
+}
+
+// SetFrameId sets field frame_id (3).
+func (x Stamped) SetFrameId(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 3, Offset: 16}, v)
+}
+
+// SetFrameIdBytes sets from bytes (which may alias the payload) field frame_id (3).
+func (x Stamped) SetFrameIdBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 3, Offset: 16}, v)
+}
+
+// AllocateFrameId makes n bytes long and returns them to fill in place: field frame_id (3).
+func (x Stamped) AllocateFrameId(n int) []byte {
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 3, Offset: 16}, n)
+}
+
+// HasFrameId reports the presence of field frame_id (3).
+func (x Stamped) HasFrameId() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 3, Offset: 16})
+}
+
+// ClearFrameId clears field frame_id (3).
+func (x Stamped) ClearFrameId() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 3, Offset: 16})
+}
+
+// Part returns (a default message if absent) field part (4).
+func (x Stamped) Part() Stamped_Part {
+	return Stamped_Part(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Stamped_Part))
+}
+
+// MutablePart returns, creating it if absent, field part (4).
+func (x Stamped) MutablePart() Stamped_Part {
+	return Stamped_Part(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Stamped_Part))
+}
+
+// HasPart reports the presence of field part (4).
+func (x Stamped) HasPart() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 4, Offset: 20})
+}
+
+// ClearPart clears and frees field part (4).
+func (x Stamped) ClearPart() {
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Stamped_Part)
+}
+
+// Blob returns a copy of field blob (5).
+func (x Stamped) Blob() []byte {
+	return append([]byte(nil), phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 5, Offset: 24})...)
+}
+
+// BlobBytes returns without copying field blob (5).
+// The slice aliases the payload: it is valid until the field is written
+// or an owned buffer grows, and must not be modified.
+func (x Stamped) BlobBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 5, Offset: 24})
+}
+
+// SetBlob sets (v may alias the payload) field blob (5).
+func (x Stamped) SetBlob(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 5, Offset: 24}, v)
+}
+
+// AllocateBlob makes n bytes long and returns them to fill in place: field blob (5).
+func (x Stamped) AllocateBlob(n int) []byte {
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 5, Offset: 24}, n)
+}
+
+// HasBlob reports the presence of field blob (5).
+func (x Stamped) HasBlob() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 5, Offset: 24})
+}
+
+// ClearBlob clears field blob (5).
+func (x Stamped) ClearBlob() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 5, Offset: 24}) }
+
+// Value returns field value (6).
+func (x Stamped) Value() float64 {
+	return math.Float64frombits(phaserimpl.Msg(x).Get64(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
+}
+
+// SetValue sets field value (6).
+func (x Stamped) SetValue(v float64) {
+	phaserimpl.Msg(x).Set64(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}, math.Float64bits(v))
+}
+
+// HasValue reports the presence of field value (6).
+func (x Stamped) HasValue() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
+}
+
+// ClearValue clears field value (6).
+func (x Stamped) ClearValue() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | 8*phaserimpl.ValueSize})
+}
+
+// Covariance returns the list handle of repeated field covariance (7).
+// (phaser.array_size) = 4: a fixed array of 4 elements. Its list
+// has 4 elements from creation, those not stored reading as defaults;
+// a write of an element stores the 4, and one past them is refused
+// (Failed, runtime.ErrArraySize). Append and Resize store up to 4.
+func (x Stamped) Covariance() runtime.List[float64] {
+	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 40, Fixed: 4})
+}
+
+// Counts returns the list handle of repeated field counts (8).
+func (x Stamped) Counts() runtime.List[int32] {
+	return phaserimpl.List[int32](phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 48})
+}
+
+// StampedView reads the singular scalar fields of a Stamped in place with
+// loads the compiler inlines, for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type StampedView phaserimpl.View
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Stamped) View() StampedView { return StampedView(phaserimpl.Msg(x).ViewOf(phaserType_Stamped)) }
+
+// Seq returns field seq (1).
+func (v StampedView) Seq() uint32 {
+	return phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// HasSeq reports the presence of field seq (1).
+func (v StampedView) HasSeq() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// Value returns field value (6).
+func (v StampedView) Value() float64 {
+	return math.Float64frombits(phaserimpl.View(v).Get64(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask}))
+}
+
+// HasValue reports the presence of field value (6).
+func (v StampedView) HasValue() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})
+}
+
+// StampedScalars holds the values of the singular scalar fields of a Stamped,
+// for SetScalars.
+type StampedScalars struct {
+	Seq   uint32  // field seq (1)
+	Value float64 // field value (6)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Stamped) SetScalars(v *StampedScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(56)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetSeq(v.Seq)
+		x.SetValue(v.Value)
+		return
+	}
+	p := (*[56]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], v.Seq)
+	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.Value))
+	p[4] |= 0x03 // presence
+}
+
+// StampedFields holds the value of every field of a Stamped, for Assign.
+type StampedFields struct {
+	Seq        uint32                            // field seq (1)
+	Stamp      timestamppbphaser.TimestampFields // field stamp (2)
+	FrameId    string                            // field frame_id (3)
+	Part       Stamped_PartFields                // field part (4)
+	Blob       []byte                            // field blob (5)
+	Value      float64                           // field value (6)
+	Covariance []float64                         // field covariance (7)
+	Counts     []int32                           // field counts (8)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Stamped) Assign(v *StampedFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Stamped, 56); ok {
+		p := (*[56]byte)(b)
+		sFrameId, okFrameId := a.Kept(p[16:20], len(v.FrameId))
+		sBlob, okBlob := a.KeptBytes(p[24:28], v.Blob)
+		sCovariance, okCovariance := a.KeptVector((*[8]byte)(p[40:48]), len(v.Covariance), 8, 4)
+		sCounts, okCounts := a.KeptVector((*[8]byte)(p[48:56]), len(v.Counts), 4, 0)
+		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
+			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
+			if mPart, okPart := a.KeptMessage((*[4]byte)(p[20:24]), phaserType_Stamped_Part, 32); okPart {
+				qPart := (*[32]byte)(a.Memory()[mPart.Off:])
+				sPartTag, okPartTag := a.Kept(qPart[12:16], len(v.Part.Tag))
+				sPartColors, okPartColors := a.KeptVector((*[8]byte)(qPart[24:32]), len(v.Part.Colors), 4, 0)
+				if mPartAt, okPartAt := a.KeptMessage((*[4]byte)(qPart[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okPartAt {
+					qPartAt := (*[20]byte)(a.Memory()[mPartAt.Off:])
+					if okFrameId && okBlob && okCovariance && okCounts && okPartTag && okPartColors &&
+						phaserimpl.Disjoint(mStamp, sFrameId, mPart, sPartTag, mPartAt, sPartColors, sBlob, sCovariance, sCounts) {
+						a.Put(sFrameId, v.FrameId)
+						a.PutBytes(sBlob, v.Blob)
+						a.PutVector(sCovariance, (*[8]byte)(p[40:48]), phaserimpl.ElemBytes(v.Covariance), 8)
+						a.PutVector(sCounts, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.Counts), 4)
+						a.Put(sPartTag, v.Part.Tag)
+						a.PutVector(sPartColors, (*[8]byte)(qPart[24:32]), phaserimpl.ElemBytes(v.Part.Colors), 4)
+						*(*[52]byte)(p[4:]) = [52]byte{} // Clear of the root: the presence words and fields
+						binary.LittleEndian.PutUint32(p[16:], sFrameId.Off)
+						binary.LittleEndian.PutUint32(p[24:], sBlob.Off)
+						binary.LittleEndian.PutUint64(p[40:], uint64(len(v.Covariance))|uint64(sCovariance.Off)<<32)
+						binary.LittleEndian.PutUint64(p[48:], uint64(len(v.Counts))|uint64(sCounts.Off)<<32)
+						binary.LittleEndian.PutUint32(p[12:], mStamp.Off)
+						binary.LittleEndian.PutUint32(p[20:], mPart.Off)
+						binary.LittleEndian.PutUint32(p[8:], v.Seq)
+						binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.Value))
+						p[4] |= 0x03                          // presence
+						*(*[16]byte)(qStamp[4:]) = [16]byte{} // Clear of Stamp: the presence words and fields
+						binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
+						binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
+						qStamp[4] |= 0x03                    // presence
+						*(*[28]byte)(qPart[4:]) = [28]byte{} // Clear of Part: the presence words and fields
+						binary.LittleEndian.PutUint32(qPart[12:], sPartTag.Off)
+						binary.LittleEndian.PutUint64(qPart[24:], uint64(len(v.Part.Colors))|uint64(sPartColors.Off)<<32)
+						binary.LittleEndian.PutUint32(qPart[16:], mPartAt.Off)
+						binary.LittleEndian.PutUint32(qPart[8:], uint32(v.Part.N))
+						qPart[4] |= 0x01                       // presence
+						*(*[16]byte)(qPartAt[4:]) = [16]byte{} // Clear of PartAt: the presence words and fields
+						binary.LittleEndian.PutUint64(qPartAt[8:], uint64(v.Part.At.Seconds))
+						binary.LittleEndian.PutUint32(qPartAt[16:], uint32(v.Part.At.Nanos))
+						qPartAt[4] |= 0x03 // presence
+						return
+					}
+				}
+			}
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Stamped) assignSetters(v *StampedFields) {
+	x.Clear()
+	x.SetSeq(v.Seq)
+	msgStamp := x.MutableStamp()
+	msgStamp.SetSeconds(v.Stamp.Seconds)
+	msgStamp.SetNanos(v.Stamp.Nanos)
+	x.SetFrameId(v.FrameId)
+	msgPart := x.MutablePart()
+	msgPart.SetN(v.Part.N)
+	msgPart.SetTag(v.Part.Tag)
+	msgPartAt := msgPart.MutableAt()
+	msgPartAt.SetSeconds(v.Part.At.Seconds)
+	msgPartAt.SetNanos(v.Part.At.Nanos)
+	msgPart.Colors().Assign(v.Part.Colors...)
+	x.SetBlob(v.Blob)
+	x.SetValue(v.Value)
+	x.Covariance().Assign(v.Covariance...)
+	x.Counts().Assign(v.Counts...)
+}
+
+// StampedList is a handle on a repeated field of Stamped messages.
+type StampedList phaserimpl.MessageList
+
+// Len returns the number of elements.
+func (l StampedList) Len() int { return phaserimpl.MessageList(l).Len() }
+
+// At returns element i (a default message if out of range).
+func (l StampedList) At(i int) Stamped { return Stamped(phaserimpl.MessageList(l).At(i)) }
+
+// Mutable returns element i, growing the list and creating it as needed.
+func (l StampedList) Mutable(i int) Stamped { return Stamped(phaserimpl.MessageList(l).Mutable(i)) }
+
+// Append adds a new, empty element and returns it.
+func (l StampedList) Append() Stamped { return Stamped(phaserimpl.MessageList(l).Append()) }
+
+// Allocate replaces the list with n new elements made in one allocation.
+func (l StampedList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+
+// Reserve makes room for n elements.
+func (l StampedList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+
+// Resize sets the length to n; new elements are absent until Mutable.
+func (l StampedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+
+// Clear empties the list, clearing and freeing every element.
+func (l StampedList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l StampedList) Insert(i int) Stamped { return Stamped(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l StampedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l StampedList) Swap(o StampedList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l StampedList) AppendN(n int, fill func(i int, elem Stamped)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Stamped(e)) })
+}
+
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once.
+func (l StampedList) All() iter.Seq2[int, Stamped] {
+	return func(yield func(int, Stamped) bool) {
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Stamped(m)) {
+				return
+			}
+		}
+	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Stamped, &phaserimpl.ROSCodec{Size: phaserROSSize_Stamped, Append: phaserROSAppend_Stamped, Read: phaserROSRead_Stamped})
+
+// phaserROSSize_Stamped returns the ROS1 size of m, a Stamped (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Stamped(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 64
+	// frame_id (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 3, Offset: 16})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// part
+	k2, left2, ok := phaserROSSize_Stamped_Part(m.Nested(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Stamped_Part), left)
+	if left = left2; !ok {
+		return 0, left, false
+	}
+	n += k2
+	// blob (string)
+	s3 := m.StringBytes(phaserimpl.Field{Number: 5, Offset: 24})
+	if left -= len(s3); left < 0 {
+		return 0, left, false
+	}
+	n += len(s3)
+	// counts (repeated)
+	c4 := m.Len(phaserimpl.Field{Number: 8, Offset: 48}, 4)
+	if left -= 4 * c4; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c4
+	return n, left, true
+}
+
+// phaserROSAppend_Stamped appends the ROS1 serialization of m, a Stamped (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Stamped(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	b, mem, ok := m.CompiledBytes(56)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 84), left, true
+	}
+	if len(b) < 56 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	var left2 int
+	// stamp (time)
+	sec1, nsec2, ok := phaserimpl.ROSTimeIn(m.NestedBytes(binary.LittleEndian.Uint32(b[12:]), phaserType_timestamppbphaser_Timestamp, 20))
+	if !ok {
+		sec1, nsec2, ok = phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[12:]), phaserType_timestamppbphaser_Timestamp)
+	}
+	if !ok {
+		return dst, left, false // out of the range of ROS time
+	}
+	// frame_id (string)
+	s3 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[16:]))
+	if left -= len(s3); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 16+len(s3))
+	win4 := (*[16]byte)(w)
+	// seq (uint32)
+	binary.LittleEndian.PutUint32(win4[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})))
+	binary.LittleEndian.PutUint32(win4[4:], uint32(sec1))
+	binary.LittleEndian.PutUint32(win4[8:], uint32(nsec2))
+	binary.LittleEndian.PutUint32(win4[12:], uint32(len(s3)))
+	copy(w[16:], s3)
+	// part
+	dst, left2, ok = phaserROSAppend_Stamped_Part(dst, m.Nested(phaserimpl.Field{Number: 4, Offset: 20}, phaserType_Stamped_Part), left)
+	if left = left2; !ok {
+		return dst, left, false
+	}
+	// blob (string)
+	s5 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[24:]))
+	if left -= len(s5); left < 0 {
+		return dst, left, false
+	}
+	// covariance (float64[4])
+	a6 := m.Elems(binary.LittleEndian.Uint32(b[40:]), binary.LittleEndian.Uint32(b[44:]), 8)
+	if len(a6) > 32 {
+		return dst, left, false // more elements than the array holds
+	}
+	if left -= len(a6); left < 0 {
+		return dst, left, false
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 44+len(s5))
+	win7 := (*[4]byte)(w)
+	binary.LittleEndian.PutUint32(win7[0:], uint32(len(s5)))
+	o = 4 + copy(w[4:], s5)
+	// value (float64)
+	binary.LittleEndian.PutUint64(w[o:], uint64(phaserimpl.ROSGet64(b, phaserimpl.Field{Number: 6, Offset: 32, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask})))
+	clear(w[o+8+copy(w[o+8:o+40], a6) : o+40])
+	// counts (repeated)
+	a8 := m.Elems(binary.LittleEndian.Uint32(b[48:]), binary.LittleEndian.Uint32(b[52:]), 4)
+	if left -= len(a8); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a8)/4)), a8...)
+	return dst, left, true
+}
+
+// phaserROSRead_Stamped reads the ROS1 serialization of a Stamped at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Stamped(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Stamped)
+	if !ok {
+		return data, false
+	}
+	// seq (uint32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
+	data = data[4:]
+	// stamp (time)
+	if len(data) < 8 || !phaserimpl.SetROSTime(s.MutableMessage(12, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+		return data, false
+	}
+	data = data[8:]
+	// frame_id (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	if !s.StoreBytes(16, s1) { // the slot at 16
+		return data, false
+	}
+	// part
+	sub2 := s.MutableMessage(20, phaserType_Stamped_Part)
+	if !sub2.IsPresent() {
+		return data, false
+	}
+	if data, ok = phaserROSRead_Stamped_Part(data, sub2); !ok {
+		return data, false
+	}
+	// blob (string)
+	var s3 []byte
+	s3, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	if !s.StoreBytes(24, s3) { // the slot at 24
+		return data, false
+	}
+	// value (float64)
+	if len(data) < 8 {
+		return data, false
+	}
+	s.Store64(32, 4, 0x02, uint64(binary.LittleEndian.Uint64(data))) // at 32, presence bit in byte 4
+	data = data[8:]
+	// covariance (repeated)
+	c4 := 4
+	if len(data) < 32 {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 7, Offset: 40, Fixed: 4}, c4, 8)
+	a5 := m.Span(phaserimpl.Field{Number: 7, Offset: 40, Fixed: 4}, 8)
+	if len(a5) != c4*8 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a5, data[:c4*8]):]
+	// counts (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c6 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c6)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 8, Offset: 48}, c6, 4)
+	a7 := m.Span(phaserimpl.Field{Number: 8, Offset: 48}, 4)
+	if len(a7) != c6*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a7, data[:c6*4]):]
+	return data, true
+}
+
+var phaserType_Stamped_Part = file_testpb_proto.Type("phasertest.Stamped.Part")
+
+// Part is a nested message with a string and a nested message of its own.
+//
+// Stamped_Part is a handle on a phasertest.Stamped.Part message in a Phaser payload. It
+// holds the payload and the message's offset, never the field values: getters
+// read the payload and setters write it. The zero Stamped_Part reads as the default
+// message and ignores writes.
+type Stamped_Part phaserimpl.Msg
+
+// NewStamped_Part creates a Stamped_Part in a new owned buffer that grows as needed.
+// opts choose the payload format and allocator tuning (default: Phaser 3
+// format, performance tuning, 8 KiB).
+func NewStamped_Part(opts ...runtime.Options) Stamped_Part {
+	return Stamped_Part(phaserimpl.New(phaserType_Stamped_Part, opts))
+}
+
+// NewStamped_PartIn creates a Stamped_Part in caller memory, such as a shared-memory
+// segment, which is never grown: when it is full, writes fail and Failed
+// reports it. It returns an error if mem cannot hold the message.
+func NewStamped_PartIn(mem []byte, opts ...runtime.Options) (Stamped_Part, error) {
+	m, err := phaserimpl.NewIn(phaserType_Stamped_Part, mem, opts)
+	return Stamped_Part(m), err
+}
+
+// ReadStamped_Part returns a read-only Stamped_Part over received payload bytes. Every
+// read is bounded by len(data); fields that lie outside it read as absent.
+// Writes through the handle are ignored and reported by Err.
+func ReadStamped_Part(data []byte) (Stamped_Part, error) {
+	m, err := phaserimpl.Read(phaserType_Stamped_Part, data)
+	return Stamped_Part(m), err
+}
+
+// ReadStamped_PartInto is ReadStamped_Part reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadStamped_PartInto(p *runtime.Payload, data []byte) (Stamped_Part, error) {
+	m, err := phaserimpl.ReadInto(p, phaserType_Stamped_Part, data)
+	return Stamped_Part(m), err
+}
+
+// OpenStamped_Part continues writing a payload that holds a Stamped_Part (made here or by
+// C++ Phaser) in mem, the whole buffer.
+func OpenStamped_Part(mem []byte) (Stamped_Part, error) {
+	m, err := phaserimpl.Open(phaserType_Stamped_Part, mem)
+	return Stamped_Part(m), err
+}
+
+// Stamped_PartOf returns the Stamped_Part that m, the untyped handle of a phasertest.Stamped.Part,
+// refers to.
+func Stamped_PartOf(m runtime.Msg) Stamped_Part {
+	return Stamped_Part(phaserimpl.Static(m, phaserType_Stamped_Part))
+}
+
+// PhaserType returns the runtime type of Stamped_Part.
+func (Stamped_Part) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Stamped_Part) }
+
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Stamped_Part) Msg() runtime.Msg {
+	return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Stamped_Part)
+}
+
+// IsPresent reports whether x refers to a message in a payload.
+func (x Stamped_Part) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
+
+// Bytes returns the payload that holds x, ready to send.
+func (x Stamped_Part) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
+
+// Failed reports whether a write did not fit in a fixed buffer.
+func (x Stamped_Part) Failed() bool { return phaserimpl.Msg(x).Failed() }
+
+// Err returns the first error a write reported, or nil.
+func (x Stamped_Part) Err() error { return phaserimpl.Msg(x).Err() }
+
+// Clear clears every field.
+func (x Stamped_Part) Clear() { phaserimpl.Msg(x).Clear(phaserType_Stamped_Part) }
+
+// Stamped_PartFromAny returns the Stamped_Part held by an Any and whether it holds one.
+func Stamped_PartFromAny(a runtime.Any) (Stamped_Part, bool) {
+	m, ok := phaserimpl.FromAny(a, phaserType_Stamped_Part)
+	return Stamped_Part(m), ok
+}
+
+// MutableAnyStamped_Part makes an Any hold a new, empty Stamped_Part and returns it.
+func MutableAnyStamped_Part(a runtime.Any) Stamped_Part {
+	return Stamped_Part(phaserimpl.MutableAny(a, phaserType_Stamped_Part))
+}
+
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Stamped_Part) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
+
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Stamped_Part) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Stamped_Part) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(32)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Stamped_Part, w)
+	}
+	if !w.Enter(32) {
+		return b, w.Err("phasertest.Stamped.Part")
+	}
+	p := (*[32]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Stamped.Part")
+		}
+	}
+	// n (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		b = phaserimpl.AppendVarint(append(b, 0x08), uint64(int64(int32(v))))
+	}
+	// tag (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Stamped.Part.tag")
+		}
+		if !phaserimpl.ValidUTF8(s) {
+			return b, phaserimpl.UTF8Error("phasertest.Stamped.Part.tag")
+		}
+		b = append(b, 0x12)
+		b = phaserimpl.AppendVarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	// at (3)
+	if s := binary.LittleEndian.Uint32(p[16:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return b, w.Err("google.protobuf.Timestamp")
+			}
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x08), v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+			}
+			b[at] = byte(len(b) - at - 1) // at most 22 bytes
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			b = append(b, 0x1a, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// colors (4)
+	if s := phaserimpl.Elems(mem, p[24:32], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return b, w.Err("phasertest.Stamped.Part.colors")
+		}
+		b = phaserimpl.AppendPackedVarint(b, "\x22", s, phaserimpl.VarintInt32)
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Stamped_Part) ProtoSize() int {
+	var w phaserimpl.Wire
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
+	return n
+}
+
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Stamped_Part) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(32)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Stamped_Part, w)
+	}
+	if !w.Enter(32) {
+		return 0, w.Err("phasertest.Stamped.Part")
+	}
+	p := (*[32]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Stamped.Part")
+		}
+		n += len(u)
+	}
+	// n (1)
+	if v := binary.LittleEndian.Uint32(p[8:]); v != 0 && p[4]&0x01 != 0 {
+		n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+	}
+	// tag (2)
+	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Stamped.Part.tag")
+		}
+		n += 1 + phaserimpl.SizeBytes(len(s))
+	}
+	// at (3)
+	if s := binary.LittleEndian.Uint32(p[16:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// colors (4)
+	if s := phaserimpl.Elems(mem, p[24:32], 4); len(s) > 0 {
+		if !w.Charge(len(s)) {
+			return 0, w.Err("phasertest.Stamped.Part.colors")
+		}
+		n += phaserimpl.SizePackedVarint(1, s, phaserimpl.VarintInt32)
+	}
+	w.Leave()
+	return n, nil
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Stamped_Part) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Stamped_Part); err != nil {
+		return err
+	}
+	err := phaserimpl.EndDecode(m, phaserType_Stamped_Part, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Stamped_Part); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Stamped_Part, &w, x.XXX_UnmarshalProto(data, &w))
+	}
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Stamped_Part) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Stamped_Part)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Stamped_Part, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Stamped.Part")
+	}
+	mark := w.Mark()
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Stamped.Part", "", n)
+		}
+		i = n
+		switch tag {
+		case 0x8: // n
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped.Part", "phasertest.Stamped.Part.n", n)
+			}
+			s.Store32(8, 4, 0x01, uint32(v)) // at 8, presence bit in byte 4
+			i = n
+		case 0x12: // tag
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped.Part", "phasertest.Stamped.Part.tag", n)
+			}
+			v := b[start:n]
+			if !phaserimpl.ValidUTF8(v) {
+				return phaserimpl.InvalidUTF8("phasertest.Stamped.Part", "phasertest.Stamped.Part.tag")
+			}
+			if !s.StoreBytes(12, v) { // the slot at 12
+				return phaserimpl.FullError(m, "phasertest.Stamped.Part")
+			}
+			i = n
+		case 0x1a: // at
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped.Part", "phasertest.Stamped.Part.at", n)
+			}
+			v := b[start:n]
+			sub := s.MutableMessage(16, phaserType_timestamppbphaser_Timestamp) // the slot at 16
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Stamped.Part")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			i = n
+		case 0x22: // colors, packed
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped.Part", "phasertest.Stamped.Part.colors", n)
+			}
+			v := b[start:n]
+			if !phaserimpl.UnmarshalPackedVarint(m, phaserimpl.Field{Number: 4, Offset: 24}, v, phaserimpl.VarintInt32) {
+				return phaserimpl.WireError("phasertest.Stamped.Part", "phasertest.Stamped.Part.colors", -1)
+			}
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Stamped.Part")
+			}
+			i = n
+		case 0x20: // colors
+			v, n := phaserimpl.ConsumeVarintAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Stamped.Part", "phasertest.Stamped.Part.colors", n)
+			}
+			phaserimpl.PushVarint(m, phaserimpl.Field{Number: 4, Offset: 24}, v, phaserimpl.VarintInt32)
+			if m.Failed() {
+				return phaserimpl.FullError(m, "phasertest.Stamped.Part")
+			}
+			i = n
+		default:
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
+			if err != nil {
+				return err
+			}
+			i += n
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Stamped.Part", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Stamped_Part) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Stamped_Part has none to check.
+func (x Stamped_Part) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Stamped_Part) CopyFrom(src Stamped_Part) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Stamped_Part, phaserimpl.Msg(src))
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Stamped_Part) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Stamped_Part(m, phaserimpl.ROSBudget(m)); ok {
+			if b, _, ok := phaserROSAppend_Stamped_Part(make([]byte, 0, n), m, phaserimpl.ROSBudget(m)); ok {
+				return b, nil
+			}
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Stamped_Part) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Stamped_Part(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Stamped_Part) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if n, _, ok := phaserROSSize_Stamped_Part(m, phaserimpl.ROSBudget(m)); ok {
+			return n
+		}
+	}
+	n, _ := ros.Size(x.Msg())
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Stamped_Part) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Stamped_Part); ok {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Stamped_Part)
+		rest, ok := phaserROSRead_Stamped_Part(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// FromProto replaces the content of x with that of the protoc-gen-go
+// message src, through the wire format.
+func (x Stamped_Part) FromProto(src *testpb.Stamped_Part) error {
+	return phaserimpl.FromProto(x.Msg(), src)
+}
+
+// ToProto returns x as a new protoc-gen-go message, through the wire
+// format.
+func (x Stamped_Part) ToProto() (*testpb.Stamped_Part, error) {
+	out := new(testpb.Stamped_Part)
+	if err := phaserimpl.ToProto(x.Msg(), out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// phaserProto_Stamped_Part is the protobuf reflection type of Stamped_Part.
+var phaserProto_Stamped_Part = phaserimpl.RegisterHandleType(phaserType_Stamped_Part, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Stamped_Part(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Stamped_Part) ProtoReflect() protoreflect.Message {
+	return phaserProto_Stamped_Part.Message(phaserimpl.Msg(x))
+}
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Stamped_Part) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Stamped_Part) Equal(y Stamped_Part) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Stamped_Part if x is absent).
+func (x Stamped_Part) Clone() Stamped_Part {
+	return Stamped_Part(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Stamped_Part))
+}
+
+// N returns field n (1).
+func (x Stamped_Part) N() int32 {
+	return int32(phaserimpl.Msg(x).GetSigned32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
+}
+
+// SetN sets field n (1).
+func (x Stamped_Part) SetN(v int32) {
+	phaserimpl.Msg(x).Set32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, uint32(v))
+}
+
+// HasN reports the presence of field n (1).
+func (x Stamped_Part) HasN() bool {
+	return phaserimpl.Msg(x).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// ClearN clears field n (1).
+func (x Stamped_Part) ClearN() {
+	phaserimpl.Msg(x).ClearScalar(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | 4*phaserimpl.ValueSize | phaserimpl.SignedField})
+}
+
+// Tag returns a copy of field tag (2).
+func (x Stamped_Part) Tag() string {
+	return string(phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12}))
+}
+
+// TagBytes returns without copying field tag (2).
+// The slice aliases the payload: it is valid until the field is written
+// or an owned buffer grows, and must not be modified.
+func (x Stamped_Part) TagBytes() []byte {
+	return phaserimpl.Msg(x).StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+}
+
+// SetTag sets field tag (2).
+func (x Stamped_Part) SetTag(v string) {
+	phaserimpl.Msg(x).SetString(phaserimpl.Field{Number: 2, Offset: 12}, v)
+}
+
+// SetTagBytes sets from bytes (which may alias the payload) field tag (2).
+func (x Stamped_Part) SetTagBytes(v []byte) {
+	phaserimpl.Msg(x).SetBytes(phaserimpl.Field{Number: 2, Offset: 12}, v)
+}
+
+// AllocateTag makes n bytes long and returns them to fill in place: field tag (2).
+func (x Stamped_Part) AllocateTag(n int) []byte {
+	return phaserimpl.Msg(x).AllocateString(phaserimpl.Field{Number: 2, Offset: 12}, n)
+}
+
+// HasTag reports the presence of field tag (2).
+func (x Stamped_Part) HasTag() bool {
+	return phaserimpl.Msg(x).HasString(phaserimpl.Field{Number: 2, Offset: 12})
+}
+
+// ClearTag clears field tag (2).
+func (x Stamped_Part) ClearTag() {
+	phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 2, Offset: 12})
+}
+
+// At returns (a default message if absent) field at (3).
+func (x Stamped_Part) At() timestamppbphaser.Timestamp {
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_timestamppbphaser_Timestamp))
+}
+
+// MutableAt returns, creating it if absent, field at (3).
+func (x Stamped_Part) MutableAt() timestamppbphaser.Timestamp {
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_timestamppbphaser_Timestamp))
+}
+
+// HasAt reports the presence of field at (3).
+func (x Stamped_Part) HasAt() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 3, Offset: 16})
+}
+
+// ClearAt clears and frees field at (3).
+func (x Stamped_Part) ClearAt() {
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 3, Offset: 16}, phaserType_timestamppbphaser_Timestamp)
+}
+
+// Colors returns the list handle of repeated field colors (4).
+func (x Stamped_Part) Colors() runtime.List[Color] {
+	return phaserimpl.List[Color](phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 24})
+}
+
+// Stamped_PartView reads the singular scalar fields of a Stamped_Part in place with
+// loads the compiler inlines, for loops over many
+// messages. Like the bytes of a string, it is valid until the payload is
+// next written.
+type Stamped_PartView phaserimpl.View
+
+// View returns a view of x's singular scalar fields (copied once, here,
+// when x was written with another version of the schema).
+func (x Stamped_Part) View() Stamped_PartView {
+	return Stamped_PartView(phaserimpl.Msg(x).ViewOf(phaserType_Stamped_Part))
+}
+
+// N returns field n (1).
+func (v Stamped_PartView) N() int32 {
+	return int32(phaserimpl.View(v).Get32(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask}))
+}
+
+// HasN reports the presence of field n (1).
+func (v Stamped_PartView) HasN() bool {
+	return phaserimpl.View(v).Has(phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask})
+}
+
+// Stamped_PartScalars holds the values of the singular scalar fields of a Stamped_Part,
+// for SetScalars.
+type Stamped_PartScalars struct {
+	N int32 // field n (1)
+}
+
+// SetScalars sets every singular scalar field of x to its value in v
+// (each field is then present): what the field setters do, in one call
+// that checks the message once and stores at compile-time offsets.
+func (x Stamped_Part) SetScalars(v *Stamped_PartScalars) {
+	b, ok := phaserimpl.Msg(x).MutableBytes(32)
+	if !ok { // another layout, or not writable: the field setters
+		x.SetN(v.N)
+		return
+	}
+	p := (*[32]byte)(b)
+	binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
+	p[4] |= 0x01 // presence
+}
+
+// Stamped_PartFields holds the value of every field of a Stamped_Part, for Assign.
+type Stamped_PartFields struct {
+	N      int32                             // field n (1)
+	Tag    string                            // field tag (2)
+	At     timestamppbphaser.TimestampFields // field at (3)
+	Colors []Color                           // field colors (4)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Stamped_Part) Assign(v *Stamped_PartFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Stamped_Part, 32); ok {
+		p := (*[32]byte)(b)
+		sTag, okTag := a.Kept(p[12:16], len(v.Tag))
+		sColors, okColors := a.KeptVector((*[8]byte)(p[24:32]), len(v.Colors), 4, 0)
+		if mAt, okAt := a.KeptMessage((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okAt {
+			qAt := (*[20]byte)(a.Memory()[mAt.Off:])
+			if okTag && okColors &&
+				phaserimpl.Disjoint(sTag, mAt, sColors) {
+				a.Put(sTag, v.Tag)
+				a.PutVector(sColors, (*[8]byte)(p[24:32]), phaserimpl.ElemBytes(v.Colors), 4)
+				*(*[28]byte)(p[4:]) = [28]byte{} // Clear of the root: the presence words and fields
+				binary.LittleEndian.PutUint32(p[12:], sTag.Off)
+				binary.LittleEndian.PutUint64(p[24:], uint64(len(v.Colors))|uint64(sColors.Off)<<32)
+				binary.LittleEndian.PutUint32(p[16:], mAt.Off)
+				binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
+				p[4] |= 0x01                       // presence
+				*(*[16]byte)(qAt[4:]) = [16]byte{} // Clear of At: the presence words and fields
+				binary.LittleEndian.PutUint64(qAt[8:], uint64(v.At.Seconds))
+				binary.LittleEndian.PutUint32(qAt[16:], uint32(v.At.Nanos))
+				qAt[4] |= 0x03 // presence
+				return
+			}
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Stamped_Part) assignSetters(v *Stamped_PartFields) {
+	x.Clear()
+	x.SetN(v.N)
+	x.SetTag(v.Tag)
+	msgAt := x.MutableAt()
+	msgAt.SetSeconds(v.At.Seconds)
+	msgAt.SetNanos(v.At.Nanos)
+	x.Colors().Assign(v.Colors...)
+}
+
+// Stamped_PartList is a handle on a repeated field of Stamped_Part messages.
+type Stamped_PartList phaserimpl.MessageList
+
+// Len returns the number of elements.
+func (l Stamped_PartList) Len() int { return phaserimpl.MessageList(l).Len() }
+
+// At returns element i (a default message if out of range).
+func (l Stamped_PartList) At(i int) Stamped_Part {
+	return Stamped_Part(phaserimpl.MessageList(l).At(i))
+}
+
+// Mutable returns element i, growing the list and creating it as needed.
+func (l Stamped_PartList) Mutable(i int) Stamped_Part {
+	return Stamped_Part(phaserimpl.MessageList(l).Mutable(i))
+}
+
+// Append adds a new, empty element and returns it.
+func (l Stamped_PartList) Append() Stamped_Part {
+	return Stamped_Part(phaserimpl.MessageList(l).Append())
+}
+
+// Allocate replaces the list with n new elements made in one allocation.
+func (l Stamped_PartList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+
+// Reserve makes room for n elements.
+func (l Stamped_PartList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+
+// Resize sets the length to n; new elements are absent until Mutable.
+func (l Stamped_PartList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+
+// Clear empties the list, clearing and freeing every element.
+func (l Stamped_PartList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l Stamped_PartList) Insert(i int) Stamped_Part {
+	return Stamped_Part(phaserimpl.MessageList(l).Insert(i))
+}
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l Stamped_PartList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l Stamped_PartList) Swap(o Stamped_PartList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l Stamped_PartList) AppendN(n int, fill func(i int, elem Stamped_Part)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Stamped_Part(e)) })
+}
+
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once.
+func (l Stamped_PartList) All() iter.Seq2[int, Stamped_Part] {
+	return func(yield func(int, Stamped_Part) bool) {
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Stamped_Part(m)) {
+				return
+			}
+		}
+	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Stamped_Part, &phaserimpl.ROSCodec{Size: phaserROSSize_Stamped_Part, Append: phaserROSAppend_Stamped_Part, Read: phaserROSRead_Stamped_Part})
+
+// phaserROSSize_Stamped_Part returns the ROS1 size of m, a Stamped_Part (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Stamped_Part(m phaserimpl.Msg, left int) (int, int, bool) {
+	n := 20
+	// tag (string)
+	s1 := m.StringBytes(phaserimpl.Field{Number: 2, Offset: 12})
+	if left -= len(s1); left < 0 {
+		return 0, left, false
+	}
+	n += len(s1)
+	// colors (repeated)
+	c2 := m.Len(phaserimpl.Field{Number: 4, Offset: 24}, 4)
+	if left -= 4 * c2; left < 0 {
+		return 0, left, false
+	}
+	n += 4 * c2
+	return n, left, true
+}
+
+// phaserROSAppend_Stamped_Part appends the ROS1 serialization of m, a Stamped_Part (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Stamped_Part(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	b, mem, ok := m.CompiledBytes(32)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 20), left, true
+	}
+	if len(b) < 32 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
+	var w []byte
+	var o int
+	// tag (string)
+	s1 := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(b[12:]))
+	if left -= len(s1); left < 0 {
+		return dst, left, false
+	}
+	// at (time)
+	sec2, nsec3, ok := phaserimpl.ROSTimeIn(m.NestedBytes(binary.LittleEndian.Uint32(b[16:]), phaserType_timestamppbphaser_Timestamp, 20))
+	if !ok {
+		sec2, nsec3, ok = phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[16:]), phaserType_timestamppbphaser_Timestamp)
+	}
+	if !ok {
+		return dst, left, false // out of the range of ROS time
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 16+len(s1))
+	win4 := (*[8]byte)(w)
+	// n (int32)
+	binary.LittleEndian.PutUint32(win4[0:], uint32(phaserimpl.ROSGet32(b, phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField})))
+	binary.LittleEndian.PutUint32(win4[4:], uint32(len(s1)))
+	o = 8 + copy(w[8:], s1)
+	binary.LittleEndian.PutUint32(w[o:], uint32(sec2))
+	binary.LittleEndian.PutUint32(w[o+4:], uint32(nsec3))
+	// colors (repeated)
+	a5 := m.Elems(binary.LittleEndian.Uint32(b[24:]), binary.LittleEndian.Uint32(b[28:]), 4)
+	if left -= len(a5); left < 0 {
+		return dst, left, false
+	}
+	dst = append(binary.LittleEndian.AppendUint32(dst, uint32(len(a5)/4)), a5...)
+	return dst, left, true
+}
+
+// phaserROSRead_Stamped_Part reads the ROS1 serialization of a Stamped_Part at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Stamped_Part(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	s, ok := m.Setter(phaserType_Stamped_Part)
+	if !ok {
+		return data, false
+	}
+	// n (int32)
+	if len(data) < 4 {
+		return data, false
+	}
+	s.Store32(8, 4, 0x01, uint32(uint64(binary.LittleEndian.Uint32(data)))) // at 8, presence bit in byte 4
+	data = data[4:]
+	// tag (string)
+	var s1 []byte
+	s1, data, ok = phaserimpl.ROSString(data)
+	if !ok {
+		return data, false
+	}
+	if !s.StoreBytes(12, s1) { // the slot at 12
+		return data, false
+	}
+	// at (time)
+	if len(data) < 8 || !phaserimpl.SetROSTime(s.MutableMessage(16, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+		return data, false
+	}
+	data = data[8:]
+	// colors (repeated)
+	if len(data) < 4 {
+		return data, false
+	}
+	c2 := int(binary.LittleEndian.Uint32(data))
+	data = data[4:]
+	if uint64(c2)*4 > uint64(len(data)) {
+		return data, false // more elements than the bytes left can hold
+	}
+	m.Resize(phaserimpl.Field{Number: 4, Offset: 24}, c2, 4)
+	a3 := m.Span(phaserimpl.Field{Number: 4, Offset: 24}, 4)
+	if len(a3) != c2*4 {
+		return data, false // the buffer is full
+	}
+	data = data[copy(a3, data[:c2*4]):]
+	return data, true
+}
+
+var phaserType_Span = file_testpb_proto.Type("phasertest.Span")
+
+// Span has nested messages only: an Assign with no string to check.
+//
+// Span is a handle on a phasertest.Span message in a Phaser payload. It
+// holds the payload and the message's offset, never the field values: getters
+// read the payload and setters write it. The zero Span reads as the default
+// message and ignores writes.
+type Span phaserimpl.Msg
+
+// NewSpan creates a Span in a new owned buffer that grows as needed.
+// opts choose the payload format and allocator tuning (default: Phaser 3
+// format, performance tuning, 8 KiB).
+func NewSpan(opts ...runtime.Options) Span {
+	return Span(phaserimpl.New(phaserType_Span, opts))
+}
+
+// NewSpanIn creates a Span in caller memory, such as a shared-memory
+// segment, which is never grown: when it is full, writes fail and Failed
+// reports it. It returns an error if mem cannot hold the message.
+func NewSpanIn(mem []byte, opts ...runtime.Options) (Span, error) {
+	m, err := phaserimpl.NewIn(phaserType_Span, mem, opts)
+	return Span(m), err
+}
+
+// ReadSpan returns a read-only Span over received payload bytes. Every
+// read is bounded by len(data); fields that lie outside it read as absent.
+// Writes through the handle are ignored and reported by Err.
+func ReadSpan(data []byte) (Span, error) {
+	m, err := phaserimpl.Read(phaserType_Span, data)
+	return Span(m), err
+}
+
+// ReadSpanInto is ReadSpan reusing p, so that a reader of many payloads
+// allocates nothing per payload; handles from p's previous read become
+// invalid.
+func ReadSpanInto(p *runtime.Payload, data []byte) (Span, error) {
+	m, err := phaserimpl.ReadInto(p, phaserType_Span, data)
+	return Span(m), err
+}
+
+// OpenSpan continues writing a payload that holds a Span (made here or by
+// C++ Phaser) in mem, the whole buffer.
+func OpenSpan(mem []byte) (Span, error) {
+	m, err := phaserimpl.Open(phaserType_Span, mem)
+	return Span(m), err
+}
+
+// SpanOf returns the Span that m, the untyped handle of a phasertest.Span,
+// refers to.
+func SpanOf(m runtime.Msg) Span { return Span(phaserimpl.Static(m, phaserType_Span)) }
+
+// PhaserType returns the runtime type of Span.
+func (Span) PhaserType() *runtime.Type { return phaserimpl.UserType(phaserType_Span) }
+
+// Msg returns the untyped handle, the dynamic view of x.
+func (x Span) Msg() runtime.Msg { return phaserimpl.Dynamic(phaserimpl.Msg(x), phaserType_Span) }
+
+// IsPresent reports whether x refers to a message in a payload.
+func (x Span) IsPresent() bool { return phaserimpl.Msg(x).IsPresent() }
+
+// Bytes returns the payload that holds x, ready to send.
+func (x Span) Bytes() []byte { return phaserimpl.Msg(x).PayloadBytes() }
+
+// Failed reports whether a write did not fit in a fixed buffer.
+func (x Span) Failed() bool { return phaserimpl.Msg(x).Failed() }
+
+// Err returns the first error a write reported, or nil.
+func (x Span) Err() error { return phaserimpl.Msg(x).Err() }
+
+// Clear clears every field.
+func (x Span) Clear() { phaserimpl.Msg(x).Clear(phaserType_Span) }
+
+// SpanFromAny returns the Span held by an Any and whether it holds one.
+func SpanFromAny(a runtime.Any) (Span, bool) {
+	m, ok := phaserimpl.FromAny(a, phaserType_Span)
+	return Span(m), ok
+}
+
+// MutableAnySpan makes an Any hold a new, empty Span and returns it.
+func MutableAnySpan(a runtime.Any) Span { return Span(phaserimpl.MutableAny(a, phaserType_Span)) }
+
+// MarshalProto returns the protobuf encoding of x: what protobuf-go's
+// deterministic Marshal gives for the same message. It fails on a proto2
+// required field that is not set, a proto3 string that is not valid UTF-8,
+// and a payload that refers to more data than it holds.
+func (x Span) MarshalProto() ([]byte, error) {
+	var w phaserimpl.Wire
+	if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+		return nil, err
+	}
+	n, err := x.XXX_ProtoSize(&w)
+	if err != nil {
+		return nil, err
+	}
+	return x.AppendProto(make([]byte, 0, n))
+}
+
+// AppendProto appends the protobuf encoding of x to dst (see MarshalProto);
+// it allocates nothing when dst has room.
+func (x Span) AppendProto(dst []byte) ([]byte, error) {
+	var w phaserimpl.Wire
+	if !w.EncodeReady(phaserimpl.Msg(x)) { // Encode's common case, inline
+		if err := w.Encode(phaserimpl.Msg(x)); err != nil {
+			return dst, err
+		}
+	}
+	return x.XXX_AppendProto(dst, &w)
+}
+
+// XXX_AppendProto appends the protobuf encoding of x within the encoding w
+// of a message that holds it. It is for generated code.
+func (x Span) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.AppendProtoGeneral(b, m, phaserType_Span, w)
+	}
+	if !w.Enter(16) {
+		return b, w.Err("phasertest.Span")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	var unknown []byte
+	if w.HasUnknown() {
+		if unknown = w.Unknown(m); !w.Charge(len(unknown)) {
+			return b, w.Err("phasertest.Span")
+		}
+	}
+	// start (1)
+	if s := binary.LittleEndian.Uint32(p[8:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return b, w.Err("google.protobuf.Timestamp")
+			}
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x08), v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+			}
+			b[at] = byte(len(b) - at - 1) // at most 22 bytes
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			b = append(b, 0x0a, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	// end (2)
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return b, w.Err("google.protobuf.Timestamp")
+			}
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x08), v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				b = phaserimpl.AppendVarint(append(b, 0x10), uint64(int64(int32(v))))
+			}
+			b[at] = byte(len(b) - at - 1) // at most 22 bytes
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			b = append(b, 0x12, 0)
+			at := len(b) - 1
+			nb, err := timestamppbphaser.Timestamp(sub).XXX_AppendProto(b, w)
+			if err != nil {
+				return nb, err
+			}
+			b = phaserimpl.PatchLength(nb, at)
+		}
+	}
+	if len(unknown) > 0 {
+		b = append(b, unknown...)
+	}
+	w.Leave()
+	return b, nil
+}
+
+// ProtoSize returns the length of x's protobuf encoding (0 if it cannot
+// be encoded; MarshalProto then says why).
+func (x Span) ProtoSize() int {
+	var w phaserimpl.Wire
+	if !w.EncodeReady(phaserimpl.Msg(x)) && w.Encode(phaserimpl.Msg(x)) != nil {
+		return 0
+	}
+	n, _ := x.XXX_ProtoSize(&w)
+	return n
+}
+
+// XXX_ProtoSize returns the length of x's protobuf encoding within the
+// encoding w of a message that holds it. It is for generated code.
+func (x Span) XXX_ProtoSize(w *phaserimpl.Wire) (int, error) {
+	m := phaserimpl.Msg(x)
+	msg, mem, ok := m.CompiledBytes(16)
+	if !ok {
+		return phaserimpl.SizeProtoGeneral(m, phaserType_Span, w)
+	}
+	if !w.Enter(16) {
+		return 0, w.Err("phasertest.Span")
+	}
+	p := (*[16]byte)(msg)
+	_, _ = p, mem
+	n := 0
+	if w.HasUnknown() {
+		u := w.Unknown(m)
+		if !w.Charge(len(u)) {
+			return 0, w.Err("phasertest.Span")
+		}
+		n += len(u)
+	}
+	// start (1)
+	if s := binary.LittleEndian.Uint32(p[8:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	// end (2)
+	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
+		if q, ok := m.NestedBytes(s, phaserType_timestamppbphaser_Timestamp, 20); ok && phaserFlat_timestamppbphaser_Timestamp && !w.HasUnknown() {
+			if !w.Enter(20) {
+				return 0, w.Err("google.protobuf.Timestamp")
+			}
+			p := (*[20]byte)(q)
+			// seconds (1)
+			if v := binary.LittleEndian.Uint64(p[8:]); v != 0 && p[4]&0x01 != 0 {
+				n += 1 + phaserimpl.SizeVarint(v)
+			}
+			// nanos (2)
+			if v := binary.LittleEndian.Uint32(p[16:]); v != 0 && p[4]&0x02 != 0 {
+				n += 1 + phaserimpl.SizeVarint(uint64(int64(int32(v))))
+			}
+			n += 1 + 1
+			w.Leave()
+		} else if sub := m.NestedAt(s, phaserType_timestamppbphaser_Timestamp); sub.IsPresent() {
+			s, err := timestamppbphaser.Timestamp(sub).XXX_ProtoSize(w)
+			if err != nil {
+				return 0, err
+			}
+			n += 1 + phaserimpl.SizeBytes(s)
+		}
+	}
+	w.Leave()
+	return n, nil
+}
+
+// UnmarshalProto replaces the content of x with the protobuf encoding in
+// data, written straight into x's payload. Fields the message does not
+// declare are kept in the payload, and MarshalProto writes them back (see
+// package proto). On error x holds what was parsed before it.
+func (x Span) UnmarshalProto(data []byte) error {
+	m := phaserimpl.Msg(x)
+	var w phaserimpl.Wire
+	if err := phaserimpl.StartDecode(&w, m, phaserType_Span); err != nil {
+		return err
+	}
+	err := phaserimpl.EndDecode(m, phaserType_Span, &w, x.XXX_UnmarshalProto(data, &w))
+	if phaserimpl.DecodeAgain(&w) {
+		// The decoding reused the blocks of the message it replaced and
+		// filled the buffer: it is done again into the message cleared.
+		if err = phaserimpl.StartDecode(&w, m, phaserType_Span); err != nil {
+			return err
+		}
+		err = phaserimpl.EndDecode(m, phaserType_Span, &w, x.XXX_UnmarshalProto(data, &w))
+	}
+	return err
+}
+
+// XXX_UnmarshalProto merges the protobuf encoding b into x within the
+// decoding w of a message that holds it. It is for generated code.
+func (x Span) XXX_UnmarshalProto(b []byte, w *phaserimpl.Wire) error {
+	m := phaserimpl.Msg(x)
+	s, ok := m.Setter(phaserType_Span)
+	if !ok {
+		return phaserimpl.UnmarshalProtoGeneral(b, m, phaserType_Span, w)
+	}
+	_ = s
+	if !w.EnterDecode() {
+		return phaserimpl.DepthError("phasertest.Span")
+	}
+	mark := w.Mark()
+	for i := 0; i < len(b); {
+		at := i // the record's start, for an unknown field
+		tag, n := phaserimpl.ConsumeTagAt(b, i)
+		if n < 0 {
+			return phaserimpl.WireError("phasertest.Span", "", n)
+		}
+		i = n
+		switch tag {
+		case 0xa: // start
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Span", "phasertest.Span.start", n)
+			}
+			v := b[start:n]
+			sub := s.MutableMessage(8, phaserType_timestamppbphaser_Timestamp) // the slot at 8
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Span")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			i = n
+		case 0x12: // end
+			start, n := phaserimpl.ConsumeBytesAt(b, i)
+			if n < 0 {
+				return phaserimpl.WireError("phasertest.Span", "phasertest.Span.end", n)
+			}
+			v := b[start:n]
+			sub := s.MutableMessage(12, phaserType_timestamppbphaser_Timestamp) // the slot at 12
+			if !sub.IsPresent() {
+				return phaserimpl.FullError(m, "phasertest.Span")
+			}
+			if err := timestamppbphaser.Timestamp(sub).XXX_UnmarshalProto(v, w); err != nil {
+				return err
+			}
+			i = n
+		default:
+			n, err := phaserimpl.SkipUnknown(b[at:], b[i:], tag, w)
+			if err != nil {
+				return err
+			}
+			i += n
+		}
+	}
+	if w.Kept(mark) {
+		if err := w.KeepUnknown(m, mark); err != nil {
+			return phaserimpl.UnknownError("phasertest.Span", err)
+		}
+	}
+	w.Leave()
+	return nil
+}
+
+// IsInitialized reports whether every proto2 required field of x, and of
+// every message it holds (the values of Any fields excepted, as in
+// protobuf-go), is set.
+func (x Span) IsInitialized() bool { return true }
+
+// XXX_CheckInitialized checks the required fields of x within the walk w.
+// It is for generated code; Span has none to check.
+func (x Span) XXX_CheckInitialized(w *phaserimpl.Wire) error { return nil }
+
+// CopyFrom replaces the content of x with that of src, which may live in
+// another payload. It reports false if x's buffer filled up.
+func (x Span) CopyFrom(src Span) bool {
+	return phaserimpl.Msg(x).CopyFrom(phaserType_Span, phaserimpl.Msg(src))
+}
+
+// MarshalROS returns the ROS1 serialization of x.
+func (x Span) MarshalROS() ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Span(make([]byte, 0, 16), m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Marshal(x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// AppendROS appends the ROS1 serialization of x to dst; it allocates
+// nothing when dst has room.
+func (x Span) AppendROS(dst []byte) ([]byte, error) {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		if b, _, ok := phaserROSAppend_Span(dst, m, phaserimpl.ROSBudget(m)); ok {
+			return b, nil
+		}
+	}
+	return ros.Append(dst, x.Msg())
+}
+
+// ROSSize returns the length of x's ROS1 serialization (0 if it cannot be
+// serialized; MarshalROS then says why).
+func (x Span) ROSSize() int {
+	m := phaserimpl.Msg(x)
+	if !m.Failed() {
+		return 16
+	}
+	n, _ := ros.Size(x.Msg())
+	return n
+}
+
+// UnmarshalROS replaces the content of x with the ROS1 serialization in
+// data, written straight into x's payload.
+func (x Span) UnmarshalROS(data []byte) error {
+	m := phaserimpl.Msg(x)
+	if _, ok := m.Setter(phaserType_Span); ok {
+		reused := phaserimpl.PrepareDecode(m, phaserType_Span)
+		rest, ok := phaserROSRead_Span(data, m)
+		phaserimpl.FinishDecode(m, reused)
+		if ok && len(rest) == 0 && !m.Failed() && m.Err() == nil {
+			return nil
+		}
+	}
+	return ros.Unmarshal(data, x.Msg()) // the error, or a layout the generated code does not know
+}
+
+// FromProto replaces the content of x with that of the protoc-gen-go
+// message src, through the wire format.
+func (x Span) FromProto(src *testpb.Span) error { return phaserimpl.FromProto(x.Msg(), src) }
+
+// ToProto returns x as a new protoc-gen-go message, through the wire
+// format.
+func (x Span) ToProto() (*testpb.Span, error) {
+	out := new(testpb.Span)
+	if err := phaserimpl.ToProto(x.Msg(), out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// phaserProto_Span is the protobuf reflection type of Span.
+var phaserProto_Span = phaserimpl.RegisterHandleType(phaserType_Span, func(m phaserimpl.Msg) protoreflect.ProtoMessage { return Span(m) })
+
+// ProtoReflect returns a protoreflect.Message view of x's payload, which
+// reads values from the payload when asked and writes them into it
+// (nothing is copied), so that protojson, prototext, proto.Equal,
+// proto.Marshal and protocmp take x as a proto.Message. Modifying a
+// read-only x through it panics, as protobuf-go's read-only messages do.
+func (x Span) ProtoReflect() protoreflect.Message { return phaserProto_Span.Message(phaserimpl.Msg(x)) }
+
+// String returns x in the protobuf text format, as protobuf-go's String
+// methods do (for people to read: the format is not stable).
+func (x Span) String() string { return phaserimpl.MessageString(x) }
+
+// Equal reports whether x and y hold the same message, as proto.Equal
+// does.
+func (x Span) Equal(y Span) bool { return phaserimpl.Equal(x, y) }
+
+// Clone returns a copy of x in a new owned payload of x's format (the
+// zero Span if x is absent).
+func (x Span) Clone() Span { return Span(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Span)) }
+
+// Start returns (a default message if absent) field start (1).
+func (x Span) Start() timestamppbphaser.Timestamp {
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp))
+}
+
+// MutableStart returns, creating it if absent, field start (1).
+func (x Span) MutableStart() timestamppbphaser.Timestamp {
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp))
+}
+
+// HasStart reports the presence of field start (1).
+func (x Span) HasStart() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 1, Offset: 8})
+}
+
+// ClearStart clears and frees field start (1).
+func (x Span) ClearStart() {
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp)
+}
+
+// End returns (a default message if absent) field end (2).
+func (x Span) End() timestamppbphaser.Timestamp {
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).SlotMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
+}
+
+// MutableEnd returns, creating it if absent, field end (2).
+func (x Span) MutableEnd() timestamppbphaser.Timestamp {
+	return timestamppbphaser.Timestamp(phaserimpl.Msg(x).MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp))
+}
+
+// HasEnd reports the presence of field end (2).
+func (x Span) HasEnd() bool {
+	return phaserimpl.Msg(x).HasMessage(phaserimpl.Field{Number: 2, Offset: 12})
+}
+
+// ClearEnd clears and frees field end (2).
+func (x Span) ClearEnd() {
+	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp)
+}
+
+// SpanFields holds the value of every field of a Span, for Assign.
+type SpanFields struct {
+	Start timestamppbphaser.TimestampFields // field start (1)
+	End   timestamppbphaser.TimestampFields // field end (2)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Span) Assign(v *SpanFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Span, 16); ok {
+		p := (*[16]byte)(b)
+		if mStart, okStart := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_timestamppbphaser_Timestamp, 20); okStart {
+			qStart := (*[20]byte)(a.Memory()[mStart.Off:])
+			if mEnd, okEnd := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okEnd {
+				qEnd := (*[20]byte)(a.Memory()[mEnd.Off:])
+				if mStart.Apart(mEnd) {
+					*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
+					binary.LittleEndian.PutUint32(p[8:], mStart.Off)
+					binary.LittleEndian.PutUint32(p[12:], mEnd.Off)
+					*(*[16]byte)(qStart[4:]) = [16]byte{} // Clear of Start: the presence words and fields
+					binary.LittleEndian.PutUint64(qStart[8:], uint64(v.Start.Seconds))
+					binary.LittleEndian.PutUint32(qStart[16:], uint32(v.Start.Nanos))
+					qStart[4] |= 0x03                   // presence
+					*(*[16]byte)(qEnd[4:]) = [16]byte{} // Clear of End: the presence words and fields
+					binary.LittleEndian.PutUint64(qEnd[8:], uint64(v.End.Seconds))
+					binary.LittleEndian.PutUint32(qEnd[16:], uint32(v.End.Nanos))
+					qEnd[4] |= 0x03 // presence
+					return
+				}
+			}
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Span) assignSetters(v *SpanFields) {
+	x.Clear()
+	msgStart := x.MutableStart()
+	msgStart.SetSeconds(v.Start.Seconds)
+	msgStart.SetNanos(v.Start.Nanos)
+	msgEnd := x.MutableEnd()
+	msgEnd.SetSeconds(v.End.Seconds)
+	msgEnd.SetNanos(v.End.Nanos)
+}
+
+// SpanList is a handle on a repeated field of Span messages.
+type SpanList phaserimpl.MessageList
+
+// Len returns the number of elements.
+func (l SpanList) Len() int { return phaserimpl.MessageList(l).Len() }
+
+// At returns element i (a default message if out of range).
+func (l SpanList) At(i int) Span { return Span(phaserimpl.MessageList(l).At(i)) }
+
+// Mutable returns element i, growing the list and creating it as needed.
+func (l SpanList) Mutable(i int) Span { return Span(phaserimpl.MessageList(l).Mutable(i)) }
+
+// Append adds a new, empty element and returns it.
+func (l SpanList) Append() Span { return Span(phaserimpl.MessageList(l).Append()) }
+
+// Allocate replaces the list with n new elements made in one allocation.
+func (l SpanList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+
+// Reserve makes room for n elements.
+func (l SpanList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+
+// Resize sets the length to n; new elements are absent until Mutable.
+func (l SpanList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+
+// Clear empties the list, clearing and freeing every element.
+func (l SpanList) Clear() { phaserimpl.MessageList(l).Clear() }
+
+// Insert inserts a new, empty element at index i (0 <= i <= Len) and
+// returns it (a message that ignores writes if i is out of range or the
+// buffer is full).
+func (l SpanList) Insert(i int) Span { return Span(phaserimpl.MessageList(l).Insert(i)) }
+
+// Erase removes elements [i, j), clearing and freeing them. It reports
+// false, changing nothing, if the range is invalid.
+func (l SpanList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+
+// Swap exchanges the elements of l and o in O(1); both must be in the
+// same payload (it reports false otherwise).
+func (l SpanList) Swap(o SpanList) bool {
+	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+}
+
+// AppendN appends n new, empty elements and calls fill for each (i from
+// 0 to n-1) as it is made. It reports false if the buffer fills first.
+func (l SpanList) AppendN(n int, fill func(i int, elem Span)) bool {
+	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Span(e)) })
+}
+
+// All iterates over the elements as At returns them, resolving the field
+// and checking the element table once.
+func (l SpanList) All() iter.Seq2[int, Span] {
+	return func(yield func(int, Span) bool) {
+		for i, m := range phaserimpl.MessageList(l).All() {
+			if !yield(i, Span(m)) {
+				return
+			}
+		}
+	}
+}
+
+var _ = phaserimpl.RegisterROS(phaserType_Span, &phaserimpl.ROSCodec{Size: phaserROSSize_Span, Append: phaserROSAppend_Span, Read: phaserROSRead_Span})
+
+// phaserROSSize_Span returns the ROS1 size of m, a Span (absent: the
+// default message), and what is left of the work budget left (see
+// phaserimpl.ROSCodec).
+func phaserROSSize_Span(m phaserimpl.Msg, left int) (int, int, bool) {
+	return 16, left, true
+}
+
+// phaserROSAppend_Span appends the ROS1 serialization of m, a Span (absent:
+// the default message), charging what it reads against the work budget
+// left (see phaserimpl.ROSCodec).
+func phaserROSAppend_Span(dst []byte, m phaserimpl.Msg, left int) ([]byte, int, bool) {
+	b, _, ok := m.CompiledBytes(16)
+	if !ok {
+		if m.IsPresent() {
+			return dst, left, false // another layout
+		}
+		return phaserimpl.ROSZeros(dst, 16), left, true
+	}
+	if len(b) < 16 { // never: for the compiler's bounds checks
+		return dst, left, false
+	}
+	var w []byte
+	// start (time)
+	sec1, nsec2, ok := phaserimpl.ROSTimeIn(m.NestedBytes(binary.LittleEndian.Uint32(b[8:]), phaserType_timestamppbphaser_Timestamp, 20))
+	if !ok {
+		sec1, nsec2, ok = phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[8:]), phaserType_timestamppbphaser_Timestamp)
+	}
+	if !ok {
+		return dst, left, false // out of the range of ROS time
+	}
+	// end (time)
+	sec3, nsec4, ok := phaserimpl.ROSTimeIn(m.NestedBytes(binary.LittleEndian.Uint32(b[12:]), phaserType_timestamppbphaser_Timestamp, 20))
+	if !ok {
+		sec3, nsec4, ok = phaserimpl.ROSTimeAt(m, binary.LittleEndian.Uint32(b[12:]), phaserType_timestamppbphaser_Timestamp)
+	}
+	if !ok {
+		return dst, left, false // out of the range of ROS time
+	}
+	dst, w = phaserimpl.ROSGrow(dst, 16)
+	binary.LittleEndian.PutUint32(w[0:], uint32(sec1))
+	binary.LittleEndian.PutUint32(w[4:], uint32(nsec2))
+	binary.LittleEndian.PutUint32(w[8:], uint32(sec3))
+	binary.LittleEndian.PutUint32(w[12:], uint32(nsec4))
+	return dst, left, true
+}
+
+// phaserROSRead_Span reads the ROS1 serialization of a Span at the start
+// of data into m, empty, and returns the bytes after it (see
+// phaserimpl.ROSCodec).
+func phaserROSRead_Span(data []byte, m phaserimpl.Msg) ([]byte, bool) {
+	// start (time)
+	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 1, Offset: 8}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+		return data, false
+	}
+	data = data[8:]
+	// end (time)
+	if len(data) < 8 || !phaserimpl.SetROSTime(m.MutableMessage(phaserimpl.Field{Number: 2, Offset: 12}, phaserType_timestamppbphaser_Timestamp), binary.LittleEndian.Uint32(data), binary.LittleEndian.Uint32(data[4:])) {
+		return data, false
+	}
+	data = data[8:]
+	return data, true
+}
+
 var phaserType_Wide = file_testpb_proto.Type("phasertest.Wide")
 
 // Wide has more than 32 scalar fields: its presence mask takes two words.
@@ -8849,6 +11573,157 @@ func (x Wide) SetScalars(v *WideScalars) {
 	p[8] |= 0xff // presence
 }
 
+// WideFields holds the value of every field of a Wide, for Assign.
+type WideFields struct {
+	W00 float64 // field w00 (1)
+	W01 float32 // field w01 (2)
+	W02 int32   // field w02 (3)
+	W03 int64   // field w03 (4)
+	W04 uint32  // field w04 (5)
+	W05 uint64  // field w05 (6)
+	W06 int32   // field w06 (7)
+	W07 int64   // field w07 (8)
+	W08 uint32  // field w08 (9)
+	W09 uint64  // field w09 (10)
+	W10 int32   // field w10 (11)
+	W11 int64   // field w11 (12)
+	W12 bool    // field w12 (13)
+	W13 float64 // field w13 (14)
+	W14 float32 // field w14 (15)
+	W15 int32   // field w15 (16)
+	W16 int64   // field w16 (17)
+	W17 uint32  // field w17 (18)
+	W18 uint64  // field w18 (19)
+	W19 int32   // field w19 (20)
+	W20 int64   // field w20 (21)
+	W21 uint32  // field w21 (22)
+	W22 uint64  // field w22 (23)
+	W23 int32   // field w23 (24)
+	W24 int64   // field w24 (25)
+	W25 bool    // field w25 (26)
+	W26 float64 // field w26 (27)
+	W27 float32 // field w27 (28)
+	W28 int32   // field w28 (29)
+	W29 int64   // field w29 (30)
+	W30 uint32  // field w30 (31)
+	W31 uint64  // field w31 (32)
+	W32 int32   // field w32 (33)
+	W33 int64   // field w33 (34)
+	W34 uint32  // field w34 (35)
+	W35 uint64  // field w35 (36)
+	W36 int32   // field w36 (37)
+	W37 int64   // field w37 (38)
+	W38 bool    // field w38 (39)
+	W39 float64 // field w39 (40)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Wide) Assign(v *WideFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Wide, 308); ok {
+		p := (*[308]byte)(b)
+		*(*[304]byte)(p[4:]) = [304]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[12:], math.Float64bits(v.W00))
+		binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.W01))
+		binary.LittleEndian.PutUint32(p[24:], uint32(v.W02))
+		binary.LittleEndian.PutUint64(p[28:], uint64(v.W03))
+		binary.LittleEndian.PutUint32(p[36:], v.W04)
+		binary.LittleEndian.PutUint64(p[44:], v.W05)
+		binary.LittleEndian.PutUint32(p[52:], uint32(v.W06))
+		binary.LittleEndian.PutUint64(p[60:], uint64(v.W07))
+		binary.LittleEndian.PutUint32(p[68:], v.W08)
+		binary.LittleEndian.PutUint64(p[76:], v.W09)
+		binary.LittleEndian.PutUint32(p[84:], uint32(v.W10))
+		binary.LittleEndian.PutUint64(p[92:], uint64(v.W11))
+		p[100] = phaserimpl.BoolByte(v.W12)
+		binary.LittleEndian.PutUint64(p[108:], math.Float64bits(v.W13))
+		binary.LittleEndian.PutUint32(p[116:], math.Float32bits(v.W14))
+		binary.LittleEndian.PutUint32(p[120:], uint32(v.W15))
+		binary.LittleEndian.PutUint64(p[124:], uint64(v.W16))
+		binary.LittleEndian.PutUint32(p[132:], v.W17)
+		binary.LittleEndian.PutUint64(p[140:], v.W18)
+		binary.LittleEndian.PutUint32(p[148:], uint32(v.W19))
+		binary.LittleEndian.PutUint64(p[156:], uint64(v.W20))
+		binary.LittleEndian.PutUint32(p[164:], v.W21)
+		binary.LittleEndian.PutUint64(p[172:], v.W22)
+		binary.LittleEndian.PutUint32(p[180:], uint32(v.W23))
+		binary.LittleEndian.PutUint64(p[188:], uint64(v.W24))
+		p[196] = phaserimpl.BoolByte(v.W25)
+		binary.LittleEndian.PutUint64(p[204:], math.Float64bits(v.W26))
+		binary.LittleEndian.PutUint32(p[212:], math.Float32bits(v.W27))
+		binary.LittleEndian.PutUint32(p[216:], uint32(v.W28))
+		binary.LittleEndian.PutUint64(p[220:], uint64(v.W29))
+		binary.LittleEndian.PutUint32(p[228:], v.W30)
+		binary.LittleEndian.PutUint64(p[236:], v.W31)
+		binary.LittleEndian.PutUint32(p[244:], uint32(v.W32))
+		binary.LittleEndian.PutUint64(p[252:], uint64(v.W33))
+		binary.LittleEndian.PutUint32(p[260:], v.W34)
+		binary.LittleEndian.PutUint64(p[268:], v.W35)
+		binary.LittleEndian.PutUint32(p[276:], uint32(v.W36))
+		binary.LittleEndian.PutUint64(p[284:], uint64(v.W37))
+		p[292] = phaserimpl.BoolByte(v.W38)
+		binary.LittleEndian.PutUint64(p[300:], math.Float64bits(v.W39))
+		p[4] |= 0xff // presence
+		p[5] |= 0xff // presence
+		p[6] |= 0xff // presence
+		p[7] |= 0xff // presence
+		p[8] |= 0xff // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Wide) assignSetters(v *WideFields) {
+	x.Clear()
+	x.SetW00(v.W00)
+	x.SetW01(v.W01)
+	x.SetW02(v.W02)
+	x.SetW03(v.W03)
+	x.SetW04(v.W04)
+	x.SetW05(v.W05)
+	x.SetW06(v.W06)
+	x.SetW07(v.W07)
+	x.SetW08(v.W08)
+	x.SetW09(v.W09)
+	x.SetW10(v.W10)
+	x.SetW11(v.W11)
+	x.SetW12(v.W12)
+	x.SetW13(v.W13)
+	x.SetW14(v.W14)
+	x.SetW15(v.W15)
+	x.SetW16(v.W16)
+	x.SetW17(v.W17)
+	x.SetW18(v.W18)
+	x.SetW19(v.W19)
+	x.SetW20(v.W20)
+	x.SetW21(v.W21)
+	x.SetW22(v.W22)
+	x.SetW23(v.W23)
+	x.SetW24(v.W24)
+	x.SetW25(v.W25)
+	x.SetW26(v.W26)
+	x.SetW27(v.W27)
+	x.SetW28(v.W28)
+	x.SetW29(v.W29)
+	x.SetW30(v.W30)
+	x.SetW31(v.W31)
+	x.SetW32(v.W32)
+	x.SetW33(v.W33)
+	x.SetW34(v.W34)
+	x.SetW35(v.W35)
+	x.SetW36(v.W36)
+	x.SetW37(v.W37)
+	x.SetW38(v.W38)
+	x.SetW39(v.W39)
+}
+
 // WideList is a handle on a repeated field of Wide messages.
 type WideList phaserimpl.MessageList
 
@@ -9426,10 +12301,6 @@ func (x Everything) AppendProto(dst []byte) ([]byte, error) {
 	}
 	return x.XXX_AppendProto(dst, &w)
 }
-
-// phaserFlat_timestamppbphaser_Timestamp reports whether google.protobuf.Timestamp is laid out as the encoders
-// of this file write it in line.
-var phaserFlat_timestamppbphaser_Timestamp = phaserimpl.LaidOutAs(phaserType_timestamppbphaser_Timestamp, 20, "\x03\x05", phaserimpl.Field{Number: 1, Offset: 8, Bits: 4*phaserimpl.PresenceByte | 0x01*phaserimpl.PresenceMask | phaserimpl.SignedField}, phaserimpl.Field{Number: 2, Offset: 16, Bits: 4*phaserimpl.PresenceByte | 0x02*phaserimpl.PresenceMask | phaserimpl.SignedField})
 
 // phaserFlat_durationpbphaser_Duration reports whether google.protobuf.Duration is laid out as the encoders
 // of this file write it in line.

@@ -8,119 +8,365 @@ import (
 	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/phaser-go/phaser/internal/layout"
+	"github.com/phaser-go/phaser/ros"
 )
 
-// maxAssignStrings bounds the string and bytes fields of a message that
-// gets an Assign (each pair of their blocks is compared).
-const maxAssignStrings = 8
+// maxAssignBlocks bounds the string, bytes, repeated scalar and nested
+// message fields of a message that gets an Assign, its nested messages' included (each pair of
+// their blocks is compared).
+const maxAssignBlocks = 10
 
-// assignable reports whether message m gets Assign: every field a singular
-// scalar (viewable) or a singular string or bytes field outside any oneof,
-// with at least one of those and at most maxAssignStrings, in a message
-// that is not a map entry, not Any and declares no extension range.
-func assignable(m *protogen.Message) bool {
-	if m.Desc.IsMapEntry() || m.Desc.ExtensionRanges().Len() > 0 || m.Desc.FullName() == anyName {
-		return false
+// maxAssignDepth bounds the nesting of the messages an Assign fills (the
+// runtime's keep plan holds 4 levels below the root).
+const maxAssignDepth = 4
+
+// An assignNode is a message an Assign fills: the root, or a nested
+// message field's, with the expressions that name its values and bytes.
+type assignNode struct {
+	m       *protogen.Message
+	lm      *layout.Message
+	names   map[*protogen.Field]string // the accessor names of m's fields
+	val     string                     // the expression of its XFields value ("v", "v.Stamp")
+	mem     string                     // the variable of its compiled fields' bytes ("p", "qStamp")
+	path    string                     // the Go names of the fields from the root ("", "Stamp")
+	handle  string                     // the variable of its handle in assignSetters ("x", "msgStamp")
+	scalars []*protogen.Field
+	strs    []assignBlock
+	vecs    []assignBlock // repeated scalars
+	msgs    []assignChild
+}
+
+// An assignBlock is a string, bytes or repeated scalar field of an
+// assignNode and the variables of its block.
+type assignBlock struct {
+	f       *protogen.Field
+	lf      *layout.Field
+	blk, ok string
+	max     int // a repeated scalar: its fixed array size (phaser.array_size), or 0
+}
+
+// An assignChild is a nested message field of an assignNode.
+type assignChild struct {
+	f       *protogen.Field
+	lf      *layout.Field
+	blk, ok string
+	node    *assignNode
+}
+
+// assignPlan returns the tree of the messages the Assign of m fills, or nil
+// if m gets no Assign: every field a singular scalar (viewable), a singular
+// string or bytes field outside any oneof, a repeated scalar or enum field,
+// or a singular message field (not inline, outside any oneof) of a type
+// that gets an Assign itself, at
+// most maxAssignDepth levels deep, with at most maxAssignBlocks strings,
+// bytes and messages in all, in messages that are not map entries, not Any
+// and declare no extension range.
+func (g *fileGen) assignPlan(m *protogen.Message) *assignNode {
+	a := &assignNames{taken: map[string]bool{"a": true, "b": true, "ok": true, "p": true, "v": true, "x": true}}
+	n := g.assignNode(m, "v", "p", "", 0, a)
+	if n == nil || a.blocks > maxAssignBlocks {
+		return nil
 	}
-	n := 0
+	return n
+}
+
+// assignNames counts the blocks of an Assign and hands out its variables'
+// names.
+type assignNames struct {
+	blocks int
+	taken  map[string]bool
+}
+
+// name returns prefix+path+field, or with a number after it if taken.
+func (a *assignNames) name(prefix, s string) string {
+	n := prefix + s
+	for i := 2; a.taken[n]; i++ {
+		n = fmt.Sprint(prefix, s, i)
+	}
+	a.taken[n] = true
+	return n
+}
+
+func (g *fileGen) assignNode(m *protogen.Message, val, mem, path string, depth int, a *assignNames) *assignNode {
+	if depth > maxAssignDepth || len(m.Fields) == 0 || m.Desc.IsMapEntry() || m.Desc.ExtensionRanges().Len() > 0 || m.Desc.FullName() == anyName {
+		return nil
+	}
+	lm, err := g.layouts.Of(m.Desc)
+	if err != nil {
+		return nil
+	}
+	n := &assignNode{m: m, lm: lm, names: accessorNames(m), val: val, mem: mem, path: path, handle: "x"}
+	if path != "" {
+		n.handle = a.name("msg", path)
+	}
 	for _, f := range m.Fields {
-		switch {
+		lf := lm.FieldByNumber(f.Desc.Number())
+		switch k := f.Desc.Kind(); {
 		case viewable(f):
-		case (f.Desc.Kind() == protoreflect.StringKind || f.Desc.Kind() == protoreflect.BytesKind) &&
-			!f.Desc.IsList() && f.Oneof == nil:
-			n++
+			n.scalars = append(n.scalars, f)
+		case lf == nil || f.Desc.IsMap() || f.Oneof != nil:
+			return nil
+		case f.Desc.IsList():
+			if k == protoreflect.StringKind || k == protoreflect.BytesKind || k == protoreflect.MessageKind || k == protoreflect.GroupKind {
+				return nil
+			}
+			name := path + n.names[f]
+			size, _ := ros.ArraySize(f.Desc)
+			n.vecs = append(n.vecs, assignBlock{f: f, lf: lf, blk: a.name("s", name), ok: a.name("ok", name), max: int(size)})
+			a.blocks++
+		case k == protoreflect.StringKind || k == protoreflect.BytesKind:
+			name := path + n.names[f]
+			n.strs = append(n.strs, assignBlock{f: f, lf: lf, blk: a.name("s", name), ok: a.name("ok", name)})
+			a.blocks++
+		case k == protoreflect.MessageKind && !lf.Inline:
+			name := path + n.names[f]
+			blk, ok := a.name("m", name), a.name("ok", name)
+			c := g.assignNode(f.Message, val+"."+n.names[f], a.name("q", name), name, depth+1, a)
+			if c == nil {
+				return nil
+			}
+			n.msgs = append(n.msgs, assignChild{f: f, lf: lf, blk: blk, ok: ok, node: c})
+			a.blocks++
 		default:
-			return false
+			return nil
 		}
 	}
-	return n > 0 && n <= maxAssignStrings
+	return n
 }
 
 // assign emits Assign and its values type XFields for a message that
-// assignable accepts: Clear and every field's setter in one call, which on
-// a root whose Clear keeps its blocks and whose new strings fit them is
-// one straight line at compile-time offsets (impl's assign.go).
+// assignPlan accepts: Clear and every field's setter in one call, which on
+// a root whose Clear keeps its blocks, whose new strings fit them and whose
+// nested messages the Clear keeps, is one straight line at compile-time
+// offsets (impl's assign.go).
 func (g *fileGen) assign(m *protogen.Message, lm *layout.Message, name, tv string) {
-	if !assignable(m) {
+	root := g.assignPlan(m)
+	if root == nil {
 		return
 	}
-	vt, ext := g.companionName(m, "Fields"), extentOf(lm)
-	g.P("// ", vt, " holds the value of every field of a ", name, ", for Assign.")
-	g.P("type ", vt, " struct {")
-	var scalars, strs []*protogen.Field
-	for _, f := range m.Fields {
-		goType := "string"
-		switch {
-		case viewable(f):
-			scalars = append(scalars, f)
-			goType = g.scalarOf(f.Desc, f).goType
-		case f.Desc.Kind() == protoreflect.BytesKind:
-			strs = append(strs, f)
-			goType = "[]byte"
-		default:
-			strs = append(strs, f)
-		}
-		g.P(g.names[f], " ", goType, " // field ", f.Desc.Name(), " (", f.Desc.Number(), ")")
-	}
-	g.P("}")
-	g.P()
+	g.assignFields(root, name)
 	g.P("// Assign clears x and sets every field to its value in v: what Clear and")
 	g.P("// then each field's setter do, to the same payload bytes (each scalar is")
-	g.P("// then present). On the root of a payload whose Clear keeps the strings'")
-	g.P("// blocks, when each new string fits the block its field holds, it is one")
-	g.P("// call that checks the message and the blocks once and stores at")
-	g.P("// compile-time offsets.")
-	g.P("func (x ", name, ") Assign(v *", vt, ") {")
-	g.P("if a, b, ok := ", g.xm(), ".BeginAssign(", tv, ", ", ext, "); ok {")
-	g.P("p := (*[", ext, "]byte)(b)")
-	var oks, blocks []string
-	for _, f := range strs {
-		lf := lm.FieldByNumber(f.Desc.Number())
-		blk, ok := "s"+fmt.Sprint(lf.Offset), "ok"+fmt.Sprint(lf.Offset)
-		slot := "p[" + fmt.Sprint(lf.Offset) + ":" + fmt.Sprint(lf.Offset+4) + "]"
-		if f.Desc.Kind() == protoreflect.BytesKind {
-			g.P(blk, ", ", ok, " := a.KeptBytes(", slot, ", v.", g.names[f], ")")
-		} else {
-			g.P(blk, ", ", ok, " := a.Kept(", slot, ", len(v.", g.names[f], "))")
+	g.P("// then present, and so is each nested message, filled as its own Assign")
+	g.P("// would). On the root of a payload whose Clear keeps the blocks of its")
+	g.P("// strings and nested messages, when each new string fits the block its")
+	g.P("// field holds and each nested message was there, it is one call that")
+	g.P("// checks the messages and the blocks once and stores at compile-time")
+	g.P("// offsets.")
+	ext := extentOf(lm)
+	g.P("func (x ", name, ") Assign(v *", g.companionName(m, "Fields"), ") {")
+	if len(root.strs) == 0 && len(root.vecs) == 0 && len(root.msgs) == 0 { // scalars only: no block to check
+		g.P("if _, b, ok := ", g.xm(), ".BeginAssign(", tv, ", ", ext, "); ok {")
+		g.P("p := (*[", ext, "]byte)(b)")
+		g.assignStores(root)
+		g.P("return")
+		g.P("}")
+	} else {
+		g.P("if a, b, ok := ", g.xm(), ".BeginAssign(", tv, ", ", ext, "); ok {")
+		g.P("p := (*[", ext, "]byte)(b)")
+		var oks []string
+		depth := g.assignChecks(root, &oks)
+		// No two blocks overlap (Assigner.Kept), listed in field order:
+		// the order of a fill's allocations, which Disjoint checks first.
+		blocks := root.blocksInOrder(nil)
+		var conds []string
+		if len(oks) > 0 {
+			conds = append(conds, strings.Join(oks, " && "))
 		}
-		oks, blocks = append(oks, ok), append(blocks, blk)
-	}
-	cond := strings.Join(oks, " && ")
-	for i := range blocks { // no two blocks overlap (Assigner.Kept)
-		for j := i + 1; j < len(blocks); j++ {
-			x, y := blocks[i], blocks[j]
-			cond += " && (uint64(" + x + ".Off)+uint64(" + x + ".Size) <= uint64(" + y + ".Off)-8 || uint64(" + y + ".Off)+uint64(" + y + ".Size) <= uint64(" + x + ".Off)-8)"
+		switch len(blocks) {
+		case 1:
+		case 2:
+			conds = append(conds, blocks[0]+".Apart("+blocks[1]+")")
+		default:
+			conds = append(conds, g.door("Disjoint")+"("+strings.Join(blocks, ", ")+")")
 		}
-	}
-	g.P("if ", cond, " {")
-	le := g.leIdent()
-	for i, f := range strs {
-		if f.Desc.Kind() == protoreflect.BytesKind {
-			g.P("a.PutBytes(", blocks[i], ", v.", g.names[f], ")")
-		} else {
-			g.P("a.Put(", blocks[i], ", v.", g.names[f], ")")
+		cond := strings.Join(conds, " &&\n")
+		if cond != "" {
+			g.P("if ", cond, " {")
 		}
+		g.assignPuts(root)
+		g.assignStores(root)
+		g.P("return")
+		if cond != "" {
+			g.P("}")
+		}
+		for range depth {
+			g.P("}")
+		}
+		g.P("}")
 	}
-	g.P("*(*[", ext-4, "]byte)(p[4:]) = [", ext-4, "]byte{} // Clear: the presence words and fields")
-	for i, f := range strs {
-		lf := lm.FieldByNumber(f.Desc.Number())
-		g.P(le, ".PutUint32(p[", lf.Offset, ":], ", blocks[i], ".Off)")
-	}
-	g.storeScalars(scalars, lm)
-	g.P("return")
-	g.P("}")
-	g.P("}")
 	g.P("x.assignSetters(v)")
 	g.P("}")
 	g.P()
 	// Out of Assign, so that Assign stays small: its calls of the
 	// Assigner's methods inline, and its frame is the straight line's.
 	g.P("// assignSetters is Assign's general path: Clear, then every field's setter.")
-	g.P("func (x ", name, ") assignSetters(v *", vt, ") {")
+	g.P("func (x ", name, ") assignSetters(v *", g.companionName(m, "Fields"), ") {")
 	g.P("x.Clear()")
-	for _, f := range m.Fields {
-		g.P("x.Set", g.names[f], "(v.", g.names[f], ")")
+	g.assignSetterCalls(root)
+	g.P("}")
+	g.P()
+}
+
+// assignFields emits the XFields type of the root of an Assign.
+func (g *fileGen) assignFields(n *assignNode, name string) {
+	vt := g.companionName(n.m, "Fields")
+	g.P("// ", vt, " holds the value of every field of a ", name, ", for Assign.")
+	g.P("type ", vt, " struct {")
+	for _, f := range n.m.Fields {
+		var goType string
+		switch k := f.Desc.Kind(); {
+		case viewable(f):
+			goType = g.scalarOf(f.Desc, f).goType
+		case f.Desc.IsList():
+			goType = "[]" + g.elemType(f)
+		case k == protoreflect.BytesKind:
+			goType = "[]byte"
+		case k == protoreflect.StringKind:
+			goType = "string"
+		default: // a nested message, by value (a pointer would escape: Assign's v leaks to the setters)
+			pkg := g.phaserPkg(f.Message.Desc.ParentFile())
+			goType = g.companionName(f.Message, "Fields")
+			if pkg != g.pkg {
+				goType = g.QualifiedGoIdent(protogen.GoIdent{GoName: goType, GoImportPath: pkg})
+			}
+		}
+		g.P(n.names[f], " ", goType, " // field ", f.Desc.Name(), " (", f.Desc.Number(), ")")
 	}
 	g.P("}")
 	g.P()
+}
+
+// assignChecks emits the checks of n's blocks (Kept, KeptVector,
+// KeptMessage) and collects the results the straight line needs; each
+// nested message opens an if that the caller closes (the count it
+// returns), inside which its own fields' blocks are checked.
+func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
+	for _, s := range n.strs {
+		slot := fmt.Sprintf("%s[%d:%d]", n.mem, s.lf.Offset, s.lf.Offset+4)
+		if s.f.Desc.Kind() == protoreflect.BytesKind {
+			g.P(s.blk, ", ", s.ok, " := a.KeptBytes(", slot, ", ", n.val, ".", n.names[s.f], ")")
+		} else {
+			g.P(s.blk, ", ", s.ok, " := a.Kept(", slot, ", len(", n.val, ".", n.names[s.f], "))")
+		}
+		*oks = append(*oks, s.ok)
+	}
+	for _, s := range n.vecs {
+		slot := fmt.Sprintf("(*[8]byte)(%s[%d:%d])", n.mem, s.lf.Offset, s.lf.Offset+8)
+		g.P(s.blk, ", ", s.ok, " := a.KeptVector(", slot, ", len(", n.val, ".", n.names[s.f], "), ", elemSizeOf(s.f), ", ", s.max, ")")
+		*oks = append(*oks, s.ok)
+	}
+	depth := 0
+	for _, c := range n.msgs {
+		_, texpr, _ := g.msgRef(c.f.Message)
+		ext := extentOf(c.node.lm)
+		slot := fmt.Sprintf("(*[4]byte)(%s[%d:%d])", n.mem, c.lf.Offset, c.lf.Offset+4)
+		g.P("if ", c.blk, ", ", c.ok, " := a.KeptMessage(", slot, ", ", texpr, ", ", ext, "); ", c.ok, " {")
+		g.P(c.node.mem, " := (*[", ext, "]byte)(a.Memory()[", c.blk, ".Off:])")
+		depth += 1 + g.assignChecks(c.node, oks)
+	}
+	return depth
+}
+
+// assignPuts emits the writes of every string of n and of its nested
+// messages over its block.
+func (g *fileGen) assignPuts(n *assignNode) {
+	for _, s := range n.strs {
+		if s.f.Desc.Kind() == protoreflect.BytesKind {
+			g.P("a.PutBytes(", s.blk, ", ", n.val, ".", n.names[s.f], ")")
+		} else {
+			g.P("a.Put(", s.blk, ", ", n.val, ".", n.names[s.f], ")")
+		}
+	}
+	for _, s := range n.vecs {
+		slot := fmt.Sprintf("(*[8]byte)(%s[%d:%d])", n.mem, s.lf.Offset, s.lf.Offset+8)
+		g.P("a.PutVector(", s.blk, ", ", slot, ", ", g.door("ElemBytes"), "(", n.val, ".", n.names[s.f], "), ", elemSizeOf(s.f), ")")
+	}
+	for _, c := range n.msgs {
+		g.assignPuts(c.node)
+	}
+}
+
+// assignStores emits the Clear of n's compiled fields and the stores of
+// its slots and scalars, then its nested messages'.
+func (g *fileGen) assignStores(n *assignNode) {
+	ext := extentOf(n.lm)
+	what := n.path
+	if what == "" {
+		what = "the root"
+	}
+	g.P("*(*[", ext-4, "]byte)(", n.mem, "[4:]) = [", ext-4, "]byte{} // Clear of ", what, ": the presence words and fields")
+	le := g.leIdent()
+	for _, s := range n.strs {
+		g.P(le, ".PutUint32(", n.mem, "[", s.lf.Offset, ":], ", s.blk, ".Off)")
+	}
+	for _, s := range n.vecs { // the vector header {num, data}
+		g.P(le, ".PutUint64(", n.mem, "[", s.lf.Offset, ":], uint64(len(", n.val, ".", n.names[s.f], "))|uint64(", s.blk, ".Off)<<32)")
+	}
+	for _, c := range n.msgs {
+		g.P(le, ".PutUint32(", n.mem, "[", c.lf.Offset, ":], ", c.blk, ".Off)")
+	}
+	g.storeScalarsOf(n.scalars, n.lm, n.names, n.val, n.mem)
+	for _, c := range n.msgs {
+		g.assignStores(c.node)
+	}
+}
+
+// assignSetterCalls emits the setters of n's fields on its handle, in
+// field order, a nested message's through its Mutable.
+func (g *fileGen) assignSetterCalls(n *assignNode) {
+	for _, f := range n.m.Fields {
+		nm := n.names[f]
+		if c := n.child(f); c != nil {
+			g.P(c.node.handle, " := ", n.handle, ".Mutable", nm, "()")
+			g.assignSetterCalls(c.node)
+			continue
+		}
+		if f.Desc.IsList() {
+			g.P(n.handle, ".", nm, "().Assign(", n.val, ".", nm, "...)")
+			continue
+		}
+		g.P(n.handle, ".Set", nm, "(", n.val, ".", nm, ")")
+	}
+}
+
+// blocksInOrder appends the variables of the blocks of n and of its nested
+// messages in field order, a nested message's block before its own
+// fields' (the order in which a fill by the setters allocates them).
+func (n *assignNode) blocksInOrder(bs []string) []string {
+	for _, f := range n.m.Fields {
+		if c := n.child(f); c != nil {
+			bs = c.node.blocksInOrder(append(bs, c.blk))
+			continue
+		}
+		for _, b := range append(n.strs, n.vecs...) {
+			if b.f == f {
+				bs = append(bs, b.blk)
+			}
+		}
+	}
+	return bs
+}
+
+// child returns the nested message of field f, or nil.
+func (n *assignNode) child(f *protogen.Field) *assignChild {
+	for i := range n.msgs {
+		if n.msgs[i].f == f {
+			return &n.msgs[i]
+		}
+	}
+	return nil
+}
+
+// elemSizeOf returns the stored size of an element of repeated scalar or
+// enum field f.
+func elemSizeOf(f *protogen.Field) int {
+	switch f.Desc.Kind() {
+	case protoreflect.BoolKind:
+		return 1
+	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind, protoreflect.Uint64Kind,
+		protoreflect.Fixed64Kind, protoreflect.DoubleKind:
+		return 8
+	}
+	return 4
 }

@@ -808,26 +808,27 @@ func (g *fileGen) scalars(m *protogen.Message, lm *layout.Message, name string) 
 	g.P("return")
 	g.P("}")
 	g.P("p := (*[", ext, "]byte)(b)")
-	g.storeScalars(fields, lm)
+	g.storeScalarsOf(fields, lm, g.names, "v", "p")
 	g.P("}")
 	g.P()
 }
 
-// storeScalars emits the stores of the singular scalar fields' values
-// v.<Name> into p (*[extent]byte, the message's bytes) at their compiled
-// offsets, and the presence bits that make them present.
-func (g *fileGen) storeScalars(fields []*protogen.Field, lm *layout.Message) {
+// storeScalarsOf emits the stores of the singular scalar fields' values
+// val.<Name> (names: the fields' accessor names) into mem (*[extent]byte,
+// the message's bytes) at their compiled offsets, and the presence bits
+// that make them present.
+func (g *fileGen) storeScalarsOf(fields []*protogen.Field, lm *layout.Message, names map[*protogen.Field]string, val, mem string) {
 	le := g.leIdent()
 	masks := map[uint32]int{}
 	var order []uint32
 	for _, f := range fields {
 		lf := lm.FieldByNumber(f.Desc.Number())
 		sc := g.scalarOf(f.Desc, f)
-		v := fmt.Sprintf(sc.put, "v."+g.names[f])
+		v := fmt.Sprintf(sc.put, val+"."+names[f])
 		if sc.width == "8" {
-			g.P("p[", lf.Offset, "] = ", v)
+			g.P(mem, "[", lf.Offset, "] = ", v)
 		} else {
-			g.P(le, ".PutUint", sc.width, "(p[", lf.Offset, ":], ", v, ")")
+			g.P(le, ".PutUint", sc.width, "(", mem, "[", lf.Offset, ":], ", v, ")")
 		}
 		at := 4 + uint32(lf.ID>>3)
 		if _, ok := masks[at]; !ok {
@@ -836,7 +837,7 @@ func (g *fileGen) storeScalars(fields []*protogen.Field, lm *layout.Message) {
 		masks[at] |= 1 << (lf.ID & 7)
 	}
 	for _, at := range order {
-		g.P("p[", at, "] |= ", fmt.Sprintf("%#02x", masks[at]), " // presence")
+		g.P(mem, "[", at, "] |= ", fmt.Sprintf("%#02x", masks[at]), " // presence")
 	}
 }
 

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -3043,21 +3043,24 @@ type MixinFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x Mixin) Assign(v *MixinFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Mixin, 16); ok {
 		p := (*[16]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.Name))
-		s12, ok12 := a.Kept(p[12:16], len(v.Root))
-		if ok8 && ok12 && (uint64(s8.Off)+uint64(s8.Size) <= uint64(s12.Off)-8 || uint64(s12.Off)+uint64(s12.Size) <= uint64(s8.Off)-8) {
-			a.Put(s8, v.Name)
-			a.Put(s12, v.Root)
-			*(*[12]byte)(p[4:]) = [12]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
-			binary.LittleEndian.PutUint32(p[12:], s12.Off)
+		sName, okName := a.Kept(p[8:12], len(v.Name))
+		sRoot, okRoot := a.Kept(p[12:16], len(v.Root))
+		if okName && okRoot &&
+			sName.Apart(sRoot) {
+			a.Put(sName, v.Name)
+			a.Put(sRoot, v.Root)
+			*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sName.Off)
+			binary.LittleEndian.PutUint32(p[12:], sRoot.Off)
 			return
 		}
 	}

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_google_protobuf_source_context_proto is the file's descriptor, registered with the runtime.
@@ -451,18 +451,20 @@ type SourceContextFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x SourceContext) Assign(v *SourceContextFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_SourceContext, 12); ok {
 		p := (*[12]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.FileName))
-		if ok8 {
-			a.Put(s8, v.FileName)
-			*(*[8]byte)(p[4:]) = [8]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+		sFileName, okFileName := a.Kept(p[8:12], len(v.FileName))
+		if okFileName {
+			a.Put(sFileName, v.FileName)
+			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sFileName.Off)
 			return
 		}
 	}

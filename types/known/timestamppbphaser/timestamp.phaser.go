@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_google_protobuf_timestamp_proto is the file's descriptor, registered with the runtime.
@@ -596,6 +596,39 @@ func (x Timestamp) SetScalars(v *TimestampScalars) {
 	binary.LittleEndian.PutUint64(p[8:], uint64(v.Seconds))
 	binary.LittleEndian.PutUint32(p[16:], uint32(v.Nanos))
 	p[4] |= 0x03 // presence
+}
+
+// TimestampFields holds the value of every field of a Timestamp, for Assign.
+type TimestampFields struct {
+	Seconds int64 // field seconds (1)
+	Nanos   int32 // field nanos (2)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Timestamp) Assign(v *TimestampFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Timestamp, 20); ok {
+		p := (*[20]byte)(b)
+		*(*[16]byte)(p[4:]) = [16]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], uint64(v.Seconds))
+		binary.LittleEndian.PutUint32(p[16:], uint32(v.Nanos))
+		p[4] |= 0x03 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Timestamp) assignSetters(v *TimestampFields) {
+	x.Clear()
+	x.SetSeconds(v.Seconds)
+	x.SetNanos(v.Nanos)
 }
 
 // TimestampList is a handle on a repeated field of Timestamp messages.

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -453,6 +453,36 @@ func (x DoubleValue) SetScalars(v *DoubleValueScalars) {
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// DoubleValueFields holds the value of every field of a DoubleValue, for Assign.
+type DoubleValueFields struct {
+	Value float64 // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x DoubleValue) Assign(v *DoubleValueFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_DoubleValue, 16); ok {
+		p := (*[16]byte)(b)
+		*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.Value))
+		p[4] |= 0x01 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x DoubleValue) assignSetters(v *DoubleValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
 }
 
 // DoubleValueList is a handle on a repeated field of DoubleValue messages.
@@ -980,6 +1010,36 @@ func (x FloatValue) SetScalars(v *FloatValueScalars) {
 	p := (*[12]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// FloatValueFields holds the value of every field of a FloatValue, for Assign.
+type FloatValueFields struct {
+	Value float32 // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x FloatValue) Assign(v *FloatValueFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_FloatValue, 12); ok {
+		p := (*[12]byte)(b)
+		*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.Value))
+		p[4] |= 0x01 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x FloatValue) assignSetters(v *FloatValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
 }
 
 // FloatValueList is a handle on a repeated field of FloatValue messages.
@@ -1510,6 +1570,36 @@ func (x Int64Value) SetScalars(v *Int64ValueScalars) {
 	p[4] |= 0x01 // presence
 }
 
+// Int64ValueFields holds the value of every field of a Int64Value, for Assign.
+type Int64ValueFields struct {
+	Value int64 // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Int64Value) Assign(v *Int64ValueFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Int64Value, 16); ok {
+		p := (*[16]byte)(b)
+		*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], uint64(v.Value))
+		p[4] |= 0x01 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Int64Value) assignSetters(v *Int64ValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
+}
+
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
 type Int64ValueList phaserimpl.MessageList
 
@@ -2036,6 +2126,36 @@ func (x UInt64Value) SetScalars(v *UInt64ValueScalars) {
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], v.Value)
 	p[4] |= 0x01 // presence
+}
+
+// UInt64ValueFields holds the value of every field of a UInt64Value, for Assign.
+type UInt64ValueFields struct {
+	Value uint64 // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x UInt64Value) Assign(v *UInt64ValueFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_UInt64Value, 16); ok {
+		p := (*[16]byte)(b)
+		*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], v.Value)
+		p[4] |= 0x01 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x UInt64Value) assignSetters(v *UInt64ValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
 }
 
 // UInt64ValueList is a handle on a repeated field of UInt64Value messages.
@@ -2566,6 +2686,36 @@ func (x Int32Value) SetScalars(v *Int32ValueScalars) {
 	p[4] |= 0x01 // presence
 }
 
+// Int32ValueFields holds the value of every field of a Int32Value, for Assign.
+type Int32ValueFields struct {
+	Value int32 // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Int32Value) Assign(v *Int32ValueFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Int32Value, 12); ok {
+		p := (*[12]byte)(b)
+		*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint32(p[8:], uint32(v.Value))
+		p[4] |= 0x01 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Int32Value) assignSetters(v *Int32ValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
+}
+
 // Int32ValueList is a handle on a repeated field of Int32Value messages.
 type Int32ValueList phaserimpl.MessageList
 
@@ -3092,6 +3242,36 @@ func (x UInt32Value) SetScalars(v *UInt32ValueScalars) {
 	p := (*[12]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Value)
 	p[4] |= 0x01 // presence
+}
+
+// UInt32ValueFields holds the value of every field of a UInt32Value, for Assign.
+type UInt32ValueFields struct {
+	Value uint32 // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x UInt32Value) Assign(v *UInt32ValueFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_UInt32Value, 12); ok {
+		p := (*[12]byte)(b)
+		*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint32(p[8:], v.Value)
+		p[4] |= 0x01 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x UInt32Value) assignSetters(v *UInt32ValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
 }
 
 // UInt32ValueList is a handle on a repeated field of UInt32Value messages.
@@ -3622,6 +3802,36 @@ func (x BoolValue) SetScalars(v *BoolValueScalars) {
 	p[4] |= 0x01 // presence
 }
 
+// BoolValueFields holds the value of every field of a BoolValue, for Assign.
+type BoolValueFields struct {
+	Value bool // field value (1)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x BoolValue) Assign(v *BoolValueFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_BoolValue, 9); ok {
+		p := (*[9]byte)(b)
+		*(*[5]byte)(p[4:]) = [5]byte{} // Clear of the root: the presence words and fields
+		p[8] = phaserimpl.BoolByte(v.Value)
+		p[4] |= 0x01 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x BoolValue) assignSetters(v *BoolValueFields) {
+	x.Clear()
+	x.SetValue(v.Value)
+}
+
 // BoolValueList is a handle on a repeated field of BoolValue messages.
 type BoolValueList phaserimpl.MessageList
 
@@ -4148,18 +4358,20 @@ type StringValueFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x StringValue) Assign(v *StringValueFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_StringValue, 12); ok {
 		p := (*[12]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.Value))
-		if ok8 {
-			a.Put(s8, v.Value)
-			*(*[8]byte)(p[4:]) = [8]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+		sValue, okValue := a.Kept(p[8:12], len(v.Value))
+		if okValue {
+			a.Put(sValue, v.Value)
+			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sValue.Off)
 			return
 		}
 	}
@@ -4701,18 +4913,20 @@ type BytesValueFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x BytesValue) Assign(v *BytesValueFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_BytesValue, 12); ok {
 		p := (*[12]byte)(b)
-		s8, ok8 := a.KeptBytes(p[8:12], v.Value)
-		if ok8 {
-			a.PutBytes(s8, v.Value)
-			*(*[8]byte)(p[4:]) = [8]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+		sValue, okValue := a.KeptBytes(p[8:12], v.Value)
+		if okValue {
+			a.PutBytes(sValue, v.Value)
+			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sValue.Off)
 			return
 		}
 	}

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -805,21 +805,24 @@ type SmallStructFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x SmallStruct) Assign(v *SmallStructFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_SmallStruct, 48); ok {
 		p := (*[48]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.Name))
-		s24, ok24 := a.Kept(p[24:28], len(v.Phone))
-		if ok8 && ok24 && (uint64(s8.Off)+uint64(s8.Size) <= uint64(s24.Off)-8 || uint64(s24.Off)+uint64(s24.Size) <= uint64(s8.Off)-8) {
-			a.Put(s8, v.Name)
-			a.Put(s24, v.Phone)
-			*(*[44]byte)(p[4:]) = [44]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
-			binary.LittleEndian.PutUint32(p[24:], s24.Off)
+		sName, okName := a.Kept(p[8:12], len(v.Name))
+		sPhone, okPhone := a.Kept(p[24:28], len(v.Phone))
+		if okName && okPhone &&
+			sName.Apart(sPhone) {
+			a.Put(sName, v.Name)
+			a.Put(sPhone, v.Phone)
+			*(*[44]byte)(p[4:]) = [44]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sName.Off)
+			binary.LittleEndian.PutUint32(p[24:], sPhone.Off)
 			binary.LittleEndian.PutUint64(p[16:], uint64(v.BirthDay))
 			binary.LittleEndian.PutUint32(p[28:], uint32(v.Siblings))
 			p[32] = phaserimpl.BoolByte(v.Spouse)
@@ -1592,6 +1595,56 @@ func (x Header) SetScalars(v *HeaderScalars) {
 	p[4] |= 0x01 // presence
 }
 
+// HeaderFields holds the value of every field of a Header, for Assign.
+type HeaderFields struct {
+	Seq     uint32                            // field seq (1)
+	Stamp   timestamppbphaser.TimestampFields // field stamp (2)
+	FrameId string                            // field frame_id (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Header) Assign(v *HeaderFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Header, 20); ok {
+		p := (*[20]byte)(b)
+		sFrameId, okFrameId := a.Kept(p[16:20], len(v.FrameId))
+		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
+			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
+			if okFrameId &&
+				mStamp.Apart(sFrameId) {
+				a.Put(sFrameId, v.FrameId)
+				*(*[16]byte)(p[4:]) = [16]byte{} // Clear of the root: the presence words and fields
+				binary.LittleEndian.PutUint32(p[16:], sFrameId.Off)
+				binary.LittleEndian.PutUint32(p[12:], mStamp.Off)
+				binary.LittleEndian.PutUint32(p[8:], v.Seq)
+				p[4] |= 0x01                          // presence
+				*(*[16]byte)(qStamp[4:]) = [16]byte{} // Clear of Stamp: the presence words and fields
+				binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
+				binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
+				qStamp[4] |= 0x03 // presence
+				return
+			}
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Header) assignSetters(v *HeaderFields) {
+	x.Clear()
+	x.SetSeq(v.Seq)
+	msgStamp := x.MutableStamp()
+	msgStamp.SetSeconds(v.Stamp.Seconds)
+	msgStamp.SetNanos(v.Stamp.Nanos)
+	x.SetFrameId(v.FrameId)
+}
+
 // HeaderList is a handle on a repeated field of Header messages.
 type HeaderList phaserimpl.MessageList
 
@@ -2289,6 +2342,45 @@ func (x Quaternion) SetScalars(v *QuaternionScalars) {
 	p[4] |= 0x0f // presence
 }
 
+// QuaternionFields holds the value of every field of a Quaternion, for Assign.
+type QuaternionFields struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+	W float64 // field w (4)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Quaternion) Assign(v *QuaternionFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Quaternion, 40); ok {
+		p := (*[40]byte)(b)
+		*(*[36]byte)(p[4:]) = [36]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+		binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
+		p[4] |= 0x0f // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Quaternion) assignSetters(v *QuaternionFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetW(v.W)
+}
+
 // QuaternionList is a handle on a repeated field of Quaternion messages.
 type QuaternionList phaserimpl.MessageList
 
@@ -2924,6 +3016,42 @@ func (x Vector3) SetScalars(v *Vector3Scalars) {
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	p[4] |= 0x07 // presence
+}
+
+// Vector3Fields holds the value of every field of a Vector3, for Assign.
+type Vector3Fields struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Vector3) Assign(v *Vector3Fields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Vector3, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+		p[4] |= 0x07 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Vector3) assignSetters(v *Vector3Fields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
@@ -3867,6 +3995,119 @@ func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
 	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 48, Fixed: 9})
 }
 
+// ImuFields holds the value of every field of a Imu, for Assign.
+type ImuFields struct {
+	Header                       HeaderFields     // field header (1)
+	Orientation                  QuaternionFields // field orientation (2)
+	OrientationCovariance        []float64        // field orientation_covariance (3)
+	AngularVelocity              Vector3Fields    // field angular_velocity (4)
+	AngularVelocityCovariance    []float64        // field angular_velocity_covariance (5)
+	LinearAcceleration           Vector3Fields    // field linear_acceleration (6)
+	LinearAccelerationCovariance []float64        // field linear_acceleration_covariance (7)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Imu) Assign(v *ImuFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Imu, 56); ok {
+		p := (*[56]byte)(b)
+		sOrientationCovariance, okOrientationCovariance := a.KeptVector((*[8]byte)(p[16:24]), len(v.OrientationCovariance), 8, 9)
+		sAngularVelocityCovariance, okAngularVelocityCovariance := a.KeptVector((*[8]byte)(p[32:40]), len(v.AngularVelocityCovariance), 8, 9)
+		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.KeptVector((*[8]byte)(p[48:56]), len(v.LinearAccelerationCovariance), 8, 9)
+		if mHeader, okHeader := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_Header, 20); okHeader {
+			qHeader := (*[20]byte)(a.Memory()[mHeader.Off:])
+			sHeaderFrameId, okHeaderFrameId := a.Kept(qHeader[16:20], len(v.Header.FrameId))
+			if mHeaderStamp, okHeaderStamp := a.KeptMessage((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okHeaderStamp {
+				qHeaderStamp := (*[20]byte)(a.Memory()[mHeaderStamp.Off:])
+				if mOrientation, okOrientation := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_Quaternion, 40); okOrientation {
+					qOrientation := (*[40]byte)(a.Memory()[mOrientation.Off:])
+					if mAngularVelocity, okAngularVelocity := a.KeptMessage((*[4]byte)(p[24:28]), phaserType_Vector3, 32); okAngularVelocity {
+						qAngularVelocity := (*[32]byte)(a.Memory()[mAngularVelocity.Off:])
+						if mLinearAcceleration, okLinearAcceleration := a.KeptMessage((*[4]byte)(p[40:44]), phaserType_Vector3, 32); okLinearAcceleration {
+							qLinearAcceleration := (*[32]byte)(a.Memory()[mLinearAcceleration.Off:])
+							if okOrientationCovariance && okAngularVelocityCovariance && okLinearAccelerationCovariance && okHeaderFrameId &&
+								phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, mOrientation, sOrientationCovariance, mAngularVelocity, sAngularVelocityCovariance, mLinearAcceleration, sLinearAccelerationCovariance) {
+								a.PutVector(sOrientationCovariance, (*[8]byte)(p[16:24]), phaserimpl.ElemBytes(v.OrientationCovariance), 8)
+								a.PutVector(sAngularVelocityCovariance, (*[8]byte)(p[32:40]), phaserimpl.ElemBytes(v.AngularVelocityCovariance), 8)
+								a.PutVector(sLinearAccelerationCovariance, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.LinearAccelerationCovariance), 8)
+								a.Put(sHeaderFrameId, v.Header.FrameId)
+								*(*[52]byte)(p[4:]) = [52]byte{} // Clear of the root: the presence words and fields
+								binary.LittleEndian.PutUint64(p[16:], uint64(len(v.OrientationCovariance))|uint64(sOrientationCovariance.Off)<<32)
+								binary.LittleEndian.PutUint64(p[32:], uint64(len(v.AngularVelocityCovariance))|uint64(sAngularVelocityCovariance.Off)<<32)
+								binary.LittleEndian.PutUint64(p[48:], uint64(len(v.LinearAccelerationCovariance))|uint64(sLinearAccelerationCovariance.Off)<<32)
+								binary.LittleEndian.PutUint32(p[8:], mHeader.Off)
+								binary.LittleEndian.PutUint32(p[12:], mOrientation.Off)
+								binary.LittleEndian.PutUint32(p[24:], mAngularVelocity.Off)
+								binary.LittleEndian.PutUint32(p[40:], mLinearAcceleration.Off)
+								*(*[16]byte)(qHeader[4:]) = [16]byte{} // Clear of Header: the presence words and fields
+								binary.LittleEndian.PutUint32(qHeader[16:], sHeaderFrameId.Off)
+								binary.LittleEndian.PutUint32(qHeader[12:], mHeaderStamp.Off)
+								binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
+								qHeader[4] |= 0x01                          // presence
+								*(*[16]byte)(qHeaderStamp[4:]) = [16]byte{} // Clear of HeaderStamp: the presence words and fields
+								binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
+								binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
+								qHeaderStamp[4] |= 0x03                     // presence
+								*(*[36]byte)(qOrientation[4:]) = [36]byte{} // Clear of Orientation: the presence words and fields
+								binary.LittleEndian.PutUint64(qOrientation[8:], math.Float64bits(v.Orientation.X))
+								binary.LittleEndian.PutUint64(qOrientation[16:], math.Float64bits(v.Orientation.Y))
+								binary.LittleEndian.PutUint64(qOrientation[24:], math.Float64bits(v.Orientation.Z))
+								binary.LittleEndian.PutUint64(qOrientation[32:], math.Float64bits(v.Orientation.W))
+								qOrientation[4] |= 0x0f                         // presence
+								*(*[28]byte)(qAngularVelocity[4:]) = [28]byte{} // Clear of AngularVelocity: the presence words and fields
+								binary.LittleEndian.PutUint64(qAngularVelocity[8:], math.Float64bits(v.AngularVelocity.X))
+								binary.LittleEndian.PutUint64(qAngularVelocity[16:], math.Float64bits(v.AngularVelocity.Y))
+								binary.LittleEndian.PutUint64(qAngularVelocity[24:], math.Float64bits(v.AngularVelocity.Z))
+								qAngularVelocity[4] |= 0x07                        // presence
+								*(*[28]byte)(qLinearAcceleration[4:]) = [28]byte{} // Clear of LinearAcceleration: the presence words and fields
+								binary.LittleEndian.PutUint64(qLinearAcceleration[8:], math.Float64bits(v.LinearAcceleration.X))
+								binary.LittleEndian.PutUint64(qLinearAcceleration[16:], math.Float64bits(v.LinearAcceleration.Y))
+								binary.LittleEndian.PutUint64(qLinearAcceleration[24:], math.Float64bits(v.LinearAcceleration.Z))
+								qLinearAcceleration[4] |= 0x07 // presence
+								return
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Imu) assignSetters(v *ImuFields) {
+	x.Clear()
+	msgHeader := x.MutableHeader()
+	msgHeader.SetSeq(v.Header.Seq)
+	msgHeaderStamp := msgHeader.MutableStamp()
+	msgHeaderStamp.SetSeconds(v.Header.Stamp.Seconds)
+	msgHeaderStamp.SetNanos(v.Header.Stamp.Nanos)
+	msgHeader.SetFrameId(v.Header.FrameId)
+	msgOrientation := x.MutableOrientation()
+	msgOrientation.SetX(v.Orientation.X)
+	msgOrientation.SetY(v.Orientation.Y)
+	msgOrientation.SetZ(v.Orientation.Z)
+	msgOrientation.SetW(v.Orientation.W)
+	x.OrientationCovariance().Assign(v.OrientationCovariance...)
+	msgAngularVelocity := x.MutableAngularVelocity()
+	msgAngularVelocity.SetX(v.AngularVelocity.X)
+	msgAngularVelocity.SetY(v.AngularVelocity.Y)
+	msgAngularVelocity.SetZ(v.AngularVelocity.Z)
+	x.AngularVelocityCovariance().Assign(v.AngularVelocityCovariance...)
+	msgLinearAcceleration := x.MutableLinearAcceleration()
+	msgLinearAcceleration.SetX(v.LinearAcceleration.X)
+	msgLinearAcceleration.SetY(v.LinearAcceleration.Y)
+	msgLinearAcceleration.SetZ(v.LinearAcceleration.Z)
+	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCovariance...)
+}
+
 // ImuList is a handle on a repeated field of Imu messages.
 type ImuList phaserimpl.MessageList
 
@@ -4675,18 +4916,20 @@ type PointFieldFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x PointField) Assign(v *PointFieldFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_PointField, 24); ok {
 		p := (*[24]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.Name))
-		if ok8 {
-			a.Put(s8, v.Name)
-			*(*[20]byte)(p[4:]) = [20]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+		sName, okName := a.Kept(p[8:12], len(v.Name))
+		if okName {
+			a.Put(sName, v.Name)
+			*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sName.Off)
 			binary.LittleEndian.PutUint32(p[12:], v.Offset)
 			binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 			binary.LittleEndian.PutUint32(p[20:], v.Count)
@@ -5401,6 +5644,45 @@ func (x Point) SetScalars(v *PointScalars) {
 	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
 	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
 	p[4] |= 0x0f // presence
+}
+
+// PointFields holds the value of every field of a Point, for Assign.
+type PointFields struct {
+	X         float32 // field x (1)
+	Y         float32 // field y (2)
+	Z         float32 // field z (3)
+	Intensity float32 // field intensity (4)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Point) Assign(v *PointFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Point, 24); ok {
+		p := (*[24]byte)(b)
+		*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.X))
+		binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
+		binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
+		binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
+		p[4] |= 0x0f // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Point) assignSetters(v *PointFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetIntensity(v.Intensity)
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -7497,6 +7779,83 @@ func (x Image) SetScalars(v *ImageScalars) {
 	binary.LittleEndian.PutUint32(p[24:], v.IsBigendian)
 	binary.LittleEndian.PutUint32(p[28:], v.Step)
 	p[4] |= 0x0f // presence
+}
+
+// ImageFields holds the value of every field of a Image, for Assign.
+type ImageFields struct {
+	Header      HeaderFields // field header (1)
+	Height      uint32       // field height (2)
+	Width       uint32       // field width (3)
+	Encoding    string       // field encoding (4)
+	IsBigendian uint32       // field is_bigendian (5)
+	Step        uint32       // field step (6)
+	Data        []byte       // field data (7)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Image) Assign(v *ImageFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Image, 36); ok {
+		p := (*[36]byte)(b)
+		sEncoding, okEncoding := a.Kept(p[20:24], len(v.Encoding))
+		sData, okData := a.KeptBytes(p[32:36], v.Data)
+		if mHeader, okHeader := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_Header, 20); okHeader {
+			qHeader := (*[20]byte)(a.Memory()[mHeader.Off:])
+			sHeaderFrameId, okHeaderFrameId := a.Kept(qHeader[16:20], len(v.Header.FrameId))
+			if mHeaderStamp, okHeaderStamp := a.KeptMessage((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okHeaderStamp {
+				qHeaderStamp := (*[20]byte)(a.Memory()[mHeaderStamp.Off:])
+				if okEncoding && okData && okHeaderFrameId &&
+					phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, sEncoding, sData) {
+					a.Put(sEncoding, v.Encoding)
+					a.PutBytes(sData, v.Data)
+					a.Put(sHeaderFrameId, v.Header.FrameId)
+					*(*[32]byte)(p[4:]) = [32]byte{} // Clear of the root: the presence words and fields
+					binary.LittleEndian.PutUint32(p[20:], sEncoding.Off)
+					binary.LittleEndian.PutUint32(p[32:], sData.Off)
+					binary.LittleEndian.PutUint32(p[8:], mHeader.Off)
+					binary.LittleEndian.PutUint32(p[12:], v.Height)
+					binary.LittleEndian.PutUint32(p[16:], v.Width)
+					binary.LittleEndian.PutUint32(p[24:], v.IsBigendian)
+					binary.LittleEndian.PutUint32(p[28:], v.Step)
+					p[4] |= 0x0f                           // presence
+					*(*[16]byte)(qHeader[4:]) = [16]byte{} // Clear of Header: the presence words and fields
+					binary.LittleEndian.PutUint32(qHeader[16:], sHeaderFrameId.Off)
+					binary.LittleEndian.PutUint32(qHeader[12:], mHeaderStamp.Off)
+					binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
+					qHeader[4] |= 0x01                          // presence
+					*(*[16]byte)(qHeaderStamp[4:]) = [16]byte{} // Clear of HeaderStamp: the presence words and fields
+					binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
+					binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
+					qHeaderStamp[4] |= 0x03 // presence
+					return
+				}
+			}
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Image) assignSetters(v *ImageFields) {
+	x.Clear()
+	msgHeader := x.MutableHeader()
+	msgHeader.SetSeq(v.Header.Seq)
+	msgHeaderStamp := msgHeader.MutableStamp()
+	msgHeaderStamp.SetSeconds(v.Header.Stamp.Seconds)
+	msgHeaderStamp.SetNanos(v.Header.Stamp.Nanos)
+	msgHeader.SetFrameId(v.Header.FrameId)
+	x.SetHeight(v.Height)
+	x.SetWidth(v.Width)
+	x.SetEncoding(v.Encoding)
+	x.SetIsBigendian(v.IsBigendian)
+	x.SetStep(v.Step)
+	x.SetData(v.Data)
 }
 
 // ImageList is a handle on a repeated field of Image messages.

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -805,21 +805,24 @@ type SmallStructFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x SmallStruct) Assign(v *SmallStructFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_SmallStruct, 48); ok {
 		p := (*[48]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.Name))
-		s24, ok24 := a.Kept(p[24:28], len(v.Phone))
-		if ok8 && ok24 && (uint64(s8.Off)+uint64(s8.Size) <= uint64(s24.Off)-8 || uint64(s24.Off)+uint64(s24.Size) <= uint64(s8.Off)-8) {
-			a.Put(s8, v.Name)
-			a.Put(s24, v.Phone)
-			*(*[44]byte)(p[4:]) = [44]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
-			binary.LittleEndian.PutUint32(p[24:], s24.Off)
+		sName, okName := a.Kept(p[8:12], len(v.Name))
+		sPhone, okPhone := a.Kept(p[24:28], len(v.Phone))
+		if okName && okPhone &&
+			sName.Apart(sPhone) {
+			a.Put(sName, v.Name)
+			a.Put(sPhone, v.Phone)
+			*(*[44]byte)(p[4:]) = [44]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sName.Off)
+			binary.LittleEndian.PutUint32(p[24:], sPhone.Off)
 			binary.LittleEndian.PutUint64(p[16:], uint64(v.BirthDay))
 			binary.LittleEndian.PutUint32(p[28:], uint32(v.Siblings))
 			p[32] = phaserimpl.BoolByte(v.Spouse)
@@ -2270,6 +2273,45 @@ func (x Quaternion) SetScalars(v *QuaternionScalars) {
 	p[4] |= 0x0f // presence
 }
 
+// QuaternionFields holds the value of every field of a Quaternion, for Assign.
+type QuaternionFields struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+	W float64 // field w (4)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Quaternion) Assign(v *QuaternionFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Quaternion, 40); ok {
+		p := (*[40]byte)(b)
+		*(*[36]byte)(p[4:]) = [36]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+		binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
+		p[4] |= 0x0f // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Quaternion) assignSetters(v *QuaternionFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetW(v.W)
+}
+
 // QuaternionList is a handle on a repeated field of Quaternion messages.
 type QuaternionList phaserimpl.MessageList
 
@@ -2905,6 +2947,42 @@ func (x Vector3) SetScalars(v *Vector3Scalars) {
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	p[4] |= 0x07 // presence
+}
+
+// Vector3Fields holds the value of every field of a Vector3, for Assign.
+type Vector3Fields struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Vector3) Assign(v *Vector3Fields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Vector3, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+		p[4] |= 0x07 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Vector3) assignSetters(v *Vector3Fields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
@@ -4593,18 +4671,20 @@ type PointFieldFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x PointField) Assign(v *PointFieldFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_PointField, 24); ok {
 		p := (*[24]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.Name))
-		if ok8 {
-			a.Put(s8, v.Name)
-			*(*[20]byte)(p[4:]) = [20]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+		sName, okName := a.Kept(p[8:12], len(v.Name))
+		if okName {
+			a.Put(sName, v.Name)
+			*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sName.Off)
 			binary.LittleEndian.PutUint32(p[12:], v.Offset)
 			binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 			binary.LittleEndian.PutUint32(p[20:], v.Count)
@@ -5319,6 +5399,45 @@ func (x Point) SetScalars(v *PointScalars) {
 	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
 	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
 	p[4] |= 0x0f // presence
+}
+
+// PointFields holds the value of every field of a Point, for Assign.
+type PointFields struct {
+	X         float32 // field x (1)
+	Y         float32 // field y (2)
+	Z         float32 // field z (3)
+	Intensity float32 // field intensity (4)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Point) Assign(v *PointFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Point, 24); ok {
+		p := (*[24]byte)(b)
+		*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.X))
+		binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
+		binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
+		binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
+		p[4] |= 0x0f // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Point) assignSetters(v *PointFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetIntensity(v.Intensity)
 }
 
 // PointList is a handle on a repeated field of Point messages.

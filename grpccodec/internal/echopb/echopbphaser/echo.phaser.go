@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_echo_proto is the file's descriptor, registered with the runtime.
@@ -519,6 +519,39 @@ func (x Point) SetScalars(v *PointScalars) {
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	p[4] |= 0x03 // presence
+}
+
+// PointFields holds the value of every field of a Point, for Assign.
+type PointFields struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Point) Assign(v *PointFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Point, 24); ok {
+		p := (*[24]byte)(b)
+		*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		p[4] |= 0x03 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Point) assignSetters(v *PointFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
 }
 
 // PointList is a handle on a repeated field of Point messages.

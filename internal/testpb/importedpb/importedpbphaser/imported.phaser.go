@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -1407,18 +1407,20 @@ type Remote_PartFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x Remote_Part) Assign(v *Remote_PartFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Remote_Part, 16); ok {
 		p := (*[16]byte)(b)
-		s12, ok12 := a.Kept(p[12:16], len(v.Tag))
-		if ok12 {
-			a.Put(s12, v.Tag)
-			*(*[12]byte)(p[4:]) = [12]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[12:], s12.Off)
+		sTag, okTag := a.Kept(p[12:16], len(v.Tag))
+		if okTag {
+			a.Put(sTag, v.Tag)
+			*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[12:], sTag.Off)
 			binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
 			p[4] |= 0x01 // presence
 			return

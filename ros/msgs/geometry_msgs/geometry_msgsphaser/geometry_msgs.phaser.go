@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
@@ -543,6 +543,42 @@ func (x Point) SetScalars(v *PointScalars) {
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	p[4] |= 0x07 // presence
+}
+
+// PointFields holds the value of every field of a Point, for Assign.
+type PointFields struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Point) Assign(v *PointFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Point, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+		p[4] |= 0x07 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Point) assignSetters(v *PointFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
 }
 
 // PointList is a handle on a repeated field of Point messages.
@@ -1231,6 +1267,45 @@ func (x Quaternion) SetScalars(v *QuaternionScalars) {
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
 	p[4] |= 0x0f // presence
+}
+
+// QuaternionFields holds the value of every field of a Quaternion, for Assign.
+type QuaternionFields struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+	W float64 // field w (4)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Quaternion) Assign(v *QuaternionFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Quaternion, 40); ok {
+		p := (*[40]byte)(b)
+		*(*[36]byte)(p[4:]) = [36]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+		binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
+		p[4] |= 0x0f // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Quaternion) assignSetters(v *QuaternionFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetW(v.W)
 }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
@@ -2488,6 +2563,42 @@ func (x Vector3) SetScalars(v *Vector3Scalars) {
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	p[4] |= 0x07 // presence
+}
+
+// Vector3Fields holds the value of every field of a Vector3, for Assign.
+type Vector3Fields struct {
+	X float64 // field x (1)
+	Y float64 // field y (2)
+	Z float64 // field z (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Vector3) Assign(v *Vector3Fields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Vector3, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
+		binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
+		binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
+		p[4] |= 0x07 // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Vector3) assignSetters(v *Vector3Fields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.

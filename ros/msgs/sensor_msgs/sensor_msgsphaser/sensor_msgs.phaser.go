@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -2723,18 +2723,20 @@ type PointFieldFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x PointField) Assign(v *PointFieldFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_PointField, 24); ok {
 		p := (*[24]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.Name))
-		if ok8 {
-			a.Put(s8, v.Name)
-			*(*[20]byte)(p[4:]) = [20]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+		sName, okName := a.Kept(p[8:12], len(v.Name))
+		if okName {
+			a.Put(sName, v.Name)
+			*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sName.Off)
 			binary.LittleEndian.PutUint32(p[12:], v.Offset)
 			binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 			binary.LittleEndian.PutUint32(p[20:], v.Count)

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -1190,18 +1190,20 @@ type StringFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x String) Assign(v *StringFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_String, 12); ok {
 		p := (*[12]byte)(b)
-		s8, ok8 := a.Kept(p[8:12], len(v.Data))
-		if ok8 {
-			a.Put(s8, v.Data)
-			*(*[8]byte)(p[4:]) = [8]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[8:], s8.Off)
+		sData, okData := a.Kept(p[8:12], len(v.Data))
+		if okData {
+			a.Put(sData, v.Data)
+			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sData.Off)
 			return
 		}
 	}

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(5 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 5)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -1319,21 +1319,24 @@ type ScalarsFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x Scalars) Assign(v *ScalarsFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Scalars, 108); ok {
 		p := (*[108]byte)(b)
-		s100, ok100 := a.Kept(p[100:104], len(v.FString))
-		s104, ok104 := a.KeptBytes(p[104:108], v.FBytes)
-		if ok100 && ok104 && (uint64(s100.Off)+uint64(s100.Size) <= uint64(s104.Off)-8 || uint64(s104.Off)+uint64(s104.Size) <= uint64(s100.Off)-8) {
-			a.Put(s100, v.FString)
-			a.PutBytes(s104, v.FBytes)
-			*(*[104]byte)(p[4:]) = [104]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[100:], s100.Off)
-			binary.LittleEndian.PutUint32(p[104:], s104.Off)
+		sFString, okFString := a.Kept(p[100:104], len(v.FString))
+		sFBytes, okFBytes := a.KeptBytes(p[104:108], v.FBytes)
+		if okFString && okFBytes &&
+			sFString.Apart(sFBytes) {
+			a.Put(sFString, v.FString)
+			a.PutBytes(sFBytes, v.FBytes)
+			*(*[104]byte)(p[4:]) = [104]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[100:], sFString.Off)
+			binary.LittleEndian.PutUint32(p[104:], sFBytes.Off)
 			binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.FDouble))
 			binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.FFloat))
 			binary.LittleEndian.PutUint32(p[20:], uint32(v.FInt32))
@@ -2904,18 +2907,20 @@ type ConvertedFields struct {
 
 // Assign clears x and sets every field to its value in v: what Clear and
 // then each field's setter do, to the same payload bytes (each scalar is
-// then present). On the root of a payload whose Clear keeps the strings'
-// blocks, when each new string fits the block its field holds, it is one
-// call that checks the message and the blocks once and stores at
-// compile-time offsets.
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
 func (x Converted) Assign(v *ConvertedFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Converted, 108); ok {
 		p := (*[108]byte)(b)
-		s88, ok88 := a.KeptBytes(p[88:92], v.Data)
-		if ok88 {
-			a.PutBytes(s88, v.Data)
-			*(*[104]byte)(p[4:]) = [104]byte{} // Clear: the presence words and fields
-			binary.LittleEndian.PutUint32(p[88:], s88.Off)
+		sData, okData := a.KeptBytes(p[88:92], v.Data)
+		if okData {
+			a.PutBytes(sData, v.Data)
+			*(*[104]byte)(p[4:]) = [104]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[88:], sData.Off)
 			binary.LittleEndian.PutUint32(p[8:], v.U8)
 			binary.LittleEndian.PutUint32(p[12:], uint32(v.I8))
 			binary.LittleEndian.PutUint32(p[16:], uint32(v.I16))
@@ -5472,6 +5477,45 @@ func (x Point) SetScalars(v *PointScalars) {
 	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
 	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
 	p[4] |= 0x0f // presence
+}
+
+// PointFields holds the value of every field of a Point, for Assign.
+type PointFields struct {
+	X         float32 // field x (1)
+	Y         float32 // field y (2)
+	Z         float32 // field z (3)
+	Intensity float32 // field intensity (4)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Point) Assign(v *PointFields) {
+	if _, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Point, 24); ok {
+		p := (*[24]byte)(b)
+		*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
+		binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.X))
+		binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
+		binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
+		binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
+		p[4] |= 0x0f // presence
+		return
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Point) assignSetters(v *PointFields) {
+	x.Clear()
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetIntensity(v.Intensity)
 }
 
 // PointList is a handle on a repeated field of Point messages.
