@@ -2,16 +2,16 @@ package bench
 
 import (
 	"github.com/phaser-go/phaser/bench/gen/pb/pbphaser"
-	"github.com/phaser-go/phaser/runtime"
 	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
 )
 
 // phaser-assign: phaser's build through the generated Assign, which is
 // Clear and every field's setter in one call (one straight line at
-// compile-time offsets when the strings fit the blocks the message holds).
-// The generator makes Assign for messages of singular scalars, strings,
-// bytes, repeated scalars and nested messages of such types: of the bench
-// shapes, small, header and imu.
+// compile-time offsets when the strings and elements fit the blocks the
+// message holds). The generator makes Assign for messages of singular
+// scalars, strings, bytes, repeated scalars and nested messages of such
+// types: of the bench shapes, small, header and imu. Their codecs
+// (phaserAssign<Fn>Codec) are generated into ops.go (internal/opsgen).
 
 // phAssignSmall is phSetSmall after a Clear, through Assign.
 func phAssignSmall(x pbphaser.SmallStruct, v *Small) {
@@ -41,79 +41,4 @@ func phAssignImu(x pbphaser.Imu, v *Imu) {
 		LinearAcceleration:           pbphaser.Vector3Fields{X: l[0], Y: l[1], Z: l[2]},
 		LinearAccelerationCovariance: v.LinearAccelerationCov[:],
 	})
-}
-
-// phaserAssignSmallCodec is phaser-assign for SmallStruct: build in a warm
-// fixed buffer as phaser's Build (Assign, then Bytes), read as phaser's.
-//
-//go:noinline
-func phaserAssignSmallCodec(shape string, vals []Small) func() *Codec {
-	return func() *Codec {
-		warm := phaserNew(shape, pbphaser.NewSmallStructIn, nil)
-		rp := new(runtime.Payload)
-		return &Codec{
-			Build: func(i int) []byte {
-				phAssignSmall(warm, &vals[i])
-				return warm.Bytes()
-			},
-			Decode: phaserDecoder(pbphaser.ReadSmallStruct, phGetSmall),
-			ReadAll: func(data []byte) uint64 {
-				x, err := pbphaser.ReadSmallStructInto(rp, data)
-				if err != nil {
-					return 0
-				}
-				return phAllSmall(x)
-			},
-		}
-	}
-}
-
-// phaserAssignHeaderCodec is phaser-assign for Header, as
-// phaserAssignSmallCodec.
-//
-//go:noinline
-func phaserAssignHeaderCodec(shape string, vals []Header) func() *Codec {
-	return func() *Codec {
-		warm := phaserNew(shape, pbphaser.NewHeaderIn, nil)
-		rp := new(runtime.Payload)
-		return &Codec{
-			Build: func(i int) []byte {
-				phAssignHeader(warm, &vals[i])
-				return warm.Bytes()
-			},
-			Decode: phaserDecoder(pbphaser.ReadHeader, phGetHeader),
-			ReadAll: func(data []byte) uint64 {
-				x, err := pbphaser.ReadHeaderInto(rp, data)
-				if err != nil {
-					return 0
-				}
-				return phAllHeader(x)
-			},
-		}
-	}
-}
-
-// phaserAssignImuCodec is phaser-assign for Imu, as
-// phaserAssignSmallCodec.
-//
-//go:noinline
-func phaserAssignImuCodec(shape string, vals []Imu) func() *Codec {
-	return func() *Codec {
-		warm := phaserNew(shape, pbphaser.NewImuIn, nil)
-		rp := new(runtime.Payload)
-		return &Codec{
-			Build: func(i int) []byte {
-				phAssignImu(warm, &vals[i])
-				return warm.Bytes()
-			},
-			Decode: phaserDecoder(pbphaser.ReadImu, phGetImu),
-			ReadAll: func(data []byte) uint64 {
-				x, err := pbphaser.ReadImuInto(rp, data)
-				if err != nil {
-					return 0
-				}
-				return phAllImu(x)
-			},
-		}
-	}
 }

@@ -230,6 +230,32 @@ func phaserRefillSmallCodec(shape string, vals []Small) func() *Codec {
 	}
 }
 
+// phaserAssignSmallCodec is phaser-assign for SmallStruct: build in a warm
+// fixed buffer as phaser's Build (Assign, phAssignSmall, then Bytes),
+// read as phaser's.
+//
+//go:noinline
+func phaserAssignSmallCodec(shape string, vals []Small) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaser.NewSmallStructIn, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phAssignSmall(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadSmallStruct, phGetSmall),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadSmallStructInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllSmall(x)
+			},
+		}
+	}
+}
+
 // protobufSmallCodec is protobuf-go for SmallStruct: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
@@ -763,6 +789,32 @@ func phaserRefillHeaderCodec(shape string, vals []Header) func() *Codec {
 	}
 }
 
+// phaserAssignHeaderCodec is phaser-assign for Header: build in a warm
+// fixed buffer as phaser's Build (Assign, phAssignHeader, then Bytes),
+// read as phaser's.
+//
+//go:noinline
+func phaserAssignHeaderCodec(shape string, vals []Header) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaser.NewHeaderIn, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phAssignHeader(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadHeader, phGetHeader),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadHeaderInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllHeader(x)
+			},
+		}
+	}
+}
+
 // protobufHeaderCodec is protobuf-go for Header: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
@@ -1282,6 +1334,32 @@ func phaserRefillImuCodec(shape string, vals []Imu) func() *Codec {
 		return &Codec{
 			Build: func(i int) []byte {
 				phRefillImu(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.ReadImu, phGetImu),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.ReadImuInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAllImu(x)
+			},
+		}
+	}
+}
+
+// phaserAssignImuCodec is phaser-assign for Imu: build in a warm
+// fixed buffer as phaser's Build (Assign, phAssignImu, then Bytes),
+// read as phaser's.
+//
+//go:noinline
+func phaserAssignImuCodec(shape string, vals []Imu) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaser.NewImuIn, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phAssignImu(warm, &vals[i])
 				return warm.Bytes()
 			},
 			Decode: phaserDecoder(pbphaser.ReadImu, phGetImu),

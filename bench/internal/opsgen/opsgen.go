@@ -258,6 +258,32 @@ func phaserRefill{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 	}
 }
 
+{{- if $s.Assign}}
+// phaserAssign{{$s.Fn}}Codec is phaser-assign for {{$s.Pb}}: build in a warm
+// fixed buffer as phaser's Build (Assign, phAssign{{$s.Fn}}, then Bytes),
+// read as phaser's.
+//go:noinline
+func phaserAssign{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaser.New{{$s.Pb}}In, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phAssign{{$s.Fn}}(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaser.Read{{$s.Pb}}, phGet{{$s.Fn}}),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaser.Read{{$s.Pb}}Into(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phAll{{$s.Fn}}(x)
+			},
+		}
+	}
+}
+{{end}}
 // protobuf{{$s.Fn}}Codec is protobuf-go for {{$s.Pb}}: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
