@@ -7396,7 +7396,12 @@ func (x Stamped) Assign(v *StampedFields) {
 						phaserimpl.Disjoint(mStamp, sFrameId, mPart, sPartTag, mPartAt, sPartColors, sBlob, sCovariance, sCounts) {
 						a.Put(sFrameId, v.FrameId)
 						a.PutBytes(sBlob, v.Blob)
-						a.PutVector(sCovariance, (*[8]byte)(p[40:48]), phaserimpl.ElemBytes(v.Covariance), 8)
+						if len(v.Covariance) == 4 && binary.LittleEndian.Uint32(p[40:]) <= 4 {
+							e := *(*[32]byte)(phaserimpl.ElemBytes(v.Covariance)) // (through a local: word moves, not memmove)
+							*(*[32]byte)(a.Memory()[sCovariance.Off:]) = e
+						} else {
+							a.PutVector(sCovariance, (*[8]byte)(p[40:48]), phaserimpl.ElemBytes(v.Covariance), 8)
+						}
 						a.PutVector(sCounts, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.Counts), 4)
 						a.Put(sPartTag, v.Part.Tag)
 						a.PutVector(sPartColors, (*[8]byte)(qPart[24:32]), phaserimpl.ElemBytes(v.Part.Colors), 4)

@@ -16,6 +16,10 @@ import (
 // their blocks is compared).
 const maxAssignBlocks = 10
 
+// keepMax is the runtime's largest block a Clear keeps (impl's keep.go):
+// a fixed array larger than it is never written by Assign's straight line.
+const keepMax = 1024
+
 // maxAssignDepth bounds the nesting of the messages an Assign fills (the
 // runtime's keep plan holds 4 levels below the root).
 const maxAssignDepth = 4
@@ -280,7 +284,22 @@ func (g *fileGen) assignPuts(n *assignNode) {
 	}
 	for _, s := range n.vecs {
 		slot := fmt.Sprintf("(*[8]byte)(%s[%d:%d])", n.mem, s.lf.Offset, s.lf.Offset+8)
-		g.P("a.PutVector(", s.blk, ", ", slot, ", ", g.door("ElemBytes"), "(", n.val, ".", n.names[s.f], "), ", elemSizeOf(s.f), ")")
+		val, size := n.val+"."+n.names[s.f], elemSizeOf(s.f)
+		put := "a.PutVector(" + s.blk + ", " + slot + ", " + g.door("ElemBytes") + "(" + val + "), " + fmt.Sprint(size) + ")"
+		if s.max == 0 || s.max*size > keepMax {
+			g.P(put)
+			continue
+		}
+		// A fixed array given whole, over a block that held no more
+		// elements (nothing of the old ones to scrub): one copy of a
+		// compile-time size (KeptVector checked the block holds it).
+		full := s.max * size
+		g.P("if len(", val, ") == ", s.max, " && ", g.leIdent(), ".Uint32(", n.mem, "[", s.lf.Offset, ":]) <= ", s.max, " {")
+		g.P("e := *(*[", full, "]byte)(", g.door("ElemBytes"), "(", val, ")) // (through a local: word moves, not memmove)")
+		g.P("*(*[", full, "]byte)(a.Memory()[", s.blk, ".Off:]) = e")
+		g.P("} else {")
+		g.P(put)
+		g.P("}")
 	}
 	for _, c := range n.msgs {
 		g.assignPuts(c.node)

@@ -4033,9 +4033,24 @@ func (x Imu) Assign(v *ImuFields) {
 							qLinearAcceleration := (*[32]byte)(a.Memory()[mLinearAcceleration.Off:])
 							if okOrientationCovariance && okAngularVelocityCovariance && okLinearAccelerationCovariance && okHeaderFrameId &&
 								phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, mOrientation, sOrientationCovariance, mAngularVelocity, sAngularVelocityCovariance, mLinearAcceleration, sLinearAccelerationCovariance) {
-								a.PutVector(sOrientationCovariance, (*[8]byte)(p[16:24]), phaserimpl.ElemBytes(v.OrientationCovariance), 8)
-								a.PutVector(sAngularVelocityCovariance, (*[8]byte)(p[32:40]), phaserimpl.ElemBytes(v.AngularVelocityCovariance), 8)
-								a.PutVector(sLinearAccelerationCovariance, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.LinearAccelerationCovariance), 8)
+								if len(v.OrientationCovariance) == 9 && binary.LittleEndian.Uint32(p[16:]) <= 9 {
+									e := *(*[72]byte)(phaserimpl.ElemBytes(v.OrientationCovariance)) // (through a local: word moves, not memmove)
+									*(*[72]byte)(a.Memory()[sOrientationCovariance.Off:]) = e
+								} else {
+									a.PutVector(sOrientationCovariance, (*[8]byte)(p[16:24]), phaserimpl.ElemBytes(v.OrientationCovariance), 8)
+								}
+								if len(v.AngularVelocityCovariance) == 9 && binary.LittleEndian.Uint32(p[32:]) <= 9 {
+									e := *(*[72]byte)(phaserimpl.ElemBytes(v.AngularVelocityCovariance)) // (through a local: word moves, not memmove)
+									*(*[72]byte)(a.Memory()[sAngularVelocityCovariance.Off:]) = e
+								} else {
+									a.PutVector(sAngularVelocityCovariance, (*[8]byte)(p[32:40]), phaserimpl.ElemBytes(v.AngularVelocityCovariance), 8)
+								}
+								if len(v.LinearAccelerationCovariance) == 9 && binary.LittleEndian.Uint32(p[48:]) <= 9 {
+									e := *(*[72]byte)(phaserimpl.ElemBytes(v.LinearAccelerationCovariance)) // (through a local: word moves, not memmove)
+									*(*[72]byte)(a.Memory()[sLinearAccelerationCovariance.Off:]) = e
+								} else {
+									a.PutVector(sLinearAccelerationCovariance, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.LinearAccelerationCovariance), 8)
+								}
 								a.Put(sHeaderFrameId, v.Header.FrameId)
 								*(*[52]byte)(p[4:]) = [52]byte{} // Clear of the root: the presence words and fields
 								binary.LittleEndian.PutUint64(p[16:], uint64(len(v.OrientationCovariance))|uint64(sOrientationCovariance.Off)<<32)
