@@ -257,7 +257,7 @@ func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
 	}
 	for _, s := range n.vecs {
 		slot := fmt.Sprintf("(*[8]byte)(%s[%d:%d])", n.mem, s.lf.Offset, s.lf.Offset+8)
-		g.P(s.blk, ", ", s.ok, " := a.KeptVector(", slot, ", len(", n.val, ".", n.names[s.f], "), ", elemSizeOf(s.f), ", ", s.max, ")")
+		g.P(s.blk, ", ", s.ok, " := a.KeptVector(", slot, ", len(", n.val, ".", n.names[s.f], "), ", int(s.lf.Kind.Size()), ", ", s.max, ")")
 		*oks = append(*oks, s.ok)
 	}
 	depth := 0
@@ -284,7 +284,7 @@ func (g *fileGen) assignPuts(n *assignNode) {
 	}
 	for _, s := range n.vecs {
 		slot := fmt.Sprintf("(*[8]byte)(%s[%d:%d])", n.mem, s.lf.Offset, s.lf.Offset+8)
-		val, size := n.val+"."+n.names[s.f], elemSizeOf(s.f)
+		val, size := n.val+"."+n.names[s.f], int(s.lf.Kind.Size())
 		put := "a.PutVector(" + s.blk + ", " + slot + ", " + g.door("ElemBytes") + "(" + val + "), " + fmt.Sprint(size) + ")"
 		if s.max == 0 || s.max*size > keepMax {
 			g.P(put)
@@ -375,17 +375,4 @@ func (n *assignNode) child(f *protogen.Field) *assignChild {
 		}
 	}
 	return nil
-}
-
-// elemSizeOf returns the stored size of an element of repeated scalar or
-// enum field f.
-func elemSizeOf(f *protogen.Field) int {
-	switch f.Desc.Kind() {
-	case protoreflect.BoolKind:
-		return 1
-	case protoreflect.Int64Kind, protoreflect.Sint64Kind, protoreflect.Sfixed64Kind, protoreflect.Uint64Kind,
-		protoreflect.Fixed64Kind, protoreflect.DoubleKind:
-		return 8
-	}
-	return 4
 }
