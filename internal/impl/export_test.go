@@ -23,3 +23,22 @@ func IsolatedType(md protoreflect.MessageDescriptor) (*Type, error) {
 	defer func() { registry.types = saved }()
 	return typeOfLocked(md, ProtobufFrontend)
 }
+
+// ElemMessageModel is element i of v3 repeated message field f of type t
+// as ElemMessage found it before mvbElem fused its steps: the vector's
+// count and block (mvbLen, mvb), the element's chunk (elem), then bind.
+// FuzzMessageElem compares the two on hostile payloads.
+func ElemMessageModel(m Msg, f Field, i int, t *Type) Msg {
+	if f.Fixed != 0 && uint64(i) >= uint64(f.Fixed) || !m.v3() {
+		return m.ElemMessage(f, i, t)
+	}
+	v, _, n := m.mvbLen(f)
+	if i < 0 || i >= n {
+		return Msg{p: m.p}
+	}
+	e, ok := m.p.elem(v, uint32(i))
+	if !ok {
+		return Msg{p: m.p}
+	}
+	return m.p.bind(e, t)
+}

@@ -90,6 +90,58 @@ func (m Msg) mvbLen(f Field) (msgVec, uint32, int) {
 	return v, o, int(num)
 }
 
+// mvbElem returns element i of v3 repeated message field f of type t (a
+// default message if out of range or absent): mvbLen, then elem, then
+// bind, with their checks in one function. MessageList.At on a received
+// payload is ElemMessage, this and bind: the vector header's slot is found
+// in line for a compiled handle (at's common case), and the block's header
+// is read through one bounds check.
+func (m Msg) mvbElem(f Field, i int, t *Type) Msg {
+	p := m.p
+	mem := p.mem
+	var o uint64
+	if m.compiled() {
+		o = uint64(m.off) + uint64(f.Offset)
+	} else if at, ok := m.at(f, 8); ok {
+		o = uint64(at)
+	} else {
+		return Msg{p: p}
+	}
+	if o+8 > uint64(len(mem)) || i < 0 {
+		return Msg{p: p}
+	}
+	h := (*[8]byte)(mem[o : o+8])
+	num, data := le.Uint32(h[:]), le.Uint32(h[4:])
+	if uint64(i) >= uint64(num) || data == 0 || data < p.floor || uint64(data)+mvbHeader > uint64(len(mem)) {
+		return Msg{p: p}
+	}
+	b := (*[mvbHeader]byte)(mem[data:])
+	stride, c, chunks := le.Uint32(b[mvbStride:]), le.Uint32(b[mvbCap:]), le.Uint32(b[mvbChunks:])
+	// mvb's checks of the block, then mvbLen's of the count.
+	if stride < 4 || stride%4 != 0 || c == 0 || chunks-1 >= mvbMaxChunk ||
+		uint64(data)+mvbHeader+uint64(c)*uint64(stride) > uint64(len(mem)) ||
+		uint64(num) > uint64(c)*(1<<uint64(chunks)-1) || uint64(num)*uint64(stride) > uint64(len(mem)) {
+		return Msg{p: p}
+	}
+	// elem: element i of the first chunk (chunk[0], c elements), or the
+	// chunk k of c<<k elements it lies in (i < num <= capacity puts k
+	// below chunks; the test stays, cheap).
+	idx, span := uint64(i), uint64(c)
+	var k uint32
+	if uint32(i) >= c {
+		k = uint32(bits.Len64(uint64(i)/uint64(c)+1) - 1)
+		if k >= chunks {
+			return Msg{p: p}
+		}
+		idx, span = uint64(i)-uint64(c)*(1<<uint64(k)-1), uint64(c)<<k
+	}
+	base := le.Uint32(b[mvbChunk+4*(k%mvbMaxChunk):])
+	if base == 0 || base < p.floor || uint64(base)+span*uint64(stride) > uint64(len(mem)) {
+		return Msg{p: p}
+	}
+	return p.bind(base+uint32(idx)*stride, t)
+}
+
 // eachMessage calls yield with each element of repeated message field f of
 // type t, in order, until it returns false (MessageList.All).
 func (m Msg) eachMessage(f Field, t *Type, yield func(int, Msg) bool) {

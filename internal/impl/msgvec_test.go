@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"testing"
 
@@ -333,4 +334,68 @@ func TestEditChunkMissing(t *testing.T) {
 func sameHeader(mem, head []byte) bool {
 	const failed = 1 << 2
 	return bytes.Equal(mem[:2], head[:2]) && mem[2]&^failed == head[2]&^failed && bytes.Equal(mem[3:16], head[3:16])
+}
+
+// FuzzMessageElem compares MessageList.At on a format-3 message vector
+// (ElemMessage's one-function path, mvbElem) with its model, the steps it
+// fused (impl.ElemMessageModel: mvbLen, elem, bind), on payloads of n
+// elements (one chunk from Allocate, or chunks of 2, 4, 8... from Append)
+// whose bytes the input then changes: every index from -2 to past the end,
+// and a few far off, must give the same handle (offset, access) read-only,
+// read as any type and continued with Open.
+func FuzzMessageElem(f *testing.F) {
+	header, _, arrays := testTypes(f)
+	items, seq := field(arrays, "items"), field(header, "seq")
+	f.Add(uint8(0), false, []byte{})
+	f.Add(uint8(23), false, []byte{})
+	f.Add(uint8(5), true, []byte{})
+	f.Add(uint8(23), false, []byte{0x80, 0, 0xff})           // a byte of the tables
+	f.Add(uint8(9), false, []byte{0xa4, 0, 0x00, 0xb0, 0, 7}) // the vector's block
+	f.Fuzz(func(t *testing.T, n uint8, allocate bool, edits []byte) {
+		n %= 64
+		m := impl.New(arrays, impl.Options{Version: payloadbuffer.V3})
+		l := impl.NewMessageList(m, items.Field, items.Type)
+		if allocate {
+			l.Allocate(int(n))
+		}
+		for i := range int(n) {
+			e := l.Mutable(i)
+			e.Set32(seq.Field, uint32(i+1))
+		}
+		data := bytes.Clone(m.PayloadBytes())
+		// Each edit is 3 bytes: a 16-bit offset into the payload and the
+		// byte to store there.
+		for len(edits) >= 3 && len(data) > 0 {
+			data[int(binaryLE.Uint16(edits))%len(data)] = edits[2]
+			edits = edits[3:]
+		}
+		compare := func(how string, m impl.Msg) {
+			l := impl.NewMessageList(m, items.Field, items.Type)
+			for _, i := range append([]int{math.MinInt, -1 << 31, 1 << 31, 1<<32 + 1, math.MaxInt}, seqInts(-2, int(n)+3)...) {
+				if got, want := l.At(i), impl.ElemMessageModel(m, items.Field, i, items.Type); got != want {
+					t.Fatalf("%s: At(%d) = %+v, the model gives %+v", how, i, got, want)
+				}
+			}
+		}
+		if r, err := impl.Read(arrays, bytes.Clone(data)); err == nil {
+			compare("read", r)
+		}
+		if r, err := impl.ReadAsAny(arrays, bytes.Clone(data)); err == nil {
+			compare("read as any", r)
+		}
+		mem := make([]byte, len(data)+256)
+		copy(mem, data)
+		if w, err := impl.Open(arrays, mem); err == nil {
+			compare("open", w)
+		}
+	})
+}
+
+// seqInts returns the integers from lo to hi, both included.
+func seqInts(lo, hi int) []int {
+	s := make([]int, 0, hi-lo+1)
+	for i := lo; i <= hi; i++ {
+		s = append(s, i)
+	}
+	return s
 }

@@ -287,15 +287,7 @@ func (m Msg) ElemMessage(f Field, i int, t *Type) Msg {
 		return Msg{p: m.p} // a fixed array has N elements, whatever it stores
 	}
 	if m.v3() {
-		v, _, n := m.mvbLen(f)
-		if i < 0 || i >= n {
-			return Msg{p: m.p}
-		}
-		e, ok := m.p.elem(v, uint32(i))
-		if !ok {
-			return Msg{p: m.p}
-		}
-		return m.p.bind(e, t)
+		return m.mvbElem(f, i, t)
 	}
 	o := m.Elem(f, i, 4)
 	if o == 0 {
