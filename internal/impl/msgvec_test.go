@@ -349,7 +349,7 @@ func FuzzMessageElem(f *testing.F) {
 	f.Add(uint8(0), false, []byte{})
 	f.Add(uint8(23), false, []byte{})
 	f.Add(uint8(5), true, []byte{})
-	f.Add(uint8(23), false, []byte{0x80, 0, 0xff})           // a byte of the tables
+	f.Add(uint8(23), false, []byte{0x80, 0, 0xff})            // a byte of the tables
 	f.Add(uint8(9), false, []byte{0xa4, 0, 0x00, 0xb0, 0, 7}) // the vector's block
 	f.Fuzz(func(t *testing.T, n uint8, allocate bool, edits []byte) {
 		n %= 64
