@@ -9,32 +9,41 @@ import (
 // Assign: a Clear and a fill of every field in one straight line.
 //
 // The generated Assign of a message whose fields are singular scalars,
-// strings, bytes and messages of such types (no repeated or oneof field)
-// is Clear, then every field's setter (a nested message's: its Mutable,
-// then its setters). On a format-3 root whose Clear keeps its blocks
-// (keep.go), that is: each string's and nested message's block set aside,
-// the bodies zeroed, each string written back over its own block, each
-// nested message's block back in its slot, the scalars stored. When every
-// string fits its block and every nested message slot held one,
-// the generated code does exactly that, at its compile-time offsets,
-// without the record of the blocks set aside in between (which only a fill
-// by separate setters needs): BeginAssign checks the root as the Clear
-// does, Kept checks each string's block as the Clear does and that the new
-// string fits it as the setter would, KeptMessage checks each nested
-// message's block as the Clear and the Mutable do, and Put writes a
-// string. Anything else (a string that outgrows its block or is empty,
-// bytes that lie in the payload, a nested message whose slot is empty, a
-// payload whose Clear would not keep its blocks)
-// is the Clear and the setters, decided before anything is written. The
-// payload is the same, byte for byte (FuzzAssign and FuzzAssignNested in
+// strings, bytes, repeated scalars and messages of such types (no repeated
+// message or oneof field) is Clear, then every field's setter (a nested
+// message's: its Mutable, then its setters). On a format-3 root whose
+// Clear keeps its blocks (keep.go), that is: each string's, vector's and
+// nested message's block set aside, the bodies zeroed, each string and
+// vector written back over its own block, each nested message's block back
+// in its slot, the scalars stored. When every string and vector fits its
+// block and every nested message slot held one, the generated code does
+// exactly that, at its compile-time offsets, without the record of the
+// blocks set aside in between (which only a fill by separate setters
+// needs): BeginAssign checks the root as the Clear does, Block checks
+// each string's block as the Clear does and Fits that the new string fits
+// it as the setter would, KeptVector and KeptMessage check each vector's
+// and nested message's block as the Clear and the setters do, and Put and
+// PutVector write. Anything else (a string that outgrows its block or is
+// empty, bytes that lie in the payload, a nested message whose slot is
+// empty, a payload whose Clear would not keep its blocks) is the Clear and
+// the setters, decided before anything is written. The payload is the
+// same, byte for byte (FuzzAssign and FuzzAssignNested in
 // internal/testpb/testpbphaser).
 
-// An Assigner writes the strings of an Assign that BeginAssign began, in
-// the root at root whose compiled fields end at end.
-type Assigner struct {
-	p         *Payload
-	root, end uint32
-}
+// An Assigner writes the strings, vectors and nested messages of an
+// Assign that BeginAssign began. It is the payload, whose assigning field
+// holds the root's span (root to end) and the lowest offset a block may
+// start at (lo: the floor and a length word above it), as BeginAssign found
+// them: an Assign's straight line allocates nothing, so neither they nor
+// the payload's memory change under it. One word, it is cheap to return,
+// and Block, which the generated code calls for each string, inlines. An
+// Assigner is valid from the BeginAssign that returned it with true to the
+// next write of the payload; the zero Assigner must not be used.
+type Assigner struct{ p *Payload }
+
+// assignSpan is what an Assigner checks blocks against (Payload.assigning).
+// span is the payload's length less lo.
+type assignSpan struct{ lo, span, root, end uint64 }
 
 // BeginAssign begins the Assign of m, the root of type t whose compiled
 // extent is extent: it returns the root's bytes (extent of them) and an
@@ -52,8 +61,13 @@ func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 	if kp := p.keepPlan(t); kp == nil || !p.reusable(m, t) {
 		return Assigner{}, nil, false
 	}
-	o := uint64(m.off)
-	return Assigner{p, m.off, m.off + extent}, p.mem[o : o+uint64(extent) : o+uint64(extent)], true
+	o, mem := uint64(m.off), p.mem
+	if uint64(len(mem)) < uint64(p.floor)+8 { // (Block's one compare of a block's start needs it)
+		return Assigner{}, nil, false
+	}
+	lo := uint64(p.floor) + 8
+	p.assigning = assignSpan{lo, uint64(len(mem)) - lo, o, o + uint64(extent)}
+	return Assigner{p}, mem[o : o+uint64(extent) : o+uint64(extent)], true
 }
 
 // A KeptBlock is a string block Kept checked (its offset and its length
@@ -61,29 +75,47 @@ func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 // compiled extent).
 type KeptBlock struct{ Off, Size uint32 }
 
-// Kept returns the block the string slot holds (the slot's 4 bytes, in the
-// root BeginAssign returned) and false unless it is a block the Clear keeps
-// (keepFlat's checks) that a string of n bytes fits, as the setter would
-// write it over the block (overwriteAside's): n > 0, n+4 rounded up to 8
-// within the block's length. A block that overlaps the root (a payload
-// written behind the handle) is refused too: the Clear and the setters,
-// which write the root and the block in another order, then decide what
-// the payload holds. Two blocks must not overlap either, their length
-// words included: two string slots of a payload this process wrote never
-// share a block, and the generated code compares each pair (b.Off+b.Size
-// <= c.Off-8 or the reverse), leaving a payload whose blocks overlap to the
-// Clear and the setters.
+// Block returns the block a string or bytes slot holds (the slot's 4
+// bytes, in the root BeginAssign returned) and false unless it is a block
+// this buffer handed out (8-aligned above the floor, its length word and
+// bytes in the payload; keepFlat's checks but the longest block the Clear
+// keeps, which is Fits's). A block that
+// overlaps the root (a payload written behind the handle) is refused too:
+// the Clear and the setters, which write the root and the block in another
+// order, then decide what the payload holds. Two blocks must not overlap
+// either, their length words included: two string slots of a payload this
+// process wrote never share a block, and the generated code checks that
+// (Apart, Disjoint), leaving a payload whose blocks overlap to the Clear
+// and the setters. Whether the new string fits the block is Fits. Block
+// inlines into the generated Assign.
+func (a Assigner) Block(slot *[4]byte) (KeptBlock, bool) {
+	p := a.p
+	s := uint64(le.Uint32(slot[:]))
+	if s-p.assigning.lo > p.assigning.span || s%8 != 0 {
+		return KeptBlock{}, false
+	}
+	length := uint64(le.Uint32(p.mem[s-8:]))
+	return KeptBlock{uint32(s), uint32(length)}, s+length <= uint64(len(p.mem)) &&
+		(s+length <= p.assigning.root || s-8 >= p.assigning.end)
+}
+
+// Fits reports whether a string of n bytes fits block b (Block's) as the
+// setter would write it over the block after the Clear: the Clear keeps a
+// block of at most keepMax bytes (keepFlat), and the setter takes it back
+// for n > 0 bytes when n+4 rounded up to 8 is within its length
+// (overwriteAside).
+func (b KeptBlock) Fits(n int) bool {
+	return n > 0 && (uint64(n)+4+7)&^7 <= uint64(b.Size) && b.Size <= keepMax
+}
+
+// Kept is Block and Fits in one call, for generated code of versions 5
+// and 6 (slot is the slot's 4 bytes).
 func (a Assigner) Kept(slot []byte, n int) (KeptBlock, bool) {
 	if len(slot) < 4 || a.p == nil {
 		return KeptBlock{}, false
 	}
-	s := uint64(le.Uint32(slot[:4]))
-	length, ok := a.p.blockLength(s)
-	if !ok || length > keepMax || n <= 0 || (uint64(n)+4+7)&^7 > length ||
-		s+length > uint64(a.root) && s-8 < uint64(a.end) {
-		return KeptBlock{}, false
-	}
-	return KeptBlock{uint32(s), uint32(length)}, true
+	b, ok := a.Block((*[4]byte)(slot))
+	return b, ok && b.Fits(n)
 }
 
 // KeptBytes is Kept for bytes v, which must not lie in the payload (the
@@ -173,10 +205,9 @@ func (a Assigner) KeptMessage(slot *[4]byte, t *Type, extent uint32) (KeptBlock,
 	s, e := uint64(le.Uint32(slot[:])), uint64(extent)
 	// (The floor of a writable payload, its buffer's header size, is at
 	// least 40: s-8, which KeptBlock.Apart computes, does not wrap. A Type's
-	// extent is at least 4, its table word. a is one BeginAssign returned
-	// with true: p is not nil.)
+	// extent is at least 4, its table word.)
 	if t.extent != extent || s < uint64(p.floor) || s+e+4 > uint64(len(p.mem)) ||
-		p.trust&t.trust == 0 || s+e > uint64(a.root) && s-8 < uint64(a.end) {
+		p.trust&t.trust == 0 || s+e > p.assigning.root && s-8 < p.assigning.end {
 		return KeptBlock{}, false
 	}
 	return KeptBlock{uint32(s), extent}, true
@@ -196,13 +227,11 @@ func (a Assigner) Memory() []byte { return a.p.mem }
 // big-endian machine, where a Go value's bytes are not its stored bytes, it
 // reports false.
 func (a Assigner) KeptVector(slot *[8]byte, n, size, max int) (KeptBlock, bool) {
-	s := uint64(le.Uint32(slot[4:]))
-	length, ok := a.p.blockLength(s)
-	if bigEndian || !ok || n <= 0 || max != 0 && n > max || length > keepMax || length < 4 || uint64(n)*uint64(size) > length ||
-		s+length > uint64(a.root) && s-8 < uint64(a.end) {
+	b, ok := a.Block((*[4]byte)(slot[4:8])) // the block the Clear keeps, apart from the root
+	if length := uint64(b.Size); bigEndian || !ok || n <= 0 || max != 0 && n > max || length < 4 || length > keepMax || uint64(n)*uint64(size) > length {
 		return KeptBlock{}, false
 	}
-	return KeptBlock{uint32(s), uint32(length)}, true
+	return b, true
 }
 
 // PutVector writes v, the bytes of the elements (ElemBytes), over block b

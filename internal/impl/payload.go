@@ -149,6 +149,9 @@ type Payload struct {
 	// kplan is the Clear's keep plan of type kplanOf (keep.go).
 	kplanOf *Type
 	kplan   *keepPlan
+	// assigning is the root's span and the lowest block offset of the
+	// Assign BeginAssign began last (assign.go).
+	assigning assignSpan
 	// rplan is the reuse plan of type rplanOf in this payload's format.
 	rplanOf *Type
 	rplan   *reusePlan

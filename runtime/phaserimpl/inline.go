@@ -79,6 +79,10 @@ func reachWireEncode(w *Wire, m Msg) error       { return w.Encode(m) }
 func reachWireEncodeReady(w *Wire, m Msg) bool   { return w.EncodeReady(m) }
 func reachNestedAt(m Msg, s uint32, t *Type) Msg { return m.NestedAt(s, t) }
 func reachKeptBlockApart(b, c KeptBlock) bool    { return b.Apart(c) }
+func reachKeptBlockFits(b KeptBlock, n int) bool { return b.Fits(n) }
+func reachAssignerBlock(a Assigner, slot *[4]byte) (KeptBlock, bool) {
+	return a.Block(slot)
+}
 func reachAssignerPutBytes(a Assigner, b KeptBlock, s []byte) {
 	a.PutBytes(b, s)
 }

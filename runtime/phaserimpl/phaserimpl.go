@@ -42,7 +42,10 @@ const (
 	// Version 6 extends Assign to nested messages (Assigner.KeptMessage)
 	// and repeated scalars (Assigner.KeptVector, PutVector, ElemBytes), Disjoint, and to messages of
 	// scalars only.
-	GenVersion = 6
+	// Version 7 checks a string's block with Assigner.Block and
+	// KeptBlock.Fits, which inline into Assign, where Assigner.Kept was a
+	// call (kept for code of versions 5 and 6).
+	GenVersion = 7
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4

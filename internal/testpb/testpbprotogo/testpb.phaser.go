@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -1472,9 +1472,9 @@ type ScalarsFields struct {
 func (x Scalars) Assign(v *ScalarsFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Scalars, 112); ok {
 		p := (*[112]byte)(b)
-		sFString, okFString := a.Kept(p[100:104], len(v.FString))
+		sFString, okFString := a.Block((*[4]byte)(p[100:104]))
 		sFBytes, okFBytes := a.KeptBytes(p[104:108], v.FBytes)
-		if okFString && okFBytes &&
+		if okFString && sFString.Fits(len(v.FString)) && okFBytes &&
 			sFString.Apart(sFBytes) {
 			a.Put(sFString, v.FString)
 			a.PutBytes(sFBytes, v.FBytes)
@@ -7443,7 +7443,7 @@ type StampedFields struct {
 func (x Stamped) Assign(v *StampedFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Stamped, 56); ok {
 		p := (*[56]byte)(b)
-		sFrameId, okFrameId := a.Kept(p[16:20], len(v.FrameId))
+		sFrameId, okFrameId := a.Block((*[4]byte)(p[16:20]))
 		sBlob, okBlob := a.KeptBytes(p[24:28], v.Blob)
 		sCovariance, okCovariance := a.KeptVector((*[8]byte)(p[40:48]), len(v.Covariance), 8, 4)
 		sCounts, okCounts := a.KeptVector((*[8]byte)(p[48:56]), len(v.Counts), 4, 0)
@@ -7451,11 +7451,11 @@ func (x Stamped) Assign(v *StampedFields) {
 			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
 			if mPart, okPart := a.KeptMessage((*[4]byte)(p[20:24]), phaserType_Stamped_Part, 32); okPart {
 				qPart := (*[32]byte)(a.Memory()[mPart.Off:])
-				sPartTag, okPartTag := a.Kept(qPart[12:16], len(v.Part.Tag))
+				sPartTag, okPartTag := a.Block((*[4]byte)(qPart[12:16]))
 				sPartColors, okPartColors := a.KeptVector((*[8]byte)(qPart[24:32]), len(v.Part.Colors), 4, 0)
 				if mPartAt, okPartAt := a.KeptMessage((*[4]byte)(qPart[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okPartAt {
 					qPartAt := (*[20]byte)(a.Memory()[mPartAt.Off:])
-					if okFrameId && okBlob && okCovariance && okCounts && okPartTag && okPartColors &&
+					if okFrameId && sFrameId.Fits(len(v.FrameId)) && okBlob && okCovariance && okCounts && okPartTag && sPartTag.Fits(len(v.Part.Tag)) && okPartColors &&
 						phaserimpl.Disjoint(mStamp, sFrameId, mPart, sPartTag, mPartAt, sPartColors, sBlob, sCovariance, sCounts) {
 						a.Put(sFrameId, v.FrameId)
 						a.PutBytes(sBlob, v.Blob)
@@ -8411,11 +8411,11 @@ type Stamped_PartFields struct {
 func (x Stamped_Part) Assign(v *Stamped_PartFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Stamped_Part, 32); ok {
 		p := (*[32]byte)(b)
-		sTag, okTag := a.Kept(p[12:16], len(v.Tag))
+		sTag, okTag := a.Block((*[4]byte)(p[12:16]))
 		sColors, okColors := a.KeptVector((*[8]byte)(p[24:32]), len(v.Colors), 4, 0)
 		if mAt, okAt := a.KeptMessage((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okAt {
 			qAt := (*[20]byte)(a.Memory()[mAt.Off:])
-			if okTag && okColors &&
+			if okTag && sTag.Fits(len(v.Tag)) && okColors &&
 				phaserimpl.Disjoint(sTag, mAt, sColors) {
 				a.Put(sTag, v.Tag)
 				a.PutVector(sColors, (*[8]byte)(p[24:32]), phaserimpl.ElemBytes(v.Colors), 4)

@@ -170,7 +170,7 @@ func (g *fileGen) assign(m *protogen.Message, lm *layout.Message, name, tv strin
 		g.P("p := (*[", ext, "]byte)(b)")
 		var oks []string
 		depth := g.assignChecks(root, &oks)
-		// No two blocks overlap (Assigner.Kept), listed in field order:
+		// No two blocks overlap (Assigner.Block), listed in field order:
 		// the order of a fill's allocations, which Disjoint checks first.
 		blocks := root.blocksInOrder(nil)
 		var conds []string
@@ -241,8 +241,8 @@ func (g *fileGen) assignFields(n *assignNode, name string) {
 	g.P()
 }
 
-// assignChecks emits the checks of n's blocks (Kept, KeptVector,
-// KeptMessage) and collects the results the straight line needs; each
+// assignChecks emits the checks of n's blocks (Block and Fits, KeptBytes,
+// KeptVector, KeptMessage) and collects the results the straight line needs; each
 // nested message opens an if that the caller closes (the count it
 // returns), inside which its own fields' blocks are checked.
 func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
@@ -250,10 +250,12 @@ func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
 		slot := fmt.Sprintf("%s[%d:%d]", n.mem, s.lf.Offset, s.lf.Offset+4)
 		if s.f.Desc.Kind() == protoreflect.BytesKind {
 			g.P(s.blk, ", ", s.ok, " := a.KeptBytes(", slot, ", ", n.val, ".", n.names[s.f], ")")
-		} else {
-			g.P(s.blk, ", ", s.ok, " := a.Kept(", slot, ", len(", n.val, ".", n.names[s.f], "))")
+			*oks = append(*oks, s.ok)
+			continue
 		}
-		*oks = append(*oks, s.ok)
+		// Block and Fits inline (Kept, their one call, did not).
+		g.P(s.blk, ", ", s.ok, " := a.Block((*[4]byte)(", slot, "))")
+		*oks = append(*oks, s.ok+" && "+s.blk+".Fits(len("+n.val+"."+n.names[s.f]+"))")
 	}
 	for _, s := range n.vecs {
 		slot := fmt.Sprintf("(*[8]byte)(%s[%d:%d])", n.mem, s.lf.Offset, s.lf.Offset+8)

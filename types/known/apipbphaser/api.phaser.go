@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -3052,9 +3052,9 @@ type MixinFields struct {
 func (x Mixin) Assign(v *MixinFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Mixin, 16); ok {
 		p := (*[16]byte)(b)
-		sName, okName := a.Kept(p[8:12], len(v.Name))
-		sRoot, okRoot := a.Kept(p[12:16], len(v.Root))
-		if okName && okRoot &&
+		sName, okName := a.Block((*[4]byte)(p[8:12]))
+		sRoot, okRoot := a.Block((*[4]byte)(p[12:16]))
+		if okName && sName.Fits(len(v.Name)) && okRoot && sRoot.Fits(len(v.Root)) &&
 			sName.Apart(sRoot) {
 			a.Put(sName, v.Name)
 			a.Put(sRoot, v.Root)

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_google_protobuf_source_context_proto is the file's descriptor, registered with the runtime.
@@ -460,8 +460,8 @@ type SourceContextFields struct {
 func (x SourceContext) Assign(v *SourceContextFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_SourceContext, 12); ok {
 		p := (*[12]byte)(b)
-		sFileName, okFileName := a.Kept(p[8:12], len(v.FileName))
-		if okFileName {
+		sFileName, okFileName := a.Block((*[4]byte)(p[8:12]))
+		if okFileName && sFileName.Fits(len(v.FileName)) {
 			a.Put(sFileName, v.FileName)
 			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sFileName.Off)

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -4367,8 +4367,8 @@ type StringValueFields struct {
 func (x StringValue) Assign(v *StringValueFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_StringValue, 12); ok {
 		p := (*[12]byte)(b)
-		sValue, okValue := a.Kept(p[8:12], len(v.Value))
-		if okValue {
+		sValue, okValue := a.Block((*[4]byte)(p[8:12]))
+		if okValue && sValue.Fits(len(v.Value)) {
 			a.Put(sValue, v.Value)
 			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sValue.Off)

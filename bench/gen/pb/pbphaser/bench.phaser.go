@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -814,9 +814,9 @@ type SmallStructFields struct {
 func (x SmallStruct) Assign(v *SmallStructFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_SmallStruct, 48); ok {
 		p := (*[48]byte)(b)
-		sName, okName := a.Kept(p[8:12], len(v.Name))
-		sPhone, okPhone := a.Kept(p[24:28], len(v.Phone))
-		if okName && okPhone &&
+		sName, okName := a.Block((*[4]byte)(p[8:12]))
+		sPhone, okPhone := a.Block((*[4]byte)(p[24:28]))
+		if okName && sName.Fits(len(v.Name)) && okPhone && sPhone.Fits(len(v.Phone)) &&
 			sName.Apart(sPhone) {
 			a.Put(sName, v.Name)
 			a.Put(sPhone, v.Phone)
@@ -1613,10 +1613,10 @@ type HeaderFields struct {
 func (x Header) Assign(v *HeaderFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Header, 20); ok {
 		p := (*[20]byte)(b)
-		sFrameId, okFrameId := a.Kept(p[16:20], len(v.FrameId))
+		sFrameId, okFrameId := a.Block((*[4]byte)(p[16:20]))
 		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
 			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
-			if okFrameId &&
+			if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
 				mStamp.Apart(sFrameId) {
 				a.Put(sFrameId, v.FrameId)
 				*(*[16]byte)(p[4:]) = [16]byte{} // Clear of the root: the presence words and fields
@@ -4022,7 +4022,7 @@ func (x Imu) Assign(v *ImuFields) {
 		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.KeptVector((*[8]byte)(p[48:56]), len(v.LinearAccelerationCovariance), 8, 9)
 		if mHeader, okHeader := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_Header, 20); okHeader {
 			qHeader := (*[20]byte)(a.Memory()[mHeader.Off:])
-			sHeaderFrameId, okHeaderFrameId := a.Kept(qHeader[16:20], len(v.Header.FrameId))
+			sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[16:20]))
 			if mHeaderStamp, okHeaderStamp := a.KeptMessage((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okHeaderStamp {
 				qHeaderStamp := (*[20]byte)(a.Memory()[mHeaderStamp.Off:])
 				if mOrientation, okOrientation := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_Quaternion, 40); okOrientation {
@@ -4031,7 +4031,7 @@ func (x Imu) Assign(v *ImuFields) {
 						qAngularVelocity := (*[32]byte)(a.Memory()[mAngularVelocity.Off:])
 						if mLinearAcceleration, okLinearAcceleration := a.KeptMessage((*[4]byte)(p[40:44]), phaserType_Vector3, 32); okLinearAcceleration {
 							qLinearAcceleration := (*[32]byte)(a.Memory()[mLinearAcceleration.Off:])
-							if okOrientationCovariance && okAngularVelocityCovariance && okLinearAccelerationCovariance && okHeaderFrameId &&
+							if okOrientationCovariance && okAngularVelocityCovariance && okLinearAccelerationCovariance && okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
 								phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, mOrientation, sOrientationCovariance, mAngularVelocity, sAngularVelocityCovariance, mLinearAcceleration, sLinearAccelerationCovariance) {
 								if len(v.OrientationCovariance) == 9 && binary.LittleEndian.Uint32(p[16:]) <= 9 {
 									e := *(*[72]byte)(phaserimpl.ElemBytes(v.OrientationCovariance)) // (through a local: word moves, not memmove)
@@ -4940,8 +4940,8 @@ type PointFieldFields struct {
 func (x PointField) Assign(v *PointFieldFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_PointField, 24); ok {
 		p := (*[24]byte)(b)
-		sName, okName := a.Kept(p[8:12], len(v.Name))
-		if okName {
+		sName, okName := a.Block((*[4]byte)(p[8:12]))
+		if okName && sName.Fits(len(v.Name)) {
 			a.Put(sName, v.Name)
 			*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sName.Off)
@@ -7818,14 +7818,14 @@ type ImageFields struct {
 func (x Image) Assign(v *ImageFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Image, 36); ok {
 		p := (*[36]byte)(b)
-		sEncoding, okEncoding := a.Kept(p[20:24], len(v.Encoding))
+		sEncoding, okEncoding := a.Block((*[4]byte)(p[20:24]))
 		sData, okData := a.KeptBytes(p[32:36], v.Data)
 		if mHeader, okHeader := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_Header, 20); okHeader {
 			qHeader := (*[20]byte)(a.Memory()[mHeader.Off:])
-			sHeaderFrameId, okHeaderFrameId := a.Kept(qHeader[16:20], len(v.Header.FrameId))
+			sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[16:20]))
 			if mHeaderStamp, okHeaderStamp := a.KeptMessage((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okHeaderStamp {
 				qHeaderStamp := (*[20]byte)(a.Memory()[mHeaderStamp.Off:])
-				if okEncoding && okData && okHeaderFrameId &&
+				if okEncoding && sEncoding.Fits(len(v.Encoding)) && okData && okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
 					phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, sEncoding, sData) {
 					a.Put(sEncoding, v.Encoding)
 					a.PutBytes(sData, v.Data)

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -1435,8 +1435,8 @@ type Remote_PartFields struct {
 func (x Remote_Part) Assign(v *Remote_PartFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Remote_Part, 16); ok {
 		p := (*[16]byte)(b)
-		sTag, okTag := a.Kept(p[12:16], len(v.Tag))
-		if okTag {
+		sTag, okTag := a.Block((*[4]byte)(p[12:16]))
+		if okTag && sTag.Fits(len(v.Tag)) {
 			a.Put(sTag, v.Tag)
 			*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[12:], sTag.Off)

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -1328,9 +1328,9 @@ type ScalarsFields struct {
 func (x Scalars) Assign(v *ScalarsFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Scalars, 108); ok {
 		p := (*[108]byte)(b)
-		sFString, okFString := a.Kept(p[100:104], len(v.FString))
+		sFString, okFString := a.Block((*[4]byte)(p[100:104]))
 		sFBytes, okFBytes := a.KeptBytes(p[104:108], v.FBytes)
-		if okFString && okFBytes &&
+		if okFString && sFString.Fits(len(v.FString)) && okFBytes &&
 			sFString.Apart(sFBytes) {
 			a.Put(sFString, v.FString)
 			a.PutBytes(sFBytes, v.FBytes)
@@ -6254,12 +6254,12 @@ type StampedFields struct {
 func (x Stamped) Assign(v *StampedFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Stamped, 20); ok {
 		p := (*[20]byte)(b)
-		sFrame, okFrame := a.Kept(p[16:20], len(v.Frame))
+		sFrame, okFrame := a.Block((*[4]byte)(p[16:20]))
 		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
 			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
 			if mSpan, okSpan := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_durationpbphaser_Duration, 20); okSpan {
 				qSpan := (*[20]byte)(a.Memory()[mSpan.Off:])
-				if okFrame &&
+				if okFrame && sFrame.Fits(len(v.Frame)) &&
 					phaserimpl.Disjoint(mStamp, mSpan, sFrame) {
 					a.Put(sFrame, v.Frame)
 					*(*[16]byte)(p[4:]) = [16]byte{} // Clear of the root: the presence words and fields

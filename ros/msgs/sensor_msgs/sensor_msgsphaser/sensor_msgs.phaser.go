@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -2732,8 +2732,8 @@ type PointFieldFields struct {
 func (x PointField) Assign(v *PointFieldFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_PointField, 24); ok {
 		p := (*[24]byte)(b)
-		sName, okName := a.Kept(p[8:12], len(v.Name))
-		if okName {
+		sName, okName := a.Block((*[4]byte)(p[8:12]))
+		if okName && sName.Fits(len(v.Name)) {
 			a.Put(sName, v.Name)
 			*(*[20]byte)(p[4:]) = [20]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sName.Off)

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -1199,8 +1199,8 @@ type StringFields struct {
 func (x String) Assign(v *StringFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_String, 12); ok {
 		p := (*[12]byte)(b)
-		sData, okData := a.Kept(p[8:12], len(v.Data))
-		if okData {
+		sData, okData := a.Block((*[4]byte)(p[8:12]))
+		if okData && sData.Fits(len(v.Data)) {
 			a.Put(sData, v.Data)
 			*(*[8]byte)(p[4:]) = [8]byte{} // Clear of the root: the presence words and fields
 			binary.LittleEndian.PutUint32(p[8:], sData.Off)

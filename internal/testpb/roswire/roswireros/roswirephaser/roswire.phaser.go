@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(6 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 6)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -1328,9 +1328,9 @@ type ScalarsFields struct {
 func (x Scalars) Assign(v *ScalarsFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Scalars, 108); ok {
 		p := (*[108]byte)(b)
-		sFString, okFString := a.Kept(p[100:104], len(v.FString))
+		sFString, okFString := a.Block((*[4]byte)(p[100:104]))
 		sFBytes, okFBytes := a.KeptBytes(p[104:108], v.FBytes)
-		if okFString && okFBytes &&
+		if okFString && sFString.Fits(len(v.FString)) && okFBytes &&
 			sFString.Apart(sFBytes) {
 			a.Put(sFString, v.FString)
 			a.PutBytes(sFBytes, v.FBytes)
