@@ -164,11 +164,19 @@ func (b KeptBlock) Apart(c KeptBlock) bool {
 	return uint64(b.Off)+uint64(b.Size) <= uint64(c.Off)-8 || uint64(c.Off)+uint64(c.Size) <= uint64(b.Off)-8
 }
 
+// Before reports whether block b ends before block c starts, c's length
+// word included (Apart's first half): the generated Assign of more than
+// two blocks tests each block against the next in field order, the order
+// in which a fill allocates them in a buffer and every Assign after it
+// keeps them, and calls Disjoint only when one is not.
+func (b KeptBlock) Before(c KeptBlock) bool {
+	return uint64(b.Off)+uint64(b.Size) <= uint64(c.Off)-8
+}
+
 // Disjoint reports whether no two of blocks bs overlap (Apart of each
 // pair): the check the generated Assign makes of its blocks when it has
-// more than two. Blocks in ascending order, as a fill in field order
-// allocates them in a buffer and every Assign after it keeps them, take
-// one compare each; any other order is compared pair by pair.
+// more than two and they are not in order (Before). Blocks in ascending
+// order take one compare each; any other order is compared pair by pair.
 func Disjoint(bs ...KeptBlock) bool {
 	for i := 1; i < len(bs); i++ {
 		if b, c := bs[i-1], bs[i]; uint64(b.Off)+uint64(b.Size) > uint64(c.Off)-8 {
@@ -217,7 +225,8 @@ func (a Assigner) KeptMessage(slot *[4]byte, t *Type, extent uint32) (KeptBlock,
 // returns lie whole (until the next write that may grow the payload).
 func (a Assigner) Memory() []byte { return a.p.mem }
 
-// KeptVector is Kept for the elements of a repeated scalar field, whose
+// KeptVector is Block and FitsElems in one call, for generated code of
+// version 6: Kept for the elements of a repeated scalar field, whose
 // vector header {num, data} is slot: the storage block the Clear keeps
 // (keepIn's checks) that n elements of size bytes each fit, as List.Assign
 // would write them over it after the Clear (appendAside's): n > 0, at most
@@ -232,6 +241,21 @@ func (a Assigner) KeptVector(slot *[8]byte, n, size, max int) (KeptBlock, bool) 
 		return KeptBlock{}, false
 	}
 	return b, true
+}
+
+// FitsElems reports whether n elements of size bytes each fit block b,
+// the block a vector header's data word holds (Block's of the header's
+// second 4 bytes), as List.Assign would write them over it after the Clear
+// (appendAside's test, and keepIn's of the block): n > 0, at most max when
+// max is not 0 (a fixed array's size, over which List.Assign refuses), in a
+// block of 4 to keepMax bytes. The elements must not lie in the payload (no
+// List method gives a slice that does). On a big-endian machine, where a
+// Go value's bytes are not its stored bytes, it reports false. With size
+// and max constants, as the generated Assign gives them, it inlines into a
+// few compares.
+func (b KeptBlock) FitsElems(n, size, max int) bool {
+	return !bigEndian && n > 0 && (max == 0 || n <= max) && b.Size >= 4 && b.Size <= keepMax &&
+		uint64(n)*uint64(size) <= uint64(b.Size)
 }
 
 // PutVector writes v, the bytes of the elements (ElemBytes), over block b

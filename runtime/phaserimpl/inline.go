@@ -80,6 +80,10 @@ func reachWireEncodeReady(w *Wire, m Msg) bool   { return w.EncodeReady(m) }
 func reachNestedAt(m Msg, s uint32, t *Type) Msg { return m.NestedAt(s, t) }
 func reachKeptBlockApart(b, c KeptBlock) bool    { return b.Apart(c) }
 func reachKeptBlockFits(b KeptBlock, n int) bool { return b.Fits(n) }
+func reachKeptBlockFitsElems(b KeptBlock, n, size, max int) bool {
+	return b.FitsElems(n, size, max)
+}
+func reachKeptBlockBefore(b, c KeptBlock) bool { return b.Before(c) }
 func reachAssignerBlock(a Assigner, slot *[4]byte) (KeptBlock, bool) {
 	return a.Block(slot)
 }

@@ -42,9 +42,11 @@ const (
 	// Version 6 extends Assign to nested messages (Assigner.KeptMessage)
 	// and repeated scalars (Assigner.KeptVector, PutVector, ElemBytes), Disjoint, and to messages of
 	// scalars only.
-	// Version 7 checks a string's block with Assigner.Block and
-	// KeptBlock.Fits, which inline into Assign, where Assigner.Kept was a
-	// call (kept for code of versions 5 and 6).
+	// Version 7 checks a string's or vector's block with Assigner.Block
+	// and KeptBlock.Fits or FitsElems, and blocks in order with
+	// KeptBlock.Before, which inline into Assign, where Assigner.Kept,
+	// KeptVector and Disjoint were calls (kept for code of versions 5
+	// and 6).
 	GenVersion = 7
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.

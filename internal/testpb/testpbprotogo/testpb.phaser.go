@@ -1474,7 +1474,8 @@ func (x Scalars) Assign(v *ScalarsFields) {
 		p := (*[112]byte)(b)
 		sFString, okFString := a.Block((*[4]byte)(p[100:104]))
 		sFBytes, okFBytes := a.KeptBytes(p[104:108], v.FBytes)
-		if okFString && sFString.Fits(len(v.FString)) && okFBytes &&
+		if okFString && sFString.Fits(len(v.FString)) &&
+			okFBytes &&
 			sFString.Apart(sFBytes) {
 			a.Put(sFString, v.FString)
 			a.PutBytes(sFBytes, v.FBytes)
@@ -7445,18 +7446,31 @@ func (x Stamped) Assign(v *StampedFields) {
 		p := (*[56]byte)(b)
 		sFrameId, okFrameId := a.Block((*[4]byte)(p[16:20]))
 		sBlob, okBlob := a.KeptBytes(p[24:28], v.Blob)
-		sCovariance, okCovariance := a.KeptVector((*[8]byte)(p[40:48]), len(v.Covariance), 8, 4)
-		sCounts, okCounts := a.KeptVector((*[8]byte)(p[48:56]), len(v.Counts), 4, 0)
+		sCovariance, okCovariance := a.Block((*[4]byte)(p[44:48]))
+		sCounts, okCounts := a.Block((*[4]byte)(p[52:56]))
 		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
 			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
 			if mPart, okPart := a.KeptMessage((*[4]byte)(p[20:24]), phaserType_Stamped_Part, 32); okPart {
 				qPart := (*[32]byte)(a.Memory()[mPart.Off:])
 				sPartTag, okPartTag := a.Block((*[4]byte)(qPart[12:16]))
-				sPartColors, okPartColors := a.KeptVector((*[8]byte)(qPart[24:32]), len(v.Part.Colors), 4, 0)
+				sPartColors, okPartColors := a.Block((*[4]byte)(qPart[28:32]))
 				if mPartAt, okPartAt := a.KeptMessage((*[4]byte)(qPart[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okPartAt {
 					qPartAt := (*[20]byte)(a.Memory()[mPartAt.Off:])
-					if okFrameId && sFrameId.Fits(len(v.FrameId)) && okBlob && okCovariance && okCounts && okPartTag && sPartTag.Fits(len(v.Part.Tag)) && okPartColors &&
-						phaserimpl.Disjoint(mStamp, sFrameId, mPart, sPartTag, mPartAt, sPartColors, sBlob, sCovariance, sCounts) {
+					if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
+						okBlob &&
+						okCovariance && sCovariance.FitsElems(len(v.Covariance), 8, 4) &&
+						okCounts && sCounts.FitsElems(len(v.Counts), 4, 0) &&
+						okPartTag && sPartTag.Fits(len(v.Part.Tag)) &&
+						okPartColors && sPartColors.FitsElems(len(v.Part.Colors), 4, 0) &&
+						(mStamp.Before(sFrameId) &&
+							sFrameId.Before(mPart) &&
+							mPart.Before(sPartTag) &&
+							sPartTag.Before(mPartAt) &&
+							mPartAt.Before(sPartColors) &&
+							sPartColors.Before(sBlob) &&
+							sBlob.Before(sCovariance) &&
+							sCovariance.Before(sCounts) ||
+							phaserimpl.Disjoint(mStamp, sFrameId, mPart, sPartTag, mPartAt, sPartColors, sBlob, sCovariance, sCounts)) {
 						a.Put(sFrameId, v.FrameId)
 						a.PutBytes(sBlob, v.Blob)
 						if len(v.Covariance) == 4 && binary.LittleEndian.Uint32(p[40:]) <= 4 {
@@ -8412,11 +8426,14 @@ func (x Stamped_Part) Assign(v *Stamped_PartFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Stamped_Part, 32); ok {
 		p := (*[32]byte)(b)
 		sTag, okTag := a.Block((*[4]byte)(p[12:16]))
-		sColors, okColors := a.KeptVector((*[8]byte)(p[24:32]), len(v.Colors), 4, 0)
+		sColors, okColors := a.Block((*[4]byte)(p[28:32]))
 		if mAt, okAt := a.KeptMessage((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okAt {
 			qAt := (*[20]byte)(a.Memory()[mAt.Off:])
-			if okTag && sTag.Fits(len(v.Tag)) && okColors &&
-				phaserimpl.Disjoint(sTag, mAt, sColors) {
+			if okTag && sTag.Fits(len(v.Tag)) &&
+				okColors && sColors.FitsElems(len(v.Colors), 4, 0) &&
+				(sTag.Before(mAt) &&
+					mAt.Before(sColors) ||
+					phaserimpl.Disjoint(sTag, mAt, sColors)) {
 				a.Put(sTag, v.Tag)
 				a.PutVector(sColors, (*[8]byte)(p[24:32]), phaserimpl.ElemBytes(v.Colors), 4)
 				*(*[28]byte)(p[4:]) = [28]byte{} // Clear of the root: the presence words and fields

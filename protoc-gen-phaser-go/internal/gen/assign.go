@@ -175,14 +175,18 @@ func (g *fileGen) assign(m *protogen.Message, lm *layout.Message, name, tv strin
 		blocks := root.blocksInOrder(nil)
 		var conds []string
 		if len(oks) > 0 {
-			conds = append(conds, strings.Join(oks, " && "))
+			conds = append(conds, strings.Join(oks, " &&\n"))
 		}
 		switch len(blocks) {
 		case 1:
 		case 2:
 			conds = append(conds, blocks[0]+".Apart("+blocks[1]+")")
-		default:
-			conds = append(conds, g.door("Disjoint")+"("+strings.Join(blocks, ", ")+")")
+		default: // each block before the next, or Disjoint's compare of every pair
+			var chain []string
+			for i := 1; i < len(blocks); i++ {
+				chain = append(chain, blocks[i-1]+".Before("+blocks[i]+")")
+			}
+			conds = append(conds, "("+strings.Join(chain, " &&\n")+" ||\n"+g.door("Disjoint")+"("+strings.Join(blocks, ", ")+"))")
 		}
 		cond := strings.Join(conds, " &&\n")
 		if cond != "" {
@@ -258,9 +262,10 @@ func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
 		*oks = append(*oks, s.ok+" && "+s.blk+".Fits(len("+n.val+"."+n.names[s.f]+"))")
 	}
 	for _, s := range n.vecs {
-		slot := fmt.Sprintf("(*[8]byte)(%s[%d:%d])", n.mem, s.lf.Offset, s.lf.Offset+8)
-		g.P(s.blk, ", ", s.ok, " := a.KeptVector(", slot, ", len(", n.val, ".", n.names[s.f], "), ", int(s.lf.Kind.Size()), ", ", s.max, ")")
-		*oks = append(*oks, s.ok)
+		// The block of the elements is the one the header's data word holds.
+		data := fmt.Sprintf("(*[4]byte)(%s[%d:%d])", n.mem, s.lf.Offset+4, s.lf.Offset+8)
+		g.P(s.blk, ", ", s.ok, " := a.Block(", data, ")")
+		*oks = append(*oks, fmt.Sprint(s.ok, " && ", s.blk, ".FitsElems(len(", n.val, ".", n.names[s.f], "), ", int(s.lf.Kind.Size()), ", ", s.max, ")"))
 	}
 	depth := 0
 	for _, c := range n.msgs {

@@ -164,7 +164,7 @@ var assignInlines = map[string]bool{
 
 // assignInlineSuffixes are the calls of assignInlines made on a block
 // variable (sName.Fits, sName.Apart), by the method's name.
-var assignInlineSuffixes = []string{".Fits", ".Apart"}
+var assignInlineSuffixes = []string{".Fits", ".FitsElems", ".Apart", ".Before"}
 
 // checkCallsInline checks that in every method named one of methods of the
 // generated file src, each call of calls (or, for Assign, of a method of

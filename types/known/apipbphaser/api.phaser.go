@@ -3054,7 +3054,8 @@ func (x Mixin) Assign(v *MixinFields) {
 		p := (*[16]byte)(b)
 		sName, okName := a.Block((*[4]byte)(p[8:12]))
 		sRoot, okRoot := a.Block((*[4]byte)(p[12:16]))
-		if okName && sName.Fits(len(v.Name)) && okRoot && sRoot.Fits(len(v.Root)) &&
+		if okName && sName.Fits(len(v.Name)) &&
+			okRoot && sRoot.Fits(len(v.Root)) &&
 			sName.Apart(sRoot) {
 			a.Put(sName, v.Name)
 			a.Put(sRoot, v.Root)

@@ -816,7 +816,8 @@ func (x SmallStruct) Assign(v *SmallStructFields) {
 		p := (*[48]byte)(b)
 		sName, okName := a.Block((*[4]byte)(p[8:12]))
 		sPhone, okPhone := a.Block((*[4]byte)(p[24:28]))
-		if okName && sName.Fits(len(v.Name)) && okPhone && sPhone.Fits(len(v.Phone)) &&
+		if okName && sName.Fits(len(v.Name)) &&
+			okPhone && sPhone.Fits(len(v.Phone)) &&
 			sName.Apart(sPhone) {
 			a.Put(sName, v.Name)
 			a.Put(sPhone, v.Phone)
@@ -4017,9 +4018,9 @@ type ImuFields struct {
 func (x Imu) Assign(v *ImuFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Imu, 56); ok {
 		p := (*[56]byte)(b)
-		sOrientationCovariance, okOrientationCovariance := a.KeptVector((*[8]byte)(p[16:24]), len(v.OrientationCovariance), 8, 9)
-		sAngularVelocityCovariance, okAngularVelocityCovariance := a.KeptVector((*[8]byte)(p[32:40]), len(v.AngularVelocityCovariance), 8, 9)
-		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.KeptVector((*[8]byte)(p[48:56]), len(v.LinearAccelerationCovariance), 8, 9)
+		sOrientationCovariance, okOrientationCovariance := a.Block((*[4]byte)(p[20:24]))
+		sAngularVelocityCovariance, okAngularVelocityCovariance := a.Block((*[4]byte)(p[36:40]))
+		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.Block((*[4]byte)(p[52:56]))
 		if mHeader, okHeader := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_Header, 20); okHeader {
 			qHeader := (*[20]byte)(a.Memory()[mHeader.Off:])
 			sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[16:20]))
@@ -4031,8 +4032,19 @@ func (x Imu) Assign(v *ImuFields) {
 						qAngularVelocity := (*[32]byte)(a.Memory()[mAngularVelocity.Off:])
 						if mLinearAcceleration, okLinearAcceleration := a.KeptMessage((*[4]byte)(p[40:44]), phaserType_Vector3, 32); okLinearAcceleration {
 							qLinearAcceleration := (*[32]byte)(a.Memory()[mLinearAcceleration.Off:])
-							if okOrientationCovariance && okAngularVelocityCovariance && okLinearAccelerationCovariance && okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
-								phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, mOrientation, sOrientationCovariance, mAngularVelocity, sAngularVelocityCovariance, mLinearAcceleration, sLinearAccelerationCovariance) {
+							if okOrientationCovariance && sOrientationCovariance.FitsElems(len(v.OrientationCovariance), 8, 9) &&
+								okAngularVelocityCovariance && sAngularVelocityCovariance.FitsElems(len(v.AngularVelocityCovariance), 8, 9) &&
+								okLinearAccelerationCovariance && sLinearAccelerationCovariance.FitsElems(len(v.LinearAccelerationCovariance), 8, 9) &&
+								okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
+								(mHeader.Before(mHeaderStamp) &&
+									mHeaderStamp.Before(sHeaderFrameId) &&
+									sHeaderFrameId.Before(mOrientation) &&
+									mOrientation.Before(sOrientationCovariance) &&
+									sOrientationCovariance.Before(mAngularVelocity) &&
+									mAngularVelocity.Before(sAngularVelocityCovariance) &&
+									sAngularVelocityCovariance.Before(mLinearAcceleration) &&
+									mLinearAcceleration.Before(sLinearAccelerationCovariance) ||
+									phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, mOrientation, sOrientationCovariance, mAngularVelocity, sAngularVelocityCovariance, mLinearAcceleration, sLinearAccelerationCovariance)) {
 								if len(v.OrientationCovariance) == 9 && binary.LittleEndian.Uint32(p[16:]) <= 9 {
 									e := *(*[72]byte)(phaserimpl.ElemBytes(v.OrientationCovariance)) // (through a local: word moves, not memmove)
 									*(*[72]byte)(a.Memory()[sOrientationCovariance.Off:]) = e
@@ -7825,8 +7837,14 @@ func (x Image) Assign(v *ImageFields) {
 			sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[16:20]))
 			if mHeaderStamp, okHeaderStamp := a.KeptMessage((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okHeaderStamp {
 				qHeaderStamp := (*[20]byte)(a.Memory()[mHeaderStamp.Off:])
-				if okEncoding && sEncoding.Fits(len(v.Encoding)) && okData && okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
-					phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, sEncoding, sData) {
+				if okEncoding && sEncoding.Fits(len(v.Encoding)) &&
+					okData &&
+					okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
+					(mHeader.Before(mHeaderStamp) &&
+						mHeaderStamp.Before(sHeaderFrameId) &&
+						sHeaderFrameId.Before(sEncoding) &&
+						sEncoding.Before(sData) ||
+						phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, sEncoding, sData)) {
 					a.Put(sEncoding, v.Encoding)
 					a.PutBytes(sData, v.Data)
 					a.Put(sHeaderFrameId, v.Header.FrameId)

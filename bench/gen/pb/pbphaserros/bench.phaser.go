@@ -816,7 +816,8 @@ func (x SmallStruct) Assign(v *SmallStructFields) {
 		p := (*[48]byte)(b)
 		sName, okName := a.Block((*[4]byte)(p[8:12]))
 		sPhone, okPhone := a.Block((*[4]byte)(p[24:28]))
-		if okName && sName.Fits(len(v.Name)) && okPhone && sPhone.Fits(len(v.Phone)) &&
+		if okName && sName.Fits(len(v.Name)) &&
+			okPhone && sPhone.Fits(len(v.Phone)) &&
 			sName.Apart(sPhone) {
 			a.Put(sName, v.Name)
 			a.Put(sPhone, v.Phone)

@@ -1330,7 +1330,8 @@ func (x Scalars) Assign(v *ScalarsFields) {
 		p := (*[108]byte)(b)
 		sFString, okFString := a.Block((*[4]byte)(p[100:104]))
 		sFBytes, okFBytes := a.KeptBytes(p[104:108], v.FBytes)
-		if okFString && sFString.Fits(len(v.FString)) && okFBytes &&
+		if okFString && sFString.Fits(len(v.FString)) &&
+			okFBytes &&
 			sFString.Apart(sFBytes) {
 			a.Put(sFString, v.FString)
 			a.PutBytes(sFBytes, v.FBytes)
@@ -6260,7 +6261,9 @@ func (x Stamped) Assign(v *StampedFields) {
 			if mSpan, okSpan := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_durationpbphaser_Duration, 20); okSpan {
 				qSpan := (*[20]byte)(a.Memory()[mSpan.Off:])
 				if okFrame && sFrame.Fits(len(v.Frame)) &&
-					phaserimpl.Disjoint(mStamp, mSpan, sFrame) {
+					(mStamp.Before(mSpan) &&
+						mSpan.Before(sFrame) ||
+						phaserimpl.Disjoint(mStamp, mSpan, sFrame)) {
 					a.Put(sFrame, v.Frame)
 					*(*[16]byte)(p[4:]) = [16]byte{} // Clear of the root: the presence words and fields
 					binary.LittleEndian.PutUint32(p[16:], sFrame.Off)

@@ -1330,7 +1330,8 @@ func (x Scalars) Assign(v *ScalarsFields) {
 		p := (*[108]byte)(b)
 		sFString, okFString := a.Block((*[4]byte)(p[100:104]))
 		sFBytes, okFBytes := a.KeptBytes(p[104:108], v.FBytes)
-		if okFString && sFString.Fits(len(v.FString)) && okFBytes &&
+		if okFString && sFString.Fits(len(v.FString)) &&
+			okFBytes &&
 			sFString.Apart(sFBytes) {
 			a.Put(sFString, v.FString)
 			a.PutBytes(sFBytes, v.FBytes)
