@@ -77,3 +77,73 @@ func TestResetTo(t *testing.T) {
 		})
 	}
 }
+
+// TestResetToTightBuffer resets fixed buffers of every size around the one
+// a message's creation just fills to the image of that creation made in a
+// large buffer. Where the creation left fewer bytes than a free block's
+// header, its last allocation took them (takeFirstFit): the reset must
+// leave the bytes the creation left in that buffer, which Open accepts,
+// not a last block that ends short of the memory (a buffer Open refuses
+// as corrupt, which the Clear of a failed root left before).
+func TestResetToTightBuffer(t *testing.T) {
+	sizes := []int{40, 24, 200} // the creation's allocations (a root, a string, the tables)
+	create := func(b *Buffer) bool {
+		root := b.Allocate(sizes[0], Zero|Small)
+		if root == 0 {
+			return false
+		}
+		b.SetMessage(root)
+		for _, n := range sizes[1:] {
+			if b.Allocate(n, Small) == 0 {
+				return false
+			}
+		}
+		return !b.Failed()
+	}
+	for _, k := range allKinds() {
+		if !k.fixed {
+			continue
+		}
+		t.Run(k.String(), func(t *testing.T) {
+			src, err := NewFixed(make([]byte, 4096), k.opts())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !create(src) {
+				t.Fatal("the creation does not fit 4096 bytes")
+			}
+			img, err := NewImage(bytes.Clone(src.Bytes()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tight := 0
+			for size := len(src.Bytes()) - 16; size <= len(src.Bytes())+24; size++ {
+				fresh, err := NewFixed(make([]byte, size), k.opts())
+				if err != nil || !create(fresh) {
+					continue
+				}
+				b, _ := NewFixed(make([]byte, size), k.opts())
+				create(b)
+				b.Allocate(size, 0) // fails: the buffer is full
+				if !b.Failed() {
+					t.Fatalf("%d bytes: an allocation of the whole memory did not fail", size)
+				}
+				if err := b.ResetTo(img); err != nil {
+					t.Fatalf("%d bytes: %v", size, err)
+				}
+				if rest := size - len(src.Bytes()); rest > 0 && rest < 8 {
+					tight++
+				}
+				if _, err := Open(bytes.Clone(b.Memory())); err != nil {
+					t.Fatalf("%d bytes: after the reset the buffer does not open: %v", size, err)
+				}
+				if !bytes.Equal(b.Bytes(), fresh.Bytes()) || b.HWM() != fresh.HWM() {
+					t.Fatalf("%d bytes: the reset left\n% x\nthe creation\n% x", size, b.Bytes(), fresh.Bytes())
+				}
+			}
+			if tight == 0 {
+				t.Fatal("no size left the creation fewer than 8 bytes")
+			}
+		})
+	}
+}

@@ -34,6 +34,12 @@ type Image struct {
 	data      []byte // the image's bytes before its free block's header (a copy)
 	hwm       uint32
 	captured  bool // the free block's header is in the image
+	// last is the header offset of the image's last block, the one that
+	// ends where the free block starts (0: none, or the blocks do not
+	// tile the image): in a buffer too small for a free header after the
+	// image, that block takes the bytes left, as the creation's last
+	// allocation took them.
+	last uint32
 	small, v3 bool // the image's format and tuning
 	movable   bool
 	// fresh records that the image's small-block structures are empty and
@@ -120,7 +126,24 @@ func checkImage(image []byte, hdr uint32) (Image, error) {
 	}
 	fresh := mark >= offSmall+16 && le.Uint64(image[offSmall:]) == 0 && le.Uint64(image[offSmall+8:]) == 0 &&
 		!(image[0] == v3Byte0 && image[1] == v3Byte1 && image[2]&v3FlagFailed != 0)
-	return Image{data: image[:mark], hwm: hwm, captured: captured, fresh: fresh}, nil
+	return Image{data: image[:mark], hwm: hwm, captured: captured, fresh: fresh, last: lastBlock(image[:mark], hdr)}, nil
+}
+
+// lastBlock returns the header offset of the last of the blocks that tile
+// image from hdr to its end (each a length word of 8 bytes, then its
+// data), or 0 when they do not tile it.
+func lastBlock(image []byte, hdr uint32) uint32 {
+	var last uint64
+	for x, end := uint64(hdr), uint64(len(image)); x < end; {
+		if x+8 > end {
+			return 0
+		}
+		last, x = x, x+8+uint64(binary.LittleEndian.Uint32(image[x:]))
+		if x > end {
+			return 0
+		}
+	}
+	return uint32(last)
 }
 
 // resetZeroMax is the most bytes past the image a scrubbing reset zeroes
@@ -134,6 +157,9 @@ func (b *Buffer) reset(img *Image) error {
 	mark, hwm := uint32(len(img.data)), img.hwm
 	if uint64(mark) > uint64(len(b.data)) {
 		return fmt.Errorf("payloadbuffer: reset image of %d bytes for a buffer of %d: %w", mark, len(b.data), ErrTooSmall)
+	}
+	if rest := uint64(len(b.data)) - uint64(mark); rest > 0 && rest < 8 && img.last == 0 {
+		return fmt.Errorf("payloadbuffer: reset image of %d bytes for a buffer of %d, whose last block it does not say: %w", mark, len(b.data), ErrTooSmall)
 	}
 	copy(b.data, img.data)
 	full := uint32(len(b.data))
@@ -158,7 +184,13 @@ func (b *Buffer) reset(img *Image) error {
 			hwm = max(hwm, mark+8)
 		}
 	} else {
-		// The creation filled the buffer: nothing is free.
+		// The creation filled the buffer: nothing is free, and its last
+		// allocation took the bytes too few for a free block's header
+		// (takeFirstFit), which the image, made in another buffer, gives
+		// to a free block.
+		if rest > 0 {
+			b.put32(img.last, b.get32(img.last)+rest)
+		}
 		b.put32(offFreeList, 0)
 		hwm = full
 	}
