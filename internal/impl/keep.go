@@ -13,8 +13,9 @@ import (
 // buffer to the root's creation image (payload.go), after which every
 // string, nested message and vector of the fill is allocated again. When
 // the root's type holds only singular fields, nested messages of such
-// types and repeated scalars (no oneofs, maps, repeated strings or
-// messages, Any or inline messages), the Clear instead sets their blocks
+// types (inline ones of the ROS frontend included) and repeated scalars
+// (no oneofs, maps, repeated strings or messages, or Any), the Clear
+// instead sets their blocks
 // aside (as a decoding's BeginReuse does, reuse.go): the slots are zeroed,
 // so that every field reads absent, and each block is recorded under the
 // slot that held it. The setters that fill an empty slot take its block
@@ -41,12 +42,12 @@ type keepPlan struct {
 	flat bool
 }
 
-// A keepStep sets aside the block of one slot.
+// A keepStep sets aside the block of one slot, or finds an inline message.
 type keepStep struct {
-	slot uint32 // the slot's offset in its message
+	slot uint32 // the slot's offset in its message (keepInline: the inline message's)
 	in   uint8  // the index (in keepPlan.msgs) of the message holding the slot
-	kind uint8  // keepString, keepVector or keepMessage
-	msg  uint8  // keepMessage: the index the nested message gets
+	kind uint8  // keepString, keepVector, keepMessage or keepInline
+	msg  uint8  // keepMessage, keepInline: the index the nested message gets
 	size uint32 // keepVector: the element size
 }
 
@@ -56,6 +57,12 @@ const (
 	keepString = iota
 	keepVector
 	keepMessage
+	// keepInline is an inline message of the ROS frontend (format 3): no
+	// block to set aside, but the blocks of its own fields, at the
+	// offsets of the message inside its holder, when it is present (its
+	// table word set). The holder's zeroing clears it (its table word
+	// included: absent, as a new holder's).
+	keepInline
 )
 
 // keepPlanOf returns t's keep plan, computed once (nil: a type whose Clear
@@ -87,11 +94,29 @@ func (kp *keepPlan) add(t *Type, in uint8, depth int) bool {
 		return false
 	}
 	for _, f := range t.fields {
-		if f.Union != nil || f.Inline() {
+		if f.Union != nil {
 			return false
 		}
 		st := keepStep{slot: f.Offset, in: in}
 		switch {
+		case f.Inline():
+			// An inline message whose fields hold no block needs no step:
+			// the holder's zeroing clears it whole.
+			if f.Type == nil || f.Repeated {
+				return false
+			}
+			own := &keepPlan{msgs: []*Type{f.Type}}
+			if !own.add(f.Type, 0, depth+1) {
+				return false
+			}
+			if len(own.steps) == 0 {
+				continue
+			}
+			if len(kp.msgs) >= maxReuse {
+				return false
+			}
+			st.kind, st.msg = keepInline, uint8(len(kp.msgs))
+			kp.msgs = append(kp.msgs, f.Type)
 		case f.Repeated:
 			if f.Kind == String || f.Kind == Bytes || f.Kind == Message || f.Desc == nil || f.Desc.IsMap() {
 				return false
@@ -111,7 +136,7 @@ func (kp *keepPlan) add(t *Type, in uint8, depth int) bool {
 		if kp.steps = append(kp.steps, st); len(kp.steps) > maxReuse {
 			return false
 		}
-		if st.kind == keepMessage && !kp.add(f.Type, st.msg, depth+1) {
+		if (st.kind == keepMessage || st.kind == keepInline) && !kp.add(f.Type, st.msg, depth+1) {
 			return false
 		}
 	}
@@ -206,6 +231,14 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 		}
 		kind := -uint32(st.kind) // entryString, entryVector (keepFlat)
 		var length uint64
+		if st.kind == keepInline { // s is its table word: the fields of a present one are at compiled offsets
+			t := msgs[st.msg&(maxReuse-1)]
+			if p.trust&t.trust == 0 || o+uint64(t.extent) > base+uint64(msgs[st.in&(maxReuse-1)].extent) {
+				return n, false
+			}
+			at[st.msg&(maxReuse-1)] = uint32(o)
+			continue
+		}
 		if st.kind == keepMessage {
 			t := msgs[st.msg&(maxReuse-1)]
 			if s == uint64(root) || !p.nestedOK(uint32(s), uint32(base), t, n, seen) {

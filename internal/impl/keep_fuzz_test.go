@@ -24,6 +24,47 @@ func keepType(t testing.TB) *impl.Type { return keepTypeOf(t, true) }
 // keepFlatType is keepType without the Timestamp: a flat plan (keepFlat).
 func keepFlatType(t testing.TB) *impl.Type { return keepTypeOf(t, false) }
 
+// keepROSType is keepType with the ROS frontend, and a message field inner
+// of type Inner {string s; Timestamp when}: stamp, inner and inner's when
+// are inline messages (format 3), inner's string a block of the root's
+// Clear.
+func keepROSType(t testing.TB) *impl.Type {
+	t.Helper()
+	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
+	field := func(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, label *descriptorpb.FieldDescriptorProto_Label, msg string) *descriptorpb.FieldDescriptorProto {
+		f := &descriptorpb.FieldDescriptorProto{Name: gproto.String(name), Number: gproto.Int32(num), Type: typ.Enum(), Label: label, JsonName: gproto.String(name)}
+		if msg != "" {
+			f.TypeName = gproto.String(msg)
+		}
+		return f
+	}
+	fd, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{
+		Name:       gproto.String("phasertest/keepros.proto"),
+		Package:    gproto.String("phasertest.keepros"),
+		Syntax:     gproto.String("proto3"),
+		Dependency: []string{"google/protobuf/timestamp.proto"},
+		MessageType: []*descriptorpb.DescriptorProto{{Name: gproto.String("Keep"), Field: []*descriptorpb.FieldDescriptorProto{
+			field("a", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, opt, ""),
+			field("b", 2, descriptorpb.FieldDescriptorProto_TYPE_BYTES, opt, ""),
+			field("stamp", 3, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".google.protobuf.Timestamp"),
+			field("n", 4, descriptorpb.FieldDescriptorProto_TYPE_UINT32, opt, ""),
+			field("v", 5, descriptorpb.FieldDescriptorProto_TYPE_FIXED32, descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum(), ""),
+			field("inner", 6, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".phasertest.keepros.Inner"),
+		}}, {Name: gproto.String("Inner"), Field: []*descriptorpb.FieldDescriptorProto{
+			field("s", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, opt, ""),
+			field("when", 2, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".google.protobuf.Timestamp"),
+		}}},
+	}, protoregistry.GlobalFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	typ, err := impl.TypeFor(fd.Messages().Get(0), impl.ROSFrontend)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return typ
+}
+
 // keepTypeOf returns keepType, or keepFlatType when stamp is false.
 func keepTypeOf(t testing.TB, stamp bool) *impl.Type {
 	t.Helper()
@@ -75,6 +116,9 @@ type keepModel struct {
 	stamp   bool
 	n       uint32
 	v       []uint32
+	inner   bool   // keepROSType's inner message is present
+	s       string // its string
+	when    uint64 // its when's seconds
 }
 
 // FuzzClearKeeps runs operations decoded from the input on a Keep root in
@@ -114,12 +158,43 @@ func FuzzClearKeepsFlat(f *testing.F) {
 	f.Fuzz(func(t *testing.T, in []byte) { keepRun(t, typ, in) })
 }
 
+// FuzzClearKeepsInline is FuzzClearKeeps of keepROSType, whose inline
+// messages (stamp, inner, inner's when) lie in the root's body: the
+// Clear keeps the block of inner's string when inner is present.
+func FuzzClearKeepsInline(f *testing.F) {
+	typ := keepROSType(f)
+	for _, seed := range [][]byte{
+		{0, 0, 12, 5, 0, 7, 5, 12, 9, 0, 3, 5, 12, 3},
+		{1, 0, 12, 40, 14, 3, 5, 12, 41, 5, 13, 5, 12, 2},
+		{2, 0, 12, 200, 5, 12, 200, 0, 9, 5, 13, 12, 1, 5},
+		{3, 3, 12, 6, 14, 9, 3, 2, 5, 14, 1, 12, 8, 5, 13},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) { keepRun(t, typ, in) })
+}
+
+// keepFields are the fields keepRun writes and keepReads reads (stamp,
+// secs: nil in keepFlatType; inner, s, when, whenSecs: keepROSType's).
+type keepFields struct {
+	a, b, stamp, n, v, secs     *impl.FieldInfo
+	inner, s, when, whenSeconds *impl.FieldInfo
+}
+
 // keepRun is FuzzClearKeeps's run of input in.
 func keepRun(t *testing.T, typ *impl.Type, in []byte) {
-	fa, fb, fst, fn, fv := field(typ, "a"), field(typ, "b"), typ.FieldByName("stamp"), field(typ, "n"), field(typ, "v")
+	kf := keepFields{a: field(typ, "a"), b: field(typ, "b"), stamp: typ.FieldByName("stamp"), n: field(typ, "n"), v: field(typ, "v"), inner: typ.FieldByName("inner")}
+	fa, fb, fst, fn, fv := kf.a, kf.b, kf.stamp, kf.n, kf.v
 	var secs *impl.FieldInfo
 	if fst != nil {
 		secs = field(fst.Type, "seconds")
+		kf.secs = secs
+	}
+	ops := 12
+	if kf.inner != nil {
+		kf.s, kf.when = field(kf.inner.Type, "s"), field(kf.inner.Type, "when")
+		kf.whenSeconds = field(kf.when.Type, "seconds")
+		ops = 15
 	}
 	elems := func(k, n int) []byte { // n elements valued k, k+1, ...
 		b := make([]byte, 4*n)
@@ -147,7 +222,7 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 	}
 	cleared := []string{} // long strings a Clear dropped (scrubbing buffers must not show them)
 	for i := 2; i < len(in); i++ {
-		op := in[i] % 12
+		op := int(in[i]) % ops
 		arg := 0
 		if i+1 < len(in) {
 			arg = int(in[i+1])
@@ -180,7 +255,7 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 			m.ClearMessage(fst.Field, fst.Type)
 			want.seconds, want.stamp = 0, false
 		case 5:
-			for _, s := range []string{want.a, want.b} {
+			for _, s := range []string{want.a, want.b, want.s} {
 				if len(s) >= 16 {
 					cleared = append(cleared, s[:16])
 				}
@@ -215,6 +290,18 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 			for k := range arg / 8 {
 				want.v = append(want.v, uint32(i+k))
 			}
+		case 12: // inner's string (inner made present)
+			i++
+			s := text(byte(i+5), arg*5)
+			m.MutableMessage(kf.inner.Field, kf.inner.Type).SetString(kf.s.Field, s)
+			want.inner, want.s = true, s
+		case 13:
+			m.ClearMessage(kf.inner.Field, kf.inner.Type)
+			want.inner, want.s, want.when = false, "", 0
+		case 14: // inner's when, an inline message in an inline message
+			i++
+			m.MutableMessage(kf.inner.Field, kf.inner.Type).MutableMessage(kf.when.Field, kf.when.Type).Set64(kf.whenSeconds.Field, uint64(arg))
+			want.inner, want.when = true, uint64(arg)
 		}
 		if m.Failed() {
 			if op != 5 {
@@ -226,14 +313,14 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 		if _, err := payloadbuffer.Open(bytes.Clone(m.Payload().Buffer().Memory())); err != nil {
 			t.Fatalf("op %d (%d): payload does not open: %v", i, op, err)
 		}
-		if err := keepReads(m, fa, fb, fst, fn, fv, secs, want); err != nil {
+		if err := keepReads(m, kf, want); err != nil {
 			t.Fatalf("op %d (%d): the handle: %v", i, op, err)
 		}
 		r, err := impl.Read(typ, data)
 		if err != nil {
 			t.Fatalf("op %d (%d): read: %v", i, op, err)
 		}
-		if err := keepReads(r, fa, fb, fst, fn, fv, secs, want); err != nil {
+		if err := keepReads(r, kf, want); err != nil {
 			t.Fatalf("op %d (%d): a reader of the bytes: %v", i, op, err)
 		}
 		if op == 5 && m.Payload().Buffer().Scrubs() {
@@ -248,7 +335,16 @@ func keepRun(t *testing.T, typ *impl.Type, in []byte) {
 }
 
 // keepReads reports how m differs from want.
-func keepReads(m impl.Msg, fa, fb, fst, fn, fv, secs *impl.FieldInfo, want keepModel) error {
+func keepReads(m impl.Msg, kf keepFields, want keepModel) error {
+	fa, fb, fst, fn, fv, secs := kf.a, kf.b, kf.stamp, kf.n, kf.v, kf.secs
+	if kf.inner != nil {
+		in := m.Message(kf.inner.Field, kf.inner.Type)
+		wh := in.Message(kf.when.Field, kf.when.Type)
+		if m.HasMessage(kf.inner.Field) != want.inner || string(in.StringBytes(kf.s.Field)) != want.s || wh.Get64(kf.whenSeconds.Field) != want.when {
+			return fmt.Errorf("inner present %v, s %d bytes, when %d; want %v, %d bytes, %d",
+				m.HasMessage(kf.inner.Field), len(in.StringBytes(kf.s.Field)), wh.Get64(kf.whenSeconds.Field), want.inner, len(want.s), want.when)
+		}
+	}
 	if fst != nil { // (keepFlatType has none)
 		if st := m.Message(fst.Field, fst.Type); m.HasMessage(fst.Field) != want.stamp || st.Get64(secs.Field) != want.seconds {
 			return fmt.Errorf("stamp present %v seconds %d, want %v %d", m.HasMessage(fst.Field), st.Get64(secs.Field), want.stamp, want.seconds)
@@ -375,6 +471,44 @@ func TestClearTakeBackChangedLengthWord(t *testing.T) {
 			if got := m.Elem32(fv.Field, 11); got != binary.LittleEndian.Uint32(v[44:]) {
 				t.Fatalf("word %#x: v[11] = %#x", word, got)
 			}
+		}
+	}
+}
+
+// TestClearKeepsInline checks that the Clear of a keepROSType root keeps
+// the block of its inline message's string (the keep plan takes inline
+// messages), and that the refill takes it back: nothing is allocated, and
+// the inline message reads as set, in the handle and in a reader.
+func TestClearKeepsInline(t *testing.T) {
+	typ := keepROSType(t)
+	fa, inner := field(typ, "a"), field(typ, "inner")
+	fs := field(inner.Type, "s")
+	m := impl.New(typ)
+	m.SetString(fa.Field, "alpha")
+	m.MutableMessage(inner.Field, inner.Type).SetString(fs.Field, "inner string")
+	size := len(m.PayloadBytes())
+	m.Clear(typ)
+	if got := m.Payload().Buffer().Aside(); got != 2 {
+		t.Fatalf("the Clear set %d blocks aside, want 2 (a's and inner's string)", got)
+	}
+	if m.HasMessage(inner.Field) || m.HasString(fa.Field) {
+		t.Fatal("a cleared field reads present")
+	}
+	m.SetString(fa.Field, "beta")
+	m.MutableMessage(inner.Field, inner.Type).SetString(fs.Field, "other string")
+	if got := m.Payload().Buffer().Aside(); got != 0 {
+		t.Fatalf("%d blocks are still set aside after the refill", got)
+	}
+	if n := len(m.PayloadBytes()); n != size {
+		t.Fatalf("the refill grew the payload from %d to %d bytes", size, n)
+	}
+	r, err := impl.Read(typ, bytes.Clone(m.PayloadBytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []impl.Msg{m, r} {
+		if got := string(x.Message(inner.Field, inner.Type).StringBytes(fs.Field)); got != "other string" || string(x.StringBytes(fa.Field)) != "beta" {
+			t.Fatalf("reads a %q, inner.s %q", x.StringBytes(fa.Field), got)
 		}
 	}
 }
