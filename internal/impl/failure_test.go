@@ -29,13 +29,7 @@ func testTypesFor(t testing.TB, fe impl.Frontend) (header, strs, arrays *impl.Ty
 	t.Helper()
 	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
 	rep := descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum()
-	field := func(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, label *descriptorpb.FieldDescriptorProto_Label, msg string) *descriptorpb.FieldDescriptorProto {
-		f := &descriptorpb.FieldDescriptorProto{Name: gproto.String(name), Number: gproto.Int32(num), Type: typ.Enum(), Label: label, JsonName: gproto.String(name)}
-		if msg != "" {
-			f.TypeName = gproto.String(msg)
-		}
-		return f
-	}
+	field := fieldProto
 	fdp := &descriptorpb.FileDescriptorProto{
 		Name:       gproto.String("phasertest/failure.proto"),
 		Package:    gproto.String("phasertest"),
@@ -386,4 +380,14 @@ func TestMessageVectorBlock(t *testing.T) {
 	if r, _ := impl.Read(arrays, payload); r.MessagesLen(items.Field) != 0 {
 		t.Fatal("a block with an impossible stride reads as non-empty")
 	}
+}
+
+// fieldProto returns the descriptor of field name (number num, of type typ
+// with label, msg its message type's full name or "").
+func fieldProto(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, label *descriptorpb.FieldDescriptorProto_Label, msg string) *descriptorpb.FieldDescriptorProto {
+	f := &descriptorpb.FieldDescriptorProto{Name: gproto.String(name), Number: gproto.Int32(num), Type: typ.Enum(), Label: label, JsonName: gproto.String(name)}
+	if msg != "" {
+		f.TypeName = gproto.String(msg)
+	}
+	return f
 }

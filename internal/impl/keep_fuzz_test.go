@@ -31,78 +31,51 @@ func keepFlatType(t testing.TB) *impl.Type { return keepTypeOf(t, false) }
 func keepROSType(t testing.TB) *impl.Type {
 	t.Helper()
 	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
-	field := func(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, label *descriptorpb.FieldDescriptorProto_Label, msg string) *descriptorpb.FieldDescriptorProto {
-		f := &descriptorpb.FieldDescriptorProto{Name: gproto.String(name), Number: gproto.Int32(num), Type: typ.Enum(), Label: label, JsonName: gproto.String(name)}
-		if msg != "" {
-			f.TypeName = gproto.String(msg)
-		}
-		return f
+	fields := append(keepFieldProtos(), fieldProto("inner", 6, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".phasertest.keepros.Inner"))
+	inner := &descriptorpb.DescriptorProto{Name: gproto.String("Inner"), Field: []*descriptorpb.FieldDescriptorProto{
+		fieldProto("s", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, opt, ""),
+		fieldProto("when", 2, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".google.protobuf.Timestamp"),
+	}}
+	return keepTypeFrom(t, "keepros", fields, impl.ROSFrontend, inner)
+}
+
+// keepFieldProtos returns the fields of keepType's Keep.
+func keepFieldProtos() []*descriptorpb.FieldDescriptorProto {
+	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
+	return []*descriptorpb.FieldDescriptorProto{
+		fieldProto("a", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, opt, ""),
+		fieldProto("b", 2, descriptorpb.FieldDescriptorProto_TYPE_BYTES, opt, ""),
+		fieldProto("stamp", 3, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".google.protobuf.Timestamp"),
+		fieldProto("n", 4, descriptorpb.FieldDescriptorProto_TYPE_UINT32, opt, ""),
+		fieldProto("v", 5, descriptorpb.FieldDescriptorProto_TYPE_FIXED32, descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum(), ""),
 	}
-	fd, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{
-		Name:       gproto.String("phasertest/keepros.proto"),
-		Package:    gproto.String("phasertest.keepros"),
-		Syntax:     gproto.String("proto3"),
-		Dependency: []string{"google/protobuf/timestamp.proto"},
-		MessageType: []*descriptorpb.DescriptorProto{{Name: gproto.String("Keep"), Field: []*descriptorpb.FieldDescriptorProto{
-			field("a", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, opt, ""),
-			field("b", 2, descriptorpb.FieldDescriptorProto_TYPE_BYTES, opt, ""),
-			field("stamp", 3, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".google.protobuf.Timestamp"),
-			field("n", 4, descriptorpb.FieldDescriptorProto_TYPE_UINT32, opt, ""),
-			field("v", 5, descriptorpb.FieldDescriptorProto_TYPE_FIXED32, descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum(), ""),
-			field("inner", 6, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".phasertest.keepros.Inner"),
-		}}, {Name: gproto.String("Inner"), Field: []*descriptorpb.FieldDescriptorProto{
-			field("s", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, opt, ""),
-			field("when", 2, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, opt, ".google.protobuf.Timestamp"),
-		}}},
-	}, protoregistry.GlobalFiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	typ, err := impl.TypeFor(fd.Messages().Get(0), impl.ROSFrontend)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return typ
 }
 
 // keepTypeOf returns keepType, or keepFlatType when stamp is false.
 func keepTypeOf(t testing.TB, stamp bool) *impl.Type {
 	t.Helper()
-	opt := descriptorpb.FieldDescriptorProto_LABEL_OPTIONAL.Enum()
-	field := func(name string, num int32, typ descriptorpb.FieldDescriptorProto_Type, msg string) *descriptorpb.FieldDescriptorProto {
-		label := opt
-		if name == "v" {
-			label = descriptorpb.FieldDescriptorProto_LABEL_REPEATED.Enum()
-		}
-		f := &descriptorpb.FieldDescriptorProto{Name: gproto.String(name), Number: gproto.Int32(num), Type: typ.Enum(), Label: label, JsonName: gproto.String(name)}
-		if msg != "" {
-			f.TypeName = gproto.String(msg)
-		}
-		return f
-	}
-	fields := []*descriptorpb.FieldDescriptorProto{
-		field("a", 1, descriptorpb.FieldDescriptorProto_TYPE_STRING, ""),
-		field("b", 2, descriptorpb.FieldDescriptorProto_TYPE_BYTES, ""),
-		field("stamp", 3, descriptorpb.FieldDescriptorProto_TYPE_MESSAGE, ".google.protobuf.Timestamp"),
-		field("n", 4, descriptorpb.FieldDescriptorProto_TYPE_UINT32, ""),
-		field("v", 5, descriptorpb.FieldDescriptorProto_TYPE_FIXED32, ""),
-	}
-	name := "keep"
+	fields, name := keepFieldProtos(), "keep"
 	if !stamp {
-		fields = append(fields[:2], fields[3:]...)
-		name = "keepflat"
+		fields, name = append(fields[:2], fields[3:]...), "keepflat"
 	}
+	return keepTypeFrom(t, name, fields, impl.ProtobufFrontend)
+}
+
+// keepTypeFrom compiles message Keep of fields, in a file of package
+// phasertest.<name> with messages more beside it, for frontend fe.
+func keepTypeFrom(t testing.TB, name string, fields []*descriptorpb.FieldDescriptorProto, fe impl.Frontend, more ...*descriptorpb.DescriptorProto) *impl.Type {
+	t.Helper()
 	fd, err := protodesc.NewFile(&descriptorpb.FileDescriptorProto{
 		Name:        gproto.String("phasertest/" + name + ".proto"),
 		Package:     gproto.String("phasertest." + name),
 		Syntax:      gproto.String("proto3"),
 		Dependency:  []string{"google/protobuf/timestamp.proto"},
-		MessageType: []*descriptorpb.DescriptorProto{{Name: gproto.String("Keep"), Field: fields}},
+		MessageType: append([]*descriptorpb.DescriptorProto{{Name: gproto.String("Keep"), Field: fields}}, more...),
 	}, protoregistry.GlobalFiles)
 	if err != nil {
 		t.Fatal(err)
 	}
-	typ, err := impl.TypeFor(fd.Messages().Get(0), impl.ProtobufFrontend)
+	typ, err := impl.TypeFor(fd.Messages().Get(0), fe)
 	if err != nil {
 		t.Fatal(err)
 	}
