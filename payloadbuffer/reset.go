@@ -31,15 +31,15 @@ func (b *Buffer) Reset(image []byte) error {
 // message runtime that clears a root message in a fill/Clear loop resets
 // to the same image every time.
 type Image struct {
-	data      []byte // the image's bytes before its free block's header (a copy)
-	hwm       uint32
-	captured  bool // the free block's header is in the image
+	data     []byte // the image's bytes before its free block's header (a copy)
+	hwm      uint32
+	captured bool // the free block's header is in the image
 	// last is the header offset of the image's last block, the one that
 	// ends where the free block starts (0: none, or the blocks do not
 	// tile the image): in a buffer too small for a free header after the
 	// image, that block takes the bytes left, as the creation's last
 	// allocation took them.
-	last uint32
+	last      uint32
 	small, v3 bool // the image's format and tuning
 	movable   bool
 	// fresh records that the image's small-block structures are empty and
