@@ -61,11 +61,13 @@ type Codec struct {
 //   - ros1-floor is a hand-written straight-line ROS1 writer over phaser's
 //     payload bytes (floor.go), the floor of phaser's ROS1 marshal.
 //   - phaser-assign builds through the generated Assign (Clear and every
-//     setter in one call; small only).
+//     setter in one call; small, header and imu); phaser-ros-assign the
+//     same with the frontend=ros handles (header and imu, whose nested
+//     messages are inline).
 //   - build-floor is a hand-written straight-line Clear and fill of
 //     phaser's payload (buildfloor.go, small only), the floor of phaser's
 //     build after Clear.
-var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "phaser-refill", "phaser-assign", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
+var Libs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-new", "phaser-refill", "phaser-assign", "phaser-ros-assign", "protobuf", "vtproto", "flatbuffers", "flatbuffers-safe",
 	"capnp", "goroslib", "ros1-floor", "build-floor", "protobuf+goroslib", "vtproto+goroslib"}
 
 // The operations each kind of codec takes part in (EndToEnd: every codec

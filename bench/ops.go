@@ -49,6 +49,7 @@ func init() {
 	register("phaser-new", "header", opsBuild, phaserNewHeaderCodec("header", Values.Header))
 	register("phaser-refill", "header", opsRefill, phaserRefillHeaderCodec("header", Values.Header))
 	register("phaser-assign", "header", opsRefill, phaserAssignHeaderCodec("header", Values.Header))
+	register("phaser-ros-assign", "header", opsRefill, phaserROSAssignHeaderCodec("header", Values.Header))
 	register("protobuf", "header", opsProtobuf, protobufHeaderCodec("header", Values.Header))
 	register("vtproto", "header", opsProtobuf, vtprotoHeaderCodec("header", Values.Header))
 	register("flatbuffers", "header", opsInPlace, flatbuffersHeaderCodec("header", Values.Header))
@@ -64,6 +65,7 @@ func init() {
 	register("phaser-new", "imu", opsBuild, phaserNewImuCodec("imu", Values.Imu))
 	register("phaser-refill", "imu", opsRefill, phaserRefillImuCodec("imu", Values.Imu))
 	register("phaser-assign", "imu", opsRefill, phaserAssignImuCodec("imu", Values.Imu))
+	register("phaser-ros-assign", "imu", opsRefill, phaserROSAssignImuCodec("imu", Values.Imu))
 	register("protobuf", "imu", opsProtobuf, protobufImuCodec("imu", Values.Imu))
 	register("vtproto", "imu", opsProtobuf, vtprotoImuCodec("imu", Values.Imu))
 	register("flatbuffers", "imu", opsInPlace, flatbuffersImuCodec("imu", Values.Imu))
@@ -815,6 +817,32 @@ func phaserAssignHeaderCodec(shape string, vals []Header) func() *Codec {
 	}
 }
 
+// phaserROSAssignHeaderCodec is phaser-ros-assign for Header: phaser-assign
+// with the frontend=ros handles (Assign, phrAssignHeader, then Bytes),
+// read as phaser-ros's.
+//
+//go:noinline
+func phaserROSAssignHeaderCodec(shape string, vals []Header) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaserros.NewHeaderIn, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phrAssignHeader(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaserros.ReadHeader, phrGetHeader),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaserros.ReadHeaderInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phrAllHeader(x)
+			},
+		}
+	}
+}
+
 // protobufHeaderCodec is protobuf-go for Header: set the fields of a
 // reused struct, MarshalAppend into a reused buffer; Unmarshal into a
 // reused struct.
@@ -1369,6 +1397,32 @@ func phaserAssignImuCodec(shape string, vals []Imu) func() *Codec {
 					return 0
 				}
 				return phAllImu(x)
+			},
+		}
+	}
+}
+
+// phaserROSAssignImuCodec is phaser-ros-assign for Imu: phaser-assign
+// with the frontend=ros handles (Assign, phrAssignImu, then Bytes),
+// read as phaser-ros's.
+//
+//go:noinline
+func phaserROSAssignImuCodec(shape string, vals []Imu) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaserros.NewImuIn, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phrAssignImu(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaserros.ReadImu, phrGetImu),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaserros.ReadImuInto(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phrAllImu(x)
 			},
 		}
 	}

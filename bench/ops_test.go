@@ -37,10 +37,11 @@ func TestShapesMatch(t *testing.T) {
 }
 
 // TestPhaserAllocs is the goal "0 allocations on every phaser hot path":
-// every operation of phaser, phaser-v2 and phaser-ros allocates nothing
+// every operation of phaser, phaser-v2, phaser-ros, phaser-refill,
+// phaser-assign and phaser-ros-assign allocates nothing
 // once warm.
 func TestPhaserAllocs(t *testing.T) {
-	for _, lib := range []string{"phaser", "phaser-v2", "phaser-ros", "phaser-refill"} {
+	for _, lib := range []string{"phaser", "phaser-v2", "phaser-ros", "phaser-refill", "phaser-assign", "phaser-ros-assign"} {
 		for _, shape := range Shapes {
 			for _, op := range Ops {
 				if !Takes(lib, shape, op) {

@@ -1,6 +1,7 @@
 package impl
 
 import (
+	"sync/atomic"
 	"unsafe"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -219,6 +220,34 @@ func (a Assigner) KeptMessage(slot *[4]byte, t *Type, extent uint32) (KeptBlock,
 		return KeptBlock{}, false
 	}
 	return KeptBlock{uint32(s), extent}, true
+}
+
+// Inline returns the table word an inline message of type t (a singular
+// message stored in its holder: ROS frontend, format 3) takes when the
+// setters make it present after the Clear, and true when that is the word
+// it holds (its 4 bytes, in a message BeginAssign returned, or in an
+// inline message inside it): a present inline message of a payload that
+// trusts what it wrote for t, whose table is the one the payload
+// registered for t's inline layout. The Clear zeroes the word, and the
+// Mutable installs that registered table again (installMetadata), so the
+// generated Assign writes the word back after its Clear of the holder, and
+// the inline message's fields at their compiled offsets. Any other word
+// (an absent message, a table the cache does not know) is false: the
+// caller takes the Clear and the setters. The inline layout of a type of
+// the protobuf frontend (a google.protobuf.Timestamp's, in a ROS holder) is
+// the one its first Mutable looked up (inlineType); before that, Inline
+// reports false. Inline inlines into the generated Assign.
+func (a Assigner) Inline(word *[4]byte, t *Type) (uint32, bool) {
+	if t.frontend != ROSFrontend {
+		if t = t.inlined.Load(); t == nil {
+			return 0, false
+		}
+	}
+	p, w := a.p, le.Uint32(word[:])
+	// installed's entry: a registered table is never at offset 0 (the
+	// buffer's header), so an absent message's zero word matches none.
+	e := atomic.LoadUint64(&p.tables[t.id%tableSlots])
+	return w, p.trust&t.trust != 0 && e>>34 == uint64(t.id) && e&tableRegistered != 0 && uint32(e) == w
 }
 
 // Memory returns the payload's bytes, in which the blocks KeptMessage

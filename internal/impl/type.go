@@ -210,7 +210,7 @@ type Type struct {
 	// createRootV3 makes it has its block there), copied whole by a
 	// reader that finds the block at that offset (readInto).
 	blockCache atomic.Pointer[blockCache]
-	inlined    *Type // the ROS-frontend type of this name (inlineType)
+	inlined    atomic.Pointer[Type] // the ROS-frontend type of this name (inlineType)
 
 	plans typePlans // codec plans (plans.go)
 
@@ -494,12 +494,25 @@ func (t *Type) inlineType() *Type {
 	if t.frontend == ROSFrontend {
 		return t
 	}
+	if it := t.inlined.Load(); it != nil {
+		return it
+	}
+	return t.inlineTypeLocked()
+}
+
+// inlineTypeLocked is inlineType's first look-up of a type, under the
+// registry's lock.
+func (t *Type) inlineTypeLocked() *Type {
 	registry.Lock()
 	defer registry.Unlock()
-	if t.inlined == nil {
-		t.inlined, _ = typeOfLocked(t.desc, ROSFrontend)
+	if it := t.inlined.Load(); it != nil {
+		return it
 	}
-	return t.inlined
+	it, _ := typeOfLocked(t.desc, ROSFrontend)
+	if it != nil {
+		t.inlined.Store(it)
+	}
+	return it
 }
 
 func kindOf(k layout.Kind) Kind {

@@ -94,6 +94,9 @@ func reachAssignerKeptMessage(a Assigner, slot *[4]byte, t *Type, extent uint32)
 	return a.KeptMessage(slot, t, extent)
 }
 func reachAssignerMemory(a Assigner) []byte { return a.Memory() }
+func reachAssignerInline(a Assigner, word *[4]byte, t *Type) (uint32, bool) {
+	return a.Inline(word, t)
+}
 func reachNestedBytes(m Msg, s uint32, t *Type, n uint32) ([]byte, bool) {
 	return m.NestedBytes(s, t, n)
 }

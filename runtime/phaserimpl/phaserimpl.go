@@ -47,7 +47,9 @@ const (
 	// KeptBlock.Before, which inline into Assign, where Assigner.Kept,
 	// KeptVector and Disjoint were calls (kept for code of versions 5
 	// and 6).
-	GenVersion = 7
+	// Version 8 extends Assign to the inline messages of the ROS frontend
+	// (Assigner.Inline).
+	GenVersion = 8
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4

@@ -14,6 +14,7 @@ var libColor = map[string]string{
 	"phaser-ros":        "#c49c94",
 	"phaser-new":        "#ff9896",
 	"phaser-assign":     "#ff7f0e",
+	"phaser-ros-assign": "#ffbb78",
 	"flatbuffers-safe":  "#98df8a",
 	"ros1-floor":        "#000000",
 	"build-floor":       "#404040",

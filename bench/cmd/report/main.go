@@ -111,7 +111,7 @@ var goals = []goal{
 
 // allocLibs are the phaser rows whose hot paths must not allocate
 // (phaser-new allocates its Payload by design).
-var allocLibs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-refill", "phaser-assign"}
+var allocLibs = []string{"phaser", "phaser-v2", "phaser-ros", "phaser-refill", "phaser-assign", "phaser-ros-assign"}
 
 func main() {
 	statsPath := flag.String("stats", "results/stats.csv", "benchstat -format csv output of every binary's runs together")

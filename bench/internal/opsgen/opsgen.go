@@ -125,6 +125,9 @@ func init() {
 {{- if .Assign}}
 	register("phaser-assign", "{{.Name}}", opsRefill, phaserAssign{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 {{- end}}
+{{- if and .Assign .PhaserROS}}
+	register("phaser-ros-assign", "{{.Name}}", opsRefill, phaserROSAssign{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
+{{- end}}
 {{- if .BuildFloor}}
 	register("build-floor", "{{.Name}}", opsBuild, floorBuild{{.Fn}}Codec("{{.Name}}", Values.{{.Vals}}))
 {{- end}}
@@ -279,6 +282,32 @@ func phaserAssign{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
 					return 0
 				}
 				return phAll{{$s.Fn}}(x)
+			},
+		}
+	}
+}
+{{end}}
+{{- if and $s.Assign $s.PhaserROS}}
+// phaserROSAssign{{$s.Fn}}Codec is phaser-ros-assign for {{$s.Pb}}: phaser-assign
+// with the frontend=ros handles (Assign, phrAssign{{$s.Fn}}, then Bytes),
+// read as phaser-ros's.
+//go:noinline
+func phaserROSAssign{{$s.Fn}}Codec(shape string, vals []{{$s.Fn}}) func() *Codec {
+	return func() *Codec {
+		warm := phaserNew(shape, pbphaserros.New{{$s.Pb}}In, nil)
+		rp := new(runtime.Payload)
+		return &Codec{
+			Build: func(i int) []byte {
+				phrAssign{{$s.Fn}}(warm, &vals[i])
+				return warm.Bytes()
+			},
+			Decode: phaserDecoder(pbphaserros.Read{{$s.Pb}}, phrGet{{$s.Fn}}),
+			ReadAll: func(data []byte) uint64 {
+				x, err := pbphaserros.Read{{$s.Pb}}Into(rp, data)
+				if err != nil {
+					return 0
+				}
+				return phrAll{{$s.Fn}}(x)
 			},
 		}
 	}

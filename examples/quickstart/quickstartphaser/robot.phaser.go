@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.

@@ -33,6 +33,7 @@ type assignNode struct {
 	val     string                     // the expression of its XFields value ("v", "v.Stamp")
 	mem     string                     // the variable of its compiled fields' bytes ("p", "qStamp")
 	path    string                     // the Go names of the fields from the root ("", "Stamp")
+	inline  bool                       // an inline message (ROS frontend): in its holder's bytes, which the holder's Clear zeroes
 	handle  string                     // the variable of its handle in assignSetters ("x", "msgStamp")
 	scalars []*protogen.Field
 	strs    []assignBlock
@@ -49,7 +50,9 @@ type assignBlock struct {
 	max     int // a repeated scalar: its fixed array size (phaser.array_size), or 0
 }
 
-// An assignChild is a nested message field of an assignNode.
+// An assignChild is a nested message field of an assignNode: blk is the
+// variable of its block (KeptMessage's) or, for an inline message, of the
+// table word it takes (Inline's).
 type assignChild struct {
 	f       *protogen.Field
 	lf      *layout.Field
@@ -60,14 +63,14 @@ type assignChild struct {
 // assignPlan returns the tree of the messages the Assign of m fills, or nil
 // if m gets no Assign: every field a singular scalar (viewable), a singular
 // string or bytes field outside any oneof, a repeated scalar or enum field,
-// or a singular message field (not inline, outside any oneof) of a type
-// that gets an Assign itself, at
-// most maxAssignDepth levels deep, with at most maxAssignBlocks strings,
-// bytes and messages in all, in messages that are not map entries, not Any
-// and declare no extension range.
+// or a singular message field outside any oneof (inline or not) of a type
+// that gets an Assign itself, at most maxAssignDepth levels deep, with at
+// most maxAssignBlocks strings, bytes, repeated scalars and (not inline)
+// messages in all, in messages that are not map entries, not Any and
+// declare no extension range.
 func (g *fileGen) assignPlan(m *protogen.Message) *assignNode {
 	a := &assignNames{taken: map[string]bool{"a": true, "b": true, "ok": true, "p": true, "v": true, "x": true}}
-	n := g.assignNode(m, "v", "p", "", 0, a)
+	n := g.assignNode(m, nil, "v", "p", "", 0, a)
 	if n == nil || a.blocks > maxAssignBlocks {
 		return nil
 	}
@@ -91,13 +94,18 @@ func (a *assignNames) name(prefix, s string) string {
 	return n
 }
 
-func (g *fileGen) assignNode(m *protogen.Message, val, mem, path string, depth int, a *assignNames) *assignNode {
+// assignNode returns the node of message m, laid out as lm (nil: m's own
+// layout; an inline message's is the one its holder gives it), or nil if
+// it cannot be assigned.
+func (g *fileGen) assignNode(m *protogen.Message, lm *layout.Message, val, mem, path string, depth int, a *assignNames) *assignNode {
 	if depth > maxAssignDepth || len(m.Fields) == 0 || m.Desc.IsMapEntry() || m.Desc.ExtensionRanges().Len() > 0 || m.Desc.FullName() == anyName {
 		return nil
 	}
-	lm, err := g.layouts.Of(m.Desc)
-	if err != nil {
-		return nil
+	if lm == nil {
+		var err error
+		if lm, err = g.layouts.Of(m.Desc); err != nil {
+			return nil
+		}
 	}
 	n := &assignNode{m: m, lm: lm, names: accessorNames(m), val: val, mem: mem, path: path, handle: "x"}
 	if path != "" {
@@ -122,10 +130,26 @@ func (g *fileGen) assignNode(m *protogen.Message, val, mem, path string, depth i
 			name := path + n.names[f]
 			n.strs = append(n.strs, assignBlock{f: f, lf: lf, blk: a.name("s", name), ok: a.name("ok", name)})
 			a.blocks++
-		case k == protoreflect.MessageKind && !lf.Inline:
+		case k == protoreflect.MessageKind && lf.Inline:
+			// Its XFields type is its own package's: one generated with
+			// another frontend, which may lay it out with slots where this
+			// one inlines (and count its blocks otherwise), is taken when
+			// it holds no message field.
+			if lf.Message == nil || !g.sameFrontend(f.Message) && hasMessageField(f.Message) {
+				return nil
+			}
+			name := path + n.names[f]
+			blk, ok := a.name("w", name), a.name("ok", name)
+			c := g.assignNode(f.Message, lf.Message, val+"."+n.names[f], a.name("q", name), name, depth+1, a)
+			if c == nil {
+				return nil
+			}
+			c.inline = true
+			n.msgs = append(n.msgs, assignChild{f: f, lf: lf, blk: blk, ok: ok, node: c})
+		case k == protoreflect.MessageKind:
 			name := path + n.names[f]
 			blk, ok := a.name("m", name), a.name("ok", name)
-			c := g.assignNode(f.Message, val+"."+n.names[f], a.name("q", name), name, depth+1, a)
+			c := g.assignNode(f.Message, nil, val+"."+n.names[f], a.name("q", name), name, depth+1, a)
 			if c == nil {
 				return nil
 			}
@@ -178,7 +202,7 @@ func (g *fileGen) assign(m *protogen.Message, lm *layout.Message, name, tv strin
 			conds = append(conds, strings.Join(oks, " &&\n"))
 		}
 		switch len(blocks) {
-		case 1:
+		case 0, 1:
 		case 2:
 			conds = append(conds, blocks[0]+".Apart("+blocks[1]+")")
 		default: // each block before the next, or Disjoint's compare of every pair
@@ -272,6 +296,13 @@ func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
 		_, texpr, _ := g.msgRef(c.f.Message)
 		ext := extentOf(c.node.lm)
 		slot := fmt.Sprintf("(*[4]byte)(%s[%d:%d])", n.mem, c.lf.Offset, c.lf.Offset+4)
+		if c.node.inline { // its table word, and its fields in the holder's bytes
+			g.P(c.blk, ", ", c.ok, " := a.Inline(", slot, ", ", texpr, ")")
+			*oks = append(*oks, c.ok)
+			g.P(c.node.mem, " := (*[", ext, "]byte)(", n.mem, "[", c.lf.Offset, ":])")
+			depth += g.assignChecks(c.node, oks)
+			continue
+		}
 		g.P("if ", c.blk, ", ", c.ok, " := a.KeptMessage(", slot, ", ", texpr, ", ", ext, "); ", c.ok, " {")
 		g.P(c.node.mem, " := (*[", ext, "]byte)(a.Memory()[", c.blk, ".Off:])")
 		depth += 1 + g.assignChecks(c.node, oks)
@@ -321,7 +352,9 @@ func (g *fileGen) assignStores(n *assignNode) {
 	if what == "" {
 		what = "the root"
 	}
-	g.P("*(*[", ext-4, "]byte)(", n.mem, "[4:]) = [", ext-4, "]byte{} // Clear of ", what, ": the presence words and fields")
+	if !n.inline { // (an inline message's bytes are its holder's, which it cleared)
+		g.P("*(*[", ext-4, "]byte)(", n.mem, "[4:]) = [", ext-4, "]byte{} // Clear of ", what, ": the presence words and fields")
+	}
 	le := g.leIdent()
 	for _, s := range n.strs {
 		g.P(le, ".PutUint32(", n.mem, "[", s.lf.Offset, ":], ", s.blk, ".Off)")
@@ -330,6 +363,10 @@ func (g *fileGen) assignStores(n *assignNode) {
 		g.P(le, ".PutUint64(", n.mem, "[", s.lf.Offset, ":], uint64(len(", n.val, ".", n.names[s.f], "))|uint64(", s.blk, ".Off)<<32)")
 	}
 	for _, c := range n.msgs {
+		if c.node.inline {
+			g.P(le, ".PutUint32(", n.mem, "[", c.lf.Offset, ":], ", c.blk, ") // ", c.node.path, " present: its table")
+			continue
+		}
 		g.P(le, ".PutUint32(", n.mem, "[", c.lf.Offset, ":], ", c.blk, ".Off)")
 	}
 	g.storeScalarsOf(n.scalars, n.lm, n.names, n.val, n.mem)
@@ -362,7 +399,10 @@ func (g *fileGen) assignSetterCalls(n *assignNode) {
 func (n *assignNode) blocksInOrder(bs []string) []string {
 	for _, f := range n.m.Fields {
 		if c := n.child(f); c != nil {
-			bs = c.node.blocksInOrder(append(bs, c.blk))
+			if !c.node.inline { // (an inline message has no block of its own)
+				bs = append(bs, c.blk)
+			}
+			bs = c.node.blocksInOrder(bs)
 			continue
 		}
 		for _, b := range append(n.strs, n.vecs...) {
@@ -382,4 +422,34 @@ func (n *assignNode) child(f *protogen.Field) *assignChild {
 		}
 	}
 	return nil
+}
+
+// sameFrontend reports whether m's handles are generated with this file's
+// options (its layout and its Assign planned as here): in this file's
+// package, or from a file of this run.
+func (g *fileGen) sameFrontend(m *protogen.Message) bool {
+	if g.phaserPkg(m.Desc.ParentFile()) == g.pkg {
+		return true
+	}
+	f, ok := g.plugin.FilesByPath[m.Desc.ParentFile().Path()]
+	return ok && f.Generate && !skipFile(f)
+}
+
+// hasMessageField reports whether m has a message field.
+func hasMessageField(m *protogen.Message) bool {
+	for _, f := range m.Fields {
+		if f.Desc.Kind() == protoreflect.MessageKind || f.Desc.Kind() == protoreflect.GroupKind {
+			return true
+		}
+	}
+	return false
+}
+
+// nestedTypes appends the message types of n's nested messages, theirs
+// included.
+func (n *assignNode) nestedTypes(ms []*protogen.Message) []*protogen.Message {
+	for _, c := range n.msgs {
+		ms = c.node.nestedTypes(append(ms, c.f.Message))
+	}
+	return ms
 }

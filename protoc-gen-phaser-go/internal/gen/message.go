@@ -580,26 +580,35 @@ func foreignTypeVar(typ string) string { return "phaserType_" + strings.ReplaceA
 
 // foreignTypes declares the variables that hold the Types of the messages
 // of other packages that the file's fields refer to, in order of first
-// use.
+// use, then those of the nested messages of other packages that an Assign
+// fills (an Imu's header's stamp).
 func (g *fileGen) foreignTypes() {
 	seen := map[string]bool{}
+	var refs []*protogen.Message
 	for _, m := range allMessages(g.file.Messages) {
 		for _, f := range m.Fields {
-			msg := f.Message
-			if msg == nil || msg.Desc.FullName() == anyName || g.phaserPkg(msg.Desc.ParentFile()) == g.pkg {
-				continue
-			}
-			typ, tv, _ := g.msgRef(msg)
-			if seen[tv] {
-				continue
-			}
-			if len(seen) == 0 {
-				g.P("// The types of the messages of other packages that fields refer to.")
-				g.P("var (")
-			}
-			seen[tv] = true
-			g.P(tv, " = ", g.door("EngineType"), "(", typ, "{}.PhaserType())")
+			refs = append(refs, f.Message)
 		}
+	}
+	for _, m := range allMessages(g.file.Messages) {
+		if n := g.assignPlan(m); n != nil {
+			refs = n.nestedTypes(refs)
+		}
+	}
+	for _, msg := range refs {
+		if msg == nil || msg.Desc.FullName() == anyName || g.phaserPkg(msg.Desc.ParentFile()) == g.pkg {
+			continue
+		}
+		typ, tv, _ := g.msgRef(msg)
+		if seen[tv] {
+			continue
+		}
+		if len(seen) == 0 {
+			g.P("// The types of the messages of other packages that fields refer to.")
+			g.P("var (")
+		}
+		seen[tv] = true
+		g.P(tv, " = ", g.door("EngineType"), "(", typ, "{}.PhaserType())")
 	}
 	if len(seen) > 0 {
 		g.P(")")

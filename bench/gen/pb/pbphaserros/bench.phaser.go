@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -1578,6 +1578,54 @@ func (x Header) SetScalars(v *HeaderScalars) {
 	p := (*[36]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Seq)
 	p[4] |= 0x01 // presence
+}
+
+// HeaderFields holds the value of every field of a Header, for Assign.
+type HeaderFields struct {
+	Seq     uint32                            // field seq (1)
+	Stamp   timestamppbphaser.TimestampFields // field stamp (2)
+	FrameId string                            // field frame_id (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Header) Assign(v *HeaderFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Header, 36); ok {
+		p := (*[36]byte)(b)
+		sFrameId, okFrameId := a.Block((*[4]byte)(p[12:16]))
+		wStamp, okStamp := a.Inline((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
+		qStamp := (*[20]byte)(p[16:])
+		if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
+			okStamp {
+			a.Put(sFrameId, v.FrameId)
+			*(*[32]byte)(p[4:]) = [32]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[12:], sFrameId.Off)
+			binary.LittleEndian.PutUint32(p[16:], wStamp) // Stamp present: its table
+			binary.LittleEndian.PutUint32(p[8:], v.Seq)
+			p[4] |= 0x01 // presence
+			binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
+			binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
+			qStamp[4] |= 0x03 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Header) assignSetters(v *HeaderFields) {
+	x.Clear()
+	x.SetSeq(v.Seq)
+	msgStamp := x.MutableStamp()
+	msgStamp.SetSeconds(v.Stamp.Seconds)
+	msgStamp.SetNanos(v.Stamp.Nanos)
+	x.SetFrameId(v.FrameId)
 }
 
 // HeaderList is a handle on a repeated field of Header messages.
@@ -3862,6 +3910,135 @@ func (x Imu) ClearLinearAcceleration() {
 // (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
 	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9})
+}
+
+// ImuFields holds the value of every field of a Imu, for Assign.
+type ImuFields struct {
+	Header                       HeaderFields     // field header (1)
+	Orientation                  QuaternionFields // field orientation (2)
+	OrientationCovariance        []float64        // field orientation_covariance (3)
+	AngularVelocity              Vector3Fields    // field angular_velocity (4)
+	AngularVelocityCovariance    []float64        // field angular_velocity_covariance (5)
+	LinearAcceleration           Vector3Fields    // field linear_acceleration (6)
+	LinearAccelerationCovariance []float64        // field linear_acceleration_covariance (7)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Imu) Assign(v *ImuFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Imu, 176); ok {
+		p := (*[176]byte)(b)
+		sOrientationCovariance, okOrientationCovariance := a.Block((*[4]byte)(p[12:16]))
+		sAngularVelocityCovariance, okAngularVelocityCovariance := a.Block((*[4]byte)(p[20:24]))
+		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.Block((*[4]byte)(p[28:32]))
+		wHeader, okHeader := a.Inline((*[4]byte)(p[32:36]), phaserType_Header)
+		qHeader := (*[36]byte)(p[32:])
+		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
+		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
+		qHeaderStamp := (*[20]byte)(qHeader[16:])
+		wOrientation, okOrientation := a.Inline((*[4]byte)(p[72:76]), phaserType_Quaternion)
+		qOrientation := (*[40]byte)(p[72:])
+		wAngularVelocity, okAngularVelocity := a.Inline((*[4]byte)(p[112:116]), phaserType_Vector3)
+		qAngularVelocity := (*[32]byte)(p[112:])
+		wLinearAcceleration, okLinearAcceleration := a.Inline((*[4]byte)(p[144:148]), phaserType_Vector3)
+		qLinearAcceleration := (*[32]byte)(p[144:])
+		if okOrientationCovariance && sOrientationCovariance.FitsElems(len(v.OrientationCovariance), 8, 9) &&
+			okAngularVelocityCovariance && sAngularVelocityCovariance.FitsElems(len(v.AngularVelocityCovariance), 8, 9) &&
+			okLinearAccelerationCovariance && sLinearAccelerationCovariance.FitsElems(len(v.LinearAccelerationCovariance), 8, 9) &&
+			okHeader &&
+			okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
+			okHeaderStamp &&
+			okOrientation &&
+			okAngularVelocity &&
+			okLinearAcceleration &&
+			(sHeaderFrameId.Before(sOrientationCovariance) &&
+				sOrientationCovariance.Before(sAngularVelocityCovariance) &&
+				sAngularVelocityCovariance.Before(sLinearAccelerationCovariance) ||
+				phaserimpl.Disjoint(sHeaderFrameId, sOrientationCovariance, sAngularVelocityCovariance, sLinearAccelerationCovariance)) {
+			if len(v.OrientationCovariance) == 9 && binary.LittleEndian.Uint32(p[8:]) <= 9 {
+				e := *(*[72]byte)(phaserimpl.ElemBytes(v.OrientationCovariance)) // (through a local: word moves, not memmove)
+				*(*[72]byte)(a.Memory()[sOrientationCovariance.Off:]) = e
+			} else {
+				a.PutVector(sOrientationCovariance, (*[8]byte)(p[8:16]), phaserimpl.ElemBytes(v.OrientationCovariance), 8)
+			}
+			if len(v.AngularVelocityCovariance) == 9 && binary.LittleEndian.Uint32(p[16:]) <= 9 {
+				e := *(*[72]byte)(phaserimpl.ElemBytes(v.AngularVelocityCovariance)) // (through a local: word moves, not memmove)
+				*(*[72]byte)(a.Memory()[sAngularVelocityCovariance.Off:]) = e
+			} else {
+				a.PutVector(sAngularVelocityCovariance, (*[8]byte)(p[16:24]), phaserimpl.ElemBytes(v.AngularVelocityCovariance), 8)
+			}
+			if len(v.LinearAccelerationCovariance) == 9 && binary.LittleEndian.Uint32(p[24:]) <= 9 {
+				e := *(*[72]byte)(phaserimpl.ElemBytes(v.LinearAccelerationCovariance)) // (through a local: word moves, not memmove)
+				*(*[72]byte)(a.Memory()[sLinearAccelerationCovariance.Off:]) = e
+			} else {
+				a.PutVector(sLinearAccelerationCovariance, (*[8]byte)(p[24:32]), phaserimpl.ElemBytes(v.LinearAccelerationCovariance), 8)
+			}
+			a.Put(sHeaderFrameId, v.Header.FrameId)
+			*(*[172]byte)(p[4:]) = [172]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint64(p[8:], uint64(len(v.OrientationCovariance))|uint64(sOrientationCovariance.Off)<<32)
+			binary.LittleEndian.PutUint64(p[16:], uint64(len(v.AngularVelocityCovariance))|uint64(sAngularVelocityCovariance.Off)<<32)
+			binary.LittleEndian.PutUint64(p[24:], uint64(len(v.LinearAccelerationCovariance))|uint64(sLinearAccelerationCovariance.Off)<<32)
+			binary.LittleEndian.PutUint32(p[32:], wHeader)              // Header present: its table
+			binary.LittleEndian.PutUint32(p[72:], wOrientation)         // Orientation present: its table
+			binary.LittleEndian.PutUint32(p[112:], wAngularVelocity)    // AngularVelocity present: its table
+			binary.LittleEndian.PutUint32(p[144:], wLinearAcceleration) // LinearAcceleration present: its table
+			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
+			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
+			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
+			qHeader[4] |= 0x01 // presence
+			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
+			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
+			qHeaderStamp[4] |= 0x03 // presence
+			binary.LittleEndian.PutUint64(qOrientation[8:], math.Float64bits(v.Orientation.X))
+			binary.LittleEndian.PutUint64(qOrientation[16:], math.Float64bits(v.Orientation.Y))
+			binary.LittleEndian.PutUint64(qOrientation[24:], math.Float64bits(v.Orientation.Z))
+			binary.LittleEndian.PutUint64(qOrientation[32:], math.Float64bits(v.Orientation.W))
+			qOrientation[4] |= 0x0f // presence
+			binary.LittleEndian.PutUint64(qAngularVelocity[8:], math.Float64bits(v.AngularVelocity.X))
+			binary.LittleEndian.PutUint64(qAngularVelocity[16:], math.Float64bits(v.AngularVelocity.Y))
+			binary.LittleEndian.PutUint64(qAngularVelocity[24:], math.Float64bits(v.AngularVelocity.Z))
+			qAngularVelocity[4] |= 0x07 // presence
+			binary.LittleEndian.PutUint64(qLinearAcceleration[8:], math.Float64bits(v.LinearAcceleration.X))
+			binary.LittleEndian.PutUint64(qLinearAcceleration[16:], math.Float64bits(v.LinearAcceleration.Y))
+			binary.LittleEndian.PutUint64(qLinearAcceleration[24:], math.Float64bits(v.LinearAcceleration.Z))
+			qLinearAcceleration[4] |= 0x07 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Imu) assignSetters(v *ImuFields) {
+	x.Clear()
+	msgHeader := x.MutableHeader()
+	msgHeader.SetSeq(v.Header.Seq)
+	msgHeaderStamp := msgHeader.MutableStamp()
+	msgHeaderStamp.SetSeconds(v.Header.Stamp.Seconds)
+	msgHeaderStamp.SetNanos(v.Header.Stamp.Nanos)
+	msgHeader.SetFrameId(v.Header.FrameId)
+	msgOrientation := x.MutableOrientation()
+	msgOrientation.SetX(v.Orientation.X)
+	msgOrientation.SetY(v.Orientation.Y)
+	msgOrientation.SetZ(v.Orientation.Z)
+	msgOrientation.SetW(v.Orientation.W)
+	x.OrientationCovariance().Assign(v.OrientationCovariance...)
+	msgAngularVelocity := x.MutableAngularVelocity()
+	msgAngularVelocity.SetX(v.AngularVelocity.X)
+	msgAngularVelocity.SetY(v.AngularVelocity.Y)
+	msgAngularVelocity.SetZ(v.AngularVelocity.Z)
+	x.AngularVelocityCovariance().Assign(v.AngularVelocityCovariance...)
+	msgLinearAcceleration := x.MutableLinearAcceleration()
+	msgLinearAcceleration.SetX(v.LinearAcceleration.X)
+	msgLinearAcceleration.SetY(v.LinearAcceleration.Y)
+	msgLinearAcceleration.SetZ(v.LinearAcceleration.Z)
+	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCovariance...)
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
@@ -7537,6 +7714,85 @@ func (x Image) SetScalars(v *ImageScalars) {
 	binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
 	binary.LittleEndian.PutUint32(p[24:], v.Step)
 	p[4] |= 0x0f // presence
+}
+
+// ImageFields holds the value of every field of a Image, for Assign.
+type ImageFields struct {
+	Header      HeaderFields // field header (1)
+	Height      uint32       // field height (2)
+	Width       uint32       // field width (3)
+	Encoding    string       // field encoding (4)
+	IsBigendian uint32       // field is_bigendian (5)
+	Step        uint32       // field step (6)
+	Data        []byte       // field data (7)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Image) Assign(v *ImageFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Image, 68); ok {
+		p := (*[68]byte)(b)
+		sEncoding, okEncoding := a.Block((*[4]byte)(p[16:20]))
+		sData, okData := a.KeptBytes(p[28:32], v.Data)
+		wHeader, okHeader := a.Inline((*[4]byte)(p[32:36]), phaserType_Header)
+		qHeader := (*[36]byte)(p[32:])
+		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
+		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
+		qHeaderStamp := (*[20]byte)(qHeader[16:])
+		if okEncoding && sEncoding.Fits(len(v.Encoding)) &&
+			okData &&
+			okHeader &&
+			okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
+			okHeaderStamp &&
+			(sHeaderFrameId.Before(sEncoding) &&
+				sEncoding.Before(sData) ||
+				phaserimpl.Disjoint(sHeaderFrameId, sEncoding, sData)) {
+			a.Put(sEncoding, v.Encoding)
+			a.PutBytes(sData, v.Data)
+			a.Put(sHeaderFrameId, v.Header.FrameId)
+			*(*[64]byte)(p[4:]) = [64]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[16:], sEncoding.Off)
+			binary.LittleEndian.PutUint32(p[28:], sData.Off)
+			binary.LittleEndian.PutUint32(p[32:], wHeader) // Header present: its table
+			binary.LittleEndian.PutUint32(p[8:], v.Height)
+			binary.LittleEndian.PutUint32(p[12:], v.Width)
+			binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
+			binary.LittleEndian.PutUint32(p[24:], v.Step)
+			p[4] |= 0x0f // presence
+			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
+			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
+			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
+			qHeader[4] |= 0x01 // presence
+			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
+			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
+			qHeaderStamp[4] |= 0x03 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Image) assignSetters(v *ImageFields) {
+	x.Clear()
+	msgHeader := x.MutableHeader()
+	msgHeader.SetSeq(v.Header.Seq)
+	msgHeaderStamp := msgHeader.MutableStamp()
+	msgHeaderStamp.SetSeconds(v.Header.Stamp.Seconds)
+	msgHeaderStamp.SetNanos(v.Header.Stamp.Nanos)
+	msgHeader.SetFrameId(v.Header.FrameId)
+	x.SetHeight(v.Height)
+	x.SetWidth(v.Width)
+	x.SetEncoding(v.Encoding)
+	x.SetIsBigendian(v.IsBigendian)
+	x.SetStep(v.Step)
+	x.SetData(v.Data)
 }
 
 // ImageList is a handle on a repeated field of Image messages.

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
 )
 
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
@@ -1939,6 +1939,61 @@ func (x Pose) ClearOrientation() {
 	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Quaternion)
 }
 
+// PoseFields holds the value of every field of a Pose, for Assign.
+type PoseFields struct {
+	Position    PointFields      // field position (1)
+	Orientation QuaternionFields // field orientation (2)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Pose) Assign(v *PoseFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Pose, 80); ok {
+		p := (*[80]byte)(b)
+		wPosition, okPosition := a.Inline((*[4]byte)(p[8:12]), phaserType_Point)
+		qPosition := (*[32]byte)(p[8:])
+		wOrientation, okOrientation := a.Inline((*[4]byte)(p[40:44]), phaserType_Quaternion)
+		qOrientation := (*[40]byte)(p[40:])
+		if okPosition &&
+			okOrientation {
+			*(*[76]byte)(p[4:]) = [76]byte{}                    // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], wPosition)     // Position present: its table
+			binary.LittleEndian.PutUint32(p[40:], wOrientation) // Orientation present: its table
+			binary.LittleEndian.PutUint64(qPosition[8:], math.Float64bits(v.Position.X))
+			binary.LittleEndian.PutUint64(qPosition[16:], math.Float64bits(v.Position.Y))
+			binary.LittleEndian.PutUint64(qPosition[24:], math.Float64bits(v.Position.Z))
+			qPosition[4] |= 0x07 // presence
+			binary.LittleEndian.PutUint64(qOrientation[8:], math.Float64bits(v.Orientation.X))
+			binary.LittleEndian.PutUint64(qOrientation[16:], math.Float64bits(v.Orientation.Y))
+			binary.LittleEndian.PutUint64(qOrientation[24:], math.Float64bits(v.Orientation.Z))
+			binary.LittleEndian.PutUint64(qOrientation[32:], math.Float64bits(v.Orientation.W))
+			qOrientation[4] |= 0x0f // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Pose) assignSetters(v *PoseFields) {
+	x.Clear()
+	msgPosition := x.MutablePosition()
+	msgPosition.SetX(v.Position.X)
+	msgPosition.SetY(v.Position.Y)
+	msgPosition.SetZ(v.Position.Z)
+	msgOrientation := x.MutableOrientation()
+	msgOrientation.SetX(v.Orientation.X)
+	msgOrientation.SetY(v.Orientation.Y)
+	msgOrientation.SetZ(v.Orientation.Z)
+	msgOrientation.SetW(v.Orientation.W)
+}
+
 // PoseList is a handle on a repeated field of Pose messages.
 type PoseList phaserimpl.MessageList
 
@@ -3216,6 +3271,59 @@ func (x Twist) HasAngular() bool {
 // ClearAngular clears, freeing what it holds, field angular (2).
 func (x Twist) ClearAngular() {
 	phaserimpl.Msg(x).ClearMessage(phaserimpl.Field{Number: 2, Offset: 40, Bits: phaserimpl.InlineField}, phaserType_Vector3)
+}
+
+// TwistFields holds the value of every field of a Twist, for Assign.
+type TwistFields struct {
+	Linear  Vector3Fields // field linear (1)
+	Angular Vector3Fields // field angular (2)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Twist) Assign(v *TwistFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Twist, 72); ok {
+		p := (*[72]byte)(b)
+		wLinear, okLinear := a.Inline((*[4]byte)(p[8:12]), phaserType_Vector3)
+		qLinear := (*[32]byte)(p[8:])
+		wAngular, okAngular := a.Inline((*[4]byte)(p[40:44]), phaserType_Vector3)
+		qAngular := (*[32]byte)(p[40:])
+		if okLinear &&
+			okAngular {
+			*(*[68]byte)(p[4:]) = [68]byte{}                // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], wLinear)   // Linear present: its table
+			binary.LittleEndian.PutUint32(p[40:], wAngular) // Angular present: its table
+			binary.LittleEndian.PutUint64(qLinear[8:], math.Float64bits(v.Linear.X))
+			binary.LittleEndian.PutUint64(qLinear[16:], math.Float64bits(v.Linear.Y))
+			binary.LittleEndian.PutUint64(qLinear[24:], math.Float64bits(v.Linear.Z))
+			qLinear[4] |= 0x07 // presence
+			binary.LittleEndian.PutUint64(qAngular[8:], math.Float64bits(v.Angular.X))
+			binary.LittleEndian.PutUint64(qAngular[16:], math.Float64bits(v.Angular.Y))
+			binary.LittleEndian.PutUint64(qAngular[24:], math.Float64bits(v.Angular.Z))
+			qAngular[4] |= 0x07 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Twist) assignSetters(v *TwistFields) {
+	x.Clear()
+	msgLinear := x.MutableLinear()
+	msgLinear.SetX(v.Linear.X)
+	msgLinear.SetY(v.Linear.Y)
+	msgLinear.SetZ(v.Linear.Z)
+	msgAngular := x.MutableAngular()
+	msgAngular.SetX(v.Angular.X)
+	msgAngular.SetY(v.Angular.Y)
+	msgAngular.SetZ(v.Angular.Z)
 }
 
 // TwistList is a handle on a repeated field of Twist messages.

@@ -15,6 +15,7 @@ import (
 	std_msgsphaser "github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"
 	runtime "github.com/phaser-go/phaser/runtime"
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
+	timestamppbphaser "github.com/phaser-go/phaser/types/known/timestamppbphaser"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
@@ -22,9 +23,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -70,6 +71,7 @@ var (
 	phaserType_std_msgsphaser_Header          = phaserimpl.EngineType(std_msgsphaser.Header{}.PhaserType())
 	phaserType_geometry_msgsphaser_Quaternion = phaserimpl.EngineType(geometry_msgsphaser.Quaternion{}.PhaserType())
 	phaserType_geometry_msgsphaser_Vector3    = phaserimpl.EngineType(geometry_msgsphaser.Vector3{}.PhaserType())
+	phaserType_timestamppbphaser_Timestamp    = phaserimpl.EngineType(timestamppbphaser.Timestamp{}.PhaserType())
 )
 
 // Forwarders that put the read accessors of the message types of other
@@ -920,6 +922,135 @@ func (x Imu) ClearLinearAcceleration() {
 // (Failed, runtime.ErrArraySize). Append and Resize store up to 9.
 func (x Imu) LinearAccelerationCovariance() runtime.List[float64] {
 	return phaserimpl.List[float64](phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9})
+}
+
+// ImuFields holds the value of every field of a Imu, for Assign.
+type ImuFields struct {
+	Header                       std_msgsphaser.HeaderFields          // field header (1)
+	Orientation                  geometry_msgsphaser.QuaternionFields // field orientation (2)
+	OrientationCovariance        []float64                            // field orientation_covariance (3)
+	AngularVelocity              geometry_msgsphaser.Vector3Fields    // field angular_velocity (4)
+	AngularVelocityCovariance    []float64                            // field angular_velocity_covariance (5)
+	LinearAcceleration           geometry_msgsphaser.Vector3Fields    // field linear_acceleration (6)
+	LinearAccelerationCovariance []float64                            // field linear_acceleration_covariance (7)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Imu) Assign(v *ImuFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Imu, 176); ok {
+		p := (*[176]byte)(b)
+		sOrientationCovariance, okOrientationCovariance := a.Block((*[4]byte)(p[12:16]))
+		sAngularVelocityCovariance, okAngularVelocityCovariance := a.Block((*[4]byte)(p[20:24]))
+		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.Block((*[4]byte)(p[28:32]))
+		wHeader, okHeader := a.Inline((*[4]byte)(p[32:36]), phaserType_std_msgsphaser_Header)
+		qHeader := (*[36]byte)(p[32:])
+		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
+		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
+		qHeaderStamp := (*[20]byte)(qHeader[16:])
+		wOrientation, okOrientation := a.Inline((*[4]byte)(p[72:76]), phaserType_geometry_msgsphaser_Quaternion)
+		qOrientation := (*[40]byte)(p[72:])
+		wAngularVelocity, okAngularVelocity := a.Inline((*[4]byte)(p[112:116]), phaserType_geometry_msgsphaser_Vector3)
+		qAngularVelocity := (*[32]byte)(p[112:])
+		wLinearAcceleration, okLinearAcceleration := a.Inline((*[4]byte)(p[144:148]), phaserType_geometry_msgsphaser_Vector3)
+		qLinearAcceleration := (*[32]byte)(p[144:])
+		if okOrientationCovariance && sOrientationCovariance.FitsElems(len(v.OrientationCovariance), 8, 9) &&
+			okAngularVelocityCovariance && sAngularVelocityCovariance.FitsElems(len(v.AngularVelocityCovariance), 8, 9) &&
+			okLinearAccelerationCovariance && sLinearAccelerationCovariance.FitsElems(len(v.LinearAccelerationCovariance), 8, 9) &&
+			okHeader &&
+			okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
+			okHeaderStamp &&
+			okOrientation &&
+			okAngularVelocity &&
+			okLinearAcceleration &&
+			(sHeaderFrameId.Before(sOrientationCovariance) &&
+				sOrientationCovariance.Before(sAngularVelocityCovariance) &&
+				sAngularVelocityCovariance.Before(sLinearAccelerationCovariance) ||
+				phaserimpl.Disjoint(sHeaderFrameId, sOrientationCovariance, sAngularVelocityCovariance, sLinearAccelerationCovariance)) {
+			if len(v.OrientationCovariance) == 9 && binary.LittleEndian.Uint32(p[8:]) <= 9 {
+				e := *(*[72]byte)(phaserimpl.ElemBytes(v.OrientationCovariance)) // (through a local: word moves, not memmove)
+				*(*[72]byte)(a.Memory()[sOrientationCovariance.Off:]) = e
+			} else {
+				a.PutVector(sOrientationCovariance, (*[8]byte)(p[8:16]), phaserimpl.ElemBytes(v.OrientationCovariance), 8)
+			}
+			if len(v.AngularVelocityCovariance) == 9 && binary.LittleEndian.Uint32(p[16:]) <= 9 {
+				e := *(*[72]byte)(phaserimpl.ElemBytes(v.AngularVelocityCovariance)) // (through a local: word moves, not memmove)
+				*(*[72]byte)(a.Memory()[sAngularVelocityCovariance.Off:]) = e
+			} else {
+				a.PutVector(sAngularVelocityCovariance, (*[8]byte)(p[16:24]), phaserimpl.ElemBytes(v.AngularVelocityCovariance), 8)
+			}
+			if len(v.LinearAccelerationCovariance) == 9 && binary.LittleEndian.Uint32(p[24:]) <= 9 {
+				e := *(*[72]byte)(phaserimpl.ElemBytes(v.LinearAccelerationCovariance)) // (through a local: word moves, not memmove)
+				*(*[72]byte)(a.Memory()[sLinearAccelerationCovariance.Off:]) = e
+			} else {
+				a.PutVector(sLinearAccelerationCovariance, (*[8]byte)(p[24:32]), phaserimpl.ElemBytes(v.LinearAccelerationCovariance), 8)
+			}
+			a.Put(sHeaderFrameId, v.Header.FrameId)
+			*(*[172]byte)(p[4:]) = [172]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint64(p[8:], uint64(len(v.OrientationCovariance))|uint64(sOrientationCovariance.Off)<<32)
+			binary.LittleEndian.PutUint64(p[16:], uint64(len(v.AngularVelocityCovariance))|uint64(sAngularVelocityCovariance.Off)<<32)
+			binary.LittleEndian.PutUint64(p[24:], uint64(len(v.LinearAccelerationCovariance))|uint64(sLinearAccelerationCovariance.Off)<<32)
+			binary.LittleEndian.PutUint32(p[32:], wHeader)              // Header present: its table
+			binary.LittleEndian.PutUint32(p[72:], wOrientation)         // Orientation present: its table
+			binary.LittleEndian.PutUint32(p[112:], wAngularVelocity)    // AngularVelocity present: its table
+			binary.LittleEndian.PutUint32(p[144:], wLinearAcceleration) // LinearAcceleration present: its table
+			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
+			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
+			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
+			qHeader[4] |= 0x01 // presence
+			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
+			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
+			qHeaderStamp[4] |= 0x03 // presence
+			binary.LittleEndian.PutUint64(qOrientation[8:], math.Float64bits(v.Orientation.X))
+			binary.LittleEndian.PutUint64(qOrientation[16:], math.Float64bits(v.Orientation.Y))
+			binary.LittleEndian.PutUint64(qOrientation[24:], math.Float64bits(v.Orientation.Z))
+			binary.LittleEndian.PutUint64(qOrientation[32:], math.Float64bits(v.Orientation.W))
+			qOrientation[4] |= 0x0f // presence
+			binary.LittleEndian.PutUint64(qAngularVelocity[8:], math.Float64bits(v.AngularVelocity.X))
+			binary.LittleEndian.PutUint64(qAngularVelocity[16:], math.Float64bits(v.AngularVelocity.Y))
+			binary.LittleEndian.PutUint64(qAngularVelocity[24:], math.Float64bits(v.AngularVelocity.Z))
+			qAngularVelocity[4] |= 0x07 // presence
+			binary.LittleEndian.PutUint64(qLinearAcceleration[8:], math.Float64bits(v.LinearAcceleration.X))
+			binary.LittleEndian.PutUint64(qLinearAcceleration[16:], math.Float64bits(v.LinearAcceleration.Y))
+			binary.LittleEndian.PutUint64(qLinearAcceleration[24:], math.Float64bits(v.LinearAcceleration.Z))
+			qLinearAcceleration[4] |= 0x07 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Imu) assignSetters(v *ImuFields) {
+	x.Clear()
+	msgHeader := x.MutableHeader()
+	msgHeader.SetSeq(v.Header.Seq)
+	msgHeaderStamp := msgHeader.MutableStamp()
+	msgHeaderStamp.SetSeconds(v.Header.Stamp.Seconds)
+	msgHeaderStamp.SetNanos(v.Header.Stamp.Nanos)
+	msgHeader.SetFrameId(v.Header.FrameId)
+	msgOrientation := x.MutableOrientation()
+	msgOrientation.SetX(v.Orientation.X)
+	msgOrientation.SetY(v.Orientation.Y)
+	msgOrientation.SetZ(v.Orientation.Z)
+	msgOrientation.SetW(v.Orientation.W)
+	x.OrientationCovariance().Assign(v.OrientationCovariance...)
+	msgAngularVelocity := x.MutableAngularVelocity()
+	msgAngularVelocity.SetX(v.AngularVelocity.X)
+	msgAngularVelocity.SetY(v.AngularVelocity.Y)
+	msgAngularVelocity.SetZ(v.AngularVelocity.Z)
+	x.AngularVelocityCovariance().Assign(v.AngularVelocityCovariance...)
+	msgLinearAcceleration := x.MutableLinearAcceleration()
+	msgLinearAcceleration.SetX(v.LinearAcceleration.X)
+	msgLinearAcceleration.SetY(v.LinearAcceleration.Y)
+	msgLinearAcceleration.SetZ(v.LinearAcceleration.Z)
+	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCovariance...)
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
@@ -1906,6 +2037,85 @@ func (x Image) SetScalars(v *ImageScalars) {
 	binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
 	binary.LittleEndian.PutUint32(p[24:], v.Step)
 	p[4] |= 0x0f // presence
+}
+
+// ImageFields holds the value of every field of a Image, for Assign.
+type ImageFields struct {
+	Header      std_msgsphaser.HeaderFields // field header (1)
+	Height      uint32                      // field height (2)
+	Width       uint32                      // field width (3)
+	Encoding    string                      // field encoding (4)
+	IsBigendian uint32                      // field is_bigendian (5)
+	Step        uint32                      // field step (6)
+	Data        []byte                      // field data (7)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Image) Assign(v *ImageFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Image, 68); ok {
+		p := (*[68]byte)(b)
+		sEncoding, okEncoding := a.Block((*[4]byte)(p[16:20]))
+		sData, okData := a.KeptBytes(p[28:32], v.Data)
+		wHeader, okHeader := a.Inline((*[4]byte)(p[32:36]), phaserType_std_msgsphaser_Header)
+		qHeader := (*[36]byte)(p[32:])
+		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
+		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
+		qHeaderStamp := (*[20]byte)(qHeader[16:])
+		if okEncoding && sEncoding.Fits(len(v.Encoding)) &&
+			okData &&
+			okHeader &&
+			okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
+			okHeaderStamp &&
+			(sHeaderFrameId.Before(sEncoding) &&
+				sEncoding.Before(sData) ||
+				phaserimpl.Disjoint(sHeaderFrameId, sEncoding, sData)) {
+			a.Put(sEncoding, v.Encoding)
+			a.PutBytes(sData, v.Data)
+			a.Put(sHeaderFrameId, v.Header.FrameId)
+			*(*[64]byte)(p[4:]) = [64]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[16:], sEncoding.Off)
+			binary.LittleEndian.PutUint32(p[28:], sData.Off)
+			binary.LittleEndian.PutUint32(p[32:], wHeader) // Header present: its table
+			binary.LittleEndian.PutUint32(p[8:], v.Height)
+			binary.LittleEndian.PutUint32(p[12:], v.Width)
+			binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
+			binary.LittleEndian.PutUint32(p[24:], v.Step)
+			p[4] |= 0x0f // presence
+			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
+			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
+			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
+			qHeader[4] |= 0x01 // presence
+			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
+			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
+			qHeaderStamp[4] |= 0x03 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Image) assignSetters(v *ImageFields) {
+	x.Clear()
+	msgHeader := x.MutableHeader()
+	msgHeader.SetSeq(v.Header.Seq)
+	msgHeaderStamp := msgHeader.MutableStamp()
+	msgHeaderStamp.SetSeconds(v.Header.Stamp.Seconds)
+	msgHeaderStamp.SetNanos(v.Header.Stamp.Nanos)
+	msgHeader.SetFrameId(v.Header.FrameId)
+	x.SetHeight(v.Height)
+	x.SetWidth(v.Width)
+	x.SetEncoding(v.Encoding)
+	x.SetIsBigendian(v.IsBigendian)
+	x.SetStep(v.Step)
+	x.SetData(v.Data)
 }
 
 // ImageList is a handle on a repeated field of Image messages.
@@ -4857,6 +5067,94 @@ func (x LaserScan) SetScalars(v *LaserScanScalars) {
 	binary.LittleEndian.PutUint32(p[28:], math.Float32bits(v.RangeMin))
 	binary.LittleEndian.PutUint32(p[32:], math.Float32bits(v.RangeMax))
 	p[4] |= 0x7f // presence
+}
+
+// LaserScanFields holds the value of every field of a LaserScan, for Assign.
+type LaserScanFields struct {
+	Header         std_msgsphaser.HeaderFields // field header (1)
+	AngleMin       float32                     // field angle_min (2)
+	AngleMax       float32                     // field angle_max (3)
+	AngleIncrement float32                     // field angle_increment (4)
+	TimeIncrement  float32                     // field time_increment (5)
+	ScanTime       float32                     // field scan_time (6)
+	RangeMin       float32                     // field range_min (7)
+	RangeMax       float32                     // field range_max (8)
+	Ranges         []float32                   // field ranges (9)
+	Intensities    []float32                   // field intensities (10)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x LaserScan) Assign(v *LaserScanFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_LaserScan, 92); ok {
+		p := (*[92]byte)(b)
+		sRanges, okRanges := a.Block((*[4]byte)(p[44:48]))
+		sIntensities, okIntensities := a.Block((*[4]byte)(p[52:56]))
+		wHeader, okHeader := a.Inline((*[4]byte)(p[56:60]), phaserType_std_msgsphaser_Header)
+		qHeader := (*[36]byte)(p[56:])
+		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
+		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
+		qHeaderStamp := (*[20]byte)(qHeader[16:])
+		if okRanges && sRanges.FitsElems(len(v.Ranges), 4, 0) &&
+			okIntensities && sIntensities.FitsElems(len(v.Intensities), 4, 0) &&
+			okHeader &&
+			okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&
+			okHeaderStamp &&
+			(sHeaderFrameId.Before(sRanges) &&
+				sRanges.Before(sIntensities) ||
+				phaserimpl.Disjoint(sHeaderFrameId, sRanges, sIntensities)) {
+			a.PutVector(sRanges, (*[8]byte)(p[40:48]), phaserimpl.ElemBytes(v.Ranges), 4)
+			a.PutVector(sIntensities, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.Intensities), 4)
+			a.Put(sHeaderFrameId, v.Header.FrameId)
+			*(*[88]byte)(p[4:]) = [88]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint64(p[40:], uint64(len(v.Ranges))|uint64(sRanges.Off)<<32)
+			binary.LittleEndian.PutUint64(p[48:], uint64(len(v.Intensities))|uint64(sIntensities.Off)<<32)
+			binary.LittleEndian.PutUint32(p[56:], wHeader) // Header present: its table
+			binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.AngleMin))
+			binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.AngleMax))
+			binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.AngleIncrement))
+			binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.TimeIncrement))
+			binary.LittleEndian.PutUint32(p[24:], math.Float32bits(v.ScanTime))
+			binary.LittleEndian.PutUint32(p[28:], math.Float32bits(v.RangeMin))
+			binary.LittleEndian.PutUint32(p[32:], math.Float32bits(v.RangeMax))
+			p[4] |= 0x7f // presence
+			binary.LittleEndian.PutUint32(qHeader[12:], sHeaderFrameId.Off)
+			binary.LittleEndian.PutUint32(qHeader[16:], wHeaderStamp) // HeaderStamp present: its table
+			binary.LittleEndian.PutUint32(qHeader[8:], v.Header.Seq)
+			qHeader[4] |= 0x01 // presence
+			binary.LittleEndian.PutUint64(qHeaderStamp[8:], uint64(v.Header.Stamp.Seconds))
+			binary.LittleEndian.PutUint32(qHeaderStamp[16:], uint32(v.Header.Stamp.Nanos))
+			qHeaderStamp[4] |= 0x03 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x LaserScan) assignSetters(v *LaserScanFields) {
+	x.Clear()
+	msgHeader := x.MutableHeader()
+	msgHeader.SetSeq(v.Header.Seq)
+	msgHeaderStamp := msgHeader.MutableStamp()
+	msgHeaderStamp.SetSeconds(v.Header.Stamp.Seconds)
+	msgHeaderStamp.SetNanos(v.Header.Stamp.Nanos)
+	msgHeader.SetFrameId(v.Header.FrameId)
+	x.SetAngleMin(v.AngleMin)
+	x.SetAngleMax(v.AngleMax)
+	x.SetAngleIncrement(v.AngleIncrement)
+	x.SetTimeIncrement(v.TimeIncrement)
+	x.SetScanTime(v.ScanTime)
+	x.SetRangeMin(v.RangeMin)
+	x.SetRangeMax(v.RangeMax)
+	x.Ranges().Assign(v.Ranges...)
+	x.Intensities().Assign(v.Intensities...)
 }
 
 // LaserScanList is a handle on a repeated field of LaserScan messages.

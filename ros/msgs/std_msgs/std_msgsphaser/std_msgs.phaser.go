@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -629,6 +629,54 @@ func (x Header) SetScalars(v *HeaderScalars) {
 	p := (*[36]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Seq)
 	p[4] |= 0x01 // presence
+}
+
+// HeaderFields holds the value of every field of a Header, for Assign.
+type HeaderFields struct {
+	Seq     uint32                            // field seq (1)
+	Stamp   timestamppbphaser.TimestampFields // field stamp (2)
+	FrameId string                            // field frame_id (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Header) Assign(v *HeaderFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Header, 36); ok {
+		p := (*[36]byte)(b)
+		sFrameId, okFrameId := a.Block((*[4]byte)(p[12:16]))
+		wStamp, okStamp := a.Inline((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
+		qStamp := (*[20]byte)(p[16:])
+		if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
+			okStamp {
+			a.Put(sFrameId, v.FrameId)
+			*(*[32]byte)(p[4:]) = [32]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[12:], sFrameId.Off)
+			binary.LittleEndian.PutUint32(p[16:], wStamp) // Stamp present: its table
+			binary.LittleEndian.PutUint32(p[8:], v.Seq)
+			p[4] |= 0x01 // presence
+			binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
+			binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
+			qStamp[4] |= 0x03 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Header) assignSetters(v *HeaderFields) {
+	x.Clear()
+	x.SetSeq(v.Seq)
+	msgStamp := x.MutableStamp()
+	msgStamp.SetSeconds(v.Stamp.Seconds)
+	msgStamp.SetNanos(v.Stamp.Nanos)
+	x.SetFrameId(v.FrameId)
 }
 
 // HeaderList is a handle on a repeated field of Header messages.

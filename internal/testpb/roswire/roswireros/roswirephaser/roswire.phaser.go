@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(7 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 7)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -6204,6 +6204,61 @@ func (x Stamped) HasFrame() bool {
 
 // ClearFrame clears field frame (3).
 func (x Stamped) ClearFrame() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number: 3, Offset: 8}) }
+
+// StampedFields holds the value of every field of a Stamped, for Assign.
+type StampedFields struct {
+	Stamp timestamppbphaser.TimestampFields // field stamp (1)
+	Span  durationpbphaser.DurationFields   // field span (2)
+	Frame string                            // field frame (3)
+}
+
+// Assign clears x and sets every field to its value in v: what Clear and
+// then each field's setter do, to the same payload bytes (each scalar is
+// then present, and so is each nested message, filled as its own Assign
+// would). On the root of a payload whose Clear keeps the blocks of its
+// strings and nested messages, when each new string fits the block its
+// field holds and each nested message was there, it is one call that
+// checks the messages and the blocks once and stores at compile-time
+// offsets.
+func (x Stamped) Assign(v *StampedFields) {
+	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Stamped, 60); ok {
+		p := (*[60]byte)(b)
+		sFrame, okFrame := a.Block((*[4]byte)(p[8:12]))
+		wStamp, okStamp := a.Inline((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
+		qStamp := (*[20]byte)(p[16:])
+		wSpan, okSpan := a.Inline((*[4]byte)(p[40:44]), phaserType_durationpbphaser_Duration)
+		qSpan := (*[20]byte)(p[40:])
+		if okFrame && sFrame.Fits(len(v.Frame)) &&
+			okStamp &&
+			okSpan {
+			a.Put(sFrame, v.Frame)
+			*(*[56]byte)(p[4:]) = [56]byte{} // Clear of the root: the presence words and fields
+			binary.LittleEndian.PutUint32(p[8:], sFrame.Off)
+			binary.LittleEndian.PutUint32(p[16:], wStamp) // Stamp present: its table
+			binary.LittleEndian.PutUint32(p[40:], wSpan)  // Span present: its table
+			binary.LittleEndian.PutUint64(qStamp[8:], uint64(v.Stamp.Seconds))
+			binary.LittleEndian.PutUint32(qStamp[16:], uint32(v.Stamp.Nanos))
+			qStamp[4] |= 0x03 // presence
+			binary.LittleEndian.PutUint64(qSpan[8:], uint64(v.Span.Seconds))
+			binary.LittleEndian.PutUint32(qSpan[16:], uint32(v.Span.Nanos))
+			qSpan[4] |= 0x03 // presence
+			return
+		}
+	}
+	x.assignSetters(v)
+}
+
+// assignSetters is Assign's general path: Clear, then every field's setter.
+func (x Stamped) assignSetters(v *StampedFields) {
+	x.Clear()
+	msgStamp := x.MutableStamp()
+	msgStamp.SetSeconds(v.Stamp.Seconds)
+	msgStamp.SetNanos(v.Stamp.Nanos)
+	msgSpan := x.MutableSpan()
+	msgSpan.SetSeconds(v.Span.Seconds)
+	msgSpan.SetNanos(v.Span.Nanos)
+	x.SetFrame(v.Frame)
+}
 
 // StampedList is a handle on a repeated field of Stamped messages.
 type StampedList phaserimpl.MessageList

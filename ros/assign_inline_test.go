@@ -1,0 +1,248 @@
+package ros_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	roswireros "github.com/phaser-go/phaser/internal/testpb/roswire/roswireros/roswirephaser"
+	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/ros/msgs/geometry_msgs/geometry_msgsphaser"
+	"github.com/phaser-go/phaser/ros/msgs/sensor_msgs/sensor_msgsphaser"
+	"github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"
+	"github.com/phaser-go/phaser/runtime"
+	"github.com/phaser-go/phaser/types/known/durationpbphaser"
+	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
+)
+
+// assignImuSlow is the generated Imu.Assign written out as what it is
+// defined as: Clear, then every field's setter, an inline message's
+// through its Mutable.
+func assignImuSlow(x sensor_msgsphaser.Imu, v *sensor_msgsphaser.ImuFields) {
+	x.Clear()
+	h := x.MutableHeader()
+	h.SetSeq(v.Header.Seq)
+	s := h.MutableStamp()
+	s.SetSeconds(v.Header.Stamp.Seconds)
+	s.SetNanos(v.Header.Stamp.Nanos)
+	h.SetFrameId(v.Header.FrameId)
+	o := x.MutableOrientation()
+	o.SetX(v.Orientation.X)
+	o.SetY(v.Orientation.Y)
+	o.SetZ(v.Orientation.Z)
+	o.SetW(v.Orientation.W)
+	x.OrientationCovariance().Assign(v.OrientationCovariance...)
+	a := x.MutableAngularVelocity()
+	a.SetX(v.AngularVelocity.X)
+	a.SetY(v.AngularVelocity.Y)
+	a.SetZ(v.AngularVelocity.Z)
+	x.AngularVelocityCovariance().Assign(v.AngularVelocityCovariance...)
+	l := x.MutableLinearAcceleration()
+	l.SetX(v.LinearAcceleration.X)
+	l.SetY(v.LinearAcceleration.Y)
+	l.SetZ(v.LinearAcceleration.Z)
+	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCovariance...)
+}
+
+// imuFields is an Imu value made from arg and i: a frame id of arg%40
+// bytes, covariances of up to 10 elements (a fixed array of 9: List.Assign
+// refuses 10).
+func imuFields(arg, i int) sensor_msgsphaser.ImuFields {
+	cov := []float64{1.5, -2, 3, 4, 5, 6, 7, 8, 9, 10}
+	f := float64(arg) / 3
+	return sensor_msgsphaser.ImuFields{
+		Header: std_msgsphaser.HeaderFields{Seq: uint32(arg) * 3, FrameId: strings.Repeat(string(rune('a'+i%26)), arg%40),
+			Stamp: timestamppbphaser.TimestampFields{Seconds: int64(arg) << 33, Nanos: int32(arg) * 1000}},
+		Orientation:                  geometry_msgsphaser.QuaternionFields{X: f, Y: -f, Z: 2 * f, W: 1},
+		OrientationCovariance:        cov[:9],
+		AngularVelocity:              geometry_msgsphaser.Vector3Fields{X: f, Z: -f},
+		AngularVelocityCovariance:    cov[:arg%11],
+		LinearAcceleration:           geometry_msgsphaser.Vector3Fields{Y: f + 1},
+		LinearAccelerationCovariance: cov[(arg*7)%11:],
+	}
+}
+
+// assignInlineRun is FuzzAssignInline's run of in, assignNestedRun's (in
+// internal/testpb/testpbphaser) for a message of the ROS frontend whose
+// nested messages are inline, two levels deep (sensor_msgs/Imu: its header
+// and the header's stamp): two roots in buffers of the same kind go through
+// the same operations, one calling the generated Assign where the other
+// calls Clear and the setters, and after each the payloads are byte for
+// byte the same and fail alike. Among the operations: Assigns followed by
+// the Clear of an inline message (whose table word the next Assign then
+// finds zero), strings that fit, outgrow or are empty, inline messages
+// cleared or made present by single setters between the Assigns, and bytes
+// of the payload changed behind both handles.
+func assignInlineRun(t *testing.T, in []byte) {
+	if len(in) < 3 || len(in) > 300 {
+		return
+	}
+	opts := runtime.Options{Version: payloadbuffer.V3, Scrub: payloadbuffer.ScrubOn}
+	if in[1]&1 != 0 {
+		opts.Scrub = payloadbuffer.ScrubOff
+	}
+	mk := func() (sensor_msgsphaser.Imu, bool) {
+		if in[0]%4 == 0 {
+			return sensor_msgsphaser.NewImu(opts), true
+		}
+		x, err := sensor_msgsphaser.NewImuIn(make([]byte, 256*int(in[0]%4)+int(in[2])), opts)
+		return x, err == nil
+	}
+	fast, ok1 := mk()
+	slow, ok2 := mk()
+	if !ok1 || !ok2 {
+		return
+	}
+	for i := 3; i < len(in); i++ {
+		op := in[i] % 6
+		arg := 0
+		if i+1 < len(in) {
+			arg = int(in[i+1])
+		}
+		switch op {
+		case 0, 1: // Assign; arg chooses an inline message to clear after it
+			i++
+			v := imuFields(arg, i)
+			fast.Assign(&v)
+			assignImuSlow(slow, &v)
+			if op == 1 {
+				switch arg % 3 {
+				case 0:
+					fast.ClearHeader()
+					slow.ClearHeader()
+				case 1:
+					fast.MutableHeader().ClearStamp()
+					slow.MutableHeader().ClearStamp()
+				default:
+					fast.ClearOrientation()
+					slow.ClearOrientation()
+				}
+			}
+		case 2: // an inline message's string, or a vector, set between Assigns
+			i++
+			if arg&1 != 0 {
+				v := imuFields(arg, i)
+				fast.AngularVelocityCovariance().Assign(v.AngularVelocityCovariance...)
+				slow.AngularVelocityCovariance().Assign(v.AngularVelocityCovariance...)
+				break
+			}
+			s := strings.Repeat("z", arg%30)
+			fast.MutableHeader().SetFrameId(s)
+			slow.MutableHeader().SetFrameId(s)
+		case 3: // an inline message made present by a setter
+			i++
+			fast.MutableLinearAcceleration().SetZ(float64(arg))
+			slow.MutableLinearAcceleration().SetZ(float64(arg))
+		case 4: // an inline message cleared
+			i++
+			fast.ClearAngularVelocity()
+			slow.ClearAngularVelocity()
+		case 5: // the same bytes changed behind both handles
+			if i+2 >= len(in) {
+				return
+			}
+			k, b := int(binary.LittleEndian.Uint16(in[i+1:])), in[i+2]
+			i += 2
+			pf, ps := fast.Msg().Payload().Buffer().Memory(), slow.Msg().Payload().Buffer().Memory()
+			if h := payloadbuffer.FixedHeaderSize; len(pf) == len(ps) && len(pf) > h {
+				k = h + k%(len(pf)-h)
+				pf[k], ps[k] = b, b
+			}
+		}
+		if f, s := fast.Bytes(), slow.Bytes(); !bytes.Equal(f, s) {
+			t.Fatalf("op %d (%d): Assign's payload differs from Clear and the setters':\n%x\n%x", i, op, f, s)
+		}
+		if fast.Failed() != slow.Failed() {
+			t.Fatalf("op %d (%d): Assign failed %v, Clear and the setters %v", i, op, fast.Failed(), slow.Failed())
+		}
+	}
+}
+
+// FuzzAssignInline runs assignInlineRun on inputs the fuzzer makes.
+func FuzzAssignInline(f *testing.F) {
+	for _, seed := range [][]byte{
+		{0, 0, 0, 0, 10, 0, 12, 0, 11, 0, 40, 0, 9},
+		{1, 0, 200, 0, 20, 1, 20, 0, 33, 1, 4, 0, 7, 1, 5, 0, 5},
+		{2, 1, 9, 0, 8, 2, 30, 0, 8, 2, 3, 0, 4, 3, 1, 0, 12, 4, 3, 0, 3},
+		{3, 0, 50, 0, 16, 5, 60, 0, 200, 0, 16, 5, 33, 1, 8, 0, 16},
+		{0, 1, 0, 0, 10, 1, 6, 0, 7, 1, 2, 0, 99, 4, 1, 0, 2},
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(assignInlineRun)
+}
+
+// TestAssignInline checks the generated Assign of frontend=ros messages
+// whose nested messages are inline (std_msgs/Header's stamp; the test
+// schema's Stamped, with a Timestamp and a Duration) against Clear and
+// every setter, value after value, in an owned and a fixed buffer, and
+// that once the strings fit the blocks held it allocates nothing and
+// leaves the payload as long as it was.
+func TestAssignInline(t *testing.T) {
+	for _, fixed := range []bool{false, true} {
+		opts := runtime.Options{Version: payloadbuffer.V3}
+		mk := func() std_msgsphaser.Header {
+			if !fixed {
+				return std_msgsphaser.NewHeader(opts)
+			}
+			x, err := std_msgsphaser.NewHeaderIn(make([]byte, 1024), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return x
+		}
+		a, b := mk(), mk()
+		for i, n := range []int{12, 12, 5, 30, 0, 9, 40, 3, 16} {
+			v := std_msgsphaser.HeaderFields{Seq: uint32(i), FrameId: strings.Repeat("f", n),
+				Stamp: timestamppbphaser.TimestampFields{Seconds: int64(i) << 40, Nanos: int32(i)}}
+			a.Assign(&v)
+			b.Clear()
+			b.SetSeq(v.Seq)
+			b.MutableStamp().SetSeconds(v.Stamp.Seconds)
+			b.MutableStamp().SetNanos(v.Stamp.Nanos)
+			b.SetFrameId(v.FrameId)
+			if i == 6 {
+				a.ClearStamp()
+				b.ClearStamp()
+			}
+			if !bytes.Equal(a.Bytes(), b.Bytes()) {
+				t.Fatalf("fixed %v, Header %d: Assign's payload differs from Clear and the setters':\n%x\n%x", fixed, i, a.Bytes(), b.Bytes())
+			}
+		}
+		a.Assign(&std_msgsphaser.HeaderFields{Seq: 1, FrameId: "a frame of 20 bytes!", Stamp: timestamppbphaser.TimestampFields{Seconds: 1}})
+		n := len(a.Bytes())
+		w := std_msgsphaser.HeaderFields{Seq: 9, FrameId: "map", Stamp: timestamppbphaser.TimestampFields{Seconds: 2, Nanos: 3}}
+		if allocs := testing.AllocsPerRun(50, func() { a.Assign(&w) }); allocs != 0 {
+			t.Errorf("fixed %v: Header.Assign allocates %v times", fixed, allocs)
+		}
+		if len(a.Bytes()) != n || a.Seq() != 9 || a.FrameId() != "map" || !a.HasStamp() || a.Stamp().Seconds() != 2 || a.Stamp().Nanos() != 3 {
+			t.Errorf("fixed %v: after Assign: %d bytes (was %d), %d %q %v %d %d", fixed, len(a.Bytes()), n, a.Seq(), a.FrameId(),
+				a.HasStamp(), a.Stamp().Seconds(), a.Stamp().Nanos())
+		}
+	}
+
+	opts := runtime.Options{Version: payloadbuffer.V3}
+	a, b := roswireros.NewStamped(opts), roswireros.NewStamped(opts)
+	for i := range 6 {
+		v := roswireros.StampedFields{Frame: strings.Repeat("s", 4+i%3*9), Stamp: timestamppbphaser.TimestampFields{Seconds: int64(i)},
+			Span: durationpbphaser.DurationFields{Seconds: -int64(i), Nanos: -1}}
+		a.Assign(&v)
+		b.Clear()
+		b.MutableStamp().SetSeconds(v.Stamp.Seconds)
+		b.MutableStamp().SetNanos(v.Stamp.Nanos)
+		b.MutableSpan().SetSeconds(v.Span.Seconds)
+		b.MutableSpan().SetNanos(v.Span.Nanos)
+		b.SetFrame(v.Frame)
+		if a.Frame() != v.Frame || a.Span().Nanos() != -1 || a.Stamp().Seconds() != int64(i) {
+			t.Fatalf("Stamped %d: reads %q %d %d", i, a.Frame(), a.Span().Nanos(), a.Stamp().Seconds())
+		}
+		if i == 3 {
+			a.ClearSpan()
+			b.ClearSpan()
+		}
+		if !bytes.Equal(a.Bytes(), b.Bytes()) {
+			t.Fatalf("Stamped %d: Assign's payload differs from Clear and the setters':\n%x\n%x", i, a.Bytes(), b.Bytes())
+		}
+	}
+}
