@@ -238,6 +238,9 @@ func required(msgs []*protogen.Message) []string {
 	var req []string
 	for _, m := range msgs {
 		name := m.GoIdent.GoName
+		// Bytes, what a sender calls after every build: the payload's
+		// Bytes is then its one call.
+		req = append(req, name+".Bytes")
 		hasView := false
 		for _, f := range m.Fields {
 			n := f.GoName
