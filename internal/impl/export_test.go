@@ -42,3 +42,16 @@ func ElemMessageModel(m Msg, f Field, i int, t *Type) Msg {
 	}
 	return m.p.bind(e, t)
 }
+
+// TakeSetAside returns how many blocks the last Clear of p set aside for
+// the setters (what a Clear through keepBlocks records, and an Assign on
+// its straight line does not) since the last call, and forgets it once no
+// block is left aside (every setter took its block back, or an Assign
+// freed the rest).
+func TakeSetAside(p *Payload) int {
+	n := int(p.nreuse)
+	if p.nlive == 0 {
+		p.nreuse = 0
+	}
+	return n
+}

@@ -2,10 +2,10 @@ package testpbphaser_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"strings"
 	"testing"
 
+	"github.com/phaser-go/phaser/internal/assigntest"
 	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/runtime"
@@ -134,23 +134,12 @@ func assignNestedRun(t *testing.T, in []byte) {
 			fast.Assign(&v)
 			assignNestedSlow(slow, &vs)
 		case 7: // the same bytes changed behind both handles
-			if i+2 >= len(in) {
+			var ok bool
+			if i, ok = assigntest.Poke(in, i, fast.Msg(), slow.Msg()); !ok {
 				return
 			}
-			k, b := int(binary.LittleEndian.Uint16(in[i+1:])), in[i+2]
-			i += 2
-			pf, ps := fast.Msg().Payload().Buffer().Memory(), slow.Msg().Payload().Buffer().Memory()
-			if h := payloadbuffer.FixedHeaderSize; len(pf) == len(ps) && len(pf) > h {
-				k = h + k%(len(pf)-h)
-				pf[k], ps[k] = b, b
-			}
 		}
-		if f, s := fast.Bytes(), slow.Bytes(); !bytes.Equal(f, s) {
-			t.Fatalf("op %d (%d): Assign's payload differs from Clear and the setters':\n%x\n%x", i, op, f, s)
-		}
-		if fast.Failed() != slow.Failed() {
-			t.Fatalf("op %d (%d): Assign failed %v, Clear and the setters %v", i, op, fast.Failed(), slow.Failed())
-		}
+		assigntest.Same(t, i, op, fast.Msg(), slow.Msg())
 	}
 }
 

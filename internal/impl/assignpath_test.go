@@ -1,0 +1,87 @@
+package impl_test
+
+import (
+	"testing"
+
+	"github.com/phaser-go/phaser/internal/impl"
+	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
+	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/ros/msgs/geometry_msgs/geometry_msgsphaser"
+	"github.com/phaser-go/phaser/ros/msgs/sensor_msgs/sensor_msgsphaser"
+	"github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"
+	"github.com/phaser-go/phaser/runtime"
+	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
+)
+
+// TestAssignStraightLine checks that the generated Assign takes its
+// straight line where it should, which the differential tests (FuzzAssign,
+// FuzzAssignNested, FuzzAssignInline), comparing bytes with Clear and the
+// setters, cannot see: after a first fill, an Assign whose strings and
+// elements fit the blocks held sets no block aside, where Clear and the
+// setters set one aside for each string and vector. It covers a message
+// with nested messages (the protobuf frontend) and messages with inline
+// messages of the ROS frontend whose types lie in other packages and share
+// slots of the payload's table cache (sensor_msgs/Imu: std_msgs/Header,
+// its google.protobuf.Timestamp, geometry_msgs' Quaternion and Vector3),
+// in an owned and a fixed buffer.
+func TestAssignStraightLine(t *testing.T) {
+	cov := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}
+	imu := sensor_msgsphaser.ImuFields{
+		Header:                       std_msgsphaser.HeaderFields{Seq: 1, FrameId: "imu_link", Stamp: timestamppbphaser.TimestampFields{Seconds: 2, Nanos: 3}},
+		Orientation:                  geometry_msgsphaser.QuaternionFields{W: 1},
+		OrientationCovariance:        cov,
+		AngularVelocity:              geometry_msgsphaser.Vector3Fields{X: 1},
+		AngularVelocityCovariance:    cov,
+		LinearAcceleration:           geometry_msgsphaser.Vector3Fields{Z: 9.8},
+		LinearAccelerationCovariance: cov,
+	}
+	header := std_msgsphaser.HeaderFields{Seq: 4, FrameId: "map", Stamp: timestamppbphaser.TimestampFields{Seconds: 5}}
+	stamped := pb.StampedFields{Seq: 6, FrameId: "odom", Stamp: timestamppbphaser.TimestampFields{Nanos: 7},
+		Part: pb.Stamped_PartFields{N: 8, Tag: "tag", Colors: []pb.Color{1, 2}}, Blob: []byte("blob"), Covariance: []float64{1, 2}, Counts: []int32{3}}
+	for _, fixed := range []bool{false, true} {
+		opts := runtime.Options{Version: payloadbuffer.V3}
+		var x sensor_msgsphaser.Imu
+		var h std_msgsphaser.Header
+		var s pb.Stamped
+		var err error
+		if fixed {
+			x, err = sensor_msgsphaser.NewImuIn(make([]byte, 2048), opts)
+			if err == nil {
+				h, err = std_msgsphaser.NewHeaderIn(make([]byte, 2048), opts)
+			}
+			if err == nil {
+				s, err = pb.NewStampedIn(make([]byte, 2048), opts)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		} else {
+			x, h, s = sensor_msgsphaser.NewImu(opts), std_msgsphaser.NewHeader(opts), pb.NewStamped(opts)
+		}
+		for _, c := range []struct {
+			name   string
+			msg    runtime.Msg
+			assign func()
+			clear  func()
+			blocks int // the strings, vectors and nested messages a Clear sets aside
+		}{
+			{"sensor_msgs/Imu", x.Msg(), func() { x.Assign(&imu) }, x.Clear, 4},
+			{"std_msgs/Header", h.Msg(), func() { h.Assign(&header) }, h.Clear, 1},
+			{"phasertest.Stamped", s.Msg(), func() { s.Assign(&stamped) }, s.Clear, 9},
+		} {
+			p := (*impl.Payload)(c.msg.Payload())
+			c.assign() // the first fill: the setters
+			for i := range 3 {
+				c.assign()
+				if n := impl.TakeSetAside(p); n != 0 {
+					t.Errorf("fixed %v, %s: Assign %d set %d blocks aside: not its straight line", fixed, c.name, i, n)
+				}
+			}
+			// What the check sees of a Clear: every block set aside.
+			c.clear()
+			if n := impl.TakeSetAside(p); n != c.blocks {
+				t.Errorf("fixed %v, %s: Clear set %d blocks aside, want %d", fixed, c.name, n, c.blocks)
+			}
+		}
+	}
+}
