@@ -233,10 +233,16 @@ func (a Assigner) KeptMessage(slot *[4]byte, t *Type, extent uint32) (KeptBlock,
 // generated Assign writes the word back after its Clear of the holder, and
 // the inline message's fields at their compiled offsets. Any other word
 // (an absent message, a table the cache does not know) is false: the
-// caller takes the Clear and the setters, or InlineLookup first when the
-// cache does not hold the type's table (or, for a type of the protobuf
-// frontend, a google.protobuf.Timestamp in a ROS holder, its inline layout
-// has not been looked up yet). Inline inlines into the generated Assign.
+// caller takes the Clear and the setters. That includes a table the cache
+// does not hold because another type of the payload shares its slot (the
+// Mutable's look-up in the control block then records it, and another
+// type's evicts it again): a look-up here would have to record what the
+// Mutables record, in their order, which the straight line does not
+// follow, so such types take the setters on every Assign. The inline
+// layout of a type of the protobuf frontend (a google.protobuf.Timestamp's,
+// in a ROS holder) is the one its first Mutable looked up (inlineType);
+// before that, Inline reports false. Inline inlines into the generated
+// Assign.
 func (a Assigner) Inline(word *[4]byte, t *Type) (uint32, bool) {
 	if t.frontend != ROSFrontend {
 		if t = t.inlined.Load(); t == nil {
@@ -248,35 +254,6 @@ func (a Assigner) Inline(word *[4]byte, t *Type) (uint32, bool) {
 	// buffer's header), so an absent message's zero word matches none.
 	e := atomic.LoadUint64(&p.tables[t.id%tableSlots])
 	return w, p.trust&t.trust != 0 && e>>34 == uint64(t.id) && e&tableRegistered != 0 && uint32(e) == w
-}
-
-// InlineLookup is Inline when the payload's table cache does not hold t's
-// registered table (another type shares its slot, or no Mutable of this
-// process has looked t's inline layout up yet): the word is checked
-// against the table the payload's control block registers for t's inline
-// layout, as the Mutable after the Clear (installMetadata) finds it and
-// installs it, and remembered as that does. The generated Assign calls it
-// when Inline reports false.
-func (a Assigner) InlineLookup(word *[4]byte, t *Type) (uint32, bool) {
-	p, it := a.p, t.inlineType()
-	w := le.Uint32(word[:])
-	if it == nil || w == 0 || p.trust&it.trust == 0 {
-		return 0, false
-	}
-	if tab, ok := p.installed(it); ok {
-		return w, tab == w
-	}
-	cb := p.control()
-	if cb == 0 {
-		return 0, false // (installMetadata would allocate a new table)
-	}
-	want := it.tableFor(p.version)
-	if tab := p.findTable(cb, it); tab != w || uint64(tab)+uint64(len(want)) > uint64(len(p.mem)) ||
-		string(p.mem[tab:uint64(tab)+uint64(len(want))]) != string(want) {
-		return 0, false
-	}
-	p.remember(it, w, registeredFlags(it, p.version))
-	return w, true
 }
 
 // Memory returns the payload's bytes, in which the blocks KeptMessage

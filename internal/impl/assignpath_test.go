@@ -4,12 +4,12 @@ import (
 	"testing"
 
 	"github.com/phaser-go/phaser/internal/impl"
+	roswireros "github.com/phaser-go/phaser/internal/testpb/roswire/roswireros/roswirephaser"
 	pb "github.com/phaser-go/phaser/internal/testpb/testpbphaser"
 	"github.com/phaser-go/phaser/payloadbuffer"
-	"github.com/phaser-go/phaser/ros/msgs/geometry_msgs/geometry_msgsphaser"
-	"github.com/phaser-go/phaser/ros/msgs/sensor_msgs/sensor_msgsphaser"
 	"github.com/phaser-go/phaser/ros/msgs/std_msgs/std_msgsphaser"
 	"github.com/phaser-go/phaser/runtime"
+	"github.com/phaser-go/phaser/types/known/durationpbphaser"
 	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
 )
 
@@ -20,32 +20,24 @@ import (
 // elements fit the blocks held sets no block aside, where Clear and the
 // setters set one aside for each string and vector. It covers a message
 // with nested messages (the protobuf frontend) and messages with inline
-// messages of the ROS frontend whose types lie in other packages and share
-// slots of the payload's table cache (sensor_msgs/Imu: std_msgs/Header,
-// its google.protobuf.Timestamp, geometry_msgs' Quaternion and Vector3),
-// in an owned and a fixed buffer.
+// messages of the ROS frontend (std_msgs/Header's stamp; the test schema's
+// Stamped, a Timestamp and a Duration), in an owned and a fixed buffer.
+// (An inline message whose type shares its slot of the payload's table
+// cache with another type of the payload, as sensor_msgs/Imu's header and
+// its stamp do, takes the setters: Assigner.Inline.)
 func TestAssignStraightLine(t *testing.T) {
-	cov := []float64{1, 2, 3, 4, 5, 6, 7, 8, 9}
-	imu := sensor_msgsphaser.ImuFields{
-		Header:                       std_msgsphaser.HeaderFields{Seq: 1, FrameId: "imu_link", Stamp: timestamppbphaser.TimestampFields{Seconds: 2, Nanos: 3}},
-		Orientation:                  geometry_msgsphaser.QuaternionFields{W: 1},
-		OrientationCovariance:        cov,
-		AngularVelocity:              geometry_msgsphaser.Vector3Fields{X: 1},
-		AngularVelocityCovariance:    cov,
-		LinearAcceleration:           geometry_msgsphaser.Vector3Fields{Z: 9.8},
-		LinearAccelerationCovariance: cov,
-	}
+	rs := roswireros.StampedFields{Frame: "base", Stamp: timestamppbphaser.TimestampFields{Seconds: 1}, Span: durationpbphaser.DurationFields{Nanos: 2}}
 	header := std_msgsphaser.HeaderFields{Seq: 4, FrameId: "map", Stamp: timestamppbphaser.TimestampFields{Seconds: 5}}
 	stamped := pb.StampedFields{Seq: 6, FrameId: "odom", Stamp: timestamppbphaser.TimestampFields{Nanos: 7},
 		Part: pb.Stamped_PartFields{N: 8, Tag: "tag", Colors: []pb.Color{1, 2}}, Blob: []byte("blob"), Covariance: []float64{1, 2}, Counts: []int32{3}}
 	for _, fixed := range []bool{false, true} {
 		opts := runtime.Options{Version: payloadbuffer.V3}
-		var x sensor_msgsphaser.Imu
+		var x roswireros.Stamped
 		var h std_msgsphaser.Header
 		var s pb.Stamped
 		var err error
 		if fixed {
-			x, err = sensor_msgsphaser.NewImuIn(make([]byte, 2048), opts)
+			x, err = roswireros.NewStampedIn(make([]byte, 2048), opts)
 			if err == nil {
 				h, err = std_msgsphaser.NewHeaderIn(make([]byte, 2048), opts)
 			}
@@ -56,7 +48,7 @@ func TestAssignStraightLine(t *testing.T) {
 				t.Fatal(err)
 			}
 		} else {
-			x, h, s = sensor_msgsphaser.NewImu(opts), std_msgsphaser.NewHeader(opts), pb.NewStamped(opts)
+			x, h, s = roswireros.NewStamped(opts), std_msgsphaser.NewHeader(opts), pb.NewStamped(opts)
 		}
 		for _, c := range []struct {
 			name   string
@@ -65,7 +57,7 @@ func TestAssignStraightLine(t *testing.T) {
 			clear  func()
 			blocks int // the strings, vectors and nested messages a Clear sets aside
 		}{
-			{"sensor_msgs/Imu", x.Msg(), func() { x.Assign(&imu) }, x.Clear, 4},
+			{"roswire Stamped (ROS frontend)", x.Msg(), func() { x.Assign(&rs) }, x.Clear, 1},
 			{"std_msgs/Header", h.Msg(), func() { h.Assign(&header) }, h.Clear, 1},
 			{"phasertest.Stamped", s.Msg(), func() { s.Assign(&stamped) }, s.Clear, 9},
 		} {

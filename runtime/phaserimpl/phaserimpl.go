@@ -48,7 +48,7 @@ const (
 	// KeptVector and Disjoint were calls (kept for code of versions 5
 	// and 6).
 	// Version 8 extends Assign to the inline messages of the ROS frontend
-	// (Assigner.Inline, InlineLookup).
+	// (Assigner.Inline).
 	GenVersion = 8
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.

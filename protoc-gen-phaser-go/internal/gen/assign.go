@@ -298,9 +298,6 @@ func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
 		slot := fmt.Sprintf("(*[4]byte)(%s[%d:%d])", n.mem, c.lf.Offset, c.lf.Offset+4)
 		if c.node.inline { // its table word, and its fields in the holder's bytes
 			g.P(c.blk, ", ", c.ok, " := a.Inline(", slot, ", ", texpr, ")")
-			g.P("if !", c.ok, " { // not in the payload's table cache: the control block's")
-			g.P(c.blk, ", ", c.ok, " = a.InlineLookup(", slot, ", ", texpr, ")")
-			g.P("}")
 			*oks = append(*oks, c.ok)
 			g.P(c.node.mem, " := (*[", ext, "]byte)(", n.mem, "[", c.lf.Offset, ":])")
 			depth += g.assignChecks(c.node, oks)

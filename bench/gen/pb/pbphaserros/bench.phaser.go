@@ -1600,9 +1600,6 @@ func (x Header) Assign(v *HeaderFields) {
 		p := (*[36]byte)(b)
 		sFrameId, okFrameId := a.Block((*[4]byte)(p[12:16]))
 		wStamp, okStamp := a.Inline((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
-		if !okStamp { // not in the payload's table cache: the control block's
-			wStamp, okStamp = a.InlineLookup((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
-		}
 		qStamp := (*[20]byte)(p[16:])
 		if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
 			okStamp {
@@ -3941,30 +3938,15 @@ func (x Imu) Assign(v *ImuFields) {
 		sAngularVelocityCovariance, okAngularVelocityCovariance := a.Block((*[4]byte)(p[20:24]))
 		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.Block((*[4]byte)(p[28:32]))
 		wHeader, okHeader := a.Inline((*[4]byte)(p[32:36]), phaserType_Header)
-		if !okHeader { // not in the payload's table cache: the control block's
-			wHeader, okHeader = a.InlineLookup((*[4]byte)(p[32:36]), phaserType_Header)
-		}
 		qHeader := (*[36]byte)(p[32:])
 		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
 		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		if !okHeaderStamp { // not in the payload's table cache: the control block's
-			wHeaderStamp, okHeaderStamp = a.InlineLookup((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		}
 		qHeaderStamp := (*[20]byte)(qHeader[16:])
 		wOrientation, okOrientation := a.Inline((*[4]byte)(p[72:76]), phaserType_Quaternion)
-		if !okOrientation { // not in the payload's table cache: the control block's
-			wOrientation, okOrientation = a.InlineLookup((*[4]byte)(p[72:76]), phaserType_Quaternion)
-		}
 		qOrientation := (*[40]byte)(p[72:])
 		wAngularVelocity, okAngularVelocity := a.Inline((*[4]byte)(p[112:116]), phaserType_Vector3)
-		if !okAngularVelocity { // not in the payload's table cache: the control block's
-			wAngularVelocity, okAngularVelocity = a.InlineLookup((*[4]byte)(p[112:116]), phaserType_Vector3)
-		}
 		qAngularVelocity := (*[32]byte)(p[112:])
 		wLinearAcceleration, okLinearAcceleration := a.Inline((*[4]byte)(p[144:148]), phaserType_Vector3)
-		if !okLinearAcceleration { // not in the payload's table cache: the control block's
-			wLinearAcceleration, okLinearAcceleration = a.InlineLookup((*[4]byte)(p[144:148]), phaserType_Vector3)
-		}
 		qLinearAcceleration := (*[32]byte)(p[144:])
 		if okOrientationCovariance && sOrientationCovariance.FitsElems(len(v.OrientationCovariance), 8, 9) &&
 			okAngularVelocityCovariance && sAngularVelocityCovariance.FitsElems(len(v.AngularVelocityCovariance), 8, 9) &&
@@ -7759,15 +7741,9 @@ func (x Image) Assign(v *ImageFields) {
 		sEncoding, okEncoding := a.Block((*[4]byte)(p[16:20]))
 		sData, okData := a.KeptBytes(p[28:32], v.Data)
 		wHeader, okHeader := a.Inline((*[4]byte)(p[32:36]), phaserType_Header)
-		if !okHeader { // not in the payload's table cache: the control block's
-			wHeader, okHeader = a.InlineLookup((*[4]byte)(p[32:36]), phaserType_Header)
-		}
 		qHeader := (*[36]byte)(p[32:])
 		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
 		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		if !okHeaderStamp { // not in the payload's table cache: the control block's
-			wHeaderStamp, okHeaderStamp = a.InlineLookup((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		}
 		qHeaderStamp := (*[20]byte)(qHeader[16:])
 		if okEncoding && sEncoding.Fits(len(v.Encoding)) &&
 			okData &&

@@ -1957,14 +1957,8 @@ func (x Pose) Assign(v *PoseFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Pose, 80); ok {
 		p := (*[80]byte)(b)
 		wPosition, okPosition := a.Inline((*[4]byte)(p[8:12]), phaserType_Point)
-		if !okPosition { // not in the payload's table cache: the control block's
-			wPosition, okPosition = a.InlineLookup((*[4]byte)(p[8:12]), phaserType_Point)
-		}
 		qPosition := (*[32]byte)(p[8:])
 		wOrientation, okOrientation := a.Inline((*[4]byte)(p[40:44]), phaserType_Quaternion)
-		if !okOrientation { // not in the payload's table cache: the control block's
-			wOrientation, okOrientation = a.InlineLookup((*[4]byte)(p[40:44]), phaserType_Quaternion)
-		}
 		qOrientation := (*[40]byte)(p[40:])
 		if okPosition &&
 			okOrientation {
@@ -3297,14 +3291,8 @@ func (x Twist) Assign(v *TwistFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Twist, 72); ok {
 		p := (*[72]byte)(b)
 		wLinear, okLinear := a.Inline((*[4]byte)(p[8:12]), phaserType_Vector3)
-		if !okLinear { // not in the payload's table cache: the control block's
-			wLinear, okLinear = a.InlineLookup((*[4]byte)(p[8:12]), phaserType_Vector3)
-		}
 		qLinear := (*[32]byte)(p[8:])
 		wAngular, okAngular := a.Inline((*[4]byte)(p[40:44]), phaserType_Vector3)
-		if !okAngular { // not in the payload's table cache: the control block's
-			wAngular, okAngular = a.InlineLookup((*[4]byte)(p[40:44]), phaserType_Vector3)
-		}
 		qAngular := (*[32]byte)(p[40:])
 		if okLinear &&
 			okAngular {

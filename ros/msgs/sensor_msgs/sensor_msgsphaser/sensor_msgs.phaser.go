@@ -950,30 +950,15 @@ func (x Imu) Assign(v *ImuFields) {
 		sAngularVelocityCovariance, okAngularVelocityCovariance := a.Block((*[4]byte)(p[20:24]))
 		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.Block((*[4]byte)(p[28:32]))
 		wHeader, okHeader := a.Inline((*[4]byte)(p[32:36]), phaserType_std_msgsphaser_Header)
-		if !okHeader { // not in the payload's table cache: the control block's
-			wHeader, okHeader = a.InlineLookup((*[4]byte)(p[32:36]), phaserType_std_msgsphaser_Header)
-		}
 		qHeader := (*[36]byte)(p[32:])
 		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
 		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		if !okHeaderStamp { // not in the payload's table cache: the control block's
-			wHeaderStamp, okHeaderStamp = a.InlineLookup((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		}
 		qHeaderStamp := (*[20]byte)(qHeader[16:])
 		wOrientation, okOrientation := a.Inline((*[4]byte)(p[72:76]), phaserType_geometry_msgsphaser_Quaternion)
-		if !okOrientation { // not in the payload's table cache: the control block's
-			wOrientation, okOrientation = a.InlineLookup((*[4]byte)(p[72:76]), phaserType_geometry_msgsphaser_Quaternion)
-		}
 		qOrientation := (*[40]byte)(p[72:])
 		wAngularVelocity, okAngularVelocity := a.Inline((*[4]byte)(p[112:116]), phaserType_geometry_msgsphaser_Vector3)
-		if !okAngularVelocity { // not in the payload's table cache: the control block's
-			wAngularVelocity, okAngularVelocity = a.InlineLookup((*[4]byte)(p[112:116]), phaserType_geometry_msgsphaser_Vector3)
-		}
 		qAngularVelocity := (*[32]byte)(p[112:])
 		wLinearAcceleration, okLinearAcceleration := a.Inline((*[4]byte)(p[144:148]), phaserType_geometry_msgsphaser_Vector3)
-		if !okLinearAcceleration { // not in the payload's table cache: the control block's
-			wLinearAcceleration, okLinearAcceleration = a.InlineLookup((*[4]byte)(p[144:148]), phaserType_geometry_msgsphaser_Vector3)
-		}
 		qLinearAcceleration := (*[32]byte)(p[144:])
 		if okOrientationCovariance && sOrientationCovariance.FitsElems(len(v.OrientationCovariance), 8, 9) &&
 			okAngularVelocityCovariance && sAngularVelocityCovariance.FitsElems(len(v.AngularVelocityCovariance), 8, 9) &&
@@ -2079,15 +2064,9 @@ func (x Image) Assign(v *ImageFields) {
 		sEncoding, okEncoding := a.Block((*[4]byte)(p[16:20]))
 		sData, okData := a.KeptBytes(p[28:32], v.Data)
 		wHeader, okHeader := a.Inline((*[4]byte)(p[32:36]), phaserType_std_msgsphaser_Header)
-		if !okHeader { // not in the payload's table cache: the control block's
-			wHeader, okHeader = a.InlineLookup((*[4]byte)(p[32:36]), phaserType_std_msgsphaser_Header)
-		}
 		qHeader := (*[36]byte)(p[32:])
 		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
 		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		if !okHeaderStamp { // not in the payload's table cache: the control block's
-			wHeaderStamp, okHeaderStamp = a.InlineLookup((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		}
 		qHeaderStamp := (*[20]byte)(qHeader[16:])
 		if okEncoding && sEncoding.Fits(len(v.Encoding)) &&
 			okData &&
@@ -5118,15 +5097,9 @@ func (x LaserScan) Assign(v *LaserScanFields) {
 		sRanges, okRanges := a.Block((*[4]byte)(p[44:48]))
 		sIntensities, okIntensities := a.Block((*[4]byte)(p[52:56]))
 		wHeader, okHeader := a.Inline((*[4]byte)(p[56:60]), phaserType_std_msgsphaser_Header)
-		if !okHeader { // not in the payload's table cache: the control block's
-			wHeader, okHeader = a.InlineLookup((*[4]byte)(p[56:60]), phaserType_std_msgsphaser_Header)
-		}
 		qHeader := (*[36]byte)(p[56:])
 		sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[12:16]))
 		wHeaderStamp, okHeaderStamp := a.Inline((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		if !okHeaderStamp { // not in the payload's table cache: the control block's
-			wHeaderStamp, okHeaderStamp = a.InlineLookup((*[4]byte)(qHeader[16:20]), phaserType_timestamppbphaser_Timestamp)
-		}
 		qHeaderStamp := (*[20]byte)(qHeader[16:])
 		if okRanges && sRanges.FitsElems(len(v.Ranges), 4, 0) &&
 			okIntensities && sIntensities.FitsElems(len(v.Intensities), 4, 0) &&

@@ -651,9 +651,6 @@ func (x Header) Assign(v *HeaderFields) {
 		p := (*[36]byte)(b)
 		sFrameId, okFrameId := a.Block((*[4]byte)(p[12:16]))
 		wStamp, okStamp := a.Inline((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
-		if !okStamp { // not in the payload's table cache: the control block's
-			wStamp, okStamp = a.InlineLookup((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
-		}
 		qStamp := (*[20]byte)(p[16:])
 		if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
 			okStamp {

@@ -6225,14 +6225,8 @@ func (x Stamped) Assign(v *StampedFields) {
 		p := (*[60]byte)(b)
 		sFrame, okFrame := a.Block((*[4]byte)(p[8:12]))
 		wStamp, okStamp := a.Inline((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
-		if !okStamp { // not in the payload's table cache: the control block's
-			wStamp, okStamp = a.InlineLookup((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp)
-		}
 		qStamp := (*[20]byte)(p[16:])
 		wSpan, okSpan := a.Inline((*[4]byte)(p[40:44]), phaserType_durationpbphaser_Duration)
-		if !okSpan { // not in the payload's table cache: the control block's
-			wSpan, okSpan = a.InlineLookup((*[4]byte)(p[40:44]), phaserType_durationpbphaser_Duration)
-		}
 		qSpan := (*[20]byte)(p[40:])
 		if okFrame && sFrame.Fits(len(v.Frame)) &&
 			okStamp &&
