@@ -88,20 +88,8 @@ func assignInlineRun(t *testing.T, in []byte) {
 		assignStampedRun(t, in)
 		return
 	}
-	opts := runtime.Options{Version: payloadbuffer.V3, Scrub: payloadbuffer.ScrubOn}
-	if in[1]&1 != 0 {
-		opts.Scrub = payloadbuffer.ScrubOff
-	}
-	mk := func() (sensor_msgsphaser.Imu, bool) {
-		if in[0]%4 == 0 {
-			return sensor_msgsphaser.NewImu(opts), true
-		}
-		x, err := sensor_msgsphaser.NewImuIn(make([]byte, 256*int(in[0]%4)+int(in[2])), opts)
-		return x, err == nil
-	}
-	fast, ok1 := mk()
-	slow, ok2 := mk()
-	if !ok1 || !ok2 {
+	fast, slow, ok := assigntest.Twins(in, 256, sensor_msgsphaser.NewImu, sensor_msgsphaser.NewImuIn)
+	if !ok {
 		return
 	}
 	for i := 3; i < len(in); i++ {
@@ -160,20 +148,8 @@ func assignInlineRun(t *testing.T, in []byte) {
 
 // assignStampedRun is assignInlineRun for the test schema's Stamped.
 func assignStampedRun(t *testing.T, in []byte) {
-	opts := runtime.Options{Version: payloadbuffer.V3, Scrub: payloadbuffer.ScrubOn}
-	if in[1]&1 != 0 {
-		opts.Scrub = payloadbuffer.ScrubOff
-	}
-	mk := func() (roswireros.Stamped, bool) {
-		if in[0]%4 == 0 {
-			return roswireros.NewStamped(opts), true
-		}
-		x, err := roswireros.NewStampedIn(make([]byte, 128*int(in[0]%4)+int(in[2])), opts)
-		return x, err == nil
-	}
-	fast, ok1 := mk()
-	slow, ok2 := mk()
-	if !ok1 || !ok2 {
+	fast, slow, ok := assigntest.Twins(in, 128, roswireros.NewStamped, roswireros.NewStampedIn)
+	if !ok {
 		return
 	}
 	for i := 3; i < len(in); i++ {

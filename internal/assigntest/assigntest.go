@@ -15,6 +15,30 @@ import (
 	"github.com/phaser-go/phaser/runtime"
 )
 
+// Twins makes the two roots of a run from its first three input bytes:
+// in[1] bit 0 turns scrubbing off; in[0]%4 == 0 makes them in owned
+// buffers (newOwned), else in fixed ones of unit*(in[0]%4)+in[2] bytes
+// (newIn). It reports false when in is shorter than that or the buffer is
+// too small for the root.
+func Twins[T any](in []byte, unit int, newOwned func(...runtime.Options) T, newIn func([]byte, ...runtime.Options) (T, error)) (fast, slow T, ok bool) {
+	if len(in) < 3 {
+		return fast, slow, false
+	}
+	opts := runtime.Options{Version: payloadbuffer.V3, Scrub: payloadbuffer.ScrubOn}
+	if in[1]&1 != 0 {
+		opts.Scrub = payloadbuffer.ScrubOff
+	}
+	mk := func() (T, error) {
+		if in[0]%4 == 0 {
+			return newOwned(opts), nil
+		}
+		return newIn(make([]byte, unit*int(in[0]%4)+int(in[2])), opts)
+	}
+	fast, err1 := mk()
+	slow, err2 := mk()
+	return fast, slow, err1 == nil && err2 == nil
+}
+
 // Poke is the operation "the same bytes changed behind both handles": the
 // two input bytes after in[i] choose an offset past the fixed header of
 // both buffers (of one length), the byte after them the value written

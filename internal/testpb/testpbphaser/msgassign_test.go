@@ -49,20 +49,8 @@ func assignRun(t *testing.T, in []byte) {
 	if len(in) < 3 || len(in) > 300 {
 		return
 	}
-	opts := runtime.Options{Version: payloadbuffer.V3, Scrub: payloadbuffer.ScrubOn}
-	if in[1]&1 != 0 {
-		opts.Scrub = payloadbuffer.ScrubOff
-	}
-	mk := func() (pb.Scalars, bool) {
-		if in[0]%4 == 0 {
-			return pb.NewScalars(opts), true
-		}
-		x, err := pb.NewScalarsIn(make([]byte, 128*int(in[0]%4)+int(in[2])), opts)
-		return x, err == nil
-	}
-	fast, ok1 := mk()
-	slow, ok2 := mk()
-	if !ok1 || !ok2 {
+	fast, slow, ok := assigntest.Twins(in, 128, pb.NewScalars, pb.NewScalarsIn)
+	if !ok {
 		return
 	}
 	text := func(c byte, n int) string { return strings.Repeat(string(rune('a'+c%26)), n) }

@@ -48,20 +48,8 @@ func assignNestedRun(t *testing.T, in []byte) {
 	if len(in) < 3 || len(in) > 300 {
 		return
 	}
-	opts := runtime.Options{Version: payloadbuffer.V3, Scrub: payloadbuffer.ScrubOn}
-	if in[1]&1 != 0 {
-		opts.Scrub = payloadbuffer.ScrubOff
-	}
-	mk := func() (pb.Stamped, bool) {
-		if in[0]%4 == 0 {
-			return pb.NewStamped(opts), true
-		}
-		x, err := pb.NewStampedIn(make([]byte, 128*int(in[0]%4)+int(in[2])), opts)
-		return x, err == nil
-	}
-	fast, ok1 := mk()
-	slow, ok2 := mk()
-	if !ok1 || !ok2 {
+	fast, slow, ok := assigntest.Twins(in, 128, pb.NewStamped, pb.NewStampedIn)
+	if !ok {
 		return
 	}
 	text := func(c byte, n int) string { return strings.Repeat(string(rune('a'+c%26)), n) }
