@@ -159,7 +159,12 @@ func TestReuseAfterFailedUnmarshal(t *testing.T) {
 					need  int
 				)
 				rng := rand.New(rand.NewPCG(uint64(len(root.name)), 0x2e05e))
-				for i := range inputs {
+				// Random values that a codec cannot express are skipped;
+				// how many varies from run to run (13 to 20 of 24 for
+				// ros.Nested in ROS1, and once 11 in CI, under the half
+				// required below), so values are drawn until there are
+				// inputs valid ones, or 4*inputs were drawn.
+				for i := 0; i < 4*inputs && len(valid) < inputs; i++ {
 					ref := root.ref()
 					randomFill(rng, ref, 0)
 					if codec.roots == "ros" {
