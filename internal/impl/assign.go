@@ -53,22 +53,47 @@ type assignSpan struct{ lo, span, root, end uint64 }
 // Clear frees them.
 func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 	p := m.p
-	if p == nil || p.buf == nil || p.version != payloadbuffer.V3 || t.extent != extent || m.off != p.buf.Message() {
+	if p == nil || p.nlive != 0 || p.kplanOf != t {
+		// (A call only here, where nothing is used after it, so the
+		// common case keeps its values in registers: no spills.)
+		return m.beginAssignSlow(t, extent)
+	}
+	// reusable's checks, written out with BeginAssign's own: the root is
+	// the buffer's (the header's word at 4, read from the payload's
+	// memory, which is the buffer's: every write that may grow it syncs
+	// it), there are 8 bytes above the floor (Block's one compare of a
+	// block's start needs them) and the root's extent is in the payload.
+	o, e, mem, b := uint64(m.off), uint64(extent), p.mem, p.buf
+	if p.kplan == nil || b == nil || p.version != payloadbuffer.V3 || t.extent != extent || extent < 4 ||
+		p.root != t || m.acc != compiledWrite || p.err != nil || p.lost || atomic.LoadUint64(&p.unk) != unknownKnown || b.Failed() ||
+		len(mem) < payloadbuffer.FixedHeaderSize || le.Uint32(mem[4:8]) != m.off ||
+		uint64(len(mem)) < uint64(p.floor)+8 || o+e > uint64(len(mem)) {
+		return Assigner{}, nil, false
+	}
+	lo := uint64(p.floor) + 8
+	p.assigning = assignSpan{lo, uint64(len(mem)) - lo, o, o + e}
+	// mem[o:o+e:o+e], whose bounds were just checked, without the
+	// compiler's second check of them.
+	return Assigner{p}, unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(mem)), o)), e), true
+}
+
+// beginAssignSlow is BeginAssign when blocks a Clear kept are still set
+// aside (freed first, as the Clear frees them) or the payload's keep plan
+// is another type's (looked up): then BeginAssign's common case.
+//
+//go:noinline
+func (m Msg) beginAssignSlow(t *Type, extent uint32) (Assigner, []byte, bool) {
+	p := m.p
+	if p == nil {
 		return Assigner{}, nil, false
 	}
 	if p.nlive != 0 {
 		p.EndReuse()
 	}
-	if kp := p.keepPlan(t); kp == nil || !p.reusable(m, t) {
-		return Assigner{}, nil, false
+	if p.keepPlan(t); p.nlive != 0 || p.kplanOf != t {
+		return Assigner{}, nil, false // (neither can be: no loop)
 	}
-	o, mem := uint64(m.off), p.mem
-	if uint64(len(mem)) < uint64(p.floor)+8 { // (Block's one compare of a block's start needs it)
-		return Assigner{}, nil, false
-	}
-	lo := uint64(p.floor) + 8
-	p.assigning = assignSpan{lo, uint64(len(mem)) - lo, o, o + uint64(extent)}
-	return Assigner{p}, mem[o : o+uint64(extent) : o+uint64(extent)], true
+	return m.BeginAssign(t, extent)
 }
 
 // A KeptBlock is a string block Kept checked (its offset and its length
@@ -220,6 +245,24 @@ func (a Assigner) KeptMessage(slot *[4]byte, t *Type, extent uint32) (KeptBlock,
 		return KeptBlock{}, false
 	}
 	return KeptBlock{uint32(s), extent}, true
+}
+
+// KeptFields is KeptMessage for generated code of version 9 and later:
+// it returns the nested message's compiled fields, Memory()[Off:Off+extent]
+// of KeptMessage's block, or nil where KeptMessage reports false. The
+// slice is made from the bounds just checked (the compiler would check
+// them again), and its length is the caller's conversion to an array of
+// extent bytes. The block is {the slot's offset, extent}. Its checks are
+// KeptMessage's, written out so that it inlines (cost 77: a third result
+// would not).
+func (a Assigner) KeptFields(slot *[4]byte, t *Type, extent uint32) []byte {
+	p, s := a.p, uint64(le.Uint32(slot[:]))
+	end, mem := s+uint64(extent), p.mem
+	if t.extent != extent || s < uint64(p.floor) || end+4 > uint64(len(mem)) ||
+		p.trust&t.trust == 0 || end > p.assigning.root && s-8 < p.assigning.end {
+		return nil
+	}
+	return unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(mem)), s)), extent)
 }
 
 // Inline returns the table word an inline message of type t (a singular

@@ -93,6 +93,9 @@ func reachAssignerPutBytes(a Assigner, b KeptBlock, s []byte) {
 func reachAssignerKeptMessage(a Assigner, slot *[4]byte, t *Type, extent uint32) (KeptBlock, bool) {
 	return a.KeptMessage(slot, t, extent)
 }
+func reachAssignerKeptFields(a Assigner, slot *[4]byte, t *Type, extent uint32) []byte {
+	return a.KeptFields(slot, t, extent)
+}
 func reachAssignerMemory(a Assigner) []byte { return a.Memory() }
 func reachAssignerInline(a Assigner, word *[4]byte, t *Type) (uint32, bool) {
 	return a.Inline(word, t)

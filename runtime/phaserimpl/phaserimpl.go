@@ -49,7 +49,11 @@ const (
 	// and 6).
 	// Version 8 extends Assign to the inline messages of the ROS frontend
 	// (Assigner.Inline).
-	GenVersion = 8
+	// Version 9 takes a nested message's fields from Assigner.KeptFields
+	// (KeptMessage, whose code of versions 6 to 8 then sliced Memory),
+	// and appends a string's bytes in the protobuf encoders with
+	// AppendBytes.
+	GenVersion = 9
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4

@@ -297,6 +297,20 @@ func Elems(mem, h []byte, size uint64) []byte {
 	return mem[data:end:end]
 }
 
+// AppendBytes appends s, as append(b, s...) does: a string of 8 to 16
+// bytes (the common proto3 string field) that fits b's capacity with two
+// overlapping word stores, in line, not a call of memmove; anything else
+// through append. It writes nothing past the bytes it appends.
+func AppendBytes(b, s []byte) []byte {
+	if l, n := len(b), len(s); n >= 8 && n <= 16 && cap(b)-l >= n {
+		d := b[l : l+n]
+		le.PutUint64(d, le.Uint64(s))
+		le.PutUint64(d[n-8:], le.Uint64(s[n-8:]))
+		return b[:l+n]
+	}
+	return append(b, s...)
+}
+
 // Varints and lengths.
 
 // AppendVarint appends v as a varint.

@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.
@@ -915,7 +915,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// id (2)
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
@@ -1056,7 +1056,7 @@ func (x Robot) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b = append(b, 0x4a)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 10: // dock
 		{

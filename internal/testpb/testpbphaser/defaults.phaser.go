@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_defaults_proto is the file's descriptor, registered with the runtime.
@@ -254,7 +254,7 @@ func (x Defaults) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// big (3)
 	if p[4]&0x02 != 0 {
@@ -365,7 +365,7 @@ func (x Defaults) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 		}
 		b = append(b, 0x8a, 0x01)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// level (18)
 	if p[5]&0x80 != 0 {
@@ -396,7 +396,7 @@ func (x Defaults) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 		}
 		b = append(b, 0xaa, 0x01)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// child (22)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[136:]), phaserType_Defaults); sub.IsPresent() {
@@ -430,7 +430,7 @@ func (x Defaults) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) 
 			}
 			b = append(b, 0xfa, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 32: // choice_level
 		{

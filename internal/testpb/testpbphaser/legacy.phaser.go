@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_legacy_proto is the file's descriptor, registered with the runtime.
@@ -245,7 +245,7 @@ func (x Legacy) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// big (3)
 	if p[4]&0x02 != 0 {
@@ -310,7 +310,7 @@ func (x Legacy) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x52)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// label (11)
 	if h := binary.LittleEndian.Uint32(p[64:]); h != 0 {
@@ -320,7 +320,7 @@ func (x Legacy) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x5a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// kinds (12)
 	if s := phaserimpl.Elems(mem, p[72:80], 4); len(s) > 0 {
@@ -344,7 +344,7 @@ func (x Legacy) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b = append(b, 0xaa, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	}
 	if len(unknown) > 0 {

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -472,7 +472,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x72)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// f_bytes (15)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[104:])); len(s) > 0 {
@@ -481,7 +481,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x7a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// f_color (16)
 	if v := binary.LittleEndian.Uint32(p[108:]); v != 0 && p[5]&0x20 != 0 {
@@ -4462,7 +4462,7 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// deep (3)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner_Deep); sub.IsPresent() {
@@ -6729,7 +6729,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x1a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// part (4)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Stamped_Part); sub.IsPresent() {
@@ -6748,7 +6748,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x2a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (6)
 	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x02 != 0 {
@@ -7385,14 +7385,17 @@ func (x Stamped) Assign(v *StampedFields) {
 		sBlob, okBlob := a.KeptBytes(p[24:28], v.Blob)
 		sCovariance, okCovariance := a.Block((*[4]byte)(p[44:48]))
 		sCounts, okCounts := a.Block((*[4]byte)(p[52:56]))
-		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
-			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
-			if mPart, okPart := a.KeptMessage((*[4]byte)(p[20:24]), phaserType_Stamped_Part, 32); okPart {
-				qPart := (*[32]byte)(a.Memory()[mPart.Off:])
+		if fStamp := a.KeptFields((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); fStamp != nil {
+			qStamp := (*[20]byte)(fStamp)
+			mStamp := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[12:]), Size: 20} // (KeptFields's)
+			if fPart := a.KeptFields((*[4]byte)(p[20:24]), phaserType_Stamped_Part, 32); fPart != nil {
+				qPart := (*[32]byte)(fPart)
+				mPart := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[20:]), Size: 32} // (KeptFields's)
 				sPartTag, okPartTag := a.Block((*[4]byte)(qPart[12:16]))
 				sPartColors, okPartColors := a.Block((*[4]byte)(qPart[28:32]))
-				if mPartAt, okPartAt := a.KeptMessage((*[4]byte)(qPart[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okPartAt {
-					qPartAt := (*[20]byte)(a.Memory()[mPartAt.Off:])
+				if fPartAt := a.KeptFields((*[4]byte)(qPart[16:20]), phaserType_timestamppbphaser_Timestamp, 20); fPartAt != nil {
+					qPartAt := (*[20]byte)(fPartAt)
+					mPartAt := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(qPart[16:]), Size: 20} // (KeptFields's)
 					if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
 						okBlob &&
 						okCovariance && sCovariance.FitsElems(len(v.Covariance), 8, 4) &&
@@ -7874,7 +7877,7 @@ func (x Stamped_Part) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, err
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// at (3)
 	if s := binary.LittleEndian.Uint32(p[16:]); s != 0 {
@@ -8354,8 +8357,9 @@ func (x Stamped_Part) Assign(v *Stamped_PartFields) {
 		p := (*[32]byte)(b)
 		sTag, okTag := a.Block((*[4]byte)(p[12:16]))
 		sColors, okColors := a.Block((*[4]byte)(p[28:32]))
-		if mAt, okAt := a.KeptMessage((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okAt {
-			qAt := (*[20]byte)(a.Memory()[mAt.Off:])
+		if fAt := a.KeptFields((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp, 20); fAt != nil {
+			qAt := (*[20]byte)(fAt)
+			mAt := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[16:]), Size: 20} // (KeptFields's)
 			if okTag && sTag.Fits(len(v.Tag)) &&
 				okColors && sColors.FitsElems(len(v.Colors), 4, 0) &&
 				(sTag.Before(mAt) &&
@@ -9090,10 +9094,12 @@ type SpanFields struct {
 func (x Span) Assign(v *SpanFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Span, 16); ok {
 		p := (*[16]byte)(b)
-		if mStart, okStart := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_timestamppbphaser_Timestamp, 20); okStart {
-			qStart := (*[20]byte)(a.Memory()[mStart.Off:])
-			if mEnd, okEnd := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okEnd {
-				qEnd := (*[20]byte)(a.Memory()[mEnd.Off:])
+		if fStart := a.KeptFields((*[4]byte)(p[8:12]), phaserType_timestamppbphaser_Timestamp, 20); fStart != nil {
+			qStart := (*[20]byte)(fStart)
+			mStart := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[8:]), Size: 20} // (KeptFields's)
+			if fEnd := a.KeptFields((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); fEnd != nil {
+				qEnd := (*[20]byte)(fEnd)
+				mEnd := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[12:]), Size: 20} // (KeptFields's)
 				if mStart.Apart(mEnd) {
 					*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 					binary.LittleEndian.PutUint32(p[8:], mStart.Off)
@@ -12452,7 +12458,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b = append(b, 0xfa, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	}
 	// opt_inner (32)
@@ -12498,7 +12504,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b = append(b, 0xa2, 0x02)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	}
 	// opt_uint64 (37)
@@ -12657,7 +12663,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0xe2, 0x03)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// clear (61)
 	if v := binary.LittleEndian.Uint32(p[172:]); v != 0 && p[4]&0x04 != 0 {
@@ -12673,7 +12679,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0xf2, 0x03)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// name (63)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[180:])); len(s) > 0 {
@@ -12685,7 +12691,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0xfa, 0x03)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// name_bytes (64)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[184:])); len(s) > 0 {
@@ -12697,7 +12703,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0x82, 0x04)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (65)
 	if v := binary.LittleEndian.Uint32(p[188:]); v != 0 && p[4]&0x08 != 0 {
@@ -12725,7 +12731,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0xaa, 0x04)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// grid (70)
 	if s := phaserimpl.Elems(mem, p[208:216], 4); len(s) > 0 {
@@ -12790,7 +12796,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b = append(b, 0xba, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 24: // choice_bytes
 		{
@@ -12800,7 +12806,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b = append(b, 0xc2, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 25: // choice_inner
 		b = append(b, 0xca, 0x01, 0)
@@ -15431,7 +15437,7 @@ func (x Everything_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
@@ -17534,7 +17540,7 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
@@ -17546,7 +17552,7 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)

@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -471,7 +471,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x72)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// f_bytes (15)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[104:])); len(s) > 0 {
@@ -480,7 +480,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x7a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// f_color (16)
 	if v := binary.LittleEndian.Uint32(p[108:]); v != 0 && p[5]&0x20 != 0 {
@@ -4477,7 +4477,7 @@ func (x Inner) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// deep (3)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[16:]), phaserType_Inner_Deep); sub.IsPresent() {
@@ -6778,7 +6778,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x1a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// part (4)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[20:]), phaserType_Stamped_Part); sub.IsPresent() {
@@ -6797,7 +6797,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x2a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (6)
 	if v := binary.LittleEndian.Uint64(p[32:]); v != 0 && p[4]&0x02 != 0 {
@@ -7448,14 +7448,17 @@ func (x Stamped) Assign(v *StampedFields) {
 		sBlob, okBlob := a.KeptBytes(p[24:28], v.Blob)
 		sCovariance, okCovariance := a.Block((*[4]byte)(p[44:48]))
 		sCounts, okCounts := a.Block((*[4]byte)(p[52:56]))
-		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
-			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
-			if mPart, okPart := a.KeptMessage((*[4]byte)(p[20:24]), phaserType_Stamped_Part, 32); okPart {
-				qPart := (*[32]byte)(a.Memory()[mPart.Off:])
+		if fStamp := a.KeptFields((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); fStamp != nil {
+			qStamp := (*[20]byte)(fStamp)
+			mStamp := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[12:]), Size: 20} // (KeptFields's)
+			if fPart := a.KeptFields((*[4]byte)(p[20:24]), phaserType_Stamped_Part, 32); fPart != nil {
+				qPart := (*[32]byte)(fPart)
+				mPart := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[20:]), Size: 32} // (KeptFields's)
 				sPartTag, okPartTag := a.Block((*[4]byte)(qPart[12:16]))
 				sPartColors, okPartColors := a.Block((*[4]byte)(qPart[28:32]))
-				if mPartAt, okPartAt := a.KeptMessage((*[4]byte)(qPart[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okPartAt {
-					qPartAt := (*[20]byte)(a.Memory()[mPartAt.Off:])
+				if fPartAt := a.KeptFields((*[4]byte)(qPart[16:20]), phaserType_timestamppbphaser_Timestamp, 20); fPartAt != nil {
+					qPartAt := (*[20]byte)(fPartAt)
+					mPartAt := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(qPart[16:]), Size: 20} // (KeptFields's)
 					if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
 						okBlob &&
 						okCovariance && sCovariance.FitsElems(len(v.Covariance), 8, 4) &&
@@ -7931,7 +7934,7 @@ func (x Stamped_Part) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, err
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// at (3)
 	if s := binary.LittleEndian.Uint32(p[16:]); s != 0 {
@@ -8427,8 +8430,9 @@ func (x Stamped_Part) Assign(v *Stamped_PartFields) {
 		p := (*[32]byte)(b)
 		sTag, okTag := a.Block((*[4]byte)(p[12:16]))
 		sColors, okColors := a.Block((*[4]byte)(p[28:32]))
-		if mAt, okAt := a.KeptMessage((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp, 20); okAt {
-			qAt := (*[20]byte)(a.Memory()[mAt.Off:])
+		if fAt := a.KeptFields((*[4]byte)(p[16:20]), phaserType_timestamppbphaser_Timestamp, 20); fAt != nil {
+			qAt := (*[20]byte)(fAt)
+			mAt := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[16:]), Size: 20} // (KeptFields's)
 			if okTag && sTag.Fits(len(v.Tag)) &&
 				okColors && sColors.FitsElems(len(v.Colors), 4, 0) &&
 				(sTag.Before(mAt) &&
@@ -9171,10 +9175,12 @@ type SpanFields struct {
 func (x Span) Assign(v *SpanFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Span, 16); ok {
 		p := (*[16]byte)(b)
-		if mStart, okStart := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_timestamppbphaser_Timestamp, 20); okStart {
-			qStart := (*[20]byte)(a.Memory()[mStart.Off:])
-			if mEnd, okEnd := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okEnd {
-				qEnd := (*[20]byte)(a.Memory()[mEnd.Off:])
+		if fStart := a.KeptFields((*[4]byte)(p[8:12]), phaserType_timestamppbphaser_Timestamp, 20); fStart != nil {
+			qStart := (*[20]byte)(fStart)
+			mStart := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[8:]), Size: 20} // (KeptFields's)
+			if fEnd := a.KeptFields((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); fEnd != nil {
+				qEnd := (*[20]byte)(fEnd)
+				mEnd := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[12:]), Size: 20} // (KeptFields's)
 				if mStart.Apart(mEnd) {
 					*(*[12]byte)(p[4:]) = [12]byte{} // Clear of the root: the presence words and fields
 					binary.LittleEndian.PutUint32(p[8:], mStart.Off)
@@ -12535,7 +12541,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b = append(b, 0xfa, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	}
 	// opt_inner (32)
@@ -12581,7 +12587,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b = append(b, 0xa2, 0x02)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	}
 	// opt_uint64 (37)
@@ -12740,7 +12746,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0xe2, 0x03)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// clear (61)
 	if v := binary.LittleEndian.Uint32(p[172:]); v != 0 && p[4]&0x04 != 0 {
@@ -12756,7 +12762,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0xf2, 0x03)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// name (63)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[180:])); len(s) > 0 {
@@ -12768,7 +12774,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0xfa, 0x03)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// name_bytes (64)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[184:])); len(s) > 0 {
@@ -12780,7 +12786,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0x82, 0x04)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (65)
 	if v := binary.LittleEndian.Uint32(p[188:]); v != 0 && p[4]&0x08 != 0 {
@@ -12808,7 +12814,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0xaa, 0x04)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// grid (70)
 	if s := phaserimpl.Elems(mem, p[208:216], 4); len(s) > 0 {
@@ -12873,7 +12879,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b = append(b, 0xba, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 24: // choice_bytes
 		{
@@ -12883,7 +12889,7 @@ func (x Everything) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 			}
 			b = append(b, 0xc2, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 25: // choice_inner
 		b = append(b, 0xca, 0x01, 0)
@@ -15530,7 +15536,7 @@ func (x Everything_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
@@ -17633,7 +17639,7 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[12:])); len(s) > 0 {
@@ -17645,7 +17651,7 @@ func (x Everything_LabelsByKeyEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wir
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)

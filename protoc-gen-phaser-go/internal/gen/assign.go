@@ -51,13 +51,14 @@ type assignBlock struct {
 }
 
 // An assignChild is a nested message field of an assignNode: blk is the
-// variable of its block (KeptMessage's) or, for an inline message, of the
-// table word it takes (Inline's).
+// variable of its block or, for an inline message, of the table word it
+// takes (Inline's, whose result ok is); fields, of a message that is not
+// inline, is the variable of the slice of its fields KeptFields returns.
 type assignChild struct {
-	f       *protogen.Field
-	lf      *layout.Field
-	blk, ok string
-	node    *assignNode
+	f               *protogen.Field
+	lf              *layout.Field
+	blk, ok, fields string
+	node            *assignNode
 }
 
 // assignPlan returns the tree of the messages the Assign of m fills, or nil
@@ -148,12 +149,12 @@ func (g *fileGen) assignNode(m *protogen.Message, lm *layout.Message, val, mem, 
 			n.msgs = append(n.msgs, assignChild{f: f, lf: lf, blk: blk, ok: ok, node: c})
 		case k == protoreflect.MessageKind:
 			name := path + n.names[f]
-			blk, ok := a.name("m", name), a.name("ok", name)
+			blk, fields := a.name("m", name), a.name("f", name)
 			c := g.assignNode(f.Message, nil, val+"."+n.names[f], a.name("q", name), name, depth+1, a)
 			if c == nil {
 				return nil
 			}
-			n.msgs = append(n.msgs, assignChild{f: f, lf: lf, blk: blk, ok: ok, node: c})
+			n.msgs = append(n.msgs, assignChild{f: f, lf: lf, blk: blk, fields: fields, node: c})
 			a.blocks++
 		default:
 			return nil
@@ -270,7 +271,7 @@ func (g *fileGen) assignFields(n *assignNode, name string) {
 }
 
 // assignChecks emits the checks of n's blocks (Block and Fits, KeptBytes,
-// KeptVector, KeptMessage) and collects the results the straight line needs; each
+// KeptVector, KeptFields) and collects the results the straight line needs; each
 // nested message opens an if that the caller closes (the count it
 // returns), inside which its own fields' blocks are checked.
 func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
@@ -303,8 +304,9 @@ func (g *fileGen) assignChecks(n *assignNode, oks *[]string) int {
 			depth += g.assignChecks(c.node, oks)
 			continue
 		}
-		g.P("if ", c.blk, ", ", c.ok, " := a.KeptMessage(", slot, ", ", texpr, ", ", ext, "); ", c.ok, " {")
-		g.P(c.node.mem, " := (*[", ext, "]byte)(a.Memory()[", c.blk, ".Off:])")
+		g.P("if ", c.fields, " := a.KeptFields(", slot, ", ", texpr, ", ", ext, "); ", c.fields, " != nil {")
+		g.P(c.node.mem, " := (*[", ext, "]byte)(", c.fields, ")")
+		g.P(c.blk, " := ", g.door("KeptBlock"), "{Off: ", g.leIdent(), ".Uint32(", n.mem, "[", c.lf.Offset, ":]), Size: ", ext, "} // (KeptFields's)")
 		depth += 1 + g.assignChecks(c.node, oks)
 	}
 	return depth

@@ -150,7 +150,7 @@ func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *prot
 var encoderInlines = map[string]bool{
 	"m.CompiledBytes": true, "m.NestedBytes": true, "m.NestedAt": true, "sub.IsPresent": true,
 	"w.Enter": true, "w.Leave": true, "w.Charge": true, "w.HasUnknown": true,
-	"phaserimpl.StringAt": true, "phaserimpl.AppendVarint": true, "phaserimpl.SizeVarint": true,
+	"phaserimpl.StringAt": true, "phaserimpl.AppendVarint": true, "phaserimpl.AppendBytes": true, "phaserimpl.SizeVarint": true,
 	"phaserimpl.SizeBytes": true, "phaserimpl.ValidUTF8": true, "phaserimpl.PatchLength": true,
 }
 
@@ -159,7 +159,7 @@ var encoderInlines = map[string]bool{
 // string's block and of its fit, of a nested message, of an inline
 // message's table word, and of two blocks apart.
 var assignInlines = map[string]bool{
-	"a.Block": true, "a.KeptMessage": true, "a.Memory": true, "a.Inline": true,
+	"a.Block": true, "a.KeptFields": true, "a.Memory": true, "a.Inline": true,
 }
 
 // assignInlineSuffixes are the calls of assignInlines made on a block

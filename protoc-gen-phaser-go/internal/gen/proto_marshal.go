@@ -404,7 +404,7 @@ func (c *codec) appendString(cf *codecField) {
 	t, _ := tag(cf, protowire.BytesType)
 	g.P("b = append(b, ", t, ")")
 	g.P("b = ", g.door("AppendVarint"), "(b, uint64(len(s)))")
-	g.P("b = append(b, s...)")
+	g.P("b = ", g.door("AppendBytes"), "(b, s)")
 }
 
 // appendScalar emits the encoding of scalar field cf stored at off:

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_google_protobuf_duration_proto is the file's descriptor, registered with the runtime.

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_google_protobuf_struct_proto is the file's descriptor, registered with the runtime.
@@ -610,7 +610,7 @@ func (x Struct_FieldsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	if sub := m.NestedAt(binary.LittleEndian.Uint32(p[12:]), phaserType_Value); sub.IsPresent() {
@@ -1195,7 +1195,7 @@ func (x Value) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b = append(b, 0x1a)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 4: // bool_value
 		{

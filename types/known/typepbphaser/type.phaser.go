@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_google_protobuf_type_proto is the file's descriptor, registered with the runtime.
@@ -387,7 +387,7 @@ func (x Type) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// fields (2)
 	for rs := m.Runs(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field); ; {
@@ -455,7 +455,7 @@ func (x Type) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x3a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -1487,7 +1487,7 @@ func (x Field) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x22)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// type_url (6)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[24:])); len(s) > 0 {
@@ -1499,7 +1499,7 @@ func (x Field) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x32)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// oneof_index (7)
 	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x08 != 0 {
@@ -1536,7 +1536,7 @@ func (x Field) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x52)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// default_value (11)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[52:])); len(s) > 0 {
@@ -1548,7 +1548,7 @@ func (x Field) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x5a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -2722,7 +2722,7 @@ func (x Enum) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// enumvalue (2)
 	for rs := m.Runs(phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue); ; {
@@ -2782,7 +2782,7 @@ func (x Enum) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x32)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -3737,7 +3737,7 @@ func (x EnumValue) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// number (2)
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
@@ -4471,7 +4471,7 @@ func (x Option) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	{

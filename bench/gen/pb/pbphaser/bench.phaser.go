@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -248,7 +248,7 @@ func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// birth_day (2)
 	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x01 != 0 {
@@ -264,7 +264,7 @@ func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 		b = append(b, 0x1a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// siblings (4)
 	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x02 != 0 {
@@ -1210,7 +1210,7 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x1a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -1615,8 +1615,9 @@ func (x Header) Assign(v *HeaderFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Header, 20); ok {
 		p := (*[20]byte)(b)
 		sFrameId, okFrameId := a.Block((*[4]byte)(p[16:20]))
-		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
-			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
+		if fStamp := a.KeptFields((*[4]byte)(p[12:16]), phaserType_timestamppbphaser_Timestamp, 20); fStamp != nil {
+			qStamp := (*[20]byte)(fStamp)
+			mStamp := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[12:]), Size: 20} // (KeptFields's)
 			if okFrameId && sFrameId.Fits(len(v.FrameId)) &&
 				mStamp.Apart(sFrameId) {
 				a.Put(sFrameId, v.FrameId)
@@ -4021,17 +4022,22 @@ func (x Imu) Assign(v *ImuFields) {
 		sOrientationCovariance, okOrientationCovariance := a.Block((*[4]byte)(p[20:24]))
 		sAngularVelocityCovariance, okAngularVelocityCovariance := a.Block((*[4]byte)(p[36:40]))
 		sLinearAccelerationCovariance, okLinearAccelerationCovariance := a.Block((*[4]byte)(p[52:56]))
-		if mHeader, okHeader := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_Header, 20); okHeader {
-			qHeader := (*[20]byte)(a.Memory()[mHeader.Off:])
+		if fHeader := a.KeptFields((*[4]byte)(p[8:12]), phaserType_Header, 20); fHeader != nil {
+			qHeader := (*[20]byte)(fHeader)
+			mHeader := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[8:]), Size: 20} // (KeptFields's)
 			sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[16:20]))
-			if mHeaderStamp, okHeaderStamp := a.KeptMessage((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okHeaderStamp {
-				qHeaderStamp := (*[20]byte)(a.Memory()[mHeaderStamp.Off:])
-				if mOrientation, okOrientation := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_Quaternion, 40); okOrientation {
-					qOrientation := (*[40]byte)(a.Memory()[mOrientation.Off:])
-					if mAngularVelocity, okAngularVelocity := a.KeptMessage((*[4]byte)(p[24:28]), phaserType_Vector3, 32); okAngularVelocity {
-						qAngularVelocity := (*[32]byte)(a.Memory()[mAngularVelocity.Off:])
-						if mLinearAcceleration, okLinearAcceleration := a.KeptMessage((*[4]byte)(p[40:44]), phaserType_Vector3, 32); okLinearAcceleration {
-							qLinearAcceleration := (*[32]byte)(a.Memory()[mLinearAcceleration.Off:])
+			if fHeaderStamp := a.KeptFields((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); fHeaderStamp != nil {
+				qHeaderStamp := (*[20]byte)(fHeaderStamp)
+				mHeaderStamp := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(qHeader[12:]), Size: 20} // (KeptFields's)
+				if fOrientation := a.KeptFields((*[4]byte)(p[12:16]), phaserType_Quaternion, 40); fOrientation != nil {
+					qOrientation := (*[40]byte)(fOrientation)
+					mOrientation := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[12:]), Size: 40} // (KeptFields's)
+					if fAngularVelocity := a.KeptFields((*[4]byte)(p[24:28]), phaserType_Vector3, 32); fAngularVelocity != nil {
+						qAngularVelocity := (*[32]byte)(fAngularVelocity)
+						mAngularVelocity := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[24:]), Size: 32} // (KeptFields's)
+						if fLinearAcceleration := a.KeptFields((*[4]byte)(p[40:44]), phaserType_Vector3, 32); fLinearAcceleration != nil {
+							qLinearAcceleration := (*[32]byte)(fLinearAcceleration)
+							mLinearAcceleration := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[40:]), Size: 32} // (KeptFields's)
 							if okOrientationCovariance && sOrientationCovariance.FitsElems(len(v.OrientationCovariance), 8, 9) &&
 								okAngularVelocityCovariance && sAngularVelocityCovariance.FitsElems(len(v.AngularVelocityCovariance), 8, 9) &&
 								okLinearAccelerationCovariance && sLinearAccelerationCovariance.FitsElems(len(v.LinearAccelerationCovariance), 8, 9) &&
@@ -4504,7 +4510,7 @@ func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// offset (2)
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
@@ -6035,7 +6041,7 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x42)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// is_dense (9)
 	if v := p[48]; v != 0 && p[4]&0x20 != 0 {
@@ -7243,7 +7249,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x22)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// is_bigendian (5)
 	if v := binary.LittleEndian.Uint32(p[24:]); v != 0 && p[4]&0x04 != 0 {
@@ -7260,7 +7266,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x3a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -7832,11 +7838,13 @@ func (x Image) Assign(v *ImageFields) {
 		p := (*[36]byte)(b)
 		sEncoding, okEncoding := a.Block((*[4]byte)(p[20:24]))
 		sData, okData := a.KeptBytes(p[32:36], v.Data)
-		if mHeader, okHeader := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_Header, 20); okHeader {
-			qHeader := (*[20]byte)(a.Memory()[mHeader.Off:])
+		if fHeader := a.KeptFields((*[4]byte)(p[8:12]), phaserType_Header, 20); fHeader != nil {
+			qHeader := (*[20]byte)(fHeader)
+			mHeader := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[8:]), Size: 20} // (KeptFields's)
 			sHeaderFrameId, okHeaderFrameId := a.Block((*[4]byte)(qHeader[16:20]))
-			if mHeaderStamp, okHeaderStamp := a.KeptMessage((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); okHeaderStamp {
-				qHeaderStamp := (*[20]byte)(a.Memory()[mHeaderStamp.Off:])
+			if fHeaderStamp := a.KeptFields((*[4]byte)(qHeader[12:16]), phaserType_timestamppbphaser_Timestamp, 20); fHeaderStamp != nil {
+				qHeaderStamp := (*[20]byte)(fHeaderStamp)
+				mHeaderStamp := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(qHeader[12:]), Size: 20} // (KeptFields's)
 				if okEncoding && sEncoding.Fits(len(v.Encoding)) &&
 					okData &&
 					okHeaderFrameId && sHeaderFrameId.Fits(len(v.Header.FrameId)) &&

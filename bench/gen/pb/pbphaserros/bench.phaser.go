@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -248,7 +248,7 @@ func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// birth_day (2)
 	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x01 != 0 {
@@ -264,7 +264,7 @@ func (x SmallStruct) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 		b = append(b, 0x1a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// siblings (4)
 	if v := binary.LittleEndian.Uint32(p[28:]); v != 0 && p[4]&0x02 != 0 {
@@ -1210,7 +1210,7 @@ func (x Header) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x1a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -4410,7 +4410,7 @@ func (x PointField) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// offset (2)
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
@@ -5941,7 +5941,7 @@ func (x Cloud) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x42)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// is_dense (9)
 	if v := p[40]; v != 0 && p[4]&0x20 != 0 {
@@ -7150,7 +7150,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x22)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// is_bigendian (5)
 	if v := binary.LittleEndian.Uint32(p[20:]); v != 0 && p[4]&0x04 != 0 {
@@ -7167,7 +7167,7 @@ func (x Image) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x3a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_echo_proto is the file's descriptor, registered with the runtime.
@@ -826,7 +826,7 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// values (2)
 	if s := phaserimpl.Elems(mem, p[16:24], 8); len(s) > 0 {
@@ -944,7 +944,7 @@ func (x EchoRequest) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, erro
 		}
 		b = append(b, 0x3a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// seq (8)
 	if v := binary.LittleEndian.Uint32(p[52:]); v != 0 && p[4]&0x01 != 0 {
@@ -2046,7 +2046,7 @@ func (x EchoRequest_CountsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) (
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	if v := binary.LittleEndian.Uint32(p[12:]); v != 0 && p[4]&0x01 != 0 {
@@ -2756,7 +2756,7 @@ func (x EchoReply) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// sum (2)
 	if v := binary.LittleEndian.Uint64(p[16:]); v != 0 && p[4]&0x01 != 0 {
@@ -2813,7 +2813,7 @@ func (x EchoReply) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 		}
 		b = append(b, 0x32)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)

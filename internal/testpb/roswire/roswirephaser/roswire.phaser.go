@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -390,7 +390,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x72)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// f_bytes (15)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[104:])); len(s) > 0 {
@@ -399,7 +399,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x7a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -1851,7 +1851,7 @@ func (x Converted) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 		}
 		b = append(b, 0x82, 0x01)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// u64 (17)
 	if v := binary.LittleEndian.Uint64(p[96:]); v != 0 && p[5]&0x80 != 0 {
@@ -5865,7 +5865,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x1a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -6256,10 +6256,12 @@ func (x Stamped) Assign(v *StampedFields) {
 	if a, b, ok := phaserimpl.Msg(x).BeginAssign(phaserType_Stamped, 20); ok {
 		p := (*[20]byte)(b)
 		sFrame, okFrame := a.Block((*[4]byte)(p[16:20]))
-		if mStamp, okStamp := a.KeptMessage((*[4]byte)(p[8:12]), phaserType_timestamppbphaser_Timestamp, 20); okStamp {
-			qStamp := (*[20]byte)(a.Memory()[mStamp.Off:])
-			if mSpan, okSpan := a.KeptMessage((*[4]byte)(p[12:16]), phaserType_durationpbphaser_Duration, 20); okSpan {
-				qSpan := (*[20]byte)(a.Memory()[mSpan.Off:])
+		if fStamp := a.KeptFields((*[4]byte)(p[8:12]), phaserType_timestamppbphaser_Timestamp, 20); fStamp != nil {
+			qStamp := (*[20]byte)(fStamp)
+			mStamp := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[8:]), Size: 20} // (KeptFields's)
+			if fSpan := a.KeptFields((*[4]byte)(p[12:16]), phaserType_durationpbphaser_Duration, 20); fSpan != nil {
+				qSpan := (*[20]byte)(fSpan)
+				mSpan := phaserimpl.KeptBlock{Off: binary.LittleEndian.Uint32(p[12:]), Size: 20} // (KeptFields's)
 				if okFrame && sFrame.Fits(len(v.Frame)) &&
 					(mStamp.Before(mSpan) &&
 						mSpan.Before(sFrame) ||
@@ -6932,7 +6934,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b = append(b, 0xfa, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	}
 	// span (32)
@@ -7025,7 +7027,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b = append(b, 0xaa, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 22: // c_point
 		b = append(b, 0xb2, 0x01, 0)
@@ -9922,7 +9924,7 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	if s := binary.LittleEndian.Uint32(p[12:]); s != 0 {
@@ -10658,7 +10660,7 @@ func (x Nested_LabelsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(8 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 8)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -390,7 +390,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x72)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// f_bytes (15)
 	if s := phaserimpl.StringAt(mem, binary.LittleEndian.Uint32(p[104:])); len(s) > 0 {
@@ -399,7 +399,7 @@ func (x Scalars) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x7a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -1851,7 +1851,7 @@ func (x Converted) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error)
 		}
 		b = append(b, 0x82, 0x01)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// u64 (17)
 	if v := binary.LittleEndian.Uint64(p[96:]); v != 0 && p[5]&0x80 != 0 {
@@ -5865,7 +5865,7 @@ func (x Stamped) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 		}
 		b = append(b, 0x1a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
@@ -6889,7 +6889,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b = append(b, 0xfa, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	}
 	// span (32)
@@ -6982,7 +6982,7 @@ func (x Nested) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byte, error) {
 			}
 			b = append(b, 0xaa, 0x01)
 			b = phaserimpl.AppendVarint(b, uint64(len(s)))
-			b = append(b, s...)
+			b = phaserimpl.AppendBytes(b, s)
 		}
 	case 22: // c_point
 		b = append(b, 0xb2, 0x01, 0)
@@ -9832,7 +9832,7 @@ func (x Nested_ByNameEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 		}
 		b = append(b, 0x0a)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	// value (2)
 	if sub := m.InlineMessage(phaserimpl.Field{Number: 2, Offset: 16, Bits: phaserimpl.InlineField}, phaserType_Point); sub.IsPresent() {
@@ -10544,7 +10544,7 @@ func (x Nested_LabelsEntry) XXX_AppendProto(b []byte, w *phaserimpl.Wire) ([]byt
 		}
 		b = append(b, 0x12)
 		b = phaserimpl.AppendVarint(b, uint64(len(s)))
-		b = append(b, s...)
+		b = phaserimpl.AppendBytes(b, s)
 	}
 	if len(unknown) > 0 {
 		b = append(b, unknown...)
