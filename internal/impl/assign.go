@@ -233,18 +233,14 @@ func disjointPairs(bs []KeptBlock) bool {
 // trusts what it wrote for t, with 4 bytes after it (the Clear reads each
 // slot as a word of 8 bytes). A message that overlaps the root is refused,
 // as Kept refuses such a string; the generated code compares each pair of
-// blocks, messages and strings alike.
+// blocks, messages and strings alike. It is KeptFields's check, for
+// generated code of versions 6 to 8 (which it no longer inlines into:
+// the checks have one copy, KeptFields's).
 func (a Assigner) KeptMessage(slot *[4]byte, t *Type, extent uint32) (KeptBlock, bool) {
-	p := a.p
-	s, e := uint64(le.Uint32(slot[:])), uint64(extent)
-	// (The floor of a writable payload, its buffer's header size, is at
-	// least 40: s-8, which KeptBlock.Apart computes, does not wrap. A Type's
-	// extent is at least 4, its table word.)
-	if t.extent != extent || s < uint64(p.floor) || s+e+4 > uint64(len(p.mem)) ||
-		p.trust&t.trust == 0 || s+e > p.assigning.root && s-8 < p.assigning.end {
+	if a.KeptFields(slot, t, extent) == nil {
 		return KeptBlock{}, false
 	}
-	return KeptBlock{uint32(s), extent}, true
+	return KeptBlock{le.Uint32(slot[:]), extent}, true
 }
 
 // KeptFields is KeptMessage for generated code of version 9 and later:
@@ -252,12 +248,14 @@ func (a Assigner) KeptMessage(slot *[4]byte, t *Type, extent uint32) (KeptBlock,
 // of KeptMessage's block, or nil where KeptMessage reports false. The
 // slice is made from the bounds just checked (the compiler would check
 // them again), and its length is the caller's conversion to an array of
-// extent bytes. The block is {the slot's offset, extent}. Its checks are
-// KeptMessage's, written out so that it inlines (cost 77: a third result
-// would not).
+// extent bytes. The block is {the slot's offset, extent} (a third result
+// would make it cost 85, and it would not inline).
 func (a Assigner) KeptFields(slot *[4]byte, t *Type, extent uint32) []byte {
 	p, s := a.p, uint64(le.Uint32(slot[:]))
 	end, mem := s+uint64(extent), p.mem
+	// (The floor of a writable payload, its buffer's header size, is at
+	// least 40: s-8, which KeptBlock.Apart computes, does not wrap. A Type's
+	// extent is at least 4, its table word.)
 	if t.extent != extent || s < uint64(p.floor) || end+4 > uint64(len(mem)) ||
 		p.trust&t.trust == 0 || end > p.assigning.root && s-8 < p.assigning.end {
 		return nil

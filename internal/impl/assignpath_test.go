@@ -77,3 +77,47 @@ func TestAssignStraightLine(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptMessageIsKeptFields checks that KeptMessage, which generated
+// code of versions 6 to 8 calls, reports what KeptFields (version 9)
+// does, for every word of a root that holds a nested message and for the
+// nested message's type and another: true with the block {slot, extent}
+// exactly when KeptFields returns the extent bytes of the payload there.
+func TestKeptMessageIsKeptFields(t *testing.T) {
+	s := pb.NewStamped(runtime.Options{Version: payloadbuffer.V3})
+	f := pb.StampedFields{Seq: 1, FrameId: "odom", Part: pb.Stamped_PartFields{N: 2, Tag: "tag"}}
+	s.Assign(&f)
+	s.Assign(&f) // (a root whose Clear keeps its blocks)
+	root, part := (*impl.Type)(s.Msg().Type()), (*impl.Type)(s.Part().Msg().Type())
+	a, b, ok := impl.Msg(s).BeginAssign(root, root.Extent())
+	if !ok {
+		t.Fatal("BeginAssign: false on a root this process filled")
+	}
+	found := 0 // Part's slot
+	for o := 0; o+4 <= len(b); o += 4 {
+		slot := (*[4]byte)(b[o : o+4])
+		for _, typ := range []*impl.Type{part, root} {
+			blk, kept := a.KeptMessage(slot, typ, typ.Extent())
+			fields := a.KeptFields(slot, typ, typ.Extent())
+			if kept != (fields != nil) {
+				t.Fatalf("word %d, %v: KeptMessage %v, KeptFields %d bytes", o, typ, kept, len(fields))
+			}
+			if !kept {
+				continue
+			}
+			if typ == part && blk.Off == impl.Msg(s.Part()).Offset() {
+				found++ // (the checks are of a slot's word, which any word passes that points where a message may lie)
+			}
+			mem := a.Memory()
+			if want := (impl.KeptBlock{Off: uint32(slot[0]) | uint32(slot[1])<<8 | uint32(slot[2])<<16 | uint32(slot[3])<<24, Size: typ.Extent()}); blk != want {
+				t.Errorf("word %d: block %+v, want %+v", o, blk, want)
+			}
+			if len(fields) != int(typ.Extent()) || &fields[0] != &mem[blk.Off] {
+				t.Errorf("word %d: fields are %d bytes, not Memory()[%d:%d]", o, len(fields), blk.Off, blk.Off+blk.Size)
+			}
+		}
+	}
+	if found == 0 {
+		t.Error("no word of Stamped's root kept as a nested message: not even Part's")
+	}
+}

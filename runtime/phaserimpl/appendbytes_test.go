@@ -16,7 +16,7 @@ func TestAppendBytes(t *testing.T) {
 		for spare := 0; spare <= n+8; spare++ {
 			const prefix = 3
 			back := bytes.Repeat([]byte{0xEE}, prefix+spare+8)
-			b := back[:prefix:prefix+spare]
+			b := back[: prefix : prefix+spare]
 			got := phaserimpl.AppendBytes(b, src[:n])
 			want := append([]byte("\xee\xee\xee"), src[:n]...)
 			if !bytes.Equal(got, want) {

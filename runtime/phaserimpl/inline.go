@@ -90,9 +90,6 @@ func reachAssignerBlock(a Assigner, slot *[4]byte) (KeptBlock, bool) {
 func reachAssignerPutBytes(a Assigner, b KeptBlock, s []byte) {
 	a.PutBytes(b, s)
 }
-func reachAssignerKeptMessage(a Assigner, slot *[4]byte, t *Type, extent uint32) (KeptBlock, bool) {
-	return a.KeptMessage(slot, t, extent)
-}
 func reachAssignerKeptFields(a Assigner, slot *[4]byte, t *Type, extent uint32) []byte {
 	return a.KeptFields(slot, t, extent)
 }

@@ -99,7 +99,7 @@ type (
 	// Assigner writes the strings of a generated Assign (Msg.BeginAssign).
 	Assigner = impl.Assigner
 	// KeptBlock is a string block or nested message an Assign writes over
-	// (Assigner.Kept, Assigner.KeptMessage).
+	// (Assigner.Block, Assigner.KeptFields).
 	KeptBlock = impl.KeptBlock
 )
 
