@@ -58,16 +58,15 @@ func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 		// common case keeps its values in registers: no spills.)
 		return m.beginAssignSlow(t, extent)
 	}
-	// reusable's checks, written out with BeginAssign's own: the root is
-	// the buffer's (the header's word at 4, read from the payload's
-	// memory, which is the buffer's: every write that may grow it syncs
-	// it), there are 8 bytes above the floor (Block's one compare of a
-	// block's start needs them) and the root's extent is in the payload.
-	o, e, mem, b := uint64(m.off), uint64(extent), p.mem, p.buf
-	if p.kplan == nil || b == nil || p.version != payloadbuffer.V3 || t.extent != extent || extent < 4 ||
-		p.root != t || m.acc != compiledWrite || p.err != nil || p.lost || atomic.LoadUint64(&p.unk) != unknownKnown || b.Failed() ||
+	// The root is the buffer's (the header's word at 4, read from the
+	// payload's memory, which is the buffer's: every write that may grow
+	// it syncs it), there are 8 bytes above the floor (Block's one compare
+	// of a block's start needs them), and the Clear would keep the root's
+	// blocks (reusable, which checks the root's extent is in the payload).
+	o, e, mem := uint64(m.off), uint64(extent), p.mem
+	if p.kplan == nil || p.version != payloadbuffer.V3 || t.extent != extent ||
 		len(mem) < payloadbuffer.FixedHeaderSize || le.Uint32(mem[4:8]) != m.off ||
-		uint64(len(mem)) < uint64(p.floor)+8 || o+e > uint64(len(mem)) {
+		uint64(len(mem)) < uint64(p.floor)+8 || !p.reusable(m, t) {
 		return Assigner{}, nil, false
 	}
 	lo := uint64(p.floor) + 8
