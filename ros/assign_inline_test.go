@@ -76,10 +76,10 @@ func imuFields(arg, i int) sensor_msgsphaser.ImuFields {
 // of the payload changed behind both handles.
 //
 // With bit 1 of in[1] set the message is the test schema's Stamped (a
-// Timestamp and a Duration inline, and a string), whose Assign takes its
-// straight line; sensor_msgs/Imu's inline header and stamp share a slot of
-// the payload's table cache, so that its Assign takes the setters
-// (Assigner.Inline) and the run checks that fallback.
+// Timestamp and a Duration inline, and a string). Both take their straight
+// line once filled; the fallback of an inline message whose type shares a
+// slot of the table cache with another is TestAssignSharedSlot's (in
+// internal/impl).
 func assignInlineRun(t *testing.T, in []byte) {
 	if len(in) < 3 || len(in) > 300 {
 		return

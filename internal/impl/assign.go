@@ -278,8 +278,9 @@ func (a Assigner) KeptFields(slot *[4]byte, t *Type, extent uint32) []byte {
 // Mutable's look-up in the control block then records it, and another
 // type's evicts it again): a look-up here would have to record what the
 // Mutables record, in their order, which the straight line does not
-// follow, so such types take the setters on every Assign. The inline
-// layout of a type of the protobuf frontend (a google.protobuf.Timestamp's,
+// follow, so such types take the setters on every Assign (tableSlot
+// keeps the slots of the types a message reaches apart where it can). The
+// inline layout of a type of the protobuf frontend (a google.protobuf.Timestamp's,
 // in a ROS holder) is the one its first Mutable looked up (inlineType);
 // before that, Inline reports false. Inline inlines into the generated
 // Assign.
@@ -293,7 +294,7 @@ func (a Assigner) Inline(word *[4]byte, t *Type) (uint32, bool) {
 	// installed's test, written out (through installed, Inline's cost is 89
 	// and it does not inline): a registered table is never at offset 0,
 	// the buffer's header, so an absent message's zero word matches none.
-	e := atomic.LoadUint64(&p.tables[t.id%tableSlots])
+	e := atomic.LoadUint64(&p.tables[t.slot%tableSlots])
 	return w, p.trust&t.trust != 0 && e>>34 == uint64(t.id) && e&tableRegistered != 0 && uint32(e) == w
 }
 

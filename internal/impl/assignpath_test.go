@@ -23,8 +23,8 @@ import (
 // messages of the ROS frontend (std_msgs/Header's stamp; the test schema's
 // Stamped, a Timestamp and a Duration), in an owned and a fixed buffer.
 // (An inline message whose type shares its slot of the payload's table
-// cache with another type of the payload, as sensor_msgs/Imu's header and
-// its stamp do, takes the setters: Assigner.Inline.)
+// cache with another type of the payload takes the setters:
+// TestAssignSharedSlot.)
 func TestAssignStraightLine(t *testing.T) {
 	rs := roswireros.StampedFields{Frame: "base", Stamp: timestamppbphaser.TimestampFields{Seconds: 1}, Span: durationpbphaser.DurationFields{Nanos: 2}}
 	header := std_msgsphaser.HeaderFields{Seq: 4, FrameId: "map", Stamp: timestamppbphaser.TimestampFields{Seconds: 5}}

@@ -122,7 +122,7 @@ func (m Msg) NestedBytes(s uint32, t *Type, n uint32) (q []byte, ok bool) {
 		q = p.mem[o:end:end]
 		// knownCompiled, written out: its call would put NestedBytes over
 		// the inliner's budget.
-		ok = p.trust&t.trust != 0 || atomic.LoadUint64(&p.tables[t.id%tableSlots])&^tableRegistered == uint64(t.id)<<34|tableCompiled|uint64(le.Uint32(q))
+		ok = p.trust&t.trust != 0 || atomic.LoadUint64(&p.tables[t.slot%tableSlots])&^tableRegistered == uint64(t.id)<<34|tableCompiled|uint64(le.Uint32(q))
 	}
 	return q, ok
 }

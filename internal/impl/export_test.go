@@ -55,3 +55,66 @@ func TakeSetAside(p *Payload) int {
 	}
 	return n
 }
+
+// Slot returns the slot of t's entry in a payload's table cache.
+func Slot(t *Type) uint32 { return t.slot }
+
+// Reach returns the types t reaches, t first.
+func Reach(t *Type) []*Type { return t.reach }
+
+// ShareSlot gives t the slot of u, as two types of a payload that cannot
+// both have one of their own share it, until the restore it returns. The
+// table caches that the types' first matched blocks made are dropped
+// then and on restore (they are copies of a cache laid out by slot).
+func ShareSlot(t, u *Type) (restore func()) {
+	dropBlockCaches := func() {
+		registry.Lock()
+		defer registry.Unlock()
+		for _, r := range registry.types {
+			r.blockCache.Store(nil)
+		}
+	}
+	old := t.slot
+	t.slot = u.slot
+	dropBlockCaches()
+	return func() {
+		t.slot = old
+		dropBlockCaches()
+	}
+}
+
+// Registered returns every Type of the registry.
+func Registered() []*Type {
+	registry.Lock()
+	defer registry.Unlock()
+	var ts []*Type
+	for _, t := range registry.types {
+		ts = append(ts, t)
+	}
+	return ts
+}
+
+// IsolatedTypes is IsolatedType of the messages of ts in turn, compiled
+// for frontend fe into one registry of their own, with gap ids left
+// unused after each (as a program registers the types of other packages
+// between them).
+func IsolatedTypes(gap uint32, fe Frontend, ts ...*Type) ([]*Type, error) {
+	registry.Lock()
+	defer registry.Unlock()
+	saved := registry.types
+	registry.types = make(map[typeKey]*Type)
+	defer func() { registry.types = saved }()
+	var out []*Type
+	for _, t := range ts {
+		it, err := typeOfLocked(t.desc, fe)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, it)
+		registry.ids += gap
+	}
+	return out, nil
+}
+
+// ID returns t's id.
+func ID(t *Type) uint32 { return t.id }

@@ -406,7 +406,7 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 			}
 			acc = compiledRead
 		} else if n := uint64(len(t.table)); uint64(tab)+n <= uint64(len(data)) && sameTable(data[tab:uint64(tab)+n], t.table, n <= wordTable) {
-			p.tables[t.id%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
+			p.tables[t.slot%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
 			acc = compiledRead
 		}
 	}

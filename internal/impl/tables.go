@@ -25,10 +25,36 @@ import (
 // while nothing writes it.
 
 // tableSlots is the size of a payload's table cache: a Type's entry is in
-// slot id%tableSlots. Types registered together have consecutive ids, so
-// the types of one schema seldom share a slot; when two do, the second
-// one's tables are compared again, nothing else.
+// its slot (Type.slot, tableSlot), apart from those of the types it
+// reaches where it can be. When two types of a payload do share a slot,
+// the second one's tables are compared again, and the generated Assign of
+// a message whose inline messages are of those types takes the setters;
+// nothing else.
 const tableSlots = 8
+
+// tableSlot returns the slot of t's entry in a payload's table cache, once
+// t.reach is known: the slot the fewest of the types t reaches use (which
+// registered before t, or while t registered, and have theirs), t.id's
+// own slot on a tie, then the slot after it. A message's payload holds the
+// types it reaches, so that a type seldom shares a slot with them: only
+// where it reaches more types than there are slots, or where its reach
+// shares slots among itself (types that reach none of each other, whose
+// slots were chosen apart from each other's).
+func tableSlot(t *Type) uint32 {
+	var used [tableSlots]int
+	for _, r := range t.reach {
+		if r != t {
+			used[r.slot%tableSlots]++
+		}
+	}
+	best := t.id % tableSlots
+	for i := range uint32(tableSlots) {
+		if s := (t.id + i) % tableSlots; used[s] < used[best] {
+			best = s
+		}
+	}
+	return best
+}
 
 // A table cache entry packs a Type's id, what the table is to it, and the
 // table's offset: id<<34 | flags<<32 | offset. 0 is empty.
@@ -43,20 +69,20 @@ const (
 // knownCompiled reports whether the table at tab is known to be t's
 // compiled table.
 func (p *Payload) knownCompiled(t *Type, tab uint32) bool {
-	e := atomic.LoadUint64(&p.tables[t.id%tableSlots])
+	e := atomic.LoadUint64(&p.tables[t.slot%tableSlots])
 	return e&^tableRegistered == uint64(t.id)<<34|tableCompiled|uint64(tab)
 }
 
 // installed returns the table the payload's registry names for t, if the
 // cache holds it.
 func (p *Payload) installed(t *Type) (uint32, bool) {
-	e := atomic.LoadUint64(&p.tables[t.id%tableSlots])
+	e := atomic.LoadUint64(&p.tables[t.slot%tableSlots])
 	return uint32(e), e>>34 == uint64(t.id) && e&tableRegistered != 0
 }
 
 // remember records what the table at tab is to t (flags).
 func (p *Payload) remember(t *Type, tab uint32, flags uint64) {
-	atomic.StoreUint64(&p.tables[t.id%tableSlots], uint64(t.id)<<34|flags|uint64(tab))
+	atomic.StoreUint64(&p.tables[t.slot%tableSlots], uint64(t.id)<<34|flags|uint64(tab))
 }
 
 // verify reports whether the table at tab is t's compiled table, which
@@ -90,8 +116,8 @@ type blockCache struct {
 // readInto copies): the entries one by one; the first payload's become
 // t's blockCache.
 func (p *Payload) cacheBlock(t *Type, tab uint32) {
-	for _, e := range t.blockEntries {
-		p.tables[uint32(e>>34)%tableSlots] = e + uint64(tab)
+	for i, e := range t.blockEntries { // (one for each of t.reach)
+		p.tables[t.reach[i].slot%tableSlots] = e + uint64(tab)
 	}
 	if t.blockCache.Load() == nil {
 		t.blockCache.Store(&blockCache{tab: tab, tables: p.tables})
@@ -158,7 +184,7 @@ func (p *Payload) seed(t *Type) {
 // the seeded one was (the same creation), else anew.
 func (p *Payload) reseed(t *Type) {
 	root := p.buf.Message()
-	if e := p.seedTables[t.id%tableSlots]; e>>34 == uint64(t.id) && uint64(root)+4 <= uint64(len(p.mem)) &&
+	if e := p.seedTables[t.slot%tableSlots]; e>>34 == uint64(t.id) && uint64(root)+4 <= uint64(len(p.mem)) &&
 		le.Uint32(p.mem[root:]) == uint32(e) {
 		p.trust, p.tables = p.seedTrust, p.seedTables
 		return

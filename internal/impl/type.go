@@ -185,7 +185,8 @@ type Type struct {
 	tables    [2][]byte // the table a new message gets in format v2, v3
 	nativeIn  [2]bool   // tables[i] is table
 	size      [2]uint32
-	id        uint32 // unique, from 1: the Type's slot in a payload's table cache
+	id        uint32 // unique, from 1: the key of the Type's entry in a payload's table cache
+	slot      uint32 // where a payload's table cache holds that entry (tableSlot)
 	trust     uint8  // the trust keys under which payloads give t its compiled table (tables.go)
 	csize     uint32 // BinarySize of the compiled layout (table's)
 	extent    uint32 // the end of the compiled layout's last field: what a compiled handle needs in the payload
@@ -397,6 +398,7 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 	t.nativeIn = [2]bool{string(l2.Table) == string(lc.Table), string(l3.Table) == string(lc.Table)}
 	registry.ids++
 	t.id = registry.ids
+	t.slot = t.id % tableSlots // until its reach is known (tableSlot)
 	t.trust = trustOf(t, layout.FollowsFrontend(md))
 	registry.types[key] = t // before recursing: types can be recursive
 	fail := func(err error) (*Type, error) {
@@ -414,6 +416,7 @@ func typeOfLocked(md protoreflect.MessageDescriptor, fe Frontend) (*Type, error)
 				t.reach = append(t.reach, rt)
 			}
 		}
+		t.slot = tableSlot(t)
 		t.block, t.blockEntries = tableBlock(t)
 	}()
 	unions := make(map[*layout.Union]*Union)
