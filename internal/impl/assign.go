@@ -83,7 +83,10 @@ func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 //go:noinline
 func (m Msg) beginAssignSlow(t *Type, extent uint32) (Assigner, []byte, bool) {
 	p := m.p
-	if p == nil {
+	// The blocks set aside are freed where the Clear frees them, in the
+	// Clear of the root the buffer's header names: any other Clear (of a
+	// payload whose header was written behind the handle) leaves them.
+	if p == nil || p.buf == nil || m.off == 0 || p.root != t || m.off != p.buf.Message() {
 		return Assigner{}, nil, false
 	}
 	if p.nlive != 0 {

@@ -137,10 +137,16 @@ func (m Msg) BeginReuse(t *Type) bool {
 	if rp == nil {
 		return false
 	}
-	if p.nlive != 0 { // the blocks a Clear kept that no field took back
+	// The blocks a Clear kept that no field took back are freed as the
+	// Clear frees them, in the Clear of the root the buffer's header names
+	// (of another message, they stay).
+	if b := p.buf; b == nil || m.off == 0 || m.off != b.Message() || p.root != t {
+		return false
+	}
+	if p.nlive != 0 {
 		p.EndReuse()
 	}
-	if b := p.buf; b == nil || m.off != b.Message() || !p.reusable(m, t) {
+	if !p.reusable(m, t) {
 		return false
 	}
 	mem := p.mem
