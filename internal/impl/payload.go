@@ -396,21 +396,47 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 		// one compare verifies them all (fewer calls than one for each),
 		// and the nested messages of those types then find their table in
 		// the cache. (The block ends within 32 bits, so that no entry's
-		// offset carries into its flags.)
-		if b, end := t.block, uint64(tab)+uint64(len(t.block)); len(b) != 0 && p.version == payloadbuffer.V3 &&
-			end <= uint64(len(data)) && end <= 1<<32 && sameTable(data[tab:end], b, len(b) <= wordTable) {
-			if c := t.blockCache.Load(); c != nil && c.tab == tab {
+		// offset carries into its flags.) Failing that, the root's table.
+		// One compare, in line for 32 to 64 bytes, serves both.
+		want, block := t.block, true
+		if len(want) == 0 || p.version != payloadbuffer.V3 || uint64(tab)+uint64(len(want)) > 1<<32 {
+			want, block = t.table, false
+		}
+		same := false
+		if o, n := uint64(tab), uint64(len(want)); o+n <= uint64(len(data)) {
+			switch got := data[o : o+n : o+n]; {
+			case n > wordTable:
+				same = string(got) == string(want)
+			case n >= 32:
+				same = diff32((*[32]byte)(got[n-32:]), (*[32]byte)(want[n-32:]))|diff32((*[32]byte)(got), (*[32]byte)(want)) == 0
+			default:
+				same = !tablesDiffer(got, want)
+			}
+		}
+		if !same && block { // (a payload laid out otherwise: the root's table alone)
+			same, block = tableAt(data, tab, t.table), false
+		}
+		if same {
+			if !block {
+				p.tables[t.slot%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
+			} else if c := t.blockCache.Load(); c != nil && c.tab == tab {
 				p.tables = c.tables // cacheBlock's common case, in line
 			} else {
 				p.cacheBlock(t, tab)
 			}
 			acc = compiledRead
-		} else if n := uint64(len(t.table)); uint64(tab)+n <= uint64(len(data)) && sameTable(data[tab:uint64(tab)+n], t.table, n <= wordTable) {
-			p.tables[t.slot%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
-			acc = compiledRead
 		}
 	}
 	return Msg{p: p, off: uint32(root), acc: acc}, nil
+}
+
+// tableAt reports whether data holds table want at tab: readInto's
+// second compare, out of line.
+//
+//go:noinline
+func tableAt(data []byte, tab uint32, want []byte) bool {
+	o, n := uint64(tab), uint64(len(want))
+	return o+n <= uint64(len(data)) && sameTable(data[o:o+n], want, n <= wordTable)
 }
 
 // Why readInto refuses bytes (readError).
