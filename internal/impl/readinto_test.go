@@ -227,3 +227,36 @@ func TestReadTableBlockMoved(t *testing.T) {
 		}
 	}
 }
+
+// TestReadTableEveryByte reads a format 3 Header with each byte of its
+// block of tables (Header's, then Timestamp's: 32 to 64 bytes, which
+// readInto compares in line) changed in turn: a byte of Header's table
+// leaves the root reading through the payload's table; a byte of
+// Timestamp's leaves the root compiled (its own table compared alone) and
+// the stamp reading through its table.
+func TestReadTableEveryByte(t *testing.T) {
+	header, _, _ := testTypes(t)
+	stamp := field(header, "stamp")
+	ts := stamp.Type
+	m := impl.New(header)
+	m.MutableMessage(stamp.Field, ts).Set64(field(ts, "seconds").Field, 5)
+	good := bytes.Clone(m.PayloadBytes())
+	le := binary.LittleEndian
+	tab := le.Uint32(good[le.Uint32(good[4:]):])
+	n, sn := uint32(len(header.Table())), uint32(len(ts.Table()))
+	if n+sn < 32 || n+sn > 64 {
+		t.Fatalf("the block is %d bytes: not the in-line compare's 32 to 64", n+sn)
+	}
+	for i := range n + sn {
+		bad := bytes.Clone(good)
+		bad[tab+i] ^= 0x40
+		r, err := impl.ReadInto(new(impl.Payload), header, bad)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := r.Message(stamp.Field, ts)
+		if inRoot := i < n; r.Compiled() == inRoot || !inRoot && s.Compiled() {
+			t.Errorf("byte %d of the block (Header's table %v) changed: root compiled %v, stamp compiled %v", i, inRoot, r.Compiled(), s.Compiled())
+		}
+	}
+}
