@@ -158,7 +158,42 @@ func (a Assigner) KeptBytes(slot, v []byte) (KeptBlock, bool) {
 // Put writes s over block b (Kept's), as the setter after the Clear leaves
 // it: its length and bytes, and in a scrubbing buffer zeroes past them what
 // is left of the string the block held.
+//
+// Its common case, a string of 8 to 16 bytes (a name, an id) over one of
+// at most 16, is two overlapping words (and a third of zeros where it
+// scrubs a longer old one) and makes no call, nor frame; any other is
+// putAny's.
 func (a Assigner) Put(b KeptBlock, str string) {
+	mem := a.p.mem
+	o, length, n := uint64(b.Off), uint64(b.Size), uint64(len(str))
+	if n < 8 || n > 16 || o+length > uint64(len(mem)) || n+4 > length {
+		a.putAny(b, str)
+		return
+	}
+	blk := mem[o : o+length : o+length]
+	if old := uint64(le.Uint32(blk[:4])); old > n && a.p.scrub {
+		// What is left of the old string, at most 8 bytes when it held
+		// 16 or fewer: the 8 ending where it ended are zeroed, then the
+		// new string's words store over those that are its own.
+		if old > 16 || old+4 > length {
+			a.putAny(b, str)
+			return
+		}
+		le.PutUint64(blk[old-4:old+4], 0)
+	}
+	// The string's first and last 8 bytes, through array pointers (no
+	// check: n >= 8), stored as the setter's copy stores them.
+	s := unsafe.Pointer(unsafe.StringData(str))
+	head, tail := le.Uint64((*[8]byte)(s)[:]), le.Uint64((*[8]byte)(unsafe.Add(s, n-8))[:])
+	le.PutUint32(blk[:4], uint32(n))
+	le.PutUint64(blk[4:12], head)
+	le.PutUint64(blk[n-4:n+4], tail)
+}
+
+// putAny is Put of any string, out of line.
+//
+//go:noinline
+func (a Assigner) putAny(b KeptBlock, str string) {
 	s := unsafe.Slice(unsafe.StringData(str), len(str))
 	mem := a.p.mem
 	o, length, n := uint64(b.Off), uint64(b.Size), uint64(len(s))
