@@ -453,8 +453,11 @@ func (p *Payload) mvbFill(o uint32, n int) {
 			break // as elem has it
 		}
 		size := min(uint64(v.c)<<k, want-num) // elements to fill in chunk k
-		for e := base; e < base+size*uint64(v.stride); e += uint64(v.stride) {
-			le.PutUint32(p.mem[e:], meta)
+		// The chunk's elements as one slice, sliced once (in bounds: the
+		// check above), so that the loop keeps it in registers.
+		chunk, stride := p.mem[base:base+size*uint64(v.stride)], uint64(v.stride)
+		for e := uint64(0); e < uint64(len(chunk)); e += stride {
+			le.PutUint32(chunk[e:], meta)
 		}
 		num += size
 	}
