@@ -16,35 +16,6 @@ import (
 	"github.com/phaser-go/phaser/types/known/timestamppbphaser"
 )
 
-// assignImuSlow is the generated Imu.Assign written out as what it is
-// defined as: Clear, then every field's setter, an inline message's
-// through its Mutable.
-func assignImuSlow(x sensor_msgsphaser.Imu, v *sensor_msgsphaser.ImuFields) {
-	x.Clear()
-	h := x.MutableHeader()
-	h.SetSeq(v.Header.Seq)
-	s := h.MutableStamp()
-	s.SetSeconds(v.Header.Stamp.Seconds)
-	s.SetNanos(v.Header.Stamp.Nanos)
-	h.SetFrameId(v.Header.FrameId)
-	o := x.MutableOrientation()
-	o.SetX(v.Orientation.X)
-	o.SetY(v.Orientation.Y)
-	o.SetZ(v.Orientation.Z)
-	o.SetW(v.Orientation.W)
-	x.OrientationCovariance().Assign(v.OrientationCovariance...)
-	a := x.MutableAngularVelocity()
-	a.SetX(v.AngularVelocity.X)
-	a.SetY(v.AngularVelocity.Y)
-	a.SetZ(v.AngularVelocity.Z)
-	x.AngularVelocityCovariance().Assign(v.AngularVelocityCovariance...)
-	l := x.MutableLinearAcceleration()
-	l.SetX(v.LinearAcceleration.X)
-	l.SetY(v.LinearAcceleration.Y)
-	l.SetZ(v.LinearAcceleration.Z)
-	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCovariance...)
-}
-
 // imuFields is an Imu value made from arg and i: a frame id of arg%40
 // bytes, covariances of up to 10 elements (a fixed array of 9: List.Assign
 // refuses 10).
@@ -103,7 +74,7 @@ func assignInlineRun(t *testing.T, in []byte) {
 			i++
 			v := imuFields(arg, i)
 			fast.Assign(&v)
-			assignImuSlow(slow, &v)
+			assigntest.ImuSetters(slow, &v)
 			if op == 1 {
 				switch arg % 3 {
 				case 0:

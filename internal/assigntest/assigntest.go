@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
+	"github.com/phaser-go/phaser/ros/msgs/sensor_msgs/sensor_msgsphaser"
 	"github.com/phaser-go/phaser/runtime"
 )
 
@@ -67,4 +68,33 @@ func Same(t testing.TB, i int, op byte, fast, slow runtime.Msg) {
 	if fast.Failed() != slow.Failed() {
 		t.Fatalf("op %d (%d): Assign failed %v, Clear and the setters %v", i, op, fast.Failed(), slow.Failed())
 	}
+}
+
+// ImuSetters is the generated sensor_msgs/Imu Assign written out as what
+// it is defined as: Clear, then every field's setter, an inline message's
+// through its Mutable (the ROS frontend's) or a nested message's.
+func ImuSetters(x sensor_msgsphaser.Imu, v *sensor_msgsphaser.ImuFields) {
+	x.Clear()
+	h := x.MutableHeader()
+	h.SetSeq(v.Header.Seq)
+	s := h.MutableStamp()
+	s.SetSeconds(v.Header.Stamp.Seconds)
+	s.SetNanos(v.Header.Stamp.Nanos)
+	h.SetFrameId(v.Header.FrameId)
+	o := x.MutableOrientation()
+	o.SetX(v.Orientation.X)
+	o.SetY(v.Orientation.Y)
+	o.SetZ(v.Orientation.Z)
+	o.SetW(v.Orientation.W)
+	x.OrientationCovariance().Assign(v.OrientationCovariance...)
+	a := x.MutableAngularVelocity()
+	a.SetX(v.AngularVelocity.X)
+	a.SetY(v.AngularVelocity.Y)
+	a.SetZ(v.AngularVelocity.Z)
+	x.AngularVelocityCovariance().Assign(v.AngularVelocityCovariance...)
+	l := x.MutableLinearAcceleration()
+	l.SetX(v.LinearAcceleration.X)
+	l.SetY(v.LinearAcceleration.Y)
+	l.SetZ(v.LinearAcceleration.Z)
+	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCovariance...)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"testing"
 
+	"github.com/phaser-go/phaser/internal/assigntest"
 	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/payloadbuffer"
 	"github.com/phaser-go/phaser/ros/msgs/geometry_msgs/geometry_msgsphaser"
@@ -113,32 +114,7 @@ func TestAssignSharedSlot(t *testing.T) {
 	assign := func(what string, straight int) {
 		t.Helper()
 		fast.Assign(&v)
-		slow.Clear()
-		h := slow.MutableHeader()
-		h.SetSeq(v.Header.Seq)
-		h.MutableStamp().SetSeconds(v.Header.Stamp.Seconds)
-		h.MutableStamp().SetNanos(v.Header.Stamp.Nanos)
-		h.SetFrameId(v.Header.FrameId)
-		o := slow.MutableOrientation()
-		o.SetX(v.Orientation.X)
-		o.SetY(v.Orientation.Y)
-		o.SetZ(v.Orientation.Z)
-		o.SetW(v.Orientation.W)
-		slow.OrientationCovariance().Assign(v.OrientationCovariance...)
-		for _, vec := range []struct {
-			m geometry_msgsphaser.Vector3
-			v *geometry_msgsphaser.Vector3Fields
-			l runtime.List[float64]
-			c []float64
-		}{
-			{slow.MutableAngularVelocity(), &v.AngularVelocity, slow.AngularVelocityCovariance(), v.AngularVelocityCovariance},
-			{slow.MutableLinearAcceleration(), &v.LinearAcceleration, slow.LinearAccelerationCovariance(), v.LinearAccelerationCovariance},
-		} {
-			vec.m.SetX(vec.v.X)
-			vec.m.SetY(vec.v.Y)
-			vec.m.SetZ(vec.v.Z)
-			vec.l.Assign(vec.c...)
-		}
+		assigntest.ImuSetters(slow, &v)
 		if !bytes.Equal(fast.Bytes(), slow.Bytes()) {
 			t.Errorf("%s: Assign wrote other bytes than Clear and the setters", what)
 		}
