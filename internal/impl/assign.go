@@ -43,7 +43,11 @@ import (
 type Assigner struct{ p *Payload }
 
 // assignSpan is what an Assigner checks blocks against (Payload.assigning).
-// span is the payload's length less lo.
+// span is the payload's length less lo when BeginAssign set it, and 0 (no
+// block is in it) until then. Block reads a length word in the span
+// without a bounds check: a payload's memory only grows while the span is
+// set (a buffer's memory never shrinks), and readInto, the one rebinding
+// of a Payload to other memory, sets span to 0.
 type assignSpan struct{ lo, span, root, end uint64 }
 
 // BeginAssign begins the Assign of m, the root of type t whose compiled
@@ -117,12 +121,16 @@ type KeptBlock struct{ Off, Size uint32 }
 // and the setters. Whether the new string fits the block is Fits. Block
 // inlines into the generated Assign.
 func (a Assigner) Block(slot *[4]byte) (KeptBlock, bool) {
-	p := a.p
-	s := uint64(le.Uint32(slot[:]))
-	if s-p.assigning.lo > p.assigning.span || s%8 != 0 {
+	p, s := a.p, uint64(le.Uint32(slot[:]))
+	if s-p.assigning.lo >= p.assigning.span || s%8 != 0 {
 		return KeptBlock{}, false
 	}
-	length := uint64(le.Uint32(p.mem[s-8:]))
+	// lo <= s < lo+span: s is at least 8 (lo is the floor plus 8) and
+	// below len(p.mem), which the span was when BeginAssign made it and
+	// which only grows while a span is set (assignSpan), so the block's
+	// length word, the 4 bytes at s-8, is in p.mem: read without the
+	// checks and the capacity of slicing p.mem[s-8:].
+	length := uint64(le.Uint32((*[4]byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(p.mem)), s-8))[:]))
 	return KeptBlock{uint32(s), uint32(length)}, s+length <= uint64(len(p.mem)) &&
 		(s+length <= p.assigning.root || s-8 >= p.assigning.end)
 }

@@ -339,6 +339,7 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 	// loads of the same fields just below (store-to-load forwarding).
 	p.buf, p.mem, p.version, p.err, p.lost, p.root, p.img, p.trust, p.unk = nil, data, 0, nil, false, nil, nil, 0, 0
 	p.resets, p.floor, p.scrub = false, 0, false
+	p.assigning.span = 0 // (assignSpan: the span is of the memory p had)
 	p.forget()
 	if len(data) < payloadbuffer.FixedHeaderSize {
 		return Msg{}, readError(t, data, errShort)

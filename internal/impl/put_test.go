@@ -56,3 +56,41 @@ func TestPutMatchesPutAny(t *testing.T) {
 		t.Fatalf("Put wrote a block past the memory: %x", mem)
 	}
 }
+
+// TestBlockSpan checks the span Block takes blocks in (assignSpan): a
+// block whose length word and bytes lie in it is taken; an offset at the
+// span's end or past it, below it, or not 8-aligned is not, nor is any
+// offset (0 included) before a BeginAssign set a span; and a readInto,
+// which rebinds the payload to other memory, clears the span, since Block
+// reads the length word without a bounds check of its own.
+func TestBlockSpan(t *testing.T) {
+	mem := make([]byte, 256)
+	p := &Payload{mem: mem, floor: 40}
+	p.assigning = assignSpan{lo: 48, span: 256 - 48, root: 200, end: 248}
+	a := Assigner{p}
+	block := func(s uint32) (KeptBlock, bool) {
+		var slot [4]byte
+		le.PutUint32(slot[:], s)
+		return a.Block(&slot)
+	}
+	le.PutUint32(mem[56:], 16) // the length word of a block at 64
+	if b, ok := block(64); !ok || b != (KeptBlock{Off: 64, Size: 16}) {
+		t.Fatalf("Block(64) = %v, %v; want {64 16}, true", b, ok)
+	}
+	for _, s := range []uint32{256, 264, 1 << 31, 40, 8, 0, 68} {
+		if b, ok := block(s); ok {
+			t.Errorf("Block(%d) = %v, true; want false (outside the span or misaligned)", s, b)
+		}
+	}
+	if _, err := readInto(p, &Type{name: "test.T"}, make([]byte, 8), true); err == nil {
+		t.Fatal("readInto of 8 bytes: no error")
+	}
+	if p.assigning.span != 0 {
+		t.Fatalf("readInto left the span %+v of the memory p had", p.assigning)
+	}
+	for _, s := range []uint32{0, 8, 64} {
+		if b, ok := block(s); ok {
+			t.Errorf("after readInto, Block(%d) = %v, true; want false", s, b)
+		}
+	}
+}
