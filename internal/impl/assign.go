@@ -88,9 +88,9 @@ func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 func (m Msg) beginAssignSlow(t *Type, extent uint32) (Assigner, []byte, bool) {
 	p := m.p
 	// The blocks set aside are freed where the Clear frees them, in the
-	// Clear of the root the buffer's header names: any other Clear (of a
-	// payload whose header was written behind the handle) leaves them.
-	if p == nil || p.buf == nil || m.off == 0 || p.root != t || m.off != p.buf.Message() {
+	// root's (isRoot): any other Clear (of a payload whose header was
+	// written behind the handle) leaves them.
+	if p == nil || !p.isRoot(m, t) {
 		return Assigner{}, nil, false
 	}
 	if p.nlive != 0 {
@@ -167,10 +167,9 @@ func (a Assigner) KeptBytes(slot, v []byte) (KeptBlock, bool) {
 // it: its length and bytes, and in a scrubbing buffer zeroes past them what
 // is left of the string the block held.
 //
-// Its common case, a string of 8 to 16 bytes (a name, an id) over one of
-// at most 16, is two overlapping words (and a third of zeros where it
-// scrubs a longer old one) and makes no call, nor frame; any other is
-// putAny's.
+// A string of 8 to 16 bytes (a name, an id) is two overlapping words, in
+// line (and, where it scrubs an old string of at most 16, a third of
+// zeros), with no call on that path; any other length is putAny's copy.
 func (a Assigner) Put(b KeptBlock, str string) {
 	mem := a.p.mem
 	o, length, n := uint64(b.Off), uint64(b.Size), uint64(len(str))
@@ -180,14 +179,14 @@ func (a Assigner) Put(b KeptBlock, str string) {
 	}
 	blk := mem[o : o+length : o+length]
 	if old := uint64(le.Uint32(blk[:4])); old > n && a.p.scrub {
-		// What is left of the old string, at most 8 bytes when it held
-		// 16 or fewer: the 8 ending where it ended are zeroed, then the
-		// new string's words store over those that are its own.
-		if old > 16 || old+4 > length {
-			a.putAny(b, str)
-			return
+		if old <= 16 && old+4 <= length {
+			// What is left of the old string is at most 8 bytes: the 8
+			// ending where it ended are zeroed, then the new string's
+			// words store over those that are its own.
+			le.PutUint64(blk[old-4:old+4], 0)
+		} else {
+			clear(blk[4+n : min(4+old, length)])
 		}
-		le.PutUint64(blk[old-4:old+4], 0)
 	}
 	// The string's first and last 8 bytes, through array pointers (no
 	// check: n >= 8), stored as the setter's copy stores them.
@@ -198,7 +197,8 @@ func (a Assigner) Put(b KeptBlock, str string) {
 	le.PutUint64(blk[n-4:n+4], tail)
 }
 
-// putAny is Put of any string, out of line.
+// putAny is Put of a string shorter than 8 bytes or longer than 16, out
+// of line: a copy.
 //
 //go:noinline
 func (a Assigner) putAny(b KeptBlock, str string) {
@@ -211,13 +211,7 @@ func (a Assigner) putAny(b KeptBlock, str string) {
 	blk := mem[o : o+length : o+length]
 	old := uint64(le.Uint32(blk[:4]))
 	le.PutUint32(blk[:4], uint32(n))
-	if n >= 8 && n <= 16 { // two overlapping words, as overwriteAside
-		head, tail := le.Uint64(s[:8]), le.Uint64(s[n-8:n])
-		le.PutUint64(blk[4:12], head)
-		le.PutUint64(blk[n-4:n+4], tail)
-	} else {
-		copy(blk[4:4+n], s)
-	}
+	copy(blk[4:4+n], s)
 	if a.p.scrub && old > n {
 		clear(blk[4+n : min(4+old, length)])
 	}

@@ -1083,7 +1083,7 @@ func (m Msg) Clear(t *Type) {
 	if !m.clearable() {
 		return
 	}
-	if m.p.root == t && m.off == m.p.buf.Message() {
+	if m.p.isRoot(m, t) {
 		// Format 3 keeps the blocks of a root that holds only singular
 		// fields for the fields set next (reuse.go); else it resets.
 		if m.p.version == payloadbuffer.V3 && m.keepBlocks(t) {

@@ -409,6 +409,8 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 			case n > wordTable:
 				same = string(got) == string(want)
 			case n >= 32:
+				// tablesDiffer's case of 32 to 64 bytes, written out: a
+				// helper of the two diff32s would cost 122 and not inline.
 				same = diff32((*[32]byte)(got[n-32:]), (*[32]byte)(want[n-32:]))|diff32((*[32]byte)(got), (*[32]byte)(want)) == 0
 			default:
 				same = !tablesDiffer(got, want)

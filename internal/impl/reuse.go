@@ -112,10 +112,19 @@ func hasKind(t *Type, kinds ...Kind) bool {
 	return false
 }
 
+// isRoot reports whether m is the root of p's buffer (the message its
+// header names) and of type t: the message whose Clear keeps or frees the
+// blocks a Clear set aside (Clear), and so the only one whose Assign or
+// reusing decoding frees them first (beginAssignSlow, BeginReuse).
+func (p *Payload) isRoot(m Msg, t *Type) bool {
+	b := p.buf
+	return b != nil && m.off != 0 && p.root == t && m.off == b.Message()
+}
+
 // reusable reports whether the blocks of m, the root of type t, can be set
 // aside: a root this process created, of t's compiled layout, in a buffer
 // that has not failed, with no error recorded and no unknown fields.
-// m must be the root of p's buffer (the callers check it: Clear, BeginReuse).
+// m must be the root of p's buffer (isRoot: the callers check it).
 func (p *Payload) reusable(m Msg, t *Type) bool {
 	b := p.buf
 	return p.root == t && m.acc == compiledWrite && p.err == nil && !p.lost && atomic.LoadUint64(&p.unk) == unknownKnown &&
@@ -138,9 +147,8 @@ func (m Msg) BeginReuse(t *Type) bool {
 		return false
 	}
 	// The blocks a Clear kept that no field took back are freed as the
-	// Clear frees them, in the Clear of the root the buffer's header names
-	// (of another message, they stay).
-	if b := p.buf; b == nil || m.off == 0 || m.off != b.Message() || p.root != t {
+	// Clear frees them: in the root's (isRoot).
+	if !p.isRoot(m, t) {
 		return false
 	}
 	if p.nlive != 0 {
