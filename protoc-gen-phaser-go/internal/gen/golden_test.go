@@ -298,8 +298,10 @@ func TestGoldenBench(t *testing.T) {
 }
 
 // TestGoldenWellKnown regenerates types/known from the .proto sources
-// scripts/generate uses. Without them it uses protobuf-go's compiled-in
-// descriptors of the same files (identical for protoc 3.21's sources).
+// scripts/generate uses (Debian's libprotobuf-dev, or $WELL_KNOWN_PROTOS).
+// Without them it skips, unless $WELL_KNOWN_PROTOS is set (scripts/test
+// sets it): protobuf-go's compiled-in descriptors of the same files carry
+// no comments, which the generated files do.
 func TestGoldenWellKnown(t *testing.T) {
 	files := []string{
 		"google/protobuf/timestamp.proto", "google/protobuf/duration.proto",
@@ -314,9 +316,7 @@ func TestGoldenWellKnown(t *testing.T) {
 			if os.Getenv(envWellKnown) != "" {
 				t.Fatal(err)
 			}
-			t.Logf("%v: using protobuf-go's descriptors", err)
-			clear(srcs)
-			break
+			t.Skipf("%v: the well-known .proto sources are missing (scripts/install-protoc installs them); protobuf-go's descriptors of them carry no comments to compare", err)
 		}
 		srcs[f] = string(b)
 	}
