@@ -46,7 +46,7 @@ type Assigner struct{ p *Payload }
 // span is the payload's length less lo when BeginAssign set it, and 0 (no
 // block is in it) until then. Block reads a length word in the span
 // without a bounds check: a payload's memory only grows while the span is
-// set (a buffer's memory never shrinks), and readInto, the one rebinding
+// set (a buffer's memory never shrinks), and ReadInto, the one rebinding
 // of a Payload to other memory, sets span to 0.
 type assignSpan struct{ lo, span, root, end uint64 }
 

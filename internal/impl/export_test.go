@@ -1,11 +1,24 @@
 package impl
 
-import "google.golang.org/protobuf/reflect/protoreflect"
+import (
+	"errors"
+
+	"google.golang.org/protobuf/reflect/protoreflect"
+)
 
 // ReadAsAny is Read without the check of the root's type, for tests that
 // bind payloads to any type (type confusion must be as safe as a hostile
 // table).
-func ReadAsAny(t *Type, data []byte) (Msg, error) { return readInto(new(Payload), t, data, false) }
+// A payload whose root is of another type is bound to t as ReadInto binds
+// the root's nested messages.
+func ReadAsAny(t *Type, data []byte) (Msg, error) {
+	p := new(Payload)
+	m, err := ReadInto(p, t, data)
+	if !errors.Is(err, ErrWrongType) {
+		return m, err
+	}
+	return p.bind(le.Uint32(data[4:8]), t), nil
+}
 
 // IsolatedType compiles md into Types of their own, outside the registry
 // (md and the types it reaches): another version of a message whose name a
@@ -118,3 +131,6 @@ func IsolatedTypes(gap uint32, fe Frontend, ts ...*Type) ([]*Type, error) {
 
 // ID returns t's id.
 func ID(t *Type) uint32 { return t.id }
+
+// TableCache returns p's table cache (tables.go).
+func TableCache(p *Payload) [tableSlots]uint64 { return p.tables }

@@ -325,53 +325,53 @@ func (p *Payload) Release() { *p = Payload{} }
 // ReadInto is Read reusing p, whose earlier handles become invalid: a
 // reader of many payloads (a bridge, a logger) allocates nothing per
 // payload.
-func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) { return readInto(p, t, data, true) }
-
-// readInto is ReadInto; checkType false skips the check of the root's
-// type (tests that read payloads as any type).
 //
 // It runs on every received payload, so its common case (a payload of the
 // type asked for, with the compiled table) is in line: the header, the
 // root's type in the control block, then the root's table compared with
 // the compiled one. Errors are made out of line (readError).
-func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
+func ReadInto(p *Payload, t *Type, data []byte) (Msg, error) {
 	// Field by field: the wide stores of *p = Payload{...} would stall the
 	// loads of the same fields just below (store-to-load forwarding).
 	p.buf, p.mem, p.version, p.err, p.lost, p.root, p.img, p.trust, p.unk = nil, data, 0, nil, false, nil, nil, 0, 0
 	p.resets, p.floor, p.scrub = false, 0, false
 	p.assigning.span = 0 // (assignSpan: the span is of the memory p had)
-	p.forget()
+	// The table cache (of the bytes p had) is forgotten on every way out
+	// but the one that copies a whole cache over it (a block's): readError
+	// forgets it, and so does each other return.
 	if len(data) < payloadbuffer.FixedHeaderSize {
-		return Msg{}, readError(t, data, errShort)
+		return Msg{}, p.readError(t, data, errShort)
 	}
 	switch {
 	case data[0] == 'P' && data[1] == 'H':
 		// Byte 3 is the format's major version, checked as Open does: a
 		// payload of another major version has another layout.
 		if data[3] != 3 {
-			return Msg{}, readError(t, data, errMajor)
+			return Msg{}, p.readError(t, data, errMajor)
 		}
 		p.version = payloadbuffer.V3
 		if data[2]&(1<<2) != 0 { // allocation failed: the payload reads as empty
+			p.forget()
 			return Msg{p: p}, nil
 		}
 	case le.Uint32(data)&^1 == 0xE5F6F1C4 || le.Uint32(data)&^1 == 0xC5F6F1C4:
 		p.version = payloadbuffer.V2
 	default:
-		return Msg{}, readError(t, data, errMagic)
+		return Msg{}, p.readError(t, data, errMagic)
 	}
 	root := uint64(le.Uint32(data[4:8]))
 	if root == 0 {
+		p.forget()
 		return Msg{p: p}, nil
 	}
 	if root+4 > uint64(len(data)) {
-		return Msg{}, readError(t, data, errRoot)
+		return Msg{}, p.readError(t, data, errRoot)
 	}
 	// The root's type (control.go): the first entry of a control block,
 	// made when the root was created, names the root's type and table. The
 	// format v3 entry's hash is checked here, without a call.
 	tab := le.Uint32(data[root : root+4])
-	if cb := uint64(le.Uint32(data[offHeaderMetadata : offHeaderMetadata+4])); cb != 0 && checkType {
+	if cb := uint64(le.Uint32(data[offHeaderMetadata : offHeaderMetadata+4])); cb != 0 {
 		var ok bool
 		if p.version == payloadbuffer.V3 {
 			ok = cb+36 <= uint64(len(data)) && rootEntryIs((*[12]byte)(data[cb+24:cb+36]), t.hash, tab)
@@ -382,15 +382,14 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 				string(data[name:name+size]) == t.name
 		}
 		if !ok {
+			p.forget() // (rootIs reads the cache)
 			if e, ok := p.rootIs(uint32(root), t); !ok {
 				return Msg{}, p.wrongType("read", t, e)
 			}
 		}
 	}
-	// bind's check of the table, knowing that the cache is empty and that
-	// no other goroutine reads p while it is rebound (so a plain store
-	// fills the cache).
-	acc := throughTable
+	// bind's check of the table, knowing that no other goroutine reads p
+	// while it is rebound (so plain stores fill the cache).
 	if root+uint64(t.extent) <= uint64(len(data)) && tab != 0 {
 		// A format 3 payload made as createRootV3 makes it has the tables
 		// of every type the root reaches after the root's, in one block:
@@ -419,21 +418,28 @@ func readInto(p *Payload, t *Type, data []byte, checkType bool) (Msg, error) {
 		if !same && block { // (a payload laid out otherwise: the root's table alone)
 			same, block = tableAt(data, tab, t.table), false
 		}
-		if same {
-			if !block {
-				p.tables[t.slot%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
-			} else if c := t.blockCache.Load(); c != nil && c.tab == tab {
+		if same && block {
+			if c := t.blockCache.Load(); c != nil && c.tab == tab {
 				p.tables = c.tables // cacheBlock's common case, in line
-			} else {
-				p.cacheBlock(t, tab)
+				return Msg{p: p, off: uint32(root), acc: compiledRead}, nil
 			}
-			acc = compiledRead
 		}
+		p.forget()
+		if !same {
+			return Msg{p: p, off: uint32(root), acc: throughTable}, nil
+		}
+		if !block {
+			p.tables[t.slot%tableSlots] = uint64(t.id)<<34 | tableCompiled | uint64(tab)
+		} else {
+			p.cacheBlock(t, tab)
+		}
+		return Msg{p: p, off: uint32(root), acc: compiledRead}, nil
 	}
-	return Msg{p: p, off: uint32(root), acc: acc}, nil
+	p.forget()
+	return Msg{p: p, off: uint32(root), acc: throughTable}, nil
 }
 
-// tableAt reports whether data holds table want at tab: readInto's
+// tableAt reports whether data holds table want at tab: ReadInto's
 // second compare, out of line.
 //
 //go:noinline
@@ -442,7 +448,7 @@ func tableAt(data []byte, tab uint32, want []byte) bool {
 	return o+n <= uint64(len(data)) && sameTable(data[o:o+n], want, n <= wordTable)
 }
 
-// Why readInto refuses bytes (readError).
+// Why ReadInto refuses bytes (readError).
 const (
 	errShort = iota // shorter than the fixed header
 	errMajor        // a format-3 magic of another major version
@@ -450,11 +456,12 @@ const (
 	errRoot         // the root offset lies outside the bytes
 )
 
-// readError is the error of a read of data as type t that readInto refuses
-// for reason why, made out of line.
+// readError is the error of a read of data as type t that ReadInto
+// refuses for reason why, made out of line. It empties p's table cache.
 //
 //go:noinline
-func readError(t *Type, data []byte, why int) error {
+func (p *Payload) readError(t *Type, data []byte, why int) error {
+	p.forget()
 	switch why {
 	case errShort:
 		return fmt.Errorf("phaser: read %s: %d bytes: %w", t.name, len(data), ErrNotPayload)

@@ -82,11 +82,11 @@ func TestBlockSpan(t *testing.T) {
 			t.Errorf("Block(%d) = %v, true; want false (outside the span or misaligned)", s, b)
 		}
 	}
-	if _, err := readInto(p, &Type{name: "test.T"}, make([]byte, 8), true); err == nil {
-		t.Fatal("readInto of 8 bytes: no error")
+	if _, err := ReadInto(p, &Type{name: "test.T"}, make([]byte, 8)); err == nil {
+		t.Fatal("ReadInto of 8 bytes: no error")
 	}
 	if p.assigning.span != 0 {
-		t.Fatalf("readInto left the span %+v of the memory p had", p.assigning)
+		t.Fatalf("ReadInto left the span %+v of the memory p had", p.assigning)
 	}
 	for _, s := range []uint32{0, 8, 64} {
 		if b, ok := block(s); ok {

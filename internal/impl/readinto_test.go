@@ -260,3 +260,63 @@ func TestReadTableEveryByte(t *testing.T) {
 		}
 	}
 }
+
+// TestReadIntoEmptiesCache reads, into one Payload, a format 3 Header
+// whose block of tables fills the whole table cache, then each of a set of
+// other bytes: refused ones, empty ones, a root of another type, a block
+// that does not match, a root table alone. After each, the cache must be
+// the one a fresh Payload's read of the same bytes leaves: ReadInto
+// forgets the cache on every way out but the one that overwrites it whole.
+func TestReadIntoEmptiesCache(t *testing.T) {
+	header, _, _ := testTypes(t)
+	stamp := field(header, "stamp")
+	ts := stamp.Type
+	nanos := field(ts, "nanos")
+	m := impl.New(header)
+	m.MutableMessage(stamp.Field, ts).Set32(nanos.Field, 9)
+	good := bytes.Clone(m.PayloadBytes())
+	le := binary.LittleEndian
+	root := le.Uint32(good[4:])
+	tab := le.Uint32(good[root:])
+	so := le.Uint32(good[root+stamp.Offset:])
+	stab := le.Uint32(good[so:])
+	edit := func(f func(b []byte)) []byte {
+		b := bytes.Clone(good)
+		f(b)
+		return b
+	}
+	tsm := impl.New(ts)
+	tsm.Set32(nanos.Field, 1)
+	cases := map[string][]byte{
+		"short":         good[:8],
+		"magic":         edit(func(b []byte) { b[0] = 'X' }),
+		"major":         edit(func(b []byte) { b[3] = 2 }),
+		"failed":        edit(func(b []byte) { b[2] |= 1 << 2 }),
+		"no root":       edit(func(b []byte) { le.PutUint32(b[4:], 0) }),
+		"root beyond":   edit(func(b []byte) { le.PutUint32(b[4:], uint32(len(b))) }),
+		"other type":    bytes.Clone(tsm.PayloadBytes()),
+		"stamp table":   edit(func(b []byte) { b[stab+8] ^= 0xff }),
+		"header table":  edit(func(b []byte) { b[tab+8] ^= 0xff }),
+		"no table":      edit(func(b []byte) { le.PutUint32(b[root:], 0) }),
+		"short of root": good[:root+4],
+		"bare root":     edit(func(b []byte) { le.PutUint32(b[20:], 0); le.PutUint32(b[root:], 0) }),
+	}
+	for name, data := range cases {
+		fresh := new(impl.Payload)
+		_, ferr := impl.ReadInto(fresh, header, data)
+		p := new(impl.Payload)
+		if _, err := impl.ReadInto(p, header, good); err != nil {
+			t.Fatal(err)
+		}
+		if impl.TableCache(p) == impl.TableCache(fresh) {
+			t.Fatalf("%s: the good payload leaves the cache a read of these bytes leaves: the case tests nothing", name)
+		}
+		_, err := impl.ReadInto(p, header, data)
+		if (err == nil) != (ferr == nil) {
+			t.Fatalf("%s: error %v after a read, %v fresh", name, err, ferr)
+		}
+		if got, want := impl.TableCache(p), impl.TableCache(fresh); got != want {
+			t.Errorf("%s: cache %x after a read of a Header, want a fresh read's %x", name, got, want)
+		}
+	}
+}

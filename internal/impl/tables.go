@@ -113,7 +113,7 @@ type blockCache struct {
 
 // cacheBlock fills the empty table cache for a match of t's block of
 // tables at tab, at an offset other than that of t's blockCache (which
-// readInto copies): the entries one by one; the first payload's become
+// ReadInto copies): the entries one by one; the first payload's become
 // t's blockCache.
 func (p *Payload) cacheBlock(t *Type, tab uint32) {
 	for i, e := range t.blockEntries { // (one for each of t.reach)

@@ -201,7 +201,7 @@ type Type struct {
 	// block is the format 3 tables of reach back to back, as a new format
 	// 3 payload installs them (createRootV3), when each of them is its
 	// Type's compiled table (nil otherwise, and for a type that reaches no
-	// other): a reader compares them at once (readInto). blockEntries are
+	// other): a reader compares them at once (ReadInto). blockEntries are
 	// the table cache entries (tables.go) a match makes, less the block's
 	// offset.
 	block        []byte
@@ -209,7 +209,7 @@ type Type struct {
 	// blockCache is the table cache a match of block at one offset makes
 	// (the offset a payload's first match had: every payload made as
 	// createRootV3 makes it has its block there), copied whole by a
-	// reader that finds the block at that offset (readInto).
+	// reader that finds the block at that offset (ReadInto).
 	blockCache atomic.Pointer[blockCache]
 	inlined    atomic.Pointer[Type] // the ROS-frontend type of this name (inlineType)
 
