@@ -172,18 +172,10 @@ func TestReadTableBlock(t *testing.T) {
 // block where new payloads have it: the table cache a reader copies for
 // the usual offset (the block's cache) must not serve the other one.
 func TestReadTableBlockMoved(t *testing.T) {
-	header, _, _ := testTypes(t)
-	stamp := field(header, "stamp")
+	header, stamp, nanos, good, o := stampedHeader(t)
 	ts := stamp.Type
-	nanos := field(ts, "nanos")
-	m := impl.New(header)
-	m.MutableMessage(stamp.Field, ts).Set32(nanos.Field, 9)
-	good := bytes.Clone(m.PayloadBytes())
 	le := binary.LittleEndian
-	root := le.Uint32(good[4:])
-	tab := le.Uint32(good[root:])
-	so := le.Uint32(good[root+stamp.Offset:])
-	stab := le.Uint32(good[so:])
+	root, tab, so, stab := o.root, o.tab, o.stamp, o.stampTable
 	n := stab - tab + uint32(len(ts.Table())) // the block: Header's table, then Timestamp's
 
 	// The same payload with a copy of the block at its end: the root's
@@ -268,24 +260,15 @@ func TestReadTableEveryByte(t *testing.T) {
 // the one a fresh Payload's read of the same bytes leaves: ReadInto
 // forgets the cache on every way out but the one that overwrites it whole.
 func TestReadIntoEmptiesCache(t *testing.T) {
-	header, _, _ := testTypes(t)
-	stamp := field(header, "stamp")
-	ts := stamp.Type
-	nanos := field(ts, "nanos")
-	m := impl.New(header)
-	m.MutableMessage(stamp.Field, ts).Set32(nanos.Field, 9)
-	good := bytes.Clone(m.PayloadBytes())
+	header, stamp, nanos, good, o := stampedHeader(t)
 	le := binary.LittleEndian
-	root := le.Uint32(good[4:])
-	tab := le.Uint32(good[root:])
-	so := le.Uint32(good[root+stamp.Offset:])
-	stab := le.Uint32(good[so:])
+	root, tab, stab := o.root, o.tab, o.stampTable
 	edit := func(f func(b []byte)) []byte {
 		b := bytes.Clone(good)
 		f(b)
 		return b
 	}
-	tsm := impl.New(ts)
+	tsm := impl.New(stamp.Type)
 	tsm.Set32(nanos.Field, 1)
 	cases := map[string][]byte{
 		"short":         good[:8],
@@ -319,4 +302,27 @@ func TestReadIntoEmptiesCache(t *testing.T) {
 			t.Errorf("%s: cache %x after a read of a Header, want a fresh read's %x", name, got, want)
 		}
 	}
+}
+
+// stampOffsets are the offsets in a format 3 Header payload of its root,
+// the root's table, the stamp and the stamp's table.
+type stampOffsets struct{ root, tab, stamp, stampTable uint32 }
+
+// stampedHeader returns a new format 3 Header payload whose stamp has
+// nanos 9, with Header's stamp field, Timestamp's nanos field and the
+// payload's offsets.
+func stampedHeader(t *testing.T) (header *impl.Type, stamp, nanos *impl.FieldInfo, good []byte, o stampOffsets) {
+	t.Helper()
+	header, _, _ = testTypes(t)
+	stamp = field(header, "stamp")
+	nanos = field(stamp.Type, "nanos")
+	m := impl.New(header)
+	m.MutableMessage(stamp.Field, stamp.Type).Set32(nanos.Field, 9)
+	good = bytes.Clone(m.PayloadBytes())
+	le := binary.LittleEndian
+	o.root = le.Uint32(good[4:])
+	o.tab = le.Uint32(good[o.root:])
+	o.stamp = le.Uint32(good[o.root+stamp.Offset:])
+	o.stampTable = le.Uint32(good[o.stamp:])
+	return header, stamp, nanos, good, o
 }
