@@ -254,8 +254,9 @@ func StoreElems[T Scalar](b []byte, vs []T) {
 	}
 }
 
-// MessageList is a repeated message field; generated code wraps it in a
-// list type that returns its own message handles.
+// MessageList is a repeated message field with its element type: the
+// list handle of the dynamic runtime (AnyList, the codecs). Generated list
+// types, which know their element type, wrap a MessageField instead.
 type MessageList struct {
 	m Msg
 	f Field
@@ -265,25 +266,18 @@ type MessageList struct {
 // NewMessageList returns the list handle of field f (elements of type t).
 func NewMessageList(m Msg, f Field, t *Type) MessageList { return MessageList{m, f, t} }
 
+// field returns l without its element type.
+func (l MessageList) field() MessageField { return MessageField{l.m, l.f} }
+
 // Len returns the number of elements: N for a fixed array.
-func (l MessageList) Len() int {
-	if l.f.Fixed != 0 {
-		return int(l.f.Fixed)
-	}
-	return l.m.MessagesLen(l.f)
-}
+func (l MessageList) Len() int { return l.field().Len() }
 
 // At returns element i (a default message if out of range).
 func (l MessageList) At(i int) Msg { return l.m.ElemMessage(l.f, i, l.t) }
 
 // Mutable returns element i, growing the list and creating the element as
 // needed.
-func (l MessageList) Mutable(i int) Msg {
-	if l.f.Fixed != 0 && !l.m.fillFixedMessages(l.f, i, l.t) {
-		return Msg{p: l.m.p}
-	}
-	return l.m.MutableElem(l.f, i, l.t)
-}
+func (l MessageList) Mutable(i int) Msg { return l.field().Mutable(i, l.t) }
 
 // Append adds a new, empty element and returns it.
 func (l MessageList) Append() Msg { return l.m.AddMessage(l.f, l.t) }
@@ -301,18 +295,77 @@ func (l MessageList) Resize(n int) { l.m.ResizeMessages(l.f, n, l.t) }
 // Clear empties the list, clearing and freeing every element.
 func (l MessageList) Clear() { l.m.ClearMessages(l.f, l.t) }
 
-// All iterates over the elements as At returns them, resolving the field
-// once and, in a v3 payload, checking the element table once for the
-// elements that share it (At does both per element): see Cursor. The
+// All iterates over the elements as At returns them: see
+// MessageField.All.
+func (l MessageList) All() iter.Seq2[int, Msg] { return l.field().All(l.t) }
+
+// Insert inserts a new, empty element at index i and returns it.
+func (l MessageList) Insert(i int) Msg { return l.m.InsertMessage(l.f, i, l.t) }
+
+// Erase removes elements [i, j), clearing and freeing them.
+func (l MessageList) Erase(i, j int) bool { return l.m.EraseMessages(l.f, i, j, l.t) }
+
+// Swap exchanges the contents of l and o in O(1); both must live in the
+// same payload, and their elements be of one type.
+func (l MessageList) Swap(o MessageList) bool { return l.t == o.t && l.field().Swap(o.field()) }
+
+// AppendN adds n new elements and calls fill for each.
+func (l MessageList) AppendN(n int, fill func(i int, elem Msg)) bool {
+	return l.field().AppendN(n, l.t, fill)
+}
+
+// A MessageField is a repeated message field whose element type the caller
+// passes to each method that makes or returns elements: the handle a
+// generated list type wraps, which knows its element type. It is 32 bytes,
+// which the compiler keeps in registers through the inlined accessors; a
+// MessageList (40) it keeps in memory, and copying one there from the
+// narrower stores that made it stalls store-to-load forwarding.
+type MessageField struct {
+	m Msg
+	f Field
+}
+
+// NewMessageField returns the handle of repeated message field f of m.
+func NewMessageField(m Msg, f Field) MessageField { return MessageField{m, f} }
+
+// List returns l as the list handle of elements of type t.
+func (l MessageField) List(t *Type) MessageList { return MessageList{l.m, l.f, t} }
+
+// Len returns the number of elements: N for a fixed array.
+func (l MessageField) Len() int {
+	if l.f.Fixed != 0 {
+		return int(l.f.Fixed)
+	}
+	return l.m.MessagesLen(l.f)
+}
+
+// At returns element i, of type t (a default message if out of range).
+func (l MessageField) At(i int, t *Type) Msg { return l.m.ElemMessage(l.f, i, t) }
+
+// Mutable returns element i, of type t, growing the list and creating the
+// element as needed.
+func (l MessageField) Mutable(i int, t *Type) Msg {
+	if l.f.Fixed != 0 && !l.m.fillFixedMessages(l.f, i, t) {
+		return Msg{p: l.m.p}
+	}
+	return l.m.MutableElem(l.f, i, t)
+}
+
+// Append adds a new, empty element of type t and returns it.
+func (l MessageField) Append(t *Type) Msg { return l.m.AddMessage(l.f, t) }
+
+// All iterates over the elements, of type t, as At returns them, resolving
+// the field once and, in a v3 payload, checking the element table once for
+// the elements that share it (At does both per element): see Cursor. The
 // elements are those of the list when the iteration starts: writing the
 // elements' fields is fine, but after adding, erasing or clearing elements
 // during the iteration, the elements it yields are unspecified (each reads
 // within the payload's bounds, like any handle).
-func (l MessageList) All() iter.Seq2[int, Msg] {
+func (l MessageField) All(t *Type) iter.Seq2[int, Msg] {
 	// Inlined with its Cursor into a range over it, which then allocates
 	// nothing and makes no call per element (Cursor).
 	return func(yield func(int, Msg) bool) {
-		c := l.m.cursor(l.f, l.t)
+		c := l.m.cursor(l.f, t)
 		if l.f.Fixed != 0 {
 			c.facade()
 		}
@@ -326,23 +379,15 @@ func (l MessageList) All() iter.Seq2[int, Msg] {
 	}
 }
 
-// Insert inserts a new, empty element at index i and returns it.
-func (l MessageList) Insert(i int) Msg { return l.m.InsertMessage(l.f, i, l.t) }
+// Swap exchanges the contents of l and o, whose elements must be of one
+// type, in O(1); both must live in the same payload.
+func (l MessageField) Swap(o MessageField) bool { return l.m.SwapRepeated(l.f, o.m, o.f) }
 
-// Erase removes elements [i, j), clearing and freeing them.
-func (l MessageList) Erase(i, j int) bool { return l.m.EraseMessages(l.f, i, j, l.t) }
-
-// Swap exchanges the contents of l and o in O(1); both must live in the
-// same payload.
-func (l MessageList) Swap(o MessageList) bool {
-	return l.t == o.t && l.m.SwapRepeated(l.f, o.m, o.f)
-}
-
-// AppendN adds n new elements and calls fill for each.
-func (l MessageList) AppendN(n int, fill func(i int, elem Msg)) bool {
-	l.Reserve(l.Len() + n)
+// AppendN adds n new elements of type t and calls fill for each.
+func (l MessageField) AppendN(n int, t *Type, fill func(i int, elem Msg)) bool {
+	l.m.ReserveMessages(l.f, l.Len()+n, t)
 	for k := range n {
-		e := l.Append()
+		e := l.m.AddMessage(l.f, t)
 		if !e.IsPresent() {
 			return false
 		}

@@ -53,7 +53,14 @@ const (
 	// (KeptMessage, whose code of versions 6 to 8 then sliced Memory),
 	// and appends a string's bytes in the protobuf encoders with
 	// AppendBytes.
-	GenVersion = 9
+	// Version 10 makes the generated list types of repeated message fields
+	// wrap a MessageField (MessagesOf), the field without its element type,
+	// which their methods pass: 32 bytes, which the compiler keeps in
+	// registers where a MessageList (Messages, kept for code of versions 4
+	// to 9) was copied through memory. Code of versions 4 to 9 that uses
+	// the list type of a package generated at version 10 or later must be
+	// regenerated with it (the list types' underlying types differ).
+	GenVersion = 10
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4
@@ -93,9 +100,12 @@ type (
 	// View is the bytes of one message, bounds-checked once, whose getters
 	// the compiler inlines: generated XView types wrap one.
 	View = impl.View
-	// MessageList is a repeated message field: generated XList types wrap
-	// one.
+	// MessageList is a repeated message field with its element type:
+	// generated XList types of versions 4 to 9 wrap one.
 	MessageList = impl.MessageList
+	// MessageField is a repeated message field whose element type the
+	// caller passes: generated XList types wrap one.
+	MessageField = impl.MessageField
 	// Assigner writes the strings of a generated Assign (Msg.BeginAssign).
 	Assigner = impl.Assigner
 	// KeptBlock is a string block or nested message an Assign writes over
@@ -191,8 +201,12 @@ func List[T runtime.Scalar](m Msg, f Field) runtime.List[T] {
 func Strings(m Msg, f Field) runtime.StringList { return runtime.StringList(impl.RepeatedOf(m, f)) }
 
 // Messages returns the handle of repeated message field f of m, whose
-// elements are of type t.
+// elements are of type t (generated code of versions 4 to 9).
 func Messages(m Msg, f Field, t *Type) MessageList { return impl.NewMessageList(m, f, t) }
+
+// MessagesOf returns the handle of repeated message field f of m, to whose
+// methods the caller passes the element type.
+func MessagesOf(m Msg, f Field) MessageField { return impl.NewMessageField(m, f) }
 
 // AnyType returns the Type of google.protobuf.Any.
 func AnyType() *Type { return impl.AnyType() }

@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.
@@ -640,58 +640,64 @@ func (x Pose) assignSetters(v *PoseFields) {
 }
 
 // PoseList is a handle on a repeated field of Pose messages.
-type PoseList phaserimpl.MessageList
+type PoseList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PoseList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PoseList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PoseList) At(i int) Pose { return Pose(phaserimpl.MessageList(l).At(i)) }
+func (l PoseList) At(i int) Pose { return Pose(phaserimpl.MessageField(l).At(i, phaserType_Pose)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PoseList) Mutable(i int) Pose { return Pose(phaserimpl.MessageList(l).Mutable(i)) }
+func (l PoseList) Mutable(i int) Pose {
+	return Pose(phaserimpl.MessageField(l).Mutable(i, phaserType_Pose))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PoseList) Append() Pose { return Pose(phaserimpl.MessageList(l).Append()) }
+func (l PoseList) Append() Pose { return Pose(phaserimpl.MessageField(l).Append(phaserType_Pose)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PoseList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PoseList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Pose).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PoseList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PoseList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Pose).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PoseList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PoseList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Pose).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PoseList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PoseList) Clear() { phaserimpl.MessageField(l).List(phaserType_Pose).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l PoseList) Insert(i int) Pose { return Pose(phaserimpl.MessageList(l).Insert(i)) }
+func (l PoseList) Insert(i int) Pose {
+	return Pose(phaserimpl.MessageField(l).List(phaserType_Pose).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PoseList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PoseList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Pose).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PoseList) Swap(o PoseList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PoseList) AppendN(n int, fill func(i int, elem Pose)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Pose(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Pose, func(i int, e phaserimpl.Msg) { fill(i, Pose(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PoseList) All() iter.Seq2[int, Pose] {
 	return func(yield func(int, Pose) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Pose) {
 			if !yield(i, Pose(m)) {
 				return
 			}
@@ -1666,7 +1672,7 @@ func (x Robot) BatteryCells() runtime.List[float32] {
 //
 // The planned path, nearest point first.
 func (x Robot) Path() PoseList {
-	return PoseList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 40}, phaserType_Pose))
+	return PoseList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 40}))
 }
 
 // Tags returns the list handle of repeated field tags (8).
@@ -1789,58 +1795,64 @@ func (x Robot) SetScalars(v *RobotScalars) {
 }
 
 // RobotList is a handle on a repeated field of Robot messages.
-type RobotList phaserimpl.MessageList
+type RobotList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l RobotList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l RobotList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l RobotList) At(i int) Robot { return Robot(phaserimpl.MessageList(l).At(i)) }
+func (l RobotList) At(i int) Robot { return Robot(phaserimpl.MessageField(l).At(i, phaserType_Robot)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l RobotList) Mutable(i int) Robot { return Robot(phaserimpl.MessageList(l).Mutable(i)) }
+func (l RobotList) Mutable(i int) Robot {
+	return Robot(phaserimpl.MessageField(l).Mutable(i, phaserType_Robot))
+}
 
 // Append adds a new, empty element and returns it.
-func (l RobotList) Append() Robot { return Robot(phaserimpl.MessageList(l).Append()) }
+func (l RobotList) Append() Robot { return Robot(phaserimpl.MessageField(l).Append(phaserType_Robot)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l RobotList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l RobotList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Robot).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l RobotList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l RobotList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Robot).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l RobotList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l RobotList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Robot).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l RobotList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l RobotList) Clear() { phaserimpl.MessageField(l).List(phaserType_Robot).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l RobotList) Insert(i int) Robot { return Robot(phaserimpl.MessageList(l).Insert(i)) }
+func (l RobotList) Insert(i int) Robot {
+	return Robot(phaserimpl.MessageField(l).List(phaserType_Robot).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l RobotList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l RobotList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Robot).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l RobotList) Swap(o RobotList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l RobotList) AppendN(n int, fill func(i int, elem Robot)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Robot(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Robot, func(i int, e phaserimpl.Msg) { fill(i, Robot(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l RobotList) All() iter.Seq2[int, Robot] {
 	return func(yield func(int, Robot) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Robot) {
 			if !yield(i, Robot(m)) {
 				return
 			}

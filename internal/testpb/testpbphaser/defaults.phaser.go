@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_defaults_proto is the file's descriptor, registered with the runtime.
@@ -1853,58 +1853,70 @@ func (x Defaults) SetScalars(v *DefaultsScalars) {
 }
 
 // DefaultsList is a handle on a repeated field of Defaults messages.
-type DefaultsList phaserimpl.MessageList
+type DefaultsList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l DefaultsList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l DefaultsList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l DefaultsList) At(i int) Defaults { return Defaults(phaserimpl.MessageList(l).At(i)) }
+func (l DefaultsList) At(i int) Defaults {
+	return Defaults(phaserimpl.MessageField(l).At(i, phaserType_Defaults))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l DefaultsList) Mutable(i int) Defaults { return Defaults(phaserimpl.MessageList(l).Mutable(i)) }
+func (l DefaultsList) Mutable(i int) Defaults {
+	return Defaults(phaserimpl.MessageField(l).Mutable(i, phaserType_Defaults))
+}
 
 // Append adds a new, empty element and returns it.
-func (l DefaultsList) Append() Defaults { return Defaults(phaserimpl.MessageList(l).Append()) }
+func (l DefaultsList) Append() Defaults {
+	return Defaults(phaserimpl.MessageField(l).Append(phaserType_Defaults))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l DefaultsList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l DefaultsList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Defaults).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l DefaultsList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l DefaultsList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Defaults).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l DefaultsList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l DefaultsList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Defaults).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l DefaultsList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l DefaultsList) Clear() { phaserimpl.MessageField(l).List(phaserType_Defaults).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l DefaultsList) Insert(i int) Defaults { return Defaults(phaserimpl.MessageList(l).Insert(i)) }
+func (l DefaultsList) Insert(i int) Defaults {
+	return Defaults(phaserimpl.MessageField(l).List(phaserType_Defaults).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l DefaultsList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l DefaultsList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Defaults).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l DefaultsList) Swap(o DefaultsList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l DefaultsList) AppendN(n int, fill func(i int, elem Defaults)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Defaults(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Defaults, func(i int, e phaserimpl.Msg) { fill(i, Defaults(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l DefaultsList) All() iter.Seq2[int, Defaults] {
 	return func(yield func(int, Defaults) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Defaults) {
 			if !yield(i, Defaults(m)) {
 				return
 			}

@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_legacy_proto is the file's descriptor, registered with the runtime.
@@ -1231,58 +1231,68 @@ func (x Legacy) SetScalars(v *LegacyScalars) {
 }
 
 // LegacyList is a handle on a repeated field of Legacy messages.
-type LegacyList phaserimpl.MessageList
+type LegacyList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l LegacyList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l LegacyList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l LegacyList) At(i int) Legacy { return Legacy(phaserimpl.MessageList(l).At(i)) }
+func (l LegacyList) At(i int) Legacy {
+	return Legacy(phaserimpl.MessageField(l).At(i, phaserType_Legacy))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l LegacyList) Mutable(i int) Legacy { return Legacy(phaserimpl.MessageList(l).Mutable(i)) }
+func (l LegacyList) Mutable(i int) Legacy {
+	return Legacy(phaserimpl.MessageField(l).Mutable(i, phaserType_Legacy))
+}
 
 // Append adds a new, empty element and returns it.
-func (l LegacyList) Append() Legacy { return Legacy(phaserimpl.MessageList(l).Append()) }
+func (l LegacyList) Append() Legacy {
+	return Legacy(phaserimpl.MessageField(l).Append(phaserType_Legacy))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l LegacyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l LegacyList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Legacy).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l LegacyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l LegacyList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Legacy).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l LegacyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l LegacyList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Legacy).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l LegacyList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l LegacyList) Clear() { phaserimpl.MessageField(l).List(phaserType_Legacy).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l LegacyList) Insert(i int) Legacy { return Legacy(phaserimpl.MessageList(l).Insert(i)) }
+func (l LegacyList) Insert(i int) Legacy {
+	return Legacy(phaserimpl.MessageField(l).List(phaserType_Legacy).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l LegacyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l LegacyList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Legacy).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l LegacyList) Swap(o LegacyList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l LegacyList) AppendN(n int, fill func(i int, elem Legacy)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Legacy(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Legacy, func(i int, e phaserimpl.Msg) { fill(i, Legacy(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l LegacyList) All() iter.Seq2[int, Legacy] {
 	return func(yield func(int, Legacy) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Legacy) {
 			if !yield(i, Legacy(m)) {
 				return
 			}

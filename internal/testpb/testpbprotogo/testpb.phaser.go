@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -1526,58 +1526,68 @@ func (x Scalars) assignSetters(v *ScalarsFields) {
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
-type ScalarsList phaserimpl.MessageList
+type ScalarsList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ScalarsList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ScalarsList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ScalarsList) At(i int) Scalars { return Scalars(phaserimpl.MessageList(l).At(i)) }
+func (l ScalarsList) At(i int) Scalars {
+	return Scalars(phaserimpl.MessageField(l).At(i, phaserType_Scalars))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ScalarsList) Mutable(i int) Scalars { return Scalars(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ScalarsList) Mutable(i int) Scalars {
+	return Scalars(phaserimpl.MessageField(l).Mutable(i, phaserType_Scalars))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ScalarsList) Append() Scalars { return Scalars(phaserimpl.MessageList(l).Append()) }
+func (l ScalarsList) Append() Scalars {
+	return Scalars(phaserimpl.MessageField(l).Append(phaserType_Scalars))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ScalarsList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ScalarsList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Scalars).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ScalarsList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ScalarsList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Scalars).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ScalarsList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ScalarsList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Scalars).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ScalarsList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ScalarsList) Clear() { phaserimpl.MessageField(l).List(phaserType_Scalars).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ScalarsList) Insert(i int) Scalars { return Scalars(phaserimpl.MessageList(l).Insert(i)) }
+func (l ScalarsList) Insert(i int) Scalars {
+	return Scalars(phaserimpl.MessageField(l).List(phaserType_Scalars).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ScalarsList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ScalarsList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Scalars).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ScalarsList) Swap(o ScalarsList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ScalarsList) AppendN(n int, fill func(i int, elem Scalars)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Scalars(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Scalars, func(i int, e phaserimpl.Msg) { fill(i, Scalars(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ScalarsList) All() iter.Seq2[int, Scalars] {
 	return func(yield func(int, Scalars) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Scalars) {
 			if !yield(i, Scalars(m)) {
 				return
 			}
@@ -3379,58 +3389,70 @@ func (x Repeated) UColor() runtime.List[Color] {
 }
 
 // RepeatedList is a handle on a repeated field of Repeated messages.
-type RepeatedList phaserimpl.MessageList
+type RepeatedList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l RepeatedList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l RepeatedList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l RepeatedList) At(i int) Repeated { return Repeated(phaserimpl.MessageList(l).At(i)) }
+func (l RepeatedList) At(i int) Repeated {
+	return Repeated(phaserimpl.MessageField(l).At(i, phaserType_Repeated))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l RepeatedList) Mutable(i int) Repeated { return Repeated(phaserimpl.MessageList(l).Mutable(i)) }
+func (l RepeatedList) Mutable(i int) Repeated {
+	return Repeated(phaserimpl.MessageField(l).Mutable(i, phaserType_Repeated))
+}
 
 // Append adds a new, empty element and returns it.
-func (l RepeatedList) Append() Repeated { return Repeated(phaserimpl.MessageList(l).Append()) }
+func (l RepeatedList) Append() Repeated {
+	return Repeated(phaserimpl.MessageField(l).Append(phaserType_Repeated))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l RepeatedList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l RepeatedList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Repeated).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l RepeatedList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l RepeatedList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Repeated).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l RepeatedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l RepeatedList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Repeated).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l RepeatedList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l RepeatedList) Clear() { phaserimpl.MessageField(l).List(phaserType_Repeated).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l RepeatedList) Insert(i int) Repeated { return Repeated(phaserimpl.MessageList(l).Insert(i)) }
+func (l RepeatedList) Insert(i int) Repeated {
+	return Repeated(phaserimpl.MessageField(l).List(phaserType_Repeated).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l RepeatedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l RepeatedList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Repeated).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l RepeatedList) Swap(o RepeatedList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l RepeatedList) AppendN(n int, fill func(i int, elem Repeated)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Repeated(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Repeated, func(i int, e phaserimpl.Msg) { fill(i, Repeated(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l RepeatedList) All() iter.Seq2[int, Repeated] {
 	return func(yield func(int, Repeated) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Repeated) {
 			if !yield(i, Repeated(m)) {
 				return
 			}
@@ -4867,58 +4889,64 @@ func (x Inner) SetScalars(v *InnerScalars) {
 }
 
 // InnerList is a handle on a repeated field of Inner messages.
-type InnerList phaserimpl.MessageList
+type InnerList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l InnerList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l InnerList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l InnerList) At(i int) Inner { return Inner(phaserimpl.MessageList(l).At(i)) }
+func (l InnerList) At(i int) Inner { return Inner(phaserimpl.MessageField(l).At(i, phaserType_Inner)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l InnerList) Mutable(i int) Inner { return Inner(phaserimpl.MessageList(l).Mutable(i)) }
+func (l InnerList) Mutable(i int) Inner {
+	return Inner(phaserimpl.MessageField(l).Mutable(i, phaserType_Inner))
+}
 
 // Append adds a new, empty element and returns it.
-func (l InnerList) Append() Inner { return Inner(phaserimpl.MessageList(l).Append()) }
+func (l InnerList) Append() Inner { return Inner(phaserimpl.MessageField(l).Append(phaserType_Inner)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l InnerList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l InnerList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Inner).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l InnerList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l InnerList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Inner).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l InnerList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l InnerList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Inner).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l InnerList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l InnerList) Clear() { phaserimpl.MessageField(l).List(phaserType_Inner).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l InnerList) Insert(i int) Inner { return Inner(phaserimpl.MessageList(l).Insert(i)) }
+func (l InnerList) Insert(i int) Inner {
+	return Inner(phaserimpl.MessageField(l).List(phaserType_Inner).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l InnerList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l InnerList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Inner).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l InnerList) Swap(o InnerList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l InnerList) AppendN(n int, fill func(i int, elem Inner)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Inner(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Inner, func(i int, e phaserimpl.Msg) { fill(i, Inner(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l InnerList) All() iter.Seq2[int, Inner] {
 	return func(yield func(int, Inner) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Inner) {
 			if !yield(i, Inner(m)) {
 				return
 			}
@@ -5476,62 +5504,74 @@ func (x Inner_Deep) SetScalars(v *Inner_DeepScalars) {
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
-type Inner_DeepList phaserimpl.MessageList
+type Inner_DeepList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Inner_DeepList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Inner_DeepList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Inner_DeepList) At(i int) Inner_Deep { return Inner_Deep(phaserimpl.MessageList(l).At(i)) }
+func (l Inner_DeepList) At(i int) Inner_Deep {
+	return Inner_Deep(phaserimpl.MessageField(l).At(i, phaserType_Inner_Deep))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Inner_DeepList) Mutable(i int) Inner_Deep {
-	return Inner_Deep(phaserimpl.MessageList(l).Mutable(i))
+	return Inner_Deep(phaserimpl.MessageField(l).Mutable(i, phaserType_Inner_Deep))
 }
 
 // Append adds a new, empty element and returns it.
-func (l Inner_DeepList) Append() Inner_Deep { return Inner_Deep(phaserimpl.MessageList(l).Append()) }
+func (l Inner_DeepList) Append() Inner_Deep {
+	return Inner_Deep(phaserimpl.MessageField(l).Append(phaserType_Inner_Deep))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Inner_DeepList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Inner_DeepList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Inner_Deep).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Inner_DeepList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Inner_DeepList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Inner_Deep).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Inner_DeepList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Inner_DeepList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Inner_Deep).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Inner_DeepList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Inner_DeepList) Clear() { phaserimpl.MessageField(l).List(phaserType_Inner_Deep).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Inner_DeepList) Insert(i int) Inner_Deep {
-	return Inner_Deep(phaserimpl.MessageList(l).Insert(i))
+	return Inner_Deep(phaserimpl.MessageField(l).List(phaserType_Inner_Deep).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Inner_DeepList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Inner_DeepList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Inner_Deep).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Inner_DeepList) Swap(o Inner_DeepList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Inner_DeepList) AppendN(n int, fill func(i int, elem Inner_Deep)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Inner_Deep(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Inner_Deep, func(i int, e phaserimpl.Msg) { fill(i, Inner_Deep(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Inner_DeepList) All() iter.Seq2[int, Inner_Deep] {
 	return func(yield func(int, Inner_Deep) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Inner_Deep) {
 			if !yield(i, Inner_Deep(m)) {
 				return
 			}
@@ -5964,58 +6004,64 @@ func (x Empty) Equal(y Empty) bool { return phaserimpl.Equal(x, y) }
 func (x Empty) Clone() Empty { return Empty(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Empty)) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
-type EmptyList phaserimpl.MessageList
+type EmptyList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EmptyList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EmptyList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EmptyList) At(i int) Empty { return Empty(phaserimpl.MessageList(l).At(i)) }
+func (l EmptyList) At(i int) Empty { return Empty(phaserimpl.MessageField(l).At(i, phaserType_Empty)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EmptyList) Mutable(i int) Empty { return Empty(phaserimpl.MessageList(l).Mutable(i)) }
+func (l EmptyList) Mutable(i int) Empty {
+	return Empty(phaserimpl.MessageField(l).Mutable(i, phaserType_Empty))
+}
 
 // Append adds a new, empty element and returns it.
-func (l EmptyList) Append() Empty { return Empty(phaserimpl.MessageList(l).Append()) }
+func (l EmptyList) Append() Empty { return Empty(phaserimpl.MessageField(l).Append(phaserType_Empty)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EmptyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EmptyList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EmptyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EmptyList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EmptyList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EmptyList) Clear() { phaserimpl.MessageField(l).List(phaserType_Empty).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l EmptyList) Insert(i int) Empty { return Empty(phaserimpl.MessageList(l).Insert(i)) }
+func (l EmptyList) Insert(i int) Empty {
+	return Empty(phaserimpl.MessageField(l).List(phaserType_Empty).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l EmptyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l EmptyList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Empty).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EmptyList) Swap(o EmptyList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EmptyList) AppendN(n int, fill func(i int, elem Empty)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Empty, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {
 	return func(yield func(int, Empty) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Empty) {
 			if !yield(i, Empty(m)) {
 				return
 			}
@@ -6494,7 +6540,7 @@ func (x Node) ClearNext() {
 
 // Children returns the list handle of repeated field children (3).
 func (x Node) Children() NodeList {
-	return NodeList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Node))
+	return NodeList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16}))
 }
 
 // NodeView reads the singular scalar fields of a Node in place with
@@ -6538,58 +6584,64 @@ func (x Node) SetScalars(v *NodeScalars) {
 }
 
 // NodeList is a handle on a repeated field of Node messages.
-type NodeList phaserimpl.MessageList
+type NodeList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l NodeList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l NodeList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l NodeList) At(i int) Node { return Node(phaserimpl.MessageList(l).At(i)) }
+func (l NodeList) At(i int) Node { return Node(phaserimpl.MessageField(l).At(i, phaserType_Node)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l NodeList) Mutable(i int) Node { return Node(phaserimpl.MessageList(l).Mutable(i)) }
+func (l NodeList) Mutable(i int) Node {
+	return Node(phaserimpl.MessageField(l).Mutable(i, phaserType_Node))
+}
 
 // Append adds a new, empty element and returns it.
-func (l NodeList) Append() Node { return Node(phaserimpl.MessageList(l).Append()) }
+func (l NodeList) Append() Node { return Node(phaserimpl.MessageField(l).Append(phaserType_Node)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l NodeList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l NodeList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Node).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l NodeList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l NodeList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Node).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l NodeList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l NodeList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Node).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l NodeList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l NodeList) Clear() { phaserimpl.MessageField(l).List(phaserType_Node).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l NodeList) Insert(i int) Node { return Node(phaserimpl.MessageList(l).Insert(i)) }
+func (l NodeList) Insert(i int) Node {
+	return Node(phaserimpl.MessageField(l).List(phaserType_Node).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l NodeList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l NodeList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Node).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l NodeList) Swap(o NodeList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l NodeList) AppendN(n int, fill func(i int, elem Node)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Node(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Node, func(i int, e phaserimpl.Msg) { fill(i, Node(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l NodeList) All() iter.Seq2[int, Node] {
 	return func(yield func(int, Node) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Node) {
 			if !yield(i, Node(m)) {
 				return
 			}
@@ -7540,58 +7592,68 @@ func (x Stamped) assignSetters(v *StampedFields) {
 }
 
 // StampedList is a handle on a repeated field of Stamped messages.
-type StampedList phaserimpl.MessageList
+type StampedList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l StampedList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l StampedList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l StampedList) At(i int) Stamped { return Stamped(phaserimpl.MessageList(l).At(i)) }
+func (l StampedList) At(i int) Stamped {
+	return Stamped(phaserimpl.MessageField(l).At(i, phaserType_Stamped))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l StampedList) Mutable(i int) Stamped { return Stamped(phaserimpl.MessageList(l).Mutable(i)) }
+func (l StampedList) Mutable(i int) Stamped {
+	return Stamped(phaserimpl.MessageField(l).Mutable(i, phaserType_Stamped))
+}
 
 // Append adds a new, empty element and returns it.
-func (l StampedList) Append() Stamped { return Stamped(phaserimpl.MessageList(l).Append()) }
+func (l StampedList) Append() Stamped {
+	return Stamped(phaserimpl.MessageField(l).Append(phaserType_Stamped))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l StampedList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l StampedList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Stamped).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l StampedList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l StampedList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Stamped).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l StampedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l StampedList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Stamped).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l StampedList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l StampedList) Clear() { phaserimpl.MessageField(l).List(phaserType_Stamped).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l StampedList) Insert(i int) Stamped { return Stamped(phaserimpl.MessageList(l).Insert(i)) }
+func (l StampedList) Insert(i int) Stamped {
+	return Stamped(phaserimpl.MessageField(l).List(phaserType_Stamped).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l StampedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l StampedList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Stamped).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l StampedList) Swap(o StampedList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l StampedList) AppendN(n int, fill func(i int, elem Stamped)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Stamped(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Stamped, func(i int, e phaserimpl.Msg) { fill(i, Stamped(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l StampedList) All() iter.Seq2[int, Stamped] {
 	return func(yield func(int, Stamped) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Stamped) {
 			if !yield(i, Stamped(m)) {
 				return
 			}
@@ -8469,66 +8531,74 @@ func (x Stamped_Part) assignSetters(v *Stamped_PartFields) {
 }
 
 // Stamped_PartList is a handle on a repeated field of Stamped_Part messages.
-type Stamped_PartList phaserimpl.MessageList
+type Stamped_PartList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Stamped_PartList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Stamped_PartList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Stamped_PartList) At(i int) Stamped_Part {
-	return Stamped_Part(phaserimpl.MessageList(l).At(i))
+	return Stamped_Part(phaserimpl.MessageField(l).At(i, phaserType_Stamped_Part))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Stamped_PartList) Mutable(i int) Stamped_Part {
-	return Stamped_Part(phaserimpl.MessageList(l).Mutable(i))
+	return Stamped_Part(phaserimpl.MessageField(l).Mutable(i, phaserType_Stamped_Part))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Stamped_PartList) Append() Stamped_Part {
-	return Stamped_Part(phaserimpl.MessageList(l).Append())
+	return Stamped_Part(phaserimpl.MessageField(l).Append(phaserType_Stamped_Part))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Stamped_PartList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Stamped_PartList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Stamped_Part).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Stamped_PartList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Stamped_PartList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Stamped_Part).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Stamped_PartList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Stamped_PartList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Stamped_Part).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Stamped_PartList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Stamped_PartList) Clear() { phaserimpl.MessageField(l).List(phaserType_Stamped_Part).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Stamped_PartList) Insert(i int) Stamped_Part {
-	return Stamped_Part(phaserimpl.MessageList(l).Insert(i))
+	return Stamped_Part(phaserimpl.MessageField(l).List(phaserType_Stamped_Part).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Stamped_PartList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Stamped_PartList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Stamped_Part).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Stamped_PartList) Swap(o Stamped_PartList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Stamped_PartList) AppendN(n int, fill func(i int, elem Stamped_Part)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Stamped_Part(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Stamped_Part, func(i int, e phaserimpl.Msg) { fill(i, Stamped_Part(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Stamped_PartList) All() iter.Seq2[int, Stamped_Part] {
 	return func(yield func(int, Stamped_Part) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Stamped_Part) {
 			if !yield(i, Stamped_Part(m)) {
 				return
 			}
@@ -9213,58 +9283,64 @@ func (x Span) assignSetters(v *SpanFields) {
 }
 
 // SpanList is a handle on a repeated field of Span messages.
-type SpanList phaserimpl.MessageList
+type SpanList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l SpanList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l SpanList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l SpanList) At(i int) Span { return Span(phaserimpl.MessageList(l).At(i)) }
+func (l SpanList) At(i int) Span { return Span(phaserimpl.MessageField(l).At(i, phaserType_Span)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l SpanList) Mutable(i int) Span { return Span(phaserimpl.MessageList(l).Mutable(i)) }
+func (l SpanList) Mutable(i int) Span {
+	return Span(phaserimpl.MessageField(l).Mutable(i, phaserType_Span))
+}
 
 // Append adds a new, empty element and returns it.
-func (l SpanList) Append() Span { return Span(phaserimpl.MessageList(l).Append()) }
+func (l SpanList) Append() Span { return Span(phaserimpl.MessageField(l).Append(phaserType_Span)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l SpanList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l SpanList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Span).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l SpanList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l SpanList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Span).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l SpanList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l SpanList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Span).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l SpanList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l SpanList) Clear() { phaserimpl.MessageField(l).List(phaserType_Span).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l SpanList) Insert(i int) Span { return Span(phaserimpl.MessageList(l).Insert(i)) }
+func (l SpanList) Insert(i int) Span {
+	return Span(phaserimpl.MessageField(l).List(phaserType_Span).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l SpanList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l SpanList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Span).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l SpanList) Swap(o SpanList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l SpanList) AppendN(n int, fill func(i int, elem Span)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Span(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Span, func(i int, e phaserimpl.Msg) { fill(i, Span(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l SpanList) All() iter.Seq2[int, Span] {
 	return func(yield func(int, Span) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Span) {
 			if !yield(i, Span(m)) {
 				return
 			}
@@ -11753,58 +11829,64 @@ func (x Wide) assignSetters(v *WideFields) {
 }
 
 // WideList is a handle on a repeated field of Wide messages.
-type WideList phaserimpl.MessageList
+type WideList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l WideList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l WideList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l WideList) At(i int) Wide { return Wide(phaserimpl.MessageList(l).At(i)) }
+func (l WideList) At(i int) Wide { return Wide(phaserimpl.MessageField(l).At(i, phaserType_Wide)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l WideList) Mutable(i int) Wide { return Wide(phaserimpl.MessageList(l).Mutable(i)) }
+func (l WideList) Mutable(i int) Wide {
+	return Wide(phaserimpl.MessageField(l).Mutable(i, phaserType_Wide))
+}
 
 // Append adds a new, empty element and returns it.
-func (l WideList) Append() Wide { return Wide(phaserimpl.MessageList(l).Append()) }
+func (l WideList) Append() Wide { return Wide(phaserimpl.MessageField(l).Append(phaserType_Wide)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l WideList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l WideList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Wide).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l WideList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l WideList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Wide).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l WideList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l WideList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Wide).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l WideList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l WideList) Clear() { phaserimpl.MessageField(l).List(phaserType_Wide).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l WideList) Insert(i int) Wide { return Wide(phaserimpl.MessageList(l).Insert(i)) }
+func (l WideList) Insert(i int) Wide {
+	return Wide(phaserimpl.MessageField(l).List(phaserType_Wide).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l WideList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l WideList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Wide).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l WideList) Swap(o WideList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l WideList) AppendN(n int, fill func(i int, elem Wide)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Wide(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Wide, func(i int, e phaserimpl.Msg) { fill(i, Wide(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l WideList) All() iter.Seq2[int, Wide] {
 	return func(yield func(int, Wide) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Wide) {
 			if !yield(i, Wide(m)) {
 				return
 			}
@@ -14304,12 +14386,12 @@ func (x Everything) ClearPart() {
 
 // Inners returns the list handle of repeated field inners (7).
 func (x Everything) Inners() InnerList {
-	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 32}, phaserType_Inner))
+	return InnerList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 32}))
 }
 
 // Remotes returns the list handle of repeated field remotes (8).
 func (x Everything) Remotes() importedpbprotogo.RemoteList {
-	return importedpbprotogo.RemoteList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 40}, phaserType_importedpbprotogo_Remote))
+	return importedpbprotogo.RemoteList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 40}))
 }
 
 // Mode returns field mode (9).
@@ -14384,7 +14466,7 @@ func (x Everything) ClearEmpty() {
 
 // Empties returns the list handle of repeated field empties (14).
 func (x Everything) Empties() EmptyList {
-	return EmptyList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 14, Offset: 88}, phaserType_Empty))
+	return EmptyList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 14, Offset: 88}))
 }
 
 // Node returns (a default message if absent) field node (15).
@@ -14803,22 +14885,22 @@ func (x Everything) ClearOptUint64() {
 
 // Counts returns the entries (in insertion order, keys not de-duplicated) of map field counts (40).
 func (x Everything) Counts() Everything_CountsEntryList {
-	return Everything_CountsEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 40, Offset: 104}, phaserType_Everything_CountsEntry))
+	return Everything_CountsEntryList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 40, Offset: 104}))
 }
 
 // ById returns the entries (in insertion order, keys not de-duplicated) of map field by_id (41).
 func (x Everything) ById() Everything_ByIdEntryList {
-	return Everything_ByIdEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 41, Offset: 112}, phaserType_Everything_ByIdEntry))
+	return Everything_ByIdEntryList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 41, Offset: 112}))
 }
 
 // RemoteByNum returns the entries (in insertion order, keys not de-duplicated) of map field remote_by_num (42).
 func (x Everything) RemoteByNum() Everything_RemoteByNumEntryList {
-	return Everything_RemoteByNumEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 42, Offset: 120}, phaserType_Everything_RemoteByNumEntry))
+	return Everything_RemoteByNumEntryList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 42, Offset: 120}))
 }
 
 // LabelsByKey returns the entries (in insertion order, keys not de-duplicated) of map field labels_by_key (43).
 func (x Everything) LabelsByKey() Everything_LabelsByKeyEntryList {
-	return Everything_LabelsByKeyEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 43, Offset: 128}, phaserType_Everything_LabelsByKeyEntry))
+	return Everything_LabelsByKeyEntryList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 43, Offset: 128}))
 }
 
 // Any returns (a default message if absent) field any (50).
@@ -14888,7 +14970,7 @@ func (x Everything) ClearTook() {
 
 // Ats returns the list handle of repeated field ats (54).
 func (x Everything) Ats() timestamppbphaser.TimestampList {
-	return timestamppbphaser.TimestampList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 54, Offset: 160}, phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.TimestampList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 54, Offset: 160}))
 }
 
 // Bytes_ returns a copy of field bytes (60).
@@ -15198,7 +15280,7 @@ func (x Everything) Labels() runtime.StringList {
 // a write of an element stores the 3, and one past them is refused
 // (Failed, runtime.ErrArraySize). Append and Resize store up to 3.
 func (x Everything) Cells() InnerList {
-	return InnerList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}, phaserType_Inner))
+	return InnerList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 72, Offset: 224, Fixed: 3}))
 }
 
 // EverythingView reads the singular scalar fields of a Everything in place with
@@ -15322,62 +15404,74 @@ func (x Everything) SetScalars(v *EverythingScalars) {
 }
 
 // EverythingList is a handle on a repeated field of Everything messages.
-type EverythingList phaserimpl.MessageList
+type EverythingList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EverythingList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EverythingList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EverythingList) At(i int) Everything { return Everything(phaserimpl.MessageList(l).At(i)) }
+func (l EverythingList) At(i int) Everything {
+	return Everything(phaserimpl.MessageField(l).At(i, phaserType_Everything))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l EverythingList) Mutable(i int) Everything {
-	return Everything(phaserimpl.MessageList(l).Mutable(i))
+	return Everything(phaserimpl.MessageField(l).Mutable(i, phaserType_Everything))
 }
 
 // Append adds a new, empty element and returns it.
-func (l EverythingList) Append() Everything { return Everything(phaserimpl.MessageList(l).Append()) }
+func (l EverythingList) Append() Everything {
+	return Everything(phaserimpl.MessageField(l).Append(phaserType_Everything))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EverythingList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EverythingList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l EverythingList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EverythingList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EverythingList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EverythingList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l EverythingList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EverythingList) Clear() { phaserimpl.MessageField(l).List(phaserType_Everything).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l EverythingList) Insert(i int) Everything {
-	return Everything(phaserimpl.MessageList(l).Insert(i))
+	return Everything(phaserimpl.MessageField(l).List(phaserType_Everything).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l EverythingList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l EverythingList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Everything).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EverythingList) Swap(o EverythingList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EverythingList) AppendN(n int, fill func(i int, elem Everything)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Everything, func(i int, e phaserimpl.Msg) { fill(i, Everything(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EverythingList) All() iter.Seq2[int, Everything] {
 	return func(yield func(int, Everything) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Everything) {
 			if !yield(i, Everything(m)) {
 				return
 			}
@@ -15869,68 +15963,76 @@ func (x Everything_CountsEntry) SetScalars(v *Everything_CountsEntryScalars) {
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
-type Everything_CountsEntryList phaserimpl.MessageList
+type Everything_CountsEntryList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Everything_CountsEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Everything_CountsEntryList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Everything_CountsEntryList) At(i int) Everything_CountsEntry {
-	return Everything_CountsEntry(phaserimpl.MessageList(l).At(i))
+	return Everything_CountsEntry(phaserimpl.MessageField(l).At(i, phaserType_Everything_CountsEntry))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Everything_CountsEntryList) Mutable(i int) Everything_CountsEntry {
-	return Everything_CountsEntry(phaserimpl.MessageList(l).Mutable(i))
+	return Everything_CountsEntry(phaserimpl.MessageField(l).Mutable(i, phaserType_Everything_CountsEntry))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Everything_CountsEntryList) Append() Everything_CountsEntry {
-	return Everything_CountsEntry(phaserimpl.MessageList(l).Append())
+	return Everything_CountsEntry(phaserimpl.MessageField(l).Append(phaserType_Everything_CountsEntry))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Everything_CountsEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Everything_CountsEntryList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_CountsEntry).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Everything_CountsEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Everything_CountsEntryList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_CountsEntry).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Everything_CountsEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Everything_CountsEntryList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_CountsEntry).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Everything_CountsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Everything_CountsEntryList) Clear() {
+	phaserimpl.MessageField(l).List(phaserType_Everything_CountsEntry).Clear()
+}
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Everything_CountsEntryList) Insert(i int) Everything_CountsEntry {
-	return Everything_CountsEntry(phaserimpl.MessageList(l).Insert(i))
+	return Everything_CountsEntry(phaserimpl.MessageField(l).List(phaserType_Everything_CountsEntry).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
 func (l Everything_CountsEntryList) Erase(i, j int) bool {
-	return phaserimpl.MessageList(l).Erase(i, j)
+	return phaserimpl.MessageField(l).List(phaserType_Everything_CountsEntry).Erase(i, j)
 }
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Everything_CountsEntryList) Swap(o Everything_CountsEntryList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Everything_CountsEntryList) AppendN(n int, fill func(i int, elem Everything_CountsEntry)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_CountsEntry(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Everything_CountsEntry, func(i int, e phaserimpl.Msg) { fill(i, Everything_CountsEntry(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_CountsEntryList) All() iter.Seq2[int, Everything_CountsEntry] {
 	return func(yield func(int, Everything_CountsEntry) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Everything_CountsEntry) {
 			if !yield(i, Everything_CountsEntry(m)) {
 				return
 			}
@@ -16016,7 +16118,7 @@ func phaserROSRead_Everything_CountsEntry(data []byte, m phaserimpl.Msg) ([]byte
 // its last entry. Get, Set and Delete scan the entries from the end, O(n)
 // without allocating; Len and Range are O(n) and allocate a Go map of the
 // keys.
-type Everything_CountsEntryMap phaserimpl.MessageList
+type Everything_CountsEntryMap phaserimpl.MessageField
 
 // Map returns key access to the map of entries l.
 func (l Everything_CountsEntryList) Map() Everything_CountsEntryMap {
@@ -16564,66 +16666,76 @@ func (x Everything_ByIdEntry) SetScalars(v *Everything_ByIdEntryScalars) {
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
-type Everything_ByIdEntryList phaserimpl.MessageList
+type Everything_ByIdEntryList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Everything_ByIdEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Everything_ByIdEntryList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Everything_ByIdEntryList) At(i int) Everything_ByIdEntry {
-	return Everything_ByIdEntry(phaserimpl.MessageList(l).At(i))
+	return Everything_ByIdEntry(phaserimpl.MessageField(l).At(i, phaserType_Everything_ByIdEntry))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Everything_ByIdEntryList) Mutable(i int) Everything_ByIdEntry {
-	return Everything_ByIdEntry(phaserimpl.MessageList(l).Mutable(i))
+	return Everything_ByIdEntry(phaserimpl.MessageField(l).Mutable(i, phaserType_Everything_ByIdEntry))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Everything_ByIdEntryList) Append() Everything_ByIdEntry {
-	return Everything_ByIdEntry(phaserimpl.MessageList(l).Append())
+	return Everything_ByIdEntry(phaserimpl.MessageField(l).Append(phaserType_Everything_ByIdEntry))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Everything_ByIdEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Everything_ByIdEntryList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_ByIdEntry).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Everything_ByIdEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Everything_ByIdEntryList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_ByIdEntry).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Everything_ByIdEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Everything_ByIdEntryList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_ByIdEntry).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Everything_ByIdEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Everything_ByIdEntryList) Clear() {
+	phaserimpl.MessageField(l).List(phaserType_Everything_ByIdEntry).Clear()
+}
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Everything_ByIdEntryList) Insert(i int) Everything_ByIdEntry {
-	return Everything_ByIdEntry(phaserimpl.MessageList(l).Insert(i))
+	return Everything_ByIdEntry(phaserimpl.MessageField(l).List(phaserType_Everything_ByIdEntry).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Everything_ByIdEntryList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Everything_ByIdEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Everything_ByIdEntry).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Everything_ByIdEntryList) Swap(o Everything_ByIdEntryList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Everything_ByIdEntryList) AppendN(n int, fill func(i int, elem Everything_ByIdEntry)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_ByIdEntry(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Everything_ByIdEntry, func(i int, e phaserimpl.Msg) { fill(i, Everything_ByIdEntry(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_ByIdEntryList) All() iter.Seq2[int, Everything_ByIdEntry] {
 	return func(yield func(int, Everything_ByIdEntry) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Everything_ByIdEntry) {
 			if !yield(i, Everything_ByIdEntry(m)) {
 				return
 			}
@@ -16705,7 +16817,7 @@ func phaserROSRead_Everything_ByIdEntry(data []byte, m phaserimpl.Msg) ([]byte, 
 // its last entry. Get, Set and Delete scan the entries from the end, O(n)
 // without allocating; Len and Range are O(n) and allocate a Go map of the
 // keys.
-type Everything_ByIdEntryMap phaserimpl.MessageList
+type Everything_ByIdEntryMap phaserimpl.MessageField
 
 // Map returns key access to the map of entries l.
 func (l Everything_ByIdEntryList) Map() Everything_ByIdEntryMap { return Everything_ByIdEntryMap(l) }
@@ -17254,68 +17366,76 @@ func (x Everything_RemoteByNumEntry) SetScalars(v *Everything_RemoteByNumEntrySc
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.
-type Everything_RemoteByNumEntryList phaserimpl.MessageList
+type Everything_RemoteByNumEntryList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Everything_RemoteByNumEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Everything_RemoteByNumEntryList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Everything_RemoteByNumEntryList) At(i int) Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).At(i))
+	return Everything_RemoteByNumEntry(phaserimpl.MessageField(l).At(i, phaserType_Everything_RemoteByNumEntry))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Everything_RemoteByNumEntryList) Mutable(i int) Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).Mutable(i))
+	return Everything_RemoteByNumEntry(phaserimpl.MessageField(l).Mutable(i, phaserType_Everything_RemoteByNumEntry))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Everything_RemoteByNumEntryList) Append() Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).Append())
+	return Everything_RemoteByNumEntry(phaserimpl.MessageField(l).Append(phaserType_Everything_RemoteByNumEntry))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Everything_RemoteByNumEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Everything_RemoteByNumEntryList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_RemoteByNumEntry).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Everything_RemoteByNumEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Everything_RemoteByNumEntryList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_RemoteByNumEntry).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Everything_RemoteByNumEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Everything_RemoteByNumEntryList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_RemoteByNumEntry).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Everything_RemoteByNumEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Everything_RemoteByNumEntryList) Clear() {
+	phaserimpl.MessageField(l).List(phaserType_Everything_RemoteByNumEntry).Clear()
+}
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Everything_RemoteByNumEntryList) Insert(i int) Everything_RemoteByNumEntry {
-	return Everything_RemoteByNumEntry(phaserimpl.MessageList(l).Insert(i))
+	return Everything_RemoteByNumEntry(phaserimpl.MessageField(l).List(phaserType_Everything_RemoteByNumEntry).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
 func (l Everything_RemoteByNumEntryList) Erase(i, j int) bool {
-	return phaserimpl.MessageList(l).Erase(i, j)
+	return phaserimpl.MessageField(l).List(phaserType_Everything_RemoteByNumEntry).Erase(i, j)
 }
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Everything_RemoteByNumEntryList) Swap(o Everything_RemoteByNumEntryList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Everything_RemoteByNumEntryList) AppendN(n int, fill func(i int, elem Everything_RemoteByNumEntry)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_RemoteByNumEntry(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Everything_RemoteByNumEntry, func(i int, e phaserimpl.Msg) { fill(i, Everything_RemoteByNumEntry(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_RemoteByNumEntryList) All() iter.Seq2[int, Everything_RemoteByNumEntry] {
 	return func(yield func(int, Everything_RemoteByNumEntry) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Everything_RemoteByNumEntry) {
 			if !yield(i, Everything_RemoteByNumEntry(m)) {
 				return
 			}
@@ -17406,7 +17526,7 @@ func phaserROSRead_Everything_RemoteByNumEntry(data []byte, m phaserimpl.Msg) ([
 // its last entry. Get, Set and Delete scan the entries from the end, O(n)
 // without allocating; Len and Range are O(n) and allocate a Go map of the
 // keys.
-type Everything_RemoteByNumEntryMap phaserimpl.MessageList
+type Everything_RemoteByNumEntryMap phaserimpl.MessageField
 
 // Map returns key access to the map of entries l.
 func (l Everything_RemoteByNumEntryList) Map() Everything_RemoteByNumEntryMap {
@@ -17966,68 +18086,76 @@ func (x Everything_LabelsByKeyEntry) ClearValue() {
 }
 
 // Everything_LabelsByKeyEntryList is a handle on a repeated field of Everything_LabelsByKeyEntry messages.
-type Everything_LabelsByKeyEntryList phaserimpl.MessageList
+type Everything_LabelsByKeyEntryList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Everything_LabelsByKeyEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Everything_LabelsByKeyEntryList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Everything_LabelsByKeyEntryList) At(i int) Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).At(i))
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageField(l).At(i, phaserType_Everything_LabelsByKeyEntry))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Everything_LabelsByKeyEntryList) Mutable(i int) Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).Mutable(i))
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageField(l).Mutable(i, phaserType_Everything_LabelsByKeyEntry))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Everything_LabelsByKeyEntryList) Append() Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).Append())
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageField(l).Append(phaserType_Everything_LabelsByKeyEntry))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Everything_LabelsByKeyEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Everything_LabelsByKeyEntryList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_LabelsByKeyEntry).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Everything_LabelsByKeyEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Everything_LabelsByKeyEntryList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_LabelsByKeyEntry).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Everything_LabelsByKeyEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Everything_LabelsByKeyEntryList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Everything_LabelsByKeyEntry).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Everything_LabelsByKeyEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Everything_LabelsByKeyEntryList) Clear() {
+	phaserimpl.MessageField(l).List(phaserType_Everything_LabelsByKeyEntry).Clear()
+}
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Everything_LabelsByKeyEntryList) Insert(i int) Everything_LabelsByKeyEntry {
-	return Everything_LabelsByKeyEntry(phaserimpl.MessageList(l).Insert(i))
+	return Everything_LabelsByKeyEntry(phaserimpl.MessageField(l).List(phaserType_Everything_LabelsByKeyEntry).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
 func (l Everything_LabelsByKeyEntryList) Erase(i, j int) bool {
-	return phaserimpl.MessageList(l).Erase(i, j)
+	return phaserimpl.MessageField(l).List(phaserType_Everything_LabelsByKeyEntry).Erase(i, j)
 }
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Everything_LabelsByKeyEntryList) Swap(o Everything_LabelsByKeyEntryList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Everything_LabelsByKeyEntryList) AppendN(n int, fill func(i int, elem Everything_LabelsByKeyEntry)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Everything_LabelsByKeyEntry(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Everything_LabelsByKeyEntry, func(i int, e phaserimpl.Msg) { fill(i, Everything_LabelsByKeyEntry(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Everything_LabelsByKeyEntryList) All() iter.Seq2[int, Everything_LabelsByKeyEntry] {
 	return func(yield func(int, Everything_LabelsByKeyEntry) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Everything_LabelsByKeyEntry) {
 			if !yield(i, Everything_LabelsByKeyEntry(m)) {
 				return
 			}
@@ -18119,7 +18247,7 @@ func phaserROSRead_Everything_LabelsByKeyEntry(data []byte, m phaserimpl.Msg) ([
 // its last entry. Get, Set and Delete scan the entries from the end, O(n)
 // without allocating; Len and Range are O(n) and allocate a Go map of the
 // keys.
-type Everything_LabelsByKeyEntryMap phaserimpl.MessageList
+type Everything_LabelsByKeyEntryMap phaserimpl.MessageField
 
 // Map returns key access to the map of entries l.
 func (l Everything_LabelsByKeyEntryList) Map() Everything_LabelsByKeyEntryMap {

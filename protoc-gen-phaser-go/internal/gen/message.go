@@ -675,13 +675,12 @@ func (g *fileGen) repeated(m *protogen.Message, f *protogen.Field, lf *layout.Fi
 			expr = g.door("Anys") + "(" + g.xm() + ", " + fl + ")"
 			break
 		}
-		_, texpr, _ := g.msgRef(msg)
 		ln := g.listName(msg)
 		typ = ln
 		if pkg := g.phaserPkg(msg.Desc.ParentFile()); pkg != g.pkg {
 			typ = g.QualifiedGoIdent(protogen.GoIdent{GoName: ln, GoImportPath: pkg})
 		}
-		expr = typ + "(" + g.door("Messages") + "(" + g.xm() + ", " + fl + ", " + texpr + "))"
+		expr = typ + "(" + g.door("MessagesOf") + "(" + g.xm() + ", " + fl + "))"
 	case k == protoreflect.StringKind || k == protoreflect.BytesKind:
 		typ, expr = g.rt("StringList"), g.door("Strings")+"("+g.xm()+", "+fl+")"
 	default:
@@ -854,58 +853,62 @@ func (g *fileGen) storeScalarsOf(fields []*protogen.Field, lm *layout.Message, n
 func (g *fileGen) list(m *protogen.Message, name string) {
 	l := g.listName(m)
 	g.P("// ", l, " is a handle on a repeated field of ", name, " messages.")
-	g.P("type ", l, " ", g.door("MessageList"))
+	g.P("type ", l, " ", g.door("MessageField"))
 	g.P()
-	ml := g.door("MessageList") + "(l)"
+	// The methods pass the element type to the field's (MessageField); the
+	// rarely hot ones take the list handle of the dynamic runtime.
+	tv := typeVar(m)
+	ml := g.door("MessageField") + "(l)"
+	dl := ml + ".List(" + tv + ")"
 	for _, line := range []string{
 		"// Len returns the number of elements.",
 		"func (l " + l + ") Len() int { return " + ml + ".Len() }",
 		"",
 		"// At returns element i (a default message if out of range).",
-		"func (l " + l + ") At(i int) " + name + " { return " + name + "(" + ml + ".At(i)) }",
+		"func (l " + l + ") At(i int) " + name + " { return " + name + "(" + ml + ".At(i, " + tv + ")) }",
 		"",
 		"// Mutable returns element i, growing the list and creating it as needed.",
-		"func (l " + l + ") Mutable(i int) " + name + " { return " + name + "(" + ml + ".Mutable(i)) }",
+		"func (l " + l + ") Mutable(i int) " + name + " { return " + name + "(" + ml + ".Mutable(i, " + tv + ")) }",
 		"",
 		"// Append adds a new, empty element and returns it.",
-		"func (l " + l + ") Append() " + name + " { return " + name + "(" + ml + ".Append()) }",
+		"func (l " + l + ") Append() " + name + " { return " + name + "(" + ml + ".Append(" + tv + ")) }",
 		"",
 		"// Allocate replaces the list with n new elements made in one allocation.",
-		"func (l " + l + ") Allocate(n int) { " + ml + ".Allocate(n) }",
+		"func (l " + l + ") Allocate(n int) { " + dl + ".Allocate(n) }",
 		"",
 		"// Reserve makes room for n elements.",
-		"func (l " + l + ") Reserve(n int) { " + ml + ".Reserve(n) }",
+		"func (l " + l + ") Reserve(n int) { " + dl + ".Reserve(n) }",
 		"",
 		"// Resize sets the length to n; new elements are absent until Mutable.",
-		"func (l " + l + ") Resize(n int) { " + ml + ".Resize(n) }",
+		"func (l " + l + ") Resize(n int) { " + dl + ".Resize(n) }",
 		"",
 		"// Clear empties the list, clearing and freeing every element.",
-		"func (l " + l + ") Clear() { " + ml + ".Clear() }",
+		"func (l " + l + ") Clear() { " + dl + ".Clear() }",
 		"",
 		"// Insert inserts a new, empty element at index i (0 <= i <= Len) and",
 		"// returns it (a message that ignores writes if i is out of range or the",
 		"// buffer is full).",
-		"func (l " + l + ") Insert(i int) " + name + " { return " + name + "(" + ml + ".Insert(i)) }",
+		"func (l " + l + ") Insert(i int) " + name + " { return " + name + "(" + dl + ".Insert(i)) }",
 		"",
 		"// Erase removes elements [i, j), clearing and freeing them. It reports",
 		"// false, changing nothing, if the range is invalid.",
-		"func (l " + l + ") Erase(i, j int) bool { return " + ml + ".Erase(i, j) }",
+		"func (l " + l + ") Erase(i, j int) bool { return " + dl + ".Erase(i, j) }",
 		"",
 		"// Swap exchanges the elements of l and o in O(1); both must be in the",
 		"// same payload (it reports false otherwise).",
-		"func (l " + l + ") Swap(o " + l + ") bool { return " + ml + ".Swap(" + g.door("MessageList") + "(o)) }",
+		"func (l " + l + ") Swap(o " + l + ") bool { return " + ml + ".Swap(" + g.door("MessageField") + "(o)) }",
 		"",
 		"// AppendN appends n new, empty elements and calls fill for each (i from",
 		"// 0 to n-1) as it is made. It reports false if the buffer fills first.",
 		"func (l " + l + ") AppendN(n int, fill func(i int, elem " + name + ")) bool {",
-		"return " + ml + ".AppendN(n, func(i int, e " + g.door("Msg") + ") { fill(i, " + name + "(e)) })",
+		"return " + ml + ".AppendN(n, " + tv + ", func(i int, e " + g.door("Msg") + ") { fill(i, " + name + "(e)) })",
 		"}",
 		"",
 		"// All iterates over the elements as At returns them, resolving the field",
 		"// and checking the element table once.",
 		"func (l " + l + ") All() " + g.ident("iter", "Seq2") + "[int, " + name + "] {",
 		"return func(yield func(int, " + name + ") bool) {",
-		"for i, m := range " + ml + ".All() {",
+		"for i, m := range " + ml + ".All(" + tv + ") {",
 		"if !yield(i, " + name + "(m)) {",
 		"return",
 		"}",
@@ -954,7 +957,7 @@ func (g *fileGen) mapType(m *protogen.Message) {
 	g.P("// its last entry. Get, Set and Delete scan the entries from the end, O(n)")
 	g.P("// without allocating; Len and Range are O(n) and allocate a Go map of the")
 	g.P("// keys.")
-	g.P("type ", mt, " ", g.door("MessageList"))
+	g.P("type ", mt, " ", g.door("MessageField"))
 	g.P()
 	g.P("// Map returns key access to the map of entries l.")
 	g.P("func (l ", l, ") Map() ", mt, " { return ", mt, "(l) }")

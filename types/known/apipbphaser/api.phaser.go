@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -753,14 +753,14 @@ func (x Api) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Number
 //
 // The methods of this interface, in unspecified order.
 func (x Api) Methods() MethodList {
-	return MethodList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Method))
+	return MethodList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16}))
 }
 
 // Options returns the list handle of repeated field options (3).
 //
 // Any metadata attached to the interface.
 func (x Api) Options() typepbphaser.OptionList {
-	return typepbphaser.OptionList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}, phaserType_typepbphaser_Option))
+	return typepbphaser.OptionList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}))
 }
 
 // Version returns a copy of field version (4).
@@ -845,7 +845,7 @@ func (x Api) ClearSourceContext() {
 //
 // Included interfaces. See [Mixin][].
 func (x Api) Mixins() MixinList {
-	return MixinList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Mixin))
+	return MixinList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40}))
 }
 
 // Syntax returns field syntax (7).
@@ -948,58 +948,64 @@ func (x Api) SetScalars(v *ApiScalars) {
 }
 
 // ApiList is a handle on a repeated field of Api messages.
-type ApiList phaserimpl.MessageList
+type ApiList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ApiList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ApiList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ApiList) At(i int) Api { return Api(phaserimpl.MessageList(l).At(i)) }
+func (l ApiList) At(i int) Api { return Api(phaserimpl.MessageField(l).At(i, phaserType_Api)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ApiList) Mutable(i int) Api { return Api(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ApiList) Mutable(i int) Api {
+	return Api(phaserimpl.MessageField(l).Mutable(i, phaserType_Api))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ApiList) Append() Api { return Api(phaserimpl.MessageList(l).Append()) }
+func (l ApiList) Append() Api { return Api(phaserimpl.MessageField(l).Append(phaserType_Api)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ApiList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ApiList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Api).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ApiList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ApiList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Api).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ApiList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ApiList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Api).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ApiList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ApiList) Clear() { phaserimpl.MessageField(l).List(phaserType_Api).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ApiList) Insert(i int) Api { return Api(phaserimpl.MessageList(l).Insert(i)) }
+func (l ApiList) Insert(i int) Api {
+	return Api(phaserimpl.MessageField(l).List(phaserType_Api).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ApiList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ApiList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Api).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ApiList) Swap(o ApiList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ApiList) AppendN(n int, fill func(i int, elem Api)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Api(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Api, func(i int, e phaserimpl.Msg) { fill(i, Api(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ApiList) All() iter.Seq2[int, Api] {
 	return func(yield func(int, Api) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Api) {
 			if !yield(i, Api(m)) {
 				return
 			}
@@ -2051,7 +2057,7 @@ func (x Method) ClearResponseStreaming() {
 //
 // Any metadata attached to the method.
 func (x Method) Options() typepbphaser.OptionList {
-	return typepbphaser.OptionList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 32}, phaserType_typepbphaser_Option))
+	return typepbphaser.OptionList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 32}))
 }
 
 // Syntax returns field syntax (7).
@@ -2212,58 +2218,68 @@ func (x Method) SetScalars(v *MethodScalars) {
 }
 
 // MethodList is a handle on a repeated field of Method messages.
-type MethodList phaserimpl.MessageList
+type MethodList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l MethodList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l MethodList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l MethodList) At(i int) Method { return Method(phaserimpl.MessageList(l).At(i)) }
+func (l MethodList) At(i int) Method {
+	return Method(phaserimpl.MessageField(l).At(i, phaserType_Method))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l MethodList) Mutable(i int) Method { return Method(phaserimpl.MessageList(l).Mutable(i)) }
+func (l MethodList) Mutable(i int) Method {
+	return Method(phaserimpl.MessageField(l).Mutable(i, phaserType_Method))
+}
 
 // Append adds a new, empty element and returns it.
-func (l MethodList) Append() Method { return Method(phaserimpl.MessageList(l).Append()) }
+func (l MethodList) Append() Method {
+	return Method(phaserimpl.MessageField(l).Append(phaserType_Method))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l MethodList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l MethodList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Method).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l MethodList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l MethodList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Method).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l MethodList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l MethodList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Method).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l MethodList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l MethodList) Clear() { phaserimpl.MessageField(l).List(phaserType_Method).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l MethodList) Insert(i int) Method { return Method(phaserimpl.MessageList(l).Insert(i)) }
+func (l MethodList) Insert(i int) Method {
+	return Method(phaserimpl.MessageField(l).List(phaserType_Method).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l MethodList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l MethodList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Method).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l MethodList) Swap(o MethodList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l MethodList) AppendN(n int, fill func(i int, elem Method)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Method(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Method, func(i int, e phaserimpl.Msg) { fill(i, Method(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l MethodList) All() iter.Seq2[int, Method] {
 	return func(yield func(int, Method) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Method) {
 			if !yield(i, Method(m)) {
 				return
 			}
@@ -3076,58 +3092,64 @@ func (x Mixin) assignSetters(v *MixinFields) {
 }
 
 // MixinList is a handle on a repeated field of Mixin messages.
-type MixinList phaserimpl.MessageList
+type MixinList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l MixinList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l MixinList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l MixinList) At(i int) Mixin { return Mixin(phaserimpl.MessageList(l).At(i)) }
+func (l MixinList) At(i int) Mixin { return Mixin(phaserimpl.MessageField(l).At(i, phaserType_Mixin)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l MixinList) Mutable(i int) Mixin { return Mixin(phaserimpl.MessageList(l).Mutable(i)) }
+func (l MixinList) Mutable(i int) Mixin {
+	return Mixin(phaserimpl.MessageField(l).Mutable(i, phaserType_Mixin))
+}
 
 // Append adds a new, empty element and returns it.
-func (l MixinList) Append() Mixin { return Mixin(phaserimpl.MessageList(l).Append()) }
+func (l MixinList) Append() Mixin { return Mixin(phaserimpl.MessageField(l).Append(phaserType_Mixin)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l MixinList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l MixinList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Mixin).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l MixinList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l MixinList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Mixin).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l MixinList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l MixinList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Mixin).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l MixinList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l MixinList) Clear() { phaserimpl.MessageField(l).List(phaserType_Mixin).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l MixinList) Insert(i int) Mixin { return Mixin(phaserimpl.MessageList(l).Insert(i)) }
+func (l MixinList) Insert(i int) Mixin {
+	return Mixin(phaserimpl.MessageField(l).List(phaserType_Mixin).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l MixinList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l MixinList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Mixin).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l MixinList) Swap(o MixinList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l MixinList) AppendN(n int, fill func(i int, elem Mixin)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Mixin(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Mixin, func(i int, e phaserimpl.Msg) { fill(i, Mixin(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l MixinList) All() iter.Seq2[int, Mixin] {
 	return func(yield func(int, Mixin) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Mixin) {
 			if !yield(i, Mixin(m)) {
 				return
 			}

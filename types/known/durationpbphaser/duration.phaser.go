@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_duration_proto is the file's descriptor, registered with the runtime.
@@ -603,58 +603,70 @@ func (x Duration) assignSetters(v *DurationFields) {
 }
 
 // DurationList is a handle on a repeated field of Duration messages.
-type DurationList phaserimpl.MessageList
+type DurationList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l DurationList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l DurationList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l DurationList) At(i int) Duration { return Duration(phaserimpl.MessageList(l).At(i)) }
+func (l DurationList) At(i int) Duration {
+	return Duration(phaserimpl.MessageField(l).At(i, phaserType_Duration))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l DurationList) Mutable(i int) Duration { return Duration(phaserimpl.MessageList(l).Mutable(i)) }
+func (l DurationList) Mutable(i int) Duration {
+	return Duration(phaserimpl.MessageField(l).Mutable(i, phaserType_Duration))
+}
 
 // Append adds a new, empty element and returns it.
-func (l DurationList) Append() Duration { return Duration(phaserimpl.MessageList(l).Append()) }
+func (l DurationList) Append() Duration {
+	return Duration(phaserimpl.MessageField(l).Append(phaserType_Duration))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l DurationList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l DurationList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Duration).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l DurationList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l DurationList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Duration).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l DurationList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l DurationList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Duration).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l DurationList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l DurationList) Clear() { phaserimpl.MessageField(l).List(phaserType_Duration).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l DurationList) Insert(i int) Duration { return Duration(phaserimpl.MessageList(l).Insert(i)) }
+func (l DurationList) Insert(i int) Duration {
+	return Duration(phaserimpl.MessageField(l).List(phaserType_Duration).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l DurationList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l DurationList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Duration).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l DurationList) Swap(o DurationList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l DurationList) AppendN(n int, fill func(i int, elem Duration)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Duration(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Duration, func(i int, e phaserimpl.Msg) { fill(i, Duration(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l DurationList) All() iter.Seq2[int, Duration] {
 	return func(yield func(int, Duration) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Duration) {
 			if !yield(i, Duration(m)) {
 				return
 			}

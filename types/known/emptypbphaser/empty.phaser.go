@@ -18,9 +18,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_empty_proto is the file's descriptor, registered with the runtime.
@@ -364,58 +364,64 @@ func (x Empty) Equal(y Empty) bool { return phaserimpl.Equal(x, y) }
 func (x Empty) Clone() Empty { return Empty(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Empty)) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
-type EmptyList phaserimpl.MessageList
+type EmptyList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EmptyList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EmptyList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EmptyList) At(i int) Empty { return Empty(phaserimpl.MessageList(l).At(i)) }
+func (l EmptyList) At(i int) Empty { return Empty(phaserimpl.MessageField(l).At(i, phaserType_Empty)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EmptyList) Mutable(i int) Empty { return Empty(phaserimpl.MessageList(l).Mutable(i)) }
+func (l EmptyList) Mutable(i int) Empty {
+	return Empty(phaserimpl.MessageField(l).Mutable(i, phaserType_Empty))
+}
 
 // Append adds a new, empty element and returns it.
-func (l EmptyList) Append() Empty { return Empty(phaserimpl.MessageList(l).Append()) }
+func (l EmptyList) Append() Empty { return Empty(phaserimpl.MessageField(l).Append(phaserType_Empty)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EmptyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EmptyList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EmptyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EmptyList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EmptyList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EmptyList) Clear() { phaserimpl.MessageField(l).List(phaserType_Empty).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l EmptyList) Insert(i int) Empty { return Empty(phaserimpl.MessageList(l).Insert(i)) }
+func (l EmptyList) Insert(i int) Empty {
+	return Empty(phaserimpl.MessageField(l).List(phaserType_Empty).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l EmptyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l EmptyList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Empty).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EmptyList) Swap(o EmptyList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EmptyList) AppendN(n int, fill func(i int, elem Empty)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Empty, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {
 	return func(yield func(int, Empty) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Empty) {
 			if !yield(i, Empty(m)) {
 				return
 			}

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_field_mask_proto is the file's descriptor, registered with the runtime.
@@ -606,60 +606,72 @@ func (x FieldMask) Paths() runtime.StringList {
 }
 
 // FieldMaskList is a handle on a repeated field of FieldMask messages.
-type FieldMaskList phaserimpl.MessageList
+type FieldMaskList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l FieldMaskList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l FieldMaskList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l FieldMaskList) At(i int) FieldMask { return FieldMask(phaserimpl.MessageList(l).At(i)) }
+func (l FieldMaskList) At(i int) FieldMask {
+	return FieldMask(phaserimpl.MessageField(l).At(i, phaserType_FieldMask))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l FieldMaskList) Mutable(i int) FieldMask {
-	return FieldMask(phaserimpl.MessageList(l).Mutable(i))
+	return FieldMask(phaserimpl.MessageField(l).Mutable(i, phaserType_FieldMask))
 }
 
 // Append adds a new, empty element and returns it.
-func (l FieldMaskList) Append() FieldMask { return FieldMask(phaserimpl.MessageList(l).Append()) }
+func (l FieldMaskList) Append() FieldMask {
+	return FieldMask(phaserimpl.MessageField(l).Append(phaserType_FieldMask))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l FieldMaskList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l FieldMaskList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_FieldMask).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l FieldMaskList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l FieldMaskList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_FieldMask).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l FieldMaskList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l FieldMaskList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_FieldMask).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l FieldMaskList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l FieldMaskList) Clear() { phaserimpl.MessageField(l).List(phaserType_FieldMask).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l FieldMaskList) Insert(i int) FieldMask { return FieldMask(phaserimpl.MessageList(l).Insert(i)) }
+func (l FieldMaskList) Insert(i int) FieldMask {
+	return FieldMask(phaserimpl.MessageField(l).List(phaserType_FieldMask).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l FieldMaskList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l FieldMaskList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_FieldMask).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l FieldMaskList) Swap(o FieldMaskList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l FieldMaskList) AppendN(n int, fill func(i int, elem FieldMask)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, FieldMask(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_FieldMask, func(i int, e phaserimpl.Msg) { fill(i, FieldMask(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l FieldMaskList) All() iter.Seq2[int, FieldMask] {
 	return func(yield func(int, FieldMask) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_FieldMask) {
 			if !yield(i, FieldMask(m)) {
 				return
 			}

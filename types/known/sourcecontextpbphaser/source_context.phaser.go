@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_source_context_proto is the file's descriptor, registered with the runtime.
@@ -478,66 +478,74 @@ func (x SourceContext) assignSetters(v *SourceContextFields) {
 }
 
 // SourceContextList is a handle on a repeated field of SourceContext messages.
-type SourceContextList phaserimpl.MessageList
+type SourceContextList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l SourceContextList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l SourceContextList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l SourceContextList) At(i int) SourceContext {
-	return SourceContext(phaserimpl.MessageList(l).At(i))
+	return SourceContext(phaserimpl.MessageField(l).At(i, phaserType_SourceContext))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l SourceContextList) Mutable(i int) SourceContext {
-	return SourceContext(phaserimpl.MessageList(l).Mutable(i))
+	return SourceContext(phaserimpl.MessageField(l).Mutable(i, phaserType_SourceContext))
 }
 
 // Append adds a new, empty element and returns it.
 func (l SourceContextList) Append() SourceContext {
-	return SourceContext(phaserimpl.MessageList(l).Append())
+	return SourceContext(phaserimpl.MessageField(l).Append(phaserType_SourceContext))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l SourceContextList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l SourceContextList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_SourceContext).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l SourceContextList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l SourceContextList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_SourceContext).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l SourceContextList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l SourceContextList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_SourceContext).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l SourceContextList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l SourceContextList) Clear() { phaserimpl.MessageField(l).List(phaserType_SourceContext).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l SourceContextList) Insert(i int) SourceContext {
-	return SourceContext(phaserimpl.MessageList(l).Insert(i))
+	return SourceContext(phaserimpl.MessageField(l).List(phaserType_SourceContext).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l SourceContextList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l SourceContextList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_SourceContext).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l SourceContextList) Swap(o SourceContextList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l SourceContextList) AppendN(n int, fill func(i int, elem SourceContext)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, SourceContext(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_SourceContext, func(i int, e phaserimpl.Msg) { fill(i, SourceContext(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l SourceContextList) All() iter.Seq2[int, SourceContext] {
 	return func(yield func(int, SourceContext) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_SourceContext) {
 			if !yield(i, SourceContext(m)) {
 				return
 			}

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_struct_proto is the file's descriptor, registered with the runtime.
@@ -396,62 +396,72 @@ func (x Struct) Clone() Struct { return Struct(phaserimpl.Clone(phaserimpl.Msg(x
 //
 // Unordered map of dynamically typed values.
 func (x Struct) Fields() Struct_FieldsEntryList {
-	return Struct_FieldsEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Struct_FieldsEntry))
+	return Struct_FieldsEntryList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // StructList is a handle on a repeated field of Struct messages.
-type StructList phaserimpl.MessageList
+type StructList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l StructList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l StructList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l StructList) At(i int) Struct { return Struct(phaserimpl.MessageList(l).At(i)) }
+func (l StructList) At(i int) Struct {
+	return Struct(phaserimpl.MessageField(l).At(i, phaserType_Struct))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l StructList) Mutable(i int) Struct { return Struct(phaserimpl.MessageList(l).Mutable(i)) }
+func (l StructList) Mutable(i int) Struct {
+	return Struct(phaserimpl.MessageField(l).Mutable(i, phaserType_Struct))
+}
 
 // Append adds a new, empty element and returns it.
-func (l StructList) Append() Struct { return Struct(phaserimpl.MessageList(l).Append()) }
+func (l StructList) Append() Struct {
+	return Struct(phaserimpl.MessageField(l).Append(phaserType_Struct))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l StructList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l StructList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Struct).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l StructList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l StructList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Struct).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l StructList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l StructList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Struct).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l StructList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l StructList) Clear() { phaserimpl.MessageField(l).List(phaserType_Struct).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l StructList) Insert(i int) Struct { return Struct(phaserimpl.MessageList(l).Insert(i)) }
+func (l StructList) Insert(i int) Struct {
+	return Struct(phaserimpl.MessageField(l).List(phaserType_Struct).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l StructList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l StructList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Struct).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l StructList) Swap(o StructList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l StructList) AppendN(n int, fill func(i int, elem Struct)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Struct(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Struct, func(i int, e phaserimpl.Msg) { fill(i, Struct(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l StructList) All() iter.Seq2[int, Struct] {
 	return func(yield func(int, Struct) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Struct) {
 			if !yield(i, Struct(m)) {
 				return
 			}
@@ -883,66 +893,76 @@ func (x Struct_FieldsEntry) ClearValue() {
 }
 
 // Struct_FieldsEntryList is a handle on a repeated field of Struct_FieldsEntry messages.
-type Struct_FieldsEntryList phaserimpl.MessageList
+type Struct_FieldsEntryList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Struct_FieldsEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Struct_FieldsEntryList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Struct_FieldsEntryList) At(i int) Struct_FieldsEntry {
-	return Struct_FieldsEntry(phaserimpl.MessageList(l).At(i))
+	return Struct_FieldsEntry(phaserimpl.MessageField(l).At(i, phaserType_Struct_FieldsEntry))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Struct_FieldsEntryList) Mutable(i int) Struct_FieldsEntry {
-	return Struct_FieldsEntry(phaserimpl.MessageList(l).Mutable(i))
+	return Struct_FieldsEntry(phaserimpl.MessageField(l).Mutable(i, phaserType_Struct_FieldsEntry))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Struct_FieldsEntryList) Append() Struct_FieldsEntry {
-	return Struct_FieldsEntry(phaserimpl.MessageList(l).Append())
+	return Struct_FieldsEntry(phaserimpl.MessageField(l).Append(phaserType_Struct_FieldsEntry))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Struct_FieldsEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Struct_FieldsEntryList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Struct_FieldsEntry).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Struct_FieldsEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Struct_FieldsEntryList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Struct_FieldsEntry).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Struct_FieldsEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Struct_FieldsEntryList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Struct_FieldsEntry).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Struct_FieldsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Struct_FieldsEntryList) Clear() {
+	phaserimpl.MessageField(l).List(phaserType_Struct_FieldsEntry).Clear()
+}
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Struct_FieldsEntryList) Insert(i int) Struct_FieldsEntry {
-	return Struct_FieldsEntry(phaserimpl.MessageList(l).Insert(i))
+	return Struct_FieldsEntry(phaserimpl.MessageField(l).List(phaserType_Struct_FieldsEntry).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Struct_FieldsEntryList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Struct_FieldsEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Struct_FieldsEntry).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Struct_FieldsEntryList) Swap(o Struct_FieldsEntryList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Struct_FieldsEntryList) AppendN(n int, fill func(i int, elem Struct_FieldsEntry)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Struct_FieldsEntry(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Struct_FieldsEntry, func(i int, e phaserimpl.Msg) { fill(i, Struct_FieldsEntry(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Struct_FieldsEntryList) All() iter.Seq2[int, Struct_FieldsEntry] {
 	return func(yield func(int, Struct_FieldsEntry) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Struct_FieldsEntry) {
 			if !yield(i, Struct_FieldsEntry(m)) {
 				return
 			}
@@ -956,7 +976,7 @@ func (l Struct_FieldsEntryList) All() iter.Seq2[int, Struct_FieldsEntry] {
 // its last entry. Get, Set and Delete scan the entries from the end, O(n)
 // without allocating; Len and Range are O(n) and allocate a Go map of the
 // keys.
-type Struct_FieldsEntryMap phaserimpl.MessageList
+type Struct_FieldsEntryMap phaserimpl.MessageField
 
 // Map returns key access to the map of entries l.
 func (l Struct_FieldsEntryList) Map() Struct_FieldsEntryMap { return Struct_FieldsEntryMap(l) }
@@ -1671,58 +1691,64 @@ func (x Value) ClearListValue() {
 }
 
 // ValueList is a handle on a repeated field of Value messages.
-type ValueList phaserimpl.MessageList
+type ValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ValueList) At(i int) Value { return Value(phaserimpl.MessageList(l).At(i)) }
+func (l ValueList) At(i int) Value { return Value(phaserimpl.MessageField(l).At(i, phaserType_Value)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ValueList) Mutable(i int) Value { return Value(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ValueList) Mutable(i int) Value {
+	return Value(phaserimpl.MessageField(l).Mutable(i, phaserType_Value))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ValueList) Append() Value { return Value(phaserimpl.MessageList(l).Append()) }
+func (l ValueList) Append() Value { return Value(phaserimpl.MessageField(l).Append(phaserType_Value)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ValueList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Value).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ValueList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Value).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ValueList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Value).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_Value).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ValueList) Insert(i int) Value { return Value(phaserimpl.MessageList(l).Insert(i)) }
+func (l ValueList) Insert(i int) Value {
+	return Value(phaserimpl.MessageField(l).List(phaserType_Value).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Value).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ValueList) Swap(o ValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ValueList) AppendN(n int, fill func(i int, elem Value)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Value(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Value, func(i int, e phaserimpl.Msg) { fill(i, Value(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ValueList) All() iter.Seq2[int, Value] {
 	return func(yield func(int, Value) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Value) {
 			if !yield(i, Value(m)) {
 				return
 			}
@@ -2090,64 +2116,76 @@ func (x ListValue) Clone() ListValue {
 //
 // Repeated field of dynamically typed values.
 func (x ListValue) Values() ValueList {
-	return ValueList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 1, Offset: 8}, phaserType_Value))
+	return ValueList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 1, Offset: 8}))
 }
 
 // ListValueList is a handle on a repeated field of ListValue messages.
-type ListValueList phaserimpl.MessageList
+type ListValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ListValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ListValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ListValueList) At(i int) ListValue { return ListValue(phaserimpl.MessageList(l).At(i)) }
+func (l ListValueList) At(i int) ListValue {
+	return ListValue(phaserimpl.MessageField(l).At(i, phaserType_ListValue))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l ListValueList) Mutable(i int) ListValue {
-	return ListValue(phaserimpl.MessageList(l).Mutable(i))
+	return ListValue(phaserimpl.MessageField(l).Mutable(i, phaserType_ListValue))
 }
 
 // Append adds a new, empty element and returns it.
-func (l ListValueList) Append() ListValue { return ListValue(phaserimpl.MessageList(l).Append()) }
+func (l ListValueList) Append() ListValue {
+	return ListValue(phaserimpl.MessageField(l).Append(phaserType_ListValue))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ListValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ListValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_ListValue).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l ListValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ListValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_ListValue).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ListValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ListValueList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_ListValue).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ListValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ListValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_ListValue).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ListValueList) Insert(i int) ListValue { return ListValue(phaserimpl.MessageList(l).Insert(i)) }
+func (l ListValueList) Insert(i int) ListValue {
+	return ListValue(phaserimpl.MessageField(l).List(phaserType_ListValue).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ListValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ListValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_ListValue).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ListValueList) Swap(o ListValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ListValueList) AppendN(n int, fill func(i int, elem ListValue)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, ListValue(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_ListValue, func(i int, e phaserimpl.Msg) { fill(i, ListValue(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ListValueList) All() iter.Seq2[int, ListValue] {
 	return func(yield func(int, ListValue) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_ListValue) {
 			if !yield(i, ListValue(m)) {
 				return
 			}

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_timestamp_proto is the file's descriptor, registered with the runtime.
@@ -632,60 +632,72 @@ func (x Timestamp) assignSetters(v *TimestampFields) {
 }
 
 // TimestampList is a handle on a repeated field of Timestamp messages.
-type TimestampList phaserimpl.MessageList
+type TimestampList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l TimestampList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l TimestampList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l TimestampList) At(i int) Timestamp { return Timestamp(phaserimpl.MessageList(l).At(i)) }
+func (l TimestampList) At(i int) Timestamp {
+	return Timestamp(phaserimpl.MessageField(l).At(i, phaserType_Timestamp))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l TimestampList) Mutable(i int) Timestamp {
-	return Timestamp(phaserimpl.MessageList(l).Mutable(i))
+	return Timestamp(phaserimpl.MessageField(l).Mutable(i, phaserType_Timestamp))
 }
 
 // Append adds a new, empty element and returns it.
-func (l TimestampList) Append() Timestamp { return Timestamp(phaserimpl.MessageList(l).Append()) }
+func (l TimestampList) Append() Timestamp {
+	return Timestamp(phaserimpl.MessageField(l).Append(phaserType_Timestamp))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l TimestampList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l TimestampList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Timestamp).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l TimestampList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l TimestampList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Timestamp).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l TimestampList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l TimestampList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Timestamp).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l TimestampList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l TimestampList) Clear() { phaserimpl.MessageField(l).List(phaserType_Timestamp).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l TimestampList) Insert(i int) Timestamp { return Timestamp(phaserimpl.MessageList(l).Insert(i)) }
+func (l TimestampList) Insert(i int) Timestamp {
+	return Timestamp(phaserimpl.MessageField(l).List(phaserType_Timestamp).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l TimestampList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l TimestampList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Timestamp).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l TimestampList) Swap(o TimestampList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l TimestampList) AppendN(n int, fill func(i int, elem Timestamp)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Timestamp(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Timestamp, func(i int, e phaserimpl.Msg) { fill(i, Timestamp(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l TimestampList) All() iter.Seq2[int, Timestamp] {
 	return func(yield func(int, Timestamp) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Timestamp) {
 			if !yield(i, Timestamp(m)) {
 				return
 			}

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_type_proto is the file's descriptor, registered with the runtime.
@@ -854,7 +854,7 @@ func (x Type) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Numbe
 //
 // The list of fields.
 func (x Type) Fields() FieldList {
-	return FieldList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16}, phaserType_Field))
+	return FieldList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16}))
 }
 
 // Oneofs returns the list handle of repeated field oneofs (3).
@@ -868,7 +868,7 @@ func (x Type) Oneofs() runtime.StringList {
 //
 // The protocol buffer options.
 func (x Type) Options() OptionList {
-	return OptionList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 32}, phaserType_Option))
+	return OptionList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 32}))
 }
 
 // SourceContext returns (a default message if absent) field source_context (5).
@@ -993,58 +993,64 @@ func (x Type) SetScalars(v *TypeScalars) {
 }
 
 // TypeList is a handle on a repeated field of Type messages.
-type TypeList phaserimpl.MessageList
+type TypeList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l TypeList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l TypeList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l TypeList) At(i int) Type { return Type(phaserimpl.MessageList(l).At(i)) }
+func (l TypeList) At(i int) Type { return Type(phaserimpl.MessageField(l).At(i, phaserType_Type)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l TypeList) Mutable(i int) Type { return Type(phaserimpl.MessageList(l).Mutable(i)) }
+func (l TypeList) Mutable(i int) Type {
+	return Type(phaserimpl.MessageField(l).Mutable(i, phaserType_Type))
+}
 
 // Append adds a new, empty element and returns it.
-func (l TypeList) Append() Type { return Type(phaserimpl.MessageList(l).Append()) }
+func (l TypeList) Append() Type { return Type(phaserimpl.MessageField(l).Append(phaserType_Type)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l TypeList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l TypeList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Type).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l TypeList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l TypeList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Type).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l TypeList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l TypeList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Type).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l TypeList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l TypeList) Clear() { phaserimpl.MessageField(l).List(phaserType_Type).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l TypeList) Insert(i int) Type { return Type(phaserimpl.MessageList(l).Insert(i)) }
+func (l TypeList) Insert(i int) Type {
+	return Type(phaserimpl.MessageField(l).List(phaserType_Type).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l TypeList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l TypeList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Type).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l TypeList) Swap(o TypeList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l TypeList) AppendN(n int, fill func(i int, elem Type)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Type(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Type, func(i int, e phaserimpl.Msg) { fill(i, Type(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l TypeList) All() iter.Seq2[int, Type] {
 	return func(yield func(int, Type) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Type) {
 			if !yield(i, Type(m)) {
 				return
 			}
@@ -2104,7 +2110,7 @@ func (x Field) ClearPacked() {
 //
 // The protocol buffer options.
 func (x Field) Options() OptionList {
-	return OptionList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 9, Offset: 40}, phaserType_Option))
+	return OptionList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 9, Offset: 40}))
 }
 
 // JsonName returns a copy of field json_name (10).
@@ -2289,58 +2295,64 @@ func (x Field) SetScalars(v *FieldScalars) {
 }
 
 // FieldList is a handle on a repeated field of Field messages.
-type FieldList phaserimpl.MessageList
+type FieldList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l FieldList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l FieldList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l FieldList) At(i int) Field { return Field(phaserimpl.MessageList(l).At(i)) }
+func (l FieldList) At(i int) Field { return Field(phaserimpl.MessageField(l).At(i, phaserType_Field)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l FieldList) Mutable(i int) Field { return Field(phaserimpl.MessageList(l).Mutable(i)) }
+func (l FieldList) Mutable(i int) Field {
+	return Field(phaserimpl.MessageField(l).Mutable(i, phaserType_Field))
+}
 
 // Append adds a new, empty element and returns it.
-func (l FieldList) Append() Field { return Field(phaserimpl.MessageList(l).Append()) }
+func (l FieldList) Append() Field { return Field(phaserimpl.MessageField(l).Append(phaserType_Field)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l FieldList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l FieldList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Field).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l FieldList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l FieldList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Field).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l FieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l FieldList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Field).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l FieldList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l FieldList) Clear() { phaserimpl.MessageField(l).List(phaserType_Field).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l FieldList) Insert(i int) Field { return Field(phaserimpl.MessageList(l).Insert(i)) }
+func (l FieldList) Insert(i int) Field {
+	return Field(phaserimpl.MessageField(l).List(phaserType_Field).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l FieldList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l FieldList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Field).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l FieldList) Swap(o FieldList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l FieldList) AppendN(n int, fill func(i int, elem Field)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Field(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Field, func(i int, e phaserimpl.Msg) { fill(i, Field(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l FieldList) All() iter.Seq2[int, Field] {
 	return func(yield func(int, Field) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Field) {
 			if !yield(i, Field(m)) {
 				return
 			}
@@ -3159,14 +3171,14 @@ func (x Enum) ClearName() { phaserimpl.Msg(x).ClearString(phaserimpl.Field{Numbe
 //
 // Enum value definitions.
 func (x Enum) Enumvalue() EnumValueList {
-	return EnumValueList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16}, phaserType_EnumValue))
+	return EnumValueList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 2, Offset: 16}))
 }
 
 // Options returns the list handle of repeated field options (3).
 //
 // Protocol buffer options.
 func (x Enum) Options() OptionList {
-	return OptionList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Option))
+	return OptionList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}))
 }
 
 // SourceContext returns (a default message if absent) field source_context (4).
@@ -3291,58 +3303,64 @@ func (x Enum) SetScalars(v *EnumScalars) {
 }
 
 // EnumList is a handle on a repeated field of Enum messages.
-type EnumList phaserimpl.MessageList
+type EnumList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EnumList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EnumList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EnumList) At(i int) Enum { return Enum(phaserimpl.MessageList(l).At(i)) }
+func (l EnumList) At(i int) Enum { return Enum(phaserimpl.MessageField(l).At(i, phaserType_Enum)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EnumList) Mutable(i int) Enum { return Enum(phaserimpl.MessageList(l).Mutable(i)) }
+func (l EnumList) Mutable(i int) Enum {
+	return Enum(phaserimpl.MessageField(l).Mutable(i, phaserType_Enum))
+}
 
 // Append adds a new, empty element and returns it.
-func (l EnumList) Append() Enum { return Enum(phaserimpl.MessageList(l).Append()) }
+func (l EnumList) Append() Enum { return Enum(phaserimpl.MessageField(l).Append(phaserType_Enum)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EnumList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EnumList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Enum).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EnumList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EnumList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Enum).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EnumList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EnumList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Enum).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EnumList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EnumList) Clear() { phaserimpl.MessageField(l).List(phaserType_Enum).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l EnumList) Insert(i int) Enum { return Enum(phaserimpl.MessageList(l).Insert(i)) }
+func (l EnumList) Insert(i int) Enum {
+	return Enum(phaserimpl.MessageField(l).List(phaserType_Enum).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l EnumList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l EnumList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Enum).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EnumList) Swap(o EnumList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EnumList) AppendN(n int, fill func(i int, elem Enum)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Enum(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Enum, func(i int, e phaserimpl.Msg) { fill(i, Enum(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EnumList) All() iter.Seq2[int, Enum] {
 	return func(yield func(int, Enum) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Enum) {
 			if !yield(i, Enum(m)) {
 				return
 			}
@@ -4085,7 +4103,7 @@ func (x EnumValue) ClearNumber() {
 //
 // Protocol buffer options.
 func (x EnumValue) Options() OptionList {
-	return OptionList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Option))
+	return OptionList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16}))
 }
 
 // EnumValueView reads the singular scalar fields of a EnumValue in place with
@@ -4133,60 +4151,72 @@ func (x EnumValue) SetScalars(v *EnumValueScalars) {
 }
 
 // EnumValueList is a handle on a repeated field of EnumValue messages.
-type EnumValueList phaserimpl.MessageList
+type EnumValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EnumValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EnumValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EnumValueList) At(i int) EnumValue { return EnumValue(phaserimpl.MessageList(l).At(i)) }
+func (l EnumValueList) At(i int) EnumValue {
+	return EnumValue(phaserimpl.MessageField(l).At(i, phaserType_EnumValue))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l EnumValueList) Mutable(i int) EnumValue {
-	return EnumValue(phaserimpl.MessageList(l).Mutable(i))
+	return EnumValue(phaserimpl.MessageField(l).Mutable(i, phaserType_EnumValue))
 }
 
 // Append adds a new, empty element and returns it.
-func (l EnumValueList) Append() EnumValue { return EnumValue(phaserimpl.MessageList(l).Append()) }
+func (l EnumValueList) Append() EnumValue {
+	return EnumValue(phaserimpl.MessageField(l).Append(phaserType_EnumValue))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EnumValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EnumValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EnumValue).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l EnumValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EnumValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EnumValue).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EnumValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EnumValueList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_EnumValue).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EnumValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EnumValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_EnumValue).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l EnumValueList) Insert(i int) EnumValue { return EnumValue(phaserimpl.MessageList(l).Insert(i)) }
+func (l EnumValueList) Insert(i int) EnumValue {
+	return EnumValue(phaserimpl.MessageField(l).List(phaserType_EnumValue).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l EnumValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l EnumValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_EnumValue).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EnumValueList) Swap(o EnumValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EnumValueList) AppendN(n int, fill func(i int, elem EnumValue)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EnumValue(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_EnumValue, func(i int, e phaserimpl.Msg) { fill(i, EnumValue(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EnumValueList) All() iter.Seq2[int, EnumValue] {
 	return func(yield func(int, EnumValue) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_EnumValue) {
 			if !yield(i, EnumValue(m)) {
 				return
 			}
@@ -4776,58 +4806,68 @@ func (x Option) ClearValue() {
 }
 
 // OptionList is a handle on a repeated field of Option messages.
-type OptionList phaserimpl.MessageList
+type OptionList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l OptionList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l OptionList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l OptionList) At(i int) Option { return Option(phaserimpl.MessageList(l).At(i)) }
+func (l OptionList) At(i int) Option {
+	return Option(phaserimpl.MessageField(l).At(i, phaserType_Option))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l OptionList) Mutable(i int) Option { return Option(phaserimpl.MessageList(l).Mutable(i)) }
+func (l OptionList) Mutable(i int) Option {
+	return Option(phaserimpl.MessageField(l).Mutable(i, phaserType_Option))
+}
 
 // Append adds a new, empty element and returns it.
-func (l OptionList) Append() Option { return Option(phaserimpl.MessageList(l).Append()) }
+func (l OptionList) Append() Option {
+	return Option(phaserimpl.MessageField(l).Append(phaserType_Option))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l OptionList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l OptionList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Option).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l OptionList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l OptionList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Option).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l OptionList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l OptionList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Option).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l OptionList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l OptionList) Clear() { phaserimpl.MessageField(l).List(phaserType_Option).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l OptionList) Insert(i int) Option { return Option(phaserimpl.MessageList(l).Insert(i)) }
+func (l OptionList) Insert(i int) Option {
+	return Option(phaserimpl.MessageField(l).List(phaserType_Option).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l OptionList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l OptionList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Option).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l OptionList) Swap(o OptionList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l OptionList) AppendN(n int, fill func(i int, elem Option)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Option(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Option, func(i int, e phaserimpl.Msg) { fill(i, Option(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l OptionList) All() iter.Seq2[int, Option] {
 	return func(yield func(int, Option) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Option) {
 			if !yield(i, Option(m)) {
 				return
 			}

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -486,62 +486,74 @@ func (x DoubleValue) assignSetters(v *DoubleValueFields) {
 }
 
 // DoubleValueList is a handle on a repeated field of DoubleValue messages.
-type DoubleValueList phaserimpl.MessageList
+type DoubleValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l DoubleValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l DoubleValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l DoubleValueList) At(i int) DoubleValue { return DoubleValue(phaserimpl.MessageList(l).At(i)) }
+func (l DoubleValueList) At(i int) DoubleValue {
+	return DoubleValue(phaserimpl.MessageField(l).At(i, phaserType_DoubleValue))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l DoubleValueList) Mutable(i int) DoubleValue {
-	return DoubleValue(phaserimpl.MessageList(l).Mutable(i))
+	return DoubleValue(phaserimpl.MessageField(l).Mutable(i, phaserType_DoubleValue))
 }
 
 // Append adds a new, empty element and returns it.
-func (l DoubleValueList) Append() DoubleValue { return DoubleValue(phaserimpl.MessageList(l).Append()) }
+func (l DoubleValueList) Append() DoubleValue {
+	return DoubleValue(phaserimpl.MessageField(l).Append(phaserType_DoubleValue))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l DoubleValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l DoubleValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_DoubleValue).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l DoubleValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l DoubleValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_DoubleValue).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l DoubleValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l DoubleValueList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_DoubleValue).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l DoubleValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l DoubleValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_DoubleValue).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l DoubleValueList) Insert(i int) DoubleValue {
-	return DoubleValue(phaserimpl.MessageList(l).Insert(i))
+	return DoubleValue(phaserimpl.MessageField(l).List(phaserType_DoubleValue).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l DoubleValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l DoubleValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_DoubleValue).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l DoubleValueList) Swap(o DoubleValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l DoubleValueList) AppendN(n int, fill func(i int, elem DoubleValue)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, DoubleValue(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_DoubleValue, func(i int, e phaserimpl.Msg) { fill(i, DoubleValue(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l DoubleValueList) All() iter.Seq2[int, DoubleValue] {
 	return func(yield func(int, DoubleValue) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_DoubleValue) {
 			if !yield(i, DoubleValue(m)) {
 				return
 			}
@@ -1043,62 +1055,74 @@ func (x FloatValue) assignSetters(v *FloatValueFields) {
 }
 
 // FloatValueList is a handle on a repeated field of FloatValue messages.
-type FloatValueList phaserimpl.MessageList
+type FloatValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l FloatValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l FloatValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l FloatValueList) At(i int) FloatValue { return FloatValue(phaserimpl.MessageList(l).At(i)) }
+func (l FloatValueList) At(i int) FloatValue {
+	return FloatValue(phaserimpl.MessageField(l).At(i, phaserType_FloatValue))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l FloatValueList) Mutable(i int) FloatValue {
-	return FloatValue(phaserimpl.MessageList(l).Mutable(i))
+	return FloatValue(phaserimpl.MessageField(l).Mutable(i, phaserType_FloatValue))
 }
 
 // Append adds a new, empty element and returns it.
-func (l FloatValueList) Append() FloatValue { return FloatValue(phaserimpl.MessageList(l).Append()) }
+func (l FloatValueList) Append() FloatValue {
+	return FloatValue(phaserimpl.MessageField(l).Append(phaserType_FloatValue))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l FloatValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l FloatValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_FloatValue).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l FloatValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l FloatValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_FloatValue).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l FloatValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l FloatValueList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_FloatValue).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l FloatValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l FloatValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_FloatValue).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l FloatValueList) Insert(i int) FloatValue {
-	return FloatValue(phaserimpl.MessageList(l).Insert(i))
+	return FloatValue(phaserimpl.MessageField(l).List(phaserType_FloatValue).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l FloatValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l FloatValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_FloatValue).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l FloatValueList) Swap(o FloatValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l FloatValueList) AppendN(n int, fill func(i int, elem FloatValue)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, FloatValue(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_FloatValue, func(i int, e phaserimpl.Msg) { fill(i, FloatValue(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l FloatValueList) All() iter.Seq2[int, FloatValue] {
 	return func(yield func(int, FloatValue) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_FloatValue) {
 			if !yield(i, FloatValue(m)) {
 				return
 			}
@@ -1601,62 +1625,74 @@ func (x Int64Value) assignSetters(v *Int64ValueFields) {
 }
 
 // Int64ValueList is a handle on a repeated field of Int64Value messages.
-type Int64ValueList phaserimpl.MessageList
+type Int64ValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Int64ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Int64ValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Int64ValueList) At(i int) Int64Value { return Int64Value(phaserimpl.MessageList(l).At(i)) }
+func (l Int64ValueList) At(i int) Int64Value {
+	return Int64Value(phaserimpl.MessageField(l).At(i, phaserType_Int64Value))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Int64ValueList) Mutable(i int) Int64Value {
-	return Int64Value(phaserimpl.MessageList(l).Mutable(i))
+	return Int64Value(phaserimpl.MessageField(l).Mutable(i, phaserType_Int64Value))
 }
 
 // Append adds a new, empty element and returns it.
-func (l Int64ValueList) Append() Int64Value { return Int64Value(phaserimpl.MessageList(l).Append()) }
+func (l Int64ValueList) Append() Int64Value {
+	return Int64Value(phaserimpl.MessageField(l).Append(phaserType_Int64Value))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Int64ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Int64ValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Int64Value).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Int64ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Int64ValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Int64Value).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Int64ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Int64ValueList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Int64Value).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Int64ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Int64ValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_Int64Value).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Int64ValueList) Insert(i int) Int64Value {
-	return Int64Value(phaserimpl.MessageList(l).Insert(i))
+	return Int64Value(phaserimpl.MessageField(l).List(phaserType_Int64Value).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Int64ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Int64ValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Int64Value).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Int64ValueList) Swap(o Int64ValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Int64ValueList) AppendN(n int, fill func(i int, elem Int64Value)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Int64Value(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Int64Value, func(i int, e phaserimpl.Msg) { fill(i, Int64Value(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Int64ValueList) All() iter.Seq2[int, Int64Value] {
 	return func(yield func(int, Int64Value) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Int64Value) {
 			if !yield(i, Int64Value(m)) {
 				return
 			}
@@ -2159,62 +2195,74 @@ func (x UInt64Value) assignSetters(v *UInt64ValueFields) {
 }
 
 // UInt64ValueList is a handle on a repeated field of UInt64Value messages.
-type UInt64ValueList phaserimpl.MessageList
+type UInt64ValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l UInt64ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l UInt64ValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l UInt64ValueList) At(i int) UInt64Value { return UInt64Value(phaserimpl.MessageList(l).At(i)) }
+func (l UInt64ValueList) At(i int) UInt64Value {
+	return UInt64Value(phaserimpl.MessageField(l).At(i, phaserType_UInt64Value))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l UInt64ValueList) Mutable(i int) UInt64Value {
-	return UInt64Value(phaserimpl.MessageList(l).Mutable(i))
+	return UInt64Value(phaserimpl.MessageField(l).Mutable(i, phaserType_UInt64Value))
 }
 
 // Append adds a new, empty element and returns it.
-func (l UInt64ValueList) Append() UInt64Value { return UInt64Value(phaserimpl.MessageList(l).Append()) }
+func (l UInt64ValueList) Append() UInt64Value {
+	return UInt64Value(phaserimpl.MessageField(l).Append(phaserType_UInt64Value))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l UInt64ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l UInt64ValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_UInt64Value).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l UInt64ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l UInt64ValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_UInt64Value).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l UInt64ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l UInt64ValueList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_UInt64Value).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l UInt64ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l UInt64ValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_UInt64Value).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l UInt64ValueList) Insert(i int) UInt64Value {
-	return UInt64Value(phaserimpl.MessageList(l).Insert(i))
+	return UInt64Value(phaserimpl.MessageField(l).List(phaserType_UInt64Value).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l UInt64ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l UInt64ValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_UInt64Value).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l UInt64ValueList) Swap(o UInt64ValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l UInt64ValueList) AppendN(n int, fill func(i int, elem UInt64Value)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, UInt64Value(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_UInt64Value, func(i int, e phaserimpl.Msg) { fill(i, UInt64Value(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l UInt64ValueList) All() iter.Seq2[int, UInt64Value] {
 	return func(yield func(int, UInt64Value) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_UInt64Value) {
 			if !yield(i, UInt64Value(m)) {
 				return
 			}
@@ -2717,62 +2765,74 @@ func (x Int32Value) assignSetters(v *Int32ValueFields) {
 }
 
 // Int32ValueList is a handle on a repeated field of Int32Value messages.
-type Int32ValueList phaserimpl.MessageList
+type Int32ValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Int32ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Int32ValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Int32ValueList) At(i int) Int32Value { return Int32Value(phaserimpl.MessageList(l).At(i)) }
+func (l Int32ValueList) At(i int) Int32Value {
+	return Int32Value(phaserimpl.MessageField(l).At(i, phaserType_Int32Value))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Int32ValueList) Mutable(i int) Int32Value {
-	return Int32Value(phaserimpl.MessageList(l).Mutable(i))
+	return Int32Value(phaserimpl.MessageField(l).Mutable(i, phaserType_Int32Value))
 }
 
 // Append adds a new, empty element and returns it.
-func (l Int32ValueList) Append() Int32Value { return Int32Value(phaserimpl.MessageList(l).Append()) }
+func (l Int32ValueList) Append() Int32Value {
+	return Int32Value(phaserimpl.MessageField(l).Append(phaserType_Int32Value))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Int32ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Int32ValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Int32Value).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Int32ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Int32ValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Int32Value).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Int32ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Int32ValueList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Int32Value).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Int32ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Int32ValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_Int32Value).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Int32ValueList) Insert(i int) Int32Value {
-	return Int32Value(phaserimpl.MessageList(l).Insert(i))
+	return Int32Value(phaserimpl.MessageField(l).List(phaserType_Int32Value).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Int32ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Int32ValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Int32Value).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Int32ValueList) Swap(o Int32ValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Int32ValueList) AppendN(n int, fill func(i int, elem Int32Value)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Int32Value(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Int32Value, func(i int, e phaserimpl.Msg) { fill(i, Int32Value(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Int32ValueList) All() iter.Seq2[int, Int32Value] {
 	return func(yield func(int, Int32Value) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Int32Value) {
 			if !yield(i, Int32Value(m)) {
 				return
 			}
@@ -3275,62 +3335,74 @@ func (x UInt32Value) assignSetters(v *UInt32ValueFields) {
 }
 
 // UInt32ValueList is a handle on a repeated field of UInt32Value messages.
-type UInt32ValueList phaserimpl.MessageList
+type UInt32ValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l UInt32ValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l UInt32ValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l UInt32ValueList) At(i int) UInt32Value { return UInt32Value(phaserimpl.MessageList(l).At(i)) }
+func (l UInt32ValueList) At(i int) UInt32Value {
+	return UInt32Value(phaserimpl.MessageField(l).At(i, phaserType_UInt32Value))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l UInt32ValueList) Mutable(i int) UInt32Value {
-	return UInt32Value(phaserimpl.MessageList(l).Mutable(i))
+	return UInt32Value(phaserimpl.MessageField(l).Mutable(i, phaserType_UInt32Value))
 }
 
 // Append adds a new, empty element and returns it.
-func (l UInt32ValueList) Append() UInt32Value { return UInt32Value(phaserimpl.MessageList(l).Append()) }
+func (l UInt32ValueList) Append() UInt32Value {
+	return UInt32Value(phaserimpl.MessageField(l).Append(phaserType_UInt32Value))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l UInt32ValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l UInt32ValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_UInt32Value).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l UInt32ValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l UInt32ValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_UInt32Value).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l UInt32ValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l UInt32ValueList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_UInt32Value).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l UInt32ValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l UInt32ValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_UInt32Value).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l UInt32ValueList) Insert(i int) UInt32Value {
-	return UInt32Value(phaserimpl.MessageList(l).Insert(i))
+	return UInt32Value(phaserimpl.MessageField(l).List(phaserType_UInt32Value).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l UInt32ValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l UInt32ValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_UInt32Value).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l UInt32ValueList) Swap(o UInt32ValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l UInt32ValueList) AppendN(n int, fill func(i int, elem UInt32Value)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, UInt32Value(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_UInt32Value, func(i int, e phaserimpl.Msg) { fill(i, UInt32Value(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l UInt32ValueList) All() iter.Seq2[int, UInt32Value] {
 	return func(yield func(int, UInt32Value) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_UInt32Value) {
 			if !yield(i, UInt32Value(m)) {
 				return
 			}
@@ -3833,60 +3905,72 @@ func (x BoolValue) assignSetters(v *BoolValueFields) {
 }
 
 // BoolValueList is a handle on a repeated field of BoolValue messages.
-type BoolValueList phaserimpl.MessageList
+type BoolValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l BoolValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l BoolValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l BoolValueList) At(i int) BoolValue { return BoolValue(phaserimpl.MessageList(l).At(i)) }
+func (l BoolValueList) At(i int) BoolValue {
+	return BoolValue(phaserimpl.MessageField(l).At(i, phaserType_BoolValue))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l BoolValueList) Mutable(i int) BoolValue {
-	return BoolValue(phaserimpl.MessageList(l).Mutable(i))
+	return BoolValue(phaserimpl.MessageField(l).Mutable(i, phaserType_BoolValue))
 }
 
 // Append adds a new, empty element and returns it.
-func (l BoolValueList) Append() BoolValue { return BoolValue(phaserimpl.MessageList(l).Append()) }
+func (l BoolValueList) Append() BoolValue {
+	return BoolValue(phaserimpl.MessageField(l).Append(phaserType_BoolValue))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l BoolValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l BoolValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_BoolValue).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l BoolValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l BoolValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_BoolValue).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l BoolValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l BoolValueList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_BoolValue).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l BoolValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l BoolValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_BoolValue).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l BoolValueList) Insert(i int) BoolValue { return BoolValue(phaserimpl.MessageList(l).Insert(i)) }
+func (l BoolValueList) Insert(i int) BoolValue {
+	return BoolValue(phaserimpl.MessageField(l).List(phaserType_BoolValue).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l BoolValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l BoolValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_BoolValue).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l BoolValueList) Swap(o BoolValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l BoolValueList) AppendN(n int, fill func(i int, elem BoolValue)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, BoolValue(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_BoolValue, func(i int, e phaserimpl.Msg) { fill(i, BoolValue(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l BoolValueList) All() iter.Seq2[int, BoolValue] {
 	return func(yield func(int, BoolValue) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_BoolValue) {
 			if !yield(i, BoolValue(m)) {
 				return
 			}
@@ -4385,62 +4469,74 @@ func (x StringValue) assignSetters(v *StringValueFields) {
 }
 
 // StringValueList is a handle on a repeated field of StringValue messages.
-type StringValueList phaserimpl.MessageList
+type StringValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l StringValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l StringValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l StringValueList) At(i int) StringValue { return StringValue(phaserimpl.MessageList(l).At(i)) }
+func (l StringValueList) At(i int) StringValue {
+	return StringValue(phaserimpl.MessageField(l).At(i, phaserType_StringValue))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l StringValueList) Mutable(i int) StringValue {
-	return StringValue(phaserimpl.MessageList(l).Mutable(i))
+	return StringValue(phaserimpl.MessageField(l).Mutable(i, phaserType_StringValue))
 }
 
 // Append adds a new, empty element and returns it.
-func (l StringValueList) Append() StringValue { return StringValue(phaserimpl.MessageList(l).Append()) }
+func (l StringValueList) Append() StringValue {
+	return StringValue(phaserimpl.MessageField(l).Append(phaserType_StringValue))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l StringValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l StringValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_StringValue).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l StringValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l StringValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_StringValue).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l StringValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l StringValueList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_StringValue).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l StringValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l StringValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_StringValue).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l StringValueList) Insert(i int) StringValue {
-	return StringValue(phaserimpl.MessageList(l).Insert(i))
+	return StringValue(phaserimpl.MessageField(l).List(phaserType_StringValue).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l StringValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l StringValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_StringValue).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l StringValueList) Swap(o StringValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l StringValueList) AppendN(n int, fill func(i int, elem StringValue)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, StringValue(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_StringValue, func(i int, e phaserimpl.Msg) { fill(i, StringValue(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l StringValueList) All() iter.Seq2[int, StringValue] {
 	return func(yield func(int, StringValue) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_StringValue) {
 			if !yield(i, StringValue(m)) {
 				return
 			}
@@ -4940,62 +5036,74 @@ func (x BytesValue) assignSetters(v *BytesValueFields) {
 }
 
 // BytesValueList is a handle on a repeated field of BytesValue messages.
-type BytesValueList phaserimpl.MessageList
+type BytesValueList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l BytesValueList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l BytesValueList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l BytesValueList) At(i int) BytesValue { return BytesValue(phaserimpl.MessageList(l).At(i)) }
+func (l BytesValueList) At(i int) BytesValue {
+	return BytesValue(phaserimpl.MessageField(l).At(i, phaserType_BytesValue))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l BytesValueList) Mutable(i int) BytesValue {
-	return BytesValue(phaserimpl.MessageList(l).Mutable(i))
+	return BytesValue(phaserimpl.MessageField(l).Mutable(i, phaserType_BytesValue))
 }
 
 // Append adds a new, empty element and returns it.
-func (l BytesValueList) Append() BytesValue { return BytesValue(phaserimpl.MessageList(l).Append()) }
+func (l BytesValueList) Append() BytesValue {
+	return BytesValue(phaserimpl.MessageField(l).Append(phaserType_BytesValue))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l BytesValueList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l BytesValueList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_BytesValue).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l BytesValueList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l BytesValueList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_BytesValue).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l BytesValueList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l BytesValueList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_BytesValue).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l BytesValueList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l BytesValueList) Clear() { phaserimpl.MessageField(l).List(phaserType_BytesValue).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l BytesValueList) Insert(i int) BytesValue {
-	return BytesValue(phaserimpl.MessageList(l).Insert(i))
+	return BytesValue(phaserimpl.MessageField(l).List(phaserType_BytesValue).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l BytesValueList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l BytesValueList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_BytesValue).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l BytesValueList) Swap(o BytesValueList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l BytesValueList) AppendN(n int, fill func(i int, elem BytesValue)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, BytesValue(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_BytesValue, func(i int, e phaserimpl.Msg) { fill(i, BytesValue(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l BytesValueList) All() iter.Seq2[int, BytesValue] {
 	return func(yield func(int, BytesValue) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_BytesValue) {
 			if !yield(i, BytesValue(m)) {
 				return
 			}

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -847,62 +847,74 @@ func (x SmallStruct) assignSetters(v *SmallStructFields) {
 }
 
 // SmallStructList is a handle on a repeated field of SmallStruct messages.
-type SmallStructList phaserimpl.MessageList
+type SmallStructList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l SmallStructList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l SmallStructList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l SmallStructList) At(i int) SmallStruct { return SmallStruct(phaserimpl.MessageList(l).At(i)) }
+func (l SmallStructList) At(i int) SmallStruct {
+	return SmallStruct(phaserimpl.MessageField(l).At(i, phaserType_SmallStruct))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l SmallStructList) Mutable(i int) SmallStruct {
-	return SmallStruct(phaserimpl.MessageList(l).Mutable(i))
+	return SmallStruct(phaserimpl.MessageField(l).Mutable(i, phaserType_SmallStruct))
 }
 
 // Append adds a new, empty element and returns it.
-func (l SmallStructList) Append() SmallStruct { return SmallStruct(phaserimpl.MessageList(l).Append()) }
+func (l SmallStructList) Append() SmallStruct {
+	return SmallStruct(phaserimpl.MessageField(l).Append(phaserType_SmallStruct))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l SmallStructList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l SmallStructList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_SmallStruct).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l SmallStructList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l SmallStructList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_SmallStruct).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l SmallStructList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l SmallStructList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_SmallStruct).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l SmallStructList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l SmallStructList) Clear() { phaserimpl.MessageField(l).List(phaserType_SmallStruct).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l SmallStructList) Insert(i int) SmallStruct {
-	return SmallStruct(phaserimpl.MessageList(l).Insert(i))
+	return SmallStruct(phaserimpl.MessageField(l).List(phaserType_SmallStruct).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l SmallStructList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l SmallStructList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_SmallStruct).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l SmallStructList) Swap(o SmallStructList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l SmallStructList) AppendN(n int, fill func(i int, elem SmallStruct)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, SmallStruct(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_SmallStruct, func(i int, e phaserimpl.Msg) { fill(i, SmallStruct(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l SmallStructList) All() iter.Seq2[int, SmallStruct] {
 	return func(yield func(int, SmallStruct) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_SmallStruct) {
 			if !yield(i, SmallStruct(m)) {
 				return
 			}
@@ -1629,58 +1641,68 @@ func (x Header) assignSetters(v *HeaderFields) {
 }
 
 // HeaderList is a handle on a repeated field of Header messages.
-type HeaderList phaserimpl.MessageList
+type HeaderList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l HeaderList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l HeaderList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l HeaderList) At(i int) Header { return Header(phaserimpl.MessageList(l).At(i)) }
+func (l HeaderList) At(i int) Header {
+	return Header(phaserimpl.MessageField(l).At(i, phaserType_Header))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l HeaderList) Mutable(i int) Header { return Header(phaserimpl.MessageList(l).Mutable(i)) }
+func (l HeaderList) Mutable(i int) Header {
+	return Header(phaserimpl.MessageField(l).Mutable(i, phaserType_Header))
+}
 
 // Append adds a new, empty element and returns it.
-func (l HeaderList) Append() Header { return Header(phaserimpl.MessageList(l).Append()) }
+func (l HeaderList) Append() Header {
+	return Header(phaserimpl.MessageField(l).Append(phaserType_Header))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l HeaderList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l HeaderList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Header).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l HeaderList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l HeaderList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Header).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l HeaderList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l HeaderList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Header).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l HeaderList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l HeaderList) Clear() { phaserimpl.MessageField(l).List(phaserType_Header).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l HeaderList) Insert(i int) Header { return Header(phaserimpl.MessageList(l).Insert(i)) }
+func (l HeaderList) Insert(i int) Header {
+	return Header(phaserimpl.MessageField(l).List(phaserType_Header).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l HeaderList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l HeaderList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Header).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l HeaderList) Swap(o HeaderList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l HeaderList) AppendN(n int, fill func(i int, elem Header)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Header(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Header, func(i int, e phaserimpl.Msg) { fill(i, Header(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l HeaderList) All() iter.Seq2[int, Header] {
 	return func(yield func(int, Header) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Header) {
 			if !yield(i, Header(m)) {
 				return
 			}
@@ -2362,62 +2384,74 @@ func (x Quaternion) assignSetters(v *QuaternionFields) {
 }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
-type QuaternionList phaserimpl.MessageList
+type QuaternionList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l QuaternionList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l QuaternionList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l QuaternionList) At(i int) Quaternion { return Quaternion(phaserimpl.MessageList(l).At(i)) }
+func (l QuaternionList) At(i int) Quaternion {
+	return Quaternion(phaserimpl.MessageField(l).At(i, phaserType_Quaternion))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l QuaternionList) Mutable(i int) Quaternion {
-	return Quaternion(phaserimpl.MessageList(l).Mutable(i))
+	return Quaternion(phaserimpl.MessageField(l).Mutable(i, phaserType_Quaternion))
 }
 
 // Append adds a new, empty element and returns it.
-func (l QuaternionList) Append() Quaternion { return Quaternion(phaserimpl.MessageList(l).Append()) }
+func (l QuaternionList) Append() Quaternion {
+	return Quaternion(phaserimpl.MessageField(l).Append(phaserType_Quaternion))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l QuaternionList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l QuaternionList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Quaternion).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l QuaternionList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l QuaternionList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Quaternion).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l QuaternionList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l QuaternionList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Quaternion).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l QuaternionList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l QuaternionList) Clear() { phaserimpl.MessageField(l).List(phaserType_Quaternion).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l QuaternionList) Insert(i int) Quaternion {
-	return Quaternion(phaserimpl.MessageList(l).Insert(i))
+	return Quaternion(phaserimpl.MessageField(l).List(phaserType_Quaternion).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l QuaternionList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l QuaternionList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Quaternion).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l QuaternionList) Swap(o QuaternionList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l QuaternionList) AppendN(n int, fill func(i int, elem Quaternion)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Quaternion(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Quaternion, func(i int, e phaserimpl.Msg) { fill(i, Quaternion(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 	return func(yield func(int, Quaternion) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Quaternion) {
 			if !yield(i, Quaternion(m)) {
 				return
 			}
@@ -3035,58 +3069,68 @@ func (x Vector3) assignSetters(v *Vector3Fields) {
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
-type Vector3List phaserimpl.MessageList
+type Vector3List phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Vector3List) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Vector3List) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Vector3List) At(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).At(i)) }
+func (l Vector3List) At(i int) Vector3 {
+	return Vector3(phaserimpl.MessageField(l).At(i, phaserType_Vector3))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l Vector3List) Mutable(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Mutable(i)) }
+func (l Vector3List) Mutable(i int) Vector3 {
+	return Vector3(phaserimpl.MessageField(l).Mutable(i, phaserType_Vector3))
+}
 
 // Append adds a new, empty element and returns it.
-func (l Vector3List) Append() Vector3 { return Vector3(phaserimpl.MessageList(l).Append()) }
+func (l Vector3List) Append() Vector3 {
+	return Vector3(phaserimpl.MessageField(l).Append(phaserType_Vector3))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Vector3List) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Vector3List) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Vector3).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Vector3List) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Vector3List) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Vector3).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Vector3List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Vector3List) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Vector3).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Vector3List) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Vector3List) Clear() { phaserimpl.MessageField(l).List(phaserType_Vector3).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l Vector3List) Insert(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Insert(i)) }
+func (l Vector3List) Insert(i int) Vector3 {
+	return Vector3(phaserimpl.MessageField(l).List(phaserType_Vector3).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Vector3List) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Vector3List) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Vector3).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Vector3List) Swap(o Vector3List) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Vector3List) AppendN(n int, fill func(i int, elem Vector3)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Vector3(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Vector3, func(i int, e phaserimpl.Msg) { fill(i, Vector3(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
 	return func(yield func(int, Vector3) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Vector3) {
 			if !yield(i, Vector3(m)) {
 				return
 			}
@@ -4042,58 +4086,64 @@ func (x Imu) assignSetters(v *ImuFields) {
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
-type ImuList phaserimpl.MessageList
+type ImuList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ImuList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ImuList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImuList) At(i int) Imu { return Imu(phaserimpl.MessageList(l).At(i)) }
+func (l ImuList) At(i int) Imu { return Imu(phaserimpl.MessageField(l).At(i, phaserType_Imu)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImuList) Mutable(i int) Imu { return Imu(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ImuList) Mutable(i int) Imu {
+	return Imu(phaserimpl.MessageField(l).Mutable(i, phaserType_Imu))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ImuList) Append() Imu { return Imu(phaserimpl.MessageList(l).Append()) }
+func (l ImuList) Append() Imu { return Imu(phaserimpl.MessageField(l).Append(phaserType_Imu)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImuList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ImuList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Imu).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImuList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ImuList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Imu).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImuList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ImuList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Imu).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImuList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ImuList) Clear() { phaserimpl.MessageField(l).List(phaserType_Imu).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ImuList) Insert(i int) Imu { return Imu(phaserimpl.MessageList(l).Insert(i)) }
+func (l ImuList) Insert(i int) Imu {
+	return Imu(phaserimpl.MessageField(l).List(phaserType_Imu).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ImuList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ImuList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Imu).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ImuList) Swap(o ImuList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ImuList) AppendN(n int, fill func(i int, elem Imu)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Imu(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Imu, func(i int, e phaserimpl.Msg) { fill(i, Imu(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImuList) All() iter.Seq2[int, Imu] {
 	return func(yield func(int, Imu) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Imu) {
 			if !yield(i, Imu(m)) {
 				return
 			}
@@ -4883,62 +4933,74 @@ func (x PointField) assignSetters(v *PointFieldFields) {
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
-type PointFieldList phaserimpl.MessageList
+type PointFieldList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PointFieldList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PointFieldList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointFieldList) At(i int) PointField { return PointField(phaserimpl.MessageList(l).At(i)) }
+func (l PointFieldList) At(i int) PointField {
+	return PointField(phaserimpl.MessageField(l).At(i, phaserType_PointField))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l PointFieldList) Mutable(i int) PointField {
-	return PointField(phaserimpl.MessageList(l).Mutable(i))
+	return PointField(phaserimpl.MessageField(l).Mutable(i, phaserType_PointField))
 }
 
 // Append adds a new, empty element and returns it.
-func (l PointFieldList) Append() PointField { return PointField(phaserimpl.MessageList(l).Append()) }
+func (l PointFieldList) Append() PointField {
+	return PointField(phaserimpl.MessageField(l).Append(phaserType_PointField))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointFieldList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PointFieldList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointField).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l PointFieldList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PointFieldList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointField).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointFieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PointFieldList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointField).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointFieldList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PointFieldList) Clear() { phaserimpl.MessageField(l).List(phaserType_PointField).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l PointFieldList) Insert(i int) PointField {
-	return PointField(phaserimpl.MessageList(l).Insert(i))
+	return PointField(phaserimpl.MessageField(l).List(phaserType_PointField).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PointFieldList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PointFieldList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_PointField).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PointFieldList) Swap(o PointFieldList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PointFieldList) AppendN(n int, fill func(i int, elem PointField)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointField(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_PointField, func(i int, e phaserimpl.Msg) { fill(i, PointField(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointFieldList) All() iter.Seq2[int, PointField] {
 	return func(yield func(int, PointField) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_PointField) {
 			if !yield(i, PointField(m)) {
 				return
 			}
@@ -5619,58 +5681,64 @@ func (x Point) assignSetters(v *PointFields) {
 }
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList phaserimpl.MessageList
+type PointList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PointList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PointList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointList) At(i int) Point { return Point(phaserimpl.MessageList(l).At(i)) }
+func (l PointList) At(i int) Point { return Point(phaserimpl.MessageField(l).At(i, phaserType_Point)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointList) Mutable(i int) Point { return Point(phaserimpl.MessageList(l).Mutable(i)) }
+func (l PointList) Mutable(i int) Point {
+	return Point(phaserimpl.MessageField(l).Mutable(i, phaserType_Point))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PointList) Append() Point { return Point(phaserimpl.MessageList(l).Append()) }
+func (l PointList) Append() Point { return Point(phaserimpl.MessageField(l).Append(phaserType_Point)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PointList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PointList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PointList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PointList) Clear() { phaserimpl.MessageField(l).List(phaserType_Point).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+func (l PointList) Insert(i int) Point {
+	return Point(phaserimpl.MessageField(l).List(phaserType_Point).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PointList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Point).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PointList) Swap(o PointList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Point, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Point) {
 			if !yield(i, Point(m)) {
 				return
 			}
@@ -6422,7 +6490,7 @@ func (x Cloud) ClearWidth() {
 
 // Fields returns the list handle of repeated field fields (4).
 func (x Cloud) Fields() PointFieldList {
-	return PointFieldList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField))
+	return PointFieldList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 16}))
 }
 
 // IsBigendian returns field is_bigendian (5).
@@ -6539,7 +6607,7 @@ func (x Cloud) ClearIsDense() {
 
 // Points returns the list handle of repeated field points (10).
 func (x Cloud) Points() PointList {
-	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 48}, phaserType_Point))
+	return PointList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 48}))
 }
 
 // CloudView reads the singular scalar fields of a Cloud in place with
@@ -6648,58 +6716,64 @@ func (x Cloud) SetScalars(v *CloudScalars) {
 }
 
 // CloudList is a handle on a repeated field of Cloud messages.
-type CloudList phaserimpl.MessageList
+type CloudList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l CloudList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l CloudList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l CloudList) At(i int) Cloud { return Cloud(phaserimpl.MessageList(l).At(i)) }
+func (l CloudList) At(i int) Cloud { return Cloud(phaserimpl.MessageField(l).At(i, phaserType_Cloud)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l CloudList) Mutable(i int) Cloud { return Cloud(phaserimpl.MessageList(l).Mutable(i)) }
+func (l CloudList) Mutable(i int) Cloud {
+	return Cloud(phaserimpl.MessageField(l).Mutable(i, phaserType_Cloud))
+}
 
 // Append adds a new, empty element and returns it.
-func (l CloudList) Append() Cloud { return Cloud(phaserimpl.MessageList(l).Append()) }
+func (l CloudList) Append() Cloud { return Cloud(phaserimpl.MessageField(l).Append(phaserType_Cloud)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l CloudList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l CloudList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Cloud).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l CloudList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l CloudList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Cloud).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l CloudList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l CloudList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Cloud).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l CloudList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l CloudList) Clear() { phaserimpl.MessageField(l).List(phaserType_Cloud).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l CloudList) Insert(i int) Cloud { return Cloud(phaserimpl.MessageList(l).Insert(i)) }
+func (l CloudList) Insert(i int) Cloud {
+	return Cloud(phaserimpl.MessageField(l).List(phaserType_Cloud).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l CloudList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l CloudList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Cloud).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l CloudList) Swap(o CloudList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l CloudList) AppendN(n int, fill func(i int, elem Cloud)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Cloud(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Cloud, func(i int, e phaserimpl.Msg) { fill(i, Cloud(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l CloudList) All() iter.Seq2[int, Cloud] {
 	return func(yield func(int, Cloud) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Cloud) {
 			if !yield(i, Cloud(m)) {
 				return
 			}
@@ -7796,58 +7870,64 @@ func (x Image) assignSetters(v *ImageFields) {
 }
 
 // ImageList is a handle on a repeated field of Image messages.
-type ImageList phaserimpl.MessageList
+type ImageList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ImageList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ImageList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImageList) At(i int) Image { return Image(phaserimpl.MessageList(l).At(i)) }
+func (l ImageList) At(i int) Image { return Image(phaserimpl.MessageField(l).At(i, phaserType_Image)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImageList) Mutable(i int) Image { return Image(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ImageList) Mutable(i int) Image {
+	return Image(phaserimpl.MessageField(l).Mutable(i, phaserType_Image))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ImageList) Append() Image { return Image(phaserimpl.MessageList(l).Append()) }
+func (l ImageList) Append() Image { return Image(phaserimpl.MessageField(l).Append(phaserType_Image)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImageList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ImageList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Image).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImageList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ImageList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Image).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ImageList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Image).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ImageList) Clear() { phaserimpl.MessageField(l).List(phaserType_Image).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ImageList) Insert(i int) Image { return Image(phaserimpl.MessageList(l).Insert(i)) }
+func (l ImageList) Insert(i int) Image {
+	return Image(phaserimpl.MessageField(l).List(phaserType_Image).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ImageList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ImageList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Image).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ImageList) Swap(o ImageList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ImageList) AppendN(n int, fill func(i int, elem Image)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Image(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Image, func(i int, e phaserimpl.Msg) { fill(i, Image(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImageList) All() iter.Seq2[int, Image] {
 	return func(yield func(int, Image) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Image) {
 			if !yield(i, Image(m)) {
 				return
 			}

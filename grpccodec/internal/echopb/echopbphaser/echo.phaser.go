@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_echo_proto is the file's descriptor, registered with the runtime.
@@ -555,58 +555,64 @@ func (x Point) assignSetters(v *PointFields) {
 }
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList phaserimpl.MessageList
+type PointList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PointList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PointList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointList) At(i int) Point { return Point(phaserimpl.MessageList(l).At(i)) }
+func (l PointList) At(i int) Point { return Point(phaserimpl.MessageField(l).At(i, phaserType_Point)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointList) Mutable(i int) Point { return Point(phaserimpl.MessageList(l).Mutable(i)) }
+func (l PointList) Mutable(i int) Point {
+	return Point(phaserimpl.MessageField(l).Mutable(i, phaserType_Point))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PointList) Append() Point { return Point(phaserimpl.MessageList(l).Append()) }
+func (l PointList) Append() Point { return Point(phaserimpl.MessageField(l).Append(phaserType_Point)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PointList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PointList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PointList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PointList) Clear() { phaserimpl.MessageField(l).List(phaserType_Point).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+func (l PointList) Insert(i int) Point {
+	return Point(phaserimpl.MessageField(l).List(phaserType_Point).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PointList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Point).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PointList) Swap(o PointList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Point, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Point) {
 			if !yield(i, Point(m)) {
 				return
 			}
@@ -1395,7 +1401,7 @@ func (x EchoRequest) Values() runtime.List[int64] {
 
 // Counts returns the entries (in insertion order, keys not de-duplicated) of map field counts (3).
 func (x EchoRequest) Counts() EchoRequest_CountsEntryList {
-	return EchoRequest_CountsEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}, phaserType_EchoRequest_CountsEntry))
+	return EchoRequest_CountsEntryList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}))
 }
 
 // At returns (a default message if absent) field at (4).
@@ -1440,7 +1446,7 @@ func (x EchoRequest) ClearPoint() {
 
 // Path returns the list handle of repeated field path (6).
 func (x EchoRequest) Path() PointList {
-	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40}, phaserType_Point))
+	return PointList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40}))
 }
 
 // Blob returns a copy of field blob (7).
@@ -1538,62 +1544,74 @@ func (x EchoRequest) SetScalars(v *EchoRequestScalars) {
 }
 
 // EchoRequestList is a handle on a repeated field of EchoRequest messages.
-type EchoRequestList phaserimpl.MessageList
+type EchoRequestList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EchoRequestList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EchoRequestList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EchoRequestList) At(i int) EchoRequest { return EchoRequest(phaserimpl.MessageList(l).At(i)) }
+func (l EchoRequestList) At(i int) EchoRequest {
+	return EchoRequest(phaserimpl.MessageField(l).At(i, phaserType_EchoRequest))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l EchoRequestList) Mutable(i int) EchoRequest {
-	return EchoRequest(phaserimpl.MessageList(l).Mutable(i))
+	return EchoRequest(phaserimpl.MessageField(l).Mutable(i, phaserType_EchoRequest))
 }
 
 // Append adds a new, empty element and returns it.
-func (l EchoRequestList) Append() EchoRequest { return EchoRequest(phaserimpl.MessageList(l).Append()) }
+func (l EchoRequestList) Append() EchoRequest {
+	return EchoRequest(phaserimpl.MessageField(l).Append(phaserType_EchoRequest))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EchoRequestList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EchoRequestList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EchoRequest).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l EchoRequestList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EchoRequestList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EchoRequest).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EchoRequestList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EchoRequestList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EchoRequest).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l EchoRequestList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EchoRequestList) Clear() { phaserimpl.MessageField(l).List(phaserType_EchoRequest).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l EchoRequestList) Insert(i int) EchoRequest {
-	return EchoRequest(phaserimpl.MessageList(l).Insert(i))
+	return EchoRequest(phaserimpl.MessageField(l).List(phaserType_EchoRequest).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l EchoRequestList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l EchoRequestList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_EchoRequest).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EchoRequestList) Swap(o EchoRequestList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EchoRequestList) AppendN(n int, fill func(i int, elem EchoRequest)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoRequest(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_EchoRequest, func(i int, e phaserimpl.Msg) { fill(i, EchoRequest(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EchoRequestList) All() iter.Seq2[int, EchoRequest] {
 	return func(yield func(int, EchoRequest) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_EchoRequest) {
 			if !yield(i, EchoRequest(m)) {
 				return
 			}
@@ -2379,68 +2397,76 @@ func (x EchoRequest_CountsEntry) SetScalars(v *EchoRequest_CountsEntryScalars) {
 }
 
 // EchoRequest_CountsEntryList is a handle on a repeated field of EchoRequest_CountsEntry messages.
-type EchoRequest_CountsEntryList phaserimpl.MessageList
+type EchoRequest_CountsEntryList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EchoRequest_CountsEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EchoRequest_CountsEntryList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l EchoRequest_CountsEntryList) At(i int) EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).At(i))
+	return EchoRequest_CountsEntry(phaserimpl.MessageField(l).At(i, phaserType_EchoRequest_CountsEntry))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l EchoRequest_CountsEntryList) Mutable(i int) EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).Mutable(i))
+	return EchoRequest_CountsEntry(phaserimpl.MessageField(l).Mutable(i, phaserType_EchoRequest_CountsEntry))
 }
 
 // Append adds a new, empty element and returns it.
 func (l EchoRequest_CountsEntryList) Append() EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).Append())
+	return EchoRequest_CountsEntry(phaserimpl.MessageField(l).Append(phaserType_EchoRequest_CountsEntry))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EchoRequest_CountsEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EchoRequest_CountsEntryList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EchoRequest_CountsEntry).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l EchoRequest_CountsEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EchoRequest_CountsEntryList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EchoRequest_CountsEntry).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EchoRequest_CountsEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EchoRequest_CountsEntryList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EchoRequest_CountsEntry).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l EchoRequest_CountsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EchoRequest_CountsEntryList) Clear() {
+	phaserimpl.MessageField(l).List(phaserType_EchoRequest_CountsEntry).Clear()
+}
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l EchoRequest_CountsEntryList) Insert(i int) EchoRequest_CountsEntry {
-	return EchoRequest_CountsEntry(phaserimpl.MessageList(l).Insert(i))
+	return EchoRequest_CountsEntry(phaserimpl.MessageField(l).List(phaserType_EchoRequest_CountsEntry).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
 func (l EchoRequest_CountsEntryList) Erase(i, j int) bool {
-	return phaserimpl.MessageList(l).Erase(i, j)
+	return phaserimpl.MessageField(l).List(phaserType_EchoRequest_CountsEntry).Erase(i, j)
 }
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EchoRequest_CountsEntryList) Swap(o EchoRequest_CountsEntryList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EchoRequest_CountsEntryList) AppendN(n int, fill func(i int, elem EchoRequest_CountsEntry)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoRequest_CountsEntry(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_EchoRequest_CountsEntry, func(i int, e phaserimpl.Msg) { fill(i, EchoRequest_CountsEntry(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EchoRequest_CountsEntryList) All() iter.Seq2[int, EchoRequest_CountsEntry] {
 	return func(yield func(int, EchoRequest_CountsEntry) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_EchoRequest_CountsEntry) {
 			if !yield(i, EchoRequest_CountsEntry(m)) {
 				return
 			}
@@ -2526,7 +2552,7 @@ func phaserROSRead_EchoRequest_CountsEntry(data []byte, m phaserimpl.Msg) ([]byt
 // its last entry. Get, Set and Delete scan the entries from the end, O(n)
 // without allocating; Len and Range are O(n) and allocate a Go map of the
 // keys.
-type EchoRequest_CountsEntryMap phaserimpl.MessageList
+type EchoRequest_CountsEntryMap phaserimpl.MessageField
 
 // Map returns key access to the map of entries l.
 func (l EchoRequest_CountsEntryList) Map() EchoRequest_CountsEntryMap {
@@ -3173,7 +3199,7 @@ func (x EchoReply) ClearSum() {
 
 // Path returns the list handle of repeated field path (3).
 func (x EchoReply) Path() PointList {
-	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}, phaserType_Point))
+	return PointList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 24}))
 }
 
 // Seq returns field seq (4).
@@ -3317,60 +3343,72 @@ func (x EchoReply) SetScalars(v *EchoReplyScalars) {
 }
 
 // EchoReplyList is a handle on a repeated field of EchoReply messages.
-type EchoReplyList phaserimpl.MessageList
+type EchoReplyList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EchoReplyList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EchoReplyList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EchoReplyList) At(i int) EchoReply { return EchoReply(phaserimpl.MessageList(l).At(i)) }
+func (l EchoReplyList) At(i int) EchoReply {
+	return EchoReply(phaserimpl.MessageField(l).At(i, phaserType_EchoReply))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l EchoReplyList) Mutable(i int) EchoReply {
-	return EchoReply(phaserimpl.MessageList(l).Mutable(i))
+	return EchoReply(phaserimpl.MessageField(l).Mutable(i, phaserType_EchoReply))
 }
 
 // Append adds a new, empty element and returns it.
-func (l EchoReplyList) Append() EchoReply { return EchoReply(phaserimpl.MessageList(l).Append()) }
+func (l EchoReplyList) Append() EchoReply {
+	return EchoReply(phaserimpl.MessageField(l).Append(phaserType_EchoReply))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EchoReplyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EchoReplyList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EchoReply).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l EchoReplyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EchoReplyList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_EchoReply).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EchoReplyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EchoReplyList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_EchoReply).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EchoReplyList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EchoReplyList) Clear() { phaserimpl.MessageField(l).List(phaserType_EchoReply).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l EchoReplyList) Insert(i int) EchoReply { return EchoReply(phaserimpl.MessageList(l).Insert(i)) }
+func (l EchoReplyList) Insert(i int) EchoReply {
+	return EchoReply(phaserimpl.MessageField(l).List(phaserType_EchoReply).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l EchoReplyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l EchoReplyList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_EchoReply).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EchoReplyList) Swap(o EchoReplyList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EchoReplyList) AppendN(n int, fill func(i int, elem EchoReply)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, EchoReply(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_EchoReply, func(i int, e phaserimpl.Msg) { fill(i, EchoReply(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EchoReplyList) All() iter.Seq2[int, EchoReply] {
 	return func(yield func(int, EchoReply) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_EchoReply) {
 			if !yield(i, EchoReply(m)) {
 				return
 			}

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -639,7 +639,7 @@ func (x Remote) ClearPart() {
 
 // Parts returns the list handle of repeated field parts (5).
 func (x Remote) Parts() Remote_PartList {
-	return Remote_PartList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Remote_Part))
+	return Remote_PartList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32}))
 }
 
 // RemoteView reads the singular scalar fields of a Remote in place with
@@ -683,58 +683,68 @@ func (x Remote) SetScalars(v *RemoteScalars) {
 }
 
 // RemoteList is a handle on a repeated field of Remote messages.
-type RemoteList phaserimpl.MessageList
+type RemoteList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l RemoteList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l RemoteList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l RemoteList) At(i int) Remote { return Remote(phaserimpl.MessageList(l).At(i)) }
+func (l RemoteList) At(i int) Remote {
+	return Remote(phaserimpl.MessageField(l).At(i, phaserType_Remote))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l RemoteList) Mutable(i int) Remote { return Remote(phaserimpl.MessageList(l).Mutable(i)) }
+func (l RemoteList) Mutable(i int) Remote {
+	return Remote(phaserimpl.MessageField(l).Mutable(i, phaserType_Remote))
+}
 
 // Append adds a new, empty element and returns it.
-func (l RemoteList) Append() Remote { return Remote(phaserimpl.MessageList(l).Append()) }
+func (l RemoteList) Append() Remote {
+	return Remote(phaserimpl.MessageField(l).Append(phaserType_Remote))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l RemoteList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l RemoteList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Remote).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l RemoteList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l RemoteList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Remote).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l RemoteList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l RemoteList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Remote).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l RemoteList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l RemoteList) Clear() { phaserimpl.MessageField(l).List(phaserType_Remote).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l RemoteList) Insert(i int) Remote { return Remote(phaserimpl.MessageList(l).Insert(i)) }
+func (l RemoteList) Insert(i int) Remote {
+	return Remote(phaserimpl.MessageField(l).List(phaserType_Remote).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l RemoteList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l RemoteList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Remote).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l RemoteList) Swap(o RemoteList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l RemoteList) AppendN(n int, fill func(i int, elem Remote)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Remote(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Remote, func(i int, e phaserimpl.Msg) { fill(i, Remote(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l RemoteList) All() iter.Seq2[int, Remote] {
 	return func(yield func(int, Remote) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Remote) {
 			if !yield(i, Remote(m)) {
 				return
 			}
@@ -1437,62 +1447,74 @@ func (x Remote_Part) assignSetters(v *Remote_PartFields) {
 }
 
 // Remote_PartList is a handle on a repeated field of Remote_Part messages.
-type Remote_PartList phaserimpl.MessageList
+type Remote_PartList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Remote_PartList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Remote_PartList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Remote_PartList) At(i int) Remote_Part { return Remote_Part(phaserimpl.MessageList(l).At(i)) }
+func (l Remote_PartList) At(i int) Remote_Part {
+	return Remote_Part(phaserimpl.MessageField(l).At(i, phaserType_Remote_Part))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Remote_PartList) Mutable(i int) Remote_Part {
-	return Remote_Part(phaserimpl.MessageList(l).Mutable(i))
+	return Remote_Part(phaserimpl.MessageField(l).Mutable(i, phaserType_Remote_Part))
 }
 
 // Append adds a new, empty element and returns it.
-func (l Remote_PartList) Append() Remote_Part { return Remote_Part(phaserimpl.MessageList(l).Append()) }
+func (l Remote_PartList) Append() Remote_Part {
+	return Remote_Part(phaserimpl.MessageField(l).Append(phaserType_Remote_Part))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Remote_PartList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Remote_PartList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Remote_Part).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Remote_PartList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Remote_PartList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Remote_Part).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Remote_PartList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Remote_PartList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Remote_Part).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Remote_PartList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Remote_PartList) Clear() { phaserimpl.MessageField(l).List(phaserType_Remote_Part).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Remote_PartList) Insert(i int) Remote_Part {
-	return Remote_Part(phaserimpl.MessageList(l).Insert(i))
+	return Remote_Part(phaserimpl.MessageField(l).List(phaserType_Remote_Part).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Remote_PartList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Remote_PartList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Remote_Part).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Remote_PartList) Swap(o Remote_PartList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Remote_PartList) AppendN(n int, fill func(i int, elem Remote_Part)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Remote_Part(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Remote_Part, func(i int, e phaserimpl.Msg) { fill(i, Remote_Part(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Remote_PartList) All() iter.Seq2[int, Remote_Part] {
 	return func(yield func(int, Remote_Part) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Remote_Part) {
 			if !yield(i, Remote_Part(m)) {
 				return
 			}

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -1380,58 +1380,68 @@ func (x Scalars) assignSetters(v *ScalarsFields) {
 }
 
 // ScalarsList is a handle on a repeated field of Scalars messages.
-type ScalarsList phaserimpl.MessageList
+type ScalarsList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ScalarsList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ScalarsList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ScalarsList) At(i int) Scalars { return Scalars(phaserimpl.MessageList(l).At(i)) }
+func (l ScalarsList) At(i int) Scalars {
+	return Scalars(phaserimpl.MessageField(l).At(i, phaserType_Scalars))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ScalarsList) Mutable(i int) Scalars { return Scalars(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ScalarsList) Mutable(i int) Scalars {
+	return Scalars(phaserimpl.MessageField(l).Mutable(i, phaserType_Scalars))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ScalarsList) Append() Scalars { return Scalars(phaserimpl.MessageList(l).Append()) }
+func (l ScalarsList) Append() Scalars {
+	return Scalars(phaserimpl.MessageField(l).Append(phaserType_Scalars))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ScalarsList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ScalarsList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Scalars).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ScalarsList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ScalarsList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Scalars).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ScalarsList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ScalarsList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Scalars).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ScalarsList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ScalarsList) Clear() { phaserimpl.MessageField(l).List(phaserType_Scalars).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ScalarsList) Insert(i int) Scalars { return Scalars(phaserimpl.MessageList(l).Insert(i)) }
+func (l ScalarsList) Insert(i int) Scalars {
+	return Scalars(phaserimpl.MessageField(l).List(phaserType_Scalars).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ScalarsList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ScalarsList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Scalars).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ScalarsList) Swap(o ScalarsList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ScalarsList) AppendN(n int, fill func(i int, elem Scalars)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Scalars(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Scalars, func(i int, e phaserimpl.Msg) { fill(i, Scalars(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ScalarsList) All() iter.Seq2[int, Scalars] {
 	return func(yield func(int, Scalars) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Scalars) {
 			if !yield(i, Scalars(m)) {
 				return
 			}
@@ -2972,60 +2982,72 @@ func (x Converted) assignSetters(v *ConvertedFields) {
 }
 
 // ConvertedList is a handle on a repeated field of Converted messages.
-type ConvertedList phaserimpl.MessageList
+type ConvertedList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ConvertedList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ConvertedList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ConvertedList) At(i int) Converted { return Converted(phaserimpl.MessageList(l).At(i)) }
+func (l ConvertedList) At(i int) Converted {
+	return Converted(phaserimpl.MessageField(l).At(i, phaserType_Converted))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l ConvertedList) Mutable(i int) Converted {
-	return Converted(phaserimpl.MessageList(l).Mutable(i))
+	return Converted(phaserimpl.MessageField(l).Mutable(i, phaserType_Converted))
 }
 
 // Append adds a new, empty element and returns it.
-func (l ConvertedList) Append() Converted { return Converted(phaserimpl.MessageList(l).Append()) }
+func (l ConvertedList) Append() Converted {
+	return Converted(phaserimpl.MessageField(l).Append(phaserType_Converted))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ConvertedList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ConvertedList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Converted).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l ConvertedList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ConvertedList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Converted).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ConvertedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ConvertedList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Converted).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ConvertedList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ConvertedList) Clear() { phaserimpl.MessageField(l).List(phaserType_Converted).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ConvertedList) Insert(i int) Converted { return Converted(phaserimpl.MessageList(l).Insert(i)) }
+func (l ConvertedList) Insert(i int) Converted {
+	return Converted(phaserimpl.MessageField(l).List(phaserType_Converted).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ConvertedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ConvertedList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Converted).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ConvertedList) Swap(o ConvertedList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ConvertedList) AppendN(n int, fill func(i int, elem Converted)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Converted(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Converted, func(i int, e phaserimpl.Msg) { fill(i, Converted(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ConvertedList) All() iter.Seq2[int, Converted] {
 	return func(yield func(int, Converted) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Converted) {
 			if !yield(i, Converted(m)) {
 				return
 			}
@@ -4306,58 +4328,68 @@ func (x Arrays) S() runtime.List[int32] {
 }
 
 // ArraysList is a handle on a repeated field of Arrays messages.
-type ArraysList phaserimpl.MessageList
+type ArraysList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ArraysList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ArraysList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ArraysList) At(i int) Arrays { return Arrays(phaserimpl.MessageList(l).At(i)) }
+func (l ArraysList) At(i int) Arrays {
+	return Arrays(phaserimpl.MessageField(l).At(i, phaserType_Arrays))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ArraysList) Mutable(i int) Arrays { return Arrays(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ArraysList) Mutable(i int) Arrays {
+	return Arrays(phaserimpl.MessageField(l).Mutable(i, phaserType_Arrays))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ArraysList) Append() Arrays { return Arrays(phaserimpl.MessageList(l).Append()) }
+func (l ArraysList) Append() Arrays {
+	return Arrays(phaserimpl.MessageField(l).Append(phaserType_Arrays))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ArraysList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ArraysList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Arrays).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ArraysList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ArraysList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Arrays).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ArraysList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ArraysList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Arrays).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ArraysList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ArraysList) Clear() { phaserimpl.MessageField(l).List(phaserType_Arrays).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ArraysList) Insert(i int) Arrays { return Arrays(phaserimpl.MessageList(l).Insert(i)) }
+func (l ArraysList) Insert(i int) Arrays {
+	return Arrays(phaserimpl.MessageField(l).List(phaserType_Arrays).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ArraysList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ArraysList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Arrays).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ArraysList) Swap(o ArraysList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ArraysList) AppendN(n int, fill func(i int, elem Arrays)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Arrays(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Arrays, func(i int, e phaserimpl.Msg) { fill(i, Arrays(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ArraysList) All() iter.Seq2[int, Arrays] {
 	return func(yield func(int, Arrays) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Arrays) {
 			if !yield(i, Arrays(m)) {
 				return
 			}
@@ -5520,58 +5552,64 @@ func (x Point) assignSetters(v *PointFields) {
 }
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList phaserimpl.MessageList
+type PointList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PointList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PointList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointList) At(i int) Point { return Point(phaserimpl.MessageList(l).At(i)) }
+func (l PointList) At(i int) Point { return Point(phaserimpl.MessageField(l).At(i, phaserType_Point)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointList) Mutable(i int) Point { return Point(phaserimpl.MessageList(l).Mutable(i)) }
+func (l PointList) Mutable(i int) Point {
+	return Point(phaserimpl.MessageField(l).Mutable(i, phaserType_Point))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PointList) Append() Point { return Point(phaserimpl.MessageList(l).Append()) }
+func (l PointList) Append() Point { return Point(phaserimpl.MessageField(l).Append(phaserType_Point)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PointList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PointList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PointList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PointList) Clear() { phaserimpl.MessageField(l).List(phaserType_Point).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+func (l PointList) Insert(i int) Point {
+	return Point(phaserimpl.MessageField(l).List(phaserType_Point).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PointList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Point).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PointList) Swap(o PointList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Point, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Point) {
 			if !yield(i, Point(m)) {
 				return
 			}
@@ -6300,58 +6338,68 @@ func (x Stamped) assignSetters(v *StampedFields) {
 }
 
 // StampedList is a handle on a repeated field of Stamped messages.
-type StampedList phaserimpl.MessageList
+type StampedList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l StampedList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l StampedList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l StampedList) At(i int) Stamped { return Stamped(phaserimpl.MessageList(l).At(i)) }
+func (l StampedList) At(i int) Stamped {
+	return Stamped(phaserimpl.MessageField(l).At(i, phaserType_Stamped))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l StampedList) Mutable(i int) Stamped { return Stamped(phaserimpl.MessageList(l).Mutable(i)) }
+func (l StampedList) Mutable(i int) Stamped {
+	return Stamped(phaserimpl.MessageField(l).Mutable(i, phaserType_Stamped))
+}
 
 // Append adds a new, empty element and returns it.
-func (l StampedList) Append() Stamped { return Stamped(phaserimpl.MessageList(l).Append()) }
+func (l StampedList) Append() Stamped {
+	return Stamped(phaserimpl.MessageField(l).Append(phaserType_Stamped))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l StampedList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l StampedList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Stamped).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l StampedList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l StampedList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Stamped).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l StampedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l StampedList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Stamped).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l StampedList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l StampedList) Clear() { phaserimpl.MessageField(l).List(phaserType_Stamped).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l StampedList) Insert(i int) Stamped { return Stamped(phaserimpl.MessageList(l).Insert(i)) }
+func (l StampedList) Insert(i int) Stamped {
+	return Stamped(phaserimpl.MessageField(l).List(phaserType_Stamped).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l StampedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l StampedList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Stamped).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l StampedList) Swap(o StampedList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l StampedList) AppendN(n int, fill func(i int, elem Stamped)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Stamped(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Stamped, func(i int, e phaserimpl.Msg) { fill(i, Stamped(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l StampedList) All() iter.Seq2[int, Stamped] {
 	return func(yield func(int, Stamped) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Stamped) {
 			if !yield(i, Stamped(m)) {
 				return
 			}
@@ -8132,7 +8180,7 @@ func (x Nested) ClearPoint() {
 
 // Points returns the list handle of repeated field points (3).
 func (x Nested) Points() PointList {
-	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16}, phaserType_Point))
+	return PointList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 3, Offset: 16}))
 }
 
 // FixedPoints returns the list handle of repeated field fixed_points (4).
@@ -8141,12 +8189,12 @@ func (x Nested) Points() PointList {
 // a write of an element stores the 3, and one past them is refused
 // (Failed, runtime.ErrArraySize). Append and Resize store up to 3.
 func (x Nested) FixedPoints() PointList {
-	return PointList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 24, Fixed: 3}, phaserType_Point))
+	return PointList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 24, Fixed: 3}))
 }
 
 // Stampeds returns the list handle of repeated field stampeds (5).
 func (x Nested) Stampeds() StampedList {
-	return StampedList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32}, phaserType_Stamped))
+	return StampedList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 5, Offset: 32}))
 }
 
 // FixedStampeds returns the list handle of repeated field fixed_stampeds (6).
@@ -8155,12 +8203,12 @@ func (x Nested) Stampeds() StampedList {
 // a write of an element stores the 2, and one past them is refused
 // (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Nested) FixedStampeds() StampedList {
-	return StampedList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40, Fixed: 2}, phaserType_Stamped))
+	return StampedList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 6, Offset: 40, Fixed: 2}))
 }
 
 // Times returns the list handle of repeated field times (7).
 func (x Nested) Times() timestamppbphaser.TimestampList {
-	return timestamppbphaser.TimestampList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 48}, phaserType_timestamppbphaser_Timestamp))
+	return timestamppbphaser.TimestampList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 7, Offset: 48}))
 }
 
 // FixedDurations returns the list handle of repeated field fixed_durations (8).
@@ -8169,7 +8217,7 @@ func (x Nested) Times() timestamppbphaser.TimestampList {
 // a write of an element stores the 2, and one past them is refused
 // (Failed, runtime.ErrArraySize). Append and Resize store up to 2.
 func (x Nested) FixedDurations() durationpbphaser.DurationList {
-	return durationpbphaser.DurationList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 56, Fixed: 2}, phaserType_durationpbphaser_Duration))
+	return durationpbphaser.DurationList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 8, Offset: 56, Fixed: 2}))
 }
 
 // Remote returns (a default message if absent) field remote (9).
@@ -8194,7 +8242,7 @@ func (x Nested) ClearRemote() {
 
 // Remotes returns the list handle of repeated field remotes (10).
 func (x Nested) Remotes() importedpbphaser.RemoteList {
-	return importedpbphaser.RemoteList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 72}, phaserType_importedpbphaser_Remote))
+	return importedpbphaser.RemoteList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 10, Offset: 72}))
 }
 
 // Any returns (a default message if absent) field any (11).
@@ -8224,12 +8272,12 @@ func (x Nested) Anys() runtime.AnyList {
 
 // ByName returns the entries (in insertion order, keys not de-duplicated) of map field by_name (13).
 func (x Nested) ByName() Nested_ByNameEntryList {
-	return Nested_ByNameEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 13, Offset: 96}, phaserType_Nested_ByNameEntry))
+	return Nested_ByNameEntryList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 13, Offset: 96}))
 }
 
 // Labels returns the entries (in insertion order, keys not de-duplicated) of map field labels (14).
 func (x Nested) Labels() Nested_LabelsEntryList {
-	return Nested_LabelsEntryList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 14, Offset: 104}, phaserType_Nested_LabelsEntry))
+	return Nested_LabelsEntryList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 14, Offset: 104}))
 }
 
 // Arrays returns (a default message if absent) field arrays (15).
@@ -8612,62 +8660,72 @@ func (x Nested) ClearEmpty() {
 
 // Empties returns the list handle of repeated field empties (34).
 func (x Nested) Empties() EmptyList {
-	return EmptyList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 34, Offset: 136}, phaserType_Empty))
+	return EmptyList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 34, Offset: 136}))
 }
 
 // NestedList is a handle on a repeated field of Nested messages.
-type NestedList phaserimpl.MessageList
+type NestedList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l NestedList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l NestedList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l NestedList) At(i int) Nested { return Nested(phaserimpl.MessageList(l).At(i)) }
+func (l NestedList) At(i int) Nested {
+	return Nested(phaserimpl.MessageField(l).At(i, phaserType_Nested))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l NestedList) Mutable(i int) Nested { return Nested(phaserimpl.MessageList(l).Mutable(i)) }
+func (l NestedList) Mutable(i int) Nested {
+	return Nested(phaserimpl.MessageField(l).Mutable(i, phaserType_Nested))
+}
 
 // Append adds a new, empty element and returns it.
-func (l NestedList) Append() Nested { return Nested(phaserimpl.MessageList(l).Append()) }
+func (l NestedList) Append() Nested {
+	return Nested(phaserimpl.MessageField(l).Append(phaserType_Nested))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l NestedList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l NestedList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Nested).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l NestedList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l NestedList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Nested).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l NestedList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l NestedList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Nested).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l NestedList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l NestedList) Clear() { phaserimpl.MessageField(l).List(phaserType_Nested).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l NestedList) Insert(i int) Nested { return Nested(phaserimpl.MessageList(l).Insert(i)) }
+func (l NestedList) Insert(i int) Nested {
+	return Nested(phaserimpl.MessageField(l).List(phaserType_Nested).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l NestedList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l NestedList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Nested).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l NestedList) Swap(o NestedList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l NestedList) AppendN(n int, fill func(i int, elem Nested)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Nested(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Nested, func(i int, e phaserimpl.Msg) { fill(i, Nested(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l NestedList) All() iter.Seq2[int, Nested] {
 	return func(yield func(int, Nested) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Nested) {
 			if !yield(i, Nested(m)) {
 				return
 			}
@@ -10284,66 +10342,76 @@ func (x Nested_ByNameEntry) ClearValue() {
 }
 
 // Nested_ByNameEntryList is a handle on a repeated field of Nested_ByNameEntry messages.
-type Nested_ByNameEntryList phaserimpl.MessageList
+type Nested_ByNameEntryList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Nested_ByNameEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Nested_ByNameEntryList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Nested_ByNameEntryList) At(i int) Nested_ByNameEntry {
-	return Nested_ByNameEntry(phaserimpl.MessageList(l).At(i))
+	return Nested_ByNameEntry(phaserimpl.MessageField(l).At(i, phaserType_Nested_ByNameEntry))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Nested_ByNameEntryList) Mutable(i int) Nested_ByNameEntry {
-	return Nested_ByNameEntry(phaserimpl.MessageList(l).Mutable(i))
+	return Nested_ByNameEntry(phaserimpl.MessageField(l).Mutable(i, phaserType_Nested_ByNameEntry))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Nested_ByNameEntryList) Append() Nested_ByNameEntry {
-	return Nested_ByNameEntry(phaserimpl.MessageList(l).Append())
+	return Nested_ByNameEntry(phaserimpl.MessageField(l).Append(phaserType_Nested_ByNameEntry))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Nested_ByNameEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Nested_ByNameEntryList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Nested_ByNameEntry).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Nested_ByNameEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Nested_ByNameEntryList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Nested_ByNameEntry).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Nested_ByNameEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Nested_ByNameEntryList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Nested_ByNameEntry).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Nested_ByNameEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Nested_ByNameEntryList) Clear() {
+	phaserimpl.MessageField(l).List(phaserType_Nested_ByNameEntry).Clear()
+}
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Nested_ByNameEntryList) Insert(i int) Nested_ByNameEntry {
-	return Nested_ByNameEntry(phaserimpl.MessageList(l).Insert(i))
+	return Nested_ByNameEntry(phaserimpl.MessageField(l).List(phaserType_Nested_ByNameEntry).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Nested_ByNameEntryList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Nested_ByNameEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Nested_ByNameEntry).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Nested_ByNameEntryList) Swap(o Nested_ByNameEntryList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Nested_ByNameEntryList) AppendN(n int, fill func(i int, elem Nested_ByNameEntry)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Nested_ByNameEntry(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Nested_ByNameEntry, func(i int, e phaserimpl.Msg) { fill(i, Nested_ByNameEntry(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Nested_ByNameEntryList) All() iter.Seq2[int, Nested_ByNameEntry] {
 	return func(yield func(int, Nested_ByNameEntry) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Nested_ByNameEntry) {
 			if !yield(i, Nested_ByNameEntry(m)) {
 				return
 			}
@@ -10429,7 +10497,7 @@ func phaserROSRead_Nested_ByNameEntry(data []byte, m phaserimpl.Msg) ([]byte, bo
 // its last entry. Get, Set and Delete scan the entries from the end, O(n)
 // without allocating; Len and Range are O(n) and allocate a Go map of the
 // keys.
-type Nested_ByNameEntryMap phaserimpl.MessageList
+type Nested_ByNameEntryMap phaserimpl.MessageField
 
 // Map returns key access to the map of entries l.
 func (l Nested_ByNameEntryList) Map() Nested_ByNameEntryMap { return Nested_ByNameEntryMap(l) }
@@ -10989,66 +11057,76 @@ func (x Nested_LabelsEntry) SetScalars(v *Nested_LabelsEntryScalars) {
 }
 
 // Nested_LabelsEntryList is a handle on a repeated field of Nested_LabelsEntry messages.
-type Nested_LabelsEntryList phaserimpl.MessageList
+type Nested_LabelsEntryList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Nested_LabelsEntryList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Nested_LabelsEntryList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
 func (l Nested_LabelsEntryList) At(i int) Nested_LabelsEntry {
-	return Nested_LabelsEntry(phaserimpl.MessageList(l).At(i))
+	return Nested_LabelsEntry(phaserimpl.MessageField(l).At(i, phaserType_Nested_LabelsEntry))
 }
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l Nested_LabelsEntryList) Mutable(i int) Nested_LabelsEntry {
-	return Nested_LabelsEntry(phaserimpl.MessageList(l).Mutable(i))
+	return Nested_LabelsEntry(phaserimpl.MessageField(l).Mutable(i, phaserType_Nested_LabelsEntry))
 }
 
 // Append adds a new, empty element and returns it.
 func (l Nested_LabelsEntryList) Append() Nested_LabelsEntry {
-	return Nested_LabelsEntry(phaserimpl.MessageList(l).Append())
+	return Nested_LabelsEntry(phaserimpl.MessageField(l).Append(phaserType_Nested_LabelsEntry))
 }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Nested_LabelsEntryList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Nested_LabelsEntryList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Nested_LabelsEntry).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l Nested_LabelsEntryList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Nested_LabelsEntryList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Nested_LabelsEntry).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Nested_LabelsEntryList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Nested_LabelsEntryList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Nested_LabelsEntry).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l Nested_LabelsEntryList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Nested_LabelsEntryList) Clear() {
+	phaserimpl.MessageField(l).List(phaserType_Nested_LabelsEntry).Clear()
+}
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l Nested_LabelsEntryList) Insert(i int) Nested_LabelsEntry {
-	return Nested_LabelsEntry(phaserimpl.MessageList(l).Insert(i))
+	return Nested_LabelsEntry(phaserimpl.MessageField(l).List(phaserType_Nested_LabelsEntry).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Nested_LabelsEntryList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Nested_LabelsEntryList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Nested_LabelsEntry).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Nested_LabelsEntryList) Swap(o Nested_LabelsEntryList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Nested_LabelsEntryList) AppendN(n int, fill func(i int, elem Nested_LabelsEntry)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Nested_LabelsEntry(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Nested_LabelsEntry, func(i int, e phaserimpl.Msg) { fill(i, Nested_LabelsEntry(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Nested_LabelsEntryList) All() iter.Seq2[int, Nested_LabelsEntry] {
 	return func(yield func(int, Nested_LabelsEntry) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Nested_LabelsEntry) {
 			if !yield(i, Nested_LabelsEntry(m)) {
 				return
 			}
@@ -11133,7 +11211,7 @@ func phaserROSRead_Nested_LabelsEntry(data []byte, m phaserimpl.Msg) ([]byte, bo
 // its last entry. Get, Set and Delete scan the entries from the end, O(n)
 // without allocating; Len and Range are O(n) and allocate a Go map of the
 // keys.
-type Nested_LabelsEntryMap phaserimpl.MessageList
+type Nested_LabelsEntryMap phaserimpl.MessageField
 
 // Map returns key access to the map of entries l.
 func (l Nested_LabelsEntryList) Map() Nested_LabelsEntryMap { return Nested_LabelsEntryMap(l) }
@@ -11537,58 +11615,64 @@ func (x Empty) Equal(y Empty) bool { return phaserimpl.Equal(x, y) }
 func (x Empty) Clone() Empty { return Empty(phaserimpl.Clone(phaserimpl.Msg(x), phaserType_Empty)) }
 
 // EmptyList is a handle on a repeated field of Empty messages.
-type EmptyList phaserimpl.MessageList
+type EmptyList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l EmptyList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l EmptyList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l EmptyList) At(i int) Empty { return Empty(phaserimpl.MessageList(l).At(i)) }
+func (l EmptyList) At(i int) Empty { return Empty(phaserimpl.MessageField(l).At(i, phaserType_Empty)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l EmptyList) Mutable(i int) Empty { return Empty(phaserimpl.MessageList(l).Mutable(i)) }
+func (l EmptyList) Mutable(i int) Empty {
+	return Empty(phaserimpl.MessageField(l).Mutable(i, phaserType_Empty))
+}
 
 // Append adds a new, empty element and returns it.
-func (l EmptyList) Append() Empty { return Empty(phaserimpl.MessageList(l).Append()) }
+func (l EmptyList) Append() Empty { return Empty(phaserimpl.MessageField(l).Append(phaserType_Empty)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l EmptyList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l EmptyList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l EmptyList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l EmptyList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l EmptyList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l EmptyList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Empty).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l EmptyList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l EmptyList) Clear() { phaserimpl.MessageField(l).List(phaserType_Empty).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l EmptyList) Insert(i int) Empty { return Empty(phaserimpl.MessageList(l).Insert(i)) }
+func (l EmptyList) Insert(i int) Empty {
+	return Empty(phaserimpl.MessageField(l).List(phaserType_Empty).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l EmptyList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l EmptyList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Empty).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l EmptyList) Swap(o EmptyList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l EmptyList) AppendN(n int, fill func(i int, elem Empty)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Empty, func(i int, e phaserimpl.Msg) { fill(i, Empty(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l EmptyList) All() iter.Seq2[int, Empty] {
 	return func(yield func(int, Empty) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Empty) {
 			if !yield(i, Empty(m)) {
 				return
 			}

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
@@ -582,58 +582,64 @@ func (x Point) assignSetters(v *PointFields) {
 }
 
 // PointList is a handle on a repeated field of Point messages.
-type PointList phaserimpl.MessageList
+type PointList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PointList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PointList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointList) At(i int) Point { return Point(phaserimpl.MessageList(l).At(i)) }
+func (l PointList) At(i int) Point { return Point(phaserimpl.MessageField(l).At(i, phaserType_Point)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PointList) Mutable(i int) Point { return Point(phaserimpl.MessageList(l).Mutable(i)) }
+func (l PointList) Mutable(i int) Point {
+	return Point(phaserimpl.MessageField(l).Mutable(i, phaserType_Point))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PointList) Append() Point { return Point(phaserimpl.MessageList(l).Append()) }
+func (l PointList) Append() Point { return Point(phaserimpl.MessageField(l).Append(phaserType_Point)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PointList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PointList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PointList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PointList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Point).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PointList) Clear() { phaserimpl.MessageField(l).List(phaserType_Point).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l PointList) Insert(i int) Point { return Point(phaserimpl.MessageList(l).Insert(i)) }
+func (l PointList) Insert(i int) Point {
+	return Point(phaserimpl.MessageField(l).List(phaserType_Point).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PointList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PointList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Point).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PointList) Swap(o PointList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PointList) AppendN(n int, fill func(i int, elem Point)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Point, func(i int, e phaserimpl.Msg) { fill(i, Point(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointList) All() iter.Seq2[int, Point] {
 	return func(yield func(int, Point) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Point) {
 			if !yield(i, Point(m)) {
 				return
 			}
@@ -1309,62 +1315,74 @@ func (x Quaternion) assignSetters(v *QuaternionFields) {
 }
 
 // QuaternionList is a handle on a repeated field of Quaternion messages.
-type QuaternionList phaserimpl.MessageList
+type QuaternionList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l QuaternionList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l QuaternionList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l QuaternionList) At(i int) Quaternion { return Quaternion(phaserimpl.MessageList(l).At(i)) }
+func (l QuaternionList) At(i int) Quaternion {
+	return Quaternion(phaserimpl.MessageField(l).At(i, phaserType_Quaternion))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l QuaternionList) Mutable(i int) Quaternion {
-	return Quaternion(phaserimpl.MessageList(l).Mutable(i))
+	return Quaternion(phaserimpl.MessageField(l).Mutable(i, phaserType_Quaternion))
 }
 
 // Append adds a new, empty element and returns it.
-func (l QuaternionList) Append() Quaternion { return Quaternion(phaserimpl.MessageList(l).Append()) }
+func (l QuaternionList) Append() Quaternion {
+	return Quaternion(phaserimpl.MessageField(l).Append(phaserType_Quaternion))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l QuaternionList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l QuaternionList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Quaternion).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l QuaternionList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l QuaternionList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Quaternion).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l QuaternionList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l QuaternionList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_Quaternion).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l QuaternionList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l QuaternionList) Clear() { phaserimpl.MessageField(l).List(phaserType_Quaternion).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l QuaternionList) Insert(i int) Quaternion {
-	return Quaternion(phaserimpl.MessageList(l).Insert(i))
+	return Quaternion(phaserimpl.MessageField(l).List(phaserType_Quaternion).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l QuaternionList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l QuaternionList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Quaternion).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l QuaternionList) Swap(o QuaternionList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l QuaternionList) AppendN(n int, fill func(i int, elem Quaternion)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Quaternion(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Quaternion, func(i int, e phaserimpl.Msg) { fill(i, Quaternion(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l QuaternionList) All() iter.Seq2[int, Quaternion] {
 	return func(yield func(int, Quaternion) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Quaternion) {
 			if !yield(i, Quaternion(m)) {
 				return
 			}
@@ -1995,58 +2013,64 @@ func (x Pose) assignSetters(v *PoseFields) {
 }
 
 // PoseList is a handle on a repeated field of Pose messages.
-type PoseList phaserimpl.MessageList
+type PoseList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PoseList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PoseList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PoseList) At(i int) Pose { return Pose(phaserimpl.MessageList(l).At(i)) }
+func (l PoseList) At(i int) Pose { return Pose(phaserimpl.MessageField(l).At(i, phaserType_Pose)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l PoseList) Mutable(i int) Pose { return Pose(phaserimpl.MessageList(l).Mutable(i)) }
+func (l PoseList) Mutable(i int) Pose {
+	return Pose(phaserimpl.MessageField(l).Mutable(i, phaserType_Pose))
+}
 
 // Append adds a new, empty element and returns it.
-func (l PoseList) Append() Pose { return Pose(phaserimpl.MessageList(l).Append()) }
+func (l PoseList) Append() Pose { return Pose(phaserimpl.MessageField(l).Append(phaserType_Pose)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PoseList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PoseList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Pose).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l PoseList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PoseList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Pose).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PoseList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PoseList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Pose).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l PoseList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PoseList) Clear() { phaserimpl.MessageField(l).List(phaserType_Pose).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l PoseList) Insert(i int) Pose { return Pose(phaserimpl.MessageList(l).Insert(i)) }
+func (l PoseList) Insert(i int) Pose {
+	return Pose(phaserimpl.MessageField(l).List(phaserType_Pose).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PoseList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PoseList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Pose).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PoseList) Swap(o PoseList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PoseList) AppendN(n int, fill func(i int, elem Pose)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Pose(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Pose, func(i int, e phaserimpl.Msg) { fill(i, Pose(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PoseList) All() iter.Seq2[int, Pose] {
 	return func(yield func(int, Pose) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Pose) {
 			if !yield(i, Pose(m)) {
 				return
 			}
@@ -2657,58 +2681,68 @@ func (x Vector3) assignSetters(v *Vector3Fields) {
 }
 
 // Vector3List is a handle on a repeated field of Vector3 messages.
-type Vector3List phaserimpl.MessageList
+type Vector3List phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l Vector3List) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l Vector3List) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l Vector3List) At(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).At(i)) }
+func (l Vector3List) At(i int) Vector3 {
+	return Vector3(phaserimpl.MessageField(l).At(i, phaserType_Vector3))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l Vector3List) Mutable(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Mutable(i)) }
+func (l Vector3List) Mutable(i int) Vector3 {
+	return Vector3(phaserimpl.MessageField(l).Mutable(i, phaserType_Vector3))
+}
 
 // Append adds a new, empty element and returns it.
-func (l Vector3List) Append() Vector3 { return Vector3(phaserimpl.MessageList(l).Append()) }
+func (l Vector3List) Append() Vector3 {
+	return Vector3(phaserimpl.MessageField(l).Append(phaserType_Vector3))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l Vector3List) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l Vector3List) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Vector3).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l Vector3List) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l Vector3List) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Vector3).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l Vector3List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l Vector3List) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Vector3).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l Vector3List) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l Vector3List) Clear() { phaserimpl.MessageField(l).List(phaserType_Vector3).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l Vector3List) Insert(i int) Vector3 { return Vector3(phaserimpl.MessageList(l).Insert(i)) }
+func (l Vector3List) Insert(i int) Vector3 {
+	return Vector3(phaserimpl.MessageField(l).List(phaserType_Vector3).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l Vector3List) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l Vector3List) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Vector3).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l Vector3List) Swap(o Vector3List) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l Vector3List) AppendN(n int, fill func(i int, elem Vector3)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Vector3(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Vector3, func(i int, e phaserimpl.Msg) { fill(i, Vector3(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l Vector3List) All() iter.Seq2[int, Vector3] {
 	return func(yield func(int, Vector3) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Vector3) {
 			if !yield(i, Vector3(m)) {
 				return
 			}
@@ -3327,58 +3361,64 @@ func (x Twist) assignSetters(v *TwistFields) {
 }
 
 // TwistList is a handle on a repeated field of Twist messages.
-type TwistList phaserimpl.MessageList
+type TwistList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l TwistList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l TwistList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l TwistList) At(i int) Twist { return Twist(phaserimpl.MessageList(l).At(i)) }
+func (l TwistList) At(i int) Twist { return Twist(phaserimpl.MessageField(l).At(i, phaserType_Twist)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l TwistList) Mutable(i int) Twist { return Twist(phaserimpl.MessageList(l).Mutable(i)) }
+func (l TwistList) Mutable(i int) Twist {
+	return Twist(phaserimpl.MessageField(l).Mutable(i, phaserType_Twist))
+}
 
 // Append adds a new, empty element and returns it.
-func (l TwistList) Append() Twist { return Twist(phaserimpl.MessageList(l).Append()) }
+func (l TwistList) Append() Twist { return Twist(phaserimpl.MessageField(l).Append(phaserType_Twist)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l TwistList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l TwistList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Twist).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l TwistList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l TwistList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Twist).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l TwistList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l TwistList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Twist).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l TwistList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l TwistList) Clear() { phaserimpl.MessageField(l).List(phaserType_Twist).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l TwistList) Insert(i int) Twist { return Twist(phaserimpl.MessageList(l).Insert(i)) }
+func (l TwistList) Insert(i int) Twist {
+	return Twist(phaserimpl.MessageField(l).List(phaserType_Twist).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l TwistList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l TwistList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Twist).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l TwistList) Swap(o TwistList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l TwistList) AppendN(n int, fill func(i int, elem Twist)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Twist(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Twist, func(i int, e phaserimpl.Msg) { fill(i, Twist(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l TwistList) All() iter.Seq2[int, Twist] {
 	return func(yield func(int, Twist) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Twist) {
 			if !yield(i, Twist(m)) {
 				return
 			}

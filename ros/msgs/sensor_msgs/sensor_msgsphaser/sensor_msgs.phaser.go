@@ -23,9 +23,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -1054,58 +1054,64 @@ func (x Imu) assignSetters(v *ImuFields) {
 }
 
 // ImuList is a handle on a repeated field of Imu messages.
-type ImuList phaserimpl.MessageList
+type ImuList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ImuList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ImuList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImuList) At(i int) Imu { return Imu(phaserimpl.MessageList(l).At(i)) }
+func (l ImuList) At(i int) Imu { return Imu(phaserimpl.MessageField(l).At(i, phaserType_Imu)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImuList) Mutable(i int) Imu { return Imu(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ImuList) Mutable(i int) Imu {
+	return Imu(phaserimpl.MessageField(l).Mutable(i, phaserType_Imu))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ImuList) Append() Imu { return Imu(phaserimpl.MessageList(l).Append()) }
+func (l ImuList) Append() Imu { return Imu(phaserimpl.MessageField(l).Append(phaserType_Imu)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImuList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ImuList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Imu).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImuList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ImuList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Imu).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImuList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ImuList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Imu).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImuList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ImuList) Clear() { phaserimpl.MessageField(l).List(phaserType_Imu).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ImuList) Insert(i int) Imu { return Imu(phaserimpl.MessageList(l).Insert(i)) }
+func (l ImuList) Insert(i int) Imu {
+	return Imu(phaserimpl.MessageField(l).List(phaserType_Imu).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ImuList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ImuList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Imu).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ImuList) Swap(o ImuList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ImuList) AppendN(n int, fill func(i int, elem Imu)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Imu(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Imu, func(i int, e phaserimpl.Msg) { fill(i, Imu(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImuList) All() iter.Seq2[int, Imu] {
 	return func(yield func(int, Imu) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Imu) {
 			if !yield(i, Imu(m)) {
 				return
 			}
@@ -2119,58 +2125,64 @@ func (x Image) assignSetters(v *ImageFields) {
 }
 
 // ImageList is a handle on a repeated field of Image messages.
-type ImageList phaserimpl.MessageList
+type ImageList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l ImageList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l ImageList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l ImageList) At(i int) Image { return Image(phaserimpl.MessageList(l).At(i)) }
+func (l ImageList) At(i int) Image { return Image(phaserimpl.MessageField(l).At(i, phaserType_Image)) }
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l ImageList) Mutable(i int) Image { return Image(phaserimpl.MessageList(l).Mutable(i)) }
+func (l ImageList) Mutable(i int) Image {
+	return Image(phaserimpl.MessageField(l).Mutable(i, phaserType_Image))
+}
 
 // Append adds a new, empty element and returns it.
-func (l ImageList) Append() Image { return Image(phaserimpl.MessageList(l).Append()) }
+func (l ImageList) Append() Image { return Image(phaserimpl.MessageField(l).Append(phaserType_Image)) }
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l ImageList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l ImageList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Image).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l ImageList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l ImageList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Image).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l ImageList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l ImageList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Image).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l ImageList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l ImageList) Clear() { phaserimpl.MessageField(l).List(phaserType_Image).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l ImageList) Insert(i int) Image { return Image(phaserimpl.MessageList(l).Insert(i)) }
+func (l ImageList) Insert(i int) Image {
+	return Image(phaserimpl.MessageField(l).List(phaserType_Image).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l ImageList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l ImageList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Image).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l ImageList) Swap(o ImageList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l ImageList) AppendN(n int, fill func(i int, elem Image)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Image(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Image, func(i int, e phaserimpl.Msg) { fill(i, Image(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l ImageList) All() iter.Seq2[int, Image] {
 	return func(yield func(int, Image) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Image) {
 			if !yield(i, Image(m)) {
 				return
 			}
@@ -2967,62 +2979,74 @@ func (x PointField) assignSetters(v *PointFieldFields) {
 }
 
 // PointFieldList is a handle on a repeated field of PointField messages.
-type PointFieldList phaserimpl.MessageList
+type PointFieldList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PointFieldList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PointFieldList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointFieldList) At(i int) PointField { return PointField(phaserimpl.MessageList(l).At(i)) }
+func (l PointFieldList) At(i int) PointField {
+	return PointField(phaserimpl.MessageField(l).At(i, phaserType_PointField))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l PointFieldList) Mutable(i int) PointField {
-	return PointField(phaserimpl.MessageList(l).Mutable(i))
+	return PointField(phaserimpl.MessageField(l).Mutable(i, phaserType_PointField))
 }
 
 // Append adds a new, empty element and returns it.
-func (l PointFieldList) Append() PointField { return PointField(phaserimpl.MessageList(l).Append()) }
+func (l PointFieldList) Append() PointField {
+	return PointField(phaserimpl.MessageField(l).Append(phaserType_PointField))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointFieldList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PointFieldList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointField).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l PointFieldList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PointFieldList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointField).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointFieldList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PointFieldList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointField).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointFieldList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PointFieldList) Clear() { phaserimpl.MessageField(l).List(phaserType_PointField).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l PointFieldList) Insert(i int) PointField {
-	return PointField(phaserimpl.MessageList(l).Insert(i))
+	return PointField(phaserimpl.MessageField(l).List(phaserType_PointField).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PointFieldList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PointFieldList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_PointField).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PointFieldList) Swap(o PointFieldList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PointFieldList) AppendN(n int, fill func(i int, elem PointField)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointField(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_PointField, func(i int, e phaserimpl.Msg) { fill(i, PointField(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointFieldList) All() iter.Seq2[int, PointField] {
 	return func(yield func(int, PointField) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_PointField) {
 			if !yield(i, PointField(m)) {
 				return
 			}
@@ -3734,7 +3758,7 @@ func (x PointCloud2) ClearWidth() {
 
 // Fields returns the list handle of repeated field fields (4).
 func (x PointCloud2) Fields() PointFieldList {
-	return PointFieldList(phaserimpl.Messages(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 16}, phaserType_PointField))
+	return PointFieldList(phaserimpl.MessagesOf(phaserimpl.Msg(x), phaserimpl.Field{Number: 4, Offset: 16}))
 }
 
 // IsBigendian returns field is_bigendian (5).
@@ -3959,62 +3983,74 @@ func (x PointCloud2) SetScalars(v *PointCloud2Scalars) {
 }
 
 // PointCloud2List is a handle on a repeated field of PointCloud2 messages.
-type PointCloud2List phaserimpl.MessageList
+type PointCloud2List phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l PointCloud2List) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l PointCloud2List) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l PointCloud2List) At(i int) PointCloud2 { return PointCloud2(phaserimpl.MessageList(l).At(i)) }
+func (l PointCloud2List) At(i int) PointCloud2 {
+	return PointCloud2(phaserimpl.MessageField(l).At(i, phaserType_PointCloud2))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l PointCloud2List) Mutable(i int) PointCloud2 {
-	return PointCloud2(phaserimpl.MessageList(l).Mutable(i))
+	return PointCloud2(phaserimpl.MessageField(l).Mutable(i, phaserType_PointCloud2))
 }
 
 // Append adds a new, empty element and returns it.
-func (l PointCloud2List) Append() PointCloud2 { return PointCloud2(phaserimpl.MessageList(l).Append()) }
+func (l PointCloud2List) Append() PointCloud2 {
+	return PointCloud2(phaserimpl.MessageField(l).Append(phaserType_PointCloud2))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l PointCloud2List) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l PointCloud2List) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointCloud2).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l PointCloud2List) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l PointCloud2List) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointCloud2).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l PointCloud2List) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l PointCloud2List) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_PointCloud2).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l PointCloud2List) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l PointCloud2List) Clear() { phaserimpl.MessageField(l).List(phaserType_PointCloud2).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l PointCloud2List) Insert(i int) PointCloud2 {
-	return PointCloud2(phaserimpl.MessageList(l).Insert(i))
+	return PointCloud2(phaserimpl.MessageField(l).List(phaserType_PointCloud2).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l PointCloud2List) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l PointCloud2List) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_PointCloud2).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l PointCloud2List) Swap(o PointCloud2List) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l PointCloud2List) AppendN(n int, fill func(i int, elem PointCloud2)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, PointCloud2(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_PointCloud2, func(i int, e phaserimpl.Msg) { fill(i, PointCloud2(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l PointCloud2List) All() iter.Seq2[int, PointCloud2] {
 	return func(yield func(int, PointCloud2) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_PointCloud2) {
 			if !yield(i, PointCloud2(m)) {
 				return
 			}
@@ -5158,60 +5194,72 @@ func (x LaserScan) assignSetters(v *LaserScanFields) {
 }
 
 // LaserScanList is a handle on a repeated field of LaserScan messages.
-type LaserScanList phaserimpl.MessageList
+type LaserScanList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l LaserScanList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l LaserScanList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l LaserScanList) At(i int) LaserScan { return LaserScan(phaserimpl.MessageList(l).At(i)) }
+func (l LaserScanList) At(i int) LaserScan {
+	return LaserScan(phaserimpl.MessageField(l).At(i, phaserType_LaserScan))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l LaserScanList) Mutable(i int) LaserScan {
-	return LaserScan(phaserimpl.MessageList(l).Mutable(i))
+	return LaserScan(phaserimpl.MessageField(l).Mutable(i, phaserType_LaserScan))
 }
 
 // Append adds a new, empty element and returns it.
-func (l LaserScanList) Append() LaserScan { return LaserScan(phaserimpl.MessageList(l).Append()) }
+func (l LaserScanList) Append() LaserScan {
+	return LaserScan(phaserimpl.MessageField(l).Append(phaserType_LaserScan))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l LaserScanList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l LaserScanList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_LaserScan).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l LaserScanList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l LaserScanList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_LaserScan).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l LaserScanList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l LaserScanList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_LaserScan).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l LaserScanList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l LaserScanList) Clear() { phaserimpl.MessageField(l).List(phaserType_LaserScan).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l LaserScanList) Insert(i int) LaserScan { return LaserScan(phaserimpl.MessageList(l).Insert(i)) }
+func (l LaserScanList) Insert(i int) LaserScan {
+	return LaserScan(phaserimpl.MessageField(l).List(phaserType_LaserScan).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l LaserScanList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l LaserScanList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_LaserScan).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l LaserScanList) Swap(o LaserScanList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l LaserScanList) AppendN(n int, fill func(i int, elem LaserScan)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, LaserScan(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_LaserScan, func(i int, e phaserimpl.Msg) { fill(i, LaserScan(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l LaserScanList) All() iter.Seq2[int, LaserScan] {
 	return func(yield func(int, LaserScan) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_LaserScan) {
 			if !yield(i, LaserScan(m)) {
 				return
 			}
@@ -5964,62 +6012,74 @@ func (x JointState) Effort() runtime.List[float64] {
 }
 
 // JointStateList is a handle on a repeated field of JointState messages.
-type JointStateList phaserimpl.MessageList
+type JointStateList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l JointStateList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l JointStateList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l JointStateList) At(i int) JointState { return JointState(phaserimpl.MessageList(l).At(i)) }
+func (l JointStateList) At(i int) JointState {
+	return JointState(phaserimpl.MessageField(l).At(i, phaserType_JointState))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
 func (l JointStateList) Mutable(i int) JointState {
-	return JointState(phaserimpl.MessageList(l).Mutable(i))
+	return JointState(phaserimpl.MessageField(l).Mutable(i, phaserType_JointState))
 }
 
 // Append adds a new, empty element and returns it.
-func (l JointStateList) Append() JointState { return JointState(phaserimpl.MessageList(l).Append()) }
+func (l JointStateList) Append() JointState {
+	return JointState(phaserimpl.MessageField(l).Append(phaserType_JointState))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l JointStateList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l JointStateList) Allocate(n int) {
+	phaserimpl.MessageField(l).List(phaserType_JointState).Allocate(n)
+}
 
 // Reserve makes room for n elements.
-func (l JointStateList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l JointStateList) Reserve(n int) {
+	phaserimpl.MessageField(l).List(phaserType_JointState).Reserve(n)
+}
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l JointStateList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l JointStateList) Resize(n int) {
+	phaserimpl.MessageField(l).List(phaserType_JointState).Resize(n)
+}
 
 // Clear empties the list, clearing and freeing every element.
-func (l JointStateList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l JointStateList) Clear() { phaserimpl.MessageField(l).List(phaserType_JointState).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
 func (l JointStateList) Insert(i int) JointState {
-	return JointState(phaserimpl.MessageList(l).Insert(i))
+	return JointState(phaserimpl.MessageField(l).List(phaserType_JointState).Insert(i))
 }
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l JointStateList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l JointStateList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_JointState).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l JointStateList) Swap(o JointStateList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l JointStateList) AppendN(n int, fill func(i int, elem JointState)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, JointState(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_JointState, func(i int, e phaserimpl.Msg) { fill(i, JointState(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l JointStateList) All() iter.Seq2[int, JointState] {
 	return func(yield func(int, JointState) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_JointState) {
 			if !yield(i, JointState(m)) {
 				return
 			}

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(9 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 9)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -680,58 +680,68 @@ func (x Header) assignSetters(v *HeaderFields) {
 }
 
 // HeaderList is a handle on a repeated field of Header messages.
-type HeaderList phaserimpl.MessageList
+type HeaderList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l HeaderList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l HeaderList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l HeaderList) At(i int) Header { return Header(phaserimpl.MessageList(l).At(i)) }
+func (l HeaderList) At(i int) Header {
+	return Header(phaserimpl.MessageField(l).At(i, phaserType_Header))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l HeaderList) Mutable(i int) Header { return Header(phaserimpl.MessageList(l).Mutable(i)) }
+func (l HeaderList) Mutable(i int) Header {
+	return Header(phaserimpl.MessageField(l).Mutable(i, phaserType_Header))
+}
 
 // Append adds a new, empty element and returns it.
-func (l HeaderList) Append() Header { return Header(phaserimpl.MessageList(l).Append()) }
+func (l HeaderList) Append() Header {
+	return Header(phaserimpl.MessageField(l).Append(phaserType_Header))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l HeaderList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l HeaderList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_Header).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l HeaderList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l HeaderList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_Header).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l HeaderList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l HeaderList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_Header).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l HeaderList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l HeaderList) Clear() { phaserimpl.MessageField(l).List(phaserType_Header).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l HeaderList) Insert(i int) Header { return Header(phaserimpl.MessageList(l).Insert(i)) }
+func (l HeaderList) Insert(i int) Header {
+	return Header(phaserimpl.MessageField(l).List(phaserType_Header).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l HeaderList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l HeaderList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_Header).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l HeaderList) Swap(o HeaderList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l HeaderList) AppendN(n int, fill func(i int, elem Header)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, Header(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_Header, func(i int, e phaserimpl.Msg) { fill(i, Header(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l HeaderList) All() iter.Seq2[int, Header] {
 	return func(yield func(int, Header) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_Header) {
 			if !yield(i, Header(m)) {
 				return
 			}
@@ -1265,58 +1275,68 @@ func (x String) assignSetters(v *StringFields) {
 }
 
 // StringList is a handle on a repeated field of String messages.
-type StringList phaserimpl.MessageList
+type StringList phaserimpl.MessageField
 
 // Len returns the number of elements.
-func (l StringList) Len() int { return phaserimpl.MessageList(l).Len() }
+func (l StringList) Len() int { return phaserimpl.MessageField(l).Len() }
 
 // At returns element i (a default message if out of range).
-func (l StringList) At(i int) String { return String(phaserimpl.MessageList(l).At(i)) }
+func (l StringList) At(i int) String {
+	return String(phaserimpl.MessageField(l).At(i, phaserType_String))
+}
 
 // Mutable returns element i, growing the list and creating it as needed.
-func (l StringList) Mutable(i int) String { return String(phaserimpl.MessageList(l).Mutable(i)) }
+func (l StringList) Mutable(i int) String {
+	return String(phaserimpl.MessageField(l).Mutable(i, phaserType_String))
+}
 
 // Append adds a new, empty element and returns it.
-func (l StringList) Append() String { return String(phaserimpl.MessageList(l).Append()) }
+func (l StringList) Append() String {
+	return String(phaserimpl.MessageField(l).Append(phaserType_String))
+}
 
 // Allocate replaces the list with n new elements made in one allocation.
-func (l StringList) Allocate(n int) { phaserimpl.MessageList(l).Allocate(n) }
+func (l StringList) Allocate(n int) { phaserimpl.MessageField(l).List(phaserType_String).Allocate(n) }
 
 // Reserve makes room for n elements.
-func (l StringList) Reserve(n int) { phaserimpl.MessageList(l).Reserve(n) }
+func (l StringList) Reserve(n int) { phaserimpl.MessageField(l).List(phaserType_String).Reserve(n) }
 
 // Resize sets the length to n; new elements are absent until Mutable.
-func (l StringList) Resize(n int) { phaserimpl.MessageList(l).Resize(n) }
+func (l StringList) Resize(n int) { phaserimpl.MessageField(l).List(phaserType_String).Resize(n) }
 
 // Clear empties the list, clearing and freeing every element.
-func (l StringList) Clear() { phaserimpl.MessageList(l).Clear() }
+func (l StringList) Clear() { phaserimpl.MessageField(l).List(phaserType_String).Clear() }
 
 // Insert inserts a new, empty element at index i (0 <= i <= Len) and
 // returns it (a message that ignores writes if i is out of range or the
 // buffer is full).
-func (l StringList) Insert(i int) String { return String(phaserimpl.MessageList(l).Insert(i)) }
+func (l StringList) Insert(i int) String {
+	return String(phaserimpl.MessageField(l).List(phaserType_String).Insert(i))
+}
 
 // Erase removes elements [i, j), clearing and freeing them. It reports
 // false, changing nothing, if the range is invalid.
-func (l StringList) Erase(i, j int) bool { return phaserimpl.MessageList(l).Erase(i, j) }
+func (l StringList) Erase(i, j int) bool {
+	return phaserimpl.MessageField(l).List(phaserType_String).Erase(i, j)
+}
 
 // Swap exchanges the elements of l and o in O(1); both must be in the
 // same payload (it reports false otherwise).
 func (l StringList) Swap(o StringList) bool {
-	return phaserimpl.MessageList(l).Swap(phaserimpl.MessageList(o))
+	return phaserimpl.MessageField(l).Swap(phaserimpl.MessageField(o))
 }
 
 // AppendN appends n new, empty elements and calls fill for each (i from
 // 0 to n-1) as it is made. It reports false if the buffer fills first.
 func (l StringList) AppendN(n int, fill func(i int, elem String)) bool {
-	return phaserimpl.MessageList(l).AppendN(n, func(i int, e phaserimpl.Msg) { fill(i, String(e)) })
+	return phaserimpl.MessageField(l).AppendN(n, phaserType_String, func(i int, e phaserimpl.Msg) { fill(i, String(e)) })
 }
 
 // All iterates over the elements as At returns them, resolving the field
 // and checking the element table once.
 func (l StringList) All() iter.Seq2[int, String] {
 	return func(yield func(int, String) bool) {
-		for i, m := range phaserimpl.MessageList(l).All() {
+		for i, m := range phaserimpl.MessageField(l).All(phaserType_String) {
 			if !yield(i, String(m)) {
 				return
 			}
