@@ -109,11 +109,23 @@ func (b *Buffer) BlockSize(p uint32) uint32 {
 // it, past the header, 8-aligned, its length word within it): a message
 // runtime checks an offset read from a payload continued with Open before
 // it writes through it.
-func (b *Buffer) BlockAt(p uint32) (size uint32, ok bool) {
-	if !b.validBlock(p) {
+func (b *Buffer) BlockAt(p uint32) (size uint32, ok bool) { return b.blockSpan(p) }
+
+// blockSpan is validBlock and BlockSize in one, reading the length word
+// once: the usable size of the block at p, and whether p looks like the
+// data offset of a block (validBlock's checks).
+func (b *Buffer) blockSpan(p uint32) (uint32, bool) {
+	if p < b.hdr+8 || p%8 != 0 || uint64(p) > uint64(len(b.data)) {
 		return 0, false
 	}
-	return b.BlockSize(p), true
+	low := uint32(b.word(p))
+	if b.version == V2 && low&smallBit != 0 {
+		low &= 0xFF
+		if !b.small {
+			return 0, false
+		}
+	}
+	return low, uint64(p)+uint64(low) <= uint64(len(b.data))
 }
 
 // validBlock reports whether p looks like the data address of a block:
