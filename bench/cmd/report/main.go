@@ -260,7 +260,8 @@ func binTable(bins []binary) string {
 func writeGoals(w func(string, ...any), pooled stats, bins []binary) {
 	w("## Goals\n\n")
 	w("phaser's CPU time over the peer's (medians), in each binary (%s); ✅ met in every binary, ❌ missed in every binary, ", binList(bins))
-	w("⚠️ flips (met in one binary, missed in another: not a verdict); a ratio without a mark is a shape the goal does not cover.\n\n")
+	w("⚠️ flips (met in one binary, missed in another: not a verdict), with the widest spread of one of its two rows' passes within one binary (slowest pass over fastest): ")
+	w("a flip whose spread is as wide as the gap between the binaries is the machine's noise, not code placement; a ratio without a mark is a shape the goal does not cover.\n\n")
 	w("| goal |")
 	for _, s := range bench.Shapes {
 		w(" %s |", s)
@@ -271,6 +272,7 @@ func writeGoals(w func(string, ...any), pooled stats, bins []binary) {
 		for _, s := range bench.Shapes {
 			var rs []string
 			met, missed := 0, 0
+			spread := 0.0 // the widest pass spread of the two rows in any binary
 			for _, b := range bins {
 				lib := g.lib
 				if lib == "" {
@@ -282,6 +284,7 @@ func writeGoals(w func(string, ...any), pooled stats, bins []binary) {
 				}
 				r := p.t() / q.t()
 				rs = append(rs, fmtRatio(r))
+				spread = max(spread, p.spread, q.spread)
 				if m, ok := g.max[s]; ok {
 					if r <= m {
 						met++
@@ -294,7 +297,7 @@ func writeGoals(w func(string, ...any), pooled stats, bins []binary) {
 			case len(rs) == 0:
 				w(" – |")
 			case met > 0 && missed > 0:
-				w(" ⚠️ %s flips |", strings.Join(rs, " / "))
+				w(" ⚠️ %s flips%s |", strings.Join(rs, " / "), fmtSpread(spread))
 			case met > 0:
 				w(" ✅ %s |", strings.Join(rs, " / "))
 			case missed > 0:
@@ -329,6 +332,15 @@ func fmtRatio(r float64) string {
 		return fmt.Sprintf("%.3f×", r)
 	}
 	return fmt.Sprintf("%.2f×", r)
+}
+
+// fmtSpread formats a flip's pass spread (stat.spread): empty when the
+// binaries had one pass each.
+func fmtSpread(spread float64) string {
+	if spread == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" (passes %.0f%% apart)", 100*spread)
 }
 
 // writePlacement lists the rows whose time differs most between the

@@ -16,8 +16,12 @@ import (
 type stat struct {
 	sec, cpu, bytes, allocs float64
 	live                    float64 // the live heap, MiB (the harness rows)
-	secCI, cpuCI            string
-	ok                      bool
+	// spread is the slowest pass over the fastest, minus 1, of the time
+	// ratios are taken on (t), in one binary's raw runs (parseRaw); 0 for
+	// one pass.
+	spread       float64
+	secCI, cpuCI string
+	ok           bool
 }
 
 // t is the time ratios are taken on: CPU time per op when the run
@@ -157,6 +161,13 @@ func parseRaw(path string) (stats, map[string]string, error) {
 		s := &stat{sec: median(m["ns/op"]), cpu: median(m["cpu-ns/op"]), bytes: median(m["B/op"]), allocs: median(m["allocs/op"]),
 			live: median(m["live-MiB"])}
 		s.ok = len(m["ns/op"]) > 0
+		ts := m["cpu-ns/op"]
+		if len(ts) == 0 {
+			ts = m["ns/op"]
+		}
+		if len(ts) > 1 && slices.Min(ts) > 0 {
+			s.spread = slices.Max(ts)/slices.Min(ts) - 1
+		}
 		out[k] = s
 	}
 	return out, header, nil
