@@ -111,9 +111,8 @@ func (b *Buffer) BlockSize(p uint32) uint32 {
 // it writes through it.
 func (b *Buffer) BlockAt(p uint32) (size uint32, ok bool) { return b.blockSpan(p) }
 
-// blockSpan is validBlock and BlockSize in one, reading the length word
-// once: the usable size of the block at p, and whether p looks like the
-// data offset of a block (validBlock's checks).
+// blockSpan returns BlockSize(p) and whether p looks like the data
+// offset of a block (validBlock), reading the length word once.
 func (b *Buffer) blockSpan(p uint32) (uint32, bool) {
 	if p < b.hdr+8 || p%8 != 0 || uint64(p) > uint64(len(b.data)) {
 		return 0, false
@@ -133,14 +132,8 @@ func (b *Buffer) blockSpan(p uint32) (uint32, bool) {
 // within the buffer. It protects the allocator from offsets read from a
 // corrupt payload.
 func (b *Buffer) validBlock(p uint32) bool {
-	if p < b.hdr+8 || p%8 != 0 || uint64(p) > uint64(len(b.data)) {
-		return false
-	}
-	low := uint32(b.word(p))
-	if b.version == V2 && low&smallBit != 0 {
-		return b.small && uint64(p)+uint64(low&0xFF) <= uint64(len(b.data))
-	}
-	return uint64(p)+uint64(low) <= uint64(len(b.data))
+	_, ok := b.blockSpan(p)
+	return ok
 }
 
 // Allocate returns the data offset of a new block of at least n bytes, or 0

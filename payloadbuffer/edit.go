@@ -130,9 +130,9 @@ func (b *Buffer) VectorAssign(slot uint32, src []byte, size int) bool {
 	hdr := (*[8]byte)(d[int(slot) : int(slot)+8])
 	h := le64(hdr[:])
 	num, data := uint32(h), uint32(h>>32)
-	if c, ok := b.blockSpan(data); n != 0 && data != 0 && ok {
+	if n != 0 {
 		// The block's bytes through one slice (blockSpan: they lie in d).
-		if c := uint64(c); uint64(num)*uint64(size) <= c && uint64(n)*uint64(size) <= c {
+		if c, ok := b.blockSpan(data); ok && uint64(num)*uint64(size) <= uint64(c) && uint64(n)*uint64(size) <= uint64(c) {
 			blk := d[int(data) : int(data)+int(c)]
 			copy(blk, src[:int(n)*size])
 			if n < num && b.scrub {

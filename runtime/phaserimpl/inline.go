@@ -11,47 +11,46 @@ import "github.com/phaser-go/phaser/internal/impl"
 // compiler inlines (TestAccessorsInline in protoc-gen-phaser-go checks
 // that the generated accessors inline). The forwarders are not called.
 
-func reachGet8(m Msg, f Field) uint8                                  { return m.Get8(f) }
-func reachGet32(m Msg, f Field) uint32                                { return m.Get32(f) }
-func reachGet64(m Msg, f Field) uint64                                { return m.Get64(f) }
-func reachGet8Or(m Msg, f Field, d uint8) uint8                       { return m.Get8Or(f, d) }
-func reachGet32Or(m Msg, f Field, d uint32) uint32                    { return m.Get32Or(f, d) }
-func reachGet64Or(m Msg, f Field, d uint64) uint64                    { return m.Get64Or(f, d) }
-func reachGetSigned32(m Msg, f Field) uint32                          { return m.GetSigned32(f) }
-func reachGetSigned64(m Msg, f Field) uint64                          { return m.GetSigned64(f) }
-func reachGetSigned32Or(m Msg, f Field, d uint32) uint32              { return m.GetSigned32Or(f, d) }
-func reachGetSigned64Or(m Msg, f Field, d uint64) uint64              { return m.GetSigned64Or(f, d) }
-func reachViewGet8Or(v View, f Field, d uint8) uint8                  { return v.Get8Or(f, d) }
-func reachViewGet32Or(v View, f Field, d uint32) uint32               { return v.Get32Or(f, d) }
-func reachViewGet64Or(v View, f Field, d uint64) uint64               { return v.Get64Or(f, d) }
-func reachSet8(m Msg, f Field, v uint8)                               { m.Set8(f, v) }
-func reachSet32(m Msg, f Field, v uint32)                             { m.Set32(f, v) }
-func reachSet64(m Msg, f Field, v uint64)                             { m.Set64(f, v) }
-func reachHas(m Msg, f Field) bool                                    { return m.Has(f) }
-func reachClearScalar(m Msg, f Field)                                 { m.ClearScalar(f) }
-func reachMessage(m Msg, f Field, t *Type) Msg                        { return m.Message(f, t) }
-func reachSlotMessage(m Msg, f Field, t *Type) Msg                    { return m.SlotMessage(f, t) }
-func reachInlineMessage(m Msg, f Field, t *Type) Msg                  { return m.InlineMessage(f, t) }
-func reachViewOf(m Msg, t *Type) View                                 { return m.ViewOf(t) }
-func reachIsPresent(m Msg) bool                                       { return m.IsPresent() }
-func reachFailed(m Msg) bool                                          { return m.Failed() }
-func reachErr(m Msg) error                                            { return m.Err() }
-func reachViewGet8(v View, f Field) uint8                             { return v.Get8(f) }
-func reachViewGet32(v View, f Field) uint32                           { return v.Get32(f) }
-func reachViewGet64(v View, f Field) uint64                           { return v.Get64(f) }
-func reachViewHas(v View, f Field) bool                               { return v.Has(f) }
-func reachListLen(l MessageList) int                                  { return l.Len() }
-func reachListAt(l MessageList, i int) Msg                            { return l.At(i) }
-func reachListAll(l MessageList) func(func(int, Msg) bool)            { return l.All() }
+func reachGet8(m Msg, f Field) uint8                      { return m.Get8(f) }
+func reachGet32(m Msg, f Field) uint32                    { return m.Get32(f) }
+func reachGet64(m Msg, f Field) uint64                    { return m.Get64(f) }
+func reachGet8Or(m Msg, f Field, d uint8) uint8           { return m.Get8Or(f, d) }
+func reachGet32Or(m Msg, f Field, d uint32) uint32        { return m.Get32Or(f, d) }
+func reachGet64Or(m Msg, f Field, d uint64) uint64        { return m.Get64Or(f, d) }
+func reachGetSigned32(m Msg, f Field) uint32              { return m.GetSigned32(f) }
+func reachGetSigned64(m Msg, f Field) uint64              { return m.GetSigned64(f) }
+func reachGetSigned32Or(m Msg, f Field, d uint32) uint32  { return m.GetSigned32Or(f, d) }
+func reachGetSigned64Or(m Msg, f Field, d uint64) uint64  { return m.GetSigned64Or(f, d) }
+func reachViewGet8Or(v View, f Field, d uint8) uint8      { return v.Get8Or(f, d) }
+func reachViewGet32Or(v View, f Field, d uint32) uint32   { return v.Get32Or(f, d) }
+func reachViewGet64Or(v View, f Field, d uint64) uint64   { return v.Get64Or(f, d) }
+func reachSet8(m Msg, f Field, v uint8)                   { m.Set8(f, v) }
+func reachSet32(m Msg, f Field, v uint32)                 { m.Set32(f, v) }
+func reachSet64(m Msg, f Field, v uint64)                 { m.Set64(f, v) }
+func reachHas(m Msg, f Field) bool                        { return m.Has(f) }
+func reachClearScalar(m Msg, f Field)                     { m.ClearScalar(f) }
+func reachMessage(m Msg, f Field, t *Type) Msg            { return m.Message(f, t) }
+func reachSlotMessage(m Msg, f Field, t *Type) Msg        { return m.SlotMessage(f, t) }
+func reachInlineMessage(m Msg, f Field, t *Type) Msg      { return m.InlineMessage(f, t) }
+func reachViewOf(m Msg, t *Type) View                     { return m.ViewOf(t) }
+func reachIsPresent(m Msg) bool                           { return m.IsPresent() }
+func reachFailed(m Msg) bool                              { return m.Failed() }
+func reachErr(m Msg) error                                { return m.Err() }
+func reachViewGet8(v View, f Field) uint8                 { return v.Get8(f) }
+func reachViewGet32(v View, f Field) uint32               { return v.Get32(f) }
+func reachViewGet64(v View, f Field) uint64               { return v.Get64(f) }
+func reachViewHas(v View, f Field) bool                   { return v.Has(f) }
+func reachView(m Msg, t *Type) (View, bool)               { return m.View(t) }
+func reachViewBytes(v View) []byte                        { return v.Bytes() }
+func reachCursorNext(c *impl.Cursor) (Msg, bool)          { return c.Next() }
+func reachCursorLen(c *impl.Cursor) int                   { return c.Len() }
+func reachElems(m Msg, num, data uint32, size int) []byte { return m.Elems(num, data, size) }
+func reachMutableBytes(m Msg, n uint32) ([]byte, bool)    { return m.MutableBytes(n) }
+
+// The methods of the generated list types of repeated message fields.
 func reachFieldLen(l MessageField) int                                { return l.Len() }
 func reachFieldAt(l MessageField, i int, t *Type) Msg                 { return l.At(i, t) }
 func reachFieldAll(l MessageField, t *Type) func(func(int, Msg) bool) { return l.All(t) }
-func reachView(m Msg, t *Type) (View, bool)                           { return m.View(t) }
-func reachViewBytes(v View) []byte                                    { return v.Bytes() }
-func reachCursorNext(c *impl.Cursor) (Msg, bool)                      { return c.Next() }
-func reachCursorLen(c *impl.Cursor) int                               { return c.Len() }
-func reachElems(m Msg, num, data uint32, size int) []byte             { return m.Elems(num, data, size) }
-func reachMutableBytes(m Msg, n uint32) ([]byte, bool)                { return m.MutableBytes(n) }
 
 // The engine's calls of the generated protobuf codecs.
 func reachCompiledBytes(m Msg, n uint32) ([]byte, []byte, bool)        { return m.CompiledBytes(n) }

@@ -341,7 +341,7 @@ func checkInlined(t *testing.T, src string, in inlining, req []string) {
 // typeNames returns the names of the types src declares or makes composite
 // literals of, and the door's handle types: a call of one is a conversion.
 func typeNames(f *ast.File) map[string]bool {
-	names := map[string]bool{"phaserimpl.Msg": true, "phaserimpl.View": true, "phaserimpl.MessageList": true, "phaserimpl.MessageField": true}
+	names := map[string]bool{"phaserimpl.Msg": true, "phaserimpl.View": true, "phaserimpl.MessageField": true}
 	for _, b := range []string{"bool", "int32", "uint32", "int64", "uint64", "float32", "float64", "uint8", "string"} {
 		names[b] = true
 	}
