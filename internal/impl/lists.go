@@ -240,12 +240,12 @@ func AssignElems[T Scalar](r Repeated, vs []T) bool {
 		StoreElems(b, vs)
 		return r.m.AssignCopy(r.f, b, int(size))
 	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(vs))), n)
+	src := (*byte)(unsafe.Pointer(unsafe.SliceData(vs)))
 	if m, f := r.m, r.f; m.acc == compiledWrite && m.p.nlive == 0 && m.p.version == payloadbuffer.V3 &&
-		(f.Fixed == 0 || uint(len(vs)) <= uint(f.Fixed)) && m.p.assignInPlace(m.off+f.Offset, b, int(size)) {
+		(f.Fixed == 0 || uint(len(vs)) <= uint(f.Fixed)) && m.p.assignInPlace(m.off+f.Offset, src, len(vs), int(size)) {
 		return true // a refill: the elements copied over the old ones
 	}
-	return r.m.AssignCopy(r.f, b, int(size))
+	return r.m.AssignCopy(r.f, unsafe.Slice(src, n), int(size))
 }
 
 // StoreElems stores vs as the stored bytes b of len(vs) elements.

@@ -3,6 +3,7 @@ package impl
 import (
 	"fmt"
 	"iter"
+	"unsafe"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
 )
@@ -649,7 +650,8 @@ func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 // assignInPlace is AssignCopy's common case (AssignElems's, for a
 // compiled handle of a format-3 payload with no blocks set aside): the
 // vector at o, a refilled message's, has a block that holds both its
-// elements and v (size bytes each), into which v is copied; false leaves
+// elements and the count elements of size bytes at src (which do not lie
+// in the payload), which are copied into it; false leaves
 // the vector to AssignCopy. The checks are those of payloadbuffer's
 // blockSpan and VectorAssign (a block above the header, 8-aligned, its
 // length word and bytes in the memory, holding the vector's count), so
@@ -657,22 +659,13 @@ func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 // the block; a block that holds the header is left to VectorAssign, whose
 // copy and store would overlap. (AssignCopy's and VectorAssign's calls, with the same checks,
 // cost Build/imu ~170 instructions an assign.)
-func (p *Payload) assignInPlace(o uint32, v []byte, size int) bool {
-	var count int // the elements of v: a shift for the sizes scalars have
-	switch size {
-	case 8:
-		count = len(v) >> 3
-	case 4:
-		count = len(v) >> 2
-	case 1:
-		count = len(v)
-	}
+func (p *Payload) assignInPlace(o uint32, src *byte, count, size int) bool {
 	// In int arithmetic, as VectorAssign's (a sum of two uint32s does not
 	// overflow an int), so that the slices need no second check; a count
 	// read from the payload is multiplied in uint64 first.
 	mem := p.mem
 	n, at := count*size, int(o)
-	if n == 0 || at < int(p.floor) || at+8 > len(mem) {
+	if n <= 0 || at < int(p.floor) || at+8 > len(mem) {
 		return false
 	}
 	hdr := (*[8]byte)(mem[at : at+8])
@@ -693,7 +686,7 @@ func (p *Payload) assignInPlace(o uint32, v []byte, size int) bool {
 	if uint64(count) < num && p.scrub {
 		clear(blk[n : int(num)*size]) // the dropped elements
 	}
-	copy(blk, v[:n]) // (last: no value outlives the call)
+	copy(blk, unsafe.Slice(src, n)) // (last: no value outlives the call)
 	return true
 }
 
