@@ -1,10 +1,11 @@
 package impl
 
 import (
-	"github.com/phaser-go/phaser/payloadbuffer"
 	"iter"
 	"slices"
 	"unsafe"
+
+	"github.com/phaser-go/phaser/payloadbuffer"
 )
 
 // Handles on repeated fields. Each holds the message handle and the field;
