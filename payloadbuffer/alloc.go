@@ -104,16 +104,13 @@ func (b *Buffer) BlockSize(p uint32) uint32 {
 	return low
 }
 
-// BlockAt returns the usable size of the block whose data starts at p, and
-// whether p looks like the data offset of a block of this buffer (inside
-// it, past the header, 8-aligned, its length word within it): a message
-// runtime checks an offset read from a payload continued with Open before
-// it writes through it.
-func (b *Buffer) BlockAt(p uint32) (size uint32, ok bool) { return b.blockSpan(p) }
-
-// blockSpan returns BlockSize(p) and whether p looks like the data
-// offset of a block (validBlock), reading the length word once.
-func (b *Buffer) blockSpan(p uint32) (uint32, bool) {
+// BlockAt returns the usable size of the block whose data starts at p
+// (BlockSize), and whether p looks like the data offset of a block of this
+// buffer (inside it, past the header, 8-aligned, its length word and bytes
+// within it), reading the length word once: a message runtime checks an
+// offset read from a payload continued with Open before it writes through
+// it. It is small enough to inline.
+func (b *Buffer) BlockAt(p uint32) (size uint32, ok bool) {
 	if p < b.hdr+8 || p%8 != 0 || uint64(p) > uint64(len(b.data)) {
 		return 0, false
 	}
@@ -132,7 +129,7 @@ func (b *Buffer) blockSpan(p uint32) (uint32, bool) {
 // within the buffer. It protects the allocator from offsets read from a
 // corrupt payload.
 func (b *Buffer) validBlock(p uint32) bool {
-	_, ok := b.blockSpan(p)
+	_, ok := b.BlockAt(p)
 	return ok
 }
 

@@ -131,8 +131,8 @@ func (b *Buffer) VectorAssign(slot uint32, src []byte, size int) bool {
 	h := le64(hdr[:])
 	num, data := uint32(h), uint32(h>>32)
 	if n != 0 {
-		// The block's bytes through one slice (blockSpan: they lie in d).
-		if c, ok := b.blockSpan(data); ok && uint64(num)*uint64(size) <= uint64(c) && uint64(n)*uint64(size) <= uint64(c) {
+		// The block's bytes through one slice (BlockAt: they lie in d).
+		if c, ok := b.BlockAt(data); ok && uint64(num)*uint64(size) <= uint64(c) && uint64(n)*uint64(size) <= uint64(c) {
 			blk := d[int(data) : int(data)+int(c)]
 			copy(blk, src[:int(n)*size])
 			if n < num && b.scrub {

@@ -652,13 +652,16 @@ func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 // vector at o, a refilled message's, has a block that holds both its
 // elements and the count elements of size bytes at src (which do not lie
 // in the payload), which are copied into it; false leaves the vector to
-// AssignCopy. The checks are those of payloadbuffer's blockSpan and
-// VectorAssign (a block above the header, 8-aligned, its length word and
-// bytes in the memory, holding the vector's count), so that a payload
-// written behind the handle cannot move the copy outside the block; a
-// block that holds the header is left to VectorAssign, whose copy and
-// store would overlap. (AssignCopy's and VectorAssign's calls, with the
-// same checks, cost Build/imu ~170 instructions an assign.)
+// AssignCopy. The checks are those of VectorAssign and payloadbuffer's
+// BlockAt for a format-3 block (above the header, 8-aligned, its length
+// word and bytes in the memory, holding the vector's count), so that a
+// payload written behind the handle cannot move the copy outside the
+// block; a block that holds the header is left to VectorAssign, whose
+// copy and store would overlap. (AssignCopy's and VectorAssign's calls,
+// with the same checks, cost Build/imu ~170 instructions an assign; a
+// call of BlockAt, in line, in place of its checks written out here,
+// ~33: it reads the buffer's fields through p.buf, and the memory's
+// length again.)
 func (p *Payload) assignInPlace(o uint32, src *byte, count, size int) bool {
 	// In int arithmetic, as VectorAssign's (a sum of two uint32s does not
 	// overflow an int), so that the slices need no second check; a count
