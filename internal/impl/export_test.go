@@ -135,8 +135,8 @@ func ID(t *Type) uint32 { return t.id }
 // TableCache returns p's table cache (tables.go).
 func TableCache(p *Payload) [tableSlots]uint64 { return p.tables }
 
-// AssignCopyModel is List.Assign without AssignElems's in-place case
-// (assignInPlace): AssignCopy, which takes VectorAssign's.
+// AssignCopyModel is List.Assign without AssignElems's in-place case (a
+// refill's): AssignCopy, which takes VectorAssign's.
 // FuzzListAssign compares the two.
 func AssignCopyModel[T Scalar](r Repeated, vs []T) bool {
 	b := make([]byte, uintptr(len(vs))*SizeOf[T]())

@@ -42,7 +42,7 @@ func assignBoth[T impl.Scalar](a, b runtime.List[T], vs []T) (bool, bool) {
 }
 
 // FuzzListAssign checks List.Assign's in-place case (AssignElems's
-// assignInPlace, a refill's straight line) against AssignCopy, which
+// straight line for a refill) against AssignCopy, which
 // VectorAssign serves: two fixed buffers get the same operations decoded
 // from the input, assigns of 0 to 19 elements to the lists of a Stamped or
 // a Repeated root and bytes written behind the handles (a peer's, or a

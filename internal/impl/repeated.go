@@ -3,7 +3,6 @@ package impl
 import (
 	"fmt"
 	"iter"
-	"unsafe"
 
 	"github.com/phaser-go/phaser/payloadbuffer"
 )
@@ -645,52 +644,6 @@ func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 		m.p.fail()
 	}
 	return ok
-}
-
-// assignInPlace is AssignCopy's common case, which AssignElems takes for
-// a compiled handle of a format-3 payload with no blocks set aside: the
-// vector at o, a refilled message's, has a block that holds both its
-// elements and the count elements of size bytes at src (which do not lie
-// in the payload), which are copied into it; false leaves the vector to
-// AssignCopy. The checks are those of VectorAssign and payloadbuffer's
-// BlockAt for a format-3 block (above the header, 8-aligned, its length
-// word and bytes in the memory, holding the vector's count), so that a
-// payload written behind the handle cannot move the copy outside the
-// block; a block that holds the header is left to VectorAssign, whose
-// copy and store would overlap. (AssignCopy's and VectorAssign's calls,
-// with the same checks, cost Build/imu ~170 instructions an assign; a
-// call of BlockAt, in line, in place of its checks written out here,
-// ~33: it reads the buffer's fields through p.buf, and the memory's
-// length again.)
-func (p *Payload) assignInPlace(o uint32, src *byte, count, size int) bool {
-	// In int arithmetic, as VectorAssign's (a sum of two uint32s does not
-	// overflow an int), so that the slices need no second check; a count
-	// read from the payload is multiplied in uint64 first.
-	mem := p.mem
-	n, at := count*size, int(o)
-	if n <= 0 || at < int(p.floor) || at+8 > len(mem) {
-		return false
-	}
-	hdr := (*[8]byte)(mem[at : at+8])
-	h := le.Uint64(hdr[:])
-	num, data := uint64(uint32(h)), int(h>>32)
-	if data < int(p.floor)+8 || data%8 != 0 || data > len(mem) {
-		return false
-	}
-	c := int(le.Uint32(mem[data-8:])) // the block's length word
-	if data+c > len(mem) || n > c || num*uint64(size) > uint64(c) {
-		return false
-	}
-	if at+8 > data && at < data+c {
-		return false // a block that holds its own header (a hostile payload's)
-	}
-	blk := mem[data : data+c]
-	le.PutUint32(hdr[:4], uint32(count))
-	if uint64(count) < num && p.scrub {
-		clear(blk[n : int(num)*size]) // the dropped elements
-	}
-	copy(blk, unsafe.Slice(src, n)) // (last: no value outlives the call)
-	return true
 }
 
 // v3 reports whether the message lives in a format v3 payload, whose
