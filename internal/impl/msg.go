@@ -979,8 +979,10 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 			}
 			// mutableAt's common case, and bind's in a payload that
 			// trusts what it wrote: the message lies whole in the payload.
+			// (The handle's compiledWrite says that p is writable: the
+			// access compiledAccess would give.)
 			if s >= p.floor && int(s)+int(t.extent) <= len(mem) && p.trust&t.trust != 0 {
-				return Msg{p: p, off: s, acc: p.compiledAccess()}
+				return Msg{p: p, off: s, acc: compiledWrite}
 			}
 			return p.bind(s, t)
 		}
