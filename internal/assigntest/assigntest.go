@@ -75,6 +75,11 @@ func Same(t testing.TB, i int, op byte, fast, slow runtime.Msg) {
 // through its Mutable (the ROS frontend's) or a nested message's.
 func ImuSetters(x sensor_msgsphaser.Imu, v *sensor_msgsphaser.ImuFields) {
 	x.Clear()
+	ImuFill(x, v)
+}
+
+// ImuFill is ImuSetters without the Clear.
+func ImuFill(x sensor_msgsphaser.Imu, v *sensor_msgsphaser.ImuFields) {
 	h := x.MutableHeader()
 	h.SetSeq(v.Header.Seq)
 	s := h.MutableStamp()
@@ -97,4 +102,67 @@ func ImuSetters(x sensor_msgsphaser.Imu, v *sensor_msgsphaser.ImuFields) {
 	l.SetY(v.LinearAcceleration.Y)
 	l.SetZ(v.LinearAcceleration.Z)
 	x.LinearAccelerationCovariance().Assign(v.LinearAccelerationCovariance...)
+}
+
+// ClearOps is what ClearRun does with the roots of one message type, each
+// function applied to both roots alike.
+type ClearOps[T any] struct {
+	Msg    func(x T) runtime.Msg // the untyped handle
+	Clear  func(x T)             // the generated Clear
+	Fill   func(x T, arg, i int) // the setters of a value made from arg and i, without a Clear
+	Assign func(x T, arg, i int) // the generated Assign of that value
+	Edit   func(x T, arg int)    // a change between fills: a nested message cleared or made, a string or vector set
+}
+
+// ClearRun is the differential test of a generated Clear: two roots (Twins
+// made from in) go through the same operations, one clearing with the
+// generated Clear where the other clears with the runtime's (runtime.Msg's
+// Clear, which interprets the type's keep plan), and after each operation
+// their payloads must be the same bytes and have failed alike. The
+// operations, chosen by the input bytes after in[2]: a Clear and the
+// setters; a Clear alone; an Assign (the other root: the runtime's Clear
+// and the setters); an edit; the same bytes changed behind both handles.
+// The blocks a Clear sets aside are taken back by the setters that follow,
+// so the record the Clears leave is compared too, through the bytes the
+// fills then write.
+func ClearRun[T any](t testing.TB, in []byte, fast, slow T, ops ClearOps[T]) {
+	t.Helper()
+	for i := 3; i < len(in); i++ {
+		op := in[i] % 5
+		arg := 0
+		if i+1 < len(in) {
+			arg = int(in[i+1])
+		}
+		switch op {
+		case 0: // Clear and fill
+			i++
+			ops.Clear(fast)
+			ops.Msg(slow).Clear()
+			ops.Fill(fast, arg, i)
+			ops.Fill(slow, arg, i)
+		case 1: // Clear alone
+			ops.Clear(fast)
+			ops.Msg(slow).Clear()
+		case 2: // Assign
+			i++
+			ops.Assign(fast, arg, i)
+			ops.Msg(slow).Clear()
+			ops.Fill(slow, arg, i)
+		case 3:
+			i++
+			ops.Edit(fast, arg)
+			ops.Edit(slow, arg)
+		case 4:
+			var ok bool
+			if i, ok = Poke(in, i, ops.Msg(fast), ops.Msg(slow)); !ok {
+				return
+			}
+		}
+		if f, s := ops.Msg(fast).Bytes(), ops.Msg(slow).Bytes(); !bytes.Equal(f, s) {
+			t.Fatalf("op %d (%d): the generated Clear's payload differs from the runtime's:\n%x\n%x", i, op, f, s)
+		}
+		if ops.Msg(fast).Failed() != ops.Msg(slow).Failed() {
+			t.Fatalf("op %d (%d): the generated Clear's payload failed %v, the runtime's %v", i, op, ops.Msg(fast).Failed(), ops.Msg(slow).Failed())
+		}
+	}
 }

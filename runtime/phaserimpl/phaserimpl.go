@@ -60,7 +60,9 @@ const (
 	// to 9) was copied through memory. Code of versions 4 to 9 that uses
 	// the list type of a package generated at version 10 or later must be
 	// regenerated with it (the list types' underlying types differ).
-	GenVersion = 10
+	// Version 11 generates the Clear of a message that has an Assign: its
+	// keep plan at compile-time offsets (Msg.BeginKeep, Keeper).
+	GenVersion = 11
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4
@@ -111,6 +113,8 @@ type (
 	// KeptBlock is a string block or nested message an Assign writes over
 	// (Assigner.Block, Assigner.KeptFields).
 	KeptBlock = impl.KeptBlock
+	// Keeper sets aside the blocks of a generated Clear (Msg.BeginKeep).
+	Keeper = impl.Keeper
 )
 
 // InlineID is the presence id of a singular message field stored inside

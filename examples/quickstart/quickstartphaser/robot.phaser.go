@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.
@@ -169,8 +169,18 @@ func (x Pose) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Pose) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Pose) Clear() { phaserimpl.Msg(x).Clear(phaserType_Pose) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Pose) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Pose, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Pose)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

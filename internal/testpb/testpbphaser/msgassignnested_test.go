@@ -17,6 +17,11 @@ import (
 // through its Mutable.
 func assignNestedSlow(x pb.Stamped, v *pb.StampedFields) {
 	x.Clear()
+	stampedFill(x, v)
+}
+
+// stampedFill is assignNestedSlow without the Clear.
+func stampedFill(x pb.Stamped, v *pb.StampedFields) {
 	x.SetSeq(v.Seq)
 	s := x.MutableStamp()
 	s.SetSeconds(v.Stamp.Seconds)

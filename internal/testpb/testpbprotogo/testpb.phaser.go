@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -348,8 +348,23 @@ func (x Scalars) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Scalars) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Scalars) Clear() { phaserimpl.Msg(x).Clear(phaserType_Scalars) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Scalars) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Scalars, 112); ok {
+		p := (*[112]byte)(b)
+		r := k.Root()
+		k.String(r, 100) // f_string
+		k.String(r, 104) // f_bytes
+		if k.Kept() {
+			*(*[108]byte)(p[4:]) = [108]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Scalars)
+}
 
 // ScalarsFromAny returns the Scalars held by an Any and whether it holds one.
 func ScalarsFromAny(a runtime.Any) (Scalars, bool) {
@@ -6722,8 +6737,33 @@ func (x Stamped) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Stamped) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Stamped) Clear() { phaserimpl.Msg(x).Clear(phaserType_Stamped) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Stamped) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Stamped, 56); ok {
+		p := (*[56]byte)(b)
+		r := k.Root()
+		mStamp := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp)      // stamp
+		k.String(r, 16)                                                         // frame_id
+		mPart := k.Message(r, 20, phaserType_Stamped_Part)                      // part
+		k.String(mPart, 12)                                                     // tag
+		mPartAt := k.Message(mPart, 16, phaserType_timestamppbphaser_Timestamp) // at
+		k.Vector(mPart, 24, 4)                                                  // colors
+		k.String(r, 24)                                                         // blob
+		k.Vector(r, 40, 8)                                                      // covariance
+		k.Vector(r, 48, 4)                                                      // counts
+		if k.Kept() {
+			*(*[52]byte)(p[4:]) = [52]byte{} // the presence words and fields
+			k.Zero(mStamp, 20)
+			k.Zero(mPart, 32)
+			k.Zero(mPartAt, 20)
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Stamped)
+}
 
 // StampedFromAny returns the Stamped held by an Any and whether it holds one.
 func StampedFromAny(a runtime.Any) (Stamped, bool) {
@@ -7921,8 +7961,25 @@ func (x Stamped_Part) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Stamped_Part) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Stamped_Part) Clear() { phaserimpl.Msg(x).Clear(phaserType_Stamped_Part) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Stamped_Part) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Stamped_Part, 32); ok {
+		p := (*[32]byte)(b)
+		r := k.Root()
+		k.String(r, 12)                                                 // tag
+		mAt := k.Message(r, 16, phaserType_timestamppbphaser_Timestamp) // at
+		k.Vector(r, 24, 4)                                              // colors
+		if k.Kept() {
+			*(*[28]byte)(p[4:]) = [28]byte{} // the presence words and fields
+			k.Zero(mAt, 20)
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Stamped_Part)
+}
 
 // Stamped_PartFromAny returns the Stamped_Part held by an Any and whether it holds one.
 func Stamped_PartFromAny(a runtime.Any) (Stamped_Part, bool) {
@@ -8790,8 +8847,25 @@ func (x Span) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Span) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Span) Clear() { phaserimpl.Msg(x).Clear(phaserType_Span) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Span) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Span, 16); ok {
+		p := (*[16]byte)(b)
+		r := k.Root()
+		mStart := k.Message(r, 8, phaserType_timestamppbphaser_Timestamp) // start
+		mEnd := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp)  // end
+		if k.Kept() {
+			*(*[12]byte)(p[4:]) = [12]byte{} // the presence words and fields
+			k.Zero(mStart, 20)
+			k.Zero(mEnd, 20)
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Span)
+}
 
 // SpanFromAny returns the Span held by an Any and whether it holds one.
 func SpanFromAny(a runtime.Any) (Span, bool) {
@@ -9483,8 +9557,18 @@ func (x Wide) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Wide) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Wide) Clear() { phaserimpl.Msg(x).Clear(phaserType_Wide) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Wide) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Wide, 308); ok {
+		p := (*[308]byte)(b)
+		*(*[304]byte)(p[4:]) = [304]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Wide)
+}
 
 // WideFromAny returns the Wide held by an Any and whether it holds one.
 func WideFromAny(a runtime.Any) (Wide, bool) {

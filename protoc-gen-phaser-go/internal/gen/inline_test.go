@@ -54,9 +54,12 @@ func TestAccessorsInline(t *testing.T) {
 	}
 	for _, dir := range []string{"gen/pb/pbphaser", "gen/pb/pbphaserros"} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			n := checkPackageInlines(t, gobin, bench, dir, "bench.phaser.go", file)
+			n, c := checkPackageInlines(t, gobin, bench, dir, "bench.phaser.go", file)
 			if n == 0 { // SmallStruct, Header and Imu have Assigns with blocks (and, in pbphaserros, inline messages)
 				t.Errorf("%s: no Assign calls to check", dir)
+			}
+			if c == 0 { // and so generated Clears with steps
+				t.Errorf("%s: no Clear calls to check", dir)
 			}
 		})
 	}
@@ -123,9 +126,9 @@ func Write(h pbphaser.Header, s int64, n int32) {
 
 // checkPackageInlines builds package dir of the module at root with
 // -gcflags=-m and checks the accessors of file's messages in its generated
-// file name, its encoders' calls and its Assigns' (it returns how many of
-// those it checked).
-func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *protogen.File) int {
+// file name, its encoders' calls, its Assigns' and its Clears' (it returns
+// how many of the Assigns' and the Clears' calls it checked).
+func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *protogen.File) (int, int) {
 	t.Helper()
 	cmd := exec.Command(gobin, "build", "-gcflags=-m", "./"+dir)
 	cmd.Dir = root
@@ -139,7 +142,14 @@ func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *prot
 	if checkCallsInline(t, src, in, encoderInlines, "XXX_AppendProto", "XXX_ProtoSize") == 0 {
 		t.Errorf("%s: no encoder calls to check", name)
 	}
-	return checkCallsInline(t, src, in, assignInlines, "Assign")
+	return checkCallsInline(t, src, in, assignInlines, "Assign"), checkCallsInline(t, src, in, clearInlines, "Clear")
+}
+
+// clearInlines are the Keeper's calls a generated Clear makes that must
+// inline into it: the root's offset, a string's or vector's step (a call
+// of the step's body), the check that no step refused, and the record.
+var clearInlines = map[string]bool{
+	"k.Root": true, "k.String": true, "k.Vector": true, "k.Kept": true, "k.End": true,
 }
 
 // encoderInlines are the engine's calls the generated protobuf encoders

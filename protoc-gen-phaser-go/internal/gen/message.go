@@ -147,9 +147,7 @@ func (g *fileGen) constructors(m *protogen.Message, name, tv string) {
 	g.P("// Err returns the first error a write reported, or nil.")
 	g.P("func (x ", name, ") Err() error { return "+g.xm()+".Err() }")
 	g.P()
-	g.P("// Clear clears every field.")
-	g.P("func (x ", name, ") Clear() { "+g.xm()+".Clear(", tv, ") }")
-	g.P()
+	g.clear(m, name, tv)
 	if !g.opts.ProtoGo || m.Desc.IsMapEntry() { // protogo emits a typed ToProto
 		g.P("// ToProto copies x into a dynamic protobuf message, for printing and")
 		g.P("// comparison.")

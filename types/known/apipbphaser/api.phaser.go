@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -2652,8 +2652,23 @@ func (x Mixin) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Mixin) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Mixin) Clear() { phaserimpl.Msg(x).Clear(phaserType_Mixin) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Mixin) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Mixin, 16); ok {
+		p := (*[16]byte)(b)
+		r := k.Root()
+		k.String(r, 8)  // name
+		k.String(r, 12) // root
+		if k.Kept() {
+			*(*[12]byte)(p[4:]) = [12]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Mixin)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_google_protobuf_source_context_proto is the file's descriptor, registered with the runtime.
@@ -108,8 +108,22 @@ func (x SourceContext) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x SourceContext) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x SourceContext) Clear() { phaserimpl.Msg(x).Clear(phaserType_SourceContext) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x SourceContext) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_SourceContext, 12); ok {
+		p := (*[12]byte)(b)
+		r := k.Root()
+		k.String(r, 8) // file_name
+		if k.Kept() {
+			*(*[8]byte)(p[4:]) = [8]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_SourceContext)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -115,8 +115,18 @@ func (x DoubleValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x DoubleValue) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x DoubleValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_DoubleValue) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x DoubleValue) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_DoubleValue, 16); ok {
+		p := (*[16]byte)(b)
+		*(*[12]byte)(p[4:]) = [12]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_DoubleValue)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -684,8 +694,18 @@ func (x FloatValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x FloatValue) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x FloatValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_FloatValue) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x FloatValue) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_FloatValue, 12); ok {
+		p := (*[12]byte)(b)
+		*(*[8]byte)(p[4:]) = [8]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_FloatValue)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1253,8 +1273,18 @@ func (x Int64Value) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Int64Value) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Int64Value) Clear() { phaserimpl.Msg(x).Clear(phaserType_Int64Value) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Int64Value) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Int64Value, 16); ok {
+		p := (*[16]byte)(b)
+		*(*[12]byte)(p[4:]) = [12]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Int64Value)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1823,8 +1853,18 @@ func (x UInt64Value) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x UInt64Value) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x UInt64Value) Clear() { phaserimpl.Msg(x).Clear(phaserType_UInt64Value) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x UInt64Value) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_UInt64Value, 16); ok {
+		p := (*[16]byte)(b)
+		*(*[12]byte)(p[4:]) = [12]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_UInt64Value)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -2393,8 +2433,18 @@ func (x Int32Value) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Int32Value) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Int32Value) Clear() { phaserimpl.Msg(x).Clear(phaserType_Int32Value) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Int32Value) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Int32Value, 12); ok {
+		p := (*[12]byte)(b)
+		*(*[8]byte)(p[4:]) = [8]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Int32Value)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -2963,8 +3013,18 @@ func (x UInt32Value) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x UInt32Value) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x UInt32Value) Clear() { phaserimpl.Msg(x).Clear(phaserType_UInt32Value) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x UInt32Value) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_UInt32Value, 12); ok {
+		p := (*[12]byte)(b)
+		*(*[8]byte)(p[4:]) = [8]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_UInt32Value)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -3533,8 +3593,18 @@ func (x BoolValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x BoolValue) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x BoolValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_BoolValue) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x BoolValue) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_BoolValue, 9); ok {
+		p := (*[9]byte)(b)
+		*(*[5]byte)(p[4:]) = [5]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_BoolValue)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -4100,8 +4170,22 @@ func (x StringValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x StringValue) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x StringValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_StringValue) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x StringValue) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_StringValue, 12); ok {
+		p := (*[12]byte)(b)
+		r := k.Root()
+		k.String(r, 8) // value
+		if k.Kept() {
+			*(*[8]byte)(p[4:]) = [8]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_StringValue)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -4678,8 +4762,22 @@ func (x BytesValue) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x BytesValue) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x BytesValue) Clear() { phaserimpl.Msg(x).Clear(phaserType_BytesValue) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x BytesValue) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_BytesValue, 12); ok {
+		p := (*[12]byte)(b)
+		r := k.Root()
+		k.String(r, 8) // value
+		if k.Kept() {
+			*(*[8]byte)(p[4:]) = [8]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_BytesValue)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -171,8 +171,23 @@ func (x SmallStruct) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x SmallStruct) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x SmallStruct) Clear() { phaserimpl.Msg(x).Clear(phaserType_SmallStruct) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x SmallStruct) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_SmallStruct, 48); ok {
+		p := (*[48]byte)(b)
+		r := k.Root()
+		k.String(r, 8)  // name
+		k.String(r, 24) // phone
+		if k.Kept() {
+			*(*[44]byte)(p[4:]) = [44]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_SmallStruct)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1108,8 +1123,24 @@ func (x Header) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Header) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Header) Clear() { phaserimpl.Msg(x).Clear(phaserType_Header) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Header) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Header, 20); ok {
+		p := (*[20]byte)(b)
+		r := k.Root()
+		mStamp := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp) // stamp
+		k.String(r, 16)                                                    // frame_id
+		if k.Kept() {
+			*(*[16]byte)(p[4:]) = [16]byte{} // the presence words and fields
+			k.Zero(mStamp, 20)
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Header)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1889,8 +1920,18 @@ func (x Quaternion) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Quaternion) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Quaternion) Clear() { phaserimpl.Msg(x).Clear(phaserType_Quaternion) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Quaternion) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Quaternion, 40); ok {
+		p := (*[40]byte)(b)
+		*(*[36]byte)(p[4:]) = [36]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Quaternion)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -2626,8 +2667,18 @@ func (x Vector3) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Vector3) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Vector3) Clear() { phaserimpl.Msg(x).Clear(phaserType_Vector3) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Vector3) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Vector3, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Vector3)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -3297,8 +3348,35 @@ func (x Imu) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Imu) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Imu) Clear() { phaserimpl.Msg(x).Clear(phaserType_Imu) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Imu) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Imu, 56); ok {
+		p := (*[56]byte)(b)
+		r := k.Root()
+		mHeader := k.Message(r, 8, phaserType_Header)                                  // header
+		mHeaderStamp := k.Message(mHeader, 12, phaserType_timestamppbphaser_Timestamp) // stamp
+		k.String(mHeader, 16)                                                          // frame_id
+		mOrientation := k.Message(r, 12, phaserType_Quaternion)                        // orientation
+		k.Vector(r, 16, 8)                                                             // orientation_covariance
+		mAngularVelocity := k.Message(r, 24, phaserType_Vector3)                       // angular_velocity
+		k.Vector(r, 32, 8)                                                             // angular_velocity_covariance
+		mLinearAcceleration := k.Message(r, 40, phaserType_Vector3)                    // linear_acceleration
+		k.Vector(r, 48, 8)                                                             // linear_acceleration_covariance
+		if k.Kept() {
+			*(*[52]byte)(p[4:]) = [52]byte{} // the presence words and fields
+			k.Zero(mHeader, 20)
+			k.Zero(mHeaderStamp, 20)
+			k.Zero(mOrientation, 40)
+			k.Zero(mAngularVelocity, 32)
+			k.Zero(mLinearAcceleration, 32)
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Imu)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -4483,8 +4561,22 @@ func (x PointField) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x PointField) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x PointField) Clear() { phaserimpl.Msg(x).Clear(phaserType_PointField) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x PointField) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_PointField, 24); ok {
+		p := (*[24]byte)(b)
+		r := k.Root()
+		k.String(r, 8) // name
+		if k.Kept() {
+			*(*[20]byte)(p[4:]) = [20]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_PointField)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -5270,8 +5362,18 @@ func (x Point) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Point) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Point) Clear() { phaserimpl.Msg(x).Clear(phaserType_Point) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Point) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Point, 24); ok {
+		p := (*[24]byte)(b)
+		*(*[20]byte)(p[4:]) = [20]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Point)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -7230,8 +7332,28 @@ func (x Image) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Image) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Image) Clear() { phaserimpl.Msg(x).Clear(phaserType_Image) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Image) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Image, 36); ok {
+		p := (*[36]byte)(b)
+		r := k.Root()
+		mHeader := k.Message(r, 8, phaserType_Header)                                  // header
+		mHeaderStamp := k.Message(mHeader, 12, phaserType_timestamppbphaser_Timestamp) // stamp
+		k.String(mHeader, 16)                                                          // frame_id
+		k.String(r, 20)                                                                // encoding
+		k.String(r, 32)                                                                // data
+		if k.Kept() {
+			*(*[32]byte)(p[4:]) = [32]byte{} // the presence words and fields
+			k.Zero(mHeader, 20)
+			k.Zero(mHeaderStamp, 20)
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Image)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

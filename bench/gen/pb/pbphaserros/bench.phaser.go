@@ -21,9 +21,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -171,8 +171,23 @@ func (x SmallStruct) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x SmallStruct) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x SmallStruct) Clear() { phaserimpl.Msg(x).Clear(phaserType_SmallStruct) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x SmallStruct) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_SmallStruct, 48); ok {
+		p := (*[48]byte)(b)
+		r := k.Root()
+		k.String(r, 8)  // name
+		k.String(r, 24) // phone
+		if k.Kept() {
+			*(*[44]byte)(p[4:]) = [44]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_SmallStruct)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1108,8 +1123,22 @@ func (x Header) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Header) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Header) Clear() { phaserimpl.Msg(x).Clear(phaserType_Header) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Header) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Header, 36); ok {
+		p := (*[36]byte)(b)
+		r := k.Root()
+		k.String(r, 12) // frame_id
+		if k.Kept() {
+			*(*[32]byte)(p[4:]) = [32]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Header)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1867,8 +1896,18 @@ func (x Quaternion) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Quaternion) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Quaternion) Clear() { phaserimpl.Msg(x).Clear(phaserType_Quaternion) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Quaternion) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Quaternion, 40); ok {
+		p := (*[40]byte)(b)
+		*(*[36]byte)(p[4:]) = [36]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Quaternion)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -2604,8 +2643,18 @@ func (x Vector3) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Vector3) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Vector3) Clear() { phaserimpl.Msg(x).Clear(phaserType_Vector3) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Vector3) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Vector3, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Vector3)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -3275,8 +3324,26 @@ func (x Imu) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Imu) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Imu) Clear() { phaserimpl.Msg(x).Clear(phaserType_Imu) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Imu) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Imu, 176); ok {
+		p := (*[176]byte)(b)
+		r := k.Root()
+		mHeader := k.Inline(r, 32, phaserType_Header, 36, 176) // header
+		k.String(mHeader, 12)                                  // frame_id
+		k.Vector(r, 8, 8)                                      // orientation_covariance
+		k.Vector(r, 16, 8)                                     // angular_velocity_covariance
+		k.Vector(r, 24, 8)                                     // linear_acceleration_covariance
+		if k.Kept() {
+			*(*[172]byte)(p[4:]) = [172]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Imu)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -4383,8 +4450,22 @@ func (x PointField) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x PointField) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x PointField) Clear() { phaserimpl.Msg(x).Clear(phaserType_PointField) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x PointField) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_PointField, 24); ok {
+		p := (*[24]byte)(b)
+		r := k.Root()
+		k.String(r, 8) // name
+		if k.Kept() {
+			*(*[20]byte)(p[4:]) = [20]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_PointField)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -5170,8 +5251,18 @@ func (x Point) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Point) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Point) Clear() { phaserimpl.Msg(x).Clear(phaserType_Point) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Point) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Point, 24); ok {
+		p := (*[24]byte)(b)
+		*(*[20]byte)(p[4:]) = [20]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Point)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -7131,8 +7222,25 @@ func (x Image) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Image) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Image) Clear() { phaserimpl.Msg(x).Clear(phaserType_Image) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Image) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Image, 68); ok {
+		p := (*[68]byte)(b)
+		r := k.Root()
+		mHeader := k.Inline(r, 32, phaserType_Header, 36, 68) // header
+		k.String(mHeader, 12)                                 // frame_id
+		k.String(r, 16)                                       // encoding
+		k.String(r, 28)                                       // data
+		if k.Kept() {
+			*(*[64]byte)(p[4:]) = [64]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Image)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
@@ -111,8 +111,18 @@ func (x Point) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Point) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Point) Clear() { phaserimpl.Msg(x).Clear(phaserType_Point) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Point) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Point, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Point)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -788,8 +798,18 @@ func (x Quaternion) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Quaternion) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Quaternion) Clear() { phaserimpl.Msg(x).Clear(phaserType_Quaternion) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Quaternion) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Quaternion, 40); ok {
+		p := (*[40]byte)(b)
+		*(*[36]byte)(p[4:]) = [36]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Quaternion)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1535,8 +1555,18 @@ func (x Pose) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Pose) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Pose) Clear() { phaserimpl.Msg(x).Clear(phaserType_Pose) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Pose) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Pose, 80); ok {
+		p := (*[80]byte)(b)
+		*(*[76]byte)(p[4:]) = [76]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Pose)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -2206,8 +2236,18 @@ func (x Vector3) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Vector3) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Vector3) Clear() { phaserimpl.Msg(x).Clear(phaserType_Vector3) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Vector3) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Vector3, 32); ok {
+		p := (*[32]byte)(b)
+		*(*[28]byte)(p[4:]) = [28]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Vector3)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -2887,8 +2927,18 @@ func (x Twist) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Twist) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Twist) Clear() { phaserimpl.Msg(x).Clear(phaserType_Twist) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Twist) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Twist, 72); ok {
+		p := (*[72]byte)(b)
+		*(*[68]byte)(p[4:]) = [68]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Twist)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

@@ -23,9 +23,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -223,8 +223,26 @@ func (x Imu) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Imu) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Imu) Clear() { phaserimpl.Msg(x).Clear(phaserType_Imu) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Imu) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Imu, 176); ok {
+		p := (*[176]byte)(b)
+		r := k.Root()
+		mHeader := k.Inline(r, 32, phaserType_std_msgsphaser_Header, 36, 176) // header
+		k.String(mHeader, 12)                                                 // frame_id
+		k.Vector(r, 8, 8)                                                     // orientation_covariance
+		k.Vector(r, 16, 8)                                                    // angular_velocity_covariance
+		k.Vector(r, 24, 8)                                                    // linear_acceleration_covariance
+		if k.Kept() {
+			*(*[172]byte)(p[4:]) = [172]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Imu)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1374,8 +1392,25 @@ func (x Image) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Image) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Image) Clear() { phaserimpl.Msg(x).Clear(phaserType_Image) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Image) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Image, 68); ok {
+		p := (*[68]byte)(b)
+		r := k.Root()
+		mHeader := k.Inline(r, 32, phaserType_std_msgsphaser_Header, 36, 68) // header
+		k.String(mHeader, 12)                                                // frame_id
+		k.String(r, 16)                                                      // encoding
+		k.String(r, 28)                                                      // data
+		if k.Kept() {
+			*(*[64]byte)(p[4:]) = [64]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Image)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -2417,8 +2452,22 @@ func (x PointField) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x PointField) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x PointField) Clear() { phaserimpl.Msg(x).Clear(phaserType_PointField) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x PointField) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_PointField, 24); ok {
+		p := (*[24]byte)(b)
+		r := k.Root()
+		k.String(r, 8) // name
+		if k.Kept() {
+			*(*[20]byte)(p[4:]) = [20]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_PointField)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -4334,8 +4383,25 @@ func (x LaserScan) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x LaserScan) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x LaserScan) Clear() { phaserimpl.Msg(x).Clear(phaserType_LaserScan) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x LaserScan) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_LaserScan, 92); ok {
+		p := (*[92]byte)(b)
+		r := k.Root()
+		mHeader := k.Inline(r, 56, phaserType_std_msgsphaser_Header, 36, 92) // header
+		k.String(mHeader, 12)                                                // frame_id
+		k.Vector(r, 40, 4)                                                   // ranges
+		k.Vector(r, 48, 4)                                                   // intensities
+		if k.Kept() {
+			*(*[88]byte)(p[4:]) = [88]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_LaserScan)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

@@ -20,9 +20,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -137,8 +137,22 @@ func (x Header) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Header) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Header) Clear() { phaserimpl.Msg(x).Clear(phaserType_Header) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Header) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Header, 36); ok {
+		p := (*[36]byte)(b)
+		r := k.Root()
+		k.String(r, 12) // frame_id
+		if k.Kept() {
+			*(*[32]byte)(p[4:]) = [32]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Header)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -902,8 +916,22 @@ func (x String) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x String) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x String) Clear() { phaserimpl.Msg(x).Clear(phaserType_String) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x String) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_String, 12); ok {
+		p := (*[12]byte)(b)
+		r := k.Root()
+		k.String(r, 8) // data
+		if k.Kept() {
+			*(*[8]byte)(p[4:]) = [8]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_String)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(10 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 10)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -261,8 +261,23 @@ func (x Scalars) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Scalars) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Scalars) Clear() { phaserimpl.Msg(x).Clear(phaserType_Scalars) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Scalars) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Scalars, 108); ok {
+		p := (*[108]byte)(b)
+		r := k.Root()
+		k.String(r, 100) // f_string
+		k.String(r, 104) // f_bytes
+		if k.Kept() {
+			*(*[104]byte)(p[4:]) = [104]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Scalars)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -1727,8 +1742,22 @@ func (x Converted) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Converted) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Converted) Clear() { phaserimpl.Msg(x).Clear(phaserType_Converted) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Converted) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Converted, 108); ok {
+		p := (*[108]byte)(b)
+		r := k.Root()
+		k.String(r, 88) // data
+		if k.Kept() {
+			*(*[104]byte)(p[4:]) = [104]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Converted)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -5041,8 +5070,18 @@ func (x Point) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Point) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Point) Clear() { phaserimpl.Msg(x).Clear(phaserType_Point) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Point) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Point, 24); ok {
+		p := (*[24]byte)(b)
+		*(*[20]byte)(p[4:]) = [20]byte{} // the presence words and fields
+		k.End()
+		return
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Point)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
@@ -5760,8 +5799,22 @@ func (x Stamped) Failed() bool { return phaserimpl.Msg(x).Failed() }
 // Err returns the first error a write reported, or nil.
 func (x Stamped) Err() error { return phaserimpl.Msg(x).Err() }
 
-// Clear clears every field.
-func (x Stamped) Clear() { phaserimpl.Msg(x).Clear(phaserType_Stamped) }
+// Clear clears every field. On the root of a payload whose Clear keeps the
+// blocks of its strings, vectors and nested messages for the setters that
+// fill it next (format 3), it sets them aside at compile-time offsets.
+func (x Stamped) Clear() {
+	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Stamped, 60); ok {
+		p := (*[60]byte)(b)
+		r := k.Root()
+		k.String(r, 8) // frame
+		if k.Kept() {
+			*(*[56]byte)(p[4:]) = [56]byte{} // the presence words and fields
+			k.End()
+			return
+		}
+	}
+	phaserimpl.Msg(x).Clear(phaserType_Stamped)
+}
 
 // ToProto copies x into a dynamic protobuf message, for printing and
 // comparison.
