@@ -19,22 +19,31 @@ import (
 // messages' with Zero) and End records the blocks set aside. There is no
 // plan to interpret, no loop and no frame of keepFlat's or keepIn's. A
 // step that refuses (a block this buffer did not hand out, one larger
-// than keepMax) makes the later steps do nothing and End report false,
+// than keepMax) makes the later steps do nothing and Kept report false,
 // before anything is zeroed: the caller then calls Msg.Clear, which finds
 // the same block and resets the buffer. The payload is the one Msg.Clear
 // makes, byte for byte, and so is the record the setters take blocks
-// back from (FuzzClearGenerated in internal/testpb/testpbphaser and ros).
+// back from (FuzzClearGenerated in internal/testpb/testpbphaser,
+// FuzzClearInline in ros).
 
-// A Keeper sets aside the blocks of the root BeginKeep began to clear.
-// The steps count the entries they write (n) and the blocks of nested
-// messages among them (seen: nestedOK's mask); refused is a step that
-// refused. A Keeper is valid from the BeginKeep that returned it with true
-// to its End, with no other write of the payload between them.
+// A Keeper sets aside the blocks of the root BeginKeep began to clear:
+// the payload and the root's offset, two words, which the compiler keeps
+// in registers (a larger Keeper came back from BeginKeep through memory,
+// and the caller's copy of it waited on that: 13% of Build/small/phaser's
+// time). The steps' state is the payload's keeping. A Keeper is valid
+// from the BeginKeep that returned it with true to its End, with no other
+// write of the payload between them; the zero Keeper must not be used.
 type Keeper struct {
-	p       *Payload
-	root    uint32
-	n       uint32
+	p    *Payload
+	root uint32
+}
+
+// keepState is what a generated Clear's steps count: the entries they
+// wrote (n), the blocks of nested messages among them (seen: nestedOK's
+// mask), and whether a step refused.
+type keepState struct {
 	seen    uint64
+	n       uint32
 	refused bool
 }
 
@@ -55,7 +64,8 @@ func (m Msg) BeginKeep(t *Type, extent uint32) (Keeper, []byte, bool) {
 	}
 	// mem[o:o+extent:o+extent], whose bounds reusable checked, without the
 	// compiler's second check of them.
-	return Keeper{p: p, root: m.off}, unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(mem)), o)), extent), true
+	p.keeping = keepState{}
+	return Keeper{p, m.off}, unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(mem)), o)), extent), true
 }
 
 // beginKeepSlow is BeginKeep when blocks a Clear kept are still set aside
@@ -79,12 +89,12 @@ func (m Msg) beginKeepSlow(t *Type, extent uint32) (Keeper, []byte, bool) {
 
 // Root returns the offset of the root BeginKeep began to clear: the base
 // of the slots of its fields.
-func (k *Keeper) Root() uint32 { return k.root }
+func (k Keeper) Root() uint32 { return k.root }
 
 // String sets aside the block of the string or bytes slot at base+slot
 // (base: the offset of the message holding it), as keepIn's string step.
-func (k *Keeper) String(base, slot uint32) {
-	if !k.refused && base != 0 { // (0: a message that is not there)
+func (k Keeper) String(base, slot uint32) {
+	if !k.p.keeping.refused && base != 0 { // (0: a message that is not there)
 		k.block(uint64(base)+uint64(slot), keepString, 0)
 	}
 }
@@ -92,8 +102,8 @@ func (k *Keeper) String(base, slot uint32) {
 // Vector sets aside the block of the elements of the repeated scalar
 // whose vector header {num, data} is at base+slot, of elements of size
 // bytes, as keepIn's vector step.
-func (k *Keeper) Vector(base, slot, size uint32) {
-	if !k.refused && base != 0 {
+func (k Keeper) Vector(base, slot, size uint32) {
+	if !k.p.keeping.refused && base != 0 {
 		k.block(uint64(base)+uint64(slot), keepVector, size)
 	}
 }
@@ -101,11 +111,11 @@ func (k *Keeper) Vector(base, slot, size uint32) {
 // block is String and Vector of the slot at o: keepIn's string and vector
 // step. (The generated Clear makes at most maxAssignBlocks steps, fewer
 // than the entries, maxReuse: setAside's index needs no check.)
-func (k *Keeper) block(o uint64, kind uint8, size uint32) {
+func (k Keeper) block(o uint64, kind uint8, size uint32) {
 	p := k.p
 	mem := p.mem
 	if o+8 > uint64(len(mem)) {
-		k.refused = true
+		p.keeping.refused = true
 		return
 	}
 	w := le.Uint64(mem[o : o+8 : o+8])
@@ -117,17 +127,17 @@ func (k *Keeper) block(o uint64, kind uint8, size uint32) {
 		return
 	}
 	if s < uint64(p.floor)+8 || s%8 != 0 || s > uint64(len(mem)) {
-		k.refused = true
+		p.keeping.refused = true
 		return
 	}
 	length := uint64(le.Uint32(mem[s-8 : s-4 : s-4]))
 	if length > keepMax || length < 4 || s+length > uint64(len(mem)) { // (under 4: keepIn's note)
-		k.refused = true
+		p.keeping.refused = true
 		return
 	}
-	p.setAside(int(k.n), uint32(o), uint32(s), -uint32(kind), uint32(length))
-	k.seen |= asideBit(uint32(s))
-	k.n++
+	p.setAside(int(p.keeping.n), uint32(o), uint32(s), -uint32(kind), uint32(length))
+	p.keeping.seen |= asideBit(uint32(s))
+	p.keeping.n++
 	// The scrubbing last, where a call of memclr has nothing live to
 	// spill around it.
 	if p.scrub {
@@ -144,28 +154,28 @@ func (k *Keeper) block(o uint64, kind uint8, size uint32) {
 // holds, as keepIn's message step, and returns its offset: the base of
 // its own fields' steps, and of its Zero. 0 is an empty slot, or a step
 // that refused.
-func (k *Keeper) Message(base, slot uint32, t *Type) uint32 {
+func (k Keeper) Message(base, slot uint32, t *Type) uint32 {
 	p := k.p
-	if k.refused || p == nil || base == 0 { // (0: a message that is not there)
+	if p.keeping.refused || base == 0 { // (0: a message that is not there)
 		return 0
 	}
 	mem := p.mem
 	o := uint64(base) + uint64(slot)
 	if o+8 > uint64(len(mem)) {
-		k.refused = true
+		p.keeping.refused = true
 		return 0
 	}
 	s := le.Uint32(mem[o : o+4 : o+4])
 	if s == 0 {
 		return 0
 	}
-	if s == k.root || !p.nestedOK(s, base, t, int(k.n), k.seen) {
-		k.refused = true
+	if s == k.root || !p.nestedOK(s, base, t, int(p.keeping.n), p.keeping.seen) {
+		p.keeping.refused = true
 		return 0
 	}
-	p.setAside(int(k.n), uint32(o), s, t.id, t.extent)
-	k.seen |= asideBit(s)
-	k.n++
+	p.setAside(int(p.keeping.n), uint32(o), s, t.id, t.extent)
+	p.keeping.seen |= asideBit(s)
+	p.keeping.n++
 	return s
 }
 
@@ -178,15 +188,15 @@ func (k *Keeper) Message(base, slot uint32, t *Type) uint32 {
 // one the generated code was compiled for (the inline layout of a type of
 // the protobuf frontend is the one its first Mutable looked up, as for
 // Assigner.Inline), or a payload that does not trust what it wrote for t.
-func (k *Keeper) Inline(base, slot uint32, t *Type, extent, holder uint32) uint32 {
+func (k Keeper) Inline(base, slot uint32, t *Type, extent, holder uint32) uint32 {
 	p := k.p
-	if k.refused || p == nil || base == 0 { // (0: a message that is not there)
+	if p.keeping.refused || base == 0 { // (0: a message that is not there)
 		return 0
 	}
 	mem := p.mem
 	o := uint64(base) + uint64(slot)
 	if o+8 > uint64(len(mem)) {
-		k.refused = true
+		p.keeping.refused = true
 		return 0
 	}
 	if le.Uint32(mem[o:o+4:o+4]) == 0 {
@@ -196,7 +206,7 @@ func (k *Keeper) Inline(base, slot uint32, t *Type, extent, holder uint32) uint3
 		t = t.inlined.Load()
 	}
 	if t == nil || t.extent != extent || p.trust&t.trust == 0 || o+uint64(extent) > uint64(base)+uint64(holder) {
-		k.refused = true
+		p.keeping.refused = true
 		return 0
 	}
 	return uint32(o)
@@ -204,12 +214,12 @@ func (k *Keeper) Inline(base, slot uint32, t *Type, extent, holder uint32) uint3
 
 // Kept reports whether every step so far set its block aside or found
 // its slot empty: the bodies may be zeroed, and End called.
-func (k *Keeper) Kept() bool { return !k.refused }
+func (k Keeper) Kept() bool { return !k.p.keeping.refused }
 
 // Zero zeroes the fields of the nested message at s (Message's) of
 // compiled extent extent, its table word kept, as keepIn zeroes it; an s
 // of 0 is a message not there.
-func (k *Keeper) Zero(s, extent uint32) {
+func (k Keeper) Zero(s, extent uint32) {
 	if s == 0 || extent < 4 {
 		return
 	}
@@ -221,8 +231,8 @@ func (k *Keeper) Zero(s, extent uint32) {
 
 // End records the blocks the steps set aside, for the setters to take
 // back (recordAside): the Clear is done.
-func (k *Keeper) End() {
-	if k.p != nil && !k.refused {
-		k.p.recordAside(int(k.n))
+func (k Keeper) End() {
+	if p := k.p; !p.keeping.refused {
+		p.recordAside(int(p.keeping.n))
 	}
 }

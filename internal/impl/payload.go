@@ -152,6 +152,9 @@ type Payload struct {
 	// assigning is the root's span and the lowest block offset of the
 	// Assign BeginAssign began last (assign.go).
 	assigning assignSpan
+	// keeping is the state of the generated Clear BeginKeep began last
+	// (keeper.go).
+	keeping keepState
 	// rplan is the reuse plan of type rplanOf in this payload's format.
 	rplanOf *Type
 	rplan   *reusePlan

@@ -98,11 +98,11 @@ func reachAssignerKeptFields(a Assigner, slot *[4]byte, t *Type, extent uint32) 
 func reachAssignerMemory(a Assigner) []byte { return a.Memory() }
 
 // The generated Clear's Keeper.
-func reachKeeperRoot(k *Keeper) uint32                  { return k.Root() }
-func reachKeeperString(k *Keeper, base, slot uint32)    { k.String(base, slot) }
-func reachKeeperVector(k *Keeper, base, slot, n uint32) { k.Vector(base, slot, n) }
-func reachKeeperKept(k *Keeper) bool                    { return k.Kept() }
-func reachKeeperEnd(k *Keeper)                          { k.End() }
+func reachKeeperRoot(k Keeper) uint32                  { return k.Root() }
+func reachKeeperString(k Keeper, base, slot uint32)    { k.String(base, slot) }
+func reachKeeperVector(k Keeper, base, slot, n uint32) { k.Vector(base, slot, n) }
+func reachKeeperKept(k Keeper) bool                    { return k.Kept() }
+func reachKeeperEnd(k Keeper)                          { k.End() }
 func reachAssignerInline(a Assigner, word *[4]byte, t *Type) (uint32, bool) {
 	return a.Inline(word, t)
 }
