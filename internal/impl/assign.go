@@ -80,24 +80,33 @@ func (m Msg) BeginAssign(t *Type, extent uint32) (Assigner, []byte, bool) {
 	return Assigner{p}, unsafe.Slice((*byte)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(mem)), o)), e), true
 }
 
+// readyKept readies m, the root of type t, for the common case of
+// BeginAssign and BeginKeep: the blocks a Clear kept that no field took
+// back freed, as the Clear frees them, and t's keep plan looked up. It
+// reports false for an m that is not the root of type t: the blocks set
+// aside are freed where the Clear frees them, in the root's (isRoot), and
+// any other Clear (of a payload whose header was written behind the
+// handle) leaves them.
+func (m Msg) readyKept(t *Type) bool {
+	p := m.p
+	if p == nil || !p.isRoot(m, t) {
+		return false
+	}
+	if p.nlive != 0 {
+		p.EndReuse()
+	}
+	p.keepPlan(t)
+	return p.nlive == 0 && p.kplanOf == t // (else a loop: neither can be)
+}
+
 // beginAssignSlow is BeginAssign when blocks a Clear kept are still set
 // aside (freed first, as the Clear frees them) or the payload's keep plan
 // is another type's (looked up): then BeginAssign's common case.
 //
 //go:noinline
 func (m Msg) beginAssignSlow(t *Type, extent uint32) (Assigner, []byte, bool) {
-	p := m.p
-	// The blocks set aside are freed where the Clear frees them, in the
-	// root's (isRoot): any other Clear (of a payload whose header was
-	// written behind the handle) leaves them.
-	if p == nil || !p.isRoot(m, t) {
+	if !m.readyKept(t) {
 		return Assigner{}, nil, false
-	}
-	if p.nlive != 0 {
-		p.EndReuse()
-	}
-	if p.keepPlan(t); p.nlive != 0 || p.kplanOf != t {
-		return Assigner{}, nil, false // (neither can be: no loop)
 	}
 	return m.BeginAssign(t, extent)
 }

@@ -74,15 +74,8 @@ func (m Msg) BeginKeep(t *Type, extent uint32) (Keeper, []byte, bool) {
 //
 //go:noinline
 func (m Msg) beginKeepSlow(t *Type, extent uint32) (Keeper, []byte, bool) {
-	p := m.p
-	if p == nil || !p.isRoot(m, t) {
+	if !m.readyKept(t) {
 		return Keeper{}, nil, false
-	}
-	if p.nlive != 0 {
-		p.EndReuse()
-	}
-	if p.keepPlan(t); p.nlive != 0 || p.kplanOf != t {
-		return Keeper{}, nil, false // (neither can be: no loop)
 	}
 	return m.BeginKeep(t, extent)
 }
@@ -150,25 +143,35 @@ func (k Keeper) block(o uint64, kind uint8, size uint32) {
 	}
 }
 
-// Message sets aside the nested message of type t the slot at base+slot
-// holds, as keepIn's message step, and returns its offset: the base of
-// its own fields' steps, and of its Zero. 0 is an empty slot, or a step
-// that refused.
-func (k Keeper) Message(base, slot uint32, t *Type) uint32 {
+// slot returns the offset of the message slot at base+slot and the word
+// it holds, read as keepIn reads a step's slot (its 8 bytes in the
+// memory, else the step refuses); a word of 0 is a step with nothing to
+// do: an empty slot, a message that is not there (base 0), or a Clear
+// whose steps refused.
+func (k Keeper) slot(base, slot uint32) (uint64, uint32) {
 	p := k.p
-	if p.keeping.refused || base == 0 { // (0: a message that is not there)
-		return 0
+	if p.keeping.refused || base == 0 {
+		return 0, 0
 	}
 	mem := p.mem
 	o := uint64(base) + uint64(slot)
 	if o+8 > uint64(len(mem)) {
 		p.keeping.refused = true
-		return 0
+		return 0, 0
 	}
-	s := le.Uint32(mem[o : o+4 : o+4])
+	return o, le.Uint32(mem[o : o+4 : o+4])
+}
+
+// Message sets aside the nested message of type t the slot at base+slot
+// holds, as keepIn's message step, and returns its offset: the base of
+// its own fields' steps, and of its Zero. 0 is an empty slot, or a step
+// that refused.
+func (k Keeper) Message(base, slot uint32, t *Type) uint32 {
+	o, s := k.slot(base, slot)
 	if s == 0 {
 		return 0
 	}
+	p := k.p
 	if s == k.root || !p.nestedOK(s, base, t, int(p.keeping.n), p.keeping.seen) {
 		p.keeping.refused = true
 		return 0
@@ -189,19 +192,11 @@ func (k Keeper) Message(base, slot uint32, t *Type) uint32 {
 // the protobuf frontend is the one its first Mutable looked up, as for
 // Assigner.Inline), or a payload that does not trust what it wrote for t.
 func (k Keeper) Inline(base, slot uint32, t *Type, extent, holder uint32) uint32 {
+	o, w := k.slot(base, slot)
+	if w == 0 {
+		return 0
+	}
 	p := k.p
-	if p.keeping.refused || base == 0 { // (0: a message that is not there)
-		return 0
-	}
-	mem := p.mem
-	o := uint64(base) + uint64(slot)
-	if o+8 > uint64(len(mem)) {
-		p.keeping.refused = true
-		return 0
-	}
-	if le.Uint32(mem[o:o+4:o+4]) == 0 {
-		return 0
-	}
 	if t.frontend != ROSFrontend {
 		t = t.inlined.Load()
 	}
