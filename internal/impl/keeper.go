@@ -15,9 +15,9 @@ import (
 // call for each step of the type's keep plan, in the plan's order
 // (String, Vector, Message, Inline: each checks its block as keepIn does,
 // scrubs it and sets it aside), then, when no step refused, the bodies
-// are zeroed (the root's in one store of a compile-time size, the nested
-// messages' with Zero) and End records the blocks set aside. There is no
-// plan to interpret, no loop and no frame of keepFlat's or keepIn's. A
+// are zeroed (each in one store of a compile-time size) and End records
+// the blocks set aside. There is no plan to interpret, no loop and no
+// frame of keepFlat's or keepIn's. A
 // step that refuses (a block this buffer did not hand out, one larger
 // than keepMax) makes the later steps do nothing and Kept report false,
 // before anything is zeroed: the caller then calls Msg.Clear, which finds
@@ -162,17 +162,18 @@ func (k Keeper) slot(base, slot uint32) (uint64, uint32) {
 	return o, le.Uint32(mem[o : o+4 : o+4])
 }
 
-// Message sets aside the nested message of type t the slot at base+slot
-// holds, as keepIn's message step, and returns its offset: the base of
-// its own fields' steps, and of its Zero. 0 is an empty slot, or a step
-// that refused.
-func (k Keeper) Message(base, slot uint32, t *Type) uint32 {
+// Message sets aside the nested message of type t, whose compiled extent
+// is extent, that the slot at base+slot holds, as keepIn's message step
+// (its extent bytes in the payload: nestedOK), and returns its offset:
+// the base of its own fields' steps, and of its zeroing (Memory). 0 is an
+// empty slot, or a step that refused.
+func (k Keeper) Message(base, slot uint32, t *Type, extent uint32) uint32 {
 	o, s := k.slot(base, slot)
 	if s == 0 {
 		return 0
 	}
 	p := k.p
-	if s == k.root || !p.nestedOK(s, base, t, int(p.keeping.n), p.keeping.seen) {
+	if s == k.root || t.extent != extent || !p.nestedOK(s, base, t, int(p.keeping.n), p.keeping.seen) {
 		p.keeping.refused = true
 		return 0
 	}
@@ -211,18 +212,11 @@ func (k Keeper) Inline(base, slot uint32, t *Type, extent, holder uint32) uint32
 // its slot empty: the bodies may be zeroed, and End called.
 func (k Keeper) Kept() bool { return !k.p.keeping.refused }
 
-// Zero zeroes the fields of the nested message at s (Message's) of
-// compiled extent extent, its table word kept, as keepIn zeroes it; an s
-// of 0 is a message not there.
-func (k Keeper) Zero(s, extent uint32) {
-	if s == 0 || extent < 4 {
-		return
-	}
-	mem := k.p.mem
-	if b, e := uint64(s), uint64(extent); b+e <= uint64(len(mem)) { // (nestedOK checked it)
-		zeroShort(mem[b+4 : b+e])
-	}
-}
+// Memory returns the payload's memory, in which the generated Clear
+// zeroes the fields of each nested message Message returned (at a
+// compile-time size, its table word kept, as keepIn zeroes it): Message
+// checked that they lie in it, and the steps allocate nothing.
+func (k Keeper) Memory() []byte { return k.p.mem }
 
 // End records the blocks the steps set aside, for the setters to take
 // back (recordAside): the Clear is done.

@@ -103,6 +103,7 @@ func reachKeeperString(k Keeper, base, slot uint32)    { k.String(base, slot) }
 func reachKeeperVector(k Keeper, base, slot, n uint32) { k.Vector(base, slot, n) }
 func reachKeeperKept(k Keeper) bool                    { return k.Kept() }
 func reachKeeperEnd(k Keeper)                          { k.End() }
+func reachKeeperMemory(k Keeper) []byte                { return k.Memory() }
 func reachAssignerInline(a Assigner, word *[4]byte, t *Type) (uint32, bool) {
 	return a.Inline(word, t)
 }

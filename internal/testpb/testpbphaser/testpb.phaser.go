@@ -6689,20 +6689,27 @@ func (x Stamped) Clear() {
 	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Stamped, 56); ok {
 		p := (*[56]byte)(b)
 		r := k.Root()
-		mStamp := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp)      // stamp
-		k.String(r, 16)                                                         // frame_id
-		mPart := k.Message(r, 20, phaserType_Stamped_Part)                      // part
-		k.String(mPart, 12)                                                     // tag
-		mPartAt := k.Message(mPart, 16, phaserType_timestamppbphaser_Timestamp) // at
-		k.Vector(mPart, 24, 4)                                                  // colors
-		k.String(r, 24)                                                         // blob
-		k.Vector(r, 40, 8)                                                      // covariance
-		k.Vector(r, 48, 4)                                                      // counts
+		mStamp := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp, 20)      // stamp
+		k.String(r, 16)                                                             // frame_id
+		mPart := k.Message(r, 20, phaserType_Stamped_Part, 32)                      // part
+		k.String(mPart, 12)                                                         // tag
+		mPartAt := k.Message(mPart, 16, phaserType_timestamppbphaser_Timestamp, 20) // at
+		k.Vector(mPart, 24, 4)                                                      // colors
+		k.String(r, 24)                                                             // blob
+		k.Vector(r, 40, 8)                                                          // covariance
+		k.Vector(r, 48, 4)                                                          // counts
 		if k.Kept() {
 			*(*[52]byte)(p[4:]) = [52]byte{} // the presence words and fields
-			k.Zero(mStamp, 20)
-			k.Zero(mPart, 32)
-			k.Zero(mPartAt, 20)
+			mem := k.Memory()
+			if mStamp != 0 {
+				*(*[16]byte)(mem[mStamp+4:]) = [16]byte{} // Stamp: the presence words and fields
+			}
+			if mPart != 0 {
+				*(*[28]byte)(mem[mPart+4:]) = [28]byte{} // Part: the presence words and fields
+			}
+			if mPartAt != 0 {
+				*(*[16]byte)(mem[mPartAt+4:]) = [16]byte{} // PartAt: the presence words and fields
+			}
 			k.End()
 			return
 		}
@@ -7905,12 +7912,15 @@ func (x Stamped_Part) Clear() {
 	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Stamped_Part, 32); ok {
 		p := (*[32]byte)(b)
 		r := k.Root()
-		k.String(r, 12)                                                 // tag
-		mAt := k.Message(r, 16, phaserType_timestamppbphaser_Timestamp) // at
-		k.Vector(r, 24, 4)                                              // colors
+		k.String(r, 12)                                                     // tag
+		mAt := k.Message(r, 16, phaserType_timestamppbphaser_Timestamp, 20) // at
+		k.Vector(r, 24, 4)                                                  // colors
 		if k.Kept() {
 			*(*[28]byte)(p[4:]) = [28]byte{} // the presence words and fields
-			k.Zero(mAt, 20)
+			mem := k.Memory()
+			if mAt != 0 {
+				*(*[16]byte)(mem[mAt+4:]) = [16]byte{} // At: the presence words and fields
+			}
 			k.End()
 			return
 		}
@@ -8781,12 +8791,17 @@ func (x Span) Clear() {
 	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Span, 16); ok {
 		p := (*[16]byte)(b)
 		r := k.Root()
-		mStart := k.Message(r, 8, phaserType_timestamppbphaser_Timestamp) // start
-		mEnd := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp)  // end
+		mStart := k.Message(r, 8, phaserType_timestamppbphaser_Timestamp, 20) // start
+		mEnd := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp, 20)  // end
 		if k.Kept() {
 			*(*[12]byte)(p[4:]) = [12]byte{} // the presence words and fields
-			k.Zero(mStart, 20)
-			k.Zero(mEnd, 20)
+			mem := k.Memory()
+			if mStart != 0 {
+				*(*[16]byte)(mem[mStart+4:]) = [16]byte{} // Start: the presence words and fields
+			}
+			if mEnd != 0 {
+				*(*[16]byte)(mem[mEnd+4:]) = [16]byte{} // End: the presence words and fields
+			}
 			k.End()
 			return
 		}

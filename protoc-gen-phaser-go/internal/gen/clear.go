@@ -33,7 +33,8 @@ func (g *fileGen) clear(m *protogen.Message, name, tv string) {
 		g.P("if k.Kept() {")
 	}
 	g.P("*(*[", ext-4, "]byte)(p[4:]) = [", ext-4, "]byte{} // the presence words and fields")
-	g.keepZeros(root)
+	var mem bool
+	g.keepZeros(root, &mem)
 	g.P("k.End()")
 	g.P("return")
 	if steps {
@@ -60,7 +61,7 @@ func (g *fileGen) keepSteps(n *assignNode, base string) {
 			if c.node.inline {
 				g.P(v, " := k.Inline(", base, ", ", lf.Offset, ", ", texpr, ", ", extentOf(c.node.lm), ", ", extentOf(n.lm), ") // ", f.Desc.Name())
 			} else {
-				g.P(v, " := k.Message(", base, ", ", lf.Offset, ", ", texpr, ") // ", f.Desc.Name())
+				g.P(v, " := k.Message(", base, ", ", lf.Offset, ", ", texpr, ", ", extentOf(c.node.lm), ") // ", f.Desc.Name())
 			}
 			g.keepSteps(c.node, v)
 			continue
@@ -75,18 +76,27 @@ func (g *fileGen) keepSteps(n *assignNode, base string) {
 	}
 }
 
-// keepZeros emits the zeroing of the nested messages of n that are not
-// inline (an inline message's bytes are its holder's).
-func (g *fileGen) keepZeros(n *assignNode) {
+// keepZeros emits the zeroing of the fields of the nested messages of n
+// that are not inline (an inline message's bytes are its holder's), each
+// one there in one store of a compile-time size in the payload's memory
+// (mem, which the first of them takes: *mem).
+func (g *fileGen) keepZeros(n *assignNode, mem *bool) {
 	for _, f := range n.m.Fields {
 		c := n.child(f)
 		if c == nil || c.node.inline && !c.node.hasBlocks() {
 			continue
 		}
 		if !c.node.inline {
-			g.P("k.Zero(", keepVar(c.node), ", ", extentOf(c.node.lm), ")")
+			if !*mem {
+				g.P("mem := k.Memory()")
+				*mem = true
+			}
+			v, size := keepVar(c.node), extentOf(c.node.lm)-4
+			g.P("if ", v, " != 0 {")
+			g.P("*(*[", size, "]byte)(mem[", v, "+4:]) = [", size, "]byte{} // ", c.node.path, ": the presence words and fields")
+			g.P("}")
 		}
-		g.keepZeros(c.node)
+		g.keepZeros(c.node, mem)
 	}
 }
 

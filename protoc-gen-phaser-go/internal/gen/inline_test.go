@@ -147,9 +147,10 @@ func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *prot
 
 // clearInlines are the Keeper's calls a generated Clear makes that must
 // inline into it: the root's offset, a string's or vector's step (a call
-// of the step's body), the check that no step refused, and the record.
+// of the step's body), the check that no step refused, the memory the
+// nested messages are zeroed in, and the record.
 var clearInlines = map[string]bool{
-	"k.Root": true, "k.String": true, "k.Vector": true, "k.Kept": true, "k.End": true,
+	"k.Root": true, "k.String": true, "k.Vector": true, "k.Kept": true, "k.End": true, "k.Memory": true,
 }
 
 // encoderInlines are the engine's calls the generated protobuf encoders

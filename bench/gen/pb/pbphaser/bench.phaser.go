@@ -1130,11 +1130,14 @@ func (x Header) Clear() {
 	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Header, 20); ok {
 		p := (*[20]byte)(b)
 		r := k.Root()
-		mStamp := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp) // stamp
-		k.String(r, 16)                                                    // frame_id
+		mStamp := k.Message(r, 12, phaserType_timestamppbphaser_Timestamp, 20) // stamp
+		k.String(r, 16)                                                        // frame_id
 		if k.Kept() {
 			*(*[16]byte)(p[4:]) = [16]byte{} // the presence words and fields
-			k.Zero(mStamp, 20)
+			mem := k.Memory()
+			if mStamp != 0 {
+				*(*[16]byte)(mem[mStamp+4:]) = [16]byte{} // Stamp: the presence words and fields
+			}
 			k.End()
 			return
 		}
@@ -3355,22 +3358,33 @@ func (x Imu) Clear() {
 	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Imu, 56); ok {
 		p := (*[56]byte)(b)
 		r := k.Root()
-		mHeader := k.Message(r, 8, phaserType_Header)                                  // header
-		mHeaderStamp := k.Message(mHeader, 12, phaserType_timestamppbphaser_Timestamp) // stamp
-		k.String(mHeader, 16)                                                          // frame_id
-		mOrientation := k.Message(r, 12, phaserType_Quaternion)                        // orientation
-		k.Vector(r, 16, 8)                                                             // orientation_covariance
-		mAngularVelocity := k.Message(r, 24, phaserType_Vector3)                       // angular_velocity
-		k.Vector(r, 32, 8)                                                             // angular_velocity_covariance
-		mLinearAcceleration := k.Message(r, 40, phaserType_Vector3)                    // linear_acceleration
-		k.Vector(r, 48, 8)                                                             // linear_acceleration_covariance
+		mHeader := k.Message(r, 8, phaserType_Header, 20)                                  // header
+		mHeaderStamp := k.Message(mHeader, 12, phaserType_timestamppbphaser_Timestamp, 20) // stamp
+		k.String(mHeader, 16)                                                              // frame_id
+		mOrientation := k.Message(r, 12, phaserType_Quaternion, 40)                        // orientation
+		k.Vector(r, 16, 8)                                                                 // orientation_covariance
+		mAngularVelocity := k.Message(r, 24, phaserType_Vector3, 32)                       // angular_velocity
+		k.Vector(r, 32, 8)                                                                 // angular_velocity_covariance
+		mLinearAcceleration := k.Message(r, 40, phaserType_Vector3, 32)                    // linear_acceleration
+		k.Vector(r, 48, 8)                                                                 // linear_acceleration_covariance
 		if k.Kept() {
 			*(*[52]byte)(p[4:]) = [52]byte{} // the presence words and fields
-			k.Zero(mHeader, 20)
-			k.Zero(mHeaderStamp, 20)
-			k.Zero(mOrientation, 40)
-			k.Zero(mAngularVelocity, 32)
-			k.Zero(mLinearAcceleration, 32)
+			mem := k.Memory()
+			if mHeader != 0 {
+				*(*[16]byte)(mem[mHeader+4:]) = [16]byte{} // Header: the presence words and fields
+			}
+			if mHeaderStamp != 0 {
+				*(*[16]byte)(mem[mHeaderStamp+4:]) = [16]byte{} // HeaderStamp: the presence words and fields
+			}
+			if mOrientation != 0 {
+				*(*[36]byte)(mem[mOrientation+4:]) = [36]byte{} // Orientation: the presence words and fields
+			}
+			if mAngularVelocity != 0 {
+				*(*[28]byte)(mem[mAngularVelocity+4:]) = [28]byte{} // AngularVelocity: the presence words and fields
+			}
+			if mLinearAcceleration != 0 {
+				*(*[28]byte)(mem[mLinearAcceleration+4:]) = [28]byte{} // LinearAcceleration: the presence words and fields
+			}
 			k.End()
 			return
 		}
@@ -7339,15 +7353,20 @@ func (x Image) Clear() {
 	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Image, 36); ok {
 		p := (*[36]byte)(b)
 		r := k.Root()
-		mHeader := k.Message(r, 8, phaserType_Header)                                  // header
-		mHeaderStamp := k.Message(mHeader, 12, phaserType_timestamppbphaser_Timestamp) // stamp
-		k.String(mHeader, 16)                                                          // frame_id
-		k.String(r, 20)                                                                // encoding
-		k.String(r, 32)                                                                // data
+		mHeader := k.Message(r, 8, phaserType_Header, 20)                                  // header
+		mHeaderStamp := k.Message(mHeader, 12, phaserType_timestamppbphaser_Timestamp, 20) // stamp
+		k.String(mHeader, 16)                                                              // frame_id
+		k.String(r, 20)                                                                    // encoding
+		k.String(r, 32)                                                                    // data
 		if k.Kept() {
 			*(*[32]byte)(p[4:]) = [32]byte{} // the presence words and fields
-			k.Zero(mHeader, 20)
-			k.Zero(mHeaderStamp, 20)
+			mem := k.Memory()
+			if mHeader != 0 {
+				*(*[16]byte)(mem[mHeader+4:]) = [16]byte{} // Header: the presence words and fields
+			}
+			if mHeaderStamp != 0 {
+				*(*[16]byte)(mem[mHeaderStamp+4:]) = [16]byte{} // HeaderStamp: the presence words and fields
+			}
 			k.End()
 			return
 		}

@@ -5806,13 +5806,18 @@ func (x Stamped) Clear() {
 	if k, b, ok := phaserimpl.Msg(x).BeginKeep(phaserType_Stamped, 20); ok {
 		p := (*[20]byte)(b)
 		r := k.Root()
-		mStamp := k.Message(r, 8, phaserType_timestamppbphaser_Timestamp) // stamp
-		mSpan := k.Message(r, 12, phaserType_durationpbphaser_Duration)   // span
-		k.String(r, 16)                                                   // frame
+		mStamp := k.Message(r, 8, phaserType_timestamppbphaser_Timestamp, 20) // stamp
+		mSpan := k.Message(r, 12, phaserType_durationpbphaser_Duration, 20)   // span
+		k.String(r, 16)                                                       // frame
 		if k.Kept() {
 			*(*[16]byte)(p[4:]) = [16]byte{} // the presence words and fields
-			k.Zero(mStamp, 20)
-			k.Zero(mSpan, 20)
+			mem := k.Memory()
+			if mStamp != 0 {
+				*(*[16]byte)(mem[mStamp+4:]) = [16]byte{} // Stamp: the presence words and fields
+			}
+			if mSpan != 0 {
+				*(*[16]byte)(mem[mSpan+4:]) = [16]byte{} // Span: the presence words and fields
+			}
 			k.End()
 			return
 		}
