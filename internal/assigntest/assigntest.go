@@ -62,11 +62,18 @@ func Poke(in []byte, i int, fast, slow runtime.Msg) (int, bool) {
 // failed alike, after operation op (in[i]).
 func Same(t testing.TB, i int, op byte, fast, slow runtime.Msg) {
 	t.Helper()
+	same(t, i, op, fast, slow, "Assign", "Clear and the setters")
+}
+
+// same fails t unless fast's and slow's payloads are the same bytes and
+// failed alike, naming what made each.
+func same(t testing.TB, i int, op byte, fast, slow runtime.Msg, fastName, slowName string) {
+	t.Helper()
 	if f, s := fast.Bytes(), slow.Bytes(); !bytes.Equal(f, s) {
-		t.Fatalf("op %d (%d): Assign's payload differs from Clear and the setters':\n%x\n%x", i, op, f, s)
+		t.Fatalf("op %d (%d): the payload of %s differs from that of %s:\n%x\n%x", i, op, fastName, slowName, f, s)
 	}
 	if fast.Failed() != slow.Failed() {
-		t.Fatalf("op %d (%d): Assign failed %v, Clear and the setters %v", i, op, fast.Failed(), slow.Failed())
+		t.Fatalf("op %d (%d): %s failed %v, %s %v", i, op, fastName, fast.Failed(), slowName, slow.Failed())
 	}
 }
 
@@ -158,11 +165,6 @@ func ClearRun[T any](t testing.TB, in []byte, fast, slow T, ops ClearOps[T]) {
 				return
 			}
 		}
-		if f, s := ops.Msg(fast).Bytes(), ops.Msg(slow).Bytes(); !bytes.Equal(f, s) {
-			t.Fatalf("op %d (%d): the generated Clear's payload differs from the runtime's:\n%x\n%x", i, op, f, s)
-		}
-		if ops.Msg(fast).Failed() != ops.Msg(slow).Failed() {
-			t.Fatalf("op %d (%d): the generated Clear's payload failed %v, the runtime's %v", i, op, ops.Msg(fast).Failed(), ops.Msg(slow).Failed())
-		}
+		same(t, i, byte(op), ops.Msg(fast), ops.Msg(slow), "the generated Clear", "the runtime's Clear")
 	}
 }

@@ -258,12 +258,7 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 				return n, false
 			}
 			if p.scrub {
-				blk := mem[s : s+length : s+length]
-				if st.kind == keepVector {
-					clear(blk[:min(uint64(uint32(w))*uint64(st.size), length)])
-				} else {
-					zeroShort(blk[:min(4+uint64(le.Uint32(blk[:4])), length)]) // the length word and the bytes
-				}
+				scrubKept(mem[s:s+length:s+length], st.kind, uint64(uint32(w))*uint64(st.size))
 			}
 		}
 		p.setAside(n, uint32(o), uint32(s), kind, uint32(length))
@@ -276,6 +271,17 @@ func (p *Payload) keepIn(kp *keepPlan, root uint32) (int, bool) {
 		}
 	}
 	return n, true
+}
+
+// scrubKept zeroes, in a scrubbing buffer, what the block blk (its bytes,
+// at least 4) set aside from a slot held: a string's length word and
+// bytes, or a vector's elements, elems bytes of them.
+func scrubKept(blk []byte, kind uint8, elems uint64) {
+	if kind == keepVector {
+		clear(blk[:min(elems, uint64(len(blk)))])
+	} else {
+		zeroShort(blk[:min(4+uint64(le.Uint32(blk[:4])), uint64(len(blk)))]) // the length word and the bytes
+	}
 }
 
 // zeroShort zeroes b, in overlapping word stores when it is 8 to 32 bytes
@@ -326,12 +332,7 @@ func (p *Payload) keepFlat(kp *keepPlan, root uint32) (int, bool) {
 			return n, false
 		}
 		if p.scrub {
-			blk := mem[s : s+length : s+length]
-			if st.kind == keepVector {
-				clear(blk[:min(uint64(uint32(w))*uint64(st.size), length)])
-			} else {
-				zeroShort(blk[:min(4+uint64(le.Uint32(blk[:4])), length)]) // the length word and the bytes
-			}
+			scrubKept(mem[s:s+length:s+length], st.kind, uint64(uint32(w))*uint64(st.size))
 		}
 		// entryString is 0 and entryVector -1: -kind.
 		p.setAside(n, uint32(o), uint32(s), -uint32(st.kind), uint32(length))

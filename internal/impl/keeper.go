@@ -134,12 +134,7 @@ func (k Keeper) block(o uint64, kind uint8, size uint32) {
 	// The scrubbing last, where a call of memclr has nothing live to
 	// spill around it.
 	if p.scrub {
-		blk := mem[s : s+length : s+length]
-		if kind == keepVector {
-			clear(blk[:min(uint64(uint32(w))*uint64(size), length)])
-		} else {
-			zeroShort(blk[:min(4+uint64(le.Uint32(blk[:4])), length)]) // the length word and the bytes
-		}
+		scrubKept(mem[s:s+length:s+length], kind, uint64(uint32(w))*uint64(size))
 	}
 }
 
@@ -219,9 +214,5 @@ func (k Keeper) Kept() bool { return !k.p.keeping.refused }
 func (k Keeper) Memory() []byte { return k.p.mem }
 
 // End records the blocks the steps set aside, for the setters to take
-// back (recordAside): the Clear is done.
-func (k Keeper) End() {
-	if p := k.p; !p.keeping.refused {
-		p.recordAside(int(p.keeping.n))
-	}
-}
+// back (recordAside), once Kept reported true: the Clear is done.
+func (k Keeper) End() { k.p.recordAside(int(k.p.keeping.n)) }
