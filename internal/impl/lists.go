@@ -413,18 +413,28 @@ func (l MessageField) Append(t *Type) Msg { return l.m.AddMessage(l.f, t) }
 // during the iteration, the elements it yields are unspecified (each reads
 // within the payload's bounds, like any handle).
 func (l MessageField) All(t *Type) iter.Seq2[int, Msg] {
-	// Inlined with its Cursor into a range over it, which then allocates
-	// nothing and makes no call per element (Cursor).
+	// Inlined into a range over it, which then allocates nothing and makes
+	// one call per run of elements (Runs), none per element: the inner loop
+	// over a run keeps its offset, stride and count in registers, where a
+	// Cursor's fields, which its general path takes by pointer, live in
+	// memory.
 	return func(yield func(int, Msg) bool) {
-		c := l.m.cursor(l.f, t)
+		r := Runs{l.m.cursor(l.f, t)}
 		if l.f.Fixed != 0 {
-			c.facade()
+			r.c.facade()
 		}
+		i := 0
 		for {
-			i := c.i
-			e, ok := c.next((*Cursor).step)
-			if !ok || !yield(i, e) {
+			run, ok := r.Next()
+			if !ok {
 				return
+			}
+			p, acc, stride := run.p, run.acc, run.stride
+			for n, o := run.n, run.off; n > 0; n, o = n-1, o+stride {
+				if !yield(i, Msg{p, o, acc}) {
+					return
+				}
+				i++
 			}
 		}
 	}

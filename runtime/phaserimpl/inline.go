@@ -1,6 +1,10 @@
 package phaserimpl
 
-import "github.com/phaser-go/phaser/internal/impl"
+import (
+	"unsafe"
+
+	"github.com/phaser-go/phaser/internal/impl"
+)
 
 // The compiler inlines a function of another package from its export
 // data, and the export data of a package carries the inline bodies of an
@@ -46,6 +50,9 @@ func reachCursorNext(c *impl.Cursor) (Msg, bool)          { return c.Next() }
 func reachCursorLen(c *impl.Cursor) int                   { return c.Len() }
 func reachElems(m Msg, num, data uint32, size int) []byte { return m.Elems(num, data, size) }
 func reachMutableBytes(m Msg, n uint32) ([]byte, bool)    { return m.MutableBytes(n) }
+func reachStoreScalars(m Msg, n uint32, v unsafe.Pointer, s func([]byte, unsafe.Pointer), g func(Msg, unsafe.Pointer)) {
+	m.StoreScalars(n, v, s, g)
+}
 
 // The methods of the generated list types of repeated message fields.
 func reachFieldLen(l MessageField) int                                { return l.Len() }

@@ -18,13 +18,14 @@ import (
 	iter "iter"
 	math "math"
 	strconv "strconv"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.
@@ -599,18 +600,27 @@ type PoseScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Pose) SetScalars(v *PoseScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(32)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		x.SetTheta(v.Theta)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(32, unsafe.Pointer(v), phaserStoreScalars_Pose, phaserSetScalars_Pose)
+}
+
+// phaserStoreScalars_Pose stores *vp, a PoseScalars, at compile-time
+// offsets of b, a Pose laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Pose(b []byte, vp unsafe.Pointer) {
+	v := (*PoseScalars)(vp)
 	p := (*[32]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Theta))
 	p[4] |= 0x07 // presence
+}
+
+// phaserSetScalars_Pose is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *PoseScalars.
+func phaserSetScalars_Pose(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*PoseScalars)(vp), Pose(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetTheta(v.Theta)
 }
 
 // PoseFields holds the value of every field of a Pose, for Assign.
@@ -1792,16 +1802,25 @@ type RobotScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Robot) SetScalars(v *RobotScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(64)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetId(v.Id)
-		x.SetMode(v.Mode)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(64, unsafe.Pointer(v), phaserStoreScalars_Robot, phaserSetScalars_Robot)
+}
+
+// phaserStoreScalars_Robot stores *vp, a RobotScalars, at compile-time
+// offsets of b, a Robot laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Robot(b []byte, vp unsafe.Pointer) {
+	v := (*RobotScalars)(vp)
 	p := (*[64]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], v.Id)
 	binary.LittleEndian.PutUint32(p[16:], uint32(v.Mode))
 	p[4] |= 0x03 // presence
+}
+
+// phaserSetScalars_Robot is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *RobotScalars.
+func phaserSetScalars_Robot(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*RobotScalars)(vp), Robot(m)
+	x.SetId(v.Id)
+	x.SetMode(v.Mode)
 }
 
 // RobotList is a handle on a repeated field of Robot messages.

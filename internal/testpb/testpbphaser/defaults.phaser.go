@@ -14,13 +14,14 @@ import (
 	iter "iter"
 	math "math"
 	strconv "strconv"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_defaults_proto is the file's descriptor, registered with the runtime.
@@ -1806,28 +1807,13 @@ type DefaultsScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Defaults) SetScalars(v *DefaultsScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(160)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetRetries(v.Retries)
-		x.SetBig(v.Big)
-		x.SetU32(v.U32)
-		x.SetU64(v.U64)
-		x.SetS32(v.S32)
-		x.SetS64(v.S64)
-		x.SetF32(v.F32)
-		x.SetF64(v.F64)
-		x.SetSf32(v.Sf32)
-		x.SetSf64(v.Sf64)
-		x.SetFlag(v.Flag)
-		x.SetRatio(v.Ratio)
-		x.SetScale(v.Scale)
-		x.SetInf(v.Inf)
-		x.SetNan(v.Nan)
-		x.SetLevel(v.Level)
-		x.SetPicked(v.Picked)
-		x.SetPlain(v.Plain)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(160, unsafe.Pointer(v), phaserStoreScalars_Defaults, phaserSetScalars_Defaults)
+}
+
+// phaserStoreScalars_Defaults stores *vp, a DefaultsScalars, at compile-time
+// offsets of b, a Defaults laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Defaults(b []byte, vp unsafe.Pointer) {
+	v := (*DefaultsScalars)(vp)
 	p := (*[160]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.Retries))
 	binary.LittleEndian.PutUint64(p[16:], uint64(v.Big))
@@ -1850,6 +1836,30 @@ func (x Defaults) SetScalars(v *DefaultsScalars) {
 	p[4] |= 0xff // presence
 	p[5] |= 0xff // presence
 	p[6] |= 0x03 // presence
+}
+
+// phaserSetScalars_Defaults is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *DefaultsScalars.
+func phaserSetScalars_Defaults(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*DefaultsScalars)(vp), Defaults(m)
+	x.SetRetries(v.Retries)
+	x.SetBig(v.Big)
+	x.SetU32(v.U32)
+	x.SetU64(v.U64)
+	x.SetS32(v.S32)
+	x.SetS64(v.S64)
+	x.SetF32(v.F32)
+	x.SetF64(v.F64)
+	x.SetSf32(v.Sf32)
+	x.SetSf64(v.Sf64)
+	x.SetFlag(v.Flag)
+	x.SetRatio(v.Ratio)
+	x.SetScale(v.Scale)
+	x.SetInf(v.Inf)
+	x.SetNan(v.Nan)
+	x.SetLevel(v.Level)
+	x.SetPicked(v.Picked)
+	x.SetPlain(v.Plain)
 }
 
 // DefaultsList is a handle on a repeated field of Defaults messages.

@@ -14,13 +14,14 @@ import (
 	iter "iter"
 	math "math"
 	strconv "strconv"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_legacy_proto is the file's descriptor, registered with the runtime.
@@ -1212,15 +1213,13 @@ type LegacyScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Legacy) SetScalars(v *LegacyScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(88)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetId(v.Id)
-		x.SetBig(v.Big)
-		x.SetKind(v.Kind)
-		x.SetFlag(v.Flag)
-		x.SetRatio(v.Ratio)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(88, unsafe.Pointer(v), phaserStoreScalars_Legacy, phaserSetScalars_Legacy)
+}
+
+// phaserStoreScalars_Legacy stores *vp, a LegacyScalars, at compile-time
+// offsets of b, a Legacy laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Legacy(b []byte, vp unsafe.Pointer) {
+	v := (*LegacyScalars)(vp)
 	p := (*[88]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.Id))
 	binary.LittleEndian.PutUint64(p[16:], uint64(v.Big))
@@ -1228,6 +1227,17 @@ func (x Legacy) SetScalars(v *LegacyScalars) {
 	p[28] = phaserimpl.BoolByte(v.Flag)
 	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.Ratio))
 	p[4] |= 0x1f // presence
+}
+
+// phaserSetScalars_Legacy is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *LegacyScalars.
+func phaserSetScalars_Legacy(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*LegacyScalars)(vp), Legacy(m)
+	x.SetId(v.Id)
+	x.SetBig(v.Big)
+	x.SetKind(v.Kind)
+	x.SetFlag(v.Flag)
+	x.SetRatio(v.Ratio)
 }
 
 // LegacyList is a handle on a repeated field of Legacy messages.

@@ -20,13 +20,14 @@ import (
 	iter "iter"
 	math "math"
 	strconv "strconv"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -1406,24 +1407,13 @@ type ScalarsScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Scalars) SetScalars(v *ScalarsScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(112)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetFDouble(v.FDouble)
-		x.SetFFloat(v.FFloat)
-		x.SetFInt32(v.FInt32)
-		x.SetFInt64(v.FInt64)
-		x.SetFUint32(v.FUint32)
-		x.SetFUint64(v.FUint64)
-		x.SetFSint32(v.FSint32)
-		x.SetFSint64(v.FSint64)
-		x.SetFFixed32(v.FFixed32)
-		x.SetFFixed64(v.FFixed64)
-		x.SetFSfixed32(v.FSfixed32)
-		x.SetFSfixed64(v.FSfixed64)
-		x.SetFBool(v.FBool)
-		x.SetFColor(v.FColor)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(112, unsafe.Pointer(v), phaserStoreScalars_Scalars, phaserSetScalars_Scalars)
+}
+
+// phaserStoreScalars_Scalars stores *vp, a ScalarsScalars, at compile-time
+// offsets of b, a Scalars laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Scalars(b []byte, vp unsafe.Pointer) {
+	v := (*ScalarsScalars)(vp)
 	p := (*[112]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.FDouble))
 	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.FFloat))
@@ -1441,6 +1431,26 @@ func (x Scalars) SetScalars(v *ScalarsScalars) {
 	binary.LittleEndian.PutUint32(p[108:], uint32(v.FColor))
 	p[4] |= 0xff // presence
 	p[5] |= 0x3f // presence
+}
+
+// phaserSetScalars_Scalars is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *ScalarsScalars.
+func phaserSetScalars_Scalars(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*ScalarsScalars)(vp), Scalars(m)
+	x.SetFDouble(v.FDouble)
+	x.SetFFloat(v.FFloat)
+	x.SetFInt32(v.FInt32)
+	x.SetFInt64(v.FInt64)
+	x.SetFUint32(v.FUint32)
+	x.SetFUint64(v.FUint64)
+	x.SetFSint32(v.FSint32)
+	x.SetFSint64(v.FSint64)
+	x.SetFFixed32(v.FFixed32)
+	x.SetFFixed64(v.FFixed64)
+	x.SetFSfixed32(v.FSfixed32)
+	x.SetFSfixed64(v.FSfixed64)
+	x.SetFBool(v.FBool)
+	x.SetFColor(v.FColor)
 }
 
 // ScalarsFields holds the value of every field of a Scalars, for Assign.
@@ -4864,14 +4874,23 @@ type InnerScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Inner) SetScalars(v *InnerScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(20)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetA(v.A)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(20, unsafe.Pointer(v), phaserStoreScalars_Inner, phaserSetScalars_Inner)
+}
+
+// phaserStoreScalars_Inner stores *vp, a InnerScalars, at compile-time
+// offsets of b, a Inner laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Inner(b []byte, vp unsafe.Pointer) {
+	v := (*InnerScalars)(vp)
 	p := (*[20]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.A))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Inner is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *InnerScalars.
+func phaserSetScalars_Inner(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*InnerScalars)(vp), Inner(m)
+	x.SetA(v.A)
 }
 
 // InnerList is a handle on a repeated field of Inner messages.
@@ -5469,14 +5488,23 @@ type Inner_DeepScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Inner_Deep) SetScalars(v *Inner_DeepScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(24)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(24, unsafe.Pointer(v), phaserStoreScalars_Inner_Deep, phaserSetScalars_Inner_Deep)
+}
+
+// phaserStoreScalars_Inner_Deep stores *vp, a Inner_DeepScalars, at compile-time
+// offsets of b, a Inner_Deep laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Inner_Deep(b []byte, vp unsafe.Pointer) {
+	v := (*Inner_DeepScalars)(vp)
 	p := (*[24]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], uint64(v.X))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Inner_Deep is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Inner_DeepScalars.
+func phaserSetScalars_Inner_Deep(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Inner_DeepScalars)(vp), Inner_Deep(m)
+	x.SetX(v.X)
 }
 
 // Inner_DeepList is a handle on a repeated field of Inner_Deep messages.
@@ -6533,14 +6561,23 @@ type NodeScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Node) SetScalars(v *NodeScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(24)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(24, unsafe.Pointer(v), phaserStoreScalars_Node, phaserSetScalars_Node)
+}
+
+// phaserStoreScalars_Node stores *vp, a NodeScalars, at compile-time
+// offsets of b, a Node laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Node(b []byte, vp unsafe.Pointer) {
+	v := (*NodeScalars)(vp)
 	p := (*[24]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Node is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *NodeScalars.
+func phaserSetScalars_Node(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*NodeScalars)(vp), Node(m)
+	x.SetValue(v.Value)
 }
 
 // NodeList is a handle on a repeated field of Node messages.
@@ -7445,16 +7482,25 @@ type StampedScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Stamped) SetScalars(v *StampedScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(56)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSeq(v.Seq)
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(56, unsafe.Pointer(v), phaserStoreScalars_Stamped, phaserSetScalars_Stamped)
+}
+
+// phaserStoreScalars_Stamped stores *vp, a StampedScalars, at compile-time
+// offsets of b, a Stamped laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Stamped(b []byte, vp unsafe.Pointer) {
+	v := (*StampedScalars)(vp)
 	p := (*[56]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Seq)
 	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.Value))
 	p[4] |= 0x03 // presence
+}
+
+// phaserSetScalars_Stamped is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *StampedScalars.
+func phaserSetScalars_Stamped(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*StampedScalars)(vp), Stamped(m)
+	x.SetSeq(v.Seq)
+	x.SetValue(v.Value)
 }
 
 // StampedFields holds the value of every field of a Stamped, for Assign.
@@ -8455,14 +8501,23 @@ type Stamped_PartScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Stamped_Part) SetScalars(v *Stamped_PartScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(32)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetN(v.N)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(32, unsafe.Pointer(v), phaserStoreScalars_Stamped_Part, phaserSetScalars_Stamped_Part)
+}
+
+// phaserStoreScalars_Stamped_Part stores *vp, a Stamped_PartScalars, at compile-time
+// offsets of b, a Stamped_Part laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Stamped_Part(b []byte, vp unsafe.Pointer) {
+	v := (*Stamped_PartScalars)(vp)
 	p := (*[32]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Stamped_Part is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Stamped_PartScalars.
+func phaserSetScalars_Stamped_Part(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Stamped_PartScalars)(vp), Stamped_Part(m)
+	x.SetN(v.N)
 }
 
 // Stamped_PartFields holds the value of every field of a Stamped_Part, for Assign.
@@ -11595,50 +11650,13 @@ type WideScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Wide) SetScalars(v *WideScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(308)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetW00(v.W00)
-		x.SetW01(v.W01)
-		x.SetW02(v.W02)
-		x.SetW03(v.W03)
-		x.SetW04(v.W04)
-		x.SetW05(v.W05)
-		x.SetW06(v.W06)
-		x.SetW07(v.W07)
-		x.SetW08(v.W08)
-		x.SetW09(v.W09)
-		x.SetW10(v.W10)
-		x.SetW11(v.W11)
-		x.SetW12(v.W12)
-		x.SetW13(v.W13)
-		x.SetW14(v.W14)
-		x.SetW15(v.W15)
-		x.SetW16(v.W16)
-		x.SetW17(v.W17)
-		x.SetW18(v.W18)
-		x.SetW19(v.W19)
-		x.SetW20(v.W20)
-		x.SetW21(v.W21)
-		x.SetW22(v.W22)
-		x.SetW23(v.W23)
-		x.SetW24(v.W24)
-		x.SetW25(v.W25)
-		x.SetW26(v.W26)
-		x.SetW27(v.W27)
-		x.SetW28(v.W28)
-		x.SetW29(v.W29)
-		x.SetW30(v.W30)
-		x.SetW31(v.W31)
-		x.SetW32(v.W32)
-		x.SetW33(v.W33)
-		x.SetW34(v.W34)
-		x.SetW35(v.W35)
-		x.SetW36(v.W36)
-		x.SetW37(v.W37)
-		x.SetW38(v.W38)
-		x.SetW39(v.W39)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(308, unsafe.Pointer(v), phaserStoreScalars_Wide, phaserSetScalars_Wide)
+}
+
+// phaserStoreScalars_Wide stores *vp, a WideScalars, at compile-time
+// offsets of b, a Wide laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Wide(b []byte, vp unsafe.Pointer) {
+	v := (*WideScalars)(vp)
 	p := (*[308]byte)(b)
 	binary.LittleEndian.PutUint64(p[12:], math.Float64bits(v.W00))
 	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.W01))
@@ -11685,6 +11703,52 @@ func (x Wide) SetScalars(v *WideScalars) {
 	p[6] |= 0xff // presence
 	p[7] |= 0xff // presence
 	p[8] |= 0xff // presence
+}
+
+// phaserSetScalars_Wide is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *WideScalars.
+func phaserSetScalars_Wide(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*WideScalars)(vp), Wide(m)
+	x.SetW00(v.W00)
+	x.SetW01(v.W01)
+	x.SetW02(v.W02)
+	x.SetW03(v.W03)
+	x.SetW04(v.W04)
+	x.SetW05(v.W05)
+	x.SetW06(v.W06)
+	x.SetW07(v.W07)
+	x.SetW08(v.W08)
+	x.SetW09(v.W09)
+	x.SetW10(v.W10)
+	x.SetW11(v.W11)
+	x.SetW12(v.W12)
+	x.SetW13(v.W13)
+	x.SetW14(v.W14)
+	x.SetW15(v.W15)
+	x.SetW16(v.W16)
+	x.SetW17(v.W17)
+	x.SetW18(v.W18)
+	x.SetW19(v.W19)
+	x.SetW20(v.W20)
+	x.SetW21(v.W21)
+	x.SetW22(v.W22)
+	x.SetW23(v.W23)
+	x.SetW24(v.W24)
+	x.SetW25(v.W25)
+	x.SetW26(v.W26)
+	x.SetW27(v.W27)
+	x.SetW28(v.W28)
+	x.SetW29(v.W29)
+	x.SetW30(v.W30)
+	x.SetW31(v.W31)
+	x.SetW32(v.W32)
+	x.SetW33(v.W33)
+	x.SetW34(v.W34)
+	x.SetW35(v.W35)
+	x.SetW36(v.W36)
+	x.SetW37(v.W37)
+	x.SetW38(v.W38)
+	x.SetW39(v.W39)
 }
 
 // WideFields holds the value of every field of a Wide, for Assign.
@@ -15381,17 +15445,13 @@ type EverythingScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Everything) SetScalars(v *EverythingScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(313)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetMode(v.Mode)
-		x.SetLevel(v.Level)
-		x.SetClear_(v.Clear_)
-		x.SetValue(v.Value)
-		x.SetHasValue_(v.HasValue_)
-		x.SetErr_(v.Err_)
-		x.SetFailed_(v.Failed_)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(313, unsafe.Pointer(v), phaserStoreScalars_Everything, phaserSetScalars_Everything)
+}
+
+// phaserStoreScalars_Everything stores *vp, a EverythingScalars, at compile-time
+// offsets of b, a Everything laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Everything(b []byte, vp unsafe.Pointer) {
+	v := (*EverythingScalars)(vp)
 	p := (*[313]byte)(b)
 	binary.LittleEndian.PutUint32(p[48:], uint32(v.Mode))
 	binary.LittleEndian.PutUint32(p[64:], uint32(v.Level))
@@ -15401,6 +15461,19 @@ func (x Everything) SetScalars(v *EverythingScalars) {
 	binary.LittleEndian.PutUint32(p[196:], v.Err_)
 	p[200] = phaserimpl.BoolByte(v.Failed_)
 	p[4] |= 0x7f // presence
+}
+
+// phaserSetScalars_Everything is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *EverythingScalars.
+func phaserSetScalars_Everything(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*EverythingScalars)(vp), Everything(m)
+	x.SetMode(v.Mode)
+	x.SetLevel(v.Level)
+	x.SetClear_(v.Clear_)
+	x.SetValue(v.Value)
+	x.SetHasValue_(v.HasValue_)
+	x.SetErr_(v.Err_)
+	x.SetFailed_(v.Failed_)
 }
 
 // EverythingList is a handle on a repeated field of Everything messages.
@@ -15952,14 +16025,23 @@ type Everything_CountsEntryScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Everything_CountsEntry) SetScalars(v *Everything_CountsEntryScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(16)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(16, unsafe.Pointer(v), phaserStoreScalars_Everything_CountsEntry, phaserSetScalars_Everything_CountsEntry)
+}
+
+// phaserStoreScalars_Everything_CountsEntry stores *vp, a Everything_CountsEntryScalars, at compile-time
+// offsets of b, a Everything_CountsEntry laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Everything_CountsEntry(b []byte, vp unsafe.Pointer) {
+	v := (*Everything_CountsEntryScalars)(vp)
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], uint32(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Everything_CountsEntry is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Everything_CountsEntryScalars.
+func phaserSetScalars_Everything_CountsEntry(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Everything_CountsEntryScalars)(vp), Everything_CountsEntry(m)
+	x.SetValue(v.Value)
 }
 
 // Everything_CountsEntryList is a handle on a repeated field of Everything_CountsEntry messages.
@@ -16655,14 +16737,23 @@ type Everything_ByIdEntryScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Everything_ByIdEntry) SetScalars(v *Everything_ByIdEntryScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(20)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetKey(v.Key)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(20, unsafe.Pointer(v), phaserStoreScalars_Everything_ByIdEntry, phaserSetScalars_Everything_ByIdEntry)
+}
+
+// phaserStoreScalars_Everything_ByIdEntry stores *vp, a Everything_ByIdEntryScalars, at compile-time
+// offsets of b, a Everything_ByIdEntry laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Everything_ByIdEntry(b []byte, vp unsafe.Pointer) {
+	v := (*Everything_ByIdEntryScalars)(vp)
 	p := (*[20]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], uint64(v.Key))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Everything_ByIdEntry is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Everything_ByIdEntryScalars.
+func phaserSetScalars_Everything_ByIdEntry(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Everything_ByIdEntryScalars)(vp), Everything_ByIdEntry(m)
+	x.SetKey(v.Key)
 }
 
 // Everything_ByIdEntryList is a handle on a repeated field of Everything_ByIdEntry messages.
@@ -17355,14 +17446,23 @@ type Everything_RemoteByNumEntryScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Everything_RemoteByNumEntry) SetScalars(v *Everything_RemoteByNumEntryScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(16)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetKey(v.Key)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(16, unsafe.Pointer(v), phaserStoreScalars_Everything_RemoteByNumEntry, phaserSetScalars_Everything_RemoteByNumEntry)
+}
+
+// phaserStoreScalars_Everything_RemoteByNumEntry stores *vp, a Everything_RemoteByNumEntryScalars, at compile-time
+// offsets of b, a Everything_RemoteByNumEntry laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Everything_RemoteByNumEntry(b []byte, vp unsafe.Pointer) {
+	v := (*Everything_RemoteByNumEntryScalars)(vp)
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.Key))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Everything_RemoteByNumEntry is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Everything_RemoteByNumEntryScalars.
+func phaserSetScalars_Everything_RemoteByNumEntry(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Everything_RemoteByNumEntryScalars)(vp), Everything_RemoteByNumEntry(m)
+	x.SetKey(v.Key)
 }
 
 // Everything_RemoteByNumEntryList is a handle on a repeated field of Everything_RemoteByNumEntry messages.

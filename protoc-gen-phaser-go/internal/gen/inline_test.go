@@ -54,7 +54,10 @@ func TestAccessorsInline(t *testing.T) {
 	}
 	for _, dir := range []string{"gen/pb/pbphaser", "gen/pb/pbphaserros"} {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
-			n, c := checkPackageInlines(t, gobin, bench, dir, "bench.phaser.go", file)
+			s, n, c := checkPackageInlines(t, gobin, bench, dir, "bench.phaser.go", file)
+			if s == 0 { // Point's and Vector3's SetScalars, for the loops that fill many elements
+				t.Errorf("%s: no SetScalars store functions to check", dir)
+			}
 			if n == 0 { // SmallStruct, Header and Imu have Assigns with blocks (and, in pbphaserros, inline messages)
 				t.Errorf("%s: no Assign calls to check", dir)
 			}
@@ -126,9 +129,10 @@ func Write(h pbphaser.Header, s int64, n int32) {
 
 // checkPackageInlines builds package dir of the module at root with
 // -gcflags=-m and checks the accessors of file's messages in its generated
-// file name, its encoders' calls, its Assigns' and its Clears' (it returns
-// how many of the Assigns' and the Clears' calls it checked).
-func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *protogen.File) (int, int) {
+// file name, its encoders' calls, its SetScalars' store functions, its
+// Assigns' and its Clears' (it returns how many of the store functions,
+// the Assigns' and the Clears' calls it checked).
+func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *protogen.File) (int, int, int) {
 	t.Helper()
 	cmd := exec.Command(gobin, "build", "-gcflags=-m", "./"+dir)
 	cmd.Dir = root
@@ -142,7 +146,45 @@ func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *prot
 	if checkCallsInline(t, src, in, encoderInlines, "XXX_AppendProto", "XXX_ProtoSize") == 0 {
 		t.Errorf("%s: no encoder calls to check", name)
 	}
-	return checkCallsInline(t, src, in, assignInlines, "Assign"), checkCallsInline(t, src, in, clearInlines, "Clear")
+	return checkStoresInline(t, src, in), checkCallsInline(t, src, in, assignInlines, "Assign"), checkCallsInline(t, src, in, clearInlines, "Clear")
+}
+
+// checkStoresInline checks that each SetScalars of the generated file src
+// has its store function (phaserStoreScalars_X, which the engine's
+// StoreScalars calls) inlined into it where the function can inline, so
+// that a SetScalars inlined into its caller makes no call there. It
+// returns how many it checked.
+func checkStoresInline(t *testing.T, src string, in inlining) int {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, src, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Recv == nil || fd.Name.Name != "SetScalars" {
+			continue
+		}
+		store := "phaserStoreScalars_" + recvName(fd)
+		if !in.can[store] {
+			continue
+		}
+		ast.Inspect(fd.Body, func(x ast.Node) bool {
+			c, ok := x.(*ast.CallExpr)
+			if !ok || !strings.HasSuffix(exprName(c.Fun), ".StoreScalars") {
+				return true
+			}
+			n++
+			p := fset.Position(c.Lparen)
+			if !slices.ContainsFunc(in.calls[fmt.Sprintf("%d:%d", p.Line, p.Column)], func(s string) bool { return s == store || strings.HasSuffix(s, "."+store) }) {
+				t.Errorf("%s.SetScalars: %s is not inlined into it", recvName(fd), store)
+			}
+			return true
+		})
+	}
+	return n
 }
 
 // clearInlines are the Keeper's calls a generated Clear makes that must
@@ -270,7 +312,7 @@ func required(msgs []*protogen.Message) []string {
 			}
 		}
 		if hasView {
-			req = append(req, name+".View")
+			req = append(req, name+".View", name+".SetScalars")
 		}
 	}
 	for i, r := range req {
@@ -352,7 +394,7 @@ func checkInlined(t *testing.T, src string, in inlining, req []string) {
 // typeNames returns the names of the types src declares or makes composite
 // literals of, and the door's handle types: a call of one is a conversion.
 func typeNames(f *ast.File) map[string]bool {
-	names := map[string]bool{"phaserimpl.Msg": true, "phaserimpl.View": true, "phaserimpl.MessageField": true}
+	names := map[string]bool{"phaserimpl.Msg": true, "phaserimpl.View": true, "phaserimpl.MessageField": true, "unsafe.Pointer": true}
 	for _, b := range []string{"bool", "int32", "uint32", "int64", "uint64", "float32", "float64", "uint8", "string"} {
 		names[b] = true
 	}

@@ -17,13 +17,14 @@ import (
 	typepbphaser "github.com/phaser-go/phaser/types/known/typepbphaser"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_google_protobuf_api_proto is the file's descriptor, registered with the runtime.
@@ -937,14 +938,23 @@ type ApiScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Api) SetScalars(v *ApiScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(56)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSyntax(v.Syntax)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(56, unsafe.Pointer(v), phaserStoreScalars_Api, phaserSetScalars_Api)
+}
+
+// phaserStoreScalars_Api stores *vp, a ApiScalars, at compile-time
+// offsets of b, a Api laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Api(b []byte, vp unsafe.Pointer) {
+	v := (*ApiScalars)(vp)
 	p := (*[56]byte)(b)
 	binary.LittleEndian.PutUint32(p[48:], uint32(v.Syntax))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Api is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *ApiScalars.
+func phaserSetScalars_Api(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*ApiScalars)(vp), Api(m)
+	x.SetSyntax(v.Syntax)
 }
 
 // ApiList is a handle on a repeated field of Api messages.
@@ -2203,18 +2213,27 @@ type MethodScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Method) SetScalars(v *MethodScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(48)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetRequestStreaming(v.RequestStreaming)
-		x.SetResponseStreaming(v.ResponseStreaming)
-		x.SetSyntax(v.Syntax)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(48, unsafe.Pointer(v), phaserStoreScalars_Method, phaserSetScalars_Method)
+}
+
+// phaserStoreScalars_Method stores *vp, a MethodScalars, at compile-time
+// offsets of b, a Method laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Method(b []byte, vp unsafe.Pointer) {
+	v := (*MethodScalars)(vp)
 	p := (*[48]byte)(b)
 	p[16] = phaserimpl.BoolByte(v.RequestStreaming)
 	p[24] = phaserimpl.BoolByte(v.ResponseStreaming)
 	binary.LittleEndian.PutUint32(p[40:], uint32(v.Syntax))
 	p[4] |= 0x07 // presence
+}
+
+// phaserSetScalars_Method is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *MethodScalars.
+func phaserSetScalars_Method(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*MethodScalars)(vp), Method(m)
+	x.SetRequestStreaming(v.RequestStreaming)
+	x.SetResponseStreaming(v.ResponseStreaming)
+	x.SetSyntax(v.Syntax)
 }
 
 // MethodList is a handle on a repeated field of Method messages.

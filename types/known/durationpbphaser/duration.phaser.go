@@ -15,13 +15,14 @@ import (
 	phaserimpl "github.com/phaser-go/phaser/runtime/phaserimpl"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_google_protobuf_duration_proto is the file's descriptor, registered with the runtime.
@@ -567,16 +568,25 @@ type DurationScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Duration) SetScalars(v *DurationScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(20)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSeconds(v.Seconds)
-		x.SetNanos(v.Nanos)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(20, unsafe.Pointer(v), phaserStoreScalars_Duration, phaserSetScalars_Duration)
+}
+
+// phaserStoreScalars_Duration stores *vp, a DurationScalars, at compile-time
+// offsets of b, a Duration laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Duration(b []byte, vp unsafe.Pointer) {
+	v := (*DurationScalars)(vp)
 	p := (*[20]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], uint64(v.Seconds))
 	binary.LittleEndian.PutUint32(p[16:], uint32(v.Nanos))
 	p[4] |= 0x03 // presence
+}
+
+// phaserSetScalars_Duration is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *DurationScalars.
+func phaserSetScalars_Duration(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*DurationScalars)(vp), Duration(m)
+	x.SetSeconds(v.Seconds)
+	x.SetNanos(v.Nanos)
 }
 
 // DurationFields holds the value of every field of a Duration, for Assign.

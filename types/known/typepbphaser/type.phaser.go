@@ -17,13 +17,14 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	strconv "strconv"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_google_protobuf_type_proto is the file's descriptor, registered with the runtime.
@@ -982,14 +983,23 @@ type TypeScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Type) SetScalars(v *TypeScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(52)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSyntax(v.Syntax)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(52, unsafe.Pointer(v), phaserStoreScalars_Type, phaserSetScalars_Type)
+}
+
+// phaserStoreScalars_Type stores *vp, a TypeScalars, at compile-time
+// offsets of b, a Type laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Type(b []byte, vp unsafe.Pointer) {
+	v := (*TypeScalars)(vp)
 	p := (*[52]byte)(b)
 	binary.LittleEndian.PutUint32(p[44:], uint32(v.Syntax))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Type is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *TypeScalars.
+func phaserSetScalars_Type(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*TypeScalars)(vp), Type(m)
+	x.SetSyntax(v.Syntax)
 }
 
 // TypeList is a handle on a repeated field of Type messages.
@@ -2276,15 +2286,13 @@ type FieldScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Field) SetScalars(v *FieldScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(56)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetKind(v.Kind)
-		x.SetCardinality(v.Cardinality)
-		x.SetNumber(v.Number)
-		x.SetOneofIndex(v.OneofIndex)
-		x.SetPacked(v.Packed)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(56, unsafe.Pointer(v), phaserStoreScalars_Field, phaserSetScalars_Field)
+}
+
+// phaserStoreScalars_Field stores *vp, a FieldScalars, at compile-time
+// offsets of b, a Field laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Field(b []byte, vp unsafe.Pointer) {
+	v := (*FieldScalars)(vp)
 	p := (*[56]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.Kind))
 	binary.LittleEndian.PutUint32(p[12:], uint32(v.Cardinality))
@@ -2292,6 +2300,17 @@ func (x Field) SetScalars(v *FieldScalars) {
 	binary.LittleEndian.PutUint32(p[28:], uint32(v.OneofIndex))
 	p[32] = phaserimpl.BoolByte(v.Packed)
 	p[4] |= 0x1f // presence
+}
+
+// phaserSetScalars_Field is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *FieldScalars.
+func phaserSetScalars_Field(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*FieldScalars)(vp), Field(m)
+	x.SetKind(v.Kind)
+	x.SetCardinality(v.Cardinality)
+	x.SetNumber(v.Number)
+	x.SetOneofIndex(v.OneofIndex)
+	x.SetPacked(v.Packed)
 }
 
 // FieldList is a handle on a repeated field of Field messages.
@@ -3292,14 +3311,23 @@ type EnumScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Enum) SetScalars(v *EnumScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(44)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSyntax(v.Syntax)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(44, unsafe.Pointer(v), phaserStoreScalars_Enum, phaserSetScalars_Enum)
+}
+
+// phaserStoreScalars_Enum stores *vp, a EnumScalars, at compile-time
+// offsets of b, a Enum laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Enum(b []byte, vp unsafe.Pointer) {
+	v := (*EnumScalars)(vp)
 	p := (*[44]byte)(b)
 	binary.LittleEndian.PutUint32(p[36:], uint32(v.Syntax))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Enum is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *EnumScalars.
+func phaserSetScalars_Enum(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*EnumScalars)(vp), Enum(m)
+	x.SetSyntax(v.Syntax)
 }
 
 // EnumList is a handle on a repeated field of Enum messages.
@@ -4140,14 +4168,23 @@ type EnumValueScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x EnumValue) SetScalars(v *EnumValueScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(24)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetNumber(v.Number)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(24, unsafe.Pointer(v), phaserStoreScalars_EnumValue, phaserSetScalars_EnumValue)
+}
+
+// phaserStoreScalars_EnumValue stores *vp, a EnumValueScalars, at compile-time
+// offsets of b, a EnumValue laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_EnumValue(b []byte, vp unsafe.Pointer) {
+	v := (*EnumValueScalars)(vp)
 	p := (*[24]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], uint32(v.Number))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_EnumValue is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *EnumValueScalars.
+func phaserSetScalars_EnumValue(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*EnumValueScalars)(vp), EnumValue(m)
+	x.SetNumber(v.Number)
 }
 
 // EnumValueList is a handle on a repeated field of EnumValue messages.

@@ -16,13 +16,14 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_google_protobuf_wrappers_proto is the file's descriptor, registered with the runtime.
@@ -455,14 +456,23 @@ type DoubleValueScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x DoubleValue) SetScalars(v *DoubleValueScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(16)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(16, unsafe.Pointer(v), phaserStoreScalars_DoubleValue, phaserSetScalars_DoubleValue)
+}
+
+// phaserStoreScalars_DoubleValue stores *vp, a DoubleValueScalars, at compile-time
+// offsets of b, a DoubleValue laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_DoubleValue(b []byte, vp unsafe.Pointer) {
+	v := (*DoubleValueScalars)(vp)
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_DoubleValue is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *DoubleValueScalars.
+func phaserSetScalars_DoubleValue(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*DoubleValueScalars)(vp), DoubleValue(m)
+	x.SetValue(v.Value)
 }
 
 // DoubleValueFields holds the value of every field of a DoubleValue, for Assign.
@@ -1034,14 +1044,23 @@ type FloatValueScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x FloatValue) SetScalars(v *FloatValueScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(12)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(12, unsafe.Pointer(v), phaserStoreScalars_FloatValue, phaserSetScalars_FloatValue)
+}
+
+// phaserStoreScalars_FloatValue stores *vp, a FloatValueScalars, at compile-time
+// offsets of b, a FloatValue laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_FloatValue(b []byte, vp unsafe.Pointer) {
+	v := (*FloatValueScalars)(vp)
 	p := (*[12]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_FloatValue is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *FloatValueScalars.
+func phaserSetScalars_FloatValue(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*FloatValueScalars)(vp), FloatValue(m)
+	x.SetValue(v.Value)
 }
 
 // FloatValueFields holds the value of every field of a FloatValue, for Assign.
@@ -1614,14 +1633,23 @@ type Int64ValueScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Int64Value) SetScalars(v *Int64ValueScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(16)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(16, unsafe.Pointer(v), phaserStoreScalars_Int64Value, phaserSetScalars_Int64Value)
+}
+
+// phaserStoreScalars_Int64Value stores *vp, a Int64ValueScalars, at compile-time
+// offsets of b, a Int64Value laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Int64Value(b []byte, vp unsafe.Pointer) {
+	v := (*Int64ValueScalars)(vp)
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], uint64(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Int64Value is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Int64ValueScalars.
+func phaserSetScalars_Int64Value(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Int64ValueScalars)(vp), Int64Value(m)
+	x.SetValue(v.Value)
 }
 
 // Int64ValueFields holds the value of every field of a Int64Value, for Assign.
@@ -2194,14 +2222,23 @@ type UInt64ValueScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x UInt64Value) SetScalars(v *UInt64ValueScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(16)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(16, unsafe.Pointer(v), phaserStoreScalars_UInt64Value, phaserSetScalars_UInt64Value)
+}
+
+// phaserStoreScalars_UInt64Value stores *vp, a UInt64ValueScalars, at compile-time
+// offsets of b, a UInt64Value laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_UInt64Value(b []byte, vp unsafe.Pointer) {
+	v := (*UInt64ValueScalars)(vp)
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], v.Value)
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_UInt64Value is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *UInt64ValueScalars.
+func phaserSetScalars_UInt64Value(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*UInt64ValueScalars)(vp), UInt64Value(m)
+	x.SetValue(v.Value)
 }
 
 // UInt64ValueFields holds the value of every field of a UInt64Value, for Assign.
@@ -2774,14 +2811,23 @@ type Int32ValueScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Int32Value) SetScalars(v *Int32ValueScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(12)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(12, unsafe.Pointer(v), phaserStoreScalars_Int32Value, phaserSetScalars_Int32Value)
+}
+
+// phaserStoreScalars_Int32Value stores *vp, a Int32ValueScalars, at compile-time
+// offsets of b, a Int32Value laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Int32Value(b []byte, vp unsafe.Pointer) {
+	v := (*Int32ValueScalars)(vp)
 	p := (*[12]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Int32Value is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Int32ValueScalars.
+func phaserSetScalars_Int32Value(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Int32ValueScalars)(vp), Int32Value(m)
+	x.SetValue(v.Value)
 }
 
 // Int32ValueFields holds the value of every field of a Int32Value, for Assign.
@@ -3354,14 +3400,23 @@ type UInt32ValueScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x UInt32Value) SetScalars(v *UInt32ValueScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(12)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(12, unsafe.Pointer(v), phaserStoreScalars_UInt32Value, phaserSetScalars_UInt32Value)
+}
+
+// phaserStoreScalars_UInt32Value stores *vp, a UInt32ValueScalars, at compile-time
+// offsets of b, a UInt32Value laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_UInt32Value(b []byte, vp unsafe.Pointer) {
+	v := (*UInt32ValueScalars)(vp)
 	p := (*[12]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Value)
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_UInt32Value is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *UInt32ValueScalars.
+func phaserSetScalars_UInt32Value(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*UInt32ValueScalars)(vp), UInt32Value(m)
+	x.SetValue(v.Value)
 }
 
 // UInt32ValueFields holds the value of every field of a UInt32Value, for Assign.
@@ -3934,14 +3989,23 @@ type BoolValueScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x BoolValue) SetScalars(v *BoolValueScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(9)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(9, unsafe.Pointer(v), phaserStoreScalars_BoolValue, phaserSetScalars_BoolValue)
+}
+
+// phaserStoreScalars_BoolValue stores *vp, a BoolValueScalars, at compile-time
+// offsets of b, a BoolValue laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_BoolValue(b []byte, vp unsafe.Pointer) {
+	v := (*BoolValueScalars)(vp)
 	p := (*[9]byte)(b)
 	p[8] = phaserimpl.BoolByte(v.Value)
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_BoolValue is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *BoolValueScalars.
+func phaserSetScalars_BoolValue(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*BoolValueScalars)(vp), BoolValue(m)
+	x.SetValue(v.Value)
 }
 
 // BoolValueFields holds the value of every field of a BoolValue, for Assign.

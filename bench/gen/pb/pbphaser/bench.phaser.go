@@ -17,13 +17,14 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -792,20 +793,29 @@ type SmallStructScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x SmallStruct) SetScalars(v *SmallStructScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(48)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetBirthDay(v.BirthDay)
-		x.SetSiblings(v.Siblings)
-		x.SetSpouse(v.Spouse)
-		x.SetMoney(v.Money)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(48, unsafe.Pointer(v), phaserStoreScalars_SmallStruct, phaserSetScalars_SmallStruct)
+}
+
+// phaserStoreScalars_SmallStruct stores *vp, a SmallStructScalars, at compile-time
+// offsets of b, a SmallStruct laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_SmallStruct(b []byte, vp unsafe.Pointer) {
+	v := (*SmallStructScalars)(vp)
 	p := (*[48]byte)(b)
 	binary.LittleEndian.PutUint64(p[16:], uint64(v.BirthDay))
 	binary.LittleEndian.PutUint32(p[28:], uint32(v.Siblings))
 	p[32] = phaserimpl.BoolByte(v.Spouse)
 	binary.LittleEndian.PutUint64(p[40:], math.Float64bits(v.Money))
 	p[4] |= 0x0f // presence
+}
+
+// phaserSetScalars_SmallStruct is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *SmallStructScalars.
+func phaserSetScalars_SmallStruct(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*SmallStructScalars)(vp), SmallStruct(m)
+	x.SetBirthDay(v.BirthDay)
+	x.SetSiblings(v.Siblings)
+	x.SetSpouse(v.Spouse)
+	x.SetMoney(v.Money)
 }
 
 // SmallStructFields holds the value of every field of a SmallStruct, for Assign.
@@ -1632,14 +1642,23 @@ type HeaderScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Header) SetScalars(v *HeaderScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(20)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSeq(v.Seq)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(20, unsafe.Pointer(v), phaserStoreScalars_Header, phaserSetScalars_Header)
+}
+
+// phaserStoreScalars_Header stores *vp, a HeaderScalars, at compile-time
+// offsets of b, a Header laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Header(b []byte, vp unsafe.Pointer) {
+	v := (*HeaderScalars)(vp)
 	p := (*[20]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Seq)
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Header is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *HeaderScalars.
+func phaserSetScalars_Header(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*HeaderScalars)(vp), Header(m)
+	x.SetSeq(v.Seq)
 }
 
 // HeaderFields holds the value of every field of a Header, for Assign.
@@ -2394,20 +2413,29 @@ type QuaternionScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Quaternion) SetScalars(v *QuaternionScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(40)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		x.SetZ(v.Z)
-		x.SetW(v.W)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(40, unsafe.Pointer(v), phaserStoreScalars_Quaternion, phaserSetScalars_Quaternion)
+}
+
+// phaserStoreScalars_Quaternion stores *vp, a QuaternionScalars, at compile-time
+// offsets of b, a Quaternion laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Quaternion(b []byte, vp unsafe.Pointer) {
+	v := (*QuaternionScalars)(vp)
 	p := (*[40]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
 	p[4] |= 0x0f // presence
+}
+
+// phaserSetScalars_Quaternion is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *QuaternionScalars.
+func phaserSetScalars_Quaternion(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*QuaternionScalars)(vp), Quaternion(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetW(v.W)
 }
 
 // QuaternionFields holds the value of every field of a Quaternion, for Assign.
@@ -3094,18 +3122,27 @@ type Vector3Scalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Vector3) SetScalars(v *Vector3Scalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(32)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		x.SetZ(v.Z)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(32, unsafe.Pointer(v), phaserStoreScalars_Vector3, phaserSetScalars_Vector3)
+}
+
+// phaserStoreScalars_Vector3 stores *vp, a Vector3Scalars, at compile-time
+// offsets of b, a Vector3 laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Vector3(b []byte, vp unsafe.Pointer) {
+	v := (*Vector3Scalars)(vp)
 	p := (*[32]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	p[4] |= 0x07 // presence
+}
+
+// phaserSetScalars_Vector3 is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Vector3Scalars.
+func phaserSetScalars_Vector3(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Vector3Scalars)(vp), Vector3(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
 }
 
 // Vector3Fields holds the value of every field of a Vector3, for Assign.
@@ -5081,18 +5118,27 @@ type PointFieldScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x PointField) SetScalars(v *PointFieldScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(24)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetOffset(v.Offset)
-		x.SetDatatype(v.Datatype)
-		x.SetCount(v.Count)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(24, unsafe.Pointer(v), phaserStoreScalars_PointField, phaserSetScalars_PointField)
+}
+
+// phaserStoreScalars_PointField stores *vp, a PointFieldScalars, at compile-time
+// offsets of b, a PointField laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_PointField(b []byte, vp unsafe.Pointer) {
+	v := (*PointFieldScalars)(vp)
 	p := (*[24]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], v.Offset)
 	binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 	binary.LittleEndian.PutUint32(p[20:], v.Count)
 	p[4] |= 0x07 // presence
+}
+
+// phaserSetScalars_PointField is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *PointFieldScalars.
+func phaserSetScalars_PointField(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*PointFieldScalars)(vp), PointField(m)
+	x.SetOffset(v.Offset)
+	x.SetDatatype(v.Datatype)
+	x.SetCount(v.Count)
 }
 
 // PointFieldFields holds the value of every field of a PointField, for Assign.
@@ -5841,20 +5887,29 @@ type PointScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Point) SetScalars(v *PointScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(24)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		x.SetZ(v.Z)
-		x.SetIntensity(v.Intensity)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(24, unsafe.Pointer(v), phaserStoreScalars_Point, phaserSetScalars_Point)
+}
+
+// phaserStoreScalars_Point stores *vp, a PointScalars, at compile-time
+// offsets of b, a Point laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Point(b []byte, vp unsafe.Pointer) {
+	v := (*PointScalars)(vp)
 	p := (*[24]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.X))
 	binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
 	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
 	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
 	p[4] |= 0x0f // presence
+}
+
+// phaserSetScalars_Point is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *PointScalars.
+func phaserSetScalars_Point(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*PointScalars)(vp), Point(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetIntensity(v.Intensity)
 }
 
 // PointFields holds the value of every field of a Point, for Assign.
@@ -6910,16 +6965,13 @@ type CloudScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Cloud) SetScalars(v *CloudScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(64)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetHeight(v.Height)
-		x.SetWidth(v.Width)
-		x.SetIsBigendian(v.IsBigendian)
-		x.SetPointStep(v.PointStep)
-		x.SetRowStep(v.RowStep)
-		x.SetIsDense(v.IsDense)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(64, unsafe.Pointer(v), phaserStoreScalars_Cloud, phaserSetScalars_Cloud)
+}
+
+// phaserStoreScalars_Cloud stores *vp, a CloudScalars, at compile-time
+// offsets of b, a Cloud laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Cloud(b []byte, vp unsafe.Pointer) {
+	v := (*CloudScalars)(vp)
 	p := (*[64]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], v.Height)
 	binary.LittleEndian.PutUint32(p[16:], v.Width)
@@ -6928,6 +6980,18 @@ func (x Cloud) SetScalars(v *CloudScalars) {
 	binary.LittleEndian.PutUint32(p[40:], v.RowStep)
 	p[48] = phaserimpl.BoolByte(v.IsDense)
 	p[4] |= 0x3f // presence
+}
+
+// phaserSetScalars_Cloud is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *CloudScalars.
+func phaserSetScalars_Cloud(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*CloudScalars)(vp), Cloud(m)
+	x.SetHeight(v.Height)
+	x.SetWidth(v.Width)
+	x.SetIsBigendian(v.IsBigendian)
+	x.SetPointStep(v.PointStep)
+	x.SetRowStep(v.RowStep)
+	x.SetIsDense(v.IsDense)
 }
 
 // CloudList is a handle on a repeated field of Cloud messages.
@@ -8013,20 +8077,29 @@ type ImageScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Image) SetScalars(v *ImageScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(36)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetHeight(v.Height)
-		x.SetWidth(v.Width)
-		x.SetIsBigendian(v.IsBigendian)
-		x.SetStep(v.Step)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(36, unsafe.Pointer(v), phaserStoreScalars_Image, phaserSetScalars_Image)
+}
+
+// phaserStoreScalars_Image stores *vp, a ImageScalars, at compile-time
+// offsets of b, a Image laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Image(b []byte, vp unsafe.Pointer) {
+	v := (*ImageScalars)(vp)
 	p := (*[36]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], v.Height)
 	binary.LittleEndian.PutUint32(p[16:], v.Width)
 	binary.LittleEndian.PutUint32(p[24:], v.IsBigendian)
 	binary.LittleEndian.PutUint32(p[28:], v.Step)
 	p[4] |= 0x0f // presence
+}
+
+// phaserSetScalars_Image is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *ImageScalars.
+func phaserSetScalars_Image(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*ImageScalars)(vp), Image(m)
+	x.SetHeight(v.Height)
+	x.SetWidth(v.Width)
+	x.SetIsBigendian(v.IsBigendian)
+	x.SetStep(v.Step)
 }
 
 // ImageFields holds the value of every field of a Image, for Assign.

@@ -17,13 +17,14 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_echo_proto is the file's descriptor, registered with the runtime.
@@ -519,16 +520,25 @@ type PointScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Point) SetScalars(v *PointScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(24)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(24, unsafe.Pointer(v), phaserStoreScalars_Point, phaserSetScalars_Point)
+}
+
+// phaserStoreScalars_Point stores *vp, a PointScalars, at compile-time
+// offsets of b, a Point laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Point(b []byte, vp unsafe.Pointer) {
+	v := (*PointScalars)(vp)
 	p := (*[24]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	p[4] |= 0x03 // presence
+}
+
+// phaserSetScalars_Point is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *PointScalars.
+func phaserSetScalars_Point(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*PointScalars)(vp), Point(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
 }
 
 // PointFields holds the value of every field of a Point, for Assign.
@@ -1543,14 +1553,23 @@ type EchoRequestScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x EchoRequest) SetScalars(v *EchoRequestScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(56)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSeq(v.Seq)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(56, unsafe.Pointer(v), phaserStoreScalars_EchoRequest, phaserSetScalars_EchoRequest)
+}
+
+// phaserStoreScalars_EchoRequest stores *vp, a EchoRequestScalars, at compile-time
+// offsets of b, a EchoRequest laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_EchoRequest(b []byte, vp unsafe.Pointer) {
+	v := (*EchoRequestScalars)(vp)
 	p := (*[56]byte)(b)
 	binary.LittleEndian.PutUint32(p[52:], uint32(v.Seq))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_EchoRequest is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *EchoRequestScalars.
+func phaserSetScalars_EchoRequest(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*EchoRequestScalars)(vp), EchoRequest(m)
+	x.SetSeq(v.Seq)
 }
 
 // EchoRequestList is a handle on a repeated field of EchoRequest messages.
@@ -2396,14 +2415,23 @@ type EchoRequest_CountsEntryScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x EchoRequest_CountsEntry) SetScalars(v *EchoRequest_CountsEntryScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(16)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetValue(v.Value)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(16, unsafe.Pointer(v), phaserStoreScalars_EchoRequest_CountsEntry, phaserSetScalars_EchoRequest_CountsEntry)
+}
+
+// phaserStoreScalars_EchoRequest_CountsEntry stores *vp, a EchoRequest_CountsEntryScalars, at compile-time
+// offsets of b, a EchoRequest_CountsEntry laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_EchoRequest_CountsEntry(b []byte, vp unsafe.Pointer) {
+	v := (*EchoRequest_CountsEntryScalars)(vp)
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], uint32(v.Value))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_EchoRequest_CountsEntry is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *EchoRequest_CountsEntryScalars.
+func phaserSetScalars_EchoRequest_CountsEntry(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*EchoRequest_CountsEntryScalars)(vp), EchoRequest_CountsEntry(m)
+	x.SetValue(v.Value)
 }
 
 // EchoRequest_CountsEntryList is a handle on a repeated field of EchoRequest_CountsEntry messages.
@@ -3338,18 +3366,27 @@ type EchoReplyScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x EchoReply) SetScalars(v *EchoReplyScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(44)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSum(v.Sum)
-		x.SetSeq(v.Seq)
-		x.SetEntries(v.Entries)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(44, unsafe.Pointer(v), phaserStoreScalars_EchoReply, phaserSetScalars_EchoReply)
+}
+
+// phaserStoreScalars_EchoReply stores *vp, a EchoReplyScalars, at compile-time
+// offsets of b, a EchoReply laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_EchoReply(b []byte, vp unsafe.Pointer) {
+	v := (*EchoReplyScalars)(vp)
 	p := (*[44]byte)(b)
 	binary.LittleEndian.PutUint64(p[16:], uint64(v.Sum))
 	binary.LittleEndian.PutUint32(p[32:], uint32(v.Seq))
 	binary.LittleEndian.PutUint32(p[36:], uint32(v.Entries))
 	p[4] |= 0x07 // presence
+}
+
+// phaserSetScalars_EchoReply is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *EchoReplyScalars.
+func phaserSetScalars_EchoReply(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*EchoReplyScalars)(vp), EchoReply(m)
+	x.SetSum(v.Sum)
+	x.SetSeq(v.Seq)
+	x.SetEntries(v.Entries)
 }
 
 // EchoReplyList is a handle on a repeated field of EchoReply messages.

@@ -17,13 +17,14 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	strconv "strconv"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -681,14 +682,23 @@ type RemoteScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Remote) SetScalars(v *RemoteScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(40)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetLevel(v.Level)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(40, unsafe.Pointer(v), phaserStoreScalars_Remote, phaserSetScalars_Remote)
+}
+
+// phaserStoreScalars_Remote stores *vp, a RemoteScalars, at compile-time
+// offsets of b, a Remote laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Remote(b []byte, vp unsafe.Pointer) {
+	v := (*RemoteScalars)(vp)
 	p := (*[40]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], uint32(v.Level))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Remote is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *RemoteScalars.
+func phaserSetScalars_Remote(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*RemoteScalars)(vp), Remote(m)
+	x.SetLevel(v.Level)
 }
 
 // RemoteList is a handle on a repeated field of Remote messages.
@@ -1432,14 +1442,23 @@ type Remote_PartScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Remote_Part) SetScalars(v *Remote_PartScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(16)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetN(v.N)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(16, unsafe.Pointer(v), phaserStoreScalars_Remote_Part, phaserSetScalars_Remote_Part)
+}
+
+// phaserStoreScalars_Remote_Part stores *vp, a Remote_PartScalars, at compile-time
+// offsets of b, a Remote_Part laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Remote_Part(b []byte, vp unsafe.Pointer) {
+	v := (*Remote_PartScalars)(vp)
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.N))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Remote_Part is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Remote_PartScalars.
+func phaserSetScalars_Remote_Part(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Remote_PartScalars)(vp), Remote_Part(m)
+	x.SetN(v.N)
 }
 
 // Remote_PartFields holds the value of every field of a Remote_Part, for Assign.

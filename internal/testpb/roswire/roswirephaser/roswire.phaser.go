@@ -20,13 +20,14 @@ import (
 	iter "iter"
 	math "math"
 	strconv "strconv"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -1278,23 +1279,13 @@ type ScalarsScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Scalars) SetScalars(v *ScalarsScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(108)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetFDouble(v.FDouble)
-		x.SetFFloat(v.FFloat)
-		x.SetFInt32(v.FInt32)
-		x.SetFInt64(v.FInt64)
-		x.SetFUint32(v.FUint32)
-		x.SetFUint64(v.FUint64)
-		x.SetFSint32(v.FSint32)
-		x.SetFSint64(v.FSint64)
-		x.SetFFixed32(v.FFixed32)
-		x.SetFFixed64(v.FFixed64)
-		x.SetFSfixed32(v.FSfixed32)
-		x.SetFSfixed64(v.FSfixed64)
-		x.SetFBool(v.FBool)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(108, unsafe.Pointer(v), phaserStoreScalars_Scalars, phaserSetScalars_Scalars)
+}
+
+// phaserStoreScalars_Scalars stores *vp, a ScalarsScalars, at compile-time
+// offsets of b, a Scalars laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Scalars(b []byte, vp unsafe.Pointer) {
+	v := (*ScalarsScalars)(vp)
 	p := (*[108]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.FDouble))
 	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.FFloat))
@@ -1311,6 +1302,25 @@ func (x Scalars) SetScalars(v *ScalarsScalars) {
 	p[96] = phaserimpl.BoolByte(v.FBool)
 	p[4] |= 0xff // presence
 	p[5] |= 0x1f // presence
+}
+
+// phaserSetScalars_Scalars is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *ScalarsScalars.
+func phaserSetScalars_Scalars(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*ScalarsScalars)(vp), Scalars(m)
+	x.SetFDouble(v.FDouble)
+	x.SetFFloat(v.FFloat)
+	x.SetFInt32(v.FInt32)
+	x.SetFInt64(v.FInt64)
+	x.SetFUint32(v.FUint32)
+	x.SetFUint64(v.FUint64)
+	x.SetFSint32(v.FSint32)
+	x.SetFSint64(v.FSint64)
+	x.SetFFixed32(v.FFixed32)
+	x.SetFFixed64(v.FFixed64)
+	x.SetFSfixed32(v.FSfixed32)
+	x.SetFSfixed64(v.FSfixed64)
+	x.SetFBool(v.FBool)
 }
 
 // ScalarsFields holds the value of every field of a Scalars, for Assign.
@@ -2879,27 +2889,13 @@ type ConvertedScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Converted) SetScalars(v *ConvertedScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(108)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetU8(v.U8)
-		x.SetI8(v.I8)
-		x.SetI16(v.I16)
-		x.SetU16(v.U16)
-		x.SetI32(v.I32)
-		x.SetU32(v.U32)
-		x.SetWide(v.Wide)
-		x.SetUwide(v.Uwide)
-		x.SetFlip(v.Flip)
-		x.SetS64(v.S64)
-		x.SetF32(v.F32)
-		x.SetF64(v.F64)
-		x.SetB8(v.B8)
-		x.SetFlag(v.Flag)
-		x.SetMode(v.Mode)
-		x.SetU64(v.U64)
-		x.SetChar(v.Char)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(108, unsafe.Pointer(v), phaserStoreScalars_Converted, phaserSetScalars_Converted)
+}
+
+// phaserStoreScalars_Converted stores *vp, a ConvertedScalars, at compile-time
+// offsets of b, a Converted laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Converted(b []byte, vp unsafe.Pointer) {
+	v := (*ConvertedScalars)(vp)
 	p := (*[108]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.U8)
 	binary.LittleEndian.PutUint32(p[12:], uint32(v.I8))
@@ -2921,6 +2917,29 @@ func (x Converted) SetScalars(v *ConvertedScalars) {
 	p[4] |= 0xff // presence
 	p[5] |= 0xff // presence
 	p[6] |= 0x01 // presence
+}
+
+// phaserSetScalars_Converted is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *ConvertedScalars.
+func phaserSetScalars_Converted(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*ConvertedScalars)(vp), Converted(m)
+	x.SetU8(v.U8)
+	x.SetI8(v.I8)
+	x.SetI16(v.I16)
+	x.SetU16(v.U16)
+	x.SetI32(v.I32)
+	x.SetU32(v.U32)
+	x.SetWide(v.Wide)
+	x.SetUwide(v.Uwide)
+	x.SetFlip(v.Flip)
+	x.SetS64(v.S64)
+	x.SetF32(v.F32)
+	x.SetF64(v.F64)
+	x.SetB8(v.B8)
+	x.SetFlag(v.Flag)
+	x.SetMode(v.Mode)
+	x.SetU64(v.U64)
+	x.SetChar(v.Char)
 }
 
 // ConvertedFields holds the value of every field of a Converted, for Assign.
@@ -5535,20 +5554,29 @@ type PointScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Point) SetScalars(v *PointScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(24)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		x.SetZ(v.Z)
-		x.SetIntensity(v.Intensity)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(24, unsafe.Pointer(v), phaserStoreScalars_Point, phaserSetScalars_Point)
+}
+
+// phaserStoreScalars_Point stores *vp, a PointScalars, at compile-time
+// offsets of b, a Point laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Point(b []byte, vp unsafe.Pointer) {
+	v := (*PointScalars)(vp)
 	p := (*[24]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.X))
 	binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.Y))
 	binary.LittleEndian.PutUint32(p[16:], math.Float32bits(v.Z))
 	binary.LittleEndian.PutUint32(p[20:], math.Float32bits(v.Intensity))
 	p[4] |= 0x0f // presence
+}
+
+// phaserSetScalars_Point is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *PointScalars.
+func phaserSetScalars_Point(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*PointScalars)(vp), Point(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetIntensity(v.Intensity)
 }
 
 // PointFields holds the value of every field of a Point, for Assign.
@@ -11108,14 +11136,23 @@ type Nested_LabelsEntryScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Nested_LabelsEntry) SetScalars(v *Nested_LabelsEntryScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(16)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetKey(v.Key)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(16, unsafe.Pointer(v), phaserStoreScalars_Nested_LabelsEntry, phaserSetScalars_Nested_LabelsEntry)
+}
+
+// phaserStoreScalars_Nested_LabelsEntry stores *vp, a Nested_LabelsEntryScalars, at compile-time
+// offsets of b, a Nested_LabelsEntry laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Nested_LabelsEntry(b []byte, vp unsafe.Pointer) {
+	v := (*Nested_LabelsEntryScalars)(vp)
 	p := (*[16]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], uint32(v.Key))
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Nested_LabelsEntry is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Nested_LabelsEntryScalars.
+func phaserSetScalars_Nested_LabelsEntry(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Nested_LabelsEntryScalars)(vp), Nested_LabelsEntry(m)
+	x.SetKey(v.Key)
 }
 
 // Nested_LabelsEntryList is a handle on a repeated field of Nested_LabelsEntry messages.

@@ -16,13 +16,14 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_geometry_msgs_geometry_msgs_proto is the file's descriptor, registered with the runtime.
@@ -541,18 +542,27 @@ type PointScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Point) SetScalars(v *PointScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(32)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		x.SetZ(v.Z)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(32, unsafe.Pointer(v), phaserStoreScalars_Point, phaserSetScalars_Point)
+}
+
+// phaserStoreScalars_Point stores *vp, a PointScalars, at compile-time
+// offsets of b, a Point laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Point(b []byte, vp unsafe.Pointer) {
+	v := (*PointScalars)(vp)
 	p := (*[32]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	p[4] |= 0x07 // presence
+}
+
+// phaserSetScalars_Point is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *PointScalars.
+func phaserSetScalars_Point(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*PointScalars)(vp), Point(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
 }
 
 // PointFields holds the value of every field of a Point, for Assign.
@@ -1279,20 +1289,29 @@ type QuaternionScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Quaternion) SetScalars(v *QuaternionScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(40)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		x.SetZ(v.Z)
-		x.SetW(v.W)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(40, unsafe.Pointer(v), phaserStoreScalars_Quaternion, phaserSetScalars_Quaternion)
+}
+
+// phaserStoreScalars_Quaternion stores *vp, a QuaternionScalars, at compile-time
+// offsets of b, a Quaternion laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Quaternion(b []byte, vp unsafe.Pointer) {
+	v := (*QuaternionScalars)(vp)
 	p := (*[40]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	binary.LittleEndian.PutUint64(p[32:], math.Float64bits(v.W))
 	p[4] |= 0x0f // presence
+}
+
+// phaserSetScalars_Quaternion is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *QuaternionScalars.
+func phaserSetScalars_Quaternion(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*QuaternionScalars)(vp), Quaternion(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
+	x.SetW(v.W)
 }
 
 // QuaternionFields holds the value of every field of a Quaternion, for Assign.
@@ -2670,18 +2689,27 @@ type Vector3Scalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Vector3) SetScalars(v *Vector3Scalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(32)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetX(v.X)
-		x.SetY(v.Y)
-		x.SetZ(v.Z)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(32, unsafe.Pointer(v), phaserStoreScalars_Vector3, phaserSetScalars_Vector3)
+}
+
+// phaserStoreScalars_Vector3 stores *vp, a Vector3Scalars, at compile-time
+// offsets of b, a Vector3 laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Vector3(b []byte, vp unsafe.Pointer) {
+	v := (*Vector3Scalars)(vp)
 	p := (*[32]byte)(b)
 	binary.LittleEndian.PutUint64(p[8:], math.Float64bits(v.X))
 	binary.LittleEndian.PutUint64(p[16:], math.Float64bits(v.Y))
 	binary.LittleEndian.PutUint64(p[24:], math.Float64bits(v.Z))
 	p[4] |= 0x07 // presence
+}
+
+// phaserSetScalars_Vector3 is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *Vector3Scalars.
+func phaserSetScalars_Vector3(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*Vector3Scalars)(vp), Vector3(m)
+	x.SetX(v.X)
+	x.SetY(v.Y)
+	x.SetZ(v.Z)
 }
 
 // Vector3Fields holds the value of every field of a Vector3, for Assign.

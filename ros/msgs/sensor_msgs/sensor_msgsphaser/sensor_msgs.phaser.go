@@ -19,13 +19,14 @@ import (
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
 	math "math"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -2064,20 +2065,29 @@ type ImageScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Image) SetScalars(v *ImageScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(68)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetHeight(v.Height)
-		x.SetWidth(v.Width)
-		x.SetIsBigendian(v.IsBigendian)
-		x.SetStep(v.Step)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(68, unsafe.Pointer(v), phaserStoreScalars_Image, phaserSetScalars_Image)
+}
+
+// phaserStoreScalars_Image stores *vp, a ImageScalars, at compile-time
+// offsets of b, a Image laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Image(b []byte, vp unsafe.Pointer) {
+	v := (*ImageScalars)(vp)
 	p := (*[68]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Height)
 	binary.LittleEndian.PutUint32(p[12:], v.Width)
 	binary.LittleEndian.PutUint32(p[20:], v.IsBigendian)
 	binary.LittleEndian.PutUint32(p[24:], v.Step)
 	p[4] |= 0x0f // presence
+}
+
+// phaserSetScalars_Image is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *ImageScalars.
+func phaserSetScalars_Image(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*ImageScalars)(vp), Image(m)
+	x.SetHeight(v.Height)
+	x.SetWidth(v.Width)
+	x.SetIsBigendian(v.IsBigendian)
+	x.SetStep(v.Step)
 }
 
 // ImageFields holds the value of every field of a Image, for Assign.
@@ -2970,18 +2980,27 @@ type PointFieldScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x PointField) SetScalars(v *PointFieldScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(24)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetOffset(v.Offset)
-		x.SetDatatype(v.Datatype)
-		x.SetCount(v.Count)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(24, unsafe.Pointer(v), phaserStoreScalars_PointField, phaserSetScalars_PointField)
+}
+
+// phaserStoreScalars_PointField stores *vp, a PointFieldScalars, at compile-time
+// offsets of b, a PointField laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_PointField(b []byte, vp unsafe.Pointer) {
+	v := (*PointFieldScalars)(vp)
 	p := (*[24]byte)(b)
 	binary.LittleEndian.PutUint32(p[12:], v.Offset)
 	binary.LittleEndian.PutUint32(p[16:], v.Datatype)
 	binary.LittleEndian.PutUint32(p[20:], v.Count)
 	p[4] |= 0x07 // presence
+}
+
+// phaserSetScalars_PointField is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *PointFieldScalars.
+func phaserSetScalars_PointField(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*PointFieldScalars)(vp), PointField(m)
+	x.SetOffset(v.Offset)
+	x.SetDatatype(v.Datatype)
+	x.SetCount(v.Count)
 }
 
 // PointFieldFields holds the value of every field of a PointField, for Assign.
@@ -4011,16 +4030,13 @@ type PointCloud2Scalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x PointCloud2) SetScalars(v *PointCloud2Scalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(84)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetHeight(v.Height)
-		x.SetWidth(v.Width)
-		x.SetIsBigendian(v.IsBigendian)
-		x.SetPointStep(v.PointStep)
-		x.SetRowStep(v.RowStep)
-		x.SetIsDense(v.IsDense)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(84, unsafe.Pointer(v), phaserStoreScalars_PointCloud2, phaserSetScalars_PointCloud2)
+}
+
+// phaserStoreScalars_PointCloud2 stores *vp, a PointCloud2Scalars, at compile-time
+// offsets of b, a PointCloud2 laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_PointCloud2(b []byte, vp unsafe.Pointer) {
+	v := (*PointCloud2Scalars)(vp)
 	p := (*[84]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Height)
 	binary.LittleEndian.PutUint32(p[12:], v.Width)
@@ -4029,6 +4045,18 @@ func (x PointCloud2) SetScalars(v *PointCloud2Scalars) {
 	binary.LittleEndian.PutUint32(p[32:], v.RowStep)
 	p[40] = phaserimpl.BoolByte(v.IsDense)
 	p[4] |= 0x3f // presence
+}
+
+// phaserSetScalars_PointCloud2 is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *PointCloud2Scalars.
+func phaserSetScalars_PointCloud2(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*PointCloud2Scalars)(vp), PointCloud2(m)
+	x.SetHeight(v.Height)
+	x.SetWidth(v.Width)
+	x.SetIsBigendian(v.IsBigendian)
+	x.SetPointStep(v.PointStep)
+	x.SetRowStep(v.RowStep)
+	x.SetIsDense(v.IsDense)
 }
 
 // PointCloud2List is a handle on a repeated field of PointCloud2 messages.
@@ -5149,17 +5177,13 @@ type LaserScanScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x LaserScan) SetScalars(v *LaserScanScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(92)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetAngleMin(v.AngleMin)
-		x.SetAngleMax(v.AngleMax)
-		x.SetAngleIncrement(v.AngleIncrement)
-		x.SetTimeIncrement(v.TimeIncrement)
-		x.SetScanTime(v.ScanTime)
-		x.SetRangeMin(v.RangeMin)
-		x.SetRangeMax(v.RangeMax)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(92, unsafe.Pointer(v), phaserStoreScalars_LaserScan, phaserSetScalars_LaserScan)
+}
+
+// phaserStoreScalars_LaserScan stores *vp, a LaserScanScalars, at compile-time
+// offsets of b, a LaserScan laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_LaserScan(b []byte, vp unsafe.Pointer) {
+	v := (*LaserScanScalars)(vp)
 	p := (*[92]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], math.Float32bits(v.AngleMin))
 	binary.LittleEndian.PutUint32(p[12:], math.Float32bits(v.AngleMax))
@@ -5169,6 +5193,19 @@ func (x LaserScan) SetScalars(v *LaserScanScalars) {
 	binary.LittleEndian.PutUint32(p[28:], math.Float32bits(v.RangeMin))
 	binary.LittleEndian.PutUint32(p[32:], math.Float32bits(v.RangeMax))
 	p[4] |= 0x7f // presence
+}
+
+// phaserSetScalars_LaserScan is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *LaserScanScalars.
+func phaserSetScalars_LaserScan(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*LaserScanScalars)(vp), LaserScan(m)
+	x.SetAngleMin(v.AngleMin)
+	x.SetAngleMax(v.AngleMax)
+	x.SetAngleIncrement(v.AngleIncrement)
+	x.SetTimeIncrement(v.TimeIncrement)
+	x.SetScanTime(v.ScanTime)
+	x.SetRangeMin(v.RangeMin)
+	x.SetRangeMax(v.RangeMax)
 }
 
 // LaserScanFields holds the value of every field of a LaserScan, for Assign.

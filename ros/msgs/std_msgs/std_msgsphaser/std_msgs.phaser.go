@@ -16,13 +16,14 @@ import (
 	timestamppbphaser "github.com/phaser-go/phaser/types/known/timestamppbphaser"
 	protoreflect "google.golang.org/protobuf/reflect/protoreflect"
 	iter "iter"
+	unsafe "unsafe"
 )
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(11 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 11)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
 )
 
 // file_std_msgs_std_msgs_proto is the file's descriptor, registered with the runtime.
@@ -635,14 +636,23 @@ type HeaderScalars struct {
 // (each field is then present): what the field setters do, in one call
 // that checks the message once and stores at compile-time offsets.
 func (x Header) SetScalars(v *HeaderScalars) {
-	b, ok := phaserimpl.Msg(x).MutableBytes(36)
-	if !ok { // another layout, or not writable: the field setters
-		x.SetSeq(v.Seq)
-		return
-	}
+	phaserimpl.Msg(x).StoreScalars(36, unsafe.Pointer(v), phaserStoreScalars_Header, phaserSetScalars_Header)
+}
+
+// phaserStoreScalars_Header stores *vp, a HeaderScalars, at compile-time
+// offsets of b, a Header laid out with its compiled table, for SetScalars.
+func phaserStoreScalars_Header(b []byte, vp unsafe.Pointer) {
+	v := (*HeaderScalars)(vp)
 	p := (*[36]byte)(b)
 	binary.LittleEndian.PutUint32(p[8:], v.Seq)
 	p[4] |= 0x01 // presence
+}
+
+// phaserSetScalars_Header is SetScalars through the field setters, for a
+// message of another layout or not writable; vp is a *HeaderScalars.
+func phaserSetScalars_Header(m phaserimpl.Msg, vp unsafe.Pointer) {
+	v, x := (*HeaderScalars)(vp), Header(m)
+	x.SetSeq(v.Seq)
 }
 
 // HeaderFields holds the value of every field of a Header, for Assign.
