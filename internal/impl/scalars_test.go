@@ -2,6 +2,7 @@ package impl_test
 
 import (
 	"testing"
+	"unsafe"
 
 	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -44,6 +45,70 @@ func TestMutableBytes(t *testing.T) {
 		}
 		if _, ok := (impl.Msg{}).MutableBytes(n); ok {
 			t.Errorf("v%d: bytes of the zero handle", v)
+		}
+	}
+}
+
+// TestStoreScalars: a generated SetScalars's store function gets the
+// message's bytes from its offset on (at least n) only for a writable
+// message laid out with its compiled table whose payload holds n bytes
+// there; a read-only message, one reached through another version's table,
+// n past the payload's end and the zero handle go to the general path,
+// with the message and the values.
+func TestStoreScalars(t *testing.T) {
+	oldT, newT := isolated(t, widenOld, "M"), isolated(t, widenNew, "M")
+	var vals [2]uint64
+	vp := unsafe.Pointer(&vals)
+	// took reports which path StoreScalars took: "store" with the bytes it
+	// was given, or "general" with the message.
+	took := func(m impl.Msg, n uint32) (path string, b []byte, g impl.Msg) {
+		m.StoreScalars(n, vp, func(bs []byte, v unsafe.Pointer) {
+			if v != vp {
+				t.Errorf("store: values %p, want %p", v, vp)
+			}
+			path, b = "store", bs
+		}, func(gm impl.Msg, v unsafe.Pointer) {
+			if v != vp {
+				t.Errorf("general: values %p, want %p", v, vp)
+			}
+			path, g = "general", gm
+		})
+		return path, b, g
+	}
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		m := impl.New(newT, impl.Options{Version: v})
+		n := newT.Extent()
+		path, b, _ := took(m, n)
+		if path != "store" || uint32(len(b)) < n {
+			t.Fatalf("v%d: a new message: %s with %d bytes; want store with at least %d", v, path, len(b), n)
+		}
+		if &b[0] != &m.Payload().Buffer().Memory()[m.Offset()] {
+			t.Fatalf("v%d: the bytes are not the message's", v)
+		}
+		mem := uint32(len(m.Payload().Buffer().Memory()))
+		if path, b, _ := took(m, mem-m.Offset()); path != "store" || uint32(len(b)) != mem-m.Offset() {
+			t.Errorf("v%d: the bytes up to the payload's end: %s with %d", v, path, len(b))
+		}
+		if path, _, g := took(m, mem-m.Offset()+1); path != "general" || g != m {
+			t.Errorf("v%d: more bytes than the payload holds: %s", v, path)
+		}
+		r, err := impl.Read(newT, m.PayloadBytes())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if path, _, g := took(r, n); path != "general" || g != r {
+			t.Errorf("v%d: a read-only message: %s", v, path)
+		}
+		o := impl.New(oldT, impl.Options{Version: v})
+		w, err := impl.Open(newT, append([]byte(nil), o.Payload().Buffer().Memory()...))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if path, _, g := took(w, n); path != "general" || g != w {
+			t.Errorf("v%d: a message laid out by another version: %s", v, path)
+		}
+		if path, _, _ := took(impl.Msg{}, n); path != "general" {
+			t.Errorf("v%d: the zero handle: %s", v, path)
 		}
 	}
 }
