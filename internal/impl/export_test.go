@@ -143,3 +143,7 @@ func AssignCopyModel[T Scalar](r Repeated, vs []T) bool {
 	StoreElems(b, vs)
 	return r.m.AssignCopy(r.f, b, int(SizeOf[T]()))
 }
+
+// MaxRun is maxRun, the longest Run of a payload that does not trust what
+// it holds.
+const MaxRun = maxRun

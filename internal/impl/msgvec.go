@@ -276,12 +276,18 @@ func (c *Cursor) step() (Msg, bool) {
 
 // Runs walks the elements of a repeated message field as a Cursor does,
 // run by run: the elements of a run lie one after the other, stride bytes
-// apart, with the same access (those of a chunk of a Phaser 3 vector whose
-// tables are the one found to be the compiled one; every element of a
-// chunk in a payload that trusts what it wrote), so that a generated
-// codec's loop over them makes no call per element. An element the Cursor
-// takes its general path for is a run of its own.
+// apart, with the same access (up to maxRun elements of a chunk of a
+// Phaser 3 vector whose tables are the one found to be the compiled one;
+// every element of a chunk in a payload that trusts what it wrote), so
+// that MessageField.All's and a generated codec's loop over them makes no
+// call per element. An element the Cursor takes its general path for is a
+// run of its own.
 type Runs struct{ c Cursor }
+
+// maxRun is the most elements a Run of a payload that does not trust what
+// it holds (a received one) has: Runs.Next checks each one's table word
+// before it returns the run.
+const maxRun = 128
 
 // Runs returns the runs of repeated message field f of type t.
 func (m Msg) Runs(f Field, t *Type) Runs { return Runs{m.cursor(f, t)} }
@@ -313,8 +319,11 @@ func (r *Runs) Next() (Run, bool) {
 		if c.trust {
 			n = int((c.end - o) / c.stride)
 		} else {
+			// At most maxRun elements' table words, checked ahead of the
+			// caller: a loop that stops early (a search) reads no more
+			// than that beyond the element it stops at.
 			mem := c.m.p.mem
-			for e := o; e < c.end && uint64(e)+4 <= uint64(len(mem)) && uint64(le.Uint32(mem[e:])) == c.tab; e += c.stride {
+			for e := o; e < c.end && n < maxRun && uint64(e)+4 <= uint64(len(mem)) && uint64(le.Uint32(mem[e:])) == c.tab; e += c.stride {
 				n++
 			}
 		}

@@ -399,3 +399,48 @@ func seqInts(lo, hi int) []int {
 	}
 	return s
 }
+
+// TestRuns: the runs of a list cover its elements in order, each element
+// the one At gives; a received payload's runs hold at most maxRun
+// elements each (their table words are checked before the run is
+// returned), a payload's own whole chunks; and All stops at a break.
+func TestRuns(t *testing.T) {
+	_, _, arrays := testTypes(t)
+	items := field(arrays, "items")
+	m := impl.New(arrays, impl.Options{Version: payloadbuffer.V3})
+	l := impl.NewMessageList(m, items.Field, items.Type)
+	const n = 300
+	l.Allocate(n)
+	r, err := impl.Read(arrays, m.PayloadBytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name    string
+		m       impl.Msg
+		longest int // the longest run allowed
+	}{{"written", m, n}, {"read", r, impl.MaxRun}} {
+		rl := impl.NewMessageList(c.m, items.Field, items.Type)
+		runs := c.m.Runs(items.Field, items.Type)
+		i, longest := 0, 0
+		for {
+			run, ok := runs.Next()
+			if !ok {
+				break
+			}
+			longest = max(longest, run.Len())
+			for k := range run.Len() {
+				if e := run.At(k); e != rl.At(i) {
+					t.Fatalf("%s: run element %d is %+v, At(%d) %+v", c.name, k, e, i, rl.At(i))
+				}
+				i++
+			}
+		}
+		if i != n {
+			t.Errorf("%s: the runs hold %d elements, want %d", c.name, i, n)
+		}
+		if longest > c.longest || longest < 2 {
+			t.Errorf("%s: the longest run has %d elements, want 2 to %d", c.name, longest, c.longest)
+		}
+	}
+}
