@@ -322,8 +322,12 @@ func (r *Runs) Next() (Run, bool) {
 			// At most maxRun elements' table words, checked ahead of the
 			// caller: a loop that stops early (a search) reads no more
 			// than that beyond the element it stops at.
-			mem := c.m.p.mem
-			for e := o; e < c.end && n < maxRun && uint64(e)+4 <= uint64(len(mem)) && uint64(le.Uint32(mem[e:])) == c.tab; e += c.stride {
+			mem, stride := c.m.p.mem, uint64(c.stride)
+			end := min(uint64(c.end), uint64(o)+maxRun*stride)
+			if end+3 > uint64(len(mem)) { // each element's table word lies in mem
+				end = max(uint64(len(mem)), 3) - 3
+			}
+			for e := uint64(o); e < end && uint64(le.Uint32(mem[e:])) == c.tab; e += stride {
 				n++
 			}
 		}
