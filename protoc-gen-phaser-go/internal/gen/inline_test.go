@@ -156,11 +156,7 @@ func checkPackageInlines(t *testing.T, gobin, root, dir, name string, file *prot
 // returns how many it checked.
 func checkStoresInline(t *testing.T, src string, in inlining) int {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, src, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, f := parseGo(t, src)
 	n := 0
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
@@ -225,11 +221,7 @@ var assignInlineSuffixes = []string{".Fits", ".FitsElems", ".Apart", ".Before"}
 // and returns how many calls it checked.
 func checkCallsInline(t *testing.T, src string, in inlining, calls map[string]bool, methods ...string) int {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, src, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, f := parseGo(t, src)
 	n := 0
 	for _, d := range f.Decls {
 		fd, ok := d.(*ast.FuncDecl)
@@ -254,6 +246,17 @@ func checkCallsInline(t *testing.T, src string, in inlining, calls map[string]bo
 		})
 	}
 	return n
+}
+
+// parseGo parses the Go file src.
+func parseGo(t *testing.T, src string) (*token.FileSet, *ast.File) {
+	t.Helper()
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, src, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fset, f
 }
 
 // inlining is what -m reported for one file: the functions that can
@@ -326,11 +329,7 @@ func required(msgs []*protogen.Message) []string {
 // checkInlined checks each required accessor of the generated file src.
 func checkInlined(t *testing.T, src string, in inlining, req []string) {
 	t.Helper()
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, src, nil, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, f := parseGo(t, src)
 	types := typeNames(f)
 	methods := map[string]*ast.FuncDecl{}
 	for _, d := range f.Decls {

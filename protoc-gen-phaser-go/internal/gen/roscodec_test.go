@@ -3,8 +3,6 @@ package gen_test
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -47,11 +45,7 @@ func TestROSCodecInlines(t *testing.T) {
 			}
 			in := parseInlining(out, "bench.phaser.go")
 			src := filepath.Join(bench, dir, "bench.phaser.go")
-			fset := token.NewFileSet()
-			f, err := parser.ParseFile(fset, src, nil, 0)
-			if err != nil {
-				t.Fatal(err)
-			}
+			fset, f := parseGo(t, src)
 			checked := 0
 			for _, d := range f.Decls {
 				fd, ok := d.(*ast.FuncDecl)
