@@ -469,8 +469,8 @@ func (p *Payload) mvbFill(o uint32, n int) {
 		// The chunk's elements as one slice, sliced once (in bounds: the
 		// check above), so that the loop keeps it in registers.
 		chunk, stride := p.mem[base:base+size*uint64(v.stride)], uint64(v.stride)
-		for e := uint64(0); e < uint64(len(chunk)); e += stride {
-			le.PutUint32(chunk[e:], meta)
+		for e := uint64(0); e+4 <= uint64(len(chunk)); e += stride { // (e < len: both multiples of 4, mvb)
+			le.PutUint32(chunk[e:e+4:e+4], meta)
 		}
 		num += size
 	}
