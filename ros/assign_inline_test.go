@@ -18,9 +18,13 @@ import (
 
 // imuFields is an Imu value made from arg and i: a frame id of arg%40
 // bytes, covariances of up to 10 elements (a fixed array of 9: List.Assign
-// refuses 10).
+// refuses 10) whose values change with arg, every element of them (so
+// that an Assign that leaves part of an array's old values shows).
 func imuFields(arg, i int) sensor_msgsphaser.ImuFields {
 	cov := []float64{1.5, -2, 3, 4, 5, 6, 7, 8, 9, 10}
+	for k := range cov {
+		cov[k] += float64(arg%7) / 8
+	}
 	f := float64(arg) / 3
 	return sensor_msgsphaser.ImuFields{
 		Header: std_msgsphaser.HeaderFields{Seq: uint32(arg) * 3, FrameId: strings.Repeat(string(rune('a'+i%26)), arg%40),

@@ -335,8 +335,7 @@ func (g *fileGen) assignPuts(n *assignNode) {
 		// compile-time size (KeptVector checked the block holds it).
 		full := s.max * size
 		g.P("if len(", val, ") == ", s.max, " && ", g.leIdent(), ".Uint32(", n.mem, "[", s.lf.Offset, ":]) <= ", s.max, " {")
-		g.P("e := *(*[", full, "]byte)(", g.door("ElemBytes"), "(", val, ")) // (through a local: word moves, not memmove)")
-		g.P("*(*[", full, "]byte)(a.Memory()[", s.blk, ".Off:]) = e")
+		g.copyPieces(full, g.door("ElemBytes")+"("+val+")", "a.Memory()["+s.blk+".Off:]")
 		g.P("} else {")
 		g.P(put)
 		g.P("}")
@@ -454,4 +453,49 @@ func (n *assignNode) nestedTypes(ms []*protogen.Message) []*protogen.Message {
 		ms = c.node.nestedTypes(append(ms, c.f.Message))
 	}
 	return ms
+}
+
+// copyPieces emits a copy of n bytes (a compile-time size) from src to
+// dst, []byte expressions of at least n bytes, through local arrays: the
+// compiler moves a local in 16-byte words where a copy between two slices
+// is a call of memmove (they might overlap). A local of a size that is not
+// a multiple of 16 is moved with a last word that overlaps the one before
+// it, and the load of the word before it, which two stores then wrote,
+// cannot take its bytes from them: a store-forwarding stall on every copy
+// (sensor_msgs/Imu's Assign, three 72-byte covariances, ran 12% faster
+// without them). So the copy is cut into a multiple of 16 bytes and pieces
+// of 8, 4, 2 and 1, each loaded whole and stored whole.
+func (g *fileGen) copyPieces(n int, src, dst string) {
+	ps := copyCuts(n)
+	if len(ps) == 1 {
+		g.P("e := *(*[", n, "]byte)(", src, ") // (through a local: word moves, not memmove)")
+		g.P("*(*[", n, "]byte)(", dst, ") = e")
+		return
+	}
+	g.P("src, dst := (*[", n, "]byte)(", src, "), (*[", n, "]byte)(", dst, ") // copied in pieces that no move of the copy overlaps")
+	for i, p := range ps {
+		g.P("e", i, " := *(*[", p.size, "]byte)(src[", p.off, ":", p.off+p.size, "])")
+	}
+	for i, p := range ps {
+		g.P("*(*[", p.size, "]byte)(dst[", p.off, ":", p.off+p.size, "]) = e", i)
+	}
+}
+
+// piece is a part of a copy: size bytes from offset off.
+type piece struct{ off, size int }
+
+// copyCuts returns the pieces copyPieces cuts a copy of n bytes into, in
+// order: a multiple of 16 bytes, then one each of 8, 4, 2 and 1 bytes as
+// n needs them. They cover the n bytes and no two overlap.
+func copyCuts(n int) []piece {
+	var ps []piece
+	if head := n &^ 15; head > 0 {
+		ps = append(ps, piece{0, head})
+	}
+	for size := 8; size > 0; size /= 2 {
+		if n&size != 0 {
+			ps = append(ps, piece{n &^ (2*size - 1), size})
+		}
+	}
+	return ps
 }

@@ -4225,20 +4225,29 @@ func (x Imu) Assign(v *ImuFields) {
 									mLinearAcceleration.Before(sLinearAccelerationCovariance) ||
 									phaserimpl.Disjoint(mHeader, mHeaderStamp, sHeaderFrameId, mOrientation, sOrientationCovariance, mAngularVelocity, sAngularVelocityCovariance, mLinearAcceleration, sLinearAccelerationCovariance)) {
 								if len(v.OrientationCovariance) == 9 && binary.LittleEndian.Uint32(p[16:]) <= 9 {
-									e := *(*[72]byte)(phaserimpl.ElemBytes(v.OrientationCovariance)) // (through a local: word moves, not memmove)
-									*(*[72]byte)(a.Memory()[sOrientationCovariance.Off:]) = e
+									src, dst := (*[72]byte)(phaserimpl.ElemBytes(v.OrientationCovariance)), (*[72]byte)(a.Memory()[sOrientationCovariance.Off:]) // copied in pieces that no move of the copy overlaps
+									e0 := *(*[64]byte)(src[0:64])
+									e1 := *(*[8]byte)(src[64:72])
+									*(*[64]byte)(dst[0:64]) = e0
+									*(*[8]byte)(dst[64:72]) = e1
 								} else {
 									a.PutVector(sOrientationCovariance, (*[8]byte)(p[16:24]), phaserimpl.ElemBytes(v.OrientationCovariance), 8)
 								}
 								if len(v.AngularVelocityCovariance) == 9 && binary.LittleEndian.Uint32(p[32:]) <= 9 {
-									e := *(*[72]byte)(phaserimpl.ElemBytes(v.AngularVelocityCovariance)) // (through a local: word moves, not memmove)
-									*(*[72]byte)(a.Memory()[sAngularVelocityCovariance.Off:]) = e
+									src, dst := (*[72]byte)(phaserimpl.ElemBytes(v.AngularVelocityCovariance)), (*[72]byte)(a.Memory()[sAngularVelocityCovariance.Off:]) // copied in pieces that no move of the copy overlaps
+									e0 := *(*[64]byte)(src[0:64])
+									e1 := *(*[8]byte)(src[64:72])
+									*(*[64]byte)(dst[0:64]) = e0
+									*(*[8]byte)(dst[64:72]) = e1
 								} else {
 									a.PutVector(sAngularVelocityCovariance, (*[8]byte)(p[32:40]), phaserimpl.ElemBytes(v.AngularVelocityCovariance), 8)
 								}
 								if len(v.LinearAccelerationCovariance) == 9 && binary.LittleEndian.Uint32(p[48:]) <= 9 {
-									e := *(*[72]byte)(phaserimpl.ElemBytes(v.LinearAccelerationCovariance)) // (through a local: word moves, not memmove)
-									*(*[72]byte)(a.Memory()[sLinearAccelerationCovariance.Off:]) = e
+									src, dst := (*[72]byte)(phaserimpl.ElemBytes(v.LinearAccelerationCovariance)), (*[72]byte)(a.Memory()[sLinearAccelerationCovariance.Off:]) // copied in pieces that no move of the copy overlaps
+									e0 := *(*[64]byte)(src[0:64])
+									e1 := *(*[8]byte)(src[64:72])
+									*(*[64]byte)(dst[0:64]) = e0
+									*(*[8]byte)(dst[64:72]) = e1
 								} else {
 									a.PutVector(sLinearAccelerationCovariance, (*[8]byte)(p[48:56]), phaserimpl.ElemBytes(v.LinearAccelerationCovariance), 8)
 								}
