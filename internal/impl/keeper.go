@@ -17,14 +17,13 @@ import (
 // scrubs it and sets it aside), then, when no step refused, the bodies
 // are zeroed (each in one store of a compile-time size) and End records
 // the blocks set aside. There is no plan to interpret, no loop and no
-// frame of keepFlat's or keepIn's. A
-// step that refuses (a block this buffer did not hand out, one larger
-// than keepMax) makes the later steps do nothing and Kept report false,
-// before anything is zeroed: the caller then calls Msg.Clear, which finds
-// the same block and resets the buffer. The payload is the one Msg.Clear
-// makes, byte for byte, and so is the record the setters take blocks
-// back from (FuzzClearGenerated in internal/testpb/testpbphaser,
-// FuzzClearInline in ros).
+// frame of keepFlat's or keepIn's. A step that refuses (a block this
+// buffer did not hand out, one larger than keepMax) makes the later steps
+// do nothing and Kept report false, before anything is zeroed: the caller
+// then calls Msg.Clear, which finds the same block and resets the buffer.
+// The payload is the one Msg.Clear makes, byte for byte, and so is the
+// record the setters take blocks back from (FuzzClearGenerated in
+// internal/testpb/testpbphaser, FuzzClearInline in ros).
 
 // A Keeper sets aside the blocks of the root BeginKeep began to clear:
 // the payload and the root's offset, two words, which the compiler keeps

@@ -8,16 +8,34 @@ import (
 	"github.com/phaser-go/phaser/payloadbuffer"
 )
 
+// scalarsHandles returns, in format v, the handles a generated SetScalars
+// meets: a new message of the test type newT (writable, laid out with its
+// compiled table), a read-only one read from its bytes, and one of newT
+// opened over a payload that oldT (another version of it) laid out; and
+// newT's extent.
+func scalarsHandles(t *testing.T, v payloadbuffer.Version) (m, r, w impl.Msg, n uint32) {
+	t.Helper()
+	oldT, newT := isolated(t, widenOld, "M"), isolated(t, widenNew, "M")
+	m = impl.New(newT, impl.Options{Version: v})
+	r, err := impl.Read(newT, m.PayloadBytes())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := impl.New(oldT, impl.Options{Version: v})
+	if w, err = impl.Open(newT, append([]byte(nil), o.Payload().Buffer().Memory()...)); err != nil {
+		t.Fatal(err)
+	}
+	return m, r, w, newT.Extent()
+}
+
 // TestMutableBytes: a generated SetScalars gets a message's bytes only for
 // a writable message laid out with its compiled table, and exactly the n
 // bytes asked for; a read-only message, one reached through another
 // version's table and the zero handle get none (their writes go through
 // the field setters).
 func TestMutableBytes(t *testing.T) {
-	oldT, newT := isolated(t, widenOld, "M"), isolated(t, widenNew, "M")
 	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
-		m := impl.New(newT, impl.Options{Version: v})
-		n := newT.Extent()
+		m, r, w, n := scalarsHandles(t, v)
 		b, ok := m.MutableBytes(n)
 		if !ok || uint32(len(b)) != n || uint32(cap(b)) != n {
 			t.Fatalf("v%d: a new message: %d bytes (cap %d), %v; want %d", v, len(b), cap(b), ok, n)
@@ -28,17 +46,8 @@ func TestMutableBytes(t *testing.T) {
 		if _, ok := m.MutableBytes(uint32(len(m.Payload().Buffer().Memory())) + 1); ok {
 			t.Errorf("v%d: more bytes than the payload holds", v)
 		}
-		r, err := impl.Read(newT, m.PayloadBytes())
-		if err != nil {
-			t.Fatal(err)
-		}
 		if _, ok := r.MutableBytes(n); ok {
 			t.Errorf("v%d: bytes of a read-only message", v)
-		}
-		o := impl.New(oldT, impl.Options{Version: v})
-		w, err := impl.Open(newT, append([]byte(nil), o.Payload().Buffer().Memory()...))
-		if err != nil {
-			t.Fatal(err)
 		}
 		if _, ok := w.MutableBytes(n); ok || w.Compiled() {
 			t.Errorf("v%d: bytes of a message laid out by another version (compiled %v)", v, w.Compiled())
@@ -56,7 +65,6 @@ func TestMutableBytes(t *testing.T) {
 // n past the payload's end and the zero handle go to the general path,
 // with the message and the values.
 func TestStoreScalars(t *testing.T) {
-	oldT, newT := isolated(t, widenOld, "M"), isolated(t, widenNew, "M")
 	var vals [2]uint64
 	vp := unsafe.Pointer(&vals)
 	// took reports which path StoreScalars took: "store" with the bytes it
@@ -76,8 +84,7 @@ func TestStoreScalars(t *testing.T) {
 		return path, b, g
 	}
 	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
-		m := impl.New(newT, impl.Options{Version: v})
-		n := newT.Extent()
+		m, r, w, n := scalarsHandles(t, v)
 		path, b, _ := took(m, n)
 		if path != "store" || uint32(len(b)) < n {
 			t.Fatalf("v%d: a new message: %s with %d bytes; want store with at least %d", v, path, len(b), n)
@@ -92,17 +99,8 @@ func TestStoreScalars(t *testing.T) {
 		if path, _, g := took(m, mem-m.Offset()+1); path != "general" || g != m {
 			t.Errorf("v%d: more bytes than the payload holds: %s", v, path)
 		}
-		r, err := impl.Read(newT, m.PayloadBytes())
-		if err != nil {
-			t.Fatal(err)
-		}
 		if path, _, g := took(r, n); path != "general" || g != r {
 			t.Errorf("v%d: a read-only message: %s", v, path)
-		}
-		o := impl.New(oldT, impl.Options{Version: v})
-		w, err := impl.Open(newT, append([]byte(nil), o.Payload().Buffer().Memory()...))
-		if err != nil {
-			t.Fatal(err)
 		}
 		if path, _, g := took(w, n); path != "general" || g != w {
 			t.Errorf("v%d: a message laid out by another version: %s", v, path)
