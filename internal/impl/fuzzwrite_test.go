@@ -68,6 +68,9 @@ func FuzzOpenWrite(f *testing.F) {
 	for i := range min(len(bases), 8) {
 		f.Add([]byte{patchMark, byte(i), 0, 0, 0x10, 0, 0, 0})
 	}
+	for _, p := range headerPatches(f, bases) {
+		f.Add(p)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		data = patched(bases, data)
 		for _, typ := range openWriteTypes(types, data) {
@@ -113,6 +116,30 @@ func patched(bases [][]byte, data []byte) []byte {
 	return out
 }
 
+// headerPatches returns patch inputs (patchMark) that point each word of
+// each base holding an offset into its heap into the buffer header, at the
+// free list's head: a write that follows such an offset must be refused,
+// not land on the allocator's state (writeWalker.inPlace,
+// TestOpenHeaderElements).
+func headerPatches(tb testing.TB, bases [][]byte) [][]byte {
+	var out [][]byte
+	for i, b := range bases[:min(len(bases), 256)] {
+		buf, err := payloadbuffer.Open(bytes.Clone(b))
+		if err != nil {
+			tb.Fatalf("base %d: %v", i, err)
+		}
+		hdr := buf.HeaderSize()
+		for k := hdr; k+4 <= uint32(len(b)) && k/4 <= 0xFFFF; k += 4 {
+			if v := word32(b, k); v >= hdr && v < uint32(len(b)) && v%4 == 0 {
+				p := []byte{patchMark, byte(i), 0, 0, 16, 0, 0, 0}
+				binaryLE.PutUint16(p[2:], uint16(k/4))
+				out = append(out, p)
+			}
+		}
+	}
+	return out
+}
+
 // openWriteTypes returns the types an input is written as: those whose
 // compiled table is the root's table (the payload's own type), and two
 // chosen by the last byte.
@@ -147,7 +174,7 @@ func checkHostileWrite(t *testing.T, typ *impl.Type, data []byte) {
 	if err != nil {
 		return
 	}
-	w := &writeWalker{budget: writeBudget}
+	w := &writeWalker{t: t, budget: writeBudget}
 	watchdog("writes to "+typ.Name(), data, func() {
 		w.msg(m, typ, 0)
 		if src := smallMessage(typ); src.IsPresent() {
@@ -165,6 +192,14 @@ func checkHostileWrite(t *testing.T, typ *impl.Type, data []byte) {
 	buf := m.Payload().Buffer()
 	got := buf.Memory()
 	same := len(got) > 0 && unsafe.SliceData(got) == unsafe.SliceData(mem)
+	// No write moves the root, and a fixed buffer's full size is its
+	// memory's, whatever the writes found.
+	if !bytes.Equal(got[4:8], data[4:8]) {
+		t.Fatalf("%s: the root offset changed: % x -> % x", typ.Name(), data[4:8], got[4:8])
+	}
+	if buf.Fixed() && !bytes.Equal(got[12:16], data[12:16]) {
+		t.Fatalf("%s: a fixed buffer's full size changed: % x -> % x", typ.Name(), data[12:16], got[12:16])
+	}
 	switch {
 	case buf.Fixed() && (!same || len(got) > len(mem)):
 		t.Fatalf("%s: a fixed payload of %d bytes left its memory (now %d bytes)", typ.Name(), len(mem), len(got))
@@ -220,7 +255,37 @@ func setScalar(m impl.Msg, f *impl.FieldInfo, v uint64) {
 
 // writeWalker calls the write accessors of a message and its fields.
 type writeWalker struct {
+	t      *testing.T
 	budget int
+}
+
+// inPlace runs write, a write that allocates nothing (a scalar field's or
+// an element's store), and fails the test if it changed the buffer header
+// of m's payload: whatever offsets the payload holds, such a write lands
+// past the header, or is refused (a refusal that fails the buffer may
+// empty its free lists and set its failed flag, and nothing else).
+func (w *writeWalker) inPlace(m impl.Msg, what string, write func()) {
+	p := m.Payload()
+	if p == nil || p.Buffer() == nil {
+		write()
+		return
+	}
+	buf := p.Buffer()
+	before := bytes.Clone(buf.Memory()[:buf.HeaderSize()])
+	failed := buf.Failed()
+	write()
+	after := buf.Memory()
+	if buf.Failed() != failed {
+		for _, k := range []int{4, 8, 12, 20} { // root, hwm, full size, control block
+			if !bytes.Equal(after[k:k+4], before[k:k+4]) {
+				w.t.Fatalf("%s failed the buffer and changed header word %d: % x -> % x", what, k, before[k:k+4], after[k:k+4])
+			}
+		}
+		return
+	}
+	if !bytes.Equal(after[:len(before)], before) {
+		w.t.Fatalf("%s changed the buffer header: % x -> % x", what, before, after[:len(before)])
+	}
 }
 
 var long = strings.Repeat("L", longLen)
@@ -294,7 +359,7 @@ func (w *writeWalker) field(m impl.Msg, f *impl.FieldInfo, depth int) {
 		w.msg(sub, f.Type, depth+1)
 		_ = m.HasMessage(f.Field)
 	default:
-		setScalar(m, f, 0x5A5A5A5A5A5A5A5A)
+		w.inPlace(m, "a scalar's store", func() { setScalar(m, f, 0x5A5A5A5A5A5A5A5A) })
 		_ = m.Get64(f.Field)
 	}
 }
@@ -352,24 +417,39 @@ func (w *writeWalker) repeated(m impl.Msg, f *impl.FieldInfo, depth int) {
 		n := m.Len(f.Field, size)
 		switch size {
 		case 1:
-			m.SetElem8(f.Field, 0, 1)
-			m.SetElem8(f.Field, n-1, 1)
 			l := phaserimpl.List[bool](m, f.Field)
+			w.inPlace(m, "an element's store", func() {
+				m.SetElem8(f.Field, 0, 1)
+				m.SetElem8(f.Field, n-1, 1)
+				if f.Fixed == 0 { // (a fixed array's first element store allocates its N)
+					l.Set(n/2, true)
+				}
+			})
 			l.Insert(1, true, false)
 			l.Erase(0, 2)
 			l.AppendN(3, func(i int) bool { return i%2 == 0 })
 		case 4:
-			m.SetElem32(f.Field, 0, 1)
-			m.SetElem32(f.Field, n-1, 1)
 			l := phaserimpl.List[uint32](m, f.Field)
+			w.inPlace(m, "an element's store", func() {
+				m.SetElem32(f.Field, 0, 1)
+				m.SetElem32(f.Field, n-1, 1)
+				if f.Fixed == 0 { // (a fixed array's first element store allocates its N)
+					l.Set(n/2, 1)
+				}
+			})
 			l.Insert(1, 7, 8)
 			l.Erase(0, 2)
 			l.AppendN(3, func(i int) uint32 { return uint32(i) })
 			l.Swap(l)
 		default:
-			m.SetElem64(f.Field, 0, 1)
-			m.SetElem64(f.Field, n-1, 1)
 			l := phaserimpl.List[uint64](m, f.Field)
+			w.inPlace(m, "an element's store", func() {
+				m.SetElem64(f.Field, 0, 1)
+				m.SetElem64(f.Field, n-1, 1)
+				if f.Fixed == 0 { // (a fixed array's first element store allocates its N)
+					l.Set(n/2, 1)
+				}
+			})
 			l.Insert(1, 7, 8)
 			l.Erase(0, 2)
 			l.AppendN(3, func(i int) uint64 { return uint64(i) })
@@ -445,6 +525,10 @@ func openSeeds(tb testing.TB) []hostileSeed {
 		Empty:   &testpb.Empty{},
 		Node:    &testpb.Node{Value: 1, Next: &testpb.Node{Value: 2}},
 	}
+	rep := &testpb.Repeated{
+		RDouble: []float64{1.5, -2}, RInt32: []int32{-1, 2, 3}, RUint64: []uint64{7},
+		RBool: []bool{true, false}, RString: []string{"a", "bc"}, UInt32: []int32{4, 5},
+	}
 	dp := &descriptorpb.DescriptorProto{
 		Name: proto.String("M"),
 		Field: []*descriptorpb.FieldDescriptorProto{
@@ -479,6 +563,8 @@ func openSeeds(tb testing.TB) []hostileSeed {
 		{"pb_v2_size_movable", ev, v2s, impl.ProtobufFrontend, 0},
 		{"desc_v2", dp, v2s, impl.ProtobufFrontend, 4096},
 		{"desc_v3", dp, v3s, impl.ProtobufFrontend, 4096},
+		{"repeated_v2", rep, v2, impl.ProtobufFrontend, 4096},
+		{"repeated_v3_movable", rep, v3, impl.ProtobufFrontend, 0},
 	} {
 		data, _, _ := build(c.pm, c.opts, c.fe, c.size)
 		add(c.name, nil, data)
@@ -614,6 +700,19 @@ func TestOpenWriteSeeds(t *testing.T) {
 			}
 			for _, typ := range openWriteTypes(types, s.data) {
 				checkHostileWrite(t, typ, s.data)
+			}
+		})
+	}
+	bases := patchBases(t)
+	patches := headerPatches(t, bases)
+	if len(patches) == 0 {
+		t.Fatal("no offsets into the heap to point into the header")
+	}
+	for _, p := range patches {
+		t.Run(fmt.Sprintf("base%d_word%d_into_header", p[1], 4*int(binaryLE.Uint16(p[2:]))), func(t *testing.T) {
+			data := patched(bases, p)
+			for _, typ := range openWriteTypes(types, data) {
+				checkHostileWrite(t, typ, data)
 			}
 		})
 	}

@@ -62,13 +62,7 @@ func (r Repeated) SetElemBits(i int, size uintptr, bits uint64) {
 	if r.f.Fixed != 0 && !r.m.fillFixed(r.f, i, int(size)) {
 		return
 	}
-	var o uint32
-	if r.m.acc == compiledWrite {
-		o = r.elem(i, size)
-	} else {
-		o = r.m.welem(r.f, i, int(size))
-	}
-	if o != 0 {
+	if o := r.m.welem(r.f, i, int(size)); o != 0 {
 		putBits(r.m.p.mem[o:], size, bits)
 	}
 }

@@ -3,8 +3,12 @@ package impl_test
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"runtime"
 	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/types/descriptorpb"
 
 	"github.com/phaser-go/phaser/internal/impl"
 	"github.com/phaser-go/phaser/payloadbuffer"
@@ -206,5 +210,60 @@ func TestBytesNeverPanics(t *testing.T) {
 	}
 	if !errors.Is(m.Err(), impl.ErrCorrupt) {
 		t.Fatalf("Err() = %v, want ErrCorrupt", m.Err())
+	}
+}
+
+// TestOpenHeaderElements: a repeated scalar whose VectorHeader puts its
+// elements in the buffer header. Element writes (Msg.SetElem32, and
+// runtime.List.Set, the generated lists' path) wrote over the high-water
+// mark and the free list's head, with Err() nil; the allocator then
+// followed what they wrote. The writes must be refused with ErrCorrupt and
+// the header keep its words; reads of the elements stay as they were.
+func TestOpenHeaderElements(t *testing.T) {
+	ft := typeOfMessage(t, &descriptorpb.FileDescriptorProto{})
+	f := ft.FieldByName("public_dependency")
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		for _, owned := range []bool{false, true} {
+			opts := impl.Options{Version: v, InitialSize: 640}
+			var src impl.Msg
+			if owned {
+				src = impl.New(ft, opts)
+			} else {
+				var err error
+				if src, err = impl.NewIn(ft, make([]byte, 4096), opts); err != nil {
+					t.Fatal(err)
+				}
+			}
+			fillMsg(src, ft, (&descriptorpb.FileDescriptorProto{Name: proto.String("f"), PublicDependency: []int32{1, 2, 3}}).ProtoReflect())
+			base := bytes.Clone(src.Payload().Buffer().Memory())
+			hdr := src.Payload().Buffer().HeaderSize()
+			for _, at := range []uint32{4, 8, 16, hdr - 8} {
+				mem := bytes.Clone(base)
+				binaryLE.PutUint32(mem[src.Offset()+f.Offset+4:], at) // the elements' offset
+				m, err := impl.Open(ft, mem)
+				if err != nil {
+					t.Fatal(err)
+				}
+				header := bytes.Clone(mem[:hdr])
+				what := fmt.Sprintf("%v, owned %t, elements at %d", v, owned, at)
+				before := m.Elem32(f.Field, 1)
+				m.SetElem32(f.Field, 1, 0xDEADBEEF)
+				phaserimpl.List[int32](m, f.Field).Set(2, -1)
+				if !errors.Is(m.Err(), impl.ErrCorrupt) {
+					t.Errorf("%s: Err() = %v, want ErrCorrupt", what, m.Err())
+				}
+				if got := m.Elem32(f.Field, 1); got != before {
+					t.Errorf("%s: element 1 reads %#x after the refused write, was %#x", what, got, before)
+				}
+				// The failure empties a format-3 buffer's free lists and
+				// sets its failed flag; nothing else in the header changes.
+				after := m.Payload().Buffer().Memory()
+				for _, w := range []int{4, 8, 12, 20} { // root, hwm, full size, control block
+					if !bytes.Equal(after[w:w+4], header[w:w+4]) {
+						t.Errorf("%s: header word %d is % x, was % x", what, w, after[w:w+4], header[w:w+4])
+					}
+				}
+			}
+		}
 	}
 }

@@ -99,12 +99,24 @@ func (m Msg) Span(f Field, size int) []byte {
 	return m.p.mem[data : data+uint32(n*size) : data+uint32(n*size)]
 }
 
-// welem returns the offset of element i for a write.
+// welem returns the offset of element i for a write, or 0 if i is out of
+// range. Elements that lie in the buffer header (a vector header read from
+// a payload continued with Open) are not written, and the payload fails
+// with ErrCorrupt, as bind refuses a message there: the allocator keeps
+// its state in the header.
 func (m Msg) welem(f Field, i, size int) uint32 {
 	if !m.writable() {
 		return 0
 	}
-	return m.Elem(f, i, size)
+	data, n := m.vec(f, uint32(size))
+	if i < 0 || i >= n {
+		return 0
+	}
+	if data < m.p.floor {
+		m.p.corrupt()
+		return 0
+	}
+	return data + uint32(i*size)
 }
 
 // SetElem8, SetElem32 and SetElem64 store element i (ignored if out of

@@ -86,8 +86,10 @@ func (p *Payload) findUnknownIndex() uint32 {
 	if !ok {
 		return 0
 	}
+	// (An index in the buffer header of a payload continued with Open is
+	// none: its writes would land on the allocator's state.)
 	idx := le.Uint32(p.mem[e+p.tableOffsetIn():])
-	if idx == 0 || uint64(idx)+unkHeader > uint64(len(p.mem)) || le.Uint32(p.mem[idx:]) != unknownMagic {
+	if idx == 0 || idx < p.floor || uint64(idx)+unkHeader > uint64(len(p.mem)) || le.Uint32(p.mem[idx:]) != unknownMagic {
 		return 0
 	}
 	return idx
