@@ -46,7 +46,8 @@ func (l List[T]) Clear() { impl.Repeated(l).Clear() }
 
 // Assign replaces the elements with vs, as s = append(s[:0], vs...) does
 // a slice's: the storage is kept when it holds len(vs) elements, so a
-// message refilled with the same shape allocates nothing. It reports false
+// message refilled with the same shape allocates nothing. As many elements
+// as the list holds are stored where Set stores them. It reports false
 // if the elements could not be stored (a full buffer, more than a fixed
 // array's N, a read-only message: recorded as Resize records it); the
 // list is then unchanged.

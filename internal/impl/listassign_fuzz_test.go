@@ -3,6 +3,7 @@ package impl_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/phaser-go/phaser/internal/impl"
@@ -125,4 +126,56 @@ func values[T any](count int, seed byte, at func(int) T) []T {
 		vs[i] = at(int(seed) + i)
 	}
 	return vs
+}
+
+// TestAssignAsManyStoresOver: List.Assign of as many elements as the list
+// holds stores each where List.Set would and relies on nothing else, so a
+// block whose length word was written behind the handle (after Open) does
+// not refuse it; the payload is the one a loop of Set makes. Both the
+// in-line path (a compiled handle) and AssignCopy's (AssignCopyModel) are
+// checked, in both formats.
+func TestAssignAsManyStoresOver(t *testing.T) {
+	f := impl.FindType("phasertest.Repeated").FieldByName("r_double")
+	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
+		x, err := pb.NewRepeatedIn(make([]byte, 1024), runtime.Options{Version: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x.RDouble().Assign(1, 2, 3)
+		open := func() (pb.Repeated, []byte) {
+			mem := bytes.Clone(x.Bytes())
+			mem = append(mem, make([]byte, 1024-len(mem))...)
+			y, err := pb.OpenRepeated(mem)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := binaryLE.Uint32(mem[4:])
+			data := binaryLE.Uint32(mem[root+f.Offset+4:])
+			binaryLE.PutUint32(mem[data-8:], 0xFFFF) // the block's length word, behind the handle
+			return y, mem
+		}
+		want := []float64{4, 5, 6}
+		set, setMem := open()
+		for i, e := range want {
+			set.RDouble().Set(i, e)
+		}
+		for _, c := range []struct {
+			name   string
+			assign func(runtime.List[float64]) bool
+		}{
+			{"Assign", func(l runtime.List[float64]) bool { return l.Assign(want...) }},
+			{"AssignCopy", func(l runtime.List[float64]) bool { return impl.AssignCopyModel(impl.Repeated(l), want) }},
+		} {
+			y, mem := open()
+			if !c.assign(y.RDouble()) || y.Err() != nil {
+				t.Errorf("%v, %s: refused (Err %v)", v, c.name, y.Err())
+			}
+			if got := y.RDouble().AppendTo(nil); !slices.Equal(got, want) {
+				t.Errorf("%v, %s: the list holds %v, want %v", v, c.name, got, want)
+			}
+			if !bytes.Equal(mem, setMem) {
+				t.Errorf("%v, %s: the payload differs from the one Set makes", v, c.name)
+			}
+		}
+	}
 }

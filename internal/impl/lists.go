@@ -228,10 +228,12 @@ func AppendElems[T Scalar](dst []T, r Repeated) []T {
 // little-endian machine vs's memory is the stored bytes; elsewhere they
 // are converted into a copy first.
 //
-// A refill takes its common case here, in line: a compiled handle of a
-// format-3 payload with no blocks set aside, whose vector has a block that
-// holds both its elements and vs (which does not lie in the payload),
-// gets vs copied over the old elements. The checks are those of
+// A refill takes its common cases here, in line, for a compiled handle of
+// a payload with no blocks set aside: as many elements as the vector holds
+// are stored over them (AssignCopy's storeOver: each where an element store
+// would put it); in format 3, a vector whose block holds both its elements
+// and vs (which does not lie in the payload) gets vs copied over the old
+// elements and its count changed. The checks are those of
 // VectorAssign and payloadbuffer's BlockAt for a format-3 block (the
 // vector header above the buffer header and in the memory; the block above
 // it, 8-aligned, its length word and bytes in the memory, holding the old
@@ -257,8 +259,7 @@ func AssignElems[T Scalar](r Repeated, vs []T) bool {
 	// The address, not a slice: a slice's three words, live across the
 	// checks, spill (~6 instructions an assign).
 	src := (*byte)(unsafe.Pointer(unsafe.SliceData(vs)))
-	if m, f := r.m, r.f; m.acc == compiledWrite && m.p.nlive == 0 && m.p.version == payloadbuffer.V3 &&
-		(f.Fixed == 0 || uint(len(vs)) <= uint(f.Fixed)) && n != 0 {
+	if m, f := r.m, r.f; m.acc == compiledWrite && m.p.nlive == 0 && (f.Fixed == 0 || uint(len(vs)) <= uint(f.Fixed)) {
 		// In int arithmetic, as VectorAssign's (a sum of two uint32s does
 		// not overflow an int), so that the slices need no second check; a
 		// count read from the payload is multiplied in uint64 first.
@@ -269,7 +270,13 @@ func AssignElems[T Scalar](r Repeated, vs []T) bool {
 			hdr := (*[8]byte)(mem[at : at+8])
 			h := le.Uint64(hdr[:])
 			num, data := uint64(uint32(h)), int(h>>32)
-			if data >= int(p.floor)+8 && data%8 == 0 && data <= len(mem) {
+			// As many elements as the vector holds: AssignCopy's
+			// storeOver, in line.
+			if num == uint64(len(vs)) && num != 0 && data >= int(p.floor) && data+int(n) <= len(mem) {
+				copy(mem[data:data+int(n)], unsafe.Slice(src, n))
+				return true
+			}
+			if data >= int(p.floor)+8 && data%8 == 0 && data <= len(mem) && p.version == payloadbuffer.V3 && n != 0 {
 				c := int(le.Uint32(mem[data-8:])) // the block's length word
 				if data+c <= len(mem) && int(n) <= c && num*uint64(size) <= uint64(c) &&
 					(at+8 <= data || at >= data+c) {

@@ -215,7 +215,8 @@ func TestBytesNeverPanics(t *testing.T) {
 
 // TestOpenHeaderElements: a repeated scalar whose VectorHeader puts its
 // elements in the buffer header. Element writes (Msg.SetElem32, and
-// runtime.List.Set, the generated lists' path) wrote over the high-water
+// runtime.List.Set, the generated lists' path; List.Assign of as many
+// elements stores them the same way) wrote over the high-water
 // mark and the free list's head, with Err() nil; the allocator then
 // followed what they wrote. The writes must be refused with ErrCorrupt and
 // the header keep its words; reads of the elements stay as they were.
@@ -248,7 +249,10 @@ func TestOpenHeaderElements(t *testing.T) {
 				what := fmt.Sprintf("%v, owned %t, elements at %d", v, owned, at)
 				before := m.Elem32(f.Field, 1)
 				m.SetElem32(f.Field, 1, 0xDEADBEEF)
-				phaserimpl.List[int32](m, f.Field).Set(2, -1)
+				l := phaserimpl.List[int32](m, f.Field)
+				l.Set(2, -1)
+				l.Assign(9, 9, 9) // as many as the vector holds: stored over them, as Set would
+				l.Assign(9, 9)
 				if !errors.Is(m.Err(), impl.ErrCorrupt) {
 					t.Errorf("%s: Err() = %v, want ErrCorrupt", what, m.Err())
 				}

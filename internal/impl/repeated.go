@@ -647,7 +647,10 @@ func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 	if !ok || f.Fixed != 0 && uint64(len(v)) > uint64(f.Fixed)*uint64(size) && m.exceeds(f, int(uint(len(v))/uint(size))) {
 		return false
 	}
-	if m.p.nlive != 0 && m.p.appendAside(o, v, size) { // after a Clear (keep.go)
+	if m.p.nlive != 0 && m.p.appendAside(o, v, size) { // after a Clear (keep.go): an empty vector
+		return true
+	}
+	if m.p.storeOver(o, v, size) {
 		return true
 	}
 	ok = m.p.buf.VectorAssign(o, v, size)
@@ -656,6 +659,25 @@ func (m Msg) AssignCopy(f Field, v []byte, size int) bool {
 		m.p.fail()
 	}
 	return ok
+}
+
+// storeOver stores v, the stored bytes of whole elements of size bytes,
+// over the elements of the vector whose header is at o (8 bytes in the
+// memory) when it holds as many, and reports whether it did. Each element
+// goes where Msg.SetElem* would store it: within the memory, past the
+// buffer header (welem's checks), the vector's count and block as they
+// were. It relies on nothing else (the block's length word is neither
+// read nor changed), so that it is the same write as a loop of element
+// stores, which a payload continued with Open allows as well.
+func (p *Payload) storeOver(o uint32, v []byte, size int) bool {
+	mem, at := p.mem, uint64(o)
+	h := le.Uint64(mem[at : at+8])
+	num, data := uint64(uint32(h)), uint64(h>>32)
+	if num == 0 || num*uint64(size) != uint64(len(v)) || data < uint64(p.floor) || data+uint64(len(v)) > uint64(len(mem)) {
+		return false
+	}
+	copy(mem[data:data+uint64(len(v))], v)
+	return true
 }
 
 // v3 reports whether the message lives in a format v3 payload, whose
