@@ -225,16 +225,7 @@ func TestOpenHeaderElements(t *testing.T) {
 	f := ft.FieldByName("public_dependency")
 	for _, v := range []payloadbuffer.Version{payloadbuffer.V2, payloadbuffer.V3} {
 		for _, owned := range []bool{false, true} {
-			opts := impl.Options{Version: v, InitialSize: 640}
-			var src impl.Msg
-			if owned {
-				src = impl.New(ft, opts)
-			} else {
-				var err error
-				if src, err = impl.NewIn(ft, make([]byte, 4096), opts); err != nil {
-					t.Fatal(err)
-				}
-			}
+			src := newOwnedOrFixed(t, ft, impl.Options{Version: v, InitialSize: 640}, owned)
 			fillMsg(src, ft, (&descriptorpb.FileDescriptorProto{Name: proto.String("f"), PublicDependency: []int32{1, 2, 3}}).ProtoReflect())
 			base := bytes.Clone(src.Payload().Buffer().Memory())
 			hdr := src.Payload().Buffer().HeaderSize()

@@ -29,16 +29,7 @@ func openDesc(t *testing.T, v payloadbuffer.Version, mutate func(data []byte, ro
 func openDescIn(t *testing.T, v payloadbuffer.Version, owned bool, mutate func(data []byte, root uint32, dt *impl.Type)) (impl.Msg, *impl.Type, []byte) {
 	t.Helper()
 	dt := typeOfMessage(t, &descriptorpb.DescriptorProto{})
-	opts := impl.Options{Version: v, Tuning: payloadbuffer.Size, InitialSize: 640}
-	var m impl.Msg
-	if owned {
-		m = impl.New(dt, opts)
-	} else {
-		var err error
-		if m, err = impl.NewIn(dt, make([]byte, 4096), opts); err != nil {
-			t.Fatal(err)
-		}
-	}
+	m := newOwnedOrFixed(t, dt, impl.Options{Version: v, Tuning: payloadbuffer.Size, InitialSize: 640}, owned)
 	fillMsg(m, dt, (&descriptorpb.DescriptorProto{
 		Name:         proto.String("M"),
 		NestedType:   []*descriptorpb.DescriptorProto{{Name: proto.String("N")}, {Name: proto.String("O")}},
@@ -58,6 +49,20 @@ func openDescIn(t *testing.T, v payloadbuffer.Version, owned bool, mutate func(d
 		t.Fatalf("opened an owned=%t payload as fixed=%t", owned, w.Payload().Buffer().Fixed())
 	}
 	return w, dt, mem
+}
+
+// newOwnedOrFixed returns a new, empty message of type typ: in an owned
+// buffer, or in 4096 bytes of fixed memory.
+func newOwnedOrFixed(t *testing.T, typ *impl.Type, opts impl.Options, owned bool) impl.Msg {
+	t.Helper()
+	if owned {
+		return impl.New(typ, opts)
+	}
+	m, err := impl.NewIn(typ, make([]byte, 4096), opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
 }
 
 // TestWriteHostileVectorCount guards the edits of repeated fields of a
