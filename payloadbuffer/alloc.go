@@ -69,7 +69,7 @@ func (b *Buffer) writeFree(off, length, next uint32) {
 // such a header out of the buffer.
 func (b *Buffer) freeOK(off uint32) bool {
 	return off >= b.hdr && off%8 == 0 && uint64(off)+8 <= uint64(len(b.data)) &&
-		uint64(off)+uint64(b.freeLen(off)) <= uint64(len(b.data))
+		b.freeLen(off) >= 8 && uint64(off)+uint64(b.freeLen(off)) <= uint64(len(b.data))
 }
 
 // link stores off as the successor of prev in the free list (prev 0: head).
@@ -274,7 +274,10 @@ func (b *Buffer) takeFirstFit(full uint32) uint32 {
 		}
 		h := le64(d[cur:])
 		length, next := uint32(h), uint32(h>>32)
-		if uint64(cur)+uint64(length) > size {
+		// (A free block holds at least its header: one rewritten to a
+		// length of 0 would keep every grown block out of reach, and
+		// each allocation would grow the buffer again.)
+		if length < 8 || uint64(cur)+uint64(length) > size {
 			b.corrupt()
 			return 0
 		}

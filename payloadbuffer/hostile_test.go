@@ -1,6 +1,7 @@
 package payloadbuffer
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 )
@@ -80,6 +81,32 @@ func TestAllocHostileFreeHeader(t *testing.T) {
 			if !b.Failed() {
 				t.Errorf("%v %s: a free header out of the buffer did not fail the buffer", opts, bad.name)
 			}
+		}
+	}
+}
+
+// TestAllocZeroLengthFree: a free header rewritten to a length of 0 (and
+// no successor) after Open, in an owned buffer. Each grow linked the new
+// space after it, the next allocation carved it and relinked through the
+// zeroed header, and the space was lost again: every allocation doubled
+// the buffer (an 8 KB payload grew to 64 MiB in FuzzOpenWrite). The
+// buffer must fail instead, without growing.
+func TestAllocZeroLengthFree(t *testing.T) {
+	for _, opts := range []Options{{Version: V2}, {Version: V3}, {Version: V3, Tuning: Size}} {
+		b := New(1024, opts)
+		p := b.Allocate(40, 0)
+		b.Allocate(40, 0)
+		b.Free(p)
+		b.PutUint64(b.Uint32(offFreeList), 0) // length 0, no successor
+		before := b.Len()
+		for range 8 {
+			b.Allocate(200, 0)
+		}
+		if !b.Failed() || !errors.Is(b.Err(), ErrCorrupt) {
+			t.Errorf("%v: a free block of length 0 did not fail the buffer (Err %v)", opts, b.Err())
+		}
+		if b.Len() != before {
+			t.Errorf("%v: the buffer grew from %d to %d bytes", opts, before, b.Len())
 		}
 	}
 }

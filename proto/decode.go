@@ -322,7 +322,7 @@ func decodePacked(v []byte, m impl.Msg, p *plan, fp *fieldPlan) error {
 	if count == 0 || m.AppendElems(fp.f.Field, count, fp.size) == 0 {
 		return nil // nothing to add, or the buffer is full (the caller checks)
 	}
-	elems := m.Span(fp.f.Field, fp.size)
+	elems := m.MutableSpan(fp.f.Field, fp.size)
 	if len(elems) < count*fp.size {
 		return fmt.Errorf("phaser: unmarshal %s: %s: elements not stored", p.t.Name(), fp.f.Desc.FullName())
 	}

@@ -296,7 +296,13 @@ func readRepeated(r *Reader, m impl.Msg, it *item, depth int) error {
 		if err != nil {
 			return fieldErr(f, err)
 		}
-		copy(m.Span(f.Field, it.size), b)
+		if copy(m.MutableSpan(f.Field, it.size), b) != len(b) {
+			err := m.Err()
+			if err == nil {
+				err = impl.ErrCorrupt
+			}
+			return fieldErr(f, err)
+		}
 		return nil
 	}
 	for i := range n {

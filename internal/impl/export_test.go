@@ -147,3 +147,6 @@ func AssignCopyModel[T Scalar](r Repeated, vs []T) bool {
 // MaxRun is maxRun, the longest Run of a payload that does not trust what
 // it holds.
 const MaxRun = maxRun
+
+// UnknownIndex returns the offset of p's unknown-field index (0 if none).
+func UnknownIndex(p *Payload) uint32 { return p.unknownIndex() }

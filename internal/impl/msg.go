@@ -996,7 +996,18 @@ func (m Msg) MutableMessage(f Field, t *Type) Msg {
 			// The holder's layout made room for the ROS frontend's layout
 			// of the type, whatever the frontend of t.
 			it := t.inlineType()
-			if it == nil || uint64(o)+uint64(it.BinarySize(m.p.version)) > uint64(len(m.p.mem)) || !m.p.installMetadata(o, it) {
+			if it == nil || uint64(o)+uint64(it.BinarySize(m.p.version)) > uint64(len(m.p.mem)) {
+				return Msg{p: m.p}
+			}
+			// The new message is empty. In a payload that trusts what it
+			// wrote an absent one's slots are zero (a Clear zeroed them);
+			// in one continued with Open they are whatever the peer left,
+			// and a vector header or string slot among them would be
+			// followed by the writes to come: its bytes are zeroed.
+			if m.p.trust&it.trust == 0 {
+				clear(m.p.mem[o : o+it.BinarySize(m.p.version)])
+			}
+			if !m.p.installMetadata(o, it) {
 				return Msg{p: m.p}
 			}
 		}

@@ -659,7 +659,7 @@ func (a *MessageAppender) keep(e Msg) {
 	}
 	size := uint64(v.c) << k
 	base := le.Uint32(mem[v.data+mvbChunk+4*k:])
-	if k >= v.chunks || base == 0 || uint64(base)+size*uint64(v.stride) > uint64(len(mem)) {
+	if k >= v.chunks || base == 0 || base < m.p.floor || uint64(base)+size*uint64(v.stride) > uint64(len(mem)) {
 		return
 	}
 	a.ok, a.buf, a.n, a.o, a.num, a.data = true, m.p.buf, len(mem), o, num, v.data

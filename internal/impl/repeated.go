@@ -99,6 +99,23 @@ func (m Msg) Span(f Field, size int) []byte {
 	return m.p.mem[data : data+uint32(n*size) : data+uint32(n*size)]
 }
 
+// MutableSpan is Span for a write of the elements (a decoder's, after it
+// sized the field): nil, and the payload failed with ErrCorrupt, when they
+// lie in the buffer header (a vector header read from a payload continued
+// with Open, or written behind the handle since the field was sized), as
+// welem refuses them.
+func (m Msg) MutableSpan(f Field, size int) []byte {
+	data, n := m.vec(f, uint32(size))
+	if n == 0 || m.p.buf == nil { // (no elements, or a read-only payload)
+		return nil
+	}
+	if data < m.p.floor {
+		m.p.corrupt()
+		return nil
+	}
+	return m.p.mem[data : data+uint32(n*size) : data+uint32(n*size)]
+}
+
 // welem returns the offset of element i for a write, or 0 if i is out of
 // range. Elements that lie in the buffer header (a vector header read from
 // a payload continued with Open) are not written, and the payload fails
@@ -362,7 +379,9 @@ func (m Msg) MutableElem(f Field, i int, t *Type) Msg {
 	if n == 0 {
 		return Msg{p: m.p}
 	}
-	e = m.p.buf.VectorData(o) + 4*uint32(i)
+	if e = m.p.elemSlot(o, i); e == 0 {
+		return Msg{p: m.p}
+	}
 	le.PutUint32(m.p.mem[e:], n)
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
@@ -400,7 +419,11 @@ func (m Msg) AllocateMessages(f Field, n int, t *Type) {
 		if !m.p.installMetadata(sub+8, t) {
 			return
 		}
-		le.PutUint32(m.p.mem[m.p.buf.VectorData(o)+4*i:], sub+8)
+		e := m.p.elemSlot(o, int(i))
+		if e == 0 {
+			return
+		}
+		le.PutUint32(m.p.mem[e:], sub+8)
 	}
 }
 
@@ -463,7 +486,11 @@ func (m Msg) FixedStrings(f Field, n int) {
 			m.p.fail()
 			return
 		}
-		le.PutUint32(m.p.mem[m.p.buf.VectorData(o)+4*uint32(i):], hdr)
+		e := m.p.elemSlot(o, i)
+		if e == 0 {
+			return
+		}
+		le.PutUint32(m.p.mem[e:], hdr)
 	}
 }
 
@@ -549,7 +576,11 @@ func (m Msg) InsertMessage(f Field, i int, t *Type) Msg {
 		return Msg{p: m.p}
 	}
 	o, _ := m.vslot(f)
-	le.PutUint32(m.p.mem[m.p.buf.VectorData(o)+4*uint32(i):], n)
+	e = m.p.elemSlot(o, i)
+	if e == 0 {
+		return Msg{p: m.p}
+	}
+	le.PutUint32(m.p.mem[e:], n)
 	if !m.p.installMetadata(n, t) {
 		return Msg{p: m.p}
 	}
@@ -571,8 +602,26 @@ func (m Msg) InsertString(f Field, i int, s string) bool {
 		return false
 	}
 	m.p.sync()
-	le.PutUint32(m.p.mem[m.p.buf.VectorData(o)+4*uint32(i):], hdr)
+	e := m.p.elemSlot(o, i)
+	if e == 0 {
+		return false
+	}
+	le.PutUint32(m.p.mem[e:], hdr)
 	return true
+}
+
+// elemSlot returns the offset of 4-byte element i (a string's or message's
+// offset) of the vector whose header is at o, for a write after an
+// allocation. In a payload continued with Open a message can lie over
+// bytes the allocator holds free: the allocation may then have zeroed or
+// moved its vector header, which no longer holds element i. Such a write
+// is refused: 0, and the payload fails with ErrCorrupt.
+func (p *Payload) elemSlot(o uint32, i int) uint32 {
+	if i < 0 || i >= p.buf.VectorLen(o) || i >= p.buf.VectorCap(o, 4) {
+		p.corrupt()
+		return 0
+	}
+	return p.buf.VectorData(o) + 4*uint32(i)
 }
 
 // SwapRepeated exchanges repeated fields f of m and g of o in O(1) when both

@@ -281,7 +281,16 @@ func (p *Payload) insertUnknown(idx, i, off uint32) (uint32, bool) {
 		return 0, false
 	}
 	capacity := le.Uint32(p.mem[idx+unkCapacity:])
-	if n >= capacity {
+	if n < capacity {
+		// The room the index says it has must be its block's: a capacity
+		// word read from a payload continued with Open (or written behind
+		// the handle) could claim more, and the entry would be written
+		// over the next block.
+		if size, ok := p.buf.BlockAt(idx); !ok || unkHeader+uint64(capacity)*unkEntry > uint64(size) {
+			p.badIndex()
+			return 0, false
+		}
+	} else {
 		capacity = 2 * max(n, 2)
 		moved := p.buf.Realloc(idx, int(unkHeader+capacity*unkEntry), payloadbuffer.Zero|payloadbuffer.Small)
 		p.sync()

@@ -66,7 +66,10 @@ const (
 	// generated store function and the field setters as its other path,
 	// so that the compiler inlines it (versions 4 to 11 call
 	// Msg.MutableBytes).
-	GenVersion = 12
+	// Version 13 makes the ROS1 decoders store a repeated scalar's
+	// elements through Msg.MutableSpan, which refuses elements in the
+	// buffer header (versions 4 to 12 write through Span).
+	GenVersion = 13
 	// MinVersion is the oldest version of generated code this runtime
 	// accepts.
 	MinVersion = 4

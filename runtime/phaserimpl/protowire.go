@@ -695,7 +695,7 @@ func UnmarshalPackedVarint(m Msg, f Field, v []byte, k VarintKind) bool {
 	if count == 0 || m.AppendElems(f, count, size) == 0 {
 		return true
 	}
-	elems := m.Span(f, size)
+	elems := m.MutableSpan(f, size)
 	if len(elems) < count*size {
 		return true
 	}

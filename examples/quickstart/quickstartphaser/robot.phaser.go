@@ -23,9 +23,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
 )
 
 // file_robot_proto is the file's descriptor, registered with the runtime.
@@ -2128,7 +2128,7 @@ func phaserROSRead_Robot(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 6, Offset: 32}, c3, 4)
-	a4 := m.Span(phaserimpl.Field{Number: 6, Offset: 32}, 4)
+	a4 := m.MutableSpan(phaserimpl.Field{Number: 6, Offset: 32}, 4)
 	if len(a4) != c3*4 {
 		return data, false // the buffer is full
 	}

@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
 )
 
 // file_testpb_proto is the file's descriptor, registered with the runtime.
@@ -3907,7 +3907,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 1, Offset: 8}, c1, 8)
-	a2 := m.Span(phaserimpl.Field{Number: 1, Offset: 8}, 8)
+	a2 := m.MutableSpan(phaserimpl.Field{Number: 1, Offset: 8}, 8)
 	if len(a2) != c1*8 {
 		return data, false // the buffer is full
 	}
@@ -3922,7 +3922,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 2, Offset: 16}, c3, 4)
-	a4 := m.Span(phaserimpl.Field{Number: 2, Offset: 16}, 4)
+	a4 := m.MutableSpan(phaserimpl.Field{Number: 2, Offset: 16}, 4)
 	if len(a4) != c3*4 {
 		return data, false // the buffer is full
 	}
@@ -3937,7 +3937,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 3, Offset: 24}, c5, 4)
-	a6 := m.Span(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	a6 := m.MutableSpan(phaserimpl.Field{Number: 3, Offset: 24}, 4)
 	if len(a6) != c5*4 {
 		return data, false // the buffer is full
 	}
@@ -3952,7 +3952,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 4, Offset: 32}, c7, 8)
-	a8 := m.Span(phaserimpl.Field{Number: 4, Offset: 32}, 8)
+	a8 := m.MutableSpan(phaserimpl.Field{Number: 4, Offset: 32}, 8)
 	if len(a8) != c7*8 {
 		return data, false // the buffer is full
 	}
@@ -3967,7 +3967,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 5, Offset: 40}, c9, 4)
-	a10 := m.Span(phaserimpl.Field{Number: 5, Offset: 40}, 4)
+	a10 := m.MutableSpan(phaserimpl.Field{Number: 5, Offset: 40}, 4)
 	if len(a10) != c9*4 {
 		return data, false // the buffer is full
 	}
@@ -3982,7 +3982,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 6, Offset: 48}, c11, 8)
-	a12 := m.Span(phaserimpl.Field{Number: 6, Offset: 48}, 8)
+	a12 := m.MutableSpan(phaserimpl.Field{Number: 6, Offset: 48}, 8)
 	if len(a12) != c11*8 {
 		return data, false // the buffer is full
 	}
@@ -3997,7 +3997,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 7, Offset: 56}, c13, 4)
-	a14 := m.Span(phaserimpl.Field{Number: 7, Offset: 56}, 4)
+	a14 := m.MutableSpan(phaserimpl.Field{Number: 7, Offset: 56}, 4)
 	if len(a14) != c13*4 {
 		return data, false // the buffer is full
 	}
@@ -4012,7 +4012,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 8, Offset: 64}, c15, 8)
-	a16 := m.Span(phaserimpl.Field{Number: 8, Offset: 64}, 8)
+	a16 := m.MutableSpan(phaserimpl.Field{Number: 8, Offset: 64}, 8)
 	if len(a16) != c15*8 {
 		return data, false // the buffer is full
 	}
@@ -4027,7 +4027,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 9, Offset: 72}, c17, 4)
-	a18 := m.Span(phaserimpl.Field{Number: 9, Offset: 72}, 4)
+	a18 := m.MutableSpan(phaserimpl.Field{Number: 9, Offset: 72}, 4)
 	if len(a18) != c17*4 {
 		return data, false // the buffer is full
 	}
@@ -4042,7 +4042,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 10, Offset: 80}, c19, 8)
-	a20 := m.Span(phaserimpl.Field{Number: 10, Offset: 80}, 8)
+	a20 := m.MutableSpan(phaserimpl.Field{Number: 10, Offset: 80}, 8)
 	if len(a20) != c19*8 {
 		return data, false // the buffer is full
 	}
@@ -4057,7 +4057,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 11, Offset: 88}, c21, 4)
-	a22 := m.Span(phaserimpl.Field{Number: 11, Offset: 88}, 4)
+	a22 := m.MutableSpan(phaserimpl.Field{Number: 11, Offset: 88}, 4)
 	if len(a22) != c21*4 {
 		return data, false // the buffer is full
 	}
@@ -4072,7 +4072,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 12, Offset: 96}, c23, 8)
-	a24 := m.Span(phaserimpl.Field{Number: 12, Offset: 96}, 8)
+	a24 := m.MutableSpan(phaserimpl.Field{Number: 12, Offset: 96}, 8)
 	if len(a24) != c23*8 {
 		return data, false // the buffer is full
 	}
@@ -4087,7 +4087,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 13, Offset: 104}, c25, 1)
-	a26 := m.Span(phaserimpl.Field{Number: 13, Offset: 104}, 1)
+	a26 := m.MutableSpan(phaserimpl.Field{Number: 13, Offset: 104}, 1)
 	if len(a26) != c25*1 {
 		return data, false // the buffer is full
 	}
@@ -4138,7 +4138,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 16, Offset: 128}, c29, 4)
-	a30 := m.Span(phaserimpl.Field{Number: 16, Offset: 128}, 4)
+	a30 := m.MutableSpan(phaserimpl.Field{Number: 16, Offset: 128}, 4)
 	if len(a30) != c29*4 {
 		return data, false // the buffer is full
 	}
@@ -4153,7 +4153,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 101, Offset: 136}, c31, 8)
-	a32 := m.Span(phaserimpl.Field{Number: 101, Offset: 136}, 8)
+	a32 := m.MutableSpan(phaserimpl.Field{Number: 101, Offset: 136}, 8)
 	if len(a32) != c31*8 {
 		return data, false // the buffer is full
 	}
@@ -4168,7 +4168,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 102, Offset: 144}, c33, 4)
-	a34 := m.Span(phaserimpl.Field{Number: 102, Offset: 144}, 4)
+	a34 := m.MutableSpan(phaserimpl.Field{Number: 102, Offset: 144}, 4)
 	if len(a34) != c33*4 {
 		return data, false // the buffer is full
 	}
@@ -4183,7 +4183,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 103, Offset: 152}, c35, 4)
-	a36 := m.Span(phaserimpl.Field{Number: 103, Offset: 152}, 4)
+	a36 := m.MutableSpan(phaserimpl.Field{Number: 103, Offset: 152}, 4)
 	if len(a36) != c35*4 {
 		return data, false // the buffer is full
 	}
@@ -4198,7 +4198,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 104, Offset: 160}, c37, 8)
-	a38 := m.Span(phaserimpl.Field{Number: 104, Offset: 160}, 8)
+	a38 := m.MutableSpan(phaserimpl.Field{Number: 104, Offset: 160}, 8)
 	if len(a38) != c37*8 {
 		return data, false // the buffer is full
 	}
@@ -4213,7 +4213,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 105, Offset: 168}, c39, 4)
-	a40 := m.Span(phaserimpl.Field{Number: 105, Offset: 168}, 4)
+	a40 := m.MutableSpan(phaserimpl.Field{Number: 105, Offset: 168}, 4)
 	if len(a40) != c39*4 {
 		return data, false // the buffer is full
 	}
@@ -4228,7 +4228,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 106, Offset: 176}, c41, 8)
-	a42 := m.Span(phaserimpl.Field{Number: 106, Offset: 176}, 8)
+	a42 := m.MutableSpan(phaserimpl.Field{Number: 106, Offset: 176}, 8)
 	if len(a42) != c41*8 {
 		return data, false // the buffer is full
 	}
@@ -4243,7 +4243,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 107, Offset: 184}, c43, 4)
-	a44 := m.Span(phaserimpl.Field{Number: 107, Offset: 184}, 4)
+	a44 := m.MutableSpan(phaserimpl.Field{Number: 107, Offset: 184}, 4)
 	if len(a44) != c43*4 {
 		return data, false // the buffer is full
 	}
@@ -4258,7 +4258,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 108, Offset: 192}, c45, 8)
-	a46 := m.Span(phaserimpl.Field{Number: 108, Offset: 192}, 8)
+	a46 := m.MutableSpan(phaserimpl.Field{Number: 108, Offset: 192}, 8)
 	if len(a46) != c45*8 {
 		return data, false // the buffer is full
 	}
@@ -4273,7 +4273,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 109, Offset: 200}, c47, 4)
-	a48 := m.Span(phaserimpl.Field{Number: 109, Offset: 200}, 4)
+	a48 := m.MutableSpan(phaserimpl.Field{Number: 109, Offset: 200}, 4)
 	if len(a48) != c47*4 {
 		return data, false // the buffer is full
 	}
@@ -4288,7 +4288,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 110, Offset: 208}, c49, 8)
-	a50 := m.Span(phaserimpl.Field{Number: 110, Offset: 208}, 8)
+	a50 := m.MutableSpan(phaserimpl.Field{Number: 110, Offset: 208}, 8)
 	if len(a50) != c49*8 {
 		return data, false // the buffer is full
 	}
@@ -4303,7 +4303,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 111, Offset: 216}, c51, 4)
-	a52 := m.Span(phaserimpl.Field{Number: 111, Offset: 216}, 4)
+	a52 := m.MutableSpan(phaserimpl.Field{Number: 111, Offset: 216}, 4)
 	if len(a52) != c51*4 {
 		return data, false // the buffer is full
 	}
@@ -4318,7 +4318,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 112, Offset: 224}, c53, 8)
-	a54 := m.Span(phaserimpl.Field{Number: 112, Offset: 224}, 8)
+	a54 := m.MutableSpan(phaserimpl.Field{Number: 112, Offset: 224}, 8)
 	if len(a54) != c53*8 {
 		return data, false // the buffer is full
 	}
@@ -4333,7 +4333,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 113, Offset: 232}, c55, 1)
-	a56 := m.Span(phaserimpl.Field{Number: 113, Offset: 232}, 1)
+	a56 := m.MutableSpan(phaserimpl.Field{Number: 113, Offset: 232}, 1)
 	if len(a56) != c55*1 {
 		return data, false // the buffer is full
 	}
@@ -4352,7 +4352,7 @@ func phaserROSRead_Repeated(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 116, Offset: 240}, c57, 4)
-	a58 := m.Span(phaserimpl.Field{Number: 116, Offset: 240}, 4)
+	a58 := m.MutableSpan(phaserimpl.Field{Number: 116, Offset: 240}, 4)
 	if len(a58) != c57*4 {
 		return data, false // the buffer is full
 	}
@@ -7854,7 +7854,7 @@ func phaserROSRead_Stamped(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 7, Offset: 40, Fixed: 4}, c4, 8)
-	a5 := m.Span(phaserimpl.Field{Number: 7, Offset: 40, Fixed: 4}, 8)
+	a5 := m.MutableSpan(phaserimpl.Field{Number: 7, Offset: 40, Fixed: 4}, 8)
 	if len(a5) != c4*8 {
 		return data, false // the buffer is full
 	}
@@ -7869,7 +7869,7 @@ func phaserROSRead_Stamped(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 8, Offset: 48}, c6, 4)
-	a7 := m.Span(phaserimpl.Field{Number: 8, Offset: 48}, 4)
+	a7 := m.MutableSpan(phaserimpl.Field{Number: 8, Offset: 48}, 4)
 	if len(a7) != c6*4 {
 		return data, false // the buffer is full
 	}
@@ -8761,7 +8761,7 @@ func phaserROSRead_Stamped_Part(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 4, Offset: 24}, c2, 4)
-	a3 := m.Span(phaserimpl.Field{Number: 4, Offset: 24}, 4)
+	a3 := m.MutableSpan(phaserimpl.Field{Number: 4, Offset: 24}, 4)
 	if len(a3) != c2*4 {
 		return data, false // the buffer is full
 	}

@@ -1617,7 +1617,7 @@ func (g *fileGen) rosReadRepeated(b *body, r *rosField, fail string) {
 		w := r.rt.Width()
 		b.p("m.Resize(", r.fl, ", ", c, ", ", r.size, ")")
 		a := b.name("a")
-		b.p(a, " := m.Span(", r.fl, ", ", r.size, ")")
+		b.p(a, " := m.MutableSpan(", r.fl, ", ", r.size, ")")
 		b.p("if len(", a, ") != ", c, "*", r.size, " {")
 		b.p(fail, " // the buffer is full")
 		b.p("}")

@@ -19,9 +19,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
 )
 
 // file_google_protobuf_field_mask_proto is the file's descriptor, registered with the runtime.

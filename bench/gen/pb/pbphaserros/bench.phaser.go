@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
 )
 
 // file_bench_proto is the file's descriptor, registered with the runtime.
@@ -4376,7 +4376,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, c3, 8)
-	a4 := m.Span(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, 8)
+	a4 := m.MutableSpan(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, 8)
 	if len(a4) != c3*8 {
 		return data, false // the buffer is full
 	}
@@ -4395,7 +4395,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, c6, 8)
-	a7 := m.Span(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, 8)
+	a7 := m.MutableSpan(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, 8)
 	if len(a7) != c6*8 {
 		return data, false // the buffer is full
 	}
@@ -4414,7 +4414,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, c9, 8)
-	a10 := m.Span(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, 8)
+	a10 := m.MutableSpan(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, 8)
 	if len(a10) != c9*8 {
 		return data, false // the buffer is full
 	}

@@ -22,9 +22,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
 )
 
 // file_importedpb_imported_proto is the file's descriptor, registered with the runtime.
@@ -898,7 +898,7 @@ func phaserROSRead_Remote(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 3, Offset: 16}, c2, 8)
-	a3 := m.Span(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	a3 := m.MutableSpan(phaserimpl.Field{Number: 3, Offset: 16}, 8)
 	if len(a3) != c2*8 {
 		return data, false // the buffer is full
 	}

@@ -24,9 +24,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
 )
 
 // file_sensor_msgs_sensor_msgs_proto is the file's descriptor, registered with the runtime.
@@ -1280,7 +1280,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, c3, 8)
-	a4 := m.Span(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, 8)
+	a4 := m.MutableSpan(phaserimpl.Field{Number: 3, Offset: 8, Fixed: 9}, 8)
 	if len(a4) != c3*8 {
 		return data, false // the buffer is full
 	}
@@ -1302,7 +1302,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, c6, 8)
-	a7 := m.Span(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, 8)
+	a7 := m.MutableSpan(phaserimpl.Field{Number: 5, Offset: 16, Fixed: 9}, 8)
 	if len(a7) != c6*8 {
 		return data, false // the buffer is full
 	}
@@ -1324,7 +1324,7 @@ func phaserROSRead_Imu(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, c9, 8)
-	a10 := m.Span(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, 8)
+	a10 := m.MutableSpan(phaserimpl.Field{Number: 7, Offset: 24, Fixed: 9}, 8)
 	if len(a10) != c9*8 {
 		return data, false // the buffer is full
 	}
@@ -5536,7 +5536,7 @@ func phaserROSRead_LaserScan(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 9, Offset: 40}, c2, 4)
-	a3 := m.Span(phaserimpl.Field{Number: 9, Offset: 40}, 4)
+	a3 := m.MutableSpan(phaserimpl.Field{Number: 9, Offset: 40}, 4)
 	if len(a3) != c2*4 {
 		return data, false // the buffer is full
 	}
@@ -5551,7 +5551,7 @@ func phaserROSRead_LaserScan(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 10, Offset: 48}, c4, 4)
-	a5 := m.Span(phaserimpl.Field{Number: 10, Offset: 48}, 4)
+	a5 := m.MutableSpan(phaserimpl.Field{Number: 10, Offset: 48}, 4)
 	if len(a5) != c4*4 {
 		return data, false // the buffer is full
 	}
@@ -6348,7 +6348,7 @@ func phaserROSRead_JointState(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 3, Offset: 16}, c3, 8)
-	a4 := m.Span(phaserimpl.Field{Number: 3, Offset: 16}, 8)
+	a4 := m.MutableSpan(phaserimpl.Field{Number: 3, Offset: 16}, 8)
 	if len(a4) != c3*8 {
 		return data, false // the buffer is full
 	}
@@ -6363,7 +6363,7 @@ func phaserROSRead_JointState(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 4, Offset: 24}, c5, 8)
-	a6 := m.Span(phaserimpl.Field{Number: 4, Offset: 24}, 8)
+	a6 := m.MutableSpan(phaserimpl.Field{Number: 4, Offset: 24}, 8)
 	if len(a6) != c5*8 {
 		return data, false // the buffer is full
 	}
@@ -6378,7 +6378,7 @@ func phaserROSRead_JointState(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 5, Offset: 32}, c7, 8)
-	a8 := m.Span(phaserimpl.Field{Number: 5, Offset: 32}, 8)
+	a8 := m.MutableSpan(phaserimpl.Field{Number: 5, Offset: 32}, 8)
 	if len(a8) != c7*8 {
 		return data, false // the buffer is full
 	}

@@ -25,9 +25,9 @@ import (
 
 const (
 	// Verify that this generated code is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(12 - phaserimpl.MinVersion)
+	_ = phaserimpl.EnforceVersion(13 - phaserimpl.MinVersion)
 	// Verify that runtime/phaserimpl is sufficiently up to date.
-	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 12)
+	_ = phaserimpl.EnforceVersion(phaserimpl.MaxVersion - 13)
 )
 
 // file_roswire_roswire_proto is the file's descriptor, registered with the runtime.
@@ -4768,7 +4768,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 1, Offset: 8}, c1, 8)
-	a2 := m.Span(phaserimpl.Field{Number: 1, Offset: 8}, 8)
+	a2 := m.MutableSpan(phaserimpl.Field{Number: 1, Offset: 8}, 8)
 	if len(a2) != c1*8 {
 		return data, false // the buffer is full
 	}
@@ -4783,7 +4783,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 2, Offset: 16}, c3, 4)
-	a4 := m.Span(phaserimpl.Field{Number: 2, Offset: 16}, 4)
+	a4 := m.MutableSpan(phaserimpl.Field{Number: 2, Offset: 16}, 4)
 	if len(a4) != c3*4 {
 		return data, false // the buffer is full
 	}
@@ -4798,7 +4798,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 3, Offset: 24}, c5, 4)
-	a6 := m.Span(phaserimpl.Field{Number: 3, Offset: 24}, 4)
+	a6 := m.MutableSpan(phaserimpl.Field{Number: 3, Offset: 24}, 4)
 	if len(a6) != c5*4 {
 		return data, false // the buffer is full
 	}
@@ -4813,7 +4813,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 4, Offset: 32}, c7, 8)
-	a8 := m.Span(phaserimpl.Field{Number: 4, Offset: 32}, 8)
+	a8 := m.MutableSpan(phaserimpl.Field{Number: 4, Offset: 32}, 8)
 	if len(a8) != c7*8 {
 		return data, false // the buffer is full
 	}
@@ -4828,7 +4828,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 5, Offset: 40}, c9, 1)
-	a10 := m.Span(phaserimpl.Field{Number: 5, Offset: 40}, 1)
+	a10 := m.MutableSpan(phaserimpl.Field{Number: 5, Offset: 40}, 1)
 	if len(a10) != c9*1 {
 		return data, false // the buffer is full
 	}
@@ -4847,7 +4847,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 6, Offset: 48}, c11, 4)
-	a12 := m.Span(phaserimpl.Field{Number: 6, Offset: 48}, 4)
+	a12 := m.MutableSpan(phaserimpl.Field{Number: 6, Offset: 48}, 4)
 	if len(a12) != c11*4 {
 		return data, false // the buffer is full
 	}
@@ -4866,7 +4866,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 7, Offset: 56}, c13, 4)
-	a14 := m.Span(phaserimpl.Field{Number: 7, Offset: 56}, 4)
+	a14 := m.MutableSpan(phaserimpl.Field{Number: 7, Offset: 56}, 4)
 	if len(a14) != c13*4 {
 		return data, false // the buffer is full
 	}
@@ -4885,7 +4885,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 8, Offset: 64}, c15, 8)
-	a16 := m.Span(phaserimpl.Field{Number: 8, Offset: 64}, 8)
+	a16 := m.MutableSpan(phaserimpl.Field{Number: 8, Offset: 64}, 8)
 	if len(a16) != c15*8 {
 		return data, false // the buffer is full
 	}
@@ -4904,7 +4904,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 9, Offset: 72}, c17, 4)
-	a18 := m.Span(phaserimpl.Field{Number: 9, Offset: 72}, 4)
+	a18 := m.MutableSpan(phaserimpl.Field{Number: 9, Offset: 72}, 4)
 	if len(a18) != c17*4 {
 		return data, false // the buffer is full
 	}
@@ -4922,7 +4922,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, c19, 8)
-	a20 := m.Span(phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, 8)
+	a20 := m.MutableSpan(phaserimpl.Field{Number: 10, Offset: 80, Fixed: 3}, 8)
 	if len(a20) != c19*8 {
 		return data, false // the buffer is full
 	}
@@ -4933,7 +4933,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4}, c21, 4)
-	a22 := m.Span(phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4}, 4)
+	a22 := m.MutableSpan(phaserimpl.Field{Number: 11, Offset: 88, Fixed: 4}, 4)
 	if len(a22) != c21*4 {
 		return data, false // the buffer is full
 	}
@@ -4948,7 +4948,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2}, c23, 1)
-	a24 := m.Span(phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2}, 1)
+	a24 := m.MutableSpan(phaserimpl.Field{Number: 12, Offset: 96, Fixed: 2}, 1)
 	if len(a24) != c23*1 {
 		return data, false // the buffer is full
 	}
@@ -5011,7 +5011,7 @@ func phaserROSRead_Arrays(data []byte, m phaserimpl.Msg) ([]byte, bool) {
 		return data, false // more elements than the bytes left can hold
 	}
 	m.Resize(phaserimpl.Field{Number: 16, Offset: 128}, c28, 4)
-	a29 := m.Span(phaserimpl.Field{Number: 16, Offset: 128}, 4)
+	a29 := m.MutableSpan(phaserimpl.Field{Number: 16, Offset: 128}, 4)
 	if len(a29) != c28*4 {
 		return data, false // the buffer is full
 	}
