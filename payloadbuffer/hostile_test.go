@@ -111,6 +111,55 @@ func TestAllocZeroLengthFree(t *testing.T) {
 	}
 }
 
+// TestVectorHeaderInFreeMemory: a vector header that lies in memory the
+// allocator holds free (a message of a payload continued with Open can lie
+// there). Growing the vector allocated that memory, zeroed the new
+// elements over the header, and VectorAssign then read the header again
+// and copied the elements to offset 0: over the buffer header. Each edit
+// that reads the header after an allocation must find a block that holds
+// the elements, or fail the buffer, and never write the buffer header.
+func TestVectorHeaderInFreeMemory(t *testing.T) {
+	for _, opts := range []Options{{Version: V2, Tuning: Size}, {Version: V3, Tuning: Size}} {
+		for _, edit := range []struct {
+			name string
+			do   func(b *Buffer, slot uint32)
+		}{
+			{"Assign", func(b *Buffer, slot uint32) { b.VectorAssign(slot, make([]byte, 24), 8) }},
+			{"AppendCopy", func(b *Buffer, slot uint32) { b.VectorAppendCopy(slot, make([]byte, 16), 8) }},
+			{"AppendN", func(b *Buffer, slot uint32) {
+				if e := b.VectorAppendN(slot, 2, 8); e != 0 {
+					b.PutUint64(e, 0xFFFFFFFFFFFFFFFF)
+				}
+			}},
+			{"Insert", func(b *Buffer, slot uint32) {
+				if e := b.VectorInsert(slot, 1, 2, 8); e != 0 {
+					b.PutUint64(e, 0xFFFFFFFFFFFFFFFF)
+				}
+			}},
+			{"SetStringAt", func(b *Buffer, slot uint32) { b.SetStringAt(slot, 5, "x") }},
+		} {
+			mem := make([]byte, 1024)
+			b, err := NewFixed(mem, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			a := b.Allocate(40, 0)  // the message that holds the header
+			old := b.Allocate(8, 0) // the vector's block: one element
+			b.Allocate(40, 0)       // after it: the block cannot grow in place
+			b.Free(a)
+			slot := a + 8 // in free memory, where the grown block's new elements go
+			b.PutUint64(slot, 1|uint64(old)<<32)
+			header := append([]byte(nil), mem[:b.HeaderSize()]...)
+			edit.do(b, slot)
+			for _, w := range []int{4, 8, 12, 20} {
+				if got, was := b.Uint32(uint32(w)), le32(header[w:]); got != was && !(w == 8 && got > was) {
+					t.Errorf("%v %s: header word %d is %#x, was %#x", opts, edit.name, w, got, was)
+				}
+			}
+		}
+	}
+}
+
 // TestClearStringHostileSlot guards ClearString against a StringHeader
 // offset read from a payload written elsewhere (an element of a repeated
 // string field that EraseStrings passes on as it is): it read past the
@@ -182,4 +231,8 @@ func TestFreeTwice(t *testing.T) {
 			})
 		}
 	}
+}
+
+func binaryLE32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }

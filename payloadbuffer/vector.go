@@ -210,7 +210,10 @@ func setStringAt[S string | []byte](b *Buffer, slot uint32, i int, s S, srcOff i
 	if i >= b.VectorLen(slot) && !b.VectorResize(slot, i+1, 4) {
 		return false
 	}
-	e := b.get32(slot+4) + 4*uint32(i)
+	e := b.vectorAt(slot, i, i+1, 4)
+	if e == 0 {
+		return false
+	}
 	hdr := b.get32(e)
 	// A StringHeader block read from a payload continued with Open can be
 	// anything: one that is not a block of this buffer is replaced (as
@@ -219,7 +222,10 @@ func setStringAt[S string | []byte](b *Buffer, slot uint32, i int, s S, srcOff i
 		if hdr = b.Allocate(4, Zero|Small); hdr == 0 {
 			return false
 		}
-		b.put32(b.get32(slot+4)+4*uint32(i), hdr)
+		if e = b.vectorAt(slot, i, i+1, 4); e == 0 {
+			return false
+		}
+		b.put32(e, hdr)
 	}
 	return setString(b, hdr, s, srcOff)
 }
