@@ -58,6 +58,9 @@ func (v msgVec) capacity() uint64 { return uint64(v.c) * (1<<uint64(v.chunks) - 
 // payload.
 func (p *Payload) elem(v msgVec, i uint32) (uint32, bool) {
 	var k uint32 // the chunk: 0 without a division for the first c elements
+	if v.c == 0 { // (the zero msgVec: no vector)
+		return 0, false
+	}
 	if i >= v.c {
 		k = uint32(bits.Len64(uint64(i)/uint64(v.c)+1) - 1)
 	}
@@ -535,7 +538,14 @@ func (m Msg) mvbInsert(f Field, i int, t *Type) Msg {
 	if !last.IsPresent() {
 		return last
 	}
-	v, _, _ := m.mvbLen(f)
+	// The vector read again after mvbAdd's allocation: in a payload
+	// continued with Open its header can lie in memory the allocator held
+	// free, which the allocation may have overwritten.
+	v, _, n1 := m.mvbLen(f)
+	if n1 != n+1 {
+		m.p.corrupt()
+		return Msg{p: m.p}
+	}
 	for k := uint32(n); k > uint32(i); k-- {
 		m.p.mvbMove(v, k, k-1)
 	}
