@@ -57,7 +57,7 @@ func (v msgVec) capacity() uint64 { return uint64(v.c) * (1<<uint64(v.chunks) - 
 // elem returns the offset of element i, checking its chunk lies in the
 // payload.
 func (p *Payload) elem(v msgVec, i uint32) (uint32, bool) {
-	var k uint32 // the chunk: 0 without a division for the first c elements
+	var k uint32  // the chunk: 0 without a division for the first c elements
 	if v.c == 0 { // (the zero msgVec: no vector)
 		return 0, false
 	}
